@@ -1,0 +1,76 @@
+// Command loadgen offers the load and conducts the run protocol. It runs inside the
+// loadgen container and leaves the run's result as one JSON file.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/logbench/logbench/kit/conductor"
+	"github.com/logbench/logbench/kit/control"
+)
+
+// Exit statuses the kit reads.
+const (
+	exitVerified  = 0
+	exitNoResult  = 1
+	exitRunFailed = 3 // the result is written, and says why the run failed
+)
+
+func main() {
+	var p conductor.Params
+	flag.Float64Var(&p.Rate, "rate", 20, "requests per second")
+	flag.DurationVar(&p.Duration, "duration", 8*time.Second, "load duration")
+	flag.IntVar(&p.WarmupCount, "warmup", 2, "warm-up requests")
+	flag.DurationVar(&p.RequestTimeout, "request-timeout", 60*time.Second, "timeout of one request")
+	flag.DurationVar(&p.MaxRunTime, "max-run-time", 5*time.Minute, "stop condition on the whole run")
+	resultPath := flag.String("result", "/run/logbench/result/result.json", "where to write the result")
+	flag.Parse()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c := &conductor.Conductor{
+		API:         control.NewClient(control.APIControlPort),
+		Reader:      control.NewClient(control.ReaderPort),
+		WorkloadURL: "http://" + control.Loopback(control.WorkloadPort) + "/",
+		Progress:    os.Stdout,
+		Poll:        20 * time.Millisecond,
+	}
+	res := c.Run(ctx, p)
+	if err := writeJSON(*resultPath, res); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(exitNoResult)
+	}
+	if res.Failure != "" {
+		os.Exit(exitRunFailed)
+	}
+	os.Exit(exitVerified)
+}
+
+// writeJSON writes v to path through a temporary file, so that a reader never sees
+// half a result.
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := json.NewEncoder(f).Encode(v); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

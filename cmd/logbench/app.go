@@ -1,0 +1,40 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:           "logbench",
+		Usage:          "does one more log line slow the API? measure it on any Docker host",
+		Version:        version,
+		Writer:         os.Stdout,
+		ErrWriter:      os.Stderr,
+		Commands:       []*cli.Command{runCommand()},
+		OnUsageError:   onUsageError,
+		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
+	}
+}
+
+// usageError is bad input: main exits with status 2 and nothing was started.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
+
+// say prints one progress line.
+func say(w io.Writer, format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
+
+func joinNames(names []string) string { return strings.Join(names, ", ") }

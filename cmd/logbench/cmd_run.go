@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/bench"
+	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/logmode"
+)
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "perform one run of one logging mode with one reader, and write a bundle",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "mode", Value: string(logmode.JSONSync), Usage: "logging mode: " + joinNames(logmode.Names())},
+			&cli.StringFlag{Name: "reader", Value: bench.SlowReader, Usage: "reader: fast or slow (256 KiB/s at most)"},
+		}, runFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("run takes no arguments, got %q", c.Args().First())
+			}
+			mode, err := logmode.Parse(c.String("mode"))
+			if err != nil {
+				return usagef("--mode: %v", err)
+			}
+			if _, err := bench.ReaderRate(c.String("reader")); err != nil {
+				return usagef("--reader: %v", err)
+			}
+			settings, params, err := settingsFrom(c)
+			if err != nil {
+				return err
+			}
+			cond := bench.Condition{API: c.String("api"), Mode: mode, Reader: c.String("reader")}
+			s, err := prepare(c, "run", []bench.Condition{cond}, 1, params, settings)
+			if err != nil {
+				return err
+			}
+			out := c.App.Writer
+			say(out, "run %s: %d requests at %g req/s after %d warm-up", cond, settings.Protocol.Count(), settings.Protocol.Rate, settings.Protocol.WarmupCount)
+			var last bundle.RunRow
+			s.matrix.OnRun = func(_ int, rows bundle.Rows) { last = rows.Run }
+			if err := s.execute(c.Context); err != nil {
+				return err
+			}
+			printSummary(out, last)
+			say(out, "bundle: %s", s.matrix.Dir)
+			if !last.Verified {
+				return errors.New("run failed: " + last.Failure)
+			}
+			return nil
+		},
+	}
+}
+
+func printSummary(w interface{ Write([]byte) (int, error) }, r bundle.RunRow) {
+	match := "match"
+	if r.SHA256Writer != r.SHA256Reader || r.BytesWritten != r.BytesRead || r.LinesWritten != r.LinesRead {
+		match = "MISMATCH"
+	}
+	say(w, "requests      %d (%d errors)", r.Requests, r.Errors)
+	say(w, "latency       p50 %s  p99 %s  max %s (from the scheduled send)", ms(r.P50Ms), ms(r.P99Ms), ms(r.MaxMs))
+	say(w, "log bytes     written %d, read %d; lines %d / %d", r.BytesWritten, r.BytesRead, r.LinesWritten, r.LinesRead)
+	say(w, "sha-256       %s (%.16s…)", match, r.SHA256Writer)
+	say(w, "drain         %.3f s after the last response; max backlog %s", r.DrainS, formatBytes(r.BacklogMaxBytes))
+	say(w, "api cpu       %.4f cores (mean, after warm-up to the last response)", r.APICPUCores)
+	if r.Verified {
+		say(w, "verified      yes")
+	} else {
+		say(w, "verified      NO: %s", r.Failure)
+	}
+}
+
+func ms(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	if v >= 1000 {
+		return fmt.Sprintf("%.3f s", v/1000)
+	}
+	return fmt.Sprintf("%.2f ms", v)
+}

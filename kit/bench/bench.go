@@ -1,0 +1,134 @@
+// Package bench performs runs of the reference experiment on an engine: it turns a
+// condition (api x mode x reader) and the shared settings into a pod, runs it, and
+// returns the run's record, failed or not.
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/conductor"
+	"github.com/logbench/logbench/kit/engine"
+	"github.com/logbench/logbench/kit/fiforeader"
+	"github.com/logbench/logbench/kit/images"
+	"github.com/logbench/logbench/kit/logmode"
+)
+
+// The two readers of the experiment.
+const (
+	FastReader = "fast"
+	SlowReader = "slow"
+)
+
+// Readers lists the reader kinds in published order.
+var Readers = []string{FastReader, SlowReader}
+
+// ReaderRate is the pacing bound of a reader kind in bytes per second (0: none).
+func ReaderRate(kind string) (int64, error) {
+	switch kind {
+	case FastReader:
+		return 0, nil
+	case SlowReader:
+		return fiforeader.SlowRateBytesPerSec, nil
+	}
+	return 0, fmt.Errorf("unknown reader %q (known: %s)", kind, strings.Join(Readers, ", "))
+}
+
+// Condition is one cell of the matrix.
+type Condition struct {
+	API    string
+	Mode   logmode.Mode
+	Reader string
+}
+
+func (c Condition) String() string { return c.API + "/" + string(c.Mode) + "/" + c.Reader }
+
+// Settings are shared by every run.
+type Settings struct {
+	Protocol    conductor.Params
+	Limits      bundle.Limits
+	MaxLogBytes int64
+}
+
+// Paths inside every container of a run.
+const (
+	fifoPath   = images.RunDir + "/log.fifo"
+	resultPath = images.RunDir + "/result.json"
+)
+
+// Runner performs runs on one engine with one set of images.
+type Runner struct {
+	Engine   *engine.Engine
+	Images   map[string]images.Built // by role
+	Settings Settings
+	Progress io.Writer
+}
+
+// Run performs one run. The record says whether the run is data; the error is for what
+// stops the matrix itself (an interrupt, a broken engine).
+func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.RunRecord, error) {
+	rec := bundle.RunRecord{RunID: runID, API: cond.API, Mode: cond.Mode, Reader: cond.Reader, Started: time.Now()}
+	rate, err := ReaderRate(cond.Reader)
+	if err != nil {
+		return rec, err
+	}
+	s, p := r.Settings, r.Settings.Protocol
+	pod := engine.PodSpec{
+		RunID:      runID,
+		Conductor:  "loadgen",
+		MountPath:  images.RunDir,
+		ResultPath: resultPath,
+		User:       images.User,
+		PidsLimit:  s.Limits.PidsLimit,
+		Containers: []engine.ContainerSpec{
+			{Role: "api", Image: r.Images["api"].ID, NanoCPUs: nanoCPUs(s.Limits.APICPUs), MemoryBytes: s.Limits.APIMemoryBytes,
+				Cmd: []string{"-mode", string(cond.Mode), "-fifo", fifoPath, "-max-log-bytes", strconv.FormatInt(s.MaxLogBytes, 10)}},
+			{Role: "reader", Image: r.Images["reader"].ID, NanoCPUs: nanoCPUs(s.Limits.ReaderCPUs), MemoryBytes: s.Limits.ReaderMemoryBytes,
+				Cmd: []string{"-fifo", fifoPath, "-rate-bytes", strconv.FormatInt(rate, 10)}},
+			{Role: "loadgen", Image: r.Images["loadgen"].ID, NanoCPUs: nanoCPUs(s.Limits.LoadgenCPUs), MemoryBytes: s.Limits.LoadgenMemoryBytes,
+				Cmd: []string{"-rate", fmt.Sprint(p.Rate), "-duration", p.Duration.String(), "-warmup", strconv.Itoa(p.WarmupCount),
+					"-request-timeout", p.RequestTimeout.String(), "-max-run-time", p.MaxRunTime.String(), "-result", resultPath}},
+		},
+	}
+	out, err := r.Engine.RunPod(ctx, pod, r.Progress)
+	rec.Exits = out.Exits
+	var failures []string
+	if out.Failure != "" {
+		failures = append(failures, out.Failure)
+	}
+	if out.Result != nil {
+		if jerr := json.Unmarshal(out.Result, &rec.Result); jerr != nil {
+			failures = append(failures, "unreadable result: "+jerr.Error())
+		} else if rec.Result.Failure != "" {
+			failures = append(failures, rec.Result.Failure)
+		}
+	}
+	for _, x := range out.Exits {
+		if x.OOMKilled {
+			failures = append(failures, fmt.Sprintf("%s container killed for exceeding its memory limit (OOM)", x.Role))
+		}
+		if !x.Running && x.Role != pod.Conductor && x.ExitCode != 0 {
+			failures = append(failures, fmt.Sprintf("%s container exited with code %d: %s", x.Role, x.ExitCode, lastLine(x.LogTail)))
+		}
+	}
+	rec.Failure = strings.Join(failures, "; ")
+	if err != nil {
+		return rec, fmt.Errorf("run %s: %w", runID, err)
+	}
+	return rec, nil
+}
+
+func nanoCPUs(cpus float64) int64 { return int64(cpus*1e9 + 0.5) }
+
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}

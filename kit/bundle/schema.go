@@ -1,0 +1,177 @@
+// Package bundle defines a result bundle: its files, their columns, how each figure is
+// derived from what a run observed, and how the bundle is written and checksummed.
+package bundle
+
+import (
+	"time"
+
+	"github.com/logbench/logbench/kit/engine"
+)
+
+// SchemaVersion is written into every manifest; readers refuse versions they do not know.
+const SchemaVersion = 1
+
+// File names inside a bundle.
+const (
+	ManifestFile   = "manifest.json"
+	RequestsFile   = "requests.csv"
+	RunsFile       = "runs.csv"
+	TimelineFile   = "timeline.csv"
+	ContainersFile = "containers.csv"
+	SumsFile       = "SHA256SUMS"
+)
+
+// RequestRow is one measured request (requests.csv). Phase times count from the
+// request's scheduled send time.
+type RequestRow struct {
+	RunID            string  `csv:"run_id"`
+	Seq              int64   `csv:"seq"`
+	ScheduledUTC     string  `csv:"scheduled_utc"`
+	ScheduledOffsetS float64 `csv:"scheduled_offset_s"` // from the run's first scheduled send
+	SentMs           float64 `csv:"sent_ms"`            // send lag
+	ConnectedMs      float64 `csv:"connected_ms"`
+	FirstByteMs      float64 `csv:"first_byte_ms"`
+	LatencyMs        float64 `csv:"latency_ms"` // end of the response body
+	Status           int     `csv:"status"`
+	Error            string  `csv:"error"`
+	SpanGenerateUs   float64 `csv:"span_generate_us"`
+	SpanLogCallUs    float64 `csv:"span_log_call_us"`
+}
+
+// RunRow is one run (runs.csv).
+type RunRow struct {
+	RunID         string `csv:"run_id"`
+	API           string `csv:"api"`
+	Mode          string `csv:"mode"`
+	Reader        string `csv:"reader"`
+	Round         int    `csv:"round"`
+	Position      int    `csv:"position"`
+	StartedUTC    string `csv:"started_utc"`
+	Verified      bool   `csv:"verified"`
+	Failure       string `csv:"failure"`
+	StopCondition string `csv:"stop_condition"`
+
+	Requests     int     `csv:"requests"`
+	Errors       int     `csv:"errors"`
+	P50Ms        float64 `csv:"p50_ms"`
+	P99Ms        float64 `csv:"p99_ms"`
+	MeanMs       float64 `csv:"mean_ms"`
+	MaxMs        float64 `csv:"max_ms"`
+	SendLagP99Ms float64 `csv:"send_lag_p99_ms"`
+
+	BytesGenerated int64  `csv:"bytes_generated"`
+	BytesWritten   int64  `csv:"bytes_written"`
+	BytesRead      int64  `csv:"bytes_read"`
+	LinesWritten   int64  `csv:"lines_written"`
+	LinesRead      int64  `csv:"lines_read"`
+	SHA256Writer   string `csv:"sha256_writer"`
+	SHA256Reader   string `csv:"sha256_reader"`
+	QueueDrops     int64  `csv:"queue_drops"`
+
+	SpanGenerateMeanUs float64 `csv:"span_generate_mean_us"`
+	SpanLogCallMeanUs  float64 `csv:"span_log_call_mean_us"`
+
+	LoadDurationS   float64 `csv:"load_duration_s"`    // as configured
+	ToLastResponseS float64 `csv:"to_last_response_s"` // first scheduled send .. later of load end and last response
+	ToLogsReadS     float64 `csv:"to_logs_read_s"`     // .. also until every log byte was read
+	DrainS          float64 `csv:"drain_s"`            // last response .. every log byte read
+	BacklogMaxBytes int64   `csv:"backlog_max_bytes"`
+
+	APICPUCores            float64 `csv:"api_cpu_cores"` // reset after warm-up .. last response
+	APICPUThrottledPeriods int64   `csv:"api_cpu_throttled_periods"`
+	ReaderRateBytesPerS    float64 `csv:"reader_rate_bytes_per_s"` // achieved, first to last read
+	PipeCapacityBytes      int64   `csv:"pipe_capacity_bytes"`
+}
+
+// ContainerRow is one container of one run (containers.csv): its limits as the kernel
+// applied them and its counters over the measured interval.
+type ContainerRow struct {
+	RunID            string  `csv:"run_id"`
+	Role             string  `csv:"role"`
+	CgroupVersion    int     `csv:"cgroup_version"`
+	CPULimitCores    float64 `csv:"cpu_limit_cores"`
+	MemoryLimitBytes int64   `csv:"memory_limit_bytes"`
+	SwapLimitBytes   int64   `csv:"swap_limit_bytes"`
+	IntervalS        float64 `csv:"interval_s"`
+	CPUUsedNs        int64   `csv:"cpu_used_ns"`
+	CPUCores         float64 `csv:"cpu_cores"`
+	CPUPeriods       int64   `csv:"cpu_periods"`
+	CPUThrottled     int64   `csv:"cpu_throttled_periods"`
+	CPUThrottledMs   float64 `csv:"cpu_throttled_ms"`
+	MemoryPeakBytes  int64   `csv:"memory_peak_bytes"`
+	ExitCode         int     `csv:"exit_code"`
+	OOMKilled        bool    `csv:"oom_killed"`
+}
+
+// TimelineRow is one sample of a cumulative byte count (timeline.csv): series
+// "generated" is the API's, one per record; "read" is the reader's, one per read.
+type TimelineRow struct {
+	RunID   string  `csv:"run_id"`
+	Series  string  `csv:"series"`
+	OffsetS float64 `csv:"offset_s"` // from the run's first scheduled send
+	Bytes   int64   `csv:"bytes"`
+}
+
+// Manifest describes the bundle (manifest.json).
+type Manifest struct {
+	SchemaVersion int          `json:"schema_version"`
+	KitVersion    string       `json:"kit_version"`
+	Command       string       `json:"command"`
+	CreatedUTC    time.Time    `json:"created_utc"`
+	FinishedUTC   time.Time    `json:"finished_utc"`
+	Parameters    Params       `json:"parameters"`
+	Engine        engine.Facts `json:"engine"`
+	KitHost       KitHost      `json:"kit_host"`
+	Images        []Image      `json:"images"`
+	RunsPlanned   int          `json:"runs_planned"`
+	RunsCompleted int          `json:"runs_completed"`
+	RunsVerified  int          `json:"runs_verified"`
+	Complete      bool         `json:"complete"`
+}
+
+// Params are the settings every run of the bundle shared.
+type Params struct {
+	APIs                []string `json:"apis"`
+	Modes               []string `json:"modes"`
+	Readers             []string `json:"readers"`
+	Rounds              int      `json:"rounds"`
+	RateRPS             float64  `json:"rate_rps"`
+	DurationS           float64  `json:"duration_s"`
+	WarmupRequests      int      `json:"warmup_requests"`
+	SlowReaderBytesPerS int64    `json:"slow_reader_bytes_per_s"`
+	ReadBytes           int      `json:"read_bytes"`
+	QueueCapacity       int      `json:"queue_capacity_records"`
+	MaxRunTimeS         float64  `json:"max_run_time_s"`
+	MaxLogBytes         int64    `json:"max_log_bytes"`
+	Limits              Limits   `json:"limits"`
+	Platform            string   `json:"platform"`
+}
+
+// Limits are the requested container limits; containers.csv has them as applied.
+type Limits struct {
+	APICPUs            float64 `json:"api_cpus"`
+	APIMemoryBytes     int64   `json:"api_memory_bytes"`
+	ReaderCPUs         float64 `json:"reader_cpus"`
+	ReaderMemoryBytes  int64   `json:"reader_memory_bytes"`
+	LoadgenCPUs        float64 `json:"loadgen_cpus"`
+	LoadgenMemoryBytes int64   `json:"loadgen_memory_bytes"`
+	PidsLimit          int64   `json:"pids_limit"`
+}
+
+// KitHost is the machine the kit itself ran on (it may differ from the engine's).
+type KitHost struct {
+	OS        string `json:"os"`
+	Arch      string `json:"arch"`
+	GoVersion string `json:"go_version"`
+}
+
+// Image is one image the runs used.
+type Image struct {
+	Role         string `json:"role"`
+	Tag          string `json:"tag"`
+	ID           string `json:"id"`
+	Architecture string `json:"architecture"`
+	SizeBytes    int64  `json:"size_bytes"`
+	BinarySHA256 string `json:"binary_sha256"`
+	Runtime      string `json:"runtime"` // the API's language runtime, as it reported itself
+}

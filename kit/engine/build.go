@@ -1,0 +1,124 @@
+package engine
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/client"
+	"github.com/docker/docker/pkg/jsonmessage"
+)
+
+// ContextFile is one file of an image's build context.
+type ContextFile struct {
+	Body []byte
+	Mode int64
+	// Dir makes an empty directory owned by UID:GID instead of a file.
+	Dir      bool
+	UID, GID int
+}
+
+// BuildSpec is one image to build with the classic builder from an in-memory context.
+type BuildSpec struct {
+	Tag      string
+	Platform string // "linux/arm64"
+	Files    map[string]ContextFile
+	Labels   map[string]string
+}
+
+// Image is a built image as the engine reports it.
+type Image struct {
+	ID           string `json:"id"`
+	Tag          string `json:"tag"`
+	Architecture string `json:"architecture"`
+	OS           string `json:"os"`
+	SizeBytes    int64  `json:"size_bytes"`
+}
+
+// LookupImage returns the image tagged ref, if the engine has it.
+func (e *Engine) LookupImage(ctx context.Context, ref string) (Image, bool, error) {
+	ins, err := e.cli.ImageInspect(ctx, ref)
+	if client.IsErrNotFound(err) {
+		return Image{}, false, nil
+	}
+	if err != nil {
+		return Image{}, false, err
+	}
+	return Image{ID: ins.ID, Tag: ref, Architecture: ins.Architecture, OS: ins.Os, SizeBytes: ins.Size}, true, nil
+}
+
+// Build builds spec and returns the image. The build's own output goes to progress.
+func (e *Engine) Build(ctx context.Context, spec BuildSpec, progress io.Writer) (Image, error) {
+	buildContext, err := contextTar(spec.Files)
+	if err != nil {
+		return Image{}, err
+	}
+	resp, err := e.cli.ImageBuild(ctx, buildContext, build.ImageBuildOptions{
+		Version:     build.BuilderV1, // BuildKit needs a session the raw API does not give
+		Tags:        []string{spec.Tag},
+		Platform:    spec.Platform,
+		Labels:      spec.Labels,
+		Remove:      true,
+		ForceRemove: true,
+	})
+	if err != nil {
+		return Image{}, fmt.Errorf("building %s: %w", spec.Tag, err)
+	}
+	defer resp.Body.Close()
+	var id string
+	aux := func(msg jsonmessage.JSONMessage) {
+		var r build.Result
+		if msg.Aux != nil && json.Unmarshal(*msg.Aux, &r) == nil && r.ID != "" {
+			id = r.ID
+		}
+	}
+	if err := jsonmessage.DisplayJSONMessagesStream(resp.Body, progress, 0, false, aux); err != nil {
+		return Image{}, fmt.Errorf("building %s: %w", spec.Tag, err)
+	}
+	img, ok, err := e.LookupImage(ctx, spec.Tag)
+	if err == nil && !ok {
+		err = errors.New("the engine reports no image after the build")
+	}
+	if err == nil && id != "" && img.ID != id {
+		err = fmt.Errorf("built %s but the tag points at %s", id, img.ID)
+	}
+	if err != nil {
+		return Image{}, fmt.Errorf("building %s: %w", spec.Tag, err)
+	}
+	return img, nil
+}
+
+// contextTar writes files in a fixed order with fixed times and owners, so the same
+// inputs give the same layers.
+func contextTar(files map[string]ContextFile) (io.Reader, error) {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	epoch := time.Unix(0, 0)
+	for _, name := range names {
+		f := files[name]
+		hdr := &tar.Header{Name: name, Mode: f.Mode, Size: int64(len(f.Body)), ModTime: epoch, Uid: f.UID, Gid: f.GID, Format: tar.FormatPAX}
+		if f.Dir {
+			hdr.Typeflag, hdr.Name, hdr.Size = tar.TypeDir, strings.TrimSuffix(name, "/")+"/", 0
+		}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return nil, err
+		}
+		if _, err := tw.Write(f.Body); err != nil {
+			return nil, err
+		}
+	}
+	return &buf, tw.Close()
+}

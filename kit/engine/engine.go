@@ -1,0 +1,137 @@
+// Package engine is the kit's only door to the Docker Engine: it builds images, runs a
+// run's pod of containers with exact limits, copies results out and removes everything
+// it made. It speaks only the Engine API, so a remote engine (DOCKER_HOST) works like
+// a local one; it never touches the Docker host's file system.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/volume"
+	"github.com/docker/docker/client"
+)
+
+// Label marks everything the kit creates; its value is the run's ID.
+const Label = "io.logbench.run"
+
+// Engine is a connected Docker Engine.
+type Engine struct {
+	cli *client.Client
+}
+
+// Connect reaches the engine named by the environment (DOCKER_HOST and friends), or
+// the local socket.
+func Connect(ctx context.Context) (*Engine, error) {
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		return nil, fmt.Errorf("docker engine: %w", err)
+	}
+	if _, err := cli.Ping(ctx); err != nil {
+		cli.Close()
+		return nil, fmt.Errorf("cannot reach the Docker Engine at %s: %w", cli.DaemonHost(), err)
+	}
+	return &Engine{cli: cli}, nil
+}
+
+// Close releases the connection.
+func (e *Engine) Close() error { return e.cli.Close() }
+
+// Facts describe the engine's host, for the manifest and for comparing hosts.
+type Facts struct {
+	Host             string `json:"host"`
+	EngineVersion    string `json:"engine_version"`
+	APIVersion       string `json:"api_version"`
+	OS               string `json:"os"`
+	OSType           string `json:"os_type"`
+	Kernel           string `json:"kernel"`
+	Architecture     string `json:"architecture"`
+	Platform         string `json:"platform"` // linux/amd64, linux/arm64
+	CPUs             int    `json:"cpus"`
+	MemoryBytes      int64  `json:"memory_bytes"`
+	CgroupVersion    string `json:"cgroup_version"`
+	CgroupDriver     string `json:"cgroup_driver"`
+	StorageDriver    string `json:"storage_driver"`
+	SwapLimitSupport bool   `json:"swap_limit_support"`
+}
+
+// Facts reads the engine's description of its host.
+func (e *Engine) Facts(ctx context.Context) (Facts, error) {
+	info, err := e.cli.Info(ctx)
+	if err != nil {
+		return Facts{}, fmt.Errorf("engine info: %w", err)
+	}
+	return Facts{
+		Host:             info.Name,
+		EngineVersion:    info.ServerVersion,
+		APIVersion:       e.cli.ClientVersion(),
+		OS:               info.OperatingSystem,
+		OSType:           info.OSType,
+		Kernel:           info.KernelVersion,
+		Architecture:     info.Architecture,
+		Platform:         info.OSType + "/" + goArch(info.Architecture),
+		CPUs:             info.NCPU,
+		MemoryBytes:      info.MemTotal,
+		CgroupVersion:    info.CgroupVersion,
+		CgroupDriver:     info.CgroupDriver,
+		StorageDriver:    info.Driver,
+		SwapLimitSupport: info.SwapLimit,
+	}, nil
+}
+
+// goArch maps the kernel's machine name to Go's and OCI's architecture name.
+func goArch(machine string) string {
+	switch machine {
+	case "x86_64":
+		return "amd64"
+	case "aarch64", "arm64":
+		return "arm64"
+	case "armv7l":
+		return "arm"
+	}
+	return machine
+}
+
+// Leftovers are what earlier invocations left on the engine.
+type Leftovers struct {
+	Containers []string
+	Volumes    []string
+}
+
+// RemoveLabelled removes every container and volume carrying Label (any run, or only
+// runID when it is not empty) and says what it removed.
+func (e *Engine) RemoveLabelled(ctx context.Context, runID string) (Leftovers, error) {
+	label := Label
+	if runID != "" {
+		label += "=" + runID
+	}
+	f := filters.NewArgs(filters.Arg("label", label))
+	var gone Leftovers
+	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+	if err != nil {
+		return gone, err
+	}
+	var errs []error
+	for _, c := range list {
+		if err := e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true}); err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, err)
+			continue
+		}
+		gone.Containers = append(gone.Containers, c.ID[:12])
+	}
+	vols, err := e.cli.VolumeList(ctx, volume.ListOptions{Filters: f})
+	if err != nil {
+		return gone, errors.Join(append(errs, err)...)
+	}
+	for _, v := range vols.Volumes {
+		if err := e.cli.VolumeRemove(ctx, v.Name, true); err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, err)
+			continue
+		}
+		gone.Volumes = append(gone.Volumes, v.Name)
+	}
+	return gone, errors.Join(errs...)
+}

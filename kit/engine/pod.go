@@ -1,0 +1,232 @@
+package engine
+
+import (
+	"archive/tar"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/mount"
+	"github.com/docker/docker/api/types/volume"
+	"github.com/docker/docker/pkg/stdcopy"
+)
+
+// ContainerSpec is one container of a pod.
+type ContainerSpec struct {
+	Role        string // "api", "reader", "loadgen"
+	Image       string
+	Cmd         []string
+	NanoCPUs    int64 // 250_000_000 is 0.25 CPU
+	MemoryBytes int64 // hard limit; swap is not allowed on top
+}
+
+// PodSpec is one run's containers around a shared volume. The first container owns the
+// network namespace (loopback only); the others join it, so they talk over 127.0.0.1
+// and nothing is reachable from outside. The conductor's exit ends the run.
+type PodSpec struct {
+	RunID      string
+	Containers []ContainerSpec
+	Conductor  string // role of the container that conducts the run
+	MountPath  string // where the shared volume is mounted in every container
+	ResultPath string // file the conductor leaves behind, inside MountPath
+	User       string // uid:gid the containers run as
+	PidsLimit  int64
+}
+
+// Exit is how one container ended.
+type Exit struct {
+	Role      string `json:"role"`
+	ID        string `json:"id"`
+	Running   bool   `json:"running"` // still running when the run ended (it was stopped)
+	ExitCode  int    `json:"exit_code"`
+	OOMKilled bool   `json:"oom_killed"`
+	LogTail   string `json:"log_tail,omitempty"`
+}
+
+// PodResult is what a pod left behind.
+type PodResult struct {
+	Result []byte // the conductor's result file, nil if it left none
+	Exits  []Exit
+	// Failure names what went wrong on the engine's side ("" when nothing did).
+	Failure string
+}
+
+// RunPod creates the volume and containers, starts them, streams the conductor's output
+// to progress, waits for the conductor, copies its result out and removes everything,
+// also when ctx is cancelled.
+func (e *Engine) RunPod(ctx context.Context, spec PodSpec, progress io.Writer) (res PodResult, err error) {
+	labels := map[string]string{Label: spec.RunID}
+	defer func() {
+		// Cleanup must happen even when ctx is cancelled (Ctrl-C).
+		cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		if _, cerr := e.RemoveLabelled(cleanupCtx, spec.RunID); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
+		}
+	}()
+	vol, err := e.cli.VolumeCreate(ctx, volume.CreateOptions{Name: "logbench-" + spec.RunID, Labels: labels})
+	if err != nil {
+		return res, fmt.Errorf("creating volume: %w", err)
+	}
+
+	ids := make(map[string]string, len(spec.Containers))
+	var owner string
+	for _, c := range spec.Containers {
+		netMode := container.NetworkMode("none")
+		if owner != "" {
+			netMode = container.NetworkMode("container:" + owner)
+		}
+		created, err := e.cli.ContainerCreate(ctx,
+			&container.Config{Image: c.Image, Cmd: c.Cmd, User: spec.User, Labels: labels},
+			&container.HostConfig{
+				NetworkMode:    netMode,
+				ReadonlyRootfs: true,
+				CapDrop:        []string{"ALL"},
+				SecurityOpt:    []string{"no-new-privileges"},
+				Mounts:         []mount.Mount{{Type: mount.TypeVolume, Source: vol.Name, Target: spec.MountPath}},
+				Resources: container.Resources{
+					NanoCPUs:   c.NanoCPUs,
+					Memory:     c.MemoryBytes,
+					MemorySwap: c.MemoryBytes, // equal to Memory: no swap
+					PidsLimit:  &spec.PidsLimit,
+				},
+			}, nil, nil, "logbench-"+spec.RunID+"-"+c.Role)
+		if err != nil {
+			return res, fmt.Errorf("creating %s container: %w", c.Role, err)
+		}
+		ids[c.Role] = created.ID
+		if owner == "" {
+			owner = created.ID
+		}
+	}
+
+	// Register the waits before starting, so no exit can be missed.
+	type exited struct {
+		role string
+		err  error
+	}
+	exits := make(chan exited, len(spec.Containers))
+	waitCtx, stopWaiting := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWaiting()
+	for role, id := range ids {
+		statusCh, errCh := e.cli.ContainerWait(waitCtx, id, container.WaitConditionNextExit)
+		go func() {
+			select {
+			case <-statusCh:
+				exits <- exited{role: role}
+			case err := <-errCh:
+				exits <- exited{role: role, err: err}
+			}
+		}()
+	}
+	for _, c := range spec.Containers {
+		if err := e.cli.ContainerStart(ctx, ids[c.Role], container.StartOptions{}); err != nil {
+			return res, fmt.Errorf("starting %s container: %w", c.Role, err)
+		}
+	}
+	streamed := make(chan struct{})
+	go func() {
+		defer close(streamed)
+		e.stream(waitCtx, ids[spec.Conductor], progress)
+	}()
+
+	conductorDone := false
+	for !conductorDone {
+		select {
+		case x := <-exits:
+			if x.err != nil && waitCtx.Err() == nil {
+				res.Failure = joinText(res.Failure, fmt.Sprintf("engine: waiting for %s: %v", x.role, x.err))
+			}
+			if x.role == spec.Conductor {
+				conductorDone = true
+				break
+			}
+			// Another container ended first: the run cannot go on. Stopping the conductor
+			// (SIGTERM) makes it write what it has measured.
+			res.Failure = joinText(res.Failure, x.role+" container exited during the run")
+			e.cli.ContainerStop(waitCtx, ids[spec.Conductor], container.StopOptions{Timeout: intPtr(10)})
+		case <-ctx.Done():
+			res.Failure = joinText(res.Failure, "interrupted")
+			e.cli.ContainerStop(waitCtx, ids[spec.Conductor], container.StopOptions{Timeout: intPtr(2)})
+			<-streamed
+			return res, ctx.Err()
+		}
+	}
+	<-streamed
+
+	res.Result, err = e.copyFile(waitCtx, ids[spec.Conductor], spec.ResultPath)
+	if err != nil {
+		res.Failure = joinText(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, err))
+	}
+	for _, c := range spec.Containers {
+		res.Exits = append(res.Exits, e.exitOf(waitCtx, c.Role, ids[c.Role]))
+	}
+	return res, nil
+}
+
+func (e *Engine) exitOf(ctx context.Context, role, id string) Exit {
+	x := Exit{Role: role, ID: id}
+	ins, err := e.cli.ContainerInspect(ctx, id)
+	if err != nil || ins.State == nil {
+		return x
+	}
+	x.Running, x.ExitCode, x.OOMKilled = ins.State.Running, ins.State.ExitCode, ins.State.OOMKilled
+	if !x.Running && (x.ExitCode != 0 || x.OOMKilled) {
+		x.LogTail = e.logTail(ctx, id, 20)
+	}
+	return x
+}
+
+func (e *Engine) stream(ctx context.Context, id string, progress io.Writer) {
+	logs, err := e.cli.ContainerLogs(ctx, id, container.LogsOptions{ShowStdout: true, ShowStderr: true, Follow: true})
+	if err != nil {
+		return
+	}
+	defer logs.Close()
+	stdcopy.StdCopy(progress, progress, logs)
+}
+
+func (e *Engine) logTail(ctx context.Context, id string, lines int) string {
+	logs, err := e.cli.ContainerLogs(ctx, id, container.LogsOptions{ShowStdout: true, ShowStderr: true, Tail: fmt.Sprint(lines)})
+	if err != nil {
+		return ""
+	}
+	defer logs.Close()
+	var out strings.Builder
+	stdcopy.StdCopy(&out, &out, logs)
+	return strings.TrimSpace(out.String())
+}
+
+// maxResultBytes bounds what the kit accepts from a container.
+const maxResultBytes = 256 << 20
+
+// copyFile copies one regular file out of a (possibly stopped) container.
+func (e *Engine) copyFile(ctx context.Context, id, path string) ([]byte, error) {
+	rc, _, err := e.cli.CopyFromContainer(ctx, id, path)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	tr := tar.NewReader(rc)
+	hdr, err := tr.Next()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if hdr.Typeflag != tar.TypeReg || hdr.Size > maxResultBytes {
+		return nil, fmt.Errorf("%s is not a regular file under %d bytes", path, maxResultBytes)
+	}
+	return io.ReadAll(tr)
+}
+
+func intPtr(i int) *int { return &i }
+
+func joinText(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

@@ -1,0 +1,132 @@
+// Package images turns the in-container programs into images: it cross-compiles each
+// static Go binary for the target platform and builds its image from images/<role>
+// through the engine, reusing an image whose inputs have not changed.
+package images
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/logbench/logbench/kit/engine"
+)
+
+// Roles are the three in-container programs, each with cmd/<role> and images/<role>.
+var Roles = []string{"api", "reader", "loadgen"}
+
+// RunDir is where each image has the mount point of the run's shared volume, owned by
+// the unprivileged user the containers run as, so that a fresh volume inherits it.
+const RunDir = "/run/logbench"
+
+// User is the unprivileged uid:gid of every container.
+const (
+	UID  = 65532
+	GID  = 65532
+	User = "65532:65532"
+)
+
+// Built is one image ready to run.
+type Built struct {
+	Role string `json:"role"`
+	engine.Image
+	Platform     string `json:"platform"`
+	BinarySHA256 string `json:"binary_sha256"`
+	Reused       bool   `json:"reused"` // an unchanged image was already on the engine
+}
+
+// Builder builds the kit's images.
+type Builder struct {
+	Engine *engine.Engine
+	// SourceDir is the root of the kit's module (holding go.mod, cmd/ and images/).
+	SourceDir string
+	// Env is the environment of the go command (the toolchain needs HOME, GOPATH, ...).
+	Env      []string
+	Progress io.Writer
+}
+
+// Build makes sure every role's image exists for platform ("linux/amd64") and
+// returns them by role.
+func (b *Builder) Build(ctx context.Context, platform string) (map[string]Built, error) {
+	goos, goarch, ok := strings.Cut(platform, "/")
+	if !ok || goos != "linux" {
+		return nil, fmt.Errorf("platform %q: want linux/<arch>", platform)
+	}
+	tmp, err := os.MkdirTemp("", "logbench-build-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	out := map[string]Built{}
+	for _, role := range Roles {
+		binPath := filepath.Join(tmp, role)
+		if err := b.compile(ctx, role, goarch, binPath); err != nil {
+			return nil, err
+		}
+		img, err := b.image(ctx, role, platform, binPath)
+		if err != nil {
+			return nil, err
+		}
+		out[role] = img
+	}
+	return out, nil
+}
+
+func (b *Builder) compile(ctx context.Context, role, goarch, out string) error {
+	fmt.Fprintf(b.Progress, "compiling %s for linux/%s\n", role, goarch)
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "./cmd/"+role)
+	cmd.Dir = b.SourceDir
+	cmd.Env = append(append([]string(nil), b.Env...), "GOOS=linux", "GOARCH="+goarch, "CGO_ENABLED=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("compiling %s: %w: %s", role, err, strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+func (b *Builder) image(ctx context.Context, role, platform, binPath string) (Built, error) {
+	bin, err := os.ReadFile(binPath)
+	if err != nil {
+		return Built{}, err
+	}
+	dockerfile, err := os.ReadFile(filepath.Join(b.SourceDir, "images", role, "Dockerfile"))
+	if err != nil {
+		return Built{}, fmt.Errorf("image %s: %w", role, err)
+	}
+	binSum := sha256.Sum256(bin)
+	built := Built{Role: role, Platform: platform, BinarySHA256: hex.EncodeToString(binSum[:])}
+
+	// The tag names the inputs, so an unchanged image is found and not rebuilt.
+	inputs := sha256.New()
+	fmt.Fprintf(inputs, "%s\x00%s\x00%x\x00", platform, dockerfile, binSum)
+	tag := fmt.Sprintf("logbench/%s:%s", role, hex.EncodeToString(inputs.Sum(nil))[:16])
+	if img, ok, err := b.Engine.LookupImage(ctx, tag); err != nil {
+		return Built{}, err
+	} else if ok {
+		built.Image, built.Reused = img, true
+		return built, nil
+	}
+	fmt.Fprintf(b.Progress, "building image %s\n", tag)
+	img, err := b.Engine.Build(ctx, engine.BuildSpec{
+		Tag:      tag,
+		Platform: platform,
+		Files: map[string]engine.ContextFile{
+			"Dockerfile": {Body: dockerfile, Mode: 0o644},
+			role:         {Body: bin, Mode: 0o755},
+			"rundir":     {Dir: true, Mode: 0o755, UID: UID, GID: GID},
+		},
+		Labels: map[string]string{"io.logbench.role": role, "io.logbench.binary-sha256": built.BinarySHA256},
+	}, io.Discard)
+	if err != nil {
+		return Built{}, err
+	}
+	built.Image = img
+	return built, nil
+}

@@ -1,0 +1,63 @@
+package loadgen
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestOfferKeepsTheScheduleWhileTheServerStalls(t *testing.T) {
+	// The server holds every request for 200 ms; an open-loop client still sends on
+	// schedule, and each latency counts from the scheduled time.
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(200 * time.Millisecond)
+		w.Write([]byte("ok"))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	plan := Plan{URL: srv.URL, Rate: 50, Count: 10, Start: time.Now().Add(10 * time.Millisecond), Timeout: 5 * time.Second}
+	obs := Offer(context.Background(), plan)
+	if len(obs) != 10 {
+		t.Fatalf("%d observations", len(obs))
+	}
+	for i, o := range obs {
+		if !o.OK() {
+			t.Fatalf("request %d failed: %+v", i, o)
+		}
+		if want := plan.Start.Add(time.Duration(i) * 20 * time.Millisecond).UnixNano(); o.Scheduled != want {
+			t.Fatalf("request %d scheduled %d, want %d", i, o.Scheduled, want)
+		}
+		if lag := o.SendLag(); lag < 0 || lag > 15*time.Millisecond {
+			t.Errorf("request %d left %v late: the schedule waited for the server", i, lag)
+		}
+		if o.Latency() < 200*time.Millisecond {
+			t.Errorf("request %d latency %v is shorter than the stall", i, o.Latency())
+		}
+		if !(o.Scheduled <= o.Sent && o.Sent <= o.Connected && o.Connected <= o.FirstByte && o.FirstByte <= o.Done) {
+			t.Errorf("request %d phases out of order: %+v", i, o)
+		}
+	}
+	if conns.Load() != 10 {
+		t.Fatalf("%d connections for 10 requests", conns.Load())
+	}
+}
+
+func TestAFailedRequestIsData(t *testing.T) {
+	plan := Plan{URL: "http://127.0.0.1:1/", Rate: 100, Count: 2, Start: time.Now(), Timeout: time.Second}
+	obs := Offer(context.Background(), plan)
+	for _, o := range obs {
+		if o.OK() || o.Err == "" || o.Done == 0 {
+			t.Fatalf("want a recorded failure, have %+v", o)
+		}
+	}
+}

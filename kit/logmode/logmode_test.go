@@ -1,0 +1,139 @@
+package logmode
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestEveryModeWritesItsExactBytesPerRequest(t *testing.T) {
+	for _, mode := range All {
+		t.Run(string(mode), func(t *testing.T) {
+			var out bytes.Buffer
+			sink := NewSyncSink(&out, 0)
+			if mode.Queued() {
+				sink = NewQueueSink(&out, QueueCapacity, 0)
+			}
+			logger, err := NewLogger(mode, sink)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const requests = 3
+			for seq := range int64(requests) {
+				if _, err := logger.Log(seq); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sink.Close()
+			want := requests * mode.BytesPerRequest()
+			if out.Len() != want {
+				t.Fatalf("wrote %d bytes, want %d", out.Len(), want)
+			}
+			c := sink.Counters()
+			if c.Generated != c.Written || c.Written.Bytes != int64(want) {
+				t.Fatalf("counters disagree: %+v", c)
+			}
+			if want > 0 && c.Written.Lines != int64(bytes.Count(out.Bytes(), []byte("\n"))) {
+				t.Fatalf("lines %d, want %d", c.Written.Lines, bytes.Count(out.Bytes(), []byte("\n")))
+			}
+		})
+	}
+}
+
+func TestJSONRecordsDifferPerRequestButNotInLength(t *testing.T) {
+	b, err := newRecordBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev []byte
+	for seq := range int64(3) {
+		rec, err := b.build(timeOf(seq), seq*987654321)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec) != JSONRecordBytes || rec[len(rec)-1] != '\n' {
+			t.Fatalf("record %d: %d bytes, last %q", seq, len(rec), rec[len(rec)-1])
+		}
+		if bytes.Equal(rec, prev) {
+			t.Fatal("two requests built the same record")
+		}
+		prev = rec
+	}
+}
+
+// blockingWriter stands for a FIFO whose reader has stopped reading.
+type blockingWriter struct{ release chan struct{} }
+
+func (w blockingWriter) Write(p []byte) (int, error) { <-w.release; return len(p), nil }
+
+func TestFullQueueIsAFailureNotASilentDrop(t *testing.T) {
+	w := blockingWriter{release: make(chan struct{})}
+	sink := NewQueueSink(w, 2, 0)
+	var err error
+	// One record is taken by the writer, two wait in the queue, the next has no room.
+	for i := 0; i < 4 && err == nil; i++ {
+		err = sink.Emit([]byte("x\n"))
+		if i == 0 {
+			waitUntilQueueEmpty(sink)
+		}
+	}
+	if !errors.Is(err, ErrQueueFull) {
+		t.Fatalf("err = %v, want ErrQueueFull", err)
+	}
+	c := sink.Counters()
+	if c.QueueDrops != 1 || c.Failure == "" {
+		t.Fatalf("counters = %+v, want one drop and a failure", c)
+	}
+	close(w.release)
+	sink.Close()
+}
+
+func waitUntilQueueEmpty(s *Sink) {
+	for len(s.queue) > 0 {
+	}
+}
+
+func TestOutputCapStopsGeneration(t *testing.T) {
+	sink := NewSyncSink(io.Discard, 300)
+	logger, _ := NewLogger(Short1, sink)
+	var err error
+	for seq := int64(0); err == nil && seq < 10; seq++ {
+		_, err = logger.Log(seq)
+	}
+	if !errors.Is(err, ErrOutputCap) || sink.Counters().Generated.Bytes != 256 {
+		t.Fatalf("err = %v, counters %+v", err, sink.Counters())
+	}
+}
+
+func TestConcurrentSyncWritesNeverInterleave(t *testing.T) {
+	var out bytes.Buffer
+	sink := NewSyncSink(&out, 0)
+	logger, _ := NewLogger(JSONSync, sink)
+	var wg sync.WaitGroup
+	for seq := range int64(8) {
+		wg.Add(1)
+		go func() { defer wg.Done(); logger.Log(seq) }()
+	}
+	wg.Wait()
+	for i, line := range bytes.SplitAfter(out.Bytes(), []byte("\n")) {
+		if len(line) != 0 && len(line) != JSONRecordBytes {
+			t.Fatalf("line %d has %d bytes", i, len(line))
+		}
+	}
+}
+
+func TestParseRejectsUnknownModes(t *testing.T) {
+	if _, err := Parse("json-async"); err == nil {
+		t.Fatal("want an error")
+	}
+	for _, m := range All {
+		if have, err := Parse(string(m)); err != nil || have != m {
+			t.Fatalf("Parse(%q) = %q, %v", m, have, err)
+		}
+	}
+}
+
+func timeOf(seq int64) (t time.Time) { return time.Unix(1_700_000_000+seq, seq) }

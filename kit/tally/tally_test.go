@@ -1,0 +1,24 @@
+package tally
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"testing"
+)
+
+func TestTallyMatchesOneShotDigest(t *testing.T) {
+	tl := New()
+	tl.Add([]byte("ab\n"))
+	tl.Add([]byte("c\nd"))
+	sum := sha256.Sum256([]byte("ab\nc\nd"))
+	have := tl.Snapshot()
+	want := Counts{Bytes: 6, Lines: 2, SHA256: hex.EncodeToString(sum[:])}
+	if have != want {
+		t.Fatalf("have %+v, want %+v", have, want)
+	}
+	tl.Reset()
+	empty := sha256.Sum256(nil)
+	if have := tl.Snapshot(); have != (Counts{SHA256: hex.EncodeToString(empty[:])}) {
+		t.Fatalf("after reset: %+v", have)
+	}
+}
