@@ -13,7 +13,7 @@ import (
 var version = "dev"
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:           "logbench",
 		Usage:          "does one more log line slow the API? measure it on any Docker host",
 		Version:        version,
@@ -23,6 +23,10 @@ func newApp() *cli.App {
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
 	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = onUsageError
+	}
+	return app
 }
 
 // usageError is bad input: main exits with status 2 and nothing was started.

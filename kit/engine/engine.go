@@ -10,8 +10,6 @@ import (
 	"fmt"
 
 	"github.com/docker/docker/api/types/container"
-	"github.com/docker/docker/api/types/filters"
-	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
 )
 
@@ -104,34 +102,29 @@ type Leftovers struct {
 // RemoveLabelled removes every container and volume carrying Label (any run, or only
 // runID when it is not empty) and says what it removed.
 func (e *Engine) RemoveLabelled(ctx context.Context, runID string) (Leftovers, error) {
-	label := Label
-	if runID != "" {
-		label += "=" + runID
+	found, err := e.FindLabelled(ctx, runID)
+	if err != nil {
+		return Leftovers{}, err
 	}
-	f := filters.NewArgs(filters.Arg("label", label))
 	var gone Leftovers
-	list, err := e.cli.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
-	if err != nil {
-		return gone, err
-	}
 	var errs []error
-	for _, c := range list {
-		if err := e.cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true}); err != nil && !client.IsErrNotFound(err) {
+	// Containers first: a volume in use cannot be removed.
+	for _, id := range found.Containers {
+		if err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true}); err != nil && !client.IsErrNotFound(err) {
 			errs = append(errs, err)
 			continue
 		}
-		gone.Containers = append(gone.Containers, c.ID[:12])
+		gone.Containers = append(gone.Containers, id)
 	}
-	vols, err := e.cli.VolumeList(ctx, volume.ListOptions{Filters: f})
-	if err != nil {
-		return gone, errors.Join(append(errs, err)...)
-	}
-	for _, v := range vols.Volumes {
-		if err := e.cli.VolumeRemove(ctx, v.Name, true); err != nil && !client.IsErrNotFound(err) {
+	for _, name := range found.Volumes {
+		if err := e.cli.VolumeRemove(ctx, name, true); err != nil && !client.IsErrNotFound(err) {
 			errs = append(errs, err)
 			continue
 		}
-		gone.Volumes = append(gone.Volumes, v.Name)
+		gone.Volumes = append(gone.Volumes, name)
 	}
 	return gone, errors.Join(errs...)
 }
+
+// Empty reports whether nothing was found.
+func (l Leftovers) Empty() bool { return len(l.Containers) == 0 && len(l.Volumes) == 0 }

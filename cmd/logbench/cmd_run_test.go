@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/enginetest"
+)
+
+// runApp runs the CLI in-process and returns its output and error.
+func runApp(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	app := newApp()
+	app.Writer, app.ErrWriter = &out, &out
+	err := app.RunContext(context.Background(), append([]string{"logbench"}, args...))
+	return out.String(), err
+}
+
+func TestRunRejectsBadInputBeforeStartingAnything(t *testing.T) {
+	existing := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--mode", "json-async"}, "--mode"},
+		{[]string{"run", "--reader", "medium"}, "--reader"},
+		{[]string{"run", "--rate", "0"}, "--rate"},
+		{[]string{"run", "--rate", "-3"}, "--rate"},
+		{[]string{"run", "--duration", "0s"}, "--duration"},
+		{[]string{"run", "--api-memory", "lots"}, "--api-memory"},
+		{[]string{"run", "--api-memory", "1KiB"}, "--api-memory"},
+		{[]string{"run", "--api-cpus", "0"}, "--api-cpus"},
+		{[]string{"run", "--max-run-time", "1s"}, "--max-run-time"},
+		{[]string{"run", "--api", "rust"}, "--api"},
+		{[]string{"run", "--out", existing}, "--out"},
+		{[]string{"run", "--no-such-flag"}, "no-such-flag"},
+		{[]string{"run", "extra"}, "no arguments"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, err := runApp(t, tc.args...)
+			var usage usageError
+			if !errors.As(err, &usage) {
+				t.Fatalf("err = %v (%T), want a usage error", err, err)
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %q, want one line naming %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunEndToEndOnTheEngine(t *testing.T) {
+	eng := enginetest.Require(t)
+	dir := filepath.Join(t.TempDir(), "bundle")
+	out, err := runApp(t, "run", "--mode", "json-queue", "--reader", "slow", "--duration", "2s", "--out", dir)
+	if err != nil {
+		t.Fatalf("run failed: %v\n%s", err, out)
+	}
+	for _, want := range []string{"requests      40 (0 errors)", "sha-256       match", "verified      yes", "bundle: " + dir} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	b, err := bundle.Load(dir) // checks SHA256SUMS too
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Runs) != 1 || !b.Manifest.Complete || b.Manifest.RunsVerified != 1 {
+		t.Fatalf("manifest = %+v", b.Manifest)
+	}
+	run := b.Runs[0].Run
+	if run.Requests != 40 || len(b.Runs[0].Requests) != 40 || run.BytesWritten != 40*16384 || run.BytesRead != run.BytesWritten ||
+		run.LinesRead != 40 || run.SHA256Reader != run.SHA256Writer {
+		t.Fatalf("run = %+v", run)
+	}
+	// 640 KiB at 256 KiB/s takes 2.5 s to read from the first send: about 0.5 s after
+	// the last response at 2 s. The window is wide: it checks physics, not speed.
+	if run.DrainS < 0.3 || run.DrainS > 1.0 {
+		t.Errorf("drain %.3f s, the model predicts about 0.5 s", run.DrainS)
+	}
+	if run.PipeCapacityBytes < 4096 {
+		t.Errorf("pipe capacity %d", run.PipeCapacityBytes)
+	}
+	limits := map[string]struct {
+		cpu float64
+		mem int64
+	}{"api": {0.25, 128 << 20}, "reader": {0.25, 256 << 20}, "loadgen": {0.25, 256 << 20}}
+	if len(b.Runs[0].Containers) != 3 {
+		t.Fatalf("containers = %+v", b.Runs[0].Containers)
+	}
+	for _, c := range b.Runs[0].Containers {
+		want := limits[c.Role]
+		if c.CPULimitCores != want.cpu || c.MemoryLimitBytes != want.mem || c.SwapLimitBytes > 0 || c.CgroupVersion == 0 {
+			t.Errorf("%s limits as read back: %+v, want %v CPU, %d bytes, no swap", c.Role, c, want.cpu, want.mem)
+		}
+	}
+	for _, img := range b.Manifest.Images {
+		if img.ID == "" || img.Architecture == "" || len(img.BinarySHA256) != 64 {
+			t.Errorf("image record %+v", img)
+		}
+	}
+	left, err := eng.FindLabelled(context.Background(), "")
+	if err != nil || !left.Empty() {
+		t.Fatalf("left on the engine: %+v, %v", left, err)
+	}
+
+	// The same images serve a second run unchanged.
+	out, err = runApp(t, "run", "--mode", "none", "--reader", "fast", "--duration", "1s", "--out", dir+"-2")
+	if err != nil {
+		t.Fatalf("second run: %v\n%s", err, out)
+	}
+	if strings.Count(out, "unchanged") != 3 {
+		t.Errorf("images were rebuilt:\n%s", out)
+	}
+}

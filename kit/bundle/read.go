@@ -1,0 +1,122 @@
+package bundle
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gocarina/gocsv"
+)
+
+// maxFileBytes bounds any one file a bundle reader accepts.
+const maxFileBytes = 512 << 20
+
+// Load reads the bundle in dir after checking every file against SHA256SUMS.
+func Load(dir string) (*Bundle, error) {
+	files := map[string][]byte{}
+	read := func(name string) ([]byte, error) {
+		path := filepath.Join(dir, name)
+		info, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		if !info.Mode().IsRegular() || info.Size() > maxFileBytes {
+			return nil, fmt.Errorf("%s: not a regular file under %d bytes", path, maxFileBytes)
+		}
+		return os.ReadFile(path)
+	}
+	sumsBody, err := read(SumsFile)
+	if err != nil {
+		return nil, err
+	}
+	want, err := ParseSums(sumsBody)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range []string{ManifestFile, RunsFile, RequestsFile, ContainersFile, TimelineFile} {
+		body, err := read(name)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(body)
+		if hex.EncodeToString(sum[:]) != want[name] {
+			return nil, fmt.Errorf("%s: SHA-256 does not match %s", name, SumsFile)
+		}
+		files[name] = body
+	}
+	return Parse(files)
+}
+
+// Parse builds a bundle from its files' contents.
+func Parse(files map[string][]byte) (*Bundle, error) {
+	var b Bundle
+	if err := json.Unmarshal(files[ManifestFile], &b.Manifest); err != nil {
+		return nil, fmt.Errorf("%s: %w", ManifestFile, err)
+	}
+	if b.Manifest.SchemaVersion != SchemaVersion {
+		return nil, fmt.Errorf("%s: schema_version %d is not one this kit reads (%d)", ManifestFile, b.Manifest.SchemaVersion, SchemaVersion)
+	}
+	var runs []RunRow
+	var requests []RequestRow
+	var containers []ContainerRow
+	var timeline []TimelineRow
+	for name, dst := range map[string]any{RunsFile: &runs, RequestsFile: &requests, ContainersFile: &containers, TimelineFile: &timeline} {
+		if err := gocsv.UnmarshalBytes(files[name], dst); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	index := map[string]int{}
+	for _, r := range runs {
+		index[r.RunID] = len(b.Runs)
+		b.Runs = append(b.Runs, Rows{Run: r})
+	}
+	at := func(file, id string) (*Rows, error) {
+		i, ok := index[id]
+		if !ok {
+			return nil, fmt.Errorf("%s: run_id %q is not in %s", file, id, RunsFile)
+		}
+		return &b.Runs[i], nil
+	}
+	for _, r := range requests {
+		rows, err := at(RequestsFile, r.RunID)
+		if err != nil {
+			return nil, err
+		}
+		rows.Requests = append(rows.Requests, r)
+	}
+	for _, r := range containers {
+		rows, err := at(ContainersFile, r.RunID)
+		if err != nil {
+			return nil, err
+		}
+		rows.Containers = append(rows.Containers, r)
+	}
+	for _, r := range timeline {
+		rows, err := at(TimelineFile, r.RunID)
+		if err != nil {
+			return nil, err
+		}
+		rows.Timeline = append(rows.Timeline, r)
+	}
+	return &b, nil
+}
+
+// ParseSums reads a SHA256SUMS file as `sha256sum` writes it.
+func ParseSums(body []byte) (map[string]string, error) {
+	sums := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	for line := 1; sc.Scan(); line++ {
+		sum, name, ok := strings.Cut(sc.Text(), "  ")
+		if _, err := hex.DecodeString(sum); !ok || err != nil || len(sum) != 64 || name == "" {
+			return nil, fmt.Errorf("%s line %d: not `<sha256>  <file>`", SumsFile, line)
+		}
+		sums[name] = sum
+	}
+	return sums, sc.Err()
+}
