@@ -41,8 +41,8 @@ func sampleRecord() RunRecord {
 func TestDeriveComputesTheRunFigures(t *testing.T) {
 	run := Derive(sampleRecord()).Run
 	want := map[string]float64{
-		"p50_ms":             3,     // latencies 2,3,4,5 ms: element ceil(2) = 3
-		"p99_ms":             5,     // element ceil(3.96) = 4th
+		"p50_ms":             3, // latencies 2,3,4,5 ms: element ceil(2) = 3
+		"p99_ms":             5, // element ceil(3.96) = 4th
 		"mean_ms":            3.5,
 		"to_last_response_s": 0.2,   // load duration 0.2 s is later than the last response at 0.155 s
 		"to_logs_read_s":     1.155, // logs read at 1.155 s

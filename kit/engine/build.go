@@ -21,9 +21,8 @@ import (
 type ContextFile struct {
 	Body []byte
 	Mode int64
-	// Dir makes an empty directory owned by UID:GID instead of a file.
-	Dir      bool
-	UID, GID int
+	// Dir makes an empty directory instead of a file.
+	Dir bool
 }
 
 // BuildSpec is one image to build with the classic builder from an in-memory context.
@@ -109,7 +108,7 @@ func contextTar(files map[string]ContextFile) (io.Reader, error) {
 	epoch := time.Unix(0, 0)
 	for _, name := range names {
 		f := files[name]
-		hdr := &tar.Header{Name: name, Mode: f.Mode, Size: int64(len(f.Body)), ModTime: epoch, Uid: f.UID, Gid: f.GID, Format: tar.FormatPAX}
+		hdr := &tar.Header{Name: name, Mode: f.Mode, Size: int64(len(f.Body)), ModTime: epoch, Format: tar.FormatPAX}
 		if f.Dir {
 			hdr.Typeflag, hdr.Name, hdr.Size = tar.TypeDir, strings.TrimSuffix(name, "/")+"/", 0
 		}
@@ -121,4 +120,12 @@ func contextTar(files map[string]ContextFile) (io.Reader, error) {
 		}
 	}
 	return &buf, tw.Close()
+}
+
+// Tag gives image id the extra name ref (e.g. "logbench/api:local").
+func (e *Engine) Tag(ctx context.Context, id, ref string) error {
+	if err := e.cli.ImageTag(ctx, id, ref); err != nil {
+		return fmt.Errorf("tagging %s as %s: %w", id, ref, err)
+	}
+	return nil
 }

@@ -25,12 +25,11 @@ var Roles = []string{"api", "reader", "loadgen"}
 // the unprivileged user the containers run as, so that a fresh volume inherits it.
 const RunDir = "/run/logbench"
 
-// User is the unprivileged uid:gid of every container.
-const (
-	UID  = 65532
-	GID  = 65532
-	User = "65532:65532"
-)
+// User is the unprivileged uid:gid of every container (the Dockerfiles say it too).
+const User = "65532:65532"
+
+// LocalTag is the stable name of a role's most recently built image.
+func LocalTag(role string) string { return "logbench/" + role + ":local" }
 
 // Built is one image ready to run.
 type Built struct {
@@ -71,6 +70,10 @@ func (b *Builder) Build(ctx context.Context, platform string) (map[string]Built,
 		}
 		img, err := b.image(ctx, role, platform, binPath)
 		if err != nil {
+			return nil, err
+		}
+		// A stable name for running by hand (compose/), always the latest build.
+		if err := b.Engine.Tag(ctx, img.ID, LocalTag(role)); err != nil {
 			return nil, err
 		}
 		out[role] = img
@@ -118,9 +121,9 @@ func (b *Builder) image(ctx context.Context, role, platform, binPath string) (Bu
 		Tag:      tag,
 		Platform: platform,
 		Files: map[string]engine.ContextFile{
-			"Dockerfile": {Body: dockerfile, Mode: 0o644},
-			role:         {Body: bin, Mode: 0o755},
-			"rundir":     {Dir: true, Mode: 0o755, UID: UID, GID: GID},
+			"Dockerfile":            {Body: dockerfile, Mode: 0o644},
+			"rootfs/" + role:        {Body: bin, Mode: 0o755},
+			"rootfs" + RunDir + "/": {Dir: true, Mode: 0o755},
 		},
 		Labels: map[string]string{"io.logbench.role": role, "io.logbench.binary-sha256": built.BinarySHA256},
 	}, io.Discard)
