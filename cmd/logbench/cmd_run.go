@@ -63,7 +63,7 @@ func printSummary(w interface{ Write([]byte) (int, error) }, r bundle.RunRow) {
 		match = "MISMATCH"
 	}
 	say(w, "requests      %d (%d errors)", r.Requests, r.Errors)
-	say(w, "latency       p50 %s  p99 %s  max %s (from the scheduled send)", ms(r.P50Ms), ms(r.P99Ms), ms(r.MaxMs))
+	say(w, "latency       p50 %s  p99 %s  max %s (from the scheduled send)", ms(float64(r.P50Ms)), ms(float64(r.P99Ms)), ms(float64(r.MaxMs)))
 	say(w, "log bytes     written %d, read %d; lines %d / %d", r.BytesWritten, r.BytesRead, r.LinesWritten, r.LinesRead)
 	say(w, "sha-256       %s (%.16s…)", match, r.SHA256Writer)
 	say(w, "drain         %.3f s after the last response; max backlog %s", r.DrainS, formatBytes(r.BacklogMaxBytes))

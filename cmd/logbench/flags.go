@@ -88,17 +88,17 @@ func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 		return s, bundle.Params{}, err
 	}
 	params := bundle.Params{
-		APIs:                []string{c.String("api")},
-		Rounds:              1,
-		RateRPS:             s.Protocol.Rate,
-		DurationS:           s.Protocol.Duration.Seconds(),
-		WarmupRequests:      s.Protocol.WarmupCount,
-		SlowReaderBytesPerS: fiforeader.SlowRateBytesPerSec,
-		ReadBytes:           fiforeader.ReadBytes,
-		QueueCapacity:       logmode.QueueCapacity,
-		MaxRunTimeS:         s.Protocol.MaxRunTime.Seconds(),
-		MaxLogBytes:         s.MaxLogBytes,
-		Limits:              s.Limits,
+		APIs:           []string{c.String("api")},
+		Rounds:         1,
+		RateRPS:        s.Protocol.Rate,
+		DurationS:      s.Protocol.Duration.Seconds(),
+		WarmupRequests: s.Protocol.WarmupCount,
+		ReaderBounds:   bench.ReaderBounds(),
+		ReadBytes:      fiforeader.ReadBytes,
+		QueueCapacity:  logmode.QueueCapacity,
+		MaxRunTimeS:    s.Protocol.MaxRunTime.Seconds(),
+		MaxLogBytes:    s.MaxLogBytes,
+		Limits:         s.Limits,
 	}
 	return s, params, nil
 }

@@ -40,6 +40,15 @@ func ReaderRate(kind string) (int64, error) {
 	return 0, fmt.Errorf("unknown reader %q (known: %s)", kind, strings.Join(Readers, ", "))
 }
 
+// ReaderBounds maps every reader kind to its bound, for the manifest.
+func ReaderBounds() map[string]int64 {
+	bounds := map[string]int64{}
+	for _, kind := range Readers {
+		bounds[kind], _ = ReaderRate(kind)
+	}
+	return bounds
+}
+
 // Condition is one cell of the matrix.
 type Condition struct {
 	API    string
@@ -97,6 +106,7 @@ func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.
 		},
 	}
 	out, err := r.Engine.RunPod(ctx, pod, r.Progress)
+	rec.Wall = time.Since(rec.Started)
 	rec.Exits = out.Exits
 	var failures []string
 	if out.Failure != "" {

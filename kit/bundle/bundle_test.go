@@ -52,9 +52,9 @@ func TestDeriveComputesTheRunFigures(t *testing.T) {
 		"backlog_max_bytes":  65536, // no read sample precedes the fourth record
 	}
 	have := map[string]float64{
-		"p50_ms": run.P50Ms, "p99_ms": run.P99Ms, "mean_ms": run.MeanMs,
+		"p50_ms": float64(run.P50Ms), "p99_ms": float64(run.P99Ms), "mean_ms": float64(run.MeanMs),
 		"to_last_response_s": run.ToLastResponseS, "to_logs_read_s": run.ToLogsReadS, "drain_s": run.DrainS,
-		"api_cpu_cores": run.APICPUCores, "span_log_call_us": run.SpanLogCallMeanUs, "backlog_max_bytes": float64(run.BacklogMaxBytes),
+		"api_cpu_cores": run.APICPUCores, "span_log_call_us": float64(run.SpanLogCallMeanUs), "backlog_max_bytes": float64(run.BacklogMaxBytes),
 	}
 	if diff := cmp.Diff(want, have, cmp.Comparer(func(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 })); diff != "" {
 		t.Fatalf("run figures (-want +have):\n%s", diff)
@@ -84,7 +84,7 @@ func TestSaveThenLoadRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(b.Runs, loaded.Runs); diff != "" {
+	if diff := cmp.Diff(b.Runs, loaded.Runs, equateOpt); diff != "" {
 		t.Fatalf("round trip (-saved +loaded):\n%s", diff)
 	}
 	// A flipped byte is caught.
@@ -96,6 +96,9 @@ func TestSaveThenLoadRoundTrips(t *testing.T) {
 		t.Fatalf("want a checksum error naming %s, have %v", RunsFile, err)
 	}
 }
+
+// equateOpt treats two absent figures as equal.
+var equateOpt = cmp.Comparer(func(a, b Opt) bool { return a == b || a != a && b != b })
 
 func TestParseSumsRejectsMalformedLines(t *testing.T) {
 	if _, err := ParseSums([]byte("xyz  runs.csv\n")); err == nil {

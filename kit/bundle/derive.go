@@ -22,6 +22,7 @@ type RunRecord struct {
 	Started  time.Time
 	Result   conductor.Result
 	Exits    []engine.Exit
+	Wall     time.Duration // the kit's whole run, from creating the pod to removing it
 	// Failure is the whole reason the run is not data ("" when it is).
 	Failure string
 }
@@ -88,11 +89,11 @@ func Derive(rec RunRecord) Rows {
 
 		Requests:     len(res.Requests),
 		Errors:       errors,
-		P50Ms:        stats.NearestRank(latencies, 50),
-		P99Ms:        stats.NearestRank(latencies, 99),
-		MeanMs:       stats.Mean(latencies),
-		MaxMs:        stats.Max(latencies),
-		SendLagP99Ms: stats.NearestRank(lags, 99),
+		P50Ms:        Opt(stats.NearestRank(latencies, 50)),
+		P99Ms:        Opt(stats.NearestRank(latencies, 99)),
+		MeanMs:       Opt(stats.Mean(latencies)),
+		MaxMs:        Opt(stats.Max(latencies)),
+		SendLagP99Ms: Opt(stats.NearestRank(lags, 99)),
 
 		BytesGenerated: api.Generated.Bytes,
 		BytesWritten:   api.Written.Bytes,
@@ -103,8 +104,8 @@ func Derive(rec RunRecord) Rows {
 		SHA256Reader:   reader.Counts.SHA256,
 		QueueDrops:     api.QueueDrops,
 
-		SpanGenerateMeanUs: stats.Mean(gens),
-		SpanLogCallMeanUs:  stats.Mean(calls),
+		SpanGenerateMeanUs: Opt(stats.Mean(gens)),
+		SpanLogCallMeanUs:  Opt(stats.Mean(calls)),
 
 		LoadDurationS:     res.Params.Duration.Seconds(),
 		BacklogMaxBytes:   BacklogMax(res.API.Generated, res.Reader.Read),
@@ -113,6 +114,16 @@ func Derive(rec RunRecord) Rows {
 
 		APICPUThrottledPeriods: res.APIAtLastResponse.CPUThrottled - res.APIAtReset.CPUThrottled,
 		ReaderRateBytesPerS:    readRate(res.Reader.Read),
+	}
+	cpu, load := make([]float64, 0, len(res.HostLoad)), make([]float64, 0, len(res.HostLoad))
+	for _, h := range res.HostLoad {
+		cpu, load = append(cpu, h.CPUBusyPct), append(load, h.Load1)
+	}
+	run.HostCPUMedianPct, run.HostCPUMaxPct, run.HostLoad1Max = Opt(stats.NearestRank(cpu, 50)), Opt(stats.Max(cpu)), Opt(stats.Max(load))
+	run.WallS = rec.Wall.Seconds()
+	if end := max(res.LogsRead, res.LastResponse); res.WarmupStart > 0 && end > 0 {
+		run.InherentS = seconds(end - res.WarmupStart)
+		run.OverheadS = run.WallS - run.InherentS
 	}
 	if res.LastResponse > 0 {
 		run.ToLastResponseS = max(run.LoadDurationS, seconds(res.LastResponse-res.LoadStart))
@@ -185,7 +196,7 @@ func BacklogMax(generated, read []logmode.Sample) int64 {
 
 // readRate is the reader's achieved rate between its first and last read.
 func readRate(read []logmode.Sample) float64 {
-	if len(read) < 2 {
+	if len(read) < 2 || read[len(read)-1].UnixNano == read[0].UnixNano {
 		return 0
 	}
 	first, last := read[0], read[len(read)-1]

@@ -39,7 +39,7 @@ func Load(dir string) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range []string{ManifestFile, RunsFile, RequestsFile, ContainersFile, TimelineFile} {
+	for _, name := range DataFiles {
 		body, err := read(name)
 		if err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func Parse(files map[string][]byte) (*Bundle, error) {
 	var requests []RequestRow
 	var containers []ContainerRow
 	var timeline []TimelineRow
-	for name, dst := range map[string]any{RunsFile: &runs, RequestsFile: &requests, ContainersFile: &containers, TimelineFile: &timeline} {
+	for name, dst := range map[string]any{RunsFile: &runs, RequestsFile: &requests, ContainersFile: &containers, TimelineFile: &timeline, ConditionsFile: &b.Conditions} {
 		if err := gocsv.UnmarshalBytes(files[name], dst); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

@@ -18,8 +18,12 @@ const (
 	RunsFile       = "runs.csv"
 	TimelineFile   = "timeline.csv"
 	ContainersFile = "containers.csv"
+	ConditionsFile = "conditions.csv"
 	SumsFile       = "SHA256SUMS"
 )
+
+// DataFiles are every file of a bundle but SHA256SUMS, which lists them.
+var DataFiles = []string{ManifestFile, RunsFile, RequestsFile, ContainersFile, TimelineFile, ConditionsFile}
 
 // RequestRow is one measured request (requests.csv). Phase times count from the
 // request's scheduled send time.
@@ -38,7 +42,8 @@ type RequestRow struct {
 	SpanLogCallUs    float64 `csv:"span_log_call_us"`
 }
 
-// RunRow is one run (runs.csv).
+// RunRow is one run (runs.csv). An Opt figure that could not be computed (no
+// request, no sample) is an empty field.
 type RunRow struct {
 	RunID         string `csv:"run_id"`
 	API           string `csv:"api"`
@@ -51,13 +56,13 @@ type RunRow struct {
 	Failure       string `csv:"failure"`
 	StopCondition string `csv:"stop_condition"`
 
-	Requests     int     `csv:"requests"`
-	Errors       int     `csv:"errors"`
-	P50Ms        float64 `csv:"p50_ms"`
-	P99Ms        float64 `csv:"p99_ms"`
-	MeanMs       float64 `csv:"mean_ms"`
-	MaxMs        float64 `csv:"max_ms"`
-	SendLagP99Ms float64 `csv:"send_lag_p99_ms"`
+	Requests     int `csv:"requests"`
+	Errors       int `csv:"errors"`
+	P50Ms        Opt `csv:"p50_ms"`
+	P99Ms        Opt `csv:"p99_ms"`
+	MeanMs       Opt `csv:"mean_ms"`
+	MaxMs        Opt `csv:"max_ms"`
+	SendLagP99Ms Opt `csv:"send_lag_p99_ms"`
 
 	BytesGenerated int64  `csv:"bytes_generated"`
 	BytesWritten   int64  `csv:"bytes_written"`
@@ -68,8 +73,8 @@ type RunRow struct {
 	SHA256Reader   string `csv:"sha256_reader"`
 	QueueDrops     int64  `csv:"queue_drops"`
 
-	SpanGenerateMeanUs float64 `csv:"span_generate_mean_us"`
-	SpanLogCallMeanUs  float64 `csv:"span_log_call_mean_us"`
+	SpanGenerateMeanUs Opt `csv:"span_generate_mean_us"`
+	SpanLogCallMeanUs  Opt `csv:"span_log_call_mean_us"`
 
 	LoadDurationS   float64 `csv:"load_duration_s"`    // as configured
 	ToLastResponseS float64 `csv:"to_last_response_s"` // first scheduled send .. later of load end and last response
@@ -81,6 +86,14 @@ type RunRow struct {
 	APICPUThrottledPeriods int64   `csv:"api_cpu_throttled_periods"`
 	ReaderRateBytesPerS    float64 `csv:"reader_rate_bytes_per_s"` // achieved, first to last read
 	PipeCapacityBytes      int64   `csv:"pipe_capacity_bytes"`
+
+	HostCPUMedianPct Opt `csv:"host_cpu_median_pct"` // the whole host, sampled about once a second
+	HostCPUMaxPct    Opt `csv:"host_cpu_max_pct"`
+	HostLoad1Max     Opt `csv:"host_load1_max"`
+
+	WallS     float64 `csv:"wall_s"`     // the kit's whole run: create .. everything removed
+	InherentS float64 `csv:"inherent_s"` // first warm-up send .. every log byte read
+	OverheadS float64 `csv:"overhead_s"` // wall - inherent: the kit's own cost
 }
 
 // ContainerRow is one container of one run (containers.csv): its limits as the kernel
@@ -131,20 +144,21 @@ type Manifest struct {
 
 // Params are the settings every run of the bundle shared.
 type Params struct {
-	APIs                []string `json:"apis"`
-	Modes               []string `json:"modes"`
-	Readers             []string `json:"readers"`
-	Rounds              int      `json:"rounds"`
-	RateRPS             float64  `json:"rate_rps"`
-	DurationS           float64  `json:"duration_s"`
-	WarmupRequests      int      `json:"warmup_requests"`
-	SlowReaderBytesPerS int64    `json:"slow_reader_bytes_per_s"`
-	ReadBytes           int      `json:"read_bytes"`
-	QueueCapacity       int      `json:"queue_capacity_records"`
-	MaxRunTimeS         float64  `json:"max_run_time_s"`
-	MaxLogBytes         int64    `json:"max_log_bytes"`
-	Limits              Limits   `json:"limits"`
-	Platform            string   `json:"platform"`
+	APIs           []string `json:"apis"`
+	Modes          []string `json:"modes"`
+	Readers        []string `json:"readers"`
+	Rounds         int      `json:"rounds"`
+	RateRPS        float64  `json:"rate_rps"`
+	DurationS      float64  `json:"duration_s"`
+	WarmupRequests int      `json:"warmup_requests"`
+	// ReaderBounds maps each reader kind to its bound in bytes/s (0: none).
+	ReaderBounds  map[string]int64 `json:"reader_bounds_bytes_per_s"`
+	ReadBytes     int              `json:"read_bytes"`
+	QueueCapacity int              `json:"queue_capacity_records"`
+	MaxRunTimeS   float64          `json:"max_run_time_s"`
+	MaxLogBytes   int64            `json:"max_log_bytes"`
+	Limits        Limits           `json:"limits"`
+	Platform      string           `json:"platform"`
 }
 
 // Limits are the requested container limits; containers.csv has them as applied.

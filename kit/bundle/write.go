@@ -17,6 +17,8 @@ import (
 type Bundle struct {
 	Manifest Manifest
 	Runs     []Rows
+	// Conditions are as read from a bundle's conditions.csv; Save derives them afresh.
+	Conditions []ConditionRow
 }
 
 // Save writes the bundle to dir, every file replaced atomically and SHA256SUMS last,
@@ -35,9 +37,11 @@ func (b *Bundle) Save(dir string) error {
 		containers = append(containers, r.Containers...)
 		timeline = append(timeline, r.Timeline...)
 	}
+	b.Conditions = DeriveConditions(b.Runs, b.Manifest.Parameters)
+	conditions := b.Conditions
 	files := map[string][]byte{}
 	for name, rows := range map[string]any{
-		RunsFile: &runs, RequestsFile: &requests, ContainersFile: &containers, TimelineFile: &timeline,
+		RunsFile: &runs, RequestsFile: &requests, ContainersFile: &containers, TimelineFile: &timeline, ConditionsFile: &conditions,
 	} {
 		body, err := marshalCSV(rows)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/logbench/logbench/kit/cgroupstat"
 	"github.com/logbench/logbench/kit/control"
+	"github.com/logbench/logbench/kit/hostload"
 	"github.com/logbench/logbench/kit/loadgen"
 )
 
@@ -37,19 +38,22 @@ type Result struct {
 	Warmup   []loadgen.Observation `json:"warmup"`
 	Requests []loadgen.Observation `json:"requests"`
 
+	WarmupStart  int64 `json:"warmup_start_ns"`  // first warm-up send
 	LoadStart    int64 `json:"load_start_ns"`    // first scheduled send
 	LastResponse int64 `json:"last_response_ns"` // end of the last response body
 	LogsRead     int64 `json:"logs_read_ns"`     // the reader's read that completed the log; 0 if never
 
 	// Cgroup snapshots: after the reset that follows warm-up, and at the end of the
 	// response observation interval (API) or of the run (reader, load generator).
-	APIAtReset        cgroupstat.Snapshot  `json:"api_at_reset"`
-	APIAtLastResponse cgroupstat.Snapshot  `json:"api_at_last_response"`
-	ReaderAtReset     cgroupstat.Snapshot  `json:"reader_at_reset"`
-	LoadgenAtReset    cgroupstat.Snapshot  `json:"loadgen_at_reset"`
-	LoadgenAtEnd      cgroupstat.Snapshot  `json:"loadgen_at_end"`
-	API               control.APIReport    `json:"api"`
-	Reader            control.ReaderReport `json:"reader"`
+	APIAtReset        cgroupstat.Snapshot `json:"api_at_reset"`
+	APIAtLastResponse cgroupstat.Snapshot `json:"api_at_last_response"`
+	ReaderAtReset     cgroupstat.Snapshot `json:"reader_at_reset"`
+	LoadgenAtReset    cgroupstat.Snapshot `json:"loadgen_at_reset"`
+	LoadgenAtEnd      cgroupstat.Snapshot `json:"loadgen_at_end"`
+	// HostLoad samples the whole host about once a second from the reset to the end.
+	HostLoad []hostload.Sample    `json:"host_load"`
+	API      control.APIReport    `json:"api"`
+	Reader   control.ReaderReport `json:"reader"`
 	// Failure says why the run cannot count as data ("" when it can); StopCondition
 	// names the stop condition that ended it, if one did.
 	Failure       string `json:"failure"`
@@ -92,8 +96,10 @@ func (c *Conductor) run(ctx context.Context, p Params, res *Result) error {
 	}
 
 	c.say("warm-up: %d requests", p.WarmupCount)
+	warmStart := time.Now()
+	res.WarmupStart = warmStart.UnixNano()
 	res.Warmup = loadgen.Offer(ctx, loadgen.Plan{URL: c.WorkloadURL, Rate: p.Rate, Count: p.WarmupCount,
-		Start: time.Now(), FirstSeq: -int64(p.WarmupCount), Timeout: p.RequestTimeout})
+		Start: warmStart, FirstSeq: -int64(p.WarmupCount), Timeout: p.RequestTimeout})
 	if _, err := c.waitDrained(ctx); err != nil {
 		return fmt.Errorf("draining warm-up logs: %w", err)
 	}
@@ -107,6 +113,15 @@ func (c *Conductor) run(ctx context.Context, p Params, res *Result) error {
 	}
 	res.APIAtReset, res.ReaderAtReset = api.Cgroup, reader.Cgroup
 	res.LoadgenAtReset, _ = c.Cgroup.Read()
+	if sampler, err := hostload.NewSampler("/proc"); err == nil {
+		sampling, stopSampling := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			res.HostLoad = sampler.Every(sampling, time.Second)
+		}()
+		defer func() { stopSampling(); <-done }()
+	}
 
 	c.say("load: %d requests at %g req/s", p.Count(), p.Rate)
 	start := time.Now().Add(20 * time.Millisecond) // time for the scheduler to be on time for the first

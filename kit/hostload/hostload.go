@@ -1,0 +1,88 @@
+// Package hostload samples how busy the whole Docker host is while a run goes on: CPU
+// utilisation and the 1-minute load average, from /proc (which a container sees as the
+// host's). A run on a noisy host is still data, but the bundle says how noisy.
+package hostload
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/prometheus/procfs"
+)
+
+// Sample is one reading. CPUBusyPct is the host's CPU utilisation since the previous
+// sample, over all CPUs.
+type Sample struct {
+	UnixNano   int64   `json:"unix_ns"`
+	CPUBusyPct float64 `json:"cpu_busy_pct"`
+	Load1      float64 `json:"load1"`
+}
+
+// Sampler reads /proc.
+type Sampler struct {
+	fs       procfs.FS
+	lastBusy float64
+	lastAll  float64
+}
+
+// NewSampler opens the proc file system at mount ("/proc").
+func NewSampler(mount string) (*Sampler, error) {
+	fs, err := procfs.NewFS(mount)
+	if err != nil {
+		return nil, fmt.Errorf("host load: %w", err)
+	}
+	s := &Sampler{fs: fs}
+	_, err = s.Sample() // the first utilisation needs a previous reading
+	return s, err
+}
+
+// Sample takes one reading.
+func (s *Sampler) Sample() (Sample, error) {
+	now := time.Now().UnixNano()
+	st, err := s.fs.Stat()
+	if err != nil {
+		return Sample{}, fmt.Errorf("host load: %w", err)
+	}
+	load, err := s.fs.LoadAvg()
+	if err != nil {
+		return Sample{}, fmt.Errorf("host load: %w", err)
+	}
+	c := st.CPUTotal
+	idle := c.Idle + c.Iowait
+	all := idle + c.User + c.Nice + c.System + c.IRQ + c.SoftIRQ + c.Steal
+	out := Sample{UnixNano: now, Load1: load.Load1}
+	out.CPUBusyPct = Utilisation(s.lastAll, s.lastAll-s.lastBusy, all, idle)
+	s.lastBusy, s.lastAll = all-idle, all
+	return out, nil
+}
+
+// Utilisation is the busy share, in percent, between two readings of total and idle
+// CPU time.
+func Utilisation(prevAll, prevIdle, all, idle float64) float64 {
+	dAll := all - prevAll
+	if dAll <= 0 {
+		return 0
+	}
+	return 100 * (dAll - (idle - prevIdle)) / dAll
+}
+
+// Every samples every interval until ctx ends, then returns the samples.
+func (s *Sampler) Every(ctx context.Context, interval time.Duration) []Sample {
+	var out []Sample
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			if last, err := s.Sample(); err == nil {
+				out = append(out, last)
+			}
+			return out
+		case <-t.C:
+			if sm, err := s.Sample(); err == nil {
+				out = append(out, sm)
+			}
+		}
+	}
+}

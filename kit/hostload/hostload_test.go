@@ -1,0 +1,35 @@
+package hostload
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestUtilisation(t *testing.T) {
+	// 400 ticks passed, 300 of them idle: 25% busy.
+	if have := Utilisation(1000, 600, 1400, 900); have != 25 {
+		t.Fatalf("have %v, want 25", have)
+	}
+	if have := Utilisation(1000, 600, 1000, 600); have != 0 {
+		t.Fatalf("no time passed: have %v", have)
+	}
+}
+
+func TestSamplerReadsThisHost(t *testing.T) {
+	s, err := NewSampler("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+	defer cancel()
+	samples := s.Every(ctx, 100*time.Millisecond)
+	if len(samples) < 2 {
+		t.Fatalf("%d samples", len(samples))
+	}
+	for _, sm := range samples {
+		if sm.CPUBusyPct < 0 || sm.CPUBusyPct > 100 || sm.Load1 < 0 {
+			t.Fatalf("implausible sample %+v", sm)
+		}
+	}
+}
