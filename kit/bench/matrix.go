@@ -40,8 +40,9 @@ type Matrix struct {
 	Runner *Runner
 	Bundle *bundle.Bundle
 	Dir    string
-	// OnRun is told of each run once it is saved.
-	OnRun func(done int, rows bundle.Rows)
+	// OnStart is told of each run as it starts, OnRun once it is saved; either may be nil.
+	OnStart func(i int, pr PlannedRun)
+	OnRun   func(done int, rows bundle.Rows)
 }
 
 // Run performs runs and returns the first error that stops the matrix (an interrupt,
@@ -54,6 +55,9 @@ func (m *Matrix) Run(ctx context.Context, runs []PlannedRun) error {
 	for i, pr := range runs {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if m.OnStart != nil {
+			m.OnStart(i, pr)
 		}
 		rec, runErr := m.Runner.Run(ctx, pr.Condition, newRunID(pr))
 		rec.Round, rec.Position = pr.Round, pr.Position

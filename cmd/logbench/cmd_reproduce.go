@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/logbench/logbench/kit/bench"
+	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/compare"
+	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/results/reference"
+)
+
+func reproduceCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "reproduce",
+		Usage: "rerun the whole published experiment (7 modes x 2 readers x 3 rounds) and put every figure beside the published one",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "modes", Value: strings.Join(logmode.Names(), ","), Usage: "logging modes, comma-separated"},
+			&cli.StringFlag{Name: "readers", Value: strings.Join(bench.Readers, ","), Usage: "readers, comma-separated"},
+			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position"},
+		}, runFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("reproduce takes no arguments, got %q", c.Args().First())
+			}
+			conds, err := conditionsFrom(c)
+			if err != nil {
+				return err
+			}
+			reps := c.Int("reps")
+			if reps < 1 || reps > 100 {
+				return usagef("--reps %d: want 1 to 100", reps)
+			}
+			settings, params, err := settingsFrom(c)
+			if err != nil {
+				return err
+			}
+			pub, err := reference.Load()
+			if err != nil {
+				return err
+			}
+			s, err := prepare(c, "reproduce", conds, reps, params, settings)
+			if err != nil {
+				return err
+			}
+			out := c.App.Writer
+			say(out, "reproducing: %d conditions x %d rounds = %d runs, %d requests each; bundle %s", len(conds), reps, len(s.runs), settings.Protocol.Count(), s.matrix.Dir)
+			bar := newBar(c.App.ErrWriter, len(s.runs))
+			s.matrix.Runner.Progress = io.Discard
+			s.matrix.OnStart = func(i int, pr bench.PlannedRun) {
+				bar.Describe(fmt.Sprintf("run %d/%d %s round %d", i+1, len(s.runs), pr.Condition, pr.Round))
+			}
+			failed := 0
+			s.matrix.OnRun = func(done int, rows bundle.Rows) {
+				bar.Clear()
+				r := rows.Run
+				state := "verified"
+				if !r.Verified {
+					state, failed = "FAILED: "+r.Failure, failed+1
+				}
+				say(out, "%2d/%d %-28s p99 %-10s drain %6.2f s  overhead %.2f s  %s", done, len(s.runs),
+					r.API+"/"+r.Mode+"/"+r.Reader, ms(float64(r.P99Ms)), r.DrainS, r.OverheadS, state)
+				bar.Add(1)
+			}
+			started := time.Now()
+			runErr := s.execute(c.Context)
+			bar.Finish()
+			b := s.matrix.Bundle
+			if len(b.Runs) > 0 {
+				say(out, "")
+				compare.Published(b.Conditions, pub).Write(out, "text")
+				say(out, "")
+				say(out, "published: %s; model: the FIFO/reader arithmetic (pipe capacity from the kernel)", reference.Source)
+				inherent := 0.0
+				for _, r := range b.Runs {
+					inherent += r.Run.InherentS
+				}
+				wall := time.Since(started).Seconds()
+				say(out, "wall time %.0f s for %.0f s of warm-ups, loads and drains (ratio %.2f)", wall, inherent, wall/max(inherent, 1e-9))
+			}
+			say(out, "bundle: %s", s.matrix.Dir)
+			if runErr != nil {
+				return runErr
+			}
+			if failed > 0 {
+				return fmt.Errorf("%d of %d runs failed; they are kept in runs.csv as failed, not as data", failed, len(s.runs))
+			}
+			return nil
+		},
+	}
+}
+
+// conditionsFrom validates --modes, --readers and --api into the matrix's conditions.
+func conditionsFrom(c *cli.Context) ([]bench.Condition, error) {
+	var modes []logmode.Mode
+	for _, name := range splitList(c.String("modes")) {
+		m, err := logmode.Parse(name)
+		if err != nil {
+			return nil, usagef("--modes: %v", err)
+		}
+		modes = append(modes, m)
+	}
+	readers := splitList(c.String("readers"))
+	for _, r := range readers {
+		if _, err := bench.ReaderRate(r); err != nil {
+			return nil, usagef("--readers: %v", err)
+		}
+	}
+	if len(modes) == 0 || len(readers) == 0 {
+		return nil, usagef("--modes and --readers need at least one each")
+	}
+	var conds []bench.Condition
+	for _, m := range modes {
+		for _, r := range readers {
+			conds = append(conds, bench.Condition{API: c.String("api"), Mode: m, Reader: r})
+		}
+	}
+	return conds, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = appendOnce(out, f)
+		}
+	}
+	return out
+}
+
+// newBar shows the matrix's progress and time left on a terminal, and nothing elsewhere.
+func newBar(w io.Writer, runs int) *progressbar.ProgressBar {
+	f, isFile := w.(*os.File)
+	return progressbar.NewOptions(runs,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetVisibility(isFile && term.IsTerminal(int(f.Fd()))),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionShowElapsedTimeOnFinish(),
+		progressbar.OptionSetWidth(30),
+	)
+}

@@ -1,0 +1,84 @@
+// Package compare puts figures side by side: a bundle's conditions beside the published
+// figures and the model, or several bundles beside each other.
+package compare
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// Table is a header and rows of cells.
+type Table struct {
+	Header []string
+	Rows   [][]string
+}
+
+// Formats a table can be written in.
+var Formats = []string{"text", "csv", "json", "markdown"}
+
+// Write renders t in format.
+func (t Table) Write(w io.Writer, format string) error {
+	switch format {
+	case "text", "":
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(t.Header, "\t"))
+		for _, r := range t.Rows {
+			fmt.Fprintln(tw, strings.Join(r, "\t"))
+		}
+		return tw.Flush()
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write(t.Header)
+		cw.WriteAll(t.Rows)
+		return cw.Error()
+	case "json":
+		rows := make([]map[string]string, 0, len(t.Rows))
+		for _, r := range t.Rows {
+			m := map[string]string{}
+			for i, h := range t.Header {
+				m[h] = r[i]
+			}
+			rows = append(rows, m)
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	case "markdown":
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(t.Header, " | "), strings.Repeat("---|", len(t.Header)))
+		for _, r := range t.Rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+}
+
+// num formats a figure with a sensible number of digits; absent figures are "-".
+func num(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case math.Abs(v) >= 10:
+		return fmt.Sprintf("%.1f", v)
+	case math.Abs(v) >= 1:
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// span formats a min..max range.
+func span(lo, hi float64) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return "-"
+	}
+	return num(lo) + "–" + num(hi)
+}
