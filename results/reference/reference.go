@@ -55,4 +55,6 @@ func (f Figures) Lookup(mode, reader, metric string) (float64, bool) {
 	return fig.Value, true
 }
 
-func key(mode, reader, metric string) string { return strings.Join([]string{mode, reader, metric}, "/") }
+func key(mode, reader, metric string) string {
+	return strings.Join([]string{mode, reader, metric}, "/")
+}
