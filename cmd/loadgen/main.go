@@ -17,13 +17,6 @@ import (
 	"github.com/logbench/logbench/kit/control"
 )
 
-// Exit statuses the kit reads.
-const (
-	exitVerified  = 0
-	exitNoResult  = 1
-	exitRunFailed = 3 // the result is written, and says why the run failed
-)
-
 func main() {
 	var p conductor.Params
 	flag.Float64Var(&p.Rate, "rate", 20, "requests per second")
@@ -46,12 +39,12 @@ func main() {
 	res := c.Run(ctx, p)
 	if err := writeJSON(*resultPath, res); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
-		os.Exit(exitNoResult)
+		os.Exit(conductor.ExitNoResult)
 	}
 	if res.Failure != "" {
-		os.Exit(exitRunFailed)
+		os.Exit(conductor.ExitRunFailed)
 	}
-	os.Exit(exitVerified)
+	os.Exit(conductor.ExitVerified)
 }
 
 // writeJSON writes v to path through a temporary file, so that a reader never sees

@@ -19,7 +19,7 @@ func newApp() *cli.App {
 		Version:        version,
 		Writer:         os.Stdout,
 		ErrWriter:      os.Stderr,
-		Commands:       []*cli.Command{reproduceCommand(), runCommand(), buildCommand()},
+		Commands:       []*cli.Command{reproduceCommand(), runCommand(), buildCommand(), cleanCommand()},
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
 	}
@@ -35,6 +35,11 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// interruptedError ends a command stopped by SIGINT or SIGTERM: main exits with 130.
+type interruptedError struct{ msg string }
+
+func (e interruptedError) Error() string { return e.msg }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
 

@@ -26,20 +26,13 @@ func reproduceCommand() *cli.Command {
 			&cli.StringFlag{Name: "modes", Value: strings.Join(logmode.Names(), ","), Usage: "logging modes, comma-separated"},
 			&cli.StringFlag{Name: "readers", Value: strings.Join(bench.Readers, ","), Usage: "readers, comma-separated"},
 			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position"},
+			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
 		}, runFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("reproduce takes no arguments, got %q", c.Args().First())
 			}
-			conds, err := conditionsFrom(c)
-			if err != nil {
-				return err
-			}
-			reps := c.Int("reps")
-			if reps < 1 || reps > 100 {
-				return usagef("--reps %d: want 1 to 100", reps)
-			}
-			settings, params, err := settingsFrom(c)
+			p, err := reproducePlan(c)
 			if err != nil {
 				return err
 			}
@@ -47,10 +40,11 @@ func reproduceCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, err := prepare(c, "reproduce", conds, reps, params, settings)
+			s, err := prepare(c, p)
 			if err != nil {
 				return err
 			}
+			conds, reps, settings := p.conds, p.rounds, p.settings
 			out := c.App.Writer
 			say(out, "reproducing: %d conditions x %d rounds = %d runs, %d requests each; bundle %s", len(conds), reps, len(s.runs), settings.Protocol.Count(), s.matrix.Dir)
 			bar := newBar(c.App.ErrWriter, len(s.runs))
@@ -96,6 +90,47 @@ func reproduceCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// reproducePlan validates the flags, or takes everything from the bundle to resume.
+func reproducePlan(c *cli.Context) (plan, error) {
+	if dir := c.String("resume"); dir != "" {
+		for _, f := range c.FlagNames() {
+			if f != "resume" && f != "source" && c.IsSet(f) {
+				return plan{}, usagef("--%s: --resume takes every parameter from the bundle", f)
+			}
+		}
+		b, err := bundle.Load(dir)
+		if err != nil {
+			return plan{}, usagef("--resume %s: %v", dir, err)
+		}
+		if b.Manifest.Command != "reproduce" {
+			return plan{}, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.Manifest.Command)
+		}
+		mp := b.Manifest.Parameters
+		p := plan{command: "reproduce", rounds: mp.Rounds, params: mp, settings: settingsOf(mp), resume: b, resumeDir: dir}
+		for _, api := range mp.APIs {
+			for _, m := range mp.Modes {
+				for _, r := range mp.Readers {
+					p.conds = append(p.conds, bench.Condition{API: api, Mode: logmode.Mode(m), Reader: r})
+				}
+			}
+		}
+		return p, nil
+	}
+	conds, err := conditionsFrom(c)
+	if err != nil {
+		return plan{}, err
+	}
+	reps := c.Int("reps")
+	if reps < 1 || reps > 100 {
+		return plan{}, usagef("--reps %d: want 1 to 100", reps)
+	}
+	settings, params, err := settingsFrom(c)
+	if err != nil {
+		return plan{}, err
+	}
+	return plan{command: "reproduce", conds: conds, rounds: reps, params: params, settings: settings}, nil
 }
 
 // conditionsFrom validates --modes, --readers and --api into the matrix's conditions.

@@ -36,7 +36,7 @@ func runCommand() *cli.Command {
 				return err
 			}
 			cond := bench.Condition{API: c.String("api"), Mode: mode, Reader: c.String("reader")}
-			s, err := prepare(c, "run", []bench.Condition{cond}, 1, params, settings)
+			s, err := prepare(c, plan{command: "run", conds: []bench.Condition{cond}, rounds: 1, params: params, settings: settings})
 			if err != nil {
 				return err
 			}

@@ -103,6 +103,22 @@ func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 	return s, params, nil
 }
 
+// settingsOf turns a bundle's recorded parameters back into run settings, for resuming.
+func settingsOf(p bundle.Params) bench.Settings {
+	maxRun := time.Duration(p.MaxRunTimeS * float64(time.Second))
+	return bench.Settings{
+		Protocol: conductor.Params{
+			Rate:           p.RateRPS,
+			Duration:       time.Duration(p.DurationS * float64(time.Second)),
+			WarmupCount:    p.WarmupRequests,
+			RequestTimeout: maxRun,
+			MaxRunTime:     maxRun,
+		},
+		Limits:      p.Limits,
+		MaxLogBytes: p.MaxLogBytes,
+	}
+}
+
 func cpus(c *cli.Context, flag string) (float64, error) {
 	v := c.Float64(flag)
 	if !(v >= 0.01 && v <= 1024) {

@@ -20,8 +20,12 @@ func main() {
 	}
 	fmt.Fprintln(os.Stderr, "logbench:", err)
 	var usage usageError
-	if errors.As(err, &usage) {
+	var interrupted interruptedError
+	switch {
+	case errors.As(err, &usage):
 		os.Exit(2)
+	case errors.As(err, &interrupted):
+		os.Exit(130)
 	}
 	os.Exit(1)
 }

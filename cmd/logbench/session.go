@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/docker/go-units"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/sys/unix"
 
 	"github.com/logbench/logbench/kit/bench"
 	"github.com/logbench/logbench/kit/bundle"
@@ -75,9 +77,21 @@ func (t *target) buildImages(c *cli.Context) (map[string]images.Built, []bundle.
 	return built, imgs, nil
 }
 
-// prepare validates every input, reaches the engine and builds the images; only then
-// is anything created on the engine.
-func prepare(c *cli.Context, command string, conds []bench.Condition, rounds int, params bundle.Params, settings bench.Settings) (*session, error) {
+// plan is what a command that performs runs asks for.
+type plan struct {
+	command  string
+	conds    []bench.Condition
+	rounds   int
+	params   bundle.Params
+	settings bench.Settings
+	// resume continues the bundle in resumeDir instead of starting a new one.
+	resume    *bundle.Bundle
+	resumeDir string
+}
+
+// prepare validates every input, reaches the engine, checks the disk and builds the
+// images; only then is anything created on the engine.
+func prepare(c *cli.Context, p plan) (*session, error) {
 	if c.String("out") != "" {
 		if _, err := outDir(c, "", "", time.Now()); err != nil {
 			return nil, err
@@ -87,48 +101,103 @@ func prepare(c *cli.Context, command string, conds []bench.Condition, rounds int
 	if err != nil {
 		return nil, err
 	}
+	s, err := t.prepare(c, p)
+	if err != nil {
+		t.engine.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
 	if t.platform != t.facts.Platform {
 		// Emulated runs would measure the emulator, not the host.
-		t.engine.Close()
 		return nil, usagef("--platform %s: this engine runs %s; build other platforms with `logbench build --platform`", t.platform, t.facts.Platform)
 	}
 	started := time.Now()
-	dir, err := outDir(c, t.source, t.facts.Host, started)
-	if err == nil {
-		var built map[string]images.Built
-		var imgs []bundle.Image
-		if built, imgs, err = t.buildImages(c); err == nil {
-			return newSession(c.App.Writer, t, command, conds, rounds, params, settings, dir, started, built, imgs), nil
+	dir := p.resumeDir
+	if p.resume == nil {
+		var err error
+		if dir, err = outDir(c, t.source, t.facts.Host, started); err != nil {
+			return nil, err
 		}
 	}
-	t.engine.Close()
-	return nil, err
+	all := bench.Plan(p.conds, p.rounds)
+	runs := all
+	if p.resume != nil {
+		runs = missingRuns(all, p.resume)
+	}
+	if err := checkDisk(dir, len(runs)); err != nil {
+		return nil, err
+	}
+	built, imgs, err := t.buildImages(c)
+	if err != nil {
+		return nil, err
+	}
+	b := p.resume
+	if b == nil {
+		b = newBundle(t, p, started, imgs)
+	} else if err := sameImages(b.Manifest.Images, imgs); err != nil {
+		return nil, err
+	}
+	b.Manifest.Interrupted = false // this invocation has not been
+	b.Manifest.RunsPlanned = len(all)
+	runner := &bench.Runner{Engine: t.engine, Images: built, Settings: p.settings, Progress: prefixed(c.App.Writer, "  ")}
+	return &session{
+		engine: t.engine,
+		matrix: &bench.Matrix{Runner: runner, Bundle: b, Dir: dir},
+		runs:   runs,
+	}, nil
 }
 
-func newSession(out io.Writer, t *target, command string, conds []bench.Condition, rounds int, params bundle.Params, settings bench.Settings,
-	dir string, started time.Time, built map[string]images.Built, imgs []bundle.Image) *session {
-	params.Rounds = rounds
+func newBundle(t *target, p plan, started time.Time, imgs []bundle.Image) *bundle.Bundle {
+	params := p.params
+	params.Rounds = p.rounds
 	params.Platform = t.platform
-	for _, cond := range conds {
+	for _, cond := range p.conds {
+		params.APIs = appendOnce(params.APIs, cond.API)
 		params.Modes = appendOnce(params.Modes, string(cond.Mode))
 		params.Readers = appendOnce(params.Readers, cond.Reader)
 	}
-	b := &bundle.Bundle{Manifest: bundle.Manifest{
+	return &bundle.Bundle{Manifest: bundle.Manifest{
 		SchemaVersion: bundle.SchemaVersion,
 		KitVersion:    version,
-		Command:       command,
+		Command:       p.command,
 		CreatedUTC:    started.UTC(),
 		Parameters:    params,
 		Engine:        t.facts,
 		KitHost:       bundle.KitHost{OS: runtime.GOOS, Arch: runtime.GOARCH, GoVersion: runtime.Version()},
 		Images:        imgs,
 	}}
-	runner := &bench.Runner{Engine: t.engine, Images: built, Settings: settings, Progress: prefixed(out, "  ")}
-	return &session{
-		engine: t.engine,
-		matrix: &bench.Matrix{Runner: runner, Bundle: b, Dir: dir},
-		runs:   bench.Plan(conds, rounds),
+}
+
+// missingRuns are the planned runs the bundle does not hold yet, by condition and round.
+func missingRuns(all []bench.PlannedRun, b *bundle.Bundle) []bench.PlannedRun {
+	done := map[string]bool{}
+	for _, r := range b.Runs {
+		done[fmt.Sprintf("%s/%s/%s/%d", r.Run.API, r.Run.Mode, r.Run.Reader, r.Run.Round)] = true
 	}
+	var missing []bench.PlannedRun
+	for _, pr := range all {
+		if !done[fmt.Sprintf("%s/%d", pr.Condition, pr.Round)] {
+			missing = append(missing, pr)
+		}
+	}
+	return missing
+}
+
+// sameImages refuses to resume with binaries other than the bundle's.
+func sameImages(have, now []bundle.Image) error {
+	digest := map[string]string{}
+	for _, img := range have {
+		digest[img.Role] = img.BinarySHA256
+	}
+	for _, img := range now {
+		if d, ok := digest[img.Role]; ok && d != img.BinarySHA256 {
+			return fmt.Errorf("cannot resume: the %s binary differs from the bundle's (%.12s now, %.12s then); resume from the same source, or start a new bundle", img.Role, img.BinarySHA256, d)
+		}
+	}
+	return nil
 }
 
 // execute runs the matrix; an interrupt still leaves a valid partial bundle.
@@ -136,9 +205,40 @@ func (s *session) execute(ctx context.Context) error {
 	defer s.engine.Close()
 	err := s.matrix.Run(ctx, s.runs)
 	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted: %d of %d runs kept in %s", s.matrix.Bundle.Manifest.RunsCompleted, len(s.runs), s.matrix.Dir)
+		mf := s.matrix.Bundle.Manifest
+		return interruptedError{fmt.Sprintf("interrupted: %d of %d runs kept in %s; continue with `logbench reproduce --resume %s`",
+			mf.RunsCompleted, mf.RunsPlanned, s.matrix.Dir, s.matrix.Dir)}
 	}
 	return err
+}
+
+// bundleBytesPerRun is a generous estimate of what one run adds to a bundle (a 160-request
+// run with a fast reader's timeline takes about 100 KB).
+const bundleBytesPerRun = 1 << 20
+
+// checkDisk refuses a matrix whose bundle would not fit where it is to be written.
+func checkDisk(dir string, runs int) error {
+	existing := dir
+	for {
+		if _, err := os.Stat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return nil
+		}
+		existing = parent
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(existing, &st); err != nil {
+		return nil // no figure to check against; the writes themselves will tell
+	}
+	free := int64(st.Bavail) * int64(st.Bsize)
+	need := int64(runs)*bundleBytesPerRun + 64<<20
+	if free < need {
+		return usagef("not enough free disk for the bundle at %s: %s free, %s needed for %d runs", dir, units.BytesSize(float64(free)), units.BytesSize(float64(need)), runs)
+	}
+	return nil
 }
 
 func appendOnce(list []string, s string) []string {

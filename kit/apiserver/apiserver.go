@@ -20,6 +20,7 @@ import (
 	"github.com/logbench/logbench/kit/control"
 	"github.com/logbench/logbench/kit/fifo"
 	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/kit/procinfo"
 )
 
 // Config says how to serve.
@@ -153,7 +154,7 @@ func (s *Server) record(span control.Span) {
 }
 
 func (s *Server) status() (control.APIStatus, error) {
-	st := control.APIStatus{Implementation: "go", Runtime: runtime.Version(), Mode: s.cfg.Mode, Ready: s.ready.Load()}
+	st := control.APIStatus{Implementation: "go", Runtime: runtime.Version(), Mode: s.cfg.Mode, Ready: s.ready.Load(), Process: procinfo.Read()}
 	if st.Ready {
 		st.Counters = s.sink.Counters()
 	}

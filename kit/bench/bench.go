@@ -123,8 +123,9 @@ func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.
 		if x.OOMKilled {
 			failures = append(failures, fmt.Sprintf("%s container killed for exceeding its memory limit (OOM)", x.Role))
 		}
-		if !x.Running && x.Role != pod.Conductor && x.ExitCode != 0 {
-			failures = append(failures, fmt.Sprintf("%s container exited with code %d: %s", x.Role, x.ExitCode, lastLine(x.LogTail)))
+		// The conductor's own status 3 means "the run failed, the result says why".
+		if !x.Running && x.ExitCode != 0 && !(x.Role == pod.Conductor && x.ExitCode == conductor.ExitRunFailed) {
+			failures = append(failures, fmt.Sprintf("%s container exited with code %d%s", x.Role, x.ExitCode, lastLine(x.LogTail)))
 		}
 	}
 	rec.Failure = strings.Join(failures, "; ")
@@ -136,9 +137,13 @@ func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.
 
 func nanoCPUs(cpus float64) int64 { return int64(cpus*1e9 + 0.5) }
 
+// lastLine is the last line a container printed, as ": <line>", or nothing.
 func lastLine(s string) string {
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		return s[i+1:]
+		s = s[i+1:]
 	}
-	return s
+	if s == "" {
+		return ""
+	}
+	return ": " + s
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
@@ -34,7 +35,8 @@ func Plan(conds []Condition, rounds int) []PlannedRun {
 	return runs
 }
 
-// Matrix performs planned runs one after another and saves the bundle after each, so
+// Matrix performs planned runs one after another (the manifest's runs_planned says how
+// many the whole matrix has) and saves the bundle after each, so
 // an interrupted matrix leaves every completed run on disk, checksummed.
 type Matrix struct {
 	Runner *Runner
@@ -48,13 +50,12 @@ type Matrix struct {
 // Run performs runs and returns the first error that stops the matrix (an interrupt,
 // a broken engine, a bundle that cannot be written). A failed run does not stop it.
 func (m *Matrix) Run(ctx context.Context, runs []PlannedRun) error {
-	m.Bundle.Manifest.RunsPlanned = len(runs)
 	if err := m.save(); err != nil {
 		return err
 	}
 	for i, pr := range runs {
 		if err := ctx.Err(); err != nil {
-			return err
+			return m.interrupted(err)
 		}
 		if m.OnStart != nil {
 			m.OnStart(i, pr)
@@ -62,7 +63,11 @@ func (m *Matrix) Run(ctx context.Context, runs []PlannedRun) error {
 		rec, runErr := m.Runner.Run(ctx, pr.Condition, newRunID(pr))
 		rec.Round, rec.Position = pr.Round, pr.Position
 		if runErr != nil && rec.Result.LoadStart == 0 {
-			return runErr // nothing was measured: nothing to keep
+			// Nothing was measured: nothing to keep.
+			if ctx.Err() != nil {
+				return m.interrupted(runErr)
+			}
+			return runErr
 		}
 		rows := bundle.Derive(rec)
 		m.Bundle.Runs = append(m.Bundle.Runs, rows)
@@ -82,6 +87,12 @@ func (m *Matrix) Run(ctx context.Context, runs []PlannedRun) error {
 		}
 	}
 	return nil
+}
+
+// interrupted records in the bundle that the matrix was stopped before its end.
+func (m *Matrix) interrupted(cause error) error {
+	m.Bundle.Manifest.Interrupted = true
+	return errors.Join(cause, m.save())
 }
 
 func (m *Matrix) save() error {

@@ -1,12 +1,14 @@
 package bundle
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/logbench/logbench/kit/cgroupstat"
 	"github.com/logbench/logbench/kit/conductor"
 	"github.com/logbench/logbench/kit/engine"
 	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/kit/procinfo"
 	"github.com/logbench/logbench/kit/stats"
 )
 
@@ -141,12 +143,18 @@ func Derive(rec RunRecord) Rows {
 	for _, c := range []struct {
 		role     string
 		from, to cgroupstat.Snapshot
+		process  procinfo.Facts
 	}{
-		{"api", res.APIAtReset, res.APIAtLastResponse},
-		{"reader", res.ReaderAtReset, res.Reader.Cgroup},
-		{"loadgen", res.LoadgenAtReset, res.LoadgenAtEnd},
+		{"api", res.APIAtReset, res.APIAtLastResponse, res.API.Process},
+		{"reader", res.ReaderAtReset, res.Reader.Cgroup, res.Reader.Process},
+		{"loadgen", res.LoadgenAtReset, res.LoadgenAtEnd, res.Loadgen},
 	} {
-		rows.Containers = append(rows.Containers, containerRow(rec.RunID, c.role, c.from, c.to, exits[c.role]))
+		row := containerRow(rec.RunID, c.role, c.from, c.to, exits[c.role])
+		if p := c.process; p.Present {
+			row.UID, row.CapEffective = strconv.Itoa(p.UID), strconv.FormatUint(p.CapEffective, 16)
+			row.NoNewPrivs, row.RootReadOnly = strconv.FormatBool(p.NoNewPrivs), strconv.FormatBool(p.RootReadOnly)
+		}
+		rows.Containers = append(rows.Containers, row)
 	}
 
 	for _, s := range res.API.Generated {

@@ -114,6 +114,11 @@ type ContainerRow struct {
 	MemoryPeakBytes  int64   `csv:"memory_peak_bytes"`
 	ExitCode         int     `csv:"exit_code"`
 	OOMKilled        bool    `csv:"oom_killed"`
+	// The process's privileges as it read them itself; empty when not reported.
+	UID          string `csv:"uid"`
+	CapEffective string `csv:"cap_effective"` // hex bitmap, 0 = none
+	NoNewPrivs   string `csv:"no_new_privs"`
+	RootReadOnly string `csv:"root_read_only"`
 }
 
 // TimelineRow is one sample of a cumulative byte count (timeline.csv): series
@@ -140,6 +145,8 @@ type Manifest struct {
 	RunsCompleted int          `json:"runs_completed"`
 	RunsVerified  int          `json:"runs_verified"`
 	Complete      bool         `json:"complete"`
+	// Interrupted says the last invocation was stopped (SIGINT, SIGTERM) before its end.
+	Interrupted bool `json:"interrupted"`
 }
 
 // Params are the settings every run of the bundle shared.

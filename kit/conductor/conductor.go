@@ -16,6 +16,14 @@ import (
 	"github.com/logbench/logbench/kit/control"
 	"github.com/logbench/logbench/kit/hostload"
 	"github.com/logbench/logbench/kit/loadgen"
+	"github.com/logbench/logbench/kit/procinfo"
+)
+
+// Exit statuses of the conductor's process, which the kit reads.
+const (
+	ExitVerified  = 0
+	ExitNoResult  = 1
+	ExitRunFailed = 3 // the result is written, and says why the run failed
 )
 
 // Params are the run's protocol settings.
@@ -50,6 +58,7 @@ type Result struct {
 	ReaderAtReset     cgroupstat.Snapshot `json:"reader_at_reset"`
 	LoadgenAtReset    cgroupstat.Snapshot `json:"loadgen_at_reset"`
 	LoadgenAtEnd      cgroupstat.Snapshot `json:"loadgen_at_end"`
+	Loadgen           procinfo.Facts      `json:"loadgen_process"`
 	// HostLoad samples the whole host about once a second from the reset to the end.
 	HostLoad []hostload.Sample    `json:"host_load"`
 	API      control.APIReport    `json:"api"`
@@ -74,7 +83,7 @@ type Conductor struct {
 // Run conducts the protocol. It returns a Result whenever anything was measured; a
 // run that went wrong says so in Result.Failure.
 func (c *Conductor) Run(ctx context.Context, p Params) Result {
-	res := Result{Params: p}
+	res := Result{Params: p, Loadgen: procinfo.Read()}
 	ctx, cancel := context.WithTimeout(ctx, p.MaxRunTime)
 	defer cancel()
 	err := c.run(ctx, p, &res)

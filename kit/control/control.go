@@ -16,6 +16,7 @@ import (
 
 	"github.com/logbench/logbench/kit/cgroupstat"
 	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/kit/procinfo"
 	"github.com/logbench/logbench/kit/tally"
 )
 
@@ -45,6 +46,7 @@ type APIStatus struct {
 	Ready          bool                `json:"ready"` // the request path is open
 	Counters       logmode.Counters    `json:"counters"`
 	Cgroup         cgroupstat.Snapshot `json:"cgroup"`
+	Process        procinfo.Facts      `json:"process"`
 }
 
 // Span is one request's internal timing inside the API.
@@ -68,9 +70,10 @@ type ReaderStatus struct {
 	Counts tally.Counts        `json:"counts"`
 	Cgroup cgroupstat.Snapshot `json:"cgroup"`
 	// RateBytesPerSec is the reader's pacing limit; 0 means none.
-	RateBytesPerSec   int64  `json:"rate_bytes_per_s"`
-	PipeCapacityBytes int64  `json:"pipe_capacity_bytes"`
-	Err               string `json:"error,omitempty"`
+	RateBytesPerSec   int64          `json:"rate_bytes_per_s"`
+	PipeCapacityBytes int64          `json:"pipe_capacity_bytes"`
+	Process           procinfo.Facts `json:"process"`
+	Err               string         `json:"error,omitempty"`
 }
 
 // ReaderReport is the reader's answer to PathReport.

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docker/docker/client"
+
 	"github.com/logbench/logbench/kit/engine"
 )
 
@@ -29,4 +31,17 @@ func Require(t testing.TB) *engine.Engine {
 	}
 	t.Cleanup(func() { eng.Close() })
 	return eng
+}
+
+// Docker returns a raw client for tests that act on the engine behind the kit's back:
+// killing or pausing a container mid-run, or leaving something behind.
+func Docker(t testing.TB) *client.Client {
+	t.Helper()
+	Require(t)
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return cli
 }

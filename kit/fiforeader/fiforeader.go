@@ -21,6 +21,7 @@ import (
 	"github.com/logbench/logbench/kit/control"
 	"github.com/logbench/logbench/kit/fifo"
 	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/kit/procinfo"
 	"github.com/logbench/logbench/kit/tally"
 )
 
@@ -126,7 +127,7 @@ func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter
 }
 
 func (r *Reader) status() control.ReaderStatus {
-	st := control.ReaderStatus{Counts: r.counts.Snapshot(), RateBytesPerSec: r.cfg.RateBytesPerSec}
+	st := control.ReaderStatus{Counts: r.counts.Snapshot(), RateBytesPerSec: r.cfg.RateBytesPerSec, Process: procinfo.Read()}
 	r.mu.Lock()
 	st.PipeCapacityBytes = r.capacity
 	if r.readErr != nil {
