@@ -59,7 +59,10 @@ func runCommand() *cli.Command {
 
 func printSummary(w interface{ Write([]byte) (int, error) }, r bundle.RunRow) {
 	match := "match"
-	if r.SHA256Writer != r.SHA256Reader || r.BytesWritten != r.BytesRead || r.LinesWritten != r.LinesRead {
+	switch {
+	case r.SHA256Writer == "" || r.SHA256Reader == "":
+		match = "not available: the counters were not collected"
+	case r.SHA256Writer != r.SHA256Reader || r.BytesWritten != r.BytesRead || r.LinesWritten != r.LinesRead:
 		match = "MISMATCH"
 	}
 	say(w, "requests      %d (%d errors)", r.Requests, r.Errors)

@@ -77,7 +77,7 @@ func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 		return s, bundle.Params{}, err
 	}
 	for flag, dst := range map[string]*int64{"api-memory": &l.APIMemoryBytes, "reader-memory": &l.ReaderMemoryBytes, "loadgen-memory": &l.LoadgenMemoryBytes} {
-		if *dst, err = bytesFlag(c, flag, 8<<20); err != nil {
+		if *dst, err = bytesFlag(c, flag, 6<<20); err != nil { // the engine refuses less
 			return s, bundle.Params{}, err
 		}
 	}

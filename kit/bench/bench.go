@@ -108,17 +108,9 @@ func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.
 	out, err := r.Engine.RunPod(ctx, pod, r.Progress)
 	rec.Wall = time.Since(rec.Started)
 	rec.Exits = out.Exits
+	// The most precise reasons first: how a container ended, then what the engine side
+	// saw, then what the conductor recorded.
 	var failures []string
-	if out.Failure != "" {
-		failures = append(failures, out.Failure)
-	}
-	if out.Result != nil {
-		if jerr := json.Unmarshal(out.Result, &rec.Result); jerr != nil {
-			failures = append(failures, "unreadable result: "+jerr.Error())
-		} else if rec.Result.Failure != "" {
-			failures = append(failures, rec.Result.Failure)
-		}
-	}
 	for _, x := range out.Exits {
 		if x.OOMKilled {
 			failures = append(failures, fmt.Sprintf("%s container killed for exceeding its memory limit (OOM)", x.Role))
@@ -127,6 +119,18 @@ func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.
 		if !x.Running && x.ExitCode != 0 && !(x.Role == pod.Conductor && x.ExitCode == conductor.ExitRunFailed) {
 			failures = append(failures, fmt.Sprintf("%s container exited with code %d%s", x.Role, x.ExitCode, lastLine(x.LogTail)))
 		}
+	}
+	if out.Failure != "" && len(failures) == 0 {
+		failures = append(failures, out.Failure)
+	}
+	if out.Result != nil {
+		if jerr := json.Unmarshal(out.Result, &rec.Result); jerr != nil {
+			failures = append(failures, "unreadable result: "+jerr.Error())
+		} else if rec.Result.Failure != "" {
+			failures = append(failures, rec.Result.Failure)
+		}
+	} else if out.Failure != "" && len(failures) > 0 {
+		failures = append(failures, out.Failure)
 	}
 	rec.Failure = strings.Join(failures, "; ")
 	if err != nil {

@@ -82,16 +82,20 @@ func (e *Engine) Build(ctx context.Context, spec BuildSpec, progress io.Writer) 
 	if err := jsonmessage.DisplayJSONMessagesStream(resp.Body, progress, 0, false, aux); err != nil {
 		return Image{}, fmt.Errorf("building %s: %w", spec.Tag, err)
 	}
-	img, ok, err := e.LookupImage(ctx, spec.Tag)
+	// Inspect what this build made: a concurrent build of the same inputs may have
+	// moved the tag to its own, equivalent image meanwhile.
+	ref := spec.Tag
+	if id != "" {
+		ref = id
+	}
+	img, ok, err := e.LookupImage(ctx, ref)
 	if err == nil && !ok {
 		err = errors.New("the engine reports no image after the build")
-	}
-	if err == nil && id != "" && img.ID != id {
-		err = fmt.Errorf("built %s but the tag points at %s", id, img.ID)
 	}
 	if err != nil {
 		return Image{}, fmt.Errorf("building %s: %w", spec.Tag, err)
 	}
+	img.Tag = spec.Tag
 	return img, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/client"
@@ -110,20 +111,26 @@ func (e *Engine) RemoveLabelled(ctx context.Context, runID string) (Leftovers, e
 	var errs []error
 	// Containers first: a volume in use cannot be removed.
 	for _, id := range found.Containers {
-		if err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true}); err != nil && !client.IsErrNotFound(err) {
+		if err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true}); err != nil && !alreadyGone(err) {
 			errs = append(errs, err)
 			continue
 		}
 		gone.Containers = append(gone.Containers, id)
 	}
 	for _, name := range found.Volumes {
-		if err := e.cli.VolumeRemove(ctx, name, true); err != nil && !client.IsErrNotFound(err) {
+		if err := e.cli.VolumeRemove(ctx, name, true); err != nil && !alreadyGone(err) {
 			errs = append(errs, err)
 			continue
 		}
 		gone.Volumes = append(gone.Volumes, name)
 	}
 	return gone, errors.Join(errs...)
+}
+
+// alreadyGone reports whether a removal failed only because the object is already gone or
+// on its way out (another invocation is removing it).
+func alreadyGone(err error) bool {
+	return client.IsErrNotFound(err) || strings.Contains(err.Error(), "already in progress")
 }
 
 // Empty reports whether nothing was found.
