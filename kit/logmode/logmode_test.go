@@ -125,6 +125,27 @@ func TestConcurrentSyncWritesNeverInterleave(t *testing.T) {
 	}
 }
 
+func TestConcurrentRecordsAreWrittenInTheOrderTheyWereCounted(t *testing.T) {
+	for _, queued := range []bool{false, true} {
+		var out bytes.Buffer
+		sink := NewSyncSink(&out, 0)
+		if queued {
+			sink = NewQueueSink(&out, QueueCapacity, 0)
+		}
+		logger, _ := NewLogger(JSONSync, sink)
+		var wg sync.WaitGroup
+		for seq := range int64(64) {
+			wg.Add(1)
+			go func() { defer wg.Done(); logger.Log(seq) }()
+		}
+		wg.Wait()
+		sink.Close()
+		if c := sink.Counters(); c.Generated != c.Written {
+			t.Fatalf("queued=%v: generated %+v, written %+v", queued, c.Generated, c.Written)
+		}
+	}
+}
+
 func TestParseRejectsUnknownModes(t *testing.T) {
 	if _, err := Parse("json-async"); err == nil {
 		t.Fatal("want an error")

@@ -40,7 +40,10 @@ type Sink struct {
 	out      io.Writer
 	maxBytes int64 // output-volume stop condition; 0 means none
 
-	writeMu sync.Mutex // one record at a time on the output, like a logging handler's lock
+	// handOff makes generating, counting and handing over one record a single step, as
+	// a logging handler's lock does: records reach the output in the order they were
+	// counted as generated, so the two digests can agree.
+	handOff sync.Mutex
 
 	mu        sync.Mutex // guards the fields below
 	generated *tally.Tally
@@ -72,6 +75,8 @@ func NewQueueSink(out io.Writer, capacity int, maxBytes int64) *Sink {
 // Emit takes one record. A synchronous sink returns when the record is written; a
 // queued sink returns once the record is queued, or ErrQueueFull at once.
 func (s *Sink) Emit(record []byte) error {
+	s.handOff.Lock()
+	defer s.handOff.Unlock()
 	if err := s.generate(record); err != nil {
 		return err
 	}
@@ -101,10 +106,9 @@ func (s *Sink) generate(record []byte) error {
 	return nil
 }
 
+// write is called with handOff held (synchronous sinks) or from the one writer goroutine.
 func (s *Sink) write(record []byte) error {
-	s.writeMu.Lock()
 	n, err := s.out.Write(record)
-	s.writeMu.Unlock()
 	s.written.Add(record[:n])
 	if err != nil {
 		s.fail(&s.errs, fmt.Errorf("log write: %w", err))
