@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,7 +26,11 @@ func main() {
 	flag.IntVar(&p.WarmupCount, "warmup", 2, "warm-up requests")
 	flag.DurationVar(&p.RequestTimeout, "request-timeout", 60*time.Second, "timeout of one request")
 	flag.DurationVar(&p.MaxRunTime, "max-run-time", 5*time.Minute, "stop condition on the whole run")
-	resultPath := flag.String("result", "/run/logbench/result/result.json", "where to write the result")
+	flag.BoolVar(&p.MeasureTimer, "measure-timer", false, "measure the clock and timers before the warm-up")
+	sweep := flag.String("sweep", "", "instead of a run, find the capacity: comma-separated rising rates (req/s)")
+	sweepStep := flag.Duration("sweep-step", 2*time.Second, "load per sweep rate")
+	sweepLag := flag.Duration("sweep-max-lag", time.Millisecond, "send-lag p99 a sweep rate must keep")
+	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -36,6 +42,19 @@ func main() {
 		Progress:    os.Stdout,
 		Poll:        20 * time.Millisecond,
 	}
+	if *sweep != "" {
+		rates, err := parseRates(*sweep)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen: -sweep:", err)
+			os.Exit(conductor.ExitNoResult)
+		}
+		res := c.Sweep(ctx, conductor.SweepParams{Rates: rates, Step: *sweepStep, MaxLagP99: *sweepLag})
+		if err := writeJSON(*resultPath, res); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(conductor.ExitNoResult)
+		}
+		return
+	}
 	res := c.Run(ctx, p)
 	if err := writeJSON(*resultPath, res); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
@@ -45,6 +64,18 @@ func main() {
 		os.Exit(conductor.ExitRunFailed)
 	}
 	os.Exit(conductor.ExitVerified)
+}
+
+func parseRates(s string) ([]float64, error) {
+	var rates []float64
+	for _, f := range strings.Split(s, ",") {
+		r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || r <= 0 {
+			return nil, fmt.Errorf("bad rate %q", f)
+		}
+		rates = append(rates, r)
+	}
+	return rates, nil
 }
 
 // writeJSON writes v to path through a temporary file, so that a reader never sees

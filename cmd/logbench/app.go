@@ -19,7 +19,7 @@ func newApp() *cli.App {
 		Version:        version,
 		Writer:         os.Stdout,
 		ErrWriter:      os.Stderr,
-		Commands:       []*cli.Command{reproduceCommand(), runCommand(), buildCommand(), cleanCommand()},
+		Commands:       []*cli.Command{reproduceCommand(), runCommand(), buildCommand(), cleanCommand(), calibrateCommand()},
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
 	}

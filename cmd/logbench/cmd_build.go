@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/bench"
 )
 
 func buildCommand() *cli.Command {
@@ -10,18 +12,26 @@ func buildCommand() *cli.Command {
 		Usage: "build the images for --platform (default: the engine's), reusing unchanged ones",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "platform", Usage: "image platform, linux/amd64 or linux/arm64"},
+			&cli.StringFlag{Name: "api", Value: "go", Usage: "API images to build as well: go, python or all"},
 			&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: found from the working directory)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("build takes no arguments, got %q", c.Args().First())
 			}
+			if _, err := bench.ParseAPIs(c.String("api")); err != nil {
+				return usagef("--api: %v", err)
+			}
 			t, err := connect(c)
 			if err != nil {
 				return err
 			}
 			defer t.engine.Close()
-			_, _, err = t.buildImages(c)
+			apis, err := bench.ParseAPIs(c.String("api"))
+			if err != nil {
+				return usagef("--api: %v", err)
+			}
+			_, _, err = t.buildImages(c, apis)
 			return err
 		},
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/logbench/logbench/kit/bench"
 	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/calibrate"
 	"github.com/logbench/logbench/kit/compare"
 	"github.com/logbench/logbench/kit/logmode"
 	"github.com/logbench/logbench/results/reference"
@@ -27,7 +28,8 @@ func reproduceCommand() *cli.Command {
 			&cli.StringFlag{Name: "readers", Value: strings.Join(bench.Readers, ","), Usage: "readers, comma-separated"},
 			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position"},
 			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
-		}, runFlags()...),
+			&cli.BoolFlag{Name: "calibrate", Value: true, Usage: "measure the instrument first and record it in the manifest (--calibrate=false to skip)"},
+		}, runFlags(bench.PythonAPI)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("reproduce takes no arguments, got %q", c.Args().First())
@@ -47,6 +49,21 @@ func reproduceCommand() *cli.Command {
 			conds, reps, settings := p.conds, p.rounds, p.settings
 			out := c.App.Writer
 			say(out, "reproducing: %d conditions x %d rounds = %d runs, %d requests each; bundle %s", len(conds), reps, len(s.runs), settings.Protocol.Count(), s.matrix.Dir)
+			if c.Bool("calibrate") && p.resume == nil {
+				say(out, "calibrating the instrument on this engine (about a minute)")
+				cal, err := calibrate.Run(c.Context, s.matrix.Runner, calibrate.Defaults)
+				cal.ImageBuildS = s.imageBuild.Seconds()
+				if err != nil {
+					if c.Context.Err() != nil {
+						return interruptedError{"interrupted while calibrating; nothing was measured"}
+					}
+					say(out, "WARNING: calibration failed, the manifest will have none: %v", err)
+				} else {
+					s.matrix.Bundle.Manifest.Calibration = &cal
+					say(out, "send lag p99 %.3f ms at %g req/s; slow reader %.0f B/s (bound %d); capacity %.0f req/s on %g CPU; overhead %.2f s/run",
+						cal.SendLagP99Ms, cal.RateRPS, cal.ReaderAchievedBytesPerS, cal.ReaderBoundBytesPerS, cal.CapacityRPS, cal.CapacityCPUs, cal.RunOverheadS)
+				}
+			}
 			bar := newBar(c.App.ErrWriter, len(s.runs))
 			s.matrix.Runner.Progress = io.Discard
 			s.matrix.OnStart = func(i int, pr bench.PlannedRun) {
@@ -152,10 +169,16 @@ func conditionsFrom(c *cli.Context) ([]bench.Condition, error) {
 	if len(modes) == 0 || len(readers) == 0 {
 		return nil, usagef("--modes and --readers need at least one each")
 	}
+	apis, err := bench.ParseAPIs(c.String("api"))
+	if err != nil {
+		return nil, usagef("--api: %v", err)
+	}
 	var conds []bench.Condition
-	for _, m := range modes {
-		for _, r := range readers {
-			conds = append(conds, bench.Condition{API: c.String("api"), Mode: m, Reader: r})
+	for _, api := range apis {
+		for _, m := range modes {
+			for _, r := range readers {
+				conds = append(conds, bench.Condition{API: api, Mode: m, Reader: r})
+			}
 		}
 	}
 	return conds, nil

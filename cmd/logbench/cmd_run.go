@@ -19,7 +19,7 @@ func runCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "mode", Value: string(logmode.JSONSync), Usage: "logging mode: " + joinNames(logmode.Names())},
 			&cli.StringFlag{Name: "reader", Value: bench.SlowReader, Usage: "reader: fast or slow (256 KiB/s at most)"},
-		}, runFlags()...),
+		}, runFlags(bench.GoAPI)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("run takes no arguments, got %q", c.Args().First())
@@ -35,7 +35,10 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			cond := bench.Condition{API: c.String("api"), Mode: mode, Reader: c.String("reader")}
+			if len(params.APIs) != 1 {
+				return usagef("--api %s: one run has one API (go or python); reproduce runs all", c.String("api"))
+			}
+			cond := bench.Condition{API: params.APIs[0], Mode: mode, Reader: c.String("reader")}
 			s, err := prepare(c, plan{command: "run", conds: []bench.Condition{cond}, rounds: 1, params: params, settings: settings})
 			if err != nil {
 				return err

@@ -100,6 +100,7 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 			t.Errorf("%s limits as read back: %+v, want %v CPU, %d bytes, no swap", c.Role, c, want.cpu, want.mem)
 		}
 	}
+	assertHardened(t, b)
 	for _, img := range b.Manifest.Images {
 		if img.ID == "" || img.Architecture == "" || len(img.BinarySHA256) != 64 {
 			t.Errorf("image record %+v", img)
@@ -118,4 +119,45 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 	if strings.Count(out, "unchanged") != 3 {
 		t.Errorf("images were rebuilt:\n%s", out)
 	}
+}
+
+// assertHardened checks what each container read of itself: an unprivileged user, no
+// capability, no_new_privs, and a read-only root file system.
+func assertHardened(t *testing.T, b *bundle.Bundle) {
+	t.Helper()
+	for _, r := range b.Runs {
+		for _, c := range r.Containers {
+			if c.UID != "65532" || c.CapEffective != "0" || c.NoNewPrivs != "true" || c.RootReadOnly != "true" {
+				t.Errorf("%s container of %s is not hardened: uid %q, capabilities %q, no_new_privs %q, read-only root %q",
+					c.Role, r.Run.RunID, c.UID, c.CapEffective, c.NoNewPrivs, c.RootReadOnly)
+			}
+		}
+	}
+}
+
+func TestRunThePythonAPIOnTheEngine(t *testing.T) {
+	enginetest.Require(t)
+	dir := filepath.Join(t.TempDir(), "bundle")
+	out, err := runApp(t, "run", "--api", "python", "--mode", "json-queue", "--reader", "slow", "--duration", "2s", "--out", dir)
+	if err != nil {
+		t.Fatalf("run failed: %v\n%s", err, out)
+	}
+	b, err := bundle.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := b.Runs[0].Run
+	if run.API != "python" || !run.Verified || run.BytesRead != 40*16384 || run.SHA256Reader != run.SHA256Writer {
+		t.Fatalf("run %+v", run)
+	}
+	var runtime string
+	for _, img := range b.Manifest.Images {
+		if img.Role == "api-python" {
+			runtime = img.Runtime
+		}
+	}
+	if !strings.HasPrefix(runtime, "Python 3.11") {
+		t.Fatalf("manifest records the Python API's runtime as %q", runtime)
+	}
+	assertHardened(t, b)
 }

@@ -17,10 +17,10 @@ import (
 	"github.com/logbench/logbench/kit/logmode"
 )
 
-// Flags shared by every command that performs runs.
-func runFlags() []cli.Flag {
+// Flags shared by every command that performs runs; defaultAPI is the command's own.
+func runFlags(defaultAPI string) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "api", Value: "go", Usage: "API implementation: go"},
+		&cli.StringFlag{Name: "api", Value: defaultAPI, Usage: "API implementation: go (net/http), python (the article's asyncio API) or all"},
 		&cli.Float64Flag{Name: "rate", Value: 20, Usage: "offered load, requests per second"},
 		&cli.DurationFlag{Name: "duration", Value: 8 * time.Second, Usage: "measured load per run"},
 		&cli.IntFlag{Name: "warmup", Value: 2, Usage: "warm-up requests before each run's measurement"},
@@ -33,6 +33,7 @@ func runFlags() []cli.Flag {
 		&cli.Int64Flag{Name: "pids-limit", Value: 128, Usage: "process/thread limit of each container"},
 		&cli.DurationFlag{Name: "max-run-time", Value: 2 * time.Minute, Usage: "stop condition: longest a run may take"},
 		&cli.StringFlag{Name: "max-log-bytes", Value: "256MiB", Usage: "stop condition: most log bytes a run may generate"},
+		&cli.DurationFlag{Name: "max-send-lag", Value: time.Millisecond, Usage: "flag a run as not trustworthy when its send-lag p99 exceeds this"},
 		&cli.StringFlag{Name: "platform", Usage: "image platform, linux/amd64 or linux/arm64 (default: the engine's)"},
 		&cli.StringFlag{Name: "out", Usage: "bundle folder, which must not exist (default: results/<time>-<host>)"},
 		&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: found from the working directory)"},
@@ -50,8 +51,9 @@ func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 		RequestTimeout: p("max-run-time"),
 		MaxRunTime:     p("max-run-time"),
 	}
-	if api := c.String("api"); api != "go" {
-		return s, bundle.Params{}, usagef("--api %q: known APIs: go", api)
+	apis, err := bench.ParseAPIs(c.String("api"))
+	if err != nil {
+		return s, bundle.Params{}, usagef("--api: %v", err)
 	}
 	switch {
 	case !(s.Protocol.Rate > 0 && s.Protocol.Rate <= 10000):
@@ -65,7 +67,6 @@ func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 	case s.Protocol.MaxRunTime < s.Protocol.Duration+5*time.Second:
 		return s, bundle.Params{}, usagef("--max-run-time %v: want at least --duration + 5s", s.Protocol.MaxRunTime)
 	}
-	var err error
 	l := &s.Limits
 	if l.APICPUs, err = cpus(c, "api-cpus"); err != nil {
 		return s, bundle.Params{}, err
@@ -87,8 +88,11 @@ func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 	if s.MaxLogBytes, err = bytesFlag(c, "max-log-bytes", 1<<20); err != nil {
 		return s, bundle.Params{}, err
 	}
+	if s.MaxSendLagP99 = c.Duration("max-send-lag"); s.MaxSendLagP99 <= 0 {
+		return s, bundle.Params{}, usagef("--max-send-lag %v: want more than 0", s.MaxSendLagP99)
+	}
 	params := bundle.Params{
-		APIs:           []string{c.String("api")},
+		APIs:           apis,
 		Rounds:         1,
 		RateRPS:        s.Protocol.Rate,
 		DurationS:      s.Protocol.Duration.Seconds(),
@@ -114,8 +118,9 @@ func settingsOf(p bundle.Params) bench.Settings {
 			RequestTimeout: maxRun,
 			MaxRunTime:     maxRun,
 		},
-		Limits:      p.Limits,
-		MaxLogBytes: p.MaxLogBytes,
+		Limits:        p.Limits,
+		MaxLogBytes:   p.MaxLogBytes,
+		MaxSendLagP99: time.Duration(p.MaxSendLagP99Ms * 1e6),
 	}
 }
 

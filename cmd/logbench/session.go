@@ -17,6 +17,7 @@ import (
 	"github.com/logbench/logbench/kit/bundle"
 	"github.com/logbench/logbench/kit/engine"
 	"github.com/logbench/logbench/kit/images"
+	"github.com/logbench/logbench/kit/pythonbase"
 )
 
 // session is everything a command that performs runs has prepared before the first.
@@ -24,6 +25,8 @@ type session struct {
 	engine *engine.Engine
 	matrix *bench.Matrix
 	runs   []bench.PlannedRun
+	// imageBuild is how long finding or building the images took.
+	imageBuild time.Duration
 }
 
 // target is a reachable engine, the platform to build for, and the kit's source.
@@ -55,8 +58,9 @@ func connect(c *cli.Context) (*target, error) {
 	return nil, err
 }
 
-// buildImages builds (or finds unchanged) every image and says which.
-func (t *target) buildImages(c *cli.Context) (map[string]images.Built, []bundle.Image, error) {
+// buildImages builds (or finds unchanged) every image the APIs need and says which.
+// The Go API's image is always built: calibration measures with it.
+func (t *target) buildImages(c *cli.Context, apis []string) (map[string]images.Built, []bundle.Image, error) {
 	out := c.App.Writer
 	say(out, "engine %s on %s (%s, %d CPUs, cgroup v%s)", t.facts.EngineVersion, t.facts.Host, t.facts.Platform, t.facts.CPUs, t.facts.CgroupVersion)
 	builder := &images.Builder{Engine: t.engine, SourceDir: t.source, Env: os.Environ(), Progress: prefixed(out, "build: ")}
@@ -64,15 +68,30 @@ func (t *target) buildImages(c *cli.Context) (map[string]images.Built, []bundle.
 	if err != nil {
 		return nil, nil, err
 	}
+	names := images.Roles
+	runtimes := map[string]string{"api": "go (" + runtime.Version() + " toolchain)"}
+	for _, api := range apis {
+		if api != bench.PythonAPI {
+			continue
+		}
+		py, err := builder.BuildPython(c.Context, t.platform, pythonbase.Options{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w (the Python API needs its base image; or run the Go API: --api go)", err)
+		}
+		name := bench.ImageOf(bench.PythonAPI)
+		built[name] = py.Built
+		runtimes[name] = py.Runtime()
+		names = append(append([]string(nil), names...), name)
+	}
 	var imgs []bundle.Image
-	for _, role := range images.Roles {
-		b := built[role]
+	for _, name := range names {
+		b := built[name]
 		state := "built"
 		if b.Reused {
 			state = "unchanged"
 		}
-		say(out, "image %-7s %s %s (%s, %s, %s)", role, b.ID[:19], state, b.Architecture, units.BytesSize(float64(b.SizeBytes)), images.LocalTag(role))
-		imgs = append(imgs, bundle.Image{Role: role, Tag: b.Tag, ID: b.ID, Architecture: b.Architecture, SizeBytes: b.SizeBytes, BinarySHA256: b.BinarySHA256})
+		say(out, "image %-10s %s %s (%s, %s)", name, b.ID[:19], state, b.Architecture, units.BytesSize(float64(b.SizeBytes)))
+		imgs = append(imgs, bundle.Image{Role: name, Tag: b.Tag, ID: b.ID, Architecture: b.Architecture, SizeBytes: b.SizeBytes, BinarySHA256: b.BinarySHA256, Runtime: runtimes[name]})
 	}
 	return built, imgs, nil
 }
@@ -130,10 +149,12 @@ func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
 	if err := checkDisk(dir, len(runs)); err != nil {
 		return nil, err
 	}
-	built, imgs, err := t.buildImages(c)
+	buildStart := time.Now()
+	built, imgs, err := t.buildImages(c, p.apis())
 	if err != nil {
 		return nil, err
 	}
+	imageBuild := time.Since(buildStart)
 	b := p.resume
 	if b == nil {
 		b = newBundle(t, p, started, imgs)
@@ -144,10 +165,20 @@ func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
 	b.Manifest.RunsPlanned = len(all)
 	runner := &bench.Runner{Engine: t.engine, Images: built, Settings: p.settings, Progress: prefixed(c.App.Writer, "  ")}
 	return &session{
-		engine: t.engine,
-		matrix: &bench.Matrix{Runner: runner, Bundle: b, Dir: dir},
-		runs:   runs,
+		engine:     t.engine,
+		matrix:     &bench.Matrix{Runner: runner, Bundle: b, Dir: dir},
+		runs:       runs,
+		imageBuild: imageBuild,
 	}, nil
+}
+
+// apis are the API implementations the plan runs.
+func (p plan) apis() []string {
+	var apis []string
+	for _, c := range p.conds {
+		apis = appendOnce(apis, c.API)
+	}
+	return apis
 }
 
 func newBundle(t *target, p plan, started time.Time, imgs []bundle.Image) *bundle.Bundle {

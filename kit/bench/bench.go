@@ -20,6 +20,34 @@ import (
 	"github.com/logbench/logbench/kit/logmode"
 )
 
+// The API implementations: Go (net/http) and the article's Python 3.11 asyncio API.
+const (
+	GoAPI     = "go"
+	PythonAPI = "python"
+)
+
+// APIs lists the implementations.
+var APIs = []string{GoAPI, PythonAPI}
+
+// ImageOf names the image (in Runner.Images) that serves api.
+func ImageOf(api string) string {
+	if api == PythonAPI {
+		return "api-python"
+	}
+	return "api"
+}
+
+// ParseAPIs turns "go", "python" or "all" into implementations.
+func ParseAPIs(s string) ([]string, error) {
+	switch s {
+	case "all":
+		return APIs, nil
+	case GoAPI, PythonAPI:
+		return []string{s}, nil
+	}
+	return nil, fmt.Errorf("unknown API %q (known: go, python, all)", s)
+}
+
 // The two readers of the experiment.
 const (
 	FastReader = "fast"
@@ -63,6 +91,9 @@ type Settings struct {
 	Protocol    conductor.Params
 	Limits      bundle.Limits
 	MaxLogBytes int64
+	// MaxSendLagP99 flags runs whose load generator was later than this against its
+	// schedule (p99).
+	MaxSendLagP99 time.Duration
 }
 
 // Paths inside every container of a run.
@@ -74,7 +105,7 @@ const (
 // Runner performs runs on one engine with one set of images.
 type Runner struct {
 	Engine   *engine.Engine
-	Images   map[string]images.Built // by role
+	Images   map[string]images.Built // "api" (Go), "api-python", "reader", "loadgen"
 	Settings Settings
 	Progress io.Writer
 }
@@ -82,29 +113,21 @@ type Runner struct {
 // Run performs one run. The record says whether the run is data; the error is for what
 // stops the matrix itself (an interrupt, a broken engine).
 func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.RunRecord, error) {
-	rec := bundle.RunRecord{RunID: runID, API: cond.API, Mode: cond.Mode, Reader: cond.Reader, Started: time.Now()}
+	rec := bundle.RunRecord{RunID: runID, API: cond.API, Mode: cond.Mode, Reader: cond.Reader, Started: time.Now(), MaxSendLagP99: r.Settings.MaxSendLagP99}
 	rate, err := ReaderRate(cond.Reader)
 	if err != nil {
 		return rec, err
 	}
-	s, p := r.Settings, r.Settings.Protocol
-	pod := engine.PodSpec{
-		RunID:      runID,
-		Conductor:  "loadgen",
-		MountPath:  images.RunDir,
-		ResultPath: resultPath,
-		User:       images.User,
-		PidsLimit:  s.Limits.PidsLimit,
-		Containers: []engine.ContainerSpec{
-			{Role: "api", Image: r.Images["api"].ID, NanoCPUs: nanoCPUs(s.Limits.APICPUs), MemoryBytes: s.Limits.APIMemoryBytes,
-				Cmd: []string{"-mode", string(cond.Mode), "-fifo", fifoPath, "-max-log-bytes", strconv.FormatInt(s.MaxLogBytes, 10)}},
-			{Role: "reader", Image: r.Images["reader"].ID, NanoCPUs: nanoCPUs(s.Limits.ReaderCPUs), MemoryBytes: s.Limits.ReaderMemoryBytes,
-				Cmd: []string{"-fifo", fifoPath, "-rate-bytes", strconv.FormatInt(rate, 10)}},
-			{Role: "loadgen", Image: r.Images["loadgen"].ID, NanoCPUs: nanoCPUs(s.Limits.LoadgenCPUs), MemoryBytes: s.Limits.LoadgenMemoryBytes,
-				Cmd: []string{"-rate", fmt.Sprint(p.Rate), "-duration", p.Duration.String(), "-warmup", strconv.Itoa(p.WarmupCount),
-					"-request-timeout", p.RequestTimeout.String(), "-max-run-time", p.MaxRunTime.String(), "-result", resultPath}},
-		},
+	if _, ok := r.Images[ImageOf(cond.API)]; !ok {
+		return rec, fmt.Errorf("no image for the %s API", cond.API)
 	}
+	p := r.Settings.Protocol
+	loadgenArgs := []string{"-rate", fmt.Sprint(p.Rate), "-duration", p.Duration.String(), "-warmup", strconv.Itoa(p.WarmupCount),
+		"-request-timeout", p.RequestTimeout.String(), "-max-run-time", p.MaxRunTime.String()}
+	if p.MeasureTimer {
+		loadgenArgs = append(loadgenArgs, "-measure-timer")
+	}
+	pod := r.pod(cond.API, cond.Mode, rate, runID, r.Settings.Limits, loadgenArgs)
 	out, err := r.Engine.RunPod(ctx, pod, r.Progress)
 	rec.Wall = time.Since(rec.Started)
 	rec.Exits = out.Exits
@@ -137,6 +160,46 @@ func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.
 		return rec, fmt.Errorf("run %s: %w", runID, err)
 	}
 	return rec, nil
+}
+
+// pod is one run's three containers; loadgenArgs say what the conductor does.
+func (r *Runner) pod(api string, mode logmode.Mode, readerRate int64, runID string, l bundle.Limits, loadgenArgs []string) engine.PodSpec {
+	return engine.PodSpec{
+		RunID:      runID,
+		Conductor:  "loadgen",
+		MountPath:  images.RunDir,
+		ResultPath: resultPath,
+		User:       images.User,
+		PidsLimit:  l.PidsLimit,
+		Containers: []engine.ContainerSpec{
+			{Role: "api", Image: r.Images[ImageOf(api)].ID, NanoCPUs: nanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
+				Cmd: []string{"-mode", string(mode), "-fifo", fifoPath, "-max-log-bytes", strconv.FormatInt(r.Settings.MaxLogBytes, 10)}},
+			{Role: "reader", Image: r.Images["reader"].ID, NanoCPUs: nanoCPUs(l.ReaderCPUs), MemoryBytes: l.ReaderMemoryBytes,
+				Cmd: []string{"-fifo", fifoPath, "-rate-bytes", strconv.FormatInt(readerRate, 10)}},
+			{Role: "loadgen", Image: r.Images["loadgen"].ID, NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
+				Cmd: append(loadgenArgs, "-result", resultPath)},
+		},
+	}
+}
+
+// Sweep finds the load generator's capacity against the API in mode none with a fast
+// reader, each container given limits l.
+func (r *Runner) Sweep(ctx context.Context, p conductor.SweepParams, l bundle.Limits, runID string) (conductor.SweepResult, error) {
+	rates := make([]string, len(p.Rates))
+	for i, rate := range p.Rates {
+		rates[i] = fmt.Sprint(rate)
+	}
+	args := []string{"-sweep", strings.Join(rates, ","), "-sweep-step", p.Step.String(), "-sweep-max-lag", p.MaxLagP99.String()}
+	out, err := r.Engine.RunPod(ctx, r.pod(GoAPI, logmode.None, 0, runID, l, args), r.Progress)
+	var res conductor.SweepResult
+	if out.Result != nil {
+		if jerr := json.Unmarshal(out.Result, &res); jerr != nil {
+			return res, fmt.Errorf("sweep result: %w", jerr)
+		}
+	} else if err == nil {
+		err = fmt.Errorf("sweep: %s", out.Failure)
+	}
+	return res, err
 }
 
 func nanoCPUs(cpus float64) int64 { return int64(cpus*1e9 + 0.5) }

@@ -25,6 +25,8 @@ type RunRecord struct {
 	Result   conductor.Result
 	Exits    []engine.Exit
 	Wall     time.Duration // the kit's whole run, from creating the pod to removing it
+	// MaxSendLagP99 is the send-lag p99 beyond which the run's latencies are not trusted.
+	MaxSendLagP99 time.Duration
 	// Failure is the whole reason the run is not data ("" when it is).
 	Failure string
 }
@@ -134,6 +136,7 @@ func Derive(rec RunRecord) Rows {
 		run.DrainS = max(0, seconds(res.LogsRead-res.LastResponse))
 		run.ToLogsReadS = max(run.LoadDurationS, seconds(max(res.LogsRead, res.LastResponse)-res.LoadStart))
 	}
+	run.SendLagTrusted = float64(run.SendLagP99Ms) <= float64(rec.MaxSendLagP99)/1e6
 	rows.Run = run
 
 	exits := make(map[string]engine.Exit, len(rec.Exits))

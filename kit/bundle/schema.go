@@ -63,6 +63,9 @@ type RunRow struct {
 	MeanMs       Opt `csv:"mean_ms"`
 	MaxMs        Opt `csv:"max_ms"`
 	SendLagP99Ms Opt `csv:"send_lag_p99_ms"`
+	// SendLagTrusted is false when the send lag's p99 exceeded the bound of the
+	// parameters (max_send_lag_p99_ms): the latencies carry an error that large.
+	SendLagTrusted bool `csv:"send_lag_trusted"`
 
 	BytesGenerated int64  `csv:"bytes_generated"`
 	BytesWritten   int64  `csv:"bytes_written"`
@@ -145,6 +148,7 @@ type Manifest struct {
 	RunsCompleted int          `json:"runs_completed"`
 	RunsVerified  int          `json:"runs_verified"`
 	Complete      bool         `json:"complete"`
+	Calibration   *Calibration `json:"calibration,omitempty"`
 	// Interrupted says the last invocation was stopped (SIGINT, SIGTERM) before its end.
 	Interrupted bool `json:"interrupted"`
 }
@@ -164,8 +168,11 @@ type Params struct {
 	QueueCapacity int              `json:"queue_capacity_records"`
 	MaxRunTimeS   float64          `json:"max_run_time_s"`
 	MaxLogBytes   int64            `json:"max_log_bytes"`
-	Limits        Limits           `json:"limits"`
-	Platform      string           `json:"platform"`
+	// MaxSendLagP99Ms is the send-lag p99 above which a run's latencies are flagged
+	// as not trustworthy.
+	MaxSendLagP99Ms float64 `json:"max_send_lag_p99_ms"`
+	Limits          Limits  `json:"limits"`
+	Platform        string  `json:"platform"`
 }
 
 // Limits are the requested container limits; containers.csv has them as applied.
@@ -195,4 +202,42 @@ type Image struct {
 	SizeBytes    int64  `json:"size_bytes"`
 	BinarySHA256 string `json:"binary_sha256"`
 	Runtime      string `json:"runtime"` // the API's language runtime, as it reported itself
+}
+
+// Calibration is the instrument's own precision and speed on the engine, measured inside
+// the same limits just before the runs (logbench calibrate).
+type Calibration struct {
+	RateRPS float64 `json:"rate_rps"`
+	// The load generator's send lag at the configured rate (latency counts from the
+	// schedule, so this is the error of every latency).
+	SendLagP50Ms float64 `json:"send_lag_p50_ms"`
+	SendLagP99Ms float64 `json:"send_lag_p99_ms"`
+	SendLagMaxMs float64 `json:"send_lag_max_ms"`
+	// The slow reader's achieved rate against its bound, saturated by json-queue.
+	ReaderBoundBytesPerS    int64   `json:"reader_bound_bytes_per_s"`
+	ReaderAchievedBytesPerS float64 `json:"reader_achieved_bytes_per_s"`
+	PipeCapacityBytes       int64   `json:"pipe_capacity_bytes"`
+	// The load generator's clock and timers, inside its container.
+	ClockResolutionNs   int64   `json:"clock_resolution_ns"`
+	SleepOvershootP50Us float64 `json:"sleep_overshoot_p50_us"`
+	SleepOvershootP99Us float64 `json:"sleep_overshoot_p99_us"`
+	// The kit's own cost per run: create, start, stop, remove, copy the result out.
+	RunOverheadS float64 `json:"run_overhead_s"`
+	// ImageBuildS is how long finding or building the images took.
+	ImageBuildS float64 `json:"image_build_s"`
+	// The highest open-loop rate the load generator holds (send-lag p99 within
+	// CapacityLagBoundMs, no errors) on CapacityCPUs against the API in mode none.
+	CapacityRPS        float64        `json:"capacity_rps"`
+	CapacityCPUs       float64        `json:"capacity_cpus"`
+	CapacityLagBoundMs float64        `json:"capacity_lag_bound_ms"`
+	Sweep              []SweepStepRow `json:"sweep"`
+}
+
+// SweepStepRow is one rate of the capacity sweep.
+type SweepStepRow struct {
+	RateRPS  float64 `json:"rate_rps"`
+	Errors   int     `json:"errors"`
+	LagP50Ms float64 `json:"lag_p50_ms"`
+	LagP99Ms float64 `json:"lag_p99_ms"`
+	Held     bool    `json:"held"`
 }

@@ -35,6 +35,8 @@ type Params struct {
 	// MaxRunTime is the stop condition on the whole run, from the first readiness
 	// check to the end of the drain.
 	MaxRunTime time.Duration `json:"max_run_time_ns"`
+	// MeasureTimer has the conductor measure its clock and timers before the warm-up.
+	MeasureTimer bool `json:"measure_timer"`
 }
 
 // Count is the number of measured requests.
@@ -59,6 +61,7 @@ type Result struct {
 	LoadgenAtReset    cgroupstat.Snapshot `json:"loadgen_at_reset"`
 	LoadgenAtEnd      cgroupstat.Snapshot `json:"loadgen_at_end"`
 	Loadgen           procinfo.Facts      `json:"loadgen_process"`
+	Timer             *loadgen.TimerFacts `json:"timer,omitempty"`
 	// HostLoad samples the whole host about once a second from the reset to the end.
 	HostLoad []hostload.Sample    `json:"host_load"`
 	API      control.APIReport    `json:"api"`
@@ -104,6 +107,10 @@ func (c *Conductor) run(ctx context.Context, p Params, res *Result) error {
 		return fmt.Errorf("waiting for api and reader: %w", err)
 	}
 
+	if p.MeasureTimer {
+		t := loadgen.MeasureTimer(200)
+		res.Timer = &t
+	}
 	c.say("warm-up: %d requests", p.WarmupCount)
 	warmStart := time.Now()
 	res.WarmupStart = warmStart.UnixNano()

@@ -59,6 +59,9 @@ type PodResult struct {
 // to progress, waits for the conductor, copies its result out and removes everything,
 // also when ctx is cancelled.
 func (e *Engine) RunPod(ctx context.Context, spec PodSpec, progress io.Writer) (res PodResult, err error) {
+	if progress == nil {
+		progress = io.Discard
+	}
 	labels := map[string]string{Label: spec.RunID}
 	defer func() {
 		// Cleanup must happen even when ctx is cancelled (Ctrl-C).

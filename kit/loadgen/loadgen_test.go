@@ -61,3 +61,13 @@ func TestAFailedRequestIsData(t *testing.T) {
 		}
 	}
 }
+
+func TestMeasureTimer(t *testing.T) {
+	f := MeasureTimer(20)
+	if f.ClockResolutionNs <= 0 || f.ClockResolutionNs > int64(time.Millisecond) {
+		t.Fatalf("clock resolution %d ns", f.ClockResolutionNs)
+	}
+	if f.SleepOvershootP50Us < 0 || f.SleepOvershootP99Us < f.SleepOvershootP50Us {
+		t.Fatalf("overshoot %+v", f)
+	}
+}

@@ -1,0 +1,9 @@
+"""Makes the API module importable from the tests, without writing bytecode into app/."""
+
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "app"))
+
+import logbench_api  # noqa: E402,F401
