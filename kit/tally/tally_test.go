@@ -22,3 +22,14 @@ func TestTallyMatchesOneShotDigest(t *testing.T) {
 		t.Fatalf("after reset: %+v", have)
 	}
 }
+
+// BenchmarkAdd is the cost of counting one 16 KiB record (bytes, newlines, SHA-256).
+func BenchmarkAdd(b *testing.B) {
+	record := make([]byte, 16384)
+	record[len(record)-1] = '\n'
+	tl := New()
+	b.SetBytes(int64(len(record)))
+	for b.Loop() {
+		tl.Add(record)
+	}
+}
