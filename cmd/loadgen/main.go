@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,8 +31,12 @@ func main() {
 	sweep := flag.String("sweep", "", "instead of a run, find the capacity: comma-separated rising rates (req/s)")
 	sweepStep := flag.Duration("sweep-step", 2*time.Second, "load per sweep rate")
 	sweepLag := flag.Duration("sweep-max-lag", time.Millisecond, "send-lag p99 a sweep rate must keep")
+	procs := flag.Int("gomaxprocs", 0, "Go's GOMAXPROCS (0: Go's default for the container's CPU limit)")
 	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
 	flag.Parse()
+	if *procs > 0 {
+		runtime.GOMAXPROCS(*procs)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -189,7 +190,11 @@ func (r *Runner) Sweep(ctx context.Context, p conductor.SweepParams, l bundle.Li
 	for i, rate := range p.Rates {
 		rates[i] = fmt.Sprint(rate)
 	}
-	args := []string{"-sweep", strings.Join(rates, ","), "-sweep-step", p.Step.String(), "-sweep-max-lag", p.MaxLagP99.String()}
+	// One Go processor per CPU of the limit: the scheduler spins just before each send,
+	// and an idle processor spinning beside a busy one would exceed the CPU quota.
+	procs := max(1, int(math.Ceil(l.LoadgenCPUs)))
+	args := []string{"-sweep", strings.Join(rates, ","), "-sweep-step", p.Step.String(), "-sweep-max-lag", p.MaxLagP99.String(),
+		"-gomaxprocs", strconv.Itoa(procs)}
 	out, err := r.Engine.RunPod(ctx, r.pod(GoAPI, logmode.None, 0, runID, l, args), r.Progress)
 	var res conductor.SweepResult
 	if out.Result != nil {

@@ -9,10 +9,12 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/logbench/logbench/kit/clock"
 	"github.com/logbench/logbench/kit/control"
 )
 
@@ -66,14 +68,7 @@ func Offer(ctx context.Context, plan Plan) []Observation {
 	interval := plan.Interval()
 	for i := range plan.Count {
 		at := plan.Start.Add(time.Duration(i) * interval)
-		if wait := time.Until(at); wait > 0 {
-			timer := time.NewTimer(wait)
-			select {
-			case <-timer.C:
-			case <-ctx.Done():
-				timer.Stop()
-			}
-		}
+		clock.SleepUntil(ctx, at)
 		o := &obs[i]
 		o.Seq, o.Scheduled = plan.FirstSeq+int64(i), at.UnixNano()
 		wg.Add(1)
@@ -81,6 +76,9 @@ func Offer(ctx context.Context, plan Plan) []Observation {
 			defer wg.Done()
 			send(ctx, client, plan.URL, o)
 		}()
+		// Let the request start now: the next sleep holds this thread in the kernel, and
+		// the new goroutine would otherwise wait for the runtime to notice.
+		runtime.Gosched()
 	}
 	wg.Wait()
 	return obs
