@@ -80,6 +80,7 @@ type ConditionRow struct {
 	PredictedRPSToLastResponse Opt     `csv:"predicted_rps_to_last_response"`
 	PredictedRPSToLogsRead     Opt     `csv:"predicted_rps_to_logs_read"`
 	PredictedBacklogMaxBytes   Opt     `csv:"predicted_backlog_max_bytes"`
+	PredictedP99Ms             Opt     `csv:"predicted_p99_ms"` // synchronous modes, requests served in arrival order
 }
 
 // DeriveConditions pools runs into one row per condition, in the order conditions
@@ -164,10 +165,10 @@ func deriveCondition(api, mode, reader string, runs []Rows, params Params) Condi
 		Duration: protocol.Duration, Count: protocol.Count(), PipeCapacityBytes: pipe,
 	})
 	c.OfferedBytesPerS, c.ReaderBoundBytesPerS = p.OfferedBytesPerSec, p.ReaderBoundBytesPerS
-	c.PredictedDrainS, c.PredictedRPSToLastResponse, c.PredictedRPSToLogsRead, c.PredictedBacklogMaxBytes = None, None, None, None
+	c.PredictedDrainS, c.PredictedRPSToLastResponse, c.PredictedRPSToLogsRead, c.PredictedBacklogMaxBytes, c.PredictedP99Ms = None, None, None, None, None
 	if p.Applies {
 		c.PredictedDrainS, c.PredictedRPSToLastResponse, c.PredictedRPSToLogsRead = Opt(p.DrainS), Opt(p.RPSToLastResponse), Opt(p.RPSToLogsRead)
-		c.PredictedBacklogMaxBytes = Opt(p.BacklogMaxBytes)
+		c.PredictedBacklogMaxBytes, c.PredictedP99Ms = Opt(p.BacklogMaxBytes), Opt(p.P99Ms)
 	}
 	return c
 }

@@ -13,7 +13,7 @@ import (
 func Published(conds []bundle.ConditionRow, pub reference.Figures) Table {
 	t := Table{Header: []string{
 		"api", "mode", "reader", "verified",
-		"p99_ms", "pub", "p99_runs_ms", "pub",
+		"p99_ms", "pub", "model", "p99_runs_ms", "pub",
 		"drain_s", "pub", "model",
 		"rps_to_last_response", "pub", "model",
 		"rps_to_logs_read", "pub", "model",
@@ -30,7 +30,7 @@ func Published(conds []bundle.ConditionRow, pub reference.Figures) Table {
 		}
 		t.Rows = append(t.Rows, []string{
 			c.API, c.Mode, c.Reader, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs),
-			num(float64(c.P99Ms)), num(look("p99_pooled")),
+			num(float64(c.P99Ms)), num(look("p99_pooled")), num(float64(c.PredictedP99Ms)),
 			span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)), span(look("p99_run_min"), look("p99_run_max")),
 			num(float64(c.DrainS)), num(look("drain_mean")), num(float64(c.PredictedDrainS)),
 			num(float64(c.RPSToLastResponse)), num(look("rps_to_last_response")), num(float64(c.PredictedRPSToLastResponse)),

@@ -6,8 +6,11 @@
 // from the first record. When the offered bytes/s exceed R, the FIFO (capacity C) fills:
 //   - with a queue, responses keep their schedule; the last response comes at the end of
 //     the load and the logs are read at T/R, so the drain is T/R minus the load;
-//   - with synchronous writes, a response waits until its record is in the pipe; the last
-//     record gets in when T-C bytes are read, at (T-C)/R, so the drain is C/R.
+//   - with synchronous writes, a response waits until its record is in the pipe: record
+//     k (from 0) gets in when (k+1)B-C bytes are read, at ((k+1)B-C)/R, where B is the
+//     bytes per request. The last one gets in at (T-C)/R, so the drain is C/R, and
+//     request k's latency is that time minus its schedule, k/rate: with requests served
+//     in arrival order it grows through the run, and the p99 follows.
 //
 // Either way throughput to all logs read is bounded by R / bytes per request.
 package model
@@ -17,6 +20,7 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/kit/stats"
 )
 
 // Inputs describe one condition.
@@ -39,6 +43,7 @@ type Prediction struct {
 	RPSToLastResponse    float64
 	RPSToLogsRead        float64
 	BacklogMaxBytes      float64 // only for the queued mode when saturated; NaN otherwise
+	P99Ms                float64 // only for synchronous modes when saturated; NaN otherwise
 	LastResponseS        float64 // from the first scheduled send
 	LogsReadS            float64
 	ReaderBoundBytesPerS float64
@@ -47,7 +52,7 @@ type Prediction struct {
 // Predict applies the model.
 func Predict(in Inputs) Prediction {
 	bpr := float64(in.Mode.BytesPerRequest())
-	p := Prediction{OfferedBytesPerSec: bpr * in.Rate, ReaderBoundBytesPerS: float64(in.ReaderBytesPerSec), BacklogMaxBytes: nan()}
+	p := Prediction{OfferedBytesPerSec: bpr * in.Rate, ReaderBoundBytesPerS: float64(in.ReaderBytesPerSec), BacklogMaxBytes: nan(), P99Ms: nan()}
 	if in.ReaderBytesPerSec <= 0 || bpr == 0 || in.Count == 0 {
 		return p
 	}
@@ -65,6 +70,13 @@ func Predict(in Inputs) Prediction {
 			p.BacklogMaxBytes = (p.OfferedBytesPerSec-R)*lastScheduled + bpr
 		} else {
 			p.LastResponseS = max(lastScheduled, (total-float64(in.PipeCapacityBytes))/R)
+			latencies := make([]float64, in.Count)
+			for k := range in.Count {
+				scheduled := float64(k) / in.Rate
+				inPipe := (float64(k+1)*bpr - float64(in.PipeCapacityBytes)) / R
+				latencies[k] = 1000 * max(0, inPipe-scheduled)
+			}
+			p.P99Ms = stats.NearestRank(latencies, 99)
 		}
 	}
 	p.DrainS = p.LogsReadS - p.LastResponseS

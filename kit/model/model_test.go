@@ -44,6 +44,11 @@ func TestSynchronousModeWaitsForThePipe(t *testing.T) {
 	if !math.IsNaN(p.BacklogMaxBytes) {
 		t.Fatal("no backlog prediction for synchronous writes")
 	}
+	// The p99 is request 159 of 160 (from 1): in the pipe at (159 x 16 KiB - 64 KiB) /
+	// 256 KiB/s = 9.6875 s, scheduled at 7.9 s.
+	if !near(p.P99Ms, 1787.5) {
+		t.Fatalf("p99 %v ms", p.P99Ms)
+	}
 }
 
 func TestShortLinesStayBelowTheBound(t *testing.T) {
