@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
-	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -76,9 +75,6 @@ func Offer(ctx context.Context, plan Plan) []Observation {
 			defer wg.Done()
 			send(ctx, client, plan.URL, o)
 		}()
-		// Let the request start now: the next sleep holds this thread in the kernel, and
-		// the new goroutine would otherwise wait for the runtime to notice.
-		runtime.Gosched()
 	}
 	wg.Wait()
 	return obs
