@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/logbench/logbench/kit/engine"
@@ -111,19 +112,7 @@ func (b *Builder) image(ctx context.Context, role, platform, binPath string) (Bu
 	binSum := sha256.Sum256(bin)
 	built := Built{Role: role, Platform: platform, BinarySHA256: hex.EncodeToString(binSum[:])}
 
-	// The tag names the inputs, so an unchanged image is found and not rebuilt.
-	inputs := sha256.New()
-	fmt.Fprintf(inputs, "%s\x00%s\x00%x\x00", platform, dockerfile, binSum)
-	tag := fmt.Sprintf("logbench/%s:%s", role, hex.EncodeToString(inputs.Sum(nil))[:16])
-	if img, ok, err := b.Engine.LookupImage(ctx, tag); err != nil {
-		return Built{}, err
-	} else if ok {
-		built.Image, built.Reused = img, true
-		return built, nil
-	}
-	fmt.Fprintf(b.Progress, "building image %s\n", tag)
-	img, err := b.Engine.Build(ctx, engine.BuildSpec{
-		Tag:      tag,
+	img, reused, err := b.ensure(ctx, "logbench/"+role, "", engine.BuildSpec{
 		Platform: platform,
 		Files: map[string]engine.ContextFile{
 			"Dockerfile":            {Body: dockerfile, Mode: 0o644},
@@ -131,10 +120,35 @@ func (b *Builder) image(ctx context.Context, role, platform, binPath string) (Bu
 			"rootfs" + RunDir + "/": {Dir: true, Mode: 0o755},
 		},
 		Labels: map[string]string{"io.logbench.role": role, "io.logbench.binary-sha256": built.BinarySHA256},
-	}, io.Discard)
+	})
 	if err != nil {
 		return Built{}, err
 	}
+	built.Reused = reused
 	built.Image = img
 	return built, nil
+}
+
+// ensure builds spec as repo:<hash of its inputs>, unless the engine already has that
+// tag: the tag names the platform, every file of the context and extra (what else the
+// image is made of, such as its base's ID), so an unchanged image is not rebuilt.
+func (b *Builder) ensure(ctx context.Context, repo, extra string, spec engine.BuildSpec) (engine.Image, bool, error) {
+	inputs := sha256.New()
+	fmt.Fprintf(inputs, "%s\x00%s\x00", spec.Platform, extra)
+	names := make([]string, 0, len(spec.Files))
+	for name := range spec.Files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		f := spec.Files[name]
+		fmt.Fprintf(inputs, "%s\x00%o\x00%t\x00%x\x00", name, f.Mode, f.Dir, sha256.Sum256(f.Body))
+	}
+	spec.Tag = repo + ":" + hex.EncodeToString(inputs.Sum(nil))[:16]
+	if img, ok, err := b.Engine.LookupImage(ctx, spec.Tag); err != nil || ok {
+		return img, ok, err
+	}
+	fmt.Fprintf(b.Progress, "building image %s\n", spec.Tag)
+	img, err := b.Engine.Build(ctx, spec, io.Discard)
+	return img, false, err
 }

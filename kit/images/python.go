@@ -7,11 +7,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/logbench/logbench/kit/engine"
@@ -55,24 +53,8 @@ func (b *Builder) BuildPython(ctx context.Context, platform string, base pythonb
 	}
 	out := PythonBuilt{Built: Built{Role: "api", Platform: platform, BinarySHA256: sourceSum}, PythonVersion: version}
 
-	// The tag names the inputs (the base's ID included), so an unchanged image is found
-	// and not rebuilt, and a rebuilt base gives a new image.
-	inputs := sha256.New()
-	fmt.Fprintf(inputs, "%s\x00%s\x00", platform, baseImg.ID)
-	for _, name := range sortedNames(files) {
-		sum := sha256.Sum256(files[name].Body)
-		fmt.Fprintf(inputs, "%s\x00%o\x00%t\x00%x\x00", name, files[name].Mode, files[name].Dir, sum)
-	}
-	tag := "logbench/api-python:" + hex.EncodeToString(inputs.Sum(nil))[:16]
-	if img, ok, err := b.Engine.LookupImage(ctx, tag); err != nil {
-		return PythonBuilt{}, err
-	} else if ok {
-		out.Image, out.Reused = img, true
-		return out, nil
-	}
-	fmt.Fprintf(b.Progress, "building image %s\n", tag)
-	img, err := b.Engine.Build(ctx, engine.BuildSpec{
-		Tag:      tag,
+	// The base's ID is an input: a rebuilt base gives a new image.
+	img, reused, err := b.ensure(ctx, "logbench/api-python", baseImg.ID, engine.BuildSpec{
 		Platform: platform,
 		Files:    files,
 		Labels: map[string]string{
@@ -81,11 +63,11 @@ func (b *Builder) BuildPython(ctx context.Context, platform string, base pythonb
 			"io.logbench.source-sha256":  sourceSum,
 			pythonbase.VersionLabel:      version,
 		},
-	}, io.Discard)
+	})
 	if err != nil {
 		return PythonBuilt{}, err
 	}
-	out.Image = img
+	out.Image, out.Reused = img, reused
 	return out, nil
 }
 
@@ -154,13 +136,4 @@ func firstFrom(dockerfile []byte) string {
 		}
 	}
 	return ""
-}
-
-func sortedNames(files map[string]engine.ContextFile) []string {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
 }

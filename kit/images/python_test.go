@@ -1,8 +1,10 @@
 package images
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,7 +56,7 @@ func TestPythonContextLeavesCachesOutAndChecksTheBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := sortedNames(files)
+	names := slices.Sorted(maps.Keys(files))
 	want := []string{"Dockerfile", "app/lib/helper.py", "app/logbench_api.py", "rundir/"}
 	if d := cmp.Diff(want, names); d != "" {
 		t.Fatalf("context (-want +have):\n%s", d)
