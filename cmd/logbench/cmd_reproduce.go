@@ -51,7 +51,9 @@ func reproduceCommand() *cli.Command {
 			say(out, "reproducing: %d conditions x %d rounds = %d runs, %d requests each; bundle %s", len(conds), reps, len(s.runs), settings.Protocol.Count(), s.matrix.Dir)
 			if c.Bool("calibrate") && p.resume == nil {
 				say(out, "calibrating the instrument on this engine (about a minute)")
-				cal, err := calibrate.Run(c.Context, s.matrix.Runner, calibrate.Defaults)
+				quiet := *s.matrix.Runner
+				quiet.Progress = io.Discard
+				cal, err := calibrate.Run(c.Context, &quiet, calibrate.Defaults)
 				cal.ImageBuildS = s.imageBuild.Seconds()
 				if err != nil {
 					if c.Context.Err() != nil {

@@ -1,36 +1,78 @@
 // Package clock sleeps precisely. The Go runtime waits for its timers in epoll with
 // millisecond resolution, so time.Sleep and timers wake up to a millisecond late; the
 // load generator's schedule and the slow reader's pacing need better than that.
+//
+// A Sleeper arms a Linux timerfd instead: the runtime's network poller waits on it like
+// on a socket, and the kernel's high-resolution timer makes it ready on time. No CPU is
+// spent waiting, no thread is blocked, and the poller keeps serving sockets meanwhile.
+// Measured on loopback at 20 sends a second (send lag = actual - scheduled): runtime
+// timers, p50 0.67 ms; nanosleep(2), p50 0.05 ms but p99 2.5-11 ms (the goroutine woken
+// from the system call waits for a processor); a timer set early and a yielding spin,
+// p50 0.05 ms, p99 under 1 ms at 20 sends a second but starving the network poller at
+// hundreds a second.
 package clock
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"runtime"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// spin is how long before the deadline SleepUntil stops sleeping on a timer and spins:
-// a timer may wake up to a millisecond late, so it is set this much early. The spin
-// yields to other goroutines, and costs at most this much CPU per wake-up.
-//
-// Measured on loopback at 20 sends a second (send lag = actual - scheduled): timers
-// alone, p50 0.67 ms; nanosleep(2) then a short spin, p50 0.05 ms but p99 2.5-11 ms (a
-// goroutine woken from a system call waits for a processor); this, p50 0.05 ms and
-// p99 0.2-1.0 ms.
-const spin = 1500 * time.Microsecond
+// Sleeper sleeps until given times. It is not safe for concurrent use.
+type Sleeper struct {
+	fd int
+	f  *os.File
+}
 
-// SleepUntil returns at at, or as soon as ctx ends.
-func SleepUntil(ctx context.Context, at time.Time) {
-	if wait := time.Until(at) - spin; wait > 0 {
-		timer := time.NewTimer(wait)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return
+// NewSleeper makes a sleeper; Close releases it.
+func NewSleeper() (*Sleeper, error) {
+	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("timerfd: %w", err)
+	}
+	// A non-blocking descriptor is handed to the runtime's poller by os.NewFile.
+	return &Sleeper{fd: fd, f: os.NewFile(uintptr(fd), "timerfd")}, nil
+}
+
+// Close releases the timer.
+func (s *Sleeper) Close() error { return s.f.Close() }
+
+// maxChunk bounds one wait, so that ctx is looked at now and then.
+const maxChunk = 100 * time.Millisecond
+
+// spin is how long before the deadline the sleeper stops waiting on the timer and spins
+// (yielding to other goroutines): it absorbs the wake-up of the poller's thread. Short,
+// because a goroutine that is always runnable keeps the runtime from polling the network.
+const spin = 200 * time.Microsecond
+
+// SleepUntil returns at at, or within maxChunk after ctx ends.
+func (s *Sleeper) SleepUntil(ctx context.Context, at time.Time) error {
+	var expirations [8]byte
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		wait := time.Until(at) - spin
+		if wait <= 0 {
+			break
+		}
+		spec := unix.ItimerSpec{Value: unix.NsecToTimespec(min(wait, maxChunk).Nanoseconds())}
+		if err := unix.TimerfdSettime(s.fd, 0, &spec, nil); err != nil {
+			return fmt.Errorf("timerfd: %w", err)
+		}
+		if _, err := s.f.Read(expirations[:]); err != nil {
+			return fmt.Errorf("timerfd: %w", err)
 		}
 	}
-	for ctx.Err() == nil && time.Now().Before(at) {
+	for time.Now().Before(at) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		runtime.Gosched()
 	}
+	return nil
 }

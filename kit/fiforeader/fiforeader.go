@@ -106,6 +106,11 @@ func (r *Reader) Run(ctx context.Context) error {
 // consume reads src until it ends, pacing each read with pacer when it is not nil.
 func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter) error {
 	buf := make([]byte, ReadBytes)
+	sleeper, err := clock.NewSleeper()
+	if err != nil {
+		return err
+	}
+	defer sleeper.Close()
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
@@ -119,8 +124,7 @@ func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter
 				// Wait on the kernel's clock: the runtime's timers would wake up to a
 				// millisecond late each time and read 2-3% slower than the bound.
 				now := time.Now()
-				clock.SleepUntil(ctx, now.Add(pacer.ReserveN(now, n).DelayFrom(now)))
-				if err := ctx.Err(); err != nil {
+				if err := sleeper.SleepUntil(ctx, now.Add(pacer.ReserveN(now, n).DelayFrom(now))); err != nil {
 					return err
 				}
 			}

@@ -65,9 +65,24 @@ func Offer(ctx context.Context, plan Plan) []Observation {
 	obs := make([]Observation, plan.Count)
 	var wg sync.WaitGroup
 	interval := plan.Interval()
+	sleeper, err := clock.NewSleeper()
+	if err != nil {
+		// No timerfd: fall back to the runtime's timers, up to a millisecond late (the
+		// send lag of every observation shows it).
+		sleeper = nil
+	} else {
+		defer sleeper.Close()
+	}
 	for i := range plan.Count {
 		at := plan.Start.Add(time.Duration(i) * interval)
-		clock.SleepUntil(ctx, at)
+		if sleeper != nil {
+			sleeper.SleepUntil(ctx, at)
+		} else if wait := time.Until(at); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+			}
+		}
 		o := &obs[i]
 		o.Seq, o.Scheduled = plan.FirstSeq+int64(i), at.UnixNano()
 		wg.Add(1)
