@@ -14,12 +14,13 @@ var version = "dev"
 
 func newApp() *cli.App {
 	app := &cli.App{
-		Name:           "logbench",
-		Usage:          "does one more log line slow the API? measure it on any Docker host",
-		Version:        version,
-		Writer:         os.Stdout,
-		ErrWriter:      os.Stderr,
-		Commands:       []*cli.Command{reproduceCommand(), runCommand(), buildCommand(), cleanCommand(), calibrateCommand()},
+		Name:      "logbench",
+		Usage:     "does one more log line slow the API? measure it on any Docker host",
+		Version:   version,
+		Writer:    os.Stdout,
+		ErrWriter: os.Stderr,
+		Commands: []*cli.Command{reproduceCommand(), runCommand(), buildCommand(), cleanCommand(), calibrateCommand(),
+			verifyCommand(), archiveCommand(), compareCommand(), reportCommand()},
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
 	}

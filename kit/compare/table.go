@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -16,6 +17,30 @@ import (
 type Table struct {
 	Header []string
 	Rows   [][]string
+	// Group is how many leading columns name a row's group (a condition, say): text and
+	// markdown show them only where they change, so that a group reads as a block. CSV
+	// and JSON repeat them in every row.
+	Group int
+}
+
+// grouped is the rows with repeated group cells blanked.
+func (t Table) grouped() [][]string {
+	if t.Group <= 0 {
+		return t.Rows
+	}
+	out := make([][]string, len(t.Rows))
+	for i, r := range t.Rows {
+		out[i] = r
+		if i == 0 || len(r) < t.Group || len(t.Rows[i-1]) < t.Group || !slices.Equal(r[:t.Group], t.Rows[i-1][:t.Group]) {
+			continue
+		}
+		blank := slices.Clone(r)
+		for j := range t.Group {
+			blank[j] = ""
+		}
+		out[i] = blank
+	}
+	return out
 }
 
 // Formats a table can be written in.
@@ -27,7 +52,7 @@ func (t Table) Write(w io.Writer, format string) error {
 	case "text", "":
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, strings.Join(t.Header, "\t"))
-		for _, r := range t.Rows {
+		for _, r := range t.grouped() {
 			fmt.Fprintln(tw, strings.Join(r, "\t"))
 		}
 		return tw.Flush()
@@ -50,7 +75,7 @@ func (t Table) Write(w io.Writer, format string) error {
 		return enc.Encode(rows)
 	case "markdown":
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(t.Header, " | "), strings.Repeat("---|", len(t.Header)))
-		for _, r := range t.Rows {
+		for _, r := range t.grouped() {
 			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
 		}
 		return nil

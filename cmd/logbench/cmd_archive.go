@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/archive"
+	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/verify"
+)
+
+func archiveCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "archive",
+		Usage:     "verify a bundle folder, then pack it as a deterministic BUNDLE.tar.gz beside it",
+		ArgsUsage: "BUNDLE",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "the archive to write, which must not exist (default: BUNDLE.tar.gz beside the folder)"},
+		},
+		Action: func(c *cli.Context) error {
+			args, err := positional(c)
+			if err != nil {
+				return err
+			}
+			if len(args) != 1 {
+				return usagef("archive takes one bundle folder, got %d arguments", len(args))
+			}
+			dir := filepath.Clean(args[0])
+			if bundle.IsArchive(dir) {
+				return usagef("%s is already an archive; archive takes a bundle folder", dir)
+			}
+			out := c.String("out")
+			if out == "" {
+				out = dir + ".tar.gz"
+			}
+			if _, err := os.Lstat(out); err == nil {
+				return usagef("--out %s: already exists; remove it or choose another file", out)
+			}
+			files, err := bundle.Open(dir)
+			if err != nil {
+				return err
+			}
+			res := verify.Verify(files)
+			res.Name = dir
+			if !res.OK() {
+				printVerification(c.App.Writer, dir, res)
+				return fmt.Errorf("%s does not verify (%d problems): no archive written", dir, len(res.Problems))
+			}
+			m := res.Bundle.Manifest
+			mtime := m.FinishedUTC
+			if mtime.IsZero() {
+				mtime = m.CreatedUTC
+			}
+			body, err := files.Archive(mtime)
+			if err != nil {
+				return err
+			}
+			// Read it back as any reader would, before it exists on disk.
+			back, err := archiveMatches(body, files)
+			if err != nil {
+				return fmt.Errorf("the archive does not read back: %w", err)
+			}
+			if err := writeNew(out, body); err != nil {
+				return err
+			}
+			sum := sha256.Sum256(body)
+			say(c.App.Writer, "%s", res.Summary())
+			say(c.App.Writer, "archive: %s (%d files in %s/, %d bytes, sha256 %s)", out, back, files.Name, len(body), hex.EncodeToString(sum[:]))
+			return nil
+		},
+	}
+}
+
+// archiveMatches reads an archive back and checks it holds exactly the bundle's files.
+func archiveMatches(body []byte, files *bundle.Files) (int, error) {
+	folder, got, err := archive.Read(bytes.NewReader(body), archive.DefaultLimits)
+	if err != nil {
+		return 0, err
+	}
+	if folder != files.Name || len(got) != len(files.Data) {
+		return 0, fmt.Errorf("folder %q with %d files, want %q with %d", folder, len(got), files.Name, len(files.Data))
+	}
+	for _, f := range got {
+		if !bytes.Equal(f.Body, files.Data[f.Name]) {
+			return 0, fmt.Errorf("%s differs", f.Name)
+		}
+	}
+	return len(got), nil
+}
+
+// writeNew writes a file that must not exist yet; on any failure it leaves nothing.
+func writeNew(path string, body []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return usagef("%s: already exists; remove it or choose another file", path)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(body)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/compare"
+	"github.com/logbench/logbench/results/reference"
+)
+
+func compareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "compare",
+		Usage:     "put bundles side by side, condition by condition, with 95% bootstrap intervals for every p99 and its difference to the first",
+		ArgsUsage: "BUNDLE [BUNDLE...]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "published", Usage: "put the article's figures first, as the baseline"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output: " + strings.Join(compare.Formats, ", ")},
+			&cli.IntFlag{Name: "resamples", Value: compare.DefaultResamples, Usage: "bootstrap resamples per p99"},
+		},
+		Action: func(c *cli.Context) error {
+			paths, err := positional(c)
+			if err != nil {
+				return err
+			}
+			n := len(paths)
+			switch {
+			case n == 0:
+				return usagef("compare takes bundles (folders or .tar.gz archives): two or more, or one with --published")
+			case n == 1 && !c.Bool("published"):
+				return usagef("compare needs a second bundle, or --published to compare with the article")
+			case !slices.Contains(compare.Formats, c.String("format")):
+				return usagef("--format %q: want one of %s", c.String("format"), strings.Join(compare.Formats, ", "))
+			case c.Int("resamples") < 100 || c.Int("resamples") > 100000:
+				return usagef("--resamples %d: want 100 to 100000", c.Int("resamples"))
+			}
+			var sources []compare.Labeled
+			for _, path := range paths {
+				b, err := loadVerified(path)
+				if err != nil {
+					return err
+				}
+				sources = append(sources, compare.Labeled{Label: uniqueLabel(sources, bundleLabel(path)), Bundle: b})
+			}
+			opt := compare.Options{Resamples: c.Int("resamples")}
+			if c.Bool("published") {
+				pub, err := reference.Load()
+				if err != nil {
+					return err
+				}
+				opt.Published = pub
+			}
+			cmp := compare.Bundles(sources, opt)
+			for _, w := range cmp.Warnings {
+				say(c.App.ErrWriter, "%s", w)
+			}
+			if len(cmp.Warnings) > 0 {
+				say(c.App.ErrWriter, "")
+			}
+			return cmp.Write(c.App.Writer, c.String("format"))
+		},
+	}
+}
+
+// loadVerified reads a bundle and refuses one that does not verify: a comparison of a
+// corrupt bundle would only look like data.
+func loadVerified(path string) (*bundle.Bundle, error) {
+	res, err := verifyPath(path)
+	if err != nil {
+		return nil, err
+	}
+	if !res.OK() {
+		return nil, fmt.Errorf("%s does not verify (%d problems, the first: %s); see logbench verify %s", path, len(res.Problems), res.Problems[0], path)
+	}
+	return res.Bundle, nil
+}
+
+// bundleLabel names a bundle by its folder or archive, without the suffix.
+func bundleLabel(path string) string {
+	base := filepath.Base(filepath.Clean(path))
+	for _, suffix := range []string{".tar.gz", ".tgz"} {
+		base = strings.TrimSuffix(base, suffix)
+	}
+	return base
+}
+
+func uniqueLabel(sources []compare.Labeled, label string) string {
+	taken := func(l string) bool {
+		return l == compare.PublishedLabel || slices.ContainsFunc(sources, func(s compare.Labeled) bool { return s.Label == l })
+	}
+	if !taken(label) {
+		return label
+	}
+	for i := 2; ; i++ {
+		if l := fmt.Sprintf("%s#%d", label, i); !taken(l) {
+			return l
+		}
+	}
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReportWritesOnePageBesideTheBundle(t *testing.T) {
+	dir := synthetic(t, "pi5", bundletestDefaults())
+	out, err := runApp(t, "report", dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	page := filepath.Join(filepath.Dir(dir), "pi5.html")
+	body, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "report: "+page) || strings.Count(string(body), "<svg") < 5 {
+		t.Fatalf("output %s; %d plots", out, strings.Count(string(body), "<svg"))
+	}
+	// Not replaced unless asked.
+	_, err = runApp(t, "report", dir)
+	wantUsageError(t, err, "already exists")
+	if out, err := runApp(t, "report", dir, "--force"); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// An archive reports the same, to a page of the folder's name.
+	if out, err := runApp(t, "archive", dir); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	other := filepath.Join(t.TempDir(), "from-archive.html")
+	if out, err := runApp(t, "report", dir+".tar.gz", "--out", other); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+func TestReportOfABundleWithProblemsShowsThemAndFails(t *testing.T) {
+	dir := synthetic(t, "pi5", bundletestDefaults())
+	os.WriteFile(filepath.Join(dir, "extra.txt"), []byte("x"), 0o644)
+	page := filepath.Join(t.TempDir(), "r.html")
+	_, err := runApp(t, "report", dir, "--out", page)
+	if err == nil || !strings.Contains(err.Error(), "does not verify (1 problems): the report shows them") {
+		t.Fatalf("err = %v", err)
+	}
+	body, _ := os.ReadFile(page)
+	if !strings.Contains(string(body), "extra.txt: not a bundle file") {
+		t.Fatal("the page does not show the problem")
+	}
+}
+
+func TestReportRejectsBadInput(t *testing.T) {
+	_, err := runApp(t, "report")
+	wantUsageError(t, err, "one bundle")
+}

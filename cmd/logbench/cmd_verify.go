@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/verify"
+)
+
+// maxShownProblems bounds the problems printed per bundle; the count says the rest.
+const maxShownProblems = 100
+
+func verifyCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "verify",
+		Usage:     "check a bundle (folder or .tar.gz): every SHA-256, every file, and every figure recomputed from the rows it comes from",
+		ArgsUsage: "BUNDLE...",
+		Action: func(c *cli.Context) error {
+			paths, err := positional(c)
+			if err != nil {
+				return err
+			}
+			if len(paths) == 0 {
+				return usagef("verify takes one or more bundles (folders or .tar.gz archives)")
+			}
+			failed := 0
+			for _, path := range paths {
+				res, err := verifyPath(path)
+				if err != nil {
+					return err
+				}
+				printVerification(c.App.Writer, path, res)
+				if !res.OK() {
+					failed++
+				}
+			}
+			if failed > 0 {
+				return fmt.Errorf("%d of %d bundles do not verify", failed, len(paths))
+			}
+			return nil
+		},
+	}
+}
+
+// verifyPath reads and verifies the bundle at path; an error is a bundle that could not
+// be read at all (missing, not a bundle, a refused archive).
+func verifyPath(path string) (*verify.Result, error) {
+	files, err := bundle.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	res := verify.Verify(files)
+	res.Name = path
+	return res, nil
+}
+
+// printVerification lists the problems and notes, then the one-line summary.
+func printVerification(w io.Writer, path string, res *verify.Result) {
+	for i, p := range res.Problems {
+		if i == maxShownProblems {
+			say(w, "  … and %d more problems", len(res.Problems)-i)
+			break
+		}
+		say(w, "  %s", p)
+	}
+	for _, n := range res.Notes {
+		say(w, "  note: %s", n)
+	}
+	say(w, "%s", res.Summary())
+}
+
+// positional returns a command's arguments, taking any flag among them as if it came
+// first: urfave/cli stops at the first argument, but `logbench compare a b --published`
+// is what people type.
+func positional(c *cli.Context) ([]string, error) {
+	args := c.Args().Slice()
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i+1:]...), nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			out = append(out, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var def cli.Flag
+		for _, f := range c.Command.Flags {
+			if slices.Contains(f.Names(), name) {
+				def = f
+			}
+		}
+		if def == nil {
+			return nil, usagef("flag provided but not defined: %s", a)
+		}
+		if _, isBool := def.(*cli.BoolFlag); isBool && !hasValue {
+			value, hasValue = "true", true
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, usagef("flag needs an argument: %s", a)
+			}
+			i++
+			value = args[i]
+		}
+		if err := c.Set(name, value); err != nil {
+			return nil, usagef("%s %s: %v", a, value, err)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/kit/bundle/bundletest"
+)
+
+// synthetic saves a small synthetic bundle in a fresh folder named name.
+func synthetic(t *testing.T, name string, o bundletest.Options) string {
+	t.Helper()
+	if o.Duration == 0 {
+		o.Duration = 2 * time.Second
+	}
+	if o.Rounds == 0 {
+		o.Rounds = 1
+	}
+	dir := filepath.Join(t.TempDir(), name)
+	if err := bundletest.New(o).Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func wantUsageError(t *testing.T, err error, want string) {
+	t.Helper()
+	var usage usageError
+	if !errors.As(err, &usage) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("err = %v (%T), want a one-line usage error naming %q", err, err, want)
+	}
+}
+
+func TestVerifyAGoodBundle(t *testing.T) {
+	dir := synthetic(t, "pi5", bundletest.Options{})
+	out, err := runApp(t, "verify", dir)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.HasPrefix(out, "OK: "+dir+": 6 files match SHA256SUMS; 6 runs (6 verified)") {
+		t.Fatalf("output:\n%s", out)
+	}
+}
+
+func TestVerifyListsEachProblemAndFails(t *testing.T) {
+	dir := synthetic(t, "pi5", bundletest.Options{})
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
+	os.Remove(filepath.Join(dir, "timeline.csv"))
+	out, err := runApp(t, "verify", dir)
+	if err == nil || errors.As(err, new(usageError)) || err.Error() != "1 of 1 bundles do not verify" {
+		t.Fatalf("err = %v, want a plain failure (exit 1)", err)
+	}
+	for _, want := range []string{"  notes.txt: not a bundle file", "  timeline.csv: missing (SHA256SUMS line 6 lists it)", "FAILED: " + dir + ": 5 files match SHA256SUMS"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestVerifyRefusesAHostileArchive(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: "pi5/../../etc/cron.d/x", Mode: 0o644, Size: 1})
+	tw.Write([]byte("x"))
+	tw.Close()
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "evil.tar.gz")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	_, err := runApp(t, "verify", path)
+	if err == nil || !strings.Contains(err.Error(), "entry \"pi5/../../etc/cron.d/x\": `..` in the path: refused") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestVerifyRejectsBadInput(t *testing.T) {
+	_, err := runApp(t, "verify")
+	wantUsageError(t, err, "one or more bundles")
+	_, err = runApp(t, "verify", t.TempDir(), "--strict")
+	wantUsageError(t, err, "--strict")
+}

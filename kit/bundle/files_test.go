@@ -1,0 +1,60 @@
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestReadFolderNamesWhatIsNotTheBundles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "b")
+	b := &Bundle{Manifest: Manifest{SchemaVersion: SchemaVersion}}
+	b.Runs = append(b.Runs, Derive(sampleRecord()))
+	if err := b.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(dir, "plots"), 0o755)
+	os.Symlink("/etc/passwd", filepath.Join(dir, "passwd"))
+	os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644)
+	f, err := ReadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(f.Extra)
+	if f.Name != "b" || len(f.Data) != 7 || strings.Join(f.Extra, "|") != "notes.txt|passwd (a symbolic link)|plots/ (a folder)" {
+		t.Fatalf("name %q, %d files, extra %q", f.Name, len(f.Data), f.Extra)
+	}
+	// The archive of it reads back as the same files.
+	body, err := f.Archive(time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "b.tar.gz")
+	os.WriteFile(path, body, 0o644)
+	g, err := Open(path)
+	if err != nil || g.Name != "b" || len(g.Data) != 7 || len(g.Extra) != 0 {
+		t.Fatalf("%+v, %v", g, err)
+	}
+}
+
+func TestReadFolderRefusesAnOversizedFile(t *testing.T) {
+	dir := t.TempDir()
+	// A sparse file: its size is all that matters, and it is refused before any read.
+	f, err := os.Create(filepath.Join(dir, RequestsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Truncate(filepath.Join(dir, RequestsFile), maxFileBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFolder(dir); err == nil || !strings.Contains(err.Error(), "more than the 536870912 a bundle file may have") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Open(filepath.Join(dir, "nothing-here")); err == nil {
+		t.Fatal("no error for a missing bundle")
+	}
+}
