@@ -31,6 +31,7 @@ func main() {
 	sweep := flag.String("sweep", "", "instead of a run, find the capacity: comma-separated rising rates (req/s)")
 	sweepStep := flag.Duration("sweep-step", 2*time.Second, "load per sweep rate")
 	sweepLag := flag.Duration("sweep-max-lag", time.Millisecond, "send-lag p99 a sweep rate must keep")
+	sweepTrials := flag.Int("sweep-trials", 3, "trials at each sweep rate; most must hold it")
 	procs := flag.Int("gomaxprocs", 0, "Go's GOMAXPROCS (0: Go's default for the container's CPU limit)")
 	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
 	flag.Parse()
@@ -53,7 +54,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "loadgen: -sweep:", err)
 			os.Exit(conductor.ExitNoResult)
 		}
-		res := c.Sweep(ctx, conductor.SweepParams{Rates: rates, Step: *sweepStep, MaxLagP99: *sweepLag})
+		res := c.Sweep(ctx, conductor.SweepParams{Rates: rates, Step: *sweepStep, MaxLagP99: *sweepLag, Trials: *sweepTrials})
 		if err := writeJSON(*resultPath, res); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
 			os.Exit(conductor.ExitNoResult)

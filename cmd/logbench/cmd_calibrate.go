@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -71,7 +72,11 @@ func calibrationTable(cal bundle.Calibration) compare.Table {
 	add("image_build_s", f("%.2f", cal.ImageBuildS), "finding (or building) the images")
 	add("capacity_rps", f("%.0f", cal.CapacityRPS), f("highest open-loop rate with send-lag p99 <= %g ms, %g CPU each for load generator and API", cal.CapacityLagBoundMs, cal.CapacityCPUs))
 	for _, s := range cal.Sweep {
-		add(f("sweep_%g_rps", s.RateRPS), f("lag p99 %.3f ms", s.LagP99Ms), f("held: %t, %d errors", s.Held, s.Errors))
+		lags := make([]string, len(s.LagP99Ms))
+		for i, l := range s.LagP99Ms {
+			lags[i] = f("%.3f", l)
+		}
+		add(f("sweep_%g_rps", s.RateRPS), "lag p99 "+strings.Join(lags, ", ")+" ms", f("held by most trials: %t, %d errors", s.Held, s.Errors))
 	}
 	return t
 }

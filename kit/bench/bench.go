@@ -194,7 +194,7 @@ func (r *Runner) Sweep(ctx context.Context, p conductor.SweepParams, l bundle.Li
 	// and an idle processor spinning beside a busy one would exceed the CPU quota.
 	procs := max(1, int(math.Ceil(l.LoadgenCPUs)))
 	args := []string{"-sweep", strings.Join(rates, ","), "-sweep-step", p.Step.String(), "-sweep-max-lag", p.MaxLagP99.String(),
-		"-gomaxprocs", strconv.Itoa(procs)}
+		"-sweep-trials", strconv.Itoa(p.Trials), "-gomaxprocs", strconv.Itoa(procs)}
 	out, err := r.Engine.RunPod(ctx, r.pod(GoAPI, logmode.None, 0, runID, l, args), r.Progress)
 	var res conductor.SweepResult
 	if out.Result != nil {

@@ -233,11 +233,11 @@ type Calibration struct {
 	Sweep              []SweepStepRow `json:"sweep"`
 }
 
-// SweepStepRow is one rate of the capacity sweep.
+// SweepStepRow is one rate of the capacity sweep: the send-lag p99 of each trial, and
+// whether most trials held the bound with no error.
 type SweepStepRow struct {
-	RateRPS  float64 `json:"rate_rps"`
-	Errors   int     `json:"errors"`
-	LagP50Ms float64 `json:"lag_p50_ms"`
-	LagP99Ms float64 `json:"lag_p99_ms"`
-	Held     bool    `json:"held"`
+	RateRPS  float64   `json:"rate_rps"`
+	Errors   int       `json:"errors"`
+	LagP99Ms []float64 `json:"lag_p99_ms"`
+	Held     bool      `json:"held"`
 }

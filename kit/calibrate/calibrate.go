@@ -24,6 +24,7 @@ type Options struct {
 	// load generator and the API.
 	Rates        []float64
 	Step         time.Duration
+	Trials       int
 	CapacityCPUs float64
 	LagBound     time.Duration
 }
@@ -32,8 +33,9 @@ type Options struct {
 var Defaults = Options{
 	LagRun:       5 * time.Second,
 	ReaderRun:    4 * time.Second,
-	Rates:        []float64{500, 1000, 2000, 3000, 4000, 6000, 8000, 12000, 16000},
+	Rates:        []float64{500, 1000, 2000, 4000, 6000, 8000, 12000, 16000},
 	Step:         2 * time.Second,
+	Trials:       3,
 	CapacityCPUs: 1,
 	LagBound:     time.Millisecond,
 }
@@ -82,7 +84,7 @@ func Run(ctx context.Context, runner *bench.Runner, o Options) (bundle.Calibrati
 
 	limits := runner.Settings.Limits
 	limits.APICPUs, limits.LoadgenCPUs = o.CapacityCPUs, o.CapacityCPUs
-	sweep, err := runner.Sweep(ctx, conductor.SweepParams{Rates: o.Rates, Step: o.Step, MaxLagP99: o.LagBound}, limits, "calibrate-sweep-"+stamp)
+	sweep, err := runner.Sweep(ctx, conductor.SweepParams{Rates: o.Rates, Step: o.Step, MaxLagP99: o.LagBound, Trials: o.Trials}, limits, "calibrate-sweep-"+stamp)
 	if err != nil {
 		return c, err
 	}
@@ -90,8 +92,13 @@ func Run(ctx context.Context, runner *bench.Runner, o Options) (bundle.Calibrati
 		return c, fmt.Errorf("capacity sweep failed: %s", sweep.Failure)
 	}
 	c.CapacityRPS = sweep.CapacityRPS
-	for _, s := range sweep.Steps {
-		c.Sweep = append(c.Sweep, bundle.SweepStepRow{RateRPS: s.RateRPS, Errors: s.Errors, LagP50Ms: s.LagP50Ms, LagP99Ms: s.LagP99Ms, Held: s.Held})
+	for _, r := range sweep.Rates {
+		row := bundle.SweepStepRow{RateRPS: r.RateRPS, Held: r.Held}
+		for _, t := range r.Trials {
+			row.Errors += t.Errors
+			row.LagP99Ms = append(row.LagP99Ms, t.LagP99Ms)
+		}
+		c.Sweep = append(c.Sweep, row)
 	}
 	return c, nil
 }
