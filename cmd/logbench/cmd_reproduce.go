@@ -16,6 +16,7 @@ import (
 	"github.com/logbench/logbench/kit/calibrate"
 	"github.com/logbench/logbench/kit/compare"
 	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/kit/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -119,10 +120,16 @@ func reproducePlan(c *cli.Context) (plan, error) {
 				return plan{}, usagef("--%s: --resume takes every parameter from the bundle", f)
 			}
 		}
-		b, err := bundle.Load(dir)
+		files, err := bundle.ReadFolder(dir)
 		if err != nil {
 			return plan{}, usagef("--resume %s: %v", dir, err)
 		}
+		checked := verify.Verify(files)
+		if !checked.OK() {
+			return plan{}, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
+				dir, len(checked.Problems), checked.Problems[0], dir)
+		}
+		b := checked.Bundle
 		if b.Manifest.Command != "reproduce" {
 			return plan{}, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.Manifest.Command)
 		}

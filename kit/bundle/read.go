@@ -6,12 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/gocarina/gocsv"
 )
 
 // maxFileBytes bounds any one file a bundle reader accepts.
@@ -62,15 +61,15 @@ func Parse(files map[string][]byte) (*Bundle, error) {
 	if b.Manifest.SchemaVersion != SchemaVersion {
 		return nil, fmt.Errorf("%s: schema_version %d is not one this kit reads (%d)", ManifestFile, b.Manifest.SchemaVersion, SchemaVersion)
 	}
-	var runs []RunRow
-	var requests []RequestRow
-	var containers []ContainerRow
-	var timeline []TimelineRow
-	for name, dst := range map[string]any{RunsFile: &runs, RequestsFile: &requests, ContainersFile: &containers, TimelineFile: &timeline, ConditionsFile: &b.Conditions} {
-		if err := gocsv.UnmarshalBytes(files[name], dst); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	runs, err1 := decodeAll[RunRow](files, RunsFile)
+	requests, err2 := decodeAll[RequestRow](files, RequestsFile)
+	containers, err3 := decodeAll[ContainerRow](files, ContainersFile)
+	timeline, err4 := decodeAll[TimelineRow](files, TimelineFile)
+	conditions, err5 := decodeAll[ConditionRow](files, ConditionsFile)
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
+		return nil, err
 	}
+	b.Conditions = conditions
 	index := map[string]int{}
 	for _, r := range runs {
 		index[r.RunID] = len(b.Runs)
@@ -105,6 +104,15 @@ func Parse(files map[string][]byte) (*Bundle, error) {
 		rows.Timeline = append(rows.Timeline, r)
 	}
 	return &b, nil
+}
+
+// decodeAll reads one CSV file of the bundle strictly, failing at its first problem.
+func decodeAll[T any](files map[string][]byte, name string) ([]T, error) {
+	d := DecodeCSV[T](name, files[name], 1)
+	if len(d.Errs) > 0 {
+		return nil, d.Errs[0]
+	}
+	return d.Rows, nil
 }
 
 // ParseSums reads a SHA256SUMS file as `sha256sum` writes it.
