@@ -47,13 +47,19 @@ type SweepResult struct {
 	Failure     string  `json:"failure"`
 }
 
-// Sweep offers each rate for one step per trial, in order, and stops after the first
-// rate that is not held.
+// Sweep warms up, then offers each rate for one step per trial, in order, and stops
+// after the first rate that is not held.
 func (c *Conductor) Sweep(ctx context.Context, p SweepParams) SweepResult {
 	res := SweepResult{Params: p}
 	if err := c.waitReady(ctx); err != nil {
 		res.Failure = fmt.Sprintf("waiting for api and reader: %v", err)
 		return res
+	}
+	if len(p.Rates) > 0 {
+		// A warm-up at the first rate, not counted: the first seconds of a fresh pod
+		// (processes paging in their binaries, heaps growing) are not the steady state.
+		c.say("sweep: warm-up")
+		c.sweepStep(ctx, p.Rates[0], p)
 	}
 	trials := max(1, p.Trials)
 	for _, rate := range p.Rates {
