@@ -54,7 +54,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 
 	runner := &bench.Runner{
 		Engine: eng,
-		Images: map[string]images.Built{"api": py.Built, "reader": goImages["reader"], "loadgen": goImages["loadgen"]},
+		Images: map[string]images.Built{bench.ImageOf(bench.PythonAPI): py.Built, "reader": goImages["reader"], "loadgen": goImages["loadgen"]},
 		Settings: bench.Settings{
 			Protocol: conductor.Params{Rate: 20, Duration: 2 * time.Second, WarmupCount: 2, RequestTimeout: 60 * time.Second, MaxRunTime: 2 * time.Minute},
 			Limits: bundle.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
@@ -63,7 +63,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		},
 		Progress: progress,
 	}
-	cond := bench.Condition{API: "python", Mode: logmode.JSONQueue, Reader: bench.SlowReader}
+	cond := bench.Condition{API: bench.PythonAPI, Mode: logmode.JSONQueue, Reader: bench.SlowReader}
 	runID := fmt.Sprintf("python-it-%d", time.Now().UnixNano())
 	rec, err := runner.Run(ctx, cond, runID)
 	if err != nil {
