@@ -163,8 +163,8 @@ func Bundles(sources []Labeled, opt Options) Comparison {
 			t.Rows = append(t.Rows, []string{
 				k.api, k.mode, k.reader, s.Label,
 				fmt.Sprintf("%d/%d", cd.RunsVerified, cd.Runs), strconv.Itoa(cd.Requests),
-				num(p99), ci(lo, hi), span(float64(cd.P99RunMinMs), float64(cd.P99RunMaxMs)), ratio, diff, noise,
-				num(float64(cd.MeanMs)), num(float64(cd.DrainS)), num(float64(cd.RPSToLastResponse)), num(float64(cd.RPSToLogsRead)), num(float64(cd.APICPUCores)),
+				Figure(p99), ci(lo, hi), span(float64(cd.P99RunMinMs), float64(cd.P99RunMaxMs)), ratio, diff, noise,
+				Figure(float64(cd.MeanMs)), Figure(float64(cd.DrainS)), Figure(float64(cd.RPSToLastResponse)), Figure(float64(cd.RPSToLogsRead)), Figure(float64(cd.APICPUCores)),
 			})
 		}
 	}
@@ -192,15 +192,15 @@ func publishedRow(api, mode, reader string, pub reference.Figures) []string {
 		runs, requests = fmt.Sprintf("%d/%d", publishedRuns, publishedRuns), strconv.Itoa(publishedRequests)
 	}
 	return []string{api, mode, reader, PublishedLabel, runs, requests,
-		num(p99), "-", span(look("p99_run_min"), look("p99_run_max")), "1x", "", "baseline",
-		"-", num(look("drain_mean")), num(look("rps_to_last_response")), num(look("rps_to_logs_read")), num(look("cpu_cores_mean"))}
+		Figure(p99), "-", span(look("p99_run_min"), look("p99_run_max")), "1x", "", "baseline",
+		"-", Figure(look("drain_mean")), Figure(look("rps_to_last_response")), Figure(look("rps_to_logs_read")), Figure(look("cpu_cores_mean"))}
 }
 
 func times(r float64) string {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return "-"
 	}
-	return num(r) + "x"
+	return Figure(r) + "x"
 }
 
 // ci writes an interval as [lo, hi].
@@ -208,7 +208,7 @@ func ci(lo, hi float64) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return "-"
 	}
-	return "[" + num(lo) + ", " + num(hi) + "]"
+	return "[" + Figure(lo) + ", " + Figure(hi) + "]"
 }
 
 // beyond says whether a difference's interval excludes 0.

@@ -30,14 +30,14 @@ func Published(conds []bundle.ConditionRow, pub reference.Figures) Table {
 		}
 		t.Rows = append(t.Rows, []string{
 			c.API, c.Mode, c.Reader, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs),
-			num(float64(c.P99Ms)), num(look("p99_pooled")), num(float64(c.PredictedP99Ms)),
+			Figure(float64(c.P99Ms)), Figure(look("p99_pooled")), Figure(float64(c.PredictedP99Ms)),
 			span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)), span(look("p99_run_min"), look("p99_run_max")),
-			num(float64(c.DrainS)), num(look("drain_mean")), num(float64(c.PredictedDrainS)),
-			num(float64(c.RPSToLastResponse)), num(look("rps_to_last_response")), num(float64(c.PredictedRPSToLastResponse)),
-			num(float64(c.RPSToLogsRead)), num(look("rps_to_logs_read")), num(float64(c.PredictedRPSToLogsRead)),
-			num(float64(c.BacklogMaxBytes) / 1024), num(look("backlog_max") / 1024), num(float64(c.PredictedBacklogMaxBytes) / 1024),
-			num(float64(c.SpanLogCallMeanUs)), num(look("span_log_call_mean")),
-			num(float64(c.APICPUCores)), num(look("cpu_cores_mean")),
+			Figure(float64(c.DrainS)), Figure(look("drain_mean")), Figure(float64(c.PredictedDrainS)),
+			Figure(float64(c.RPSToLastResponse)), Figure(look("rps_to_last_response")), Figure(float64(c.PredictedRPSToLastResponse)),
+			Figure(float64(c.RPSToLogsRead)), Figure(look("rps_to_logs_read")), Figure(float64(c.PredictedRPSToLogsRead)),
+			Figure(float64(c.BacklogMaxBytes) / 1024), Figure(look("backlog_max") / 1024), Figure(float64(c.PredictedBacklogMaxBytes) / 1024),
+			Figure(float64(c.SpanLogCallMeanUs)), Figure(look("span_log_call_mean")),
+			Figure(float64(c.APICPUCores)), Figure(look("cpu_cores_mean")),
 		})
 	}
 	return t

@@ -83,8 +83,8 @@ func (t Table) Write(w io.Writer, format string) error {
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 }
 
-// num formats a figure with a sensible number of digits; absent figures are "-".
-func num(v float64) string {
+// Figure formats a figure with a sensible number of digits; absent figures are "-".
+func Figure(v float64) string {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return "-"
@@ -105,5 +105,5 @@ func span(lo, hi float64) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return "-"
 	}
-	return num(lo) + "–" + num(hi)
+	return Figure(lo) + "–" + Figure(hi)
 }

@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/logbench/logbench/kit/bundle"
+	"github.com/logbench/logbench/kit/compare"
 	"github.com/logbench/logbench/kit/stats"
 	"github.com/logbench/logbench/kit/verify"
 	"github.com/logbench/logbench/results/reference"
@@ -162,8 +163,8 @@ func build(in Input) (*pageData, error) {
 		}
 		d.Conditions = append(d.Conditions, []string{
 			c.api + "/" + c.mode + "/" + c.reader, fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),
-			fig(float64(r.P50Ms)), fig(float64(r.P99Ms)), fig(c.pubP99), figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)), fig(float64(r.MaxMs)),
-			fig(float64(r.DrainS)), fig(float64(r.RPSToLastResponse)), fig(float64(r.RPSToLogsRead)), backlog, fig(float64(r.APICPUCores)),
+			compare.Figure(float64(r.P50Ms)), compare.Figure(float64(r.P99Ms)), compare.Figure(c.pubP99), figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)), compare.Figure(float64(r.MaxMs)),
+			compare.Figure(float64(r.DrainS)), compare.Figure(float64(r.RPSToLastResponse)), compare.Figure(float64(r.RPSToLogsRead)), backlog, compare.Figure(float64(r.APICPUCores)),
 		})
 	}
 	readers := orderBy(pm.Readers, conds, func(c condition) string { return c.reader })
@@ -534,27 +535,11 @@ func (diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.Fill(path)
 }
 
-func fig(v float64) string {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return "-"
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 100:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	case math.Abs(v) >= 10:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	case math.Abs(v) >= 1:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
-}
-
 func figRange(lo, hi float64) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return "-"
 	}
-	return fig(lo) + "–" + fig(hi)
+	return compare.Figure(lo) + "–" + compare.Figure(hi)
 }
 
 func sortedKeys[V any](m map[string]V) []string {
