@@ -40,11 +40,10 @@ func TestPacingBoundsTheRate(t *testing.T) {
 	if min := 63 * time.Second / 64; elapsed < min {
 		t.Fatalf("read %d bytes in %v; the bound allows no less than %v", len(data), elapsed, min)
 	}
-	// The bound holds at every sample, not just at the end (counted from the first
-	// read, which comes a few microseconds after the pacer starts).
-	first := r.timeline[0].UnixNano - int64(50*time.Microsecond)
+	// The bound holds at every sample, not just at the end: counted from when the
+	// pacer started, the bytes read never exceed one read plus the rate's share.
 	for _, s := range r.timeline {
-		allowed := ReadBytes + float64(SlowRateBytesPerSec)*float64(s.UnixNano-first)/1e9
+		allowed := ReadBytes + float64(SlowRateBytesPerSec)*float64(s.UnixNano-start.UnixNano())/1e9
 		if float64(s.Bytes) > allowed {
 			t.Fatalf("sample %+v exceeds the bound %.0f", s, allowed)
 		}
