@@ -64,7 +64,9 @@ func Utilisation(prevAll, prevIdle, all, idle float64) float64 {
 	if dAll <= 0 {
 		return 0
 	}
-	return 100 * (dAll - (idle - prevIdle)) / dAll
+	// The counters are sums of floating-point seconds: round-off can leave a hair
+	// outside 0..100.
+	return min(100, max(0, 100*(dAll-(idle-prevIdle))/dAll))
 }
 
 // Every samples every interval until ctx ends, then returns the samples.

@@ -14,6 +14,10 @@ func TestUtilisation(t *testing.T) {
 	if have := Utilisation(1000, 600, 1000, 600); have != 0 {
 		t.Fatalf("no time passed: have %v", have)
 	}
+	// All idle, with the round-off of float sums: 0, never a hair below.
+	if have := Utilisation(0.1, 0.1, 0.1+0.2, 0.1+0.2000000001); have != 0 {
+		t.Fatalf("all idle: have %v", have)
+	}
 }
 
 func TestSamplerReadsThisHost(t *testing.T) {
