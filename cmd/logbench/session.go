@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/docker/go-units"
@@ -157,7 +159,7 @@ func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
 	imageBuild := time.Since(buildStart)
 	b := p.resume
 	if b == nil {
-		b = newBundle(t, p, started, imgs)
+		b = newBundle(c, t, p, started, imgs)
 	} else if err := sameImages(b.Manifest.Images, imgs); err != nil {
 		return nil, err
 	}
@@ -181,7 +183,20 @@ func (p plan) apis() []string {
 	return apis
 }
 
-func newBundle(t *target, p plan, started time.Time, imgs []bundle.Image) *bundle.Bundle {
+// sourceCommit names the source tree's commit, for the manifest.
+func sourceCommit(ctx context.Context, dir string) string {
+	head, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	commit := strings.TrimSpace(string(head))
+	if status, err := exec.CommandContext(ctx, "git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(status) > 0 {
+		commit += "+dirty"
+	}
+	return commit
+}
+
+func newBundle(c *cli.Context, t *target, p plan, started time.Time, imgs []bundle.Image) *bundle.Bundle {
 	params := p.params
 	params.Rounds = p.rounds
 	params.Platform = t.platform
@@ -193,6 +208,7 @@ func newBundle(t *target, p plan, started time.Time, imgs []bundle.Image) *bundl
 	return &bundle.Bundle{Manifest: bundle.Manifest{
 		SchemaVersion: bundle.SchemaVersion,
 		KitVersion:    version,
+		KitCommit:     sourceCommit(c.Context, t.source),
 		Command:       p.command,
 		CreatedUTC:    started.UTC(),
 		Parameters:    params,

@@ -135,8 +135,11 @@ type TimelineRow struct {
 
 // Manifest describes the bundle (manifest.json).
 type Manifest struct {
-	SchemaVersion int          `json:"schema_version"`
-	KitVersion    string       `json:"kit_version"`
+	SchemaVersion int    `json:"schema_version"`
+	KitVersion    string `json:"kit_version"`
+	// KitCommit is the source tree's git commit the images were built from, with
+	// "+dirty" when it had uncommitted changes; empty when it is not a git checkout.
+	KitCommit     string       `json:"kit_commit"`
 	Command       string       `json:"command"`
 	CreatedUTC    time.Time    `json:"created_utc"`
 	FinishedUTC   time.Time    `json:"finished_utc"`
