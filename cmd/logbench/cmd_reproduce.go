@@ -93,6 +93,9 @@ func reproduceCommand() *cli.Command {
 				compare.Published(b.Conditions, pub).Write(out, "text")
 				say(out, "")
 				say(out, "published: %s; model: the FIFO/reader arithmetic (pipe capacity from the kernel)", reference.Source)
+				if d := unlikePublished(b.Manifest.Parameters); len(d) > 0 {
+					say(out, "NOTE: this protocol is not the published one (%s): the pub columns are not like for like", strings.Join(d, ", "))
+				}
 				inherent := 0.0
 				for _, r := range b.Runs {
 					inherent += r.Run.InherentS
@@ -110,6 +113,25 @@ func reproduceCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// unlikePublished lists where p departs from the article's protocol.
+func unlikePublished(p bundle.Params) []string {
+	l := p.Limits
+	var d []string
+	for _, c := range []struct {
+		name      string
+		have, pub float64
+	}{
+		{"rate", p.RateRPS, 20}, {"duration_s", p.DurationS, 8}, {"warmup", float64(p.WarmupRequests), 2},
+		{"api_cpus", l.APICPUs, 0.25}, {"api_memory_mib", float64(l.APIMemoryBytes >> 20), 128},
+		{"reader_cpus", l.ReaderCPUs, 0.25}, {"loadgen_cpus", l.LoadgenCPUs, 0.25},
+	} {
+		if c.have != c.pub {
+			d = append(d, fmt.Sprintf("%s %g, published %g", c.name, c.have, c.pub))
+		}
+	}
+	return d
 }
 
 // reproducePlan validates the flags, or takes everything from the bundle to resume.
