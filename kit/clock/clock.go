@@ -6,7 +6,7 @@
 // on a socket, and the kernel's high-resolution timer makes it ready on time. No CPU is
 // spent waiting, no thread is blocked, and the poller keeps serving sockets meanwhile.
 // Measured on loopback at 20 sends a second (send lag = actual - scheduled): runtime
-// timers, p50 0.67 ms; nanosleep(2), p50 0.05 ms but p99 2.5-11 ms (the goroutine woken
+// timers, p50 0.67 ms; nanosleep(2), p50 0.05 ms but p99 2.1-30 ms (the goroutine woken
 // from the system call waits for a processor); a timer set early and a yielding spin,
 // p50 0.05 ms, p99 under 1 ms at 20 sends a second but starving the network poller at
 // hundreds a second.
