@@ -23,6 +23,12 @@ func newApp() *cli.App {
 			verifyCommand(), archiveCommand(), compareCommand(), reportCommand()},
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("unknown command %q; `logbench help` lists them", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
 	}
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError

@@ -41,6 +41,7 @@ func TestRunRejectsBadInputBeforeStartingAnything(t *testing.T) {
 		{[]string{"run", "--out", existing}, "--out"},
 		{[]string{"run", "--no-such-flag"}, "no-such-flag"},
 		{[]string{"run", "extra"}, "no arguments"},
+		{[]string{"bogus"}, "unknown command"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, err := runApp(t, tc.args...)
