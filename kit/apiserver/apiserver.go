@@ -37,6 +37,8 @@ type Server struct {
 	cfg    Config
 	cgroup cgroupstat.Reader
 	ready  atomic.Bool
+	// process is read once: privileges do not change, and the control port is polled.
+	process procinfo.Facts
 
 	sink   *logmode.Sink
 	logger *logmode.Logger
@@ -50,7 +52,7 @@ func New(cfg Config) (*Server, error) {
 	if _, err := logmode.Parse(string(cfg.Mode)); err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg}, nil
+	return &Server{cfg: cfg, process: procinfo.Read()}, nil
 }
 
 // Run serves until ctx ends. The control port answers at once; the request path opens
@@ -154,7 +156,7 @@ func (s *Server) record(span control.Span) {
 }
 
 func (s *Server) status() (control.APIStatus, error) {
-	st := control.APIStatus{Implementation: "go", Runtime: runtime.Version(), Mode: s.cfg.Mode, Ready: s.ready.Load(), Process: procinfo.Read()}
+	st := control.APIStatus{Implementation: "go", Runtime: runtime.Version(), Mode: s.cfg.Mode, Ready: s.ready.Load(), Process: s.process}
 	if st.Ready {
 		st.Counters = s.sink.Counters()
 	}

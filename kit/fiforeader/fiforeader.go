@@ -46,6 +46,8 @@ type Reader struct {
 	cfg    Config
 	cgroup cgroupstat.Reader
 	counts *tally.Tally
+	// process is read once: privileges do not change, and the control port is polled.
+	process procinfo.Facts
 
 	mu       sync.Mutex
 	timeline []logmode.Sample
@@ -54,7 +56,9 @@ type Reader struct {
 }
 
 // New returns a reader for cfg.
-func New(cfg Config) *Reader { return &Reader{cfg: cfg, counts: tally.New()} }
+func New(cfg Config) *Reader {
+	return &Reader{cfg: cfg, counts: tally.New(), process: procinfo.Read()}
+}
 
 // Pacer returns the limiter of the pacing rule: after every read the reader waits until
 // the bytes read so far fit one read plus rate x the time since it started. It starts
@@ -136,7 +140,7 @@ func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter
 }
 
 func (r *Reader) status() control.ReaderStatus {
-	st := control.ReaderStatus{Counts: r.counts.Snapshot(), RateBytesPerSec: r.cfg.RateBytesPerSec, Process: procinfo.Read()}
+	st := control.ReaderStatus{Counts: r.counts.Snapshot(), RateBytesPerSec: r.cfg.RateBytesPerSec, Process: r.process}
 	r.mu.Lock()
 	st.PipeCapacityBytes = r.capacity
 	if r.readErr != nil {

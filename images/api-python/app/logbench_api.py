@@ -504,6 +504,9 @@ class API:
         self.fifo_path = fifo_path
         self.counters = Counters(max_log_bytes)
         self.cgroup_root = cgroup_root
+        # Privileges do not change while the process runs: read them once, not on every
+        # poll of the control port.
+        self.process = read_process()
         self.ready = False
         self.logger = None
         self.spans_lock = threading.Lock()
@@ -572,7 +575,7 @@ class API:
             "ready": self.ready,
             "counters": self.counters.snapshot() if self.ready else zero_counters(),
             "cgroup": read_cgroup(self.cgroup_root),
-            "process": read_process(),
+            "process": self.process,
         }
 
     def report(self):
