@@ -11,9 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/archive"
-	"github.com/logbench/logbench/kit/bundle"
-	"github.com/logbench/logbench/kit/verify"
+	"github.com/logbench/logbench/kit/offline/archive"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 func archiveCommand() *cli.Command {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/bench"
+	"github.com/logbench/logbench/kit/host/bench"
 )
 
 func buildCommand() *cli.Command {

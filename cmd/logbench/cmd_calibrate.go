@@ -8,10 +8,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/bench"
-	"github.com/logbench/logbench/kit/bundle"
-	"github.com/logbench/logbench/kit/calibrate"
-	"github.com/logbench/logbench/kit/compare"
+	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/host/calibrate"
+	"github.com/logbench/logbench/kit/offline/compare"
 )
 
 func calibrateCommand() *cli.Command {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/engine"
+	"github.com/logbench/logbench/kit/host/engine"
 )
 
 func cleanCommand() *cli.Command {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/bundle/bundletest"
+	"github.com/logbench/logbench/kit/offline/bundle/bundletest"
 )
 
 func bundletestDefaults() bundletest.Options {

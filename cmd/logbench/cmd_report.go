@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/report"
+	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/results/reference"
 )
 

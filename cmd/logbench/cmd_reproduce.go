@@ -11,12 +11,12 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"github.com/logbench/logbench/kit/bench"
-	"github.com/logbench/logbench/kit/bundle"
-	"github.com/logbench/logbench/kit/calibrate"
-	"github.com/logbench/logbench/kit/compare"
-	"github.com/logbench/logbench/kit/logmode"
-	"github.com/logbench/logbench/kit/verify"
+	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/host/calibrate"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 

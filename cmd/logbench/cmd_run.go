@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/bench"
-	"github.com/logbench/logbench/kit/bundle"
-	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 func runCommand() *cli.Command {

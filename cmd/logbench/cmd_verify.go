@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/bundle"
-	"github.com/logbench/logbench/kit/verify"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // maxShownProblems bounds the problems printed per bundle; the count says the rest.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/bundle/bundletest"
+	"github.com/logbench/logbench/kit/offline/bundle/bundletest"
 )
 
 // synthetic saves a small synthetic bundle in a fresh folder named name.

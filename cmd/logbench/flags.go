@@ -10,11 +10,11 @@ import (
 	"github.com/docker/go-units"
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/bench"
-	"github.com/logbench/logbench/kit/bundle"
-	"github.com/logbench/logbench/kit/conductor"
-	"github.com/logbench/logbench/kit/fiforeader"
-	"github.com/logbench/logbench/kit/logmode"
+	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/incontainer/conductor"
+	"github.com/logbench/logbench/kit/incontainer/fiforeader"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // Flags shared by every command that performs runs; defaultAPI is the command's own.

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/bundle"
-	"github.com/logbench/logbench/kit/enginetest"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/host/enginetest"
 )
 
 // buildKit compiles the logbench binary, for tests that signal it as a user would.

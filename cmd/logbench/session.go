@@ -15,11 +15,11 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
-	"github.com/logbench/logbench/kit/bench"
-	"github.com/logbench/logbench/kit/bundle"
-	"github.com/logbench/logbench/kit/engine"
-	"github.com/logbench/logbench/kit/images"
-	"github.com/logbench/logbench/kit/pythonbase"
+	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/host/engine"
+	"github.com/logbench/logbench/kit/host/images"
+	"github.com/logbench/logbench/kit/host/pythonbase"
 )
 
 // session is everything a command that performs runs has prepared before the first.

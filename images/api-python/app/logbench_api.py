@@ -8,8 +8,8 @@ modes, QueueHandler + QueueListener with a bounded queue for json-queue.
 
 A control server on its own thread serves the counters, so that the conductor can read
 them while the event loop is stalled on a blocked FIFO write. Its JSON documents carry
-the same field names as the Go kit's (kit/control, kit/logmode, kit/tally,
-kit/cgroupstat).
+the same field names as the Go kit's (kit/incontainer/control, kit/incontainer/logmode, kit/incontainer/tally,
+kit/incontainer/cgroupstat).
 """
 
 import argparse
@@ -27,12 +27,12 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-# Loopback ports and names shared with the kit (kit/control).
+# Loopback ports and names shared with the kit (kit/incontainer/control).
 WORKLOAD_PORT = 8080
 CONTROL_PORT = 9001
 SEQ_HEADER = "x-logbench-seq"
 
-# The modes, in published order, and their record sizes (kit/logmode).
+# The modes, in published order, and their record sizes (kit/incontainer/logmode).
 NONE = "none"
 SHORT1 = "short1"
 SHORT10 = "short10"
@@ -65,7 +65,7 @@ def runtime_version():
 # --- counting ---------------------------------------------------------------------
 
 class Tally:
-    """Bytes, newlines and a running SHA-256 of a byte stream (kit/tally). Callers lock."""
+    """Bytes, newlines and a running SHA-256 of a byte stream (kit/incontainer/tally). Callers lock."""
 
     def __init__(self):
         self.reset()
@@ -93,7 +93,7 @@ class QueueFull(Exception):
 
 
 class Counters:
-    """What the logging path has seen since the last reset (kit/logmode.Counters), and
+    """What the logging path has seen since the last reset (kit/incontainer/logmode.Counters), and
     the timeline of bytes generated. Shared by the event loop, the queue listener's
     thread and the control server's threads."""
 
@@ -407,7 +407,7 @@ def _v2_group(proc_cgroup):
 
 
 def read_cgroup(root="/sys/fs/cgroup", proc_cgroup="/proc/self/cgroup"):
-    """A snapshot of the process's own cgroup (kit/cgroupstat.Snapshot)."""
+    """A snapshot of the process's own cgroup (kit/incontainer/cgroupstat.Snapshot)."""
     if os.path.exists(os.path.join(root, "cgroup.controllers")):
         return _read_v2(root, proc_cgroup)
     return _read_v1(root)
@@ -466,7 +466,7 @@ def _read_v1(root):
 # --- process ------------------------------------------------------------------------
 
 def read_process(status_path="/proc/self/status", root="/"):
-    """The process's privileges as the kernel sees them (kit/procinfo.Facts), so the
+    """The process's privileges as the kernel sees them (kit/incontainer/procinfo.Facts), so the
     run can show the container was hardened."""
     f = {"present": True, "uid": os.getuid(), "gid": os.getgid(), "cap_effective": 0,
          "no_new_privs": False, "root_read_only": False}
@@ -565,7 +565,7 @@ class API:
         except ConnectionError:
             pass
 
-    # The control documents (kit/control), served from other threads.
+    # The control documents (kit/incontainer/control), served from other threads.
 
     def status(self):
         return {

@@ -1,0 +1,106 @@
+// Command loadgen offers the load and conducts the run protocol. It runs inside the
+// loadgen container and leaves the run's result as one JSON file.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/logbench/logbench/kit/incontainer/conductor"
+	"github.com/logbench/logbench/kit/incontainer/control"
+)
+
+func main() {
+	var p conductor.Params
+	flag.Float64Var(&p.Rate, "rate", 20, "requests per second")
+	flag.DurationVar(&p.Duration, "duration", 8*time.Second, "load duration")
+	flag.IntVar(&p.WarmupCount, "warmup", 2, "warm-up requests")
+	flag.DurationVar(&p.RequestTimeout, "request-timeout", 60*time.Second, "timeout of one request")
+	flag.DurationVar(&p.MaxRunTime, "max-run-time", 5*time.Minute, "stop condition on the whole run")
+	flag.BoolVar(&p.MeasureTimer, "measure-timer", false, "measure the clock and timers before the warm-up")
+	sweep := flag.String("sweep", "", "instead of a run, find the capacity: comma-separated rising rates (req/s)")
+	sweepStep := flag.Duration("sweep-step", 2*time.Second, "load per sweep rate")
+	sweepLag := flag.Duration("sweep-max-lag", time.Millisecond, "send-lag p99 a sweep rate must keep")
+	sweepTrials := flag.Int("sweep-trials", 3, "trials at each sweep rate; most must hold it")
+	procs := flag.Int("gomaxprocs", 0, "Go's GOMAXPROCS (0: Go's default for the container's CPU limit)")
+	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
+	flag.Parse()
+	if *procs > 0 {
+		runtime.GOMAXPROCS(*procs)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c := &conductor.Conductor{
+		API:         control.NewClient(control.APIControlPort),
+		Reader:      control.NewClient(control.ReaderPort),
+		WorkloadURL: "http://" + control.Loopback(control.WorkloadPort) + "/",
+		Progress:    os.Stdout,
+		Poll:        20 * time.Millisecond,
+	}
+	if *sweep != "" {
+		rates, err := parseRates(*sweep)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen: -sweep:", err)
+			os.Exit(conductor.ExitNoResult)
+		}
+		res := c.Sweep(ctx, conductor.SweepParams{Rates: rates, Step: *sweepStep, MaxLagP99: *sweepLag, Trials: *sweepTrials})
+		if err := writeJSON(*resultPath, res); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(conductor.ExitNoResult)
+		}
+		return
+	}
+	res := c.Run(ctx, p)
+	if err := writeJSON(*resultPath, res); err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(conductor.ExitNoResult)
+	}
+	if res.Failure != "" {
+		os.Exit(conductor.ExitRunFailed)
+	}
+	os.Exit(conductor.ExitVerified)
+}
+
+func parseRates(s string) ([]float64, error) {
+	var rates []float64
+	for _, f := range strings.Split(s, ",") {
+		r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || r <= 0 {
+			return nil, fmt.Errorf("bad rate %q", f)
+		}
+		rates = append(rates, r)
+	}
+	return rates, nil
+}
+
+// writeJSON writes v to path through a temporary file, so that a reader never sees
+// half a result.
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := json.NewEncoder(f).Encode(v); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

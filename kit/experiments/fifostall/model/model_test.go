@@ -1,0 +1,67 @@
+package model
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+)
+
+// The published setup: 160 requests of 16 KiB at 20 req/s for 8 s, a 256 KiB/s reader,
+// a 64 KiB pipe.
+func published(mode logmode.Mode) Inputs {
+	return Inputs{Mode: mode, ReaderBytesPerSec: 256 << 10, Rate: 20, Duration: 8 * time.Second, Count: 160, PipeCapacityBytes: 64 << 10}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestQueuedModeDrainsAfterTheLoad(t *testing.T) {
+	p := Predict(published(logmode.JSONQueue))
+	// 2,560 KiB at 256 KiB/s is read at 10 s; the last request is scheduled at 7.95 s.
+	if !p.Applies || !p.Saturated || !near(p.LogsReadS, 10) || !near(p.DrainS, 2.05) {
+		t.Fatalf("prediction %+v", p)
+	}
+	if !near(p.RPSToLastResponse, 20) || !near(p.RPSToLogsRead, 16) {
+		t.Fatalf("throughputs %v, %v; want 20, 16", p.RPSToLastResponse, p.RPSToLogsRead)
+	}
+	// 64 KiB/s more than is read, for 7.95 s, plus one record.
+	if !near(p.BacklogMaxBytes, 65536*7.95+16384) {
+		t.Fatalf("backlog %v", p.BacklogMaxBytes)
+	}
+}
+
+func TestSynchronousModeWaitsForThePipe(t *testing.T) {
+	p := Predict(published(logmode.JSONSync))
+	// The last record enters the pipe when 2,496 KiB are read: 9.75 s; the pipe's
+	// 64 KiB drain in 0.25 s, the published synchronous drain.
+	if !near(p.LastResponseS, 9.75) || !near(p.DrainS, 0.25) {
+		t.Fatalf("prediction %+v", p)
+	}
+	if !near(p.RPSToLastResponse, 160/9.75) || !near(p.RPSToLogsRead, 16) {
+		t.Fatalf("throughputs %v, %v", p.RPSToLastResponse, p.RPSToLogsRead)
+	}
+	if !math.IsNaN(p.BacklogMaxBytes) {
+		t.Fatal("no backlog prediction for synchronous writes")
+	}
+	// The p99 is request 159 of 160 (from 1): in the pipe at (159 x 16 KiB - 64 KiB) /
+	// 256 KiB/s = 9.6875 s, scheduled at 7.9 s.
+	if !near(p.P99Ms, 1787.5) {
+		t.Fatalf("p99 %v ms", p.P99Ms)
+	}
+}
+
+func TestShortLinesStayBelowTheBound(t *testing.T) {
+	p := Predict(published(logmode.Short10)) // 25 KiB/s
+	if !p.Applies || p.Saturated || p.DrainS != 0 || !near(p.RPSToLogsRead, 20) {
+		t.Fatalf("prediction %+v", p)
+	}
+}
+
+func TestNoPredictionWithoutABoundOrALog(t *testing.T) {
+	fast := published(logmode.JSONSync)
+	fast.ReaderBytesPerSec = 0
+	if Predict(fast).Applies || Predict(published(logmode.JSONOnly)).Applies {
+		t.Fatal("the model does not apply")
+	}
+}

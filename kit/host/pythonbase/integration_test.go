@@ -1,0 +1,109 @@
+package pythonbase_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/incontainer/conductor"
+	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/kit/host/images"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/host/pythonbase"
+)
+
+// TestPythonAPIRunsUnderTheSameConductor ensures the base image (debootstrap on the
+// first run: root and the debootstrap package needed), builds the Python API on it and
+// the Go reader and load generator, and performs one short run with the Python API in
+// the api role.
+func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
+	eng := enginetest.Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	facts, err := eng.Facts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress := testWriter{t}
+	builder := &images.Builder{Engine: eng, SourceDir: source, Env: os.Environ(), Progress: progress}
+
+	started := time.Now()
+	py, err := builder.BuildPython(ctx, facts.Platform, pythonbase.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("python api image %s (%s, Python %s, %.1f MB, reused %v) in %s", py.Tag, py.ID[:19], py.PythonVersion,
+		float64(py.SizeBytes)/1e6, py.Reused, time.Since(started).Round(time.Millisecond))
+	if !strings.HasPrefix(py.PythonVersion, "3.11") || py.Role != "api" || len(py.BinarySHA256) != 64 {
+		t.Fatalf("python image %+v", py)
+	}
+	goImages, err := builder.Build(ctx, facts.Platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	runner := &bench.Runner{
+		Engine: eng,
+		Images: map[string]images.Built{bench.ImageOf(bench.PythonAPI): py.Built, "reader": goImages["reader"], "loadgen": goImages["loadgen"]},
+		Settings: bench.Settings{
+			Protocol: conductor.Params{Rate: 20, Duration: 2 * time.Second, WarmupCount: 2, RequestTimeout: 60 * time.Second, MaxRunTime: 2 * time.Minute},
+			Limits: bundle.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
+				LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+			MaxLogBytes: 256 << 20,
+		},
+		Progress: progress,
+	}
+	cond := bench.Condition{API: bench.PythonAPI, Mode: logmode.JSONQueue, Reader: bench.SlowReader}
+	runID := fmt.Sprintf("python-it-%d", time.Now().UnixNano())
+	rec, err := runner.Run(ctx, cond, runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Failure != "" {
+		t.Fatalf("run failed: %s", rec.Failure)
+	}
+	api, reader := rec.Result.API, rec.Result.Reader
+	if api.Implementation != "python" || !strings.HasPrefix(api.Runtime, "Python 3.11") || api.Mode != logmode.JSONQueue {
+		t.Errorf("api reports %q %q %q", api.Implementation, api.Runtime, api.Mode)
+	}
+	const want = 40 * logmode.JSONRecordBytes
+	if api.Counters.Written.Bytes != want || reader.Counts.Bytes != want || api.Counters.Generated != api.Counters.Written ||
+		reader.Counts != api.Counters.Written {
+		t.Errorf("written %+v, read %+v, want %d bytes each", api.Counters.Written, reader.Counts, want)
+	}
+	run := bundle.Derive(rec).Run
+	if run.Requests != 40 || run.Errors != 0 || len(api.Spans) != 40 || run.SpanLogCallMeanUs <= 0 {
+		t.Errorf("run %+v, %d spans", run, len(api.Spans))
+	}
+	if p := api.Process; !p.Present || p.UID != 65532 || p.CapEffective != 0 || !p.NoNewPrivs || !p.RootReadOnly {
+		t.Errorf("api process as read by Python: %+v, want uid 65532, no capabilities, no_new_privs, read-only root", p)
+	}
+	if api.Cgroup.CPULimitCores != 0.25 || api.Cgroup.MemoryLimitBytes != 128<<20 {
+		t.Errorf("api cgroup as read by Python: %+v", api.Cgroup)
+	}
+	t.Logf("p99 %.2f ms, drain %.2f s, to last response %.2f s, to logs read %.2f s, generate %.0f us, log call %.0f us, api CPU %.3f cores",
+		run.P99Ms, run.DrainS, run.ToLastResponseS, run.ToLogsReadS, run.SpanGenerateMeanUs, run.SpanLogCallMeanUs, run.APICPUCores)
+	left, err := eng.FindLabelled(ctx, runID)
+	if err != nil || !left.Empty() {
+		t.Fatalf("left on the engine: %+v, %v", left, err)
+	}
+}
+
+// testWriter sends progress to the test log, a line at a time.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}

@@ -1,0 +1,120 @@
+// Package loadgen offers open-loop HTTP load: requests leave on a fixed schedule
+// whether or not earlier ones have finished, each on a new TCP connection, and latency
+// is measured from the scheduled send time, so a stalled server cannot hide its stall
+// (no coordinated omission).
+package loadgen
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/logbench/logbench/kit/incontainer/clock"
+	"github.com/logbench/logbench/kit/incontainer/control"
+)
+
+// Plan is one burst of load.
+type Plan struct {
+	URL      string
+	Rate     float64   // requests per second
+	Count    int       // requests to send
+	Start    time.Time // scheduled time of the first request
+	FirstSeq int64     // sequence number of the first request
+	Timeout  time.Duration
+}
+
+// Interval is the time between two scheduled sends.
+func (p Plan) Interval() time.Duration { return time.Duration(float64(time.Second) / p.Rate) }
+
+// Observation is what the client saw of one request. Times are Unix nanoseconds; a
+// phase that did not happen is 0.
+type Observation struct {
+	Seq       int64  `json:"seq"`
+	Scheduled int64  `json:"scheduled_ns"`
+	Sent      int64  `json:"sent_ns"`
+	Connected int64  `json:"connected_ns"`
+	FirstByte int64  `json:"first_byte_ns"`
+	Done      int64  `json:"done_ns"`
+	Status    int    `json:"status"`
+	Err       string `json:"error,omitempty"`
+}
+
+// Latency is from the scheduled send to the end of the response body.
+func (o Observation) Latency() time.Duration { return time.Duration(o.Done - o.Scheduled) }
+
+// SendLag is how late the request left against its schedule.
+func (o Observation) SendLag() time.Duration { return time.Duration(o.Sent - o.Scheduled) }
+
+// OK reports whether the request succeeded.
+func (o Observation) OK() bool { return o.Err == "" && o.Status == http.StatusOK }
+
+// Offer sends plan's requests on schedule and returns once every one has finished,
+// in schedule order. A failed request is an observation, never an abort.
+func Offer(ctx context.Context, plan Plan) []Observation {
+	client := &http.Client{
+		Transport: &http.Transport{
+			DisableKeepAlives: true, // a new connection per request
+		},
+		Timeout: plan.Timeout,
+	}
+	defer client.CloseIdleConnections()
+	obs := make([]Observation, plan.Count)
+	var wg sync.WaitGroup
+	interval := plan.Interval()
+	sleeper, err := clock.NewSleeper()
+	if err != nil {
+		// No timerfd: fall back to the runtime's timers, up to a millisecond late (the
+		// send lag of every observation shows it).
+		sleeper = nil
+	} else {
+		defer sleeper.Close()
+	}
+	for i := range plan.Count {
+		at := plan.Start.Add(time.Duration(i) * interval)
+		if sleeper != nil {
+			sleeper.SleepUntil(ctx, at)
+		} else if wait := time.Until(at); wait > 0 {
+			select {
+			case <-time.After(wait):
+			case <-ctx.Done():
+			}
+		}
+		o := &obs[i]
+		o.Seq, o.Scheduled = plan.FirstSeq+int64(i), at.UnixNano()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			send(ctx, client, plan.URL, o)
+		}()
+	}
+	wg.Wait()
+	return obs
+}
+
+func send(ctx context.Context, client *http.Client, url string, o *Observation) {
+	trace := &httptrace.ClientTrace{
+		ConnectDone:          func(_, _ string, _ error) { o.Connected = time.Now().UnixNano() },
+		GotFirstResponseByte: func() { o.FirstByte = time.Now().UnixNano() },
+	}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, url, nil)
+	if err != nil {
+		o.Err, o.Done = err.Error(), time.Now().UnixNano()
+		return
+	}
+	req.Header.Set(control.SeqHeader, strconv.FormatInt(o.Seq, 10))
+	o.Sent = time.Now().UnixNano()
+	resp, err := client.Do(req)
+	if err == nil {
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		o.Status = resp.StatusCode
+	}
+	o.Done = time.Now().UnixNano()
+	if err != nil {
+		o.Err = err.Error()
+	}
+}

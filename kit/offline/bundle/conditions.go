@@ -1,0 +1,192 @@
+package bundle
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/logbench/logbench/kit/incontainer/conductor"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/experiments/fifostall/model"
+	"github.com/logbench/logbench/kit/contract/stats"
+)
+
+// Opt is a figure that may be absent: it is written as an empty field.
+type Opt float64
+
+// None is an absent figure.
+var None = Opt(math.NaN())
+
+// MarshalCSV writes an absent figure as nothing.
+func (o Opt) MarshalCSV() (string, error) {
+	if math.IsNaN(float64(o)) {
+		return "", nil
+	}
+	return strconv.FormatFloat(float64(o), 'f', -1, 64), nil
+}
+
+// UnmarshalCSV reads an empty field as absent.
+func (o *Opt) UnmarshalCSV(s string) error {
+	if s == "" {
+		*o = None
+		return nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	*o = Opt(f)
+	return err
+}
+
+// ConditionRow is one cell of the matrix, api x mode x reader (conditions.csv). Its
+// figures pool the condition's verified runs only; failed runs are counted, never used.
+type ConditionRow struct {
+	API          string `csv:"api"`
+	Mode         string `csv:"mode"`
+	Reader       string `csv:"reader"`
+	Runs         int    `csv:"runs"`
+	RunsVerified int    `csv:"runs_verified"`
+	Requests     int    `csv:"requests"`
+	Errors       int    `csv:"errors"`
+
+	P50Ms       Opt `csv:"p50_ms"`         // pooled over the verified runs' requests
+	P99Ms       Opt `csv:"p99_ms"`         // pooled, nearest rank
+	P99RunMinMs Opt `csv:"p99_run_min_ms"` // the range of the per-run p99s
+	P99RunMaxMs Opt `csv:"p99_run_max_ms"`
+	MeanMs      Opt `csv:"mean_ms"`
+	MaxMs       Opt `csv:"max_ms"`
+
+	SpanGenerateMeanUs Opt `csv:"span_generate_mean_us"` // mean over the pooled requests
+	SpanLogCallMeanUs  Opt `csv:"span_log_call_mean_us"`
+
+	DrainS            Opt `csv:"drain_s"` // mean over runs
+	DrainMinS         Opt `csv:"drain_min_s"`
+	DrainMaxS         Opt `csv:"drain_max_s"`
+	RPSToLastResponse Opt `csv:"rps_to_last_response"` // sum of requests / sum of to_last_response_s
+	RPSToLogsRead     Opt `csv:"rps_to_logs_read"`     // sum of requests / sum of to_logs_read_s
+	BacklogMaxBytes   Opt `csv:"backlog_max_bytes"`    // max over runs
+	APICPUCores       Opt `csv:"api_cpu_cores"`        // mean over runs
+
+	APICPUThrottledPeriods     int64 `csv:"api_cpu_throttled_periods"` // summed over runs
+	ReaderCPUThrottledPeriods  int64 `csv:"reader_cpu_throttled_periods"`
+	LoadgenCPUThrottledPeriods int64 `csv:"loadgen_cpu_throttled_periods"`
+	SendLagP99MaxMs            Opt   `csv:"send_lag_p99_max_ms"` // worst per-run send-lag p99
+	HostCPUMedianPct           Opt   `csv:"host_cpu_median_pct"` // median of the per-run medians
+	HostCPUMaxPct              Opt   `csv:"host_cpu_max_pct"`
+	HostLoad1Max               Opt   `csv:"host_load1_max"`
+
+	// The model's expectation, where it applies (a bounded reader and a mode that logs).
+	OfferedBytesPerS           float64 `csv:"offered_bytes_per_s"`
+	ReaderBoundBytesPerS       float64 `csv:"reader_bound_bytes_per_s"`
+	PredictedDrainS            Opt     `csv:"predicted_drain_s"`
+	PredictedRPSToLastResponse Opt     `csv:"predicted_rps_to_last_response"`
+	PredictedRPSToLogsRead     Opt     `csv:"predicted_rps_to_logs_read"`
+	PredictedBacklogMaxBytes   Opt     `csv:"predicted_backlog_max_bytes"`
+	PredictedP99Ms             Opt     `csv:"predicted_p99_ms"` // synchronous modes, requests served in arrival order
+}
+
+// DeriveConditions pools runs into one row per condition, in the order conditions
+// first appear.
+func DeriveConditions(runs []Rows, params Params) []ConditionRow {
+	type key struct{ api, mode, reader string }
+	var order []key
+	groups := map[key][]Rows{}
+	for _, r := range runs {
+		k := key{r.Run.API, r.Run.Mode, r.Run.Reader}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	out := make([]ConditionRow, 0, len(order))
+	for _, k := range order {
+		out = append(out, deriveCondition(k.api, k.mode, k.reader, groups[k], params))
+	}
+	return out
+}
+
+func deriveCondition(api, mode, reader string, runs []Rows, params Params) ConditionRow {
+	c := ConditionRow{API: api, Mode: mode, Reader: reader, Runs: len(runs)}
+	var lat, gen, call, p99s, drains, cpus, lags, hostMed, hostMax, load []float64
+	var sumReq, sumA, sumB float64
+	backlog := None
+	for _, r := range runs {
+		if !r.Run.Verified {
+			continue
+		}
+		c.RunsVerified++
+		c.Requests += r.Run.Requests
+		c.Errors += r.Run.Errors
+		for _, q := range r.Requests {
+			lat = append(lat, q.LatencyMs)
+			gen, call = append(gen, q.SpanGenerateUs), append(call, q.SpanLogCallUs)
+		}
+		p99s = append(p99s, float64(r.Run.P99Ms))
+		drains = append(drains, r.Run.DrainS)
+		cpus = append(cpus, r.Run.APICPUCores)
+		lags = append(lags, float64(r.Run.SendLagP99Ms))
+		hostMed, hostMax, load = append(hostMed, float64(r.Run.HostCPUMedianPct)), append(hostMax, float64(r.Run.HostCPUMaxPct)), append(load, float64(r.Run.HostLoad1Max))
+		sumReq += float64(r.Run.Requests)
+		sumA += r.Run.ToLastResponseS
+		sumB += r.Run.ToLogsReadS
+		if math.IsNaN(float64(backlog)) || float64(r.Run.BacklogMaxBytes) > float64(backlog) {
+			backlog = Opt(r.Run.BacklogMaxBytes)
+		}
+		for _, ct := range r.Containers {
+			switch ct.Role {
+			case "api":
+				c.APICPUThrottledPeriods += ct.CPUThrottled
+			case "reader":
+				c.ReaderCPUThrottledPeriods += ct.CPUThrottled
+			case "loadgen":
+				c.LoadgenCPUThrottledPeriods += ct.CPUThrottled
+			}
+		}
+	}
+	c.P50Ms, c.P99Ms = Opt(stats.NearestRank(lat, 50)), Opt(stats.NearestRank(lat, 99))
+	c.P99RunMinMs, c.P99RunMaxMs = Opt(minOf(p99s)), Opt(stats.Max(p99s))
+	c.MeanMs, c.MaxMs = Opt(stats.Mean(lat)), Opt(stats.Max(lat))
+	c.SpanGenerateMeanUs, c.SpanLogCallMeanUs = Opt(stats.Mean(gen)), Opt(stats.Mean(call))
+	c.DrainS, c.DrainMinS, c.DrainMaxS = Opt(stats.Mean(drains)), Opt(minOf(drains)), Opt(stats.Max(drains))
+	c.RPSToLastResponse, c.RPSToLogsRead = ratio(sumReq, sumA), ratio(sumReq, sumB)
+	c.BacklogMaxBytes = backlog
+	c.APICPUCores = Opt(stats.Mean(cpus))
+	c.SendLagP99MaxMs = Opt(stats.Max(lags))
+	c.HostCPUMedianPct, c.HostCPUMaxPct, c.HostLoad1Max = Opt(stats.NearestRank(hostMed, 50)), Opt(stats.Max(hostMax)), Opt(stats.Max(load))
+
+	var pipe int64 = 64 << 10 // Linux's default, unless a run read the kernel's value
+	for _, r := range runs {
+		if r.Run.PipeCapacityBytes > 0 {
+			pipe = r.Run.PipeCapacityBytes
+			break
+		}
+	}
+	protocol := conductor.Params{Rate: params.RateRPS, Duration: time.Duration(params.DurationS * float64(time.Second))}
+	p := model.Predict(model.Inputs{
+		Mode: logmode.Mode(mode), ReaderBytesPerSec: params.ReaderBounds[reader], Rate: protocol.Rate,
+		Duration: protocol.Duration, Count: protocol.Count(), PipeCapacityBytes: pipe,
+	})
+	c.OfferedBytesPerS, c.ReaderBoundBytesPerS = p.OfferedBytesPerSec, p.ReaderBoundBytesPerS
+	c.PredictedDrainS, c.PredictedRPSToLastResponse, c.PredictedRPSToLogsRead, c.PredictedBacklogMaxBytes, c.PredictedP99Ms = None, None, None, None, None
+	if p.Applies {
+		c.PredictedDrainS, c.PredictedRPSToLastResponse, c.PredictedRPSToLogsRead = Opt(p.DrainS), Opt(p.RPSToLastResponse), Opt(p.RPSToLogsRead)
+		c.PredictedBacklogMaxBytes, c.PredictedP99Ms = Opt(p.BacklogMaxBytes), Opt(p.P99Ms)
+	}
+	return c
+}
+
+func ratio(num, den float64) Opt {
+	if den <= 0 {
+		return None
+	}
+	return Opt(num / den)
+}
+
+func minOf(values []float64) float64 {
+	if len(values) == 0 {
+		return math.NaN()
+	}
+	m := values[0]
+	for _, v := range values[1:] {
+		m = min(m, v)
+	}
+	return m
+}

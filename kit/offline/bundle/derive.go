@@ -1,0 +1,225 @@
+package bundle
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/logbench/logbench/kit/incontainer/cgroupstat"
+	"github.com/logbench/logbench/kit/incontainer/conductor"
+	"github.com/logbench/logbench/kit/host/engine"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/incontainer/procinfo"
+	"github.com/logbench/logbench/kit/contract/stats"
+)
+
+// RunRecord is everything the kit knows of one run: where it stood in the matrix,
+// what the conductor measured, and how the containers ended.
+type RunRecord struct {
+	RunID    string
+	API      string
+	Mode     logmode.Mode
+	Reader   string
+	Round    int
+	Position int
+	Started  time.Time
+	Result   conductor.Result
+	Exits    []engine.Exit
+	Wall     time.Duration // the kit's whole run, from creating the pod to removing it
+	// MaxSendLagP99 is the send-lag p99 beyond which the run's latencies are not trusted.
+	MaxSendLagP99 time.Duration
+	// Failure is the whole reason the run is not data ("" when it is).
+	Failure string
+}
+
+// Rows are a run's rows in every file.
+type Rows struct {
+	Run        RunRow
+	Requests   []RequestRow
+	Containers []ContainerRow
+	Timeline   []TimelineRow
+}
+
+// Derive computes a run's rows from its record.
+func Derive(rec RunRecord) Rows {
+	res := rec.Result
+	spans := make(map[int64]struct{ gen, call float64 }, len(res.API.Spans))
+	for _, s := range res.API.Spans {
+		spans[s.Seq] = struct{ gen, call float64 }{us(s.GenerateNanos), us(s.LogCallNanos)}
+	}
+	var rows Rows
+	latencies := make([]float64, 0, len(res.Requests))
+	lags := make([]float64, 0, len(res.Requests))
+	var gens, calls []float64
+	errors := 0
+	for _, o := range res.Requests {
+		sp, hasSpan := spans[o.Seq]
+		row := RequestRow{
+			RunID:            rec.RunID,
+			Seq:              o.Seq,
+			ScheduledUTC:     time.Unix(0, o.Scheduled).UTC().Format(time.RFC3339Nano),
+			ScheduledOffsetS: seconds(o.Scheduled - res.LoadStart),
+			SentMs:           phaseMs(o.Scheduled, o.Sent),
+			ConnectedMs:      phaseMs(o.Scheduled, o.Connected),
+			FirstByteMs:      phaseMs(o.Scheduled, o.FirstByte),
+			LatencyMs:        phaseMs(o.Scheduled, o.Done),
+			Status:           o.Status,
+			Error:            o.Err,
+			SpanGenerateUs:   sp.gen,
+			SpanLogCallUs:    sp.call,
+		}
+		rows.Requests = append(rows.Requests, row)
+		latencies = append(latencies, row.LatencyMs)
+		lags = append(lags, row.SentMs)
+		if hasSpan {
+			gens, calls = append(gens, sp.gen), append(calls, sp.call)
+		}
+		if !o.OK() {
+			errors++
+		}
+	}
+
+	api, reader := res.API.Counters, res.Reader
+	run := RunRow{
+		RunID:         rec.RunID,
+		API:           rec.API,
+		Mode:          string(rec.Mode),
+		Reader:        rec.Reader,
+		Round:         rec.Round,
+		Position:      rec.Position,
+		StartedUTC:    rec.Started.UTC().Format(time.RFC3339Nano),
+		Verified:      rec.Failure == "",
+		Failure:       rec.Failure,
+		StopCondition: res.StopCondition,
+
+		Requests:     len(res.Requests),
+		Errors:       errors,
+		P50Ms:        Opt(stats.NearestRank(latencies, 50)),
+		P99Ms:        Opt(stats.NearestRank(latencies, 99)),
+		MeanMs:       Opt(stats.Mean(latencies)),
+		MaxMs:        Opt(stats.Max(latencies)),
+		SendLagP99Ms: Opt(stats.NearestRank(lags, 99)),
+
+		BytesGenerated: api.Generated.Bytes,
+		BytesWritten:   api.Written.Bytes,
+		BytesRead:      reader.Counts.Bytes,
+		LinesWritten:   api.Written.Lines,
+		LinesRead:      reader.Counts.Lines,
+		SHA256Writer:   api.Written.SHA256,
+		SHA256Reader:   reader.Counts.SHA256,
+		QueueDrops:     api.QueueDrops,
+
+		SpanGenerateMeanUs: Opt(stats.Mean(gens)),
+		SpanLogCallMeanUs:  Opt(stats.Mean(calls)),
+
+		LoadDurationS:     res.Params.Duration.Seconds(),
+		BacklogMaxBytes:   BacklogMax(res.API.Generated, res.Reader.Read),
+		APICPUCores:       cgroupstat.MeanCores(res.APIAtReset, res.APIAtLastResponse),
+		PipeCapacityBytes: reader.PipeCapacityBytes,
+
+		APICPUThrottledPeriods: res.APIAtLastResponse.CPUThrottled - res.APIAtReset.CPUThrottled,
+		ReaderRateBytesPerS:    readRate(res.Reader.Read),
+	}
+	cpu, load := make([]float64, 0, len(res.HostLoad)), make([]float64, 0, len(res.HostLoad))
+	for _, h := range res.HostLoad {
+		cpu, load = append(cpu, h.CPUBusyPct), append(load, h.Load1)
+	}
+	run.HostCPUMedianPct, run.HostCPUMaxPct, run.HostLoad1Max = Opt(stats.NearestRank(cpu, 50)), Opt(stats.Max(cpu)), Opt(stats.Max(load))
+	run.WallS = rec.Wall.Seconds()
+	if end := max(res.LogsRead, res.LastResponse); res.WarmupStart > 0 && end > 0 {
+		run.InherentS = seconds(end - res.WarmupStart)
+		run.OverheadS = run.WallS - run.InherentS
+	}
+	if res.LastResponse > 0 {
+		run.ToLastResponseS = max(run.LoadDurationS, seconds(res.LastResponse-res.LoadStart))
+	}
+	if res.LogsRead > 0 && res.LastResponse > 0 {
+		run.DrainS = max(0, seconds(res.LogsRead-res.LastResponse))
+		run.ToLogsReadS = max(run.LoadDurationS, seconds(max(res.LogsRead, res.LastResponse)-res.LoadStart))
+	}
+	run.SendLagTrusted = float64(run.SendLagP99Ms) <= float64(rec.MaxSendLagP99)/1e6
+	rows.Run = run
+
+	exits := make(map[string]engine.Exit, len(rec.Exits))
+	for _, x := range rec.Exits {
+		exits[x.Role] = x
+	}
+	for _, c := range []struct {
+		role     string
+		from, to cgroupstat.Snapshot
+		process  procinfo.Facts
+	}{
+		{"api", res.APIAtReset, res.APIAtLastResponse, res.API.Process},
+		{"reader", res.ReaderAtReset, res.Reader.Cgroup, res.Reader.Process},
+		{"loadgen", res.LoadgenAtReset, res.LoadgenAtEnd, res.Loadgen},
+	} {
+		row := containerRow(rec.RunID, c.role, c.from, c.to, exits[c.role])
+		if p := c.process; p.Present {
+			row.UID, row.CapEffective = strconv.Itoa(p.UID), strconv.FormatUint(p.CapEffective, 16)
+			row.NoNewPrivs, row.RootReadOnly = strconv.FormatBool(p.NoNewPrivs), strconv.FormatBool(p.RootReadOnly)
+		}
+		rows.Containers = append(rows.Containers, row)
+	}
+
+	for _, s := range res.API.Generated {
+		rows.Timeline = append(rows.Timeline, TimelineRow{RunID: rec.RunID, Series: "generated", OffsetS: seconds(s.UnixNano - res.LoadStart), Bytes: s.Bytes})
+	}
+	for _, s := range res.Reader.Read {
+		rows.Timeline = append(rows.Timeline, TimelineRow{RunID: rec.RunID, Series: "read", OffsetS: seconds(s.UnixNano - res.LoadStart), Bytes: s.Bytes})
+	}
+	return rows
+}
+
+func containerRow(runID, role string, from, to cgroupstat.Snapshot, exit engine.Exit) ContainerRow {
+	return ContainerRow{
+		RunID:            runID,
+		Role:             role,
+		CgroupVersion:    to.CgroupVersion,
+		CPULimitCores:    to.CPULimitCores,
+		MemoryLimitBytes: to.MemoryLimitBytes,
+		SwapLimitBytes:   to.SwapLimitBytes,
+		IntervalS:        seconds(to.UnixNano - from.UnixNano),
+		CPUUsedNs:        to.CPUUsageNanos - from.CPUUsageNanos,
+		CPUCores:         cgroupstat.MeanCores(from, to),
+		CPUPeriods:       to.CPUPeriods - from.CPUPeriods,
+		CPUThrottled:     to.CPUThrottled - from.CPUThrottled,
+		CPUThrottledMs:   float64(to.CPUThrottledNanos-from.CPUThrottledNanos) / 1e6,
+		MemoryPeakBytes:  to.MemoryPeakBytes,
+		ExitCode:         exit.ExitCode,
+		OOMKilled:        exit.OOMKilled,
+	}
+}
+
+// BacklogMax is the largest difference between bytes generated and bytes read, taking
+// for each generated sample the last read sample at or before it (so it may overstate,
+// as published).
+func BacklogMax(generated, read []logmode.Sample) int64 {
+	var worst int64
+	j, readSoFar := 0, int64(0)
+	for _, g := range generated {
+		for j < len(read) && read[j].UnixNano <= g.UnixNano {
+			readSoFar = read[j].Bytes
+			j++
+		}
+		worst = max(worst, g.Bytes-readSoFar)
+	}
+	return worst
+}
+
+// readRate is the reader's achieved rate between its first and last read.
+func readRate(read []logmode.Sample) float64 {
+	if len(read) < 2 || read[len(read)-1].UnixNano == read[0].UnixNano {
+		return 0
+	}
+	first, last := read[0], read[len(read)-1]
+	return float64(last.Bytes-first.Bytes) / seconds(last.UnixNano-first.UnixNano)
+}
+
+func phaseMs(scheduled, at int64) float64 {
+	if at == 0 {
+		return 0
+	}
+	return float64(at-scheduled) / 1e6
+}
+
+func seconds(ns int64) float64 { return float64(ns) / 1e9 }
+func us(ns int64) float64      { return float64(ns) / 1e3 }

@@ -1,0 +1,154 @@
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/logbench/logbench/kit/offline/archive"
+)
+
+// maxBundleBytes bounds all the files of a bundle a reader holds in memory together.
+const maxBundleBytes = 1 << 30
+
+// Files are a bundle's files in memory, as read from a folder or an archive, before
+// anything is believed: the input of verification.
+type Files struct {
+	Name string // the bundle's name: its folder's
+	// Data holds the bundle's own files (DataFiles and SHA256SUMS) that were found.
+	Data map[string][]byte
+	// Extra describes every other entry, and any of the bundle's names that is not a
+	// regular file: "notes.txt", "plots/ (a folder)", "runs.csv (a symbolic link)".
+	Extra []string
+}
+
+// Names are a bundle's own file names, in the order an archive holds them.
+func Names() []string { return append(slices.Clone(DataFiles), SumsFile) }
+
+// IsArchive says whether path names a bundle archive rather than a folder.
+func IsArchive(path string) bool {
+	return strings.HasSuffix(path, ".tar.gz") || strings.HasSuffix(path, ".tgz")
+}
+
+// Open reads a bundle from its folder, or from a .tar.gz archive of it without
+// unpacking anything to disk.
+func Open(path string) (*Files, error) {
+	if IsArchive(path) {
+		return OpenArchive(path)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s: neither a bundle folder nor a .tar.gz archive", path)
+	}
+	return ReadFolder(path)
+}
+
+// OpenArchive reads a bundle from a .tar.gz archive of its folder (see archive.Read for
+// what is refused).
+func OpenArchive(path string) (*Files, error) {
+	folder, files, err := archive.ReadFile(path, archive.Limits{MaxEntries: 64, MaxFileBytes: maxFileBytes, MaxTotalBytes: maxBundleBytes})
+	if err != nil {
+		return nil, err
+	}
+	return FromArchive(folder, files), nil
+}
+
+// FromArchive sorts an archive's files into a bundle's and extra ones.
+func FromArchive(folder string, files []archive.File) *Files {
+	out := &Files{Name: folder, Data: map[string][]byte{}}
+	for _, f := range files {
+		if slices.Contains(Names(), f.Name) {
+			out.Data[f.Name] = f.Body
+		} else {
+			out.Extra = append(out.Extra, f.Name)
+		}
+	}
+	return out
+}
+
+// ReadFolder reads a bundle's files from dir. Entries that are not the bundle's regular
+// files are named in Extra and not read; a symbolic link is never followed.
+func ReadFolder(dir string) (*Files, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := &Files{Name: filepath.Base(filepath.Clean(dir)), Data: map[string][]byte{}}
+	var total int64
+	for _, e := range entries {
+		name := e.Name()
+		known := slices.Contains(Names(), name)
+		switch t := e.Type(); {
+		case t.IsDir():
+			out.Extra = append(out.Extra, name+"/ (a folder)")
+			continue
+		case t&os.ModeSymlink != 0:
+			out.Extra = append(out.Extra, name+" (a symbolic link)")
+			continue
+		case !t.IsRegular():
+			out.Extra = append(out.Extra, name+" (not a regular file)")
+			continue
+		case !known:
+			out.Extra = append(out.Extra, name)
+			continue
+		}
+		body, err := readLimited(filepath.Join(dir, name), maxFileBytes)
+		if err != nil {
+			return nil, err
+		}
+		if total += int64(len(body)); total > maxBundleBytes {
+			return nil, fmt.Errorf("%s: the bundle's files add up to more than %d bytes", dir, maxBundleBytes)
+		}
+		out.Data[name] = body
+	}
+	return out, nil
+}
+
+// readLimited reads a regular file of at most limit bytes, without following a link
+// that replaced it since it was listed.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	if info.Size() > limit {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a bundle file may have", path, info.Size(), limit)
+	}
+	body, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(body)) > limit {
+		return nil, errors.New(path + ": grew while being read")
+	}
+	return body, nil
+}
+
+// Archive packs the bundle's own files as a deterministic .tar.gz (see archive.Write) of
+// one folder named like the bundle, in the order of Names. Extra entries are left out:
+// verify a bundle before archiving it.
+func (f *Files) Archive(mtime time.Time) ([]byte, error) {
+	var files []archive.File
+	for _, name := range Names() {
+		if body, ok := f.Data[name]; ok {
+			files = append(files, archive.File{Name: name, Body: body})
+		}
+	}
+	return archive.Bytes(f.Name, files, mtime)
+}

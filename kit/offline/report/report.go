@@ -1,0 +1,552 @@
+// Package report writes a bundle as one self-contained HTML page: its verification, the
+// host it was measured on, and plots of every condition (latency percentiles, per-run
+// p99 ranges, log bytes generated and read over time, CPU). The plots are SVG drawn by
+// gonum/plot and inlined, so the page needs no network and no script.
+package report
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"image/color"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/docker/go-units"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/offline/verify"
+	"github.com/logbench/logbench/results/reference"
+)
+
+// Input is what a report is made of.
+type Input struct {
+	// Result is the bundle's verification; its Bundle must be set (a bundle whose files
+	// could not be read has nothing to plot).
+	Result *verify.Result
+	// Published, when set, puts the article's p99s beside the measured ones.
+	Published reference.Figures
+	// Version names the kit that writes the report.
+	Version string
+}
+
+// maxProblems bounds the verification problems the page lists.
+const maxProblems = 50
+
+// Write writes the report page to w.
+func Write(w io.Writer, in Input) error {
+	if in.Result == nil || in.Result.Bundle == nil {
+		return errors.New("report: the bundle could not be read far enough to plot")
+	}
+	p, err := build(in)
+	if err != nil {
+		return err
+	}
+	return page.Execute(w, p)
+}
+
+// condition is one cell of the matrix with what the plots need.
+type condition struct {
+	api, mode, reader string
+	row               bundle.ConditionRow // recomputed from the runs
+	lat               []float64           // pooled latencies of the verified runs
+	runs              []bundle.Rows       // the verified runs
+	pubP99            float64
+}
+
+func (c condition) label(multiAPI bool) string {
+	if multiAPI {
+		return c.api + "/" + c.mode
+	}
+	return c.mode
+}
+
+// pageData is what the template shows.
+type pageData struct {
+	Name, Version, Command, Created, Finished, KitVersion string
+	OK                                                    bool
+	Summary                                               string
+	Problems, Notes                                       []string
+	MoreProblems                                          int
+	Facts                                                 [][2]string
+	Setup                                                 [][2]string
+	Images                                                [][]string
+	Conditions                                            [][]string
+	ConditionHeader                                       []string
+	Sections                                              []section
+}
+
+type section struct {
+	ID, Title, Caption string
+	Plots              []figure
+	Empty              string // said when there is nothing to plot
+}
+
+type figure struct {
+	Title string
+	SVG   template.HTML
+	Err   string
+}
+
+func build(in Input) (*pageData, error) {
+	res := in.Result
+	b := res.Bundle
+	m := b.Manifest
+	d := &pageData{
+		Name: res.Name, Version: in.Version, Command: m.Command, KitVersion: m.KitVersion,
+		Created: m.CreatedUTC.UTC().Format("2006-01-02 15:04:05 UTC"), Finished: m.FinishedUTC.UTC().Format("2006-01-02 15:04:05 UTC"),
+		OK: res.OK(), Summary: res.Summary(),
+	}
+	for i, p := range res.Problems {
+		if i == maxProblems {
+			d.MoreProblems = len(res.Problems) - i
+			break
+		}
+		d.Problems = append(d.Problems, p.String())
+	}
+	for _, n := range res.Notes {
+		d.Notes = append(d.Notes, n.String())
+	}
+	e := m.Engine
+	d.Facts = [][2]string{
+		{"host", e.Host}, {"architecture", e.Architecture + " (" + e.Platform + ")"}, {"CPUs", strconv.Itoa(e.CPUs)},
+		{"memory", units.BytesSize(float64(e.MemoryBytes))}, {"kernel", e.Kernel}, {"OS", e.OS},
+		{"Docker Engine", e.EngineVersion + " (API " + e.APIVersion + ")"}, {"cgroup", "v" + e.CgroupVersion + " " + e.CgroupDriver},
+		{"storage driver", e.StorageDriver}, {"kit host", m.KitHost.OS + "/" + m.KitHost.Arch + ", " + m.KitHost.GoVersion},
+	}
+	pm := m.Parameters
+	var bounds []string
+	for _, r := range sortedKeys(pm.ReaderBounds) {
+		bound := "unbounded"
+		if v := pm.ReaderBounds[r]; v > 0 {
+			bound = units.BytesSize(float64(v)) + "/s"
+		}
+		bounds = append(bounds, r+": "+bound)
+	}
+	l := pm.Limits
+	d.Setup = [][2]string{
+		{"matrix", fmt.Sprintf("%s x %s x %s, %d rounds; %d of %d runs done, %d verified",
+			strings.Join(pm.APIs, ","), strings.Join(pm.Modes, ","), strings.Join(pm.Readers, ","), pm.Rounds, m.RunsCompleted, m.RunsPlanned, m.RunsVerified)},
+		{"load", fmt.Sprintf("%g req/s for %g s, open loop, %d warm-up", pm.RateRPS, pm.DurationS, pm.WarmupRequests)},
+		{"readers", strings.Join(bounds, "; ") + fmt.Sprintf("; %d-byte reads", pm.ReadBytes)},
+		{"queue", fmt.Sprintf("%d records", pm.QueueCapacity)},
+		{"limits", fmt.Sprintf("api %g CPU, %s; reader %g CPU, %s; loadgen %g CPU, %s; %d pids",
+			l.APICPUs, units.BytesSize(float64(l.APIMemoryBytes)), l.ReaderCPUs, units.BytesSize(float64(l.ReaderMemoryBytes)),
+			l.LoadgenCPUs, units.BytesSize(float64(l.LoadgenMemoryBytes)), l.PidsLimit)},
+		{"stop conditions", fmt.Sprintf("%g s per run, %s of log", pm.MaxRunTimeS, units.BytesSize(float64(pm.MaxLogBytes)))},
+	}
+	for _, img := range m.Images {
+		sum := img.BinarySHA256
+		if len(sum) > 16 {
+			sum = sum[:16] + "…"
+		}
+		d.Images = append(d.Images, []string{img.Role, img.Tag, img.Architecture, units.BytesSize(float64(img.SizeBytes)), sum, img.Runtime})
+	}
+
+	conds := conditions(b, in.Published)
+	multiAPI := len(pm.APIs) > 1
+	d.ConditionHeader = []string{"condition", "runs", "requests", "errors", "p50 ms", "p99 ms", "published p99 ms", "per-run p99 ms", "max ms", "drain s", "req/s to last response", "req/s to logs read", "max backlog", "API CPU cores"}
+	for _, c := range conds {
+		r := c.row
+		backlog := "-"
+		if !math.IsNaN(float64(r.BacklogMaxBytes)) {
+			backlog = units.BytesSize(float64(r.BacklogMaxBytes))
+		}
+		d.Conditions = append(d.Conditions, []string{
+			c.api + "/" + c.mode + "/" + c.reader, fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),
+			compare.Figure(float64(r.P50Ms)), compare.Figure(float64(r.P99Ms)), compare.Figure(c.pubP99), figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)), compare.Figure(float64(r.MaxMs)),
+			compare.Figure(float64(r.DrainS)), compare.Figure(float64(r.RPSToLastResponse)), compare.Figure(float64(r.RPSToLogsRead)), backlog, compare.Figure(float64(r.APICPUCores)),
+		})
+	}
+	readers := orderBy(pm.Readers, conds, func(c condition) string { return c.reader })
+
+	d.Sections = append(d.Sections, section{ID: "percentiles", Title: "Latency percentiles",
+		Caption: "Pooled over each condition's verified runs, from the scheduled send to the end of the response (log scale). The same scale for both readers.",
+		Plots:   percentilePlots(conds, readers, multiAPI)})
+	d.Sections = append(d.Sections, section{ID: "p99-runs", Title: "p99 per run",
+		Caption: "Each run's p99 (dots) and their range (bar), as the article reports it; the diamond is the pooled p99" + publishedNote(in.Published) + ".",
+		Plots:   runPlots(conds, readers, multiAPI)})
+	tl := section{ID: "timeline", Title: "Log bytes generated and read",
+		Caption: "The conditions where the offered log volume exceeds the reader's bound: bytes the API generated and bytes the reader had read since the first scheduled send, each run a line. The dashed grey line is the reader's bound; the backlog is the gap."}
+	tl.Plots = timelinePlots(conds, pm.DurationS)
+	if len(tl.Plots) == 0 {
+		tl.Empty = "No condition here offers more log bytes per second than its reader reads (the slow reader with a 16 KiB mode does)."
+	}
+	d.Sections = append(d.Sections, tl)
+	d.Sections = append(d.Sections, section{ID: "cpu", Title: "API CPU",
+		Caption: "Mean cores the API's cgroup used, from the reset after warm-up to the last response, over the verified runs.",
+		Plots:   cpuPlots(conds, readers, multiAPI)})
+	return d, nil
+}
+
+func publishedNote(pub reference.Figures) string {
+	if pub == nil {
+		return ""
+	}
+	return "; the triangle is the article's pooled p99, where it published one"
+}
+
+// conditions recomputes the conditions and gathers each one's requests and runs.
+func conditions(b *bundle.Bundle, pub reference.Figures) []condition {
+	rows := bundle.DeriveConditions(b.Runs, b.Manifest.Parameters)
+	out := make([]condition, 0, len(rows))
+	for _, r := range rows {
+		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, pubP99: math.NaN()}
+		for _, run := range b.Runs {
+			if run.Run.Verified && run.Run.API == r.API && run.Run.Mode == r.Mode && run.Run.Reader == r.Reader {
+				c.runs = append(c.runs, run)
+				for _, q := range run.Requests {
+					c.lat = append(c.lat, q.LatencyMs)
+				}
+			}
+		}
+		if pub != nil {
+			if v, ok := pub.Lookup(r.Mode, r.Reader, "p99_pooled"); ok {
+				c.pubP99 = v
+			}
+		}
+		out = append(out, c)
+	}
+	// Modes in the manifest's order, which is the article's.
+	modes := orderBy(b.Manifest.Parameters.Modes, out, func(c condition) string { return c.mode })
+	slices.SortStableFunc(out, func(a, b condition) int { return slices.Index(modes, a.mode) - slices.Index(modes, b.mode) })
+	return out
+}
+
+// orderBy lists the values of key in the order of want, then any others as they come.
+func orderBy(want []string, conds []condition, key func(condition) string) []string {
+	var out []string
+	have := map[string]bool{}
+	for _, c := range conds {
+		have[key(c)] = true
+	}
+	for _, w := range want {
+		if have[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	for _, c := range conds {
+		if k := key(c); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Sizes of the plots, in points: two fit side by side on a wide page.
+const (
+	plotW = 7 * vg.Inch
+	plotH = 4.2 * vg.Inch
+)
+
+// categories puts labels on the x axis at 0..n-1, tilted so long mode names fit.
+func categories(p *plot.Plot, labels []string) {
+	p.NominalX(labels...)
+	p.X.Tick.Label.Rotation = math.Pi / 7
+	p.X.Tick.Label.XAlign = draw.XRight
+	p.X.Tick.Label.YAlign = draw.YCenter
+	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
+}
+
+func renderPlot(p *plot.Plot) figure {
+	s, err := svg(p, plotW, plotH)
+	if err != nil {
+		return figure{Title: p.Title.Text, Err: err.Error()}
+	}
+	return figure{Title: p.Title.Text, SVG: template.HTML(s)} // gonum escapes every text it draws
+}
+
+func failed(title string, err error) figure { return figure{Title: title, Err: err.Error()} }
+
+// latencyRange is the smallest and largest positive latency figure any plot shows, so
+// that the readers' plots share a scale.
+func latencyRange(conds []condition) (lo, hi float64) {
+	lo, hi = math.Inf(1), 0
+	for _, c := range conds {
+		for _, v := range append(slices.Clone(c.lat), c.pubP99) {
+			if v > 0 && !math.IsInf(v, 0) {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+		if v := stats.NearestRank(c.lat, 50); v > 0 {
+			lo = min(lo, v)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return 0.1, 10
+	}
+	// Below the median of the fastest condition nothing is plotted: start there.
+	med := math.Inf(1)
+	for _, c := range conds {
+		if v := stats.NearestRank(c.lat, 50); v > 0 {
+			med = min(med, v)
+		}
+	}
+	if !math.IsInf(med, 1) {
+		lo = med
+	}
+	return lo, hi
+}
+
+func percentilePlots(conds []condition, readers []string, multiAPI bool) []figure {
+	lo, hi := latencyRange(conds)
+	var out []figure
+	for _, reader := range readers {
+		title := fmt.Sprintf("Latency percentiles, %s reader", reader)
+		p := newPlot(title, "", "latency (ms, log scale)")
+		var labels []string
+		series := []struct {
+			name string
+			pct  float64
+			col  color.Color
+			xys  plotter.XYs
+		}{{"p50", 50, blue, nil}, {"p90", 90, green, nil}, {"p99", 99, orange, nil}, {"max", 100, red, nil}}
+		for _, c := range conds {
+			if c.reader != reader {
+				continue
+			}
+			x := float64(len(labels))
+			labels = append(labels, c.label(multiAPI))
+			for i := range series {
+				if v := stats.NearestRank(c.lat, series[i].pct); v > 0 {
+					series[i].xys = append(series[i].xys, plotter.XY{X: x, Y: v})
+				}
+			}
+		}
+		shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}
+		for i, s := range series {
+			if len(s.xys) == 0 {
+				continue
+			}
+			l, err := line(s.xys, s.col, 1.5, false)
+			if err != nil {
+				out = append(out, failed(title, err))
+				continue
+			}
+			pts, err := points(s.xys, s.col, shapes[i], 3)
+			if err != nil {
+				out = append(out, failed(title, err))
+				continue
+			}
+			p.Add(l, pts)
+			p.Legend.Add(s.name, l, pts)
+		}
+		categories(p, labels)
+		logAxis(&p.Y, lo, hi)
+		out = append(out, renderPlot(p))
+	}
+	return out
+}
+
+func runPlots(conds []condition, readers []string, multiAPI bool) []figure {
+	lo, hi := latencyRange(conds)
+	var out []figure
+	for _, reader := range readers {
+		title := fmt.Sprintf("p99 per run, %s reader", reader)
+		p := newPlot(title, "", "p99 latency (ms, log scale)")
+		var labels []string
+		var runs, pooled, pub plotter.XYs
+		for _, c := range conds {
+			if c.reader != reader {
+				continue
+			}
+			x := float64(len(labels))
+			labels = append(labels, c.label(multiAPI))
+			var ys []float64
+			for _, r := range c.runs {
+				if v := float64(r.Run.P99Ms); v > 0 {
+					ys = append(ys, v)
+					runs = append(runs, plotter.XY{X: x - 0.08, Y: v})
+				}
+			}
+			if len(ys) > 1 {
+				if bar, err := line(plotter.XYs{{X: x - 0.08, Y: slices.Min(ys)}, {X: x - 0.08, Y: slices.Max(ys)}}, paleBlue, 6, false); err == nil {
+					p.Add(bar)
+				}
+			}
+			if v := float64(c.row.P99Ms); v > 0 {
+				pooled = append(pooled, plotter.XY{X: x + 0.12, Y: v})
+			}
+			if c.pubP99 > 0 {
+				pub = append(pub, plotter.XY{X: x + 0.3, Y: c.pubP99})
+			}
+		}
+		for _, s := range []struct {
+			name   string
+			xys    plotter.XYs
+			col    color.Color
+			shape  draw.GlyphDrawer
+			radius float64
+		}{
+			{"each run's p99", runs, blue, draw.CircleGlyph{}, 2.5},
+			{"pooled p99", pooled, orange, draw.PyramidGlyph{}, 0},
+			{"published p99", pub, purple, draw.TriangleGlyph{}, 3.5},
+		} {
+			if len(s.xys) == 0 {
+				continue
+			}
+			shape := s.shape
+			if s.radius == 0 {
+				shape, s.radius = diamond{}, 4
+			}
+			pts, err := points(s.xys, s.col, shape, s.radius)
+			if err != nil {
+				out = append(out, failed(title, err))
+				continue
+			}
+			p.Add(pts)
+			p.Legend.Add(s.name, pts)
+		}
+		categories(p, labels)
+		logAxis(&p.Y, lo, hi)
+		out = append(out, renderPlot(p))
+	}
+	return out
+}
+
+func timelinePlots(conds []condition, durationS float64) []figure {
+	var out []figure
+	for _, c := range conds {
+		r := c.row
+		if !(r.ReaderBoundBytesPerS > 0 && r.OfferedBytesPerS > r.ReaderBoundBytesPerS) || len(c.runs) == 0 {
+			continue
+		}
+		title := fmt.Sprintf("%s/%s/%s (%d runs)", c.api, c.mode, c.reader, len(c.runs))
+		p := newPlot(title, "seconds since the first scheduled send", "log bytes (KiB)")
+		p.X.Min, p.Y.Min = 0, 0
+		p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{}
+		var end, top float64
+		for i, run := range c.runs {
+			var gen, read plotter.XYs
+			for _, t := range run.Timeline {
+				xy := plotter.XY{X: t.OffsetS, Y: float64(t.Bytes) / 1024}
+				if math.IsNaN(xy.X) || math.IsInf(xy.X, 0) || math.IsNaN(xy.Y) || math.IsInf(xy.Y, 0) {
+					continue
+				}
+				end, top = max(end, xy.X), max(top, xy.Y)
+				switch t.Series {
+				case "generated":
+					gen = append(gen, xy)
+				case "read":
+					read = append(read, xy)
+				}
+			}
+			for _, s := range []struct {
+				name string
+				xys  plotter.XYs
+				col  color.RGBA
+			}{{"generated", gen, blue}, {"read", read, orange}} {
+				if len(s.xys) == 0 {
+					continue
+				}
+				l, err := line(thin(s.xys, 500), s.col, 1.3, false)
+				if err != nil {
+					continue
+				}
+				p.Add(l)
+				if i == 0 {
+					p.Legend.Add(s.name, l)
+				}
+			}
+		}
+		if end > 0 && top > 0 {
+			bound := r.ReaderBoundBytesPerS / 1024
+			until := min(end, top/bound)
+			if l, err := line(plotter.XYs{{X: 0, Y: 0}, {X: until, Y: bound * until}}, grey, 1, true); err == nil {
+				p.Add(l)
+				p.Legend.Add(fmt.Sprintf("reader bound %s/s", units.BytesSize(r.ReaderBoundBytesPerS)), l)
+			}
+			if durationS > 0 {
+				if l, err := line(plotter.XYs{{X: durationS, Y: 0}, {X: durationS, Y: top}}, light, 1, true); err == nil {
+					l.Color = grey
+					l.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
+					p.Add(l)
+					p.Legend.Add("end of the load", l)
+				}
+			}
+			p.X.Max, p.Y.Max = end*1.02, top*1.05
+		}
+		out = append(out, renderPlot(p))
+	}
+	return out
+}
+
+func cpuPlots(conds []condition, readers []string, multiAPI bool) []figure {
+	title := "API CPU by condition"
+	p := newPlot(title, "", "mean cores")
+	var labels []string
+	index := map[string]int{}
+	for _, c := range conds {
+		l := c.label(multiAPI)
+		if _, ok := index[l]; !ok {
+			index[l] = len(labels)
+			labels = append(labels, l)
+		}
+	}
+	width := vg.Points(min(40, 240/float64(max(1, len(labels)*len(readers)))))
+	colors := []color.RGBA{blue, orange, green, purple}
+	for j, reader := range readers {
+		values := make(plotter.Values, len(labels))
+		for _, c := range conds {
+			if c.reader == reader {
+				if v := float64(c.row.APICPUCores); !math.IsNaN(v) && !math.IsInf(v, 0) {
+					values[index[c.label(multiAPI)]] = v
+				}
+			}
+		}
+		bars, err := plotter.NewBarChart(values, width)
+		if err != nil {
+			return []figure{failed(title, err)}
+		}
+		bars.Color = colors[j%len(colors)]
+		bars.LineStyle.Width = 0
+		bars.Offset = vg.Length(float64(j)-float64(len(readers)-1)/2) * width
+		p.Add(bars)
+		p.Legend.Add(reader+" reader", bars)
+	}
+	categories(p, labels)
+	p.Y.Min = 0
+	p.Y.Tick.Marker = linearTicks{}
+	return []figure{renderPlot(p)}
+}
+
+// diamond is a glyph that plotter does not have.
+type diamond struct{}
+
+func (diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineWidth(vg.Points(1))
+	c.SetColor(sty.Color)
+	r := sty.Radius
+	var path vg.Path
+	path.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	path.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	path.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	path.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	path.Close()
+	c.Fill(path)
+}
+
+func figRange(lo, hi float64) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return "-"
+	}
+	return compare.Figure(lo) + "–" + compare.Figure(hi)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

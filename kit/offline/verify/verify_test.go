@@ -1,0 +1,409 @@
+package verify
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/bundle/bundletest"
+)
+
+// small is a quick synthetic bundle: 2 modes x 2 readers, 1 round of 1 s at 20 req/s.
+func small() *bundle.Bundle {
+	return bundletest.New(bundletest.Options{Modes: []string{"short1", "json-queue"}, Rounds: 1, Duration: time.Second})
+}
+
+// saved writes b to a fresh folder named "bundle".
+func saved(t *testing.T, b *bundle.Bundle) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if err := b.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func verifyDir(t *testing.T, dir string) *Result {
+	t.Helper()
+	files, err := bundle.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Verify(files)
+}
+
+func TestAGoodBundleVerifies(t *testing.T) {
+	dir := saved(t, small())
+	res := verifyDir(t, dir)
+	if !res.OK() || len(res.Notes) > 0 {
+		t.Fatalf("problems: %v\nnotes: %v", res.Problems, res.Notes)
+	}
+	want := Counts{Files: 6, Runs: 4, Verified: 4, Requests: 80, Containers: 12, Conditions: 4, Timeline: res.Counts.Timeline}
+	if res.Counts != want || res.Counts.Timeline == 0 {
+		t.Fatalf("counts %+v, want %+v", res.Counts, want)
+	}
+	if !strings.HasPrefix(res.Summary(), "OK: bundle: 6 files match SHA256SUMS; 4 runs (4 verified), 80 requests") {
+		t.Fatalf("summary %q", res.Summary())
+	}
+	if res.Bundle == nil || len(res.Bundle.Runs) != 4 || len(res.Bundle.Runs[0].Requests) != 20 {
+		t.Fatalf("the bundle as read: %+v", res.Bundle)
+	}
+	// coreutils agrees that the checksums hold.
+	if _, err := exec.LookPath("sha256sum"); err == nil {
+		cmd := exec.Command("sha256sum", "--strict", "-c", bundle.SumsFile)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("sha256sum -c: %v\n%s", err, out)
+		}
+	}
+}
+
+func TestAFailedRunIsDataNotAProblem(t *testing.T) {
+	b := bundletest.New(bundletest.Options{Modes: []string{"json-queue"}, Readers: []string{"slow"}, Rounds: 2, Duration: time.Second, FailRun: 2})
+	res := verifyDir(t, saved(t, b))
+	if !res.OK() || res.Counts.Verified != 1 {
+		t.Fatalf("problems %v, counts %+v", res.Problems, res.Counts)
+	}
+}
+
+// table is a CSV file as cells, to edit one value by column name.
+type table struct {
+	header []string
+	rows   [][]string
+}
+
+func readTable(t *testing.T, path string) *table {
+	t.Helper()
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &table{header: recs[0], rows: recs[1:]}
+}
+
+func (tb *table) col(t *testing.T, name string) int {
+	t.Helper()
+	i := slices.Index(tb.header, name)
+	if i < 0 {
+		t.Fatalf("no column %s", name)
+	}
+	return i
+}
+
+func (tb *table) write(t *testing.T, path string) {
+	t.Helper()
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	w.Write(tb.header)
+	w.WriteAll(tb.rows)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// edit sets one cell (row counts from 0, after the header) and returns the old value.
+func edit(t *testing.T, dir, file string, row int, column, value string) string {
+	t.Helper()
+	tb := readTable(t, filepath.Join(dir, file))
+	c := tb.col(t, column)
+	old := tb.rows[row][c]
+	tb.rows[row][c] = value
+	tb.write(t, filepath.Join(dir, file))
+	return old
+}
+
+// cell reads one cell.
+func cell(t *testing.T, dir, file string, row int, column string) string {
+	t.Helper()
+	tb := readTable(t, filepath.Join(dir, file))
+	return tb.rows[row][tb.col(t, column)]
+}
+
+// resum rewrites SHA256SUMS for the files as they are now: what a careful forger does,
+// so that only the cross-file checks can tell.
+func resum(t *testing.T, dir string) {
+	t.Helper()
+	var buf bytes.Buffer
+	names := slices.Clone(bundle.DataFiles)
+	slices.Sort(names)
+	for _, name := range names {
+		body, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		sum := sha256.Sum256(body)
+		fmt.Fprintf(&buf, "%s  %s\n", hex.EncodeToString(sum[:]), name)
+	}
+	if err := os.WriteFile(filepath.Join(dir, bundle.SumsFile), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sumOf(t *testing.T, path string) string {
+	body, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:])
+}
+
+// TestVerifyCatchesEveryCorruption corrupts a bundle each way a user can and wants each
+// caught by the precise problem (and, where a forger fixed SHA256SUMS, by nothing else
+// than the invariant).
+func TestVerifyCatchesEveryCorruption(t *testing.T) {
+	base := small()
+	firstRun := base.Runs[0].Run
+	for _, tc := range []struct {
+		name string
+		// corrupt changes the saved bundle and returns the problems that must be found.
+		corrupt func(t *testing.T, dir string) []string
+		// onlyInvariants: no checksum problem may be reported (SHA256SUMS was fixed).
+		onlyInvariants bool
+	}{
+		{"a flipped byte", func(t *testing.T, dir string) []string {
+			path := filepath.Join(dir, bundle.RequestsFile)
+			want := sumOf(t, path)
+			body, _ := os.ReadFile(path)
+			body[len(body)/2] ^= 0x01
+			os.WriteFile(path, body, 0o644)
+			return []string{fmt.Sprintf("requests.csv: SHA-256: have %s, want %s (SHA256SUMS line 4; %d bytes)", sumOf(t, path), want, len(body))}
+		}, false},
+		{"a truncated CSV", func(t *testing.T, dir string) []string {
+			path := filepath.Join(dir, bundle.RunsFile)
+			body, _ := os.ReadFile(path)
+			cut := bytes.LastIndexByte(body[:len(body)-1], '\n') + 40
+			os.WriteFile(path, body[:cut], 0o644)
+			return []string{"runs.csv: SHA-256: have ", "runs.csv line 5: 3 fields, want "}
+		}, false},
+		{"a truncated CSV at a line's end, sums fixed", func(t *testing.T, dir string) []string {
+			path := filepath.Join(dir, bundle.RequestsFile)
+			body, _ := os.ReadFile(path)
+			cut := bytes.LastIndexByte(body[:len(body)-1], '\n') + 1
+			os.WriteFile(path, body[:cut], 0o644)
+			resum(t, dir)
+			last := base.Runs[len(base.Runs)-1].Run
+			return []string{fmt.Sprintf("runs.csv line 5 (run %s): requests: have 20, want 19 (rows of this run in requests.csv)", last.RunID)}
+		}, true},
+		{"a dropped file", func(t *testing.T, dir string) []string {
+			os.Remove(filepath.Join(dir, bundle.TimelineFile))
+			return []string{"timeline.csv: missing (SHA256SUMS line 6 lists it)"}
+		}, false},
+		{"a dropped SHA256SUMS", func(t *testing.T, dir string) []string {
+			os.Remove(filepath.Join(dir, bundle.SumsFile))
+			return []string{"SHA256SUMS: missing: nothing can be checked against it"}
+		}, false},
+		{"an extra file", func(t *testing.T, dir string) []string {
+			os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hi"), 0o644)
+			return []string{"notes.txt: not a bundle file (a bundle holds exactly manifest.json, runs.csv, requests.csv, containers.csv, timeline.csv, conditions.csv, SHA256SUMS)"}
+		}, false},
+		{"an extra folder and a symbolic link", func(t *testing.T, dir string) []string {
+			os.Mkdir(filepath.Join(dir, "plots"), 0o755)
+			os.Symlink("/etc/passwd", filepath.Join(dir, "passwd"))
+			return []string{"plots/ (a folder): not a bundle file", "passwd (a symbolic link): not a bundle file"}
+		}, false},
+		{"a bundle file replaced by a symbolic link", func(t *testing.T, dir string) []string {
+			path := filepath.Join(dir, bundle.ConditionsFile)
+			os.Rename(path, path+".real")
+			os.Symlink(bundle.ConditionsFile+".real", path)
+			return []string{"conditions.csv (a symbolic link): not a bundle file", "conditions.csv: missing (SHA256SUMS line 1 lists it)", "conditions.csv.real: not a bundle file"}
+		}, false},
+		{"one latency edited, sums fixed", func(t *testing.T, dir string) []string {
+			old := edit(t, dir, bundle.RequestsFile, 3, "latency_ms", "99999")
+			resum(t, dir)
+			_ = old
+			return []string{
+				fmt.Sprintf("runs.csv line 2 (run %s): max_ms: have %s, want 99999 (recomputed from requests.csv lines 2-21)", firstRun.RunID, number(float64(firstRun.MaxMs))),
+				fmt.Sprintf("runs.csv line 2 (run %s): p99_ms: have %s, want 99999", firstRun.RunID, number(float64(firstRun.P99Ms))),
+				fmt.Sprintf("conditions.csv line 2 (condition go/%s/%s): max_ms: have %s, want 99999 (recomputed from runs.csv, requests.csv and containers.csv)",
+					firstRun.Mode, firstRun.Reader, number(float64(firstRun.MaxMs))),
+			}
+		}, true},
+		{"a run_id nobody knows, sums fixed", func(t *testing.T, dir string) []string {
+			edit(t, dir, bundle.RequestsFile, 0, "run_id", "go-ghost-r9")
+			resum(t, dir)
+			return []string{
+				`requests.csv line 2: run_id: "go-ghost-r9" is not a run in runs.csv`,
+				fmt.Sprintf("runs.csv line 2 (run %s): requests: have 20, want 19", firstRun.RunID),
+			}
+		}, true},
+		{"a verified run whose digests differ, sums fixed", func(t *testing.T, dir string) []string {
+			bad := strings.Repeat("0", 64)
+			edit(t, dir, bundle.RunsFile, 1, "sha256_reader", bad)
+			resum(t, dir)
+			run := base.Runs[1].Run
+			return []string{fmt.Sprintf("runs.csv line 3 (run %s): sha256_reader: have %s, want %.72s (a verified run read what was written (sha256_writer))", run.RunID, bad, run.SHA256Writer)}
+		}, true},
+		{"a verified run that lost bytes, sums fixed", func(t *testing.T, dir string) []string {
+			run := base.Runs[1].Run
+			edit(t, dir, bundle.RunsFile, 1, "bytes_read", fmt.Sprint(run.BytesWritten-1))
+			resum(t, dir)
+			return []string{fmt.Sprintf("runs.csv line 3 (run %s): bytes_read: have %d, want %d (a verified run read every byte written (bytes_written))", run.RunID, run.BytesWritten-1, run.BytesWritten)}
+		}, true},
+		{"a backlog edited, sums fixed", func(t *testing.T, dir string) []string {
+			run := base.Runs[1].Run
+			edit(t, dir, bundle.RunsFile, 1, "backlog_max_bytes", "1")
+			resum(t, dir)
+			return []string{fmt.Sprintf("runs.csv line 3 (run %s): backlog_max_bytes: have 1, want %d (recomputed from timeline.csv lines ", run.RunID, run.BacklogMaxBytes)}
+		}, true},
+		{"a count in the manifest edited, sums fixed", func(t *testing.T, dir string) []string {
+			path := filepath.Join(dir, bundle.ManifestFile)
+			body, _ := os.ReadFile(path)
+			os.WriteFile(path, bytes.Replace(body, []byte(`"runs_verified": 4`), []byte(`"runs_verified": 3`), 1), 0o644)
+			resum(t, dir)
+			return []string{"manifest.json: runs_verified: have 3, want 4 (rows of runs.csv with verified true)"}
+		}, true},
+		{"a pooled p99 edited, sums fixed", func(t *testing.T, dir string) []string {
+			old := edit(t, dir, bundle.ConditionsFile, 3, "p99_ms", "1.5")
+			resum(t, dir)
+			c := base.Conditions[3]
+			return []string{fmt.Sprintf("conditions.csv line 5 (condition go/%s/%s): p99_ms: have 1.5, want %s", c.Mode, c.Reader, old)}
+		}, true},
+		{"a run's count edited, sums fixed", func(t *testing.T, dir string) []string {
+			edit(t, dir, bundle.RunsFile, 0, "errors", "2")
+			resum(t, dir)
+			return []string{fmt.Sprintf("runs.csv line 2 (run %s): errors: have 2, want 0 (requests without status 200 or with an error, in requests.csv)", firstRun.RunID)}
+		}, true},
+		{"an unknown schema version, sums fixed", func(t *testing.T, dir string) []string {
+			path := filepath.Join(dir, bundle.ManifestFile)
+			body, _ := os.ReadFile(path)
+			os.WriteFile(path, bytes.Replace(body, []byte(`"schema_version": 1`), []byte(`"schema_version": 99`), 1), 0o644)
+			resum(t, dir)
+			return []string{"manifest.json: schema_version: have 99, want 1 (the only version this kit reads)"}
+		}, true},
+		{"a manifest that is not JSON, sums fixed", func(t *testing.T, dir string) []string {
+			path := filepath.Join(dir, bundle.ManifestFile)
+			body, _ := os.ReadFile(path)
+			os.WriteFile(path, bytes.Replace(body, []byte(`"command"`), []byte(`command`), 1), 0o644)
+			resum(t, dir)
+			return []string{"manifest.json line 5: not valid JSON: invalid character 'c'"}
+		}, true},
+		{"a value that is not a number, sums fixed", func(t *testing.T, dir string) []string {
+			edit(t, dir, bundle.RunsFile, 2, "p99_ms", "fast")
+			resum(t, dir)
+			return []string{`runs.csv line 4: p99_ms: "fast": not a number or empty`}
+		}, true},
+		{"a duplicated run, sums fixed", func(t *testing.T, dir string) []string {
+			tb := readTable(t, filepath.Join(dir, bundle.RunsFile))
+			tb.rows = append(tb.rows, tb.rows[0])
+			tb.write(t, filepath.Join(dir, bundle.RunsFile))
+			resum(t, dir)
+			return []string{fmt.Sprintf(`runs.csv line 6: run_id: %q again (first on line 2)`, firstRun.RunID)}
+		}, true},
+		{"an unknown column, sums fixed", func(t *testing.T, dir string) []string {
+			tb := readTable(t, filepath.Join(dir, bundle.TimelineFile))
+			tb.header[2] = "offset_ms"
+			tb.write(t, filepath.Join(dir, bundle.TimelineFile))
+			resum(t, dir)
+			return []string{`timeline.csv line 1: offset_ms: "offset_ms": not a column of this schema`}
+		}, true},
+		{"a malformed SHA256SUMS line", func(t *testing.T, dir string) []string {
+			path := filepath.Join(dir, bundle.SumsFile)
+			body, _ := os.ReadFile(path)
+			lines := strings.SplitAfter(string(body), "\n")
+			lines[1] = "deadbeef  containers.csv\n"
+			os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+			return []string{"SHA256SUMS line 2: not `<sha256>  <file>`: deadbeef  containers.csv", "containers.csv: not listed in SHA256SUMS"}
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := saved(t, base)
+			want := tc.corrupt(t, dir)
+			res := verifyDir(t, dir)
+			if res.OK() {
+				t.Fatal("verify found no problem")
+			}
+			var have []string
+			for _, p := range res.Problems {
+				have = append(have, p.String())
+				if strings.Contains(p.String(), "\n") {
+					t.Errorf("a problem on more than one line: %q", p)
+				}
+				if tc.onlyInvariants && (p.Column == "SHA-256" || strings.Contains(p.String(), "listed")) {
+					t.Errorf("SHA256SUMS was fixed, yet: %s", p)
+				}
+			}
+			for _, w := range want {
+				found := false
+				for _, h := range have {
+					found = found || strings.Contains(h, w)
+				}
+				if !found {
+					t.Errorf("no problem says %q; have:\n  %s", w, strings.Join(have, "\n  "))
+				}
+			}
+			if !strings.HasPrefix(res.Summary(), "FAILED: ") {
+				t.Errorf("summary %q", res.Summary())
+			}
+		})
+	}
+}
+
+func TestAColumnAddedByALaterKitIsANoteNotAProblem(t *testing.T) {
+	dir := saved(t, small())
+	// A bundle from before the kit wrote wall_s: the column is simply not there.
+	tb := readTable(t, filepath.Join(dir, bundle.RunsFile))
+	c := tb.col(t, "wall_s")
+	tb.header = slices.Delete(tb.header, c, c+1)
+	for i := range tb.rows {
+		tb.rows[i] = slices.Delete(tb.rows[i], c, c+1)
+	}
+	tb.write(t, filepath.Join(dir, bundle.RunsFile))
+	resum(t, dir)
+	res := verifyDir(t, dir)
+	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "runs.csv line 1: no column wall_s") {
+		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
+	}
+	// But a column verification rests on is a problem.
+	tb = readTable(t, filepath.Join(dir, bundle.RequestsFile))
+	c = tb.col(t, "latency_ms")
+	tb.header = slices.Delete(tb.header, c, c+1)
+	for i := range tb.rows {
+		tb.rows[i] = slices.Delete(tb.rows[i], c, c+1)
+	}
+	tb.write(t, filepath.Join(dir, bundle.RequestsFile))
+	resum(t, dir)
+	res = verifyDir(t, dir)
+	if res.OK() || !strings.Contains(res.Problems[0].String(), "requests.csv line 1: no column latency_ms") {
+		t.Fatalf("problems %v", res.Problems)
+	}
+}
+
+func TestAChangedModelIsANote(t *testing.T) {
+	dir := saved(t, small())
+	edit(t, dir, bundle.ConditionsFile, 3, "predicted_drain_s", "7")
+	resum(t, dir)
+	res := verifyDir(t, dir)
+	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "predicted_drain_s: have 7, want ") {
+		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
+	}
+}
+
+func TestProblemsHaveEveryPartInPlace(t *testing.T) {
+	for _, tc := range []struct {
+		p    Problem
+		want string
+	}{
+		{Problem{File: "runs.csv", Line: 3, Key: "run r1", Column: "p99_ms", Have: "5", Want: "4", Msg: "recomputed"}, "runs.csv line 3 (run r1): p99_ms: have 5, want 4 (recomputed)"},
+		{Problem{File: "timeline.csv", Msg: "missing"}, "timeline.csv: missing"},
+		{Problem{File: "manifest.json", Column: "complete", Have: "true", Want: "false"}, "manifest.json: complete: have true, want false"},
+	} {
+		if have := tc.p.String(); have != tc.want {
+			t.Errorf("have %q, want %q", have, tc.want)
+		}
+	}
+}
