@@ -12,10 +12,10 @@ import (
 	"golang.org/x/term"
 
 	"github.com/logbench/logbench/kit/host/bench"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/host/calibrate"
-	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 func TestReproduceRejectsBadInput(t *testing.T) {

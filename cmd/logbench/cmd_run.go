@@ -8,8 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/host/bench"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 func runCommand() *cli.Command {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // runApp runs the CLI in-process and returns its output and error.

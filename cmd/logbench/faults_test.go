@@ -12,9 +12,9 @@ import (
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
 
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // The fault-injection suite: each test does the fault for real on the engine and checks

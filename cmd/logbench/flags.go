@@ -10,11 +10,11 @@ import (
 	"github.com/docker/go-units"
 	"github.com/urfave/cli/v2"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/host/bench"
-	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/incontainer/conductor"
 	"github.com/logbench/logbench/kit/incontainer/fiforeader"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // Flags shared by every command that performs runs; defaultAPI is the command's own.
@@ -44,7 +44,7 @@ func runFlags(defaultAPI string) []cli.Flag {
 func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 	var s bench.Settings
 	p := c.Duration
-	s.Protocol = conductor.Params{
+	s.Protocol = contract.RunParams{
 		Rate:           c.Float64("rate"),
 		Duration:       p("duration"),
 		WarmupCount:    c.Int("warmup"),
@@ -111,7 +111,7 @@ func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 func settingsOf(p bundle.Params) bench.Settings {
 	maxRun := time.Duration(p.MaxRunTimeS * float64(time.Second))
 	return bench.Settings{
-		Protocol: conductor.Params{
+		Protocol: contract.RunParams{
 			Rate:           p.RateRPS,
 			Duration:       time.Duration(p.DurationS * float64(time.Second)),
 			WarmupCount:    p.WarmupRequests,

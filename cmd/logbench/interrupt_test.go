@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // buildKit compiles the logbench binary, for tests that signal it as a user would.

@@ -15,11 +15,12 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/sys/unix"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/host/bench"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/images"
 	"github.com/logbench/logbench/kit/host/pythonbase"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // session is everything a command that performs runs has prepared before the first.
@@ -34,7 +35,7 @@ type session struct {
 // target is a reachable engine, the platform to build for, and the kit's source.
 type target struct {
 	engine   *engine.Engine
-	facts    engine.Facts
+	facts    contract.EngineFacts
 	platform string
 	source   string
 }

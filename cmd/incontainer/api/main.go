@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/apiserver"
 	"github.com/logbench/logbench/kit/incontainer/control"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
@@ -26,8 +27,8 @@ func main() {
 		Mode:        logmode.Mode(*mode),
 		FIFOPath:    *fifoPath,
 		MaxLogBytes: *maxLog,
-		Workload:    control.Loopback(control.WorkloadPort),
-		Control:     control.Loopback(control.APIControlPort),
+		Workload:    control.Loopback(contract.WorkloadPort),
+		Control:     control.Loopback(contract.APIControlPort),
 	})
 	if err == nil {
 		err = srv.Run(ctx)

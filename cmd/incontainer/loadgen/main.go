@@ -16,12 +16,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/conductor"
 	"github.com/logbench/logbench/kit/incontainer/control"
 )
 
 func main() {
-	var p conductor.Params
+	var p contract.RunParams
 	flag.Float64Var(&p.Rate, "rate", 20, "requests per second")
 	flag.DurationVar(&p.Duration, "duration", 8*time.Second, "load duration")
 	flag.IntVar(&p.WarmupCount, "warmup", 2, "warm-up requests")
@@ -42,9 +43,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	c := &conductor.Conductor{
-		API:         control.NewClient(control.APIControlPort),
-		Reader:      control.NewClient(control.ReaderPort),
-		WorkloadURL: "http://" + control.Loopback(control.WorkloadPort) + "/",
+		API:         control.NewClient(contract.APIControlPort),
+		Reader:      control.NewClient(contract.ReaderPort),
+		WorkloadURL: "http://" + control.Loopback(contract.WorkloadPort) + "/",
 		Progress:    os.Stdout,
 		Poll:        20 * time.Millisecond,
 	}
@@ -52,24 +53,24 @@ func main() {
 		rates, err := parseRates(*sweep)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen: -sweep:", err)
-			os.Exit(conductor.ExitNoResult)
+			os.Exit(contract.ExitNoResult)
 		}
-		res := c.Sweep(ctx, conductor.SweepParams{Rates: rates, Step: *sweepStep, MaxLagP99: *sweepLag, Trials: *sweepTrials})
+		res := c.Sweep(ctx, contract.SweepParams{Rates: rates, Step: *sweepStep, MaxLagP99: *sweepLag, Trials: *sweepTrials})
 		if err := writeJSON(*resultPath, res); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
-			os.Exit(conductor.ExitNoResult)
+			os.Exit(contract.ExitNoResult)
 		}
 		return
 	}
 	res := c.Run(ctx, p)
 	if err := writeJSON(*resultPath, res); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
-		os.Exit(conductor.ExitNoResult)
+		os.Exit(contract.ExitNoResult)
 	}
 	if res.Failure != "" {
-		os.Exit(conductor.ExitRunFailed)
+		os.Exit(contract.ExitRunFailed)
 	}
-	os.Exit(conductor.ExitVerified)
+	os.Exit(contract.ExitVerified)
 }
 
 func parseRates(s string) ([]float64, error) {

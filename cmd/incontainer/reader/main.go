@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/control"
 	"github.com/logbench/logbench/kit/incontainer/fiforeader"
 )
@@ -23,7 +24,7 @@ func main() {
 	r := fiforeader.New(fiforeader.Config{
 		FIFOPath:        *fifoPath,
 		RateBytesPerSec: *rate,
-		Control:         control.Loopback(control.ReaderPort),
+		Control:         control.Loopback(contract.ReaderPort),
 	})
 	if err := r.Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "reader:", err)

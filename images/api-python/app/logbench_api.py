@@ -8,7 +8,7 @@ modes, QueueHandler + QueueListener with a bounded queue for json-queue.
 
 A control server on its own thread serves the counters, so that the conductor can read
 them while the event loop is stalled on a blocked FIFO write. Its JSON documents carry
-the same field names as the Go kit's (kit/incontainer/control, kit/incontainer/logmode, kit/incontainer/tally,
+the same field names as the Go kit's (kit/contract, kit/incontainer/logmode, kit/incontainer/tally,
 kit/incontainer/cgroupstat).
 """
 
@@ -27,7 +27,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-# Loopback ports and names shared with the kit (kit/incontainer/control).
+# Loopback ports and names shared with the kit (kit/contract).
 WORKLOAD_PORT = 8080
 CONTROL_PORT = 9001
 SEQ_HEADER = "x-logbench-seq"
@@ -93,7 +93,7 @@ class QueueFull(Exception):
 
 
 class Counters:
-    """What the logging path has seen since the last reset (kit/incontainer/logmode.Counters), and
+    """What the logging path has seen since the last reset (kit/contract.Counters), and
     the timeline of bytes generated. Shared by the event loop, the queue listener's
     thread and the control server's threads."""
 
@@ -407,7 +407,7 @@ def _v2_group(proc_cgroup):
 
 
 def read_cgroup(root="/sys/fs/cgroup", proc_cgroup="/proc/self/cgroup"):
-    """A snapshot of the process's own cgroup (kit/incontainer/cgroupstat.Snapshot)."""
+    """A snapshot of the process's own cgroup (kit/contract.CgroupSnapshot)."""
     if os.path.exists(os.path.join(root, "cgroup.controllers")):
         return _read_v2(root, proc_cgroup)
     return _read_v1(root)
@@ -466,7 +466,7 @@ def _read_v1(root):
 # --- process ------------------------------------------------------------------------
 
 def read_process(status_path="/proc/self/status", root="/"):
-    """The process's privileges as the kernel sees them (kit/incontainer/procinfo.Facts), so the
+    """The process's privileges as the kernel sees them (kit/contract.ProcessFacts), so the
     run can show the container was hardened."""
     f = {"present": True, "uid": os.getuid(), "gid": os.getgid(), "cap_effective": 0,
          "no_new_privs": False, "root_read_only": False}
@@ -565,7 +565,7 @@ class API:
         except ConnectionError:
             pass
 
-    # The control documents (kit/incontainer/control), served from other threads.
+    # The control documents (kit/contract), served from other threads.
 
     def status(self):
         return {

@@ -4,7 +4,7 @@ import unittest
 
 from helpers import logbench_api as api
 
-SNAPSHOT_FIELDS = {  # kit/incontainer/cgroupstat.Snapshot's json tags
+SNAPSHOT_FIELDS = {  # kit/contract.CgroupSnapshot's json tags
     "unix_ns", "cgroup_version", "cpu_limit_cores", "memory_limit_bytes", "swap_limit_bytes",
     "cpu_usage_ns", "cpu_periods", "cpu_throttled_periods", "cpu_throttled_ns",
     "memory_usage_bytes", "memory_peak_bytes",

@@ -98,30 +98,30 @@ class ControlTest(unittest.TestCase):
                     break
                 time.sleep(0.01)
             self.assertEqual(code, 200)
-            self.assertEqual(list(st), go_json_tags("kit/incontainer/control/control.go", "APIStatus"))
+            self.assertEqual(list(st), go_json_tags("kit/contract/contract.go", "APIStatus"))
             self.assertEqual((st["implementation"], st["mode"], st["ready"]), ("python", "json-queue", True))
             self.assertTrue(st["runtime"].startswith("Python 3."), st["runtime"])
-            self.assertEqual(list(st["counters"]), go_json_tags("kit/incontainer/logmode/sink.go", "Counters"))
-            self.assertEqual(list(st["counters"]["generated"]), go_json_tags("kit/incontainer/tally/tally.go", "Counts"))
-            self.assertEqual(sorted(st["cgroup"]), sorted(go_json_tags("kit/incontainer/cgroupstat/cgroupstat.go", "Snapshot")))
+            self.assertEqual(list(st["counters"]), go_json_tags("kit/contract/contract.go", "Counters"))
+            self.assertEqual(list(st["counters"]["generated"]), go_json_tags("kit/contract/contract.go", "Counts"))
+            self.assertEqual(sorted(st["cgroup"]), sorted(go_json_tags("kit/contract/contract.go", "CgroupSnapshot")))
             self.assertEqual(st["counters"]["generated"], st["counters"]["written"])
-            self.assertEqual(list(st["process"]), go_json_tags("kit/incontainer/procinfo/procinfo.go", "Facts"))
+            self.assertEqual(list(st["process"]), go_json_tags("kit/contract/contract.go", "ProcessFacts"))
             self.assertEqual((st["process"]["present"], st["process"]["uid"]), (True, os.getuid()))
 
             code, body = srv.control("GET", "/report")
             self.assertEqual(code, 200)
             rep = json.loads(body)
-            want = go_json_tags("kit/incontainer/control/control.go", "APIStatus") + \
-                go_json_tags("kit/incontainer/control/control.go", "APIReport")
+            want = go_json_tags("kit/contract/contract.go", "APIStatus") + \
+                go_json_tags("kit/contract/contract.go", "APIReport")
             self.assertEqual(list(rep), want)
             self.assertEqual([s["seq"] for s in rep["spans"]], [0, 1, 2])
-            span_tags = go_json_tags("kit/incontainer/control/control.go", "Span")
+            span_tags = go_json_tags("kit/contract/contract.go", "Span")
             for s in rep["spans"]:
                 self.assertEqual(list(s), span_tags[:3])  # "error" is omitted when empty
                 self.assertGreater(s["generate_ns"], 0)
                 self.assertGreater(s["log_call_ns"], 0)
             self.assertEqual(len(rep["generated"]), 4)
-            self.assertEqual(list(rep["generated"][0]), go_json_tags("kit/incontainer/logmode/sink.go", "Sample"))
+            self.assertEqual(list(rep["generated"][0]), go_json_tags("kit/contract/contract.go", "Sample"))
             self.assertEqual([s["bytes"] for s in rep["generated"]], [16384, 32768, 49152, 65536])
 
             self.assertEqual(srv.control("POST", "/reset")[0], 200)

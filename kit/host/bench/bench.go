@@ -13,12 +13,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/incontainer/conductor"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/incontainer/fiforeader"
 	"github.com/logbench/logbench/kit/host/images"
+	"github.com/logbench/logbench/kit/incontainer/fiforeader"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // The API implementations: Go (net/http) and the article's Python 3.11 asyncio API.
@@ -89,7 +89,7 @@ func (c Condition) String() string { return c.API + "/" + string(c.Mode) + "/" +
 
 // Settings are shared by every run.
 type Settings struct {
-	Protocol    conductor.Params
+	Protocol    contract.RunParams
 	Limits      bundle.Limits
 	MaxLogBytes int64
 	// MaxSendLagP99 flags runs whose load generator was later than this against its
@@ -140,7 +140,7 @@ func (r *Runner) Run(ctx context.Context, cond Condition, runID string) (bundle.
 			failures = append(failures, fmt.Sprintf("%s container killed for exceeding its memory limit (OOM)", x.Role))
 		}
 		// The conductor's own status 3 means "the run failed, the result says why".
-		if !x.Running && x.ExitCode != 0 && !(x.Role == pod.Conductor && x.ExitCode == conductor.ExitRunFailed) {
+		if !x.Running && x.ExitCode != 0 && !(x.Role == pod.Conductor && x.ExitCode == contract.ExitRunFailed) {
 			failures = append(failures, fmt.Sprintf("%s container exited with code %d%s", x.Role, x.ExitCode, lastLine(x.LogTail)))
 		}
 	}
@@ -185,7 +185,7 @@ func (r *Runner) pod(api string, mode logmode.Mode, readerRate int64, runID stri
 
 // Sweep finds the load generator's capacity against the API in mode none with a fast
 // reader, each container given limits l.
-func (r *Runner) Sweep(ctx context.Context, p conductor.SweepParams, l bundle.Limits, runID string) (conductor.SweepResult, error) {
+func (r *Runner) Sweep(ctx context.Context, p contract.SweepParams, l bundle.Limits, runID string) (contract.SweepResult, error) {
 	rates := make([]string, len(p.Rates))
 	for i, rate := range p.Rates {
 		rates[i] = fmt.Sprint(rate)
@@ -196,7 +196,7 @@ func (r *Runner) Sweep(ctx context.Context, p conductor.SweepParams, l bundle.Li
 	args := []string{"-sweep", strings.Join(rates, ","), "-sweep-step", p.Step.String(), "-sweep-max-lag", p.MaxLagP99.String(),
 		"-sweep-trials", strconv.Itoa(p.Trials), "-gomaxprocs", strconv.Itoa(procs)}
 	out, err := r.Engine.RunPod(ctx, r.pod(GoAPI, logmode.None, 0, runID, l, args), r.Progress)
-	var res conductor.SweepResult
+	var res contract.SweepResult
 	if out.Result != nil {
 		if jerr := json.Unmarshal(out.Result, &res); jerr != nil {
 			return res, fmt.Errorf("sweep result: %w", jerr)

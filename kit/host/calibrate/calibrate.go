@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/logbench/logbench/kit/host/bench"
-	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/incontainer/conductor"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // Options size the calibration.
@@ -84,7 +84,7 @@ func Run(ctx context.Context, runner *bench.Runner, o Options) (bundle.Calibrati
 
 	limits := runner.Settings.Limits
 	limits.APICPUs, limits.LoadgenCPUs = o.CapacityCPUs, o.CapacityCPUs
-	sweep, err := runner.Sweep(ctx, conductor.SweepParams{Rates: o.Rates, Step: o.Step, MaxLagP99: o.LagBound, Trials: o.Trials}, limits, "calibrate-sweep-"+stamp)
+	sweep, err := runner.Sweep(ctx, contract.SweepParams{Rates: o.Rates, Step: o.Step, MaxLagP99: o.LagBound, Trials: o.Trials}, limits, "calibrate-sweep-"+stamp)
 	if err != nil {
 		return c, err
 	}

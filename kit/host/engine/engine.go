@@ -12,6 +12,8 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/client"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 // Label marks everything the kit creates; its value is the run's ID.
@@ -39,31 +41,13 @@ func Connect(ctx context.Context) (*Engine, error) {
 // Close releases the connection.
 func (e *Engine) Close() error { return e.cli.Close() }
 
-// Facts describe the engine's host, for the manifest and for comparing hosts.
-type Facts struct {
-	Host             string `json:"host"`
-	EngineVersion    string `json:"engine_version"`
-	APIVersion       string `json:"api_version"`
-	OS               string `json:"os"`
-	OSType           string `json:"os_type"`
-	Kernel           string `json:"kernel"`
-	Architecture     string `json:"architecture"`
-	Platform         string `json:"platform"` // linux/amd64, linux/arm64
-	CPUs             int    `json:"cpus"`
-	MemoryBytes      int64  `json:"memory_bytes"`
-	CgroupVersion    string `json:"cgroup_version"`
-	CgroupDriver     string `json:"cgroup_driver"`
-	StorageDriver    string `json:"storage_driver"`
-	SwapLimitSupport bool   `json:"swap_limit_support"`
-}
-
 // Facts reads the engine's description of its host.
-func (e *Engine) Facts(ctx context.Context) (Facts, error) {
+func (e *Engine) Facts(ctx context.Context) (contract.EngineFacts, error) {
 	info, err := e.cli.Info(ctx)
 	if err != nil {
-		return Facts{}, fmt.Errorf("engine info: %w", err)
+		return contract.EngineFacts{}, fmt.Errorf("engine info: %w", err)
 	}
-	return Facts{
+	return contract.EngineFacts{
 		Host:             info.Name,
 		EngineVersion:    info.ServerVersion,
 		APIVersion:       e.cli.ClientVersion(),

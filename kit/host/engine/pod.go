@@ -13,6 +13,8 @@ import (
 	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/pkg/stdcopy"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 // ContainerSpec is one container of a pod.
@@ -37,20 +39,10 @@ type PodSpec struct {
 	PidsLimit  int64
 }
 
-// Exit is how one container ended.
-type Exit struct {
-	Role      string `json:"role"`
-	ID        string `json:"id"`
-	Running   bool   `json:"running"` // still running when the run ended (it was stopped)
-	ExitCode  int    `json:"exit_code"`
-	OOMKilled bool   `json:"oom_killed"`
-	LogTail   string `json:"log_tail,omitempty"`
-}
-
 // PodResult is what a pod left behind.
 type PodResult struct {
 	Result []byte // the conductor's result file, nil if it left none
-	Exits  []Exit
+	Exits  []contract.Exit
 	// Failure names what went wrong on the engine's side ("" when nothing did).
 	Failure string
 }
@@ -171,8 +163,8 @@ func (e *Engine) RunPod(ctx context.Context, spec PodSpec, progress io.Writer) (
 	return res, nil
 }
 
-func (e *Engine) exitOf(ctx context.Context, role, id string) Exit {
-	x := Exit{Role: role, ID: id}
+func (e *Engine) exitOf(ctx context.Context, role, id string) contract.Exit {
+	x := contract.Exit{Role: role, ID: id}
 	ins, err := e.cli.ContainerInspect(ctx, id)
 	if err != nil || ins.State == nil {
 		return x

@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/host/bench"
-	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/incontainer/conductor"
 	"github.com/logbench/logbench/kit/host/enginetest"
 	"github.com/logbench/logbench/kit/host/images"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/host/pythonbase"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // TestPythonAPIRunsUnderTheSameConductor ensures the base image (debootstrap on the
@@ -56,7 +56,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		Engine: eng,
 		Images: map[string]images.Built{bench.ImageOf(bench.PythonAPI): py.Built, "reader": goImages["reader"], "loadgen": goImages["loadgen"]},
 		Settings: bench.Settings{
-			Protocol: conductor.Params{Rate: 20, Duration: 2 * time.Second, WarmupCount: 2, RequestTimeout: 60 * time.Second, MaxRunTime: 2 * time.Minute},
+			Protocol: contract.RunParams{Rate: 20, Duration: 2 * time.Second, WarmupCount: 2, RequestTimeout: 60 * time.Second, MaxRunTime: 2 * time.Minute},
 			Limits: bundle.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
 				LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
 			MaxLogBytes: 256 << 20,
@@ -73,7 +73,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		t.Fatalf("run failed: %s", rec.Failure)
 	}
 	api, reader := rec.Result.API, rec.Result.Reader
-	if api.Implementation != "python" || !strings.HasPrefix(api.Runtime, "Python 3.11") || api.Mode != logmode.JSONQueue {
+	if api.Implementation != "python" || !strings.HasPrefix(api.Runtime, "Python 3.11") || api.Mode != string(logmode.JSONQueue) {
 		t.Errorf("api reports %q %q %q", api.Implementation, api.Runtime, api.Mode)
 	}
 	const want = 40 * logmode.JSONRecordBytes

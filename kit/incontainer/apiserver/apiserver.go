@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/cgroupstat"
 	"github.com/logbench/logbench/kit/incontainer/control"
 	"github.com/logbench/logbench/kit/incontainer/fifo"
@@ -38,13 +39,13 @@ type Server struct {
 	cgroup cgroupstat.Reader
 	ready  atomic.Bool
 	// process is read once: privileges do not change, and the control port is polled.
-	process procinfo.Facts
+	process contract.ProcessFacts
 
 	sink   *logmode.Sink
 	logger *logmode.Logger
 
 	mu    sync.Mutex
-	spans []control.Span
+	spans []contract.Span
 }
 
 // New checks cfg. Run does the rest.
@@ -128,10 +129,10 @@ func (s *Server) serveRequest(w http.ResponseWriter, r *http.Request) {
 	for range hashRounds - 1 {
 		digest = sha256.Sum256(digest[:])
 	}
-	seq, seqErr := strconv.ParseInt(r.Header.Get(control.SeqHeader), 10, 64)
+	seq, seqErr := strconv.ParseInt(r.Header.Get(contract.SeqHeader), 10, 64)
 	spans, err := s.logger.Log(seq)
 	if seqErr == nil {
-		s.record(control.Span{Seq: seq, GenerateNanos: spans.Generate.Nanoseconds(), LogCallNanos: spans.LogCall.Nanoseconds(), Error: errText(err)})
+		s.record(contract.Span{Seq: seq, GenerateNanos: spans.Generate.Nanoseconds(), LogCallNanos: spans.LogCall.Nanoseconds(), Error: errText(err)})
 	}
 	if err != nil {
 		http.Error(w, "logging failed: "+err.Error(), http.StatusServiceUnavailable)
@@ -149,14 +150,14 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func (s *Server) record(span control.Span) {
+func (s *Server) record(span contract.Span) {
 	s.mu.Lock()
 	s.spans = append(s.spans, span)
 	s.mu.Unlock()
 }
 
-func (s *Server) status() (control.APIStatus, error) {
-	st := control.APIStatus{Implementation: "go", Runtime: runtime.Version(), Mode: s.cfg.Mode, Ready: s.ready.Load(), Process: s.process}
+func (s *Server) status() (contract.APIStatus, error) {
+	st := contract.APIStatus{Implementation: "go", Runtime: runtime.Version(), Mode: string(s.cfg.Mode), Ready: s.ready.Load(), Process: s.process}
 	if st.Ready {
 		st.Counters = s.sink.Counters()
 	}
@@ -167,7 +168,7 @@ func (s *Server) status() (control.APIStatus, error) {
 
 func (s *Server) controlHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+control.PathStatus, func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET "+contract.PathStatus, func(w http.ResponseWriter, r *http.Request) {
 		st, err := s.status()
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -175,7 +176,7 @@ func (s *Server) controlHandler() http.Handler {
 		}
 		control.WriteJSON(w, st)
 	})
-	mux.HandleFunc("POST "+control.PathReset, func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("POST "+contract.PathReset, func(w http.ResponseWriter, r *http.Request) {
 		if !s.ready.Load() {
 			http.Error(w, "not ready", http.StatusServiceUnavailable)
 			return
@@ -185,7 +186,7 @@ func (s *Server) controlHandler() http.Handler {
 		s.spans = nil
 		s.mu.Unlock()
 	})
-	mux.HandleFunc("GET "+control.PathReport, func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET "+contract.PathReport, func(w http.ResponseWriter, r *http.Request) {
 		st, err := s.status()
 		if err == nil && !st.Ready {
 			err = errors.New("not ready")
@@ -195,9 +196,9 @@ func (s *Server) controlHandler() http.Handler {
 			return
 		}
 		s.mu.Lock()
-		spans := append([]control.Span(nil), s.spans...)
+		spans := append([]contract.Span(nil), s.spans...)
 		s.mu.Unlock()
-		control.WriteJSON(w, control.APIReport{APIStatus: st, Spans: spans, Generated: s.sink.Timeline()})
+		control.WriteJSON(w, contract.APIReport{APIStatus: st, Spans: spans, Generated: s.sink.Timeline()})
 	})
 	return mux
 }

@@ -6,7 +6,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/logbench/logbench/kit/incontainer/control"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
@@ -35,7 +35,7 @@ func BenchmarkServeRequest(b *testing.B) {
 			s := newTestServer(b, logmode.None)
 			req := httptest.NewRequest(http.MethodGet, "/", nil)
 			if instrumented {
-				req.Header.Set(control.SeqHeader, "12345")
+				req.Header.Set(contract.SeqHeader, "12345")
 			}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -48,7 +48,7 @@ func BenchmarkServeRequest(b *testing.B) {
 func TestServeRequestAnswersAndKeepsSpans(t *testing.T) {
 	s := newTestServer(t, logmode.JSONSync)
 	req := httptest.NewRequest(http.MethodGet, "/", nil)
-	req.Header.Set(control.SeqHeader, "7")
+	req.Header.Set(contract.SeqHeader, "7")
 	rec := httptest.NewRecorder()
 	s.serveRequest(rec, req)
 	if rec.Code != http.StatusOK || rec.Body.String() != string(responseBody) {

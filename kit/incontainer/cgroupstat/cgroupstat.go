@@ -15,26 +15,9 @@ import (
 	"github.com/containerd/cgroups/v3"
 	"github.com/containerd/cgroups/v3/cgroup1"
 	"github.com/containerd/cgroups/v3/cgroup2"
-)
 
-// Snapshot is one reading of a cgroup.
-type Snapshot struct {
-	UnixNano      int64 `json:"unix_ns"`
-	CgroupVersion int   `json:"cgroup_version"`
-	// Limits as read back; 0 means unlimited.
-	CPULimitCores    float64 `json:"cpu_limit_cores"`
-	MemoryLimitBytes int64   `json:"memory_limit_bytes"`
-	// SwapLimitBytes is the swap a container may use beyond its memory limit; -1 when
-	// the kernel does not account swap.
-	SwapLimitBytes int64 `json:"swap_limit_bytes"`
-	// Counters since the cgroup was created.
-	CPUUsageNanos     int64 `json:"cpu_usage_ns"`
-	CPUPeriods        int64 `json:"cpu_periods"`
-	CPUThrottled      int64 `json:"cpu_throttled_periods"`
-	CPUThrottledNanos int64 `json:"cpu_throttled_ns"`
-	MemoryUsageBytes  int64 `json:"memory_usage_bytes"`
-	MemoryPeakBytes   int64 `json:"memory_peak_bytes"`
-}
+	"github.com/logbench/logbench/kit/contract"
+)
 
 // Reader reads the cgroup of the process that calls it.
 type Reader struct {
@@ -43,7 +26,7 @@ type Reader struct {
 }
 
 // Read takes a snapshot.
-func (r Reader) Read() (Snapshot, error) {
+func (r Reader) Read() (contract.CgroupSnapshot, error) {
 	root := r.Root
 	if root == "" {
 		root = "/sys/fs/cgroup"
@@ -54,8 +37,8 @@ func (r Reader) Read() (Snapshot, error) {
 	return readV1(root)
 }
 
-func readV2(root string) (Snapshot, error) {
-	s := Snapshot{UnixNano: time.Now().UnixNano(), CgroupVersion: 2, SwapLimitBytes: -1}
+func readV2(root string) (contract.CgroupSnapshot, error) {
+	s := contract.CgroupSnapshot{UnixNano: time.Now().UnixNano(), CgroupVersion: 2, SwapLimitBytes: -1}
 	// Under a private cgroup namespace (Docker's default on v2) the process's group is "/".
 	group, err := cgroup2.PidGroupPath(os.Getpid())
 	if err != nil {
@@ -92,8 +75,8 @@ func readV2(root string) (Snapshot, error) {
 	return s, nil
 }
 
-func readV1(root string) (Snapshot, error) {
-	s := Snapshot{UnixNano: time.Now().UnixNano(), CgroupVersion: 1, SwapLimitBytes: -1}
+func readV1(root string) (contract.CgroupSnapshot, error) {
+	s := contract.CgroupSnapshot{UnixNano: time.Now().UnixNano(), CgroupVersion: 1, SwapLimitBytes: -1}
 	// Docker bind-mounts the container's own cgroup at each controller's root.
 	cg, err := cgroup1.Load(cgroup1.RootPath)
 	if err != nil {
@@ -193,13 +176,4 @@ func unlimitedAsZero(v uint64) int64 {
 		return 0
 	}
 	return int64(v)
-}
-
-// MeanCores is the CPU used between two snapshots, in cores.
-func MeanCores(from, to Snapshot) float64 {
-	wall := to.UnixNano - from.UnixNano
-	if wall <= 0 {
-		return 0
-	}
-	return float64(to.CPUUsageNanos-from.CPUUsageNanos) / float64(wall)
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 func TestParseCPUMax(t *testing.T) {
@@ -46,12 +48,12 @@ func TestReadLimit(t *testing.T) {
 }
 
 func TestMeanCores(t *testing.T) {
-	from := Snapshot{UnixNano: 1e9, CPUUsageNanos: 5e8}
-	to := Snapshot{UnixNano: 3e9, CPUUsageNanos: 1e9}
-	if have := MeanCores(from, to); have != 0.25 {
+	from := contract.CgroupSnapshot{UnixNano: 1e9, CPUUsageNanos: 5e8}
+	to := contract.CgroupSnapshot{UnixNano: 3e9, CPUUsageNanos: 1e9}
+	if have := contract.MeanCores(from, to); have != 0.25 {
 		t.Fatalf("have %v, want 0.25", have)
 	}
-	if have := MeanCores(to, to); have != 0 {
+	if have := contract.MeanCores(to, to); have != 0 {
 		t.Fatalf("zero interval: have %v", have)
 	}
 }

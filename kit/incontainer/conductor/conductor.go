@@ -1,7 +1,7 @@
 // Package conductor runs the reference protocol of one run from inside the pod: wait
 // for the API and the reader, warm up, wait until every warm-up byte is read, reset the
 // counters, offer the open-loop load, note the API's CPU at the last response, wait for
-// the drain, and collect everything into one Result.
+// the drain, and collect everything into one contract.Result.
 package conductor
 
 import (
@@ -12,65 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/cgroupstat"
 	"github.com/logbench/logbench/kit/incontainer/control"
 	"github.com/logbench/logbench/kit/incontainer/hostload"
 	"github.com/logbench/logbench/kit/incontainer/loadgen"
 	"github.com/logbench/logbench/kit/incontainer/procinfo"
 )
-
-// Exit statuses of the conductor's process, which the kit reads.
-const (
-	ExitVerified  = 0
-	ExitNoResult  = 1
-	ExitRunFailed = 3 // the result is written, and says why the run failed
-)
-
-// Params are the run's protocol settings.
-type Params struct {
-	Rate           float64       `json:"rate_rps"`
-	Duration       time.Duration `json:"duration_ns"`
-	WarmupCount    int           `json:"warmup_requests"`
-	RequestTimeout time.Duration `json:"request_timeout_ns"`
-	// MaxRunTime is the stop condition on the whole run, from the first readiness
-	// check to the end of the drain.
-	MaxRunTime time.Duration `json:"max_run_time_ns"`
-	// MeasureTimer has the conductor measure its clock and timers before the warm-up.
-	MeasureTimer bool `json:"measure_timer"`
-}
-
-// Count is the number of measured requests.
-func (p Params) Count() int { return int(p.Rate*p.Duration.Seconds() + 0.5) }
-
-// Result is everything one run observed. Times are Unix nanoseconds.
-type Result struct {
-	Params   Params                `json:"params"`
-	Warmup   []loadgen.Observation `json:"warmup"`
-	Requests []loadgen.Observation `json:"requests"`
-
-	WarmupStart  int64 `json:"warmup_start_ns"`  // first warm-up send
-	LoadStart    int64 `json:"load_start_ns"`    // first scheduled send
-	LastResponse int64 `json:"last_response_ns"` // end of the last response body
-	LogsRead     int64 `json:"logs_read_ns"`     // the reader's read that completed the log; 0 if never
-
-	// Cgroup snapshots: after the reset that follows warm-up, and at the end of the
-	// response observation interval (API) or of the run (reader, load generator).
-	APIAtReset        cgroupstat.Snapshot `json:"api_at_reset"`
-	APIAtLastResponse cgroupstat.Snapshot `json:"api_at_last_response"`
-	ReaderAtReset     cgroupstat.Snapshot `json:"reader_at_reset"`
-	LoadgenAtReset    cgroupstat.Snapshot `json:"loadgen_at_reset"`
-	LoadgenAtEnd      cgroupstat.Snapshot `json:"loadgen_at_end"`
-	Loadgen           procinfo.Facts      `json:"loadgen_process"`
-	Timer             *loadgen.TimerFacts `json:"timer,omitempty"`
-	// HostLoad samples the whole host about once a second from the reset to the end.
-	HostLoad []hostload.Sample    `json:"host_load"`
-	API      control.APIReport    `json:"api"`
-	Reader   control.ReaderReport `json:"reader"`
-	// Failure says why the run cannot count as data ("" when it can); StopCondition
-	// names the stop condition that ended it, if one did.
-	Failure       string `json:"failure"`
-	StopCondition string `json:"stop_condition"`
-}
 
 // Conductor drives one run.
 type Conductor struct {
@@ -83,10 +31,10 @@ type Conductor struct {
 	Poll time.Duration
 }
 
-// Run conducts the protocol. It returns a Result whenever anything was measured; a
+// Run conducts the protocol. It returns a contract.Result whenever anything was measured; a
 // run that went wrong says so in Result.Failure.
-func (c *Conductor) Run(ctx context.Context, p Params) Result {
-	res := Result{Params: p, Loadgen: procinfo.Read()}
+func (c *Conductor) Run(ctx context.Context, p contract.RunParams) contract.Result {
+	res := contract.Result{Params: p, Loadgen: procinfo.Read()}
 	ctx, cancel := context.WithTimeout(ctx, p.MaxRunTime)
 	defer cancel()
 	err := c.run(ctx, p, &res)
@@ -101,7 +49,7 @@ func (c *Conductor) Run(ctx context.Context, p Params) Result {
 	return res
 }
 
-func (c *Conductor) run(ctx context.Context, p Params, res *Result) error {
+func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract.Result) error {
 	c.say("waiting for api and reader")
 	if err := c.waitReady(ctx); err != nil {
 		return fmt.Errorf("waiting for api and reader: %w", err)
@@ -119,12 +67,12 @@ func (c *Conductor) run(ctx context.Context, p Params, res *Result) error {
 	if _, err := c.waitDrained(ctx); err != nil {
 		return fmt.Errorf("draining warm-up logs: %w", err)
 	}
-	if err := errors.Join(c.API.Post(ctx, control.PathReset), c.Reader.Post(ctx, control.PathReset)); err != nil {
+	if err := errors.Join(c.API.Post(ctx, contract.PathReset), c.Reader.Post(ctx, contract.PathReset)); err != nil {
 		return fmt.Errorf("resetting counters: %w", err)
 	}
-	var api control.APIStatus
-	var reader control.ReaderStatus
-	if err := errors.Join(c.API.Get(ctx, control.PathStatus, &api), c.Reader.Get(ctx, control.PathStatus, &reader)); err != nil {
+	var api contract.APIStatus
+	var reader contract.ReaderStatus
+	if err := errors.Join(c.API.Get(ctx, contract.PathStatus, &api), c.Reader.Get(ctx, contract.PathStatus, &reader)); err != nil {
 		return fmt.Errorf("counters after reset: %w", err)
 	}
 	res.APIAtReset, res.ReaderAtReset = api.Cgroup, reader.Cgroup
@@ -147,7 +95,7 @@ func (c *Conductor) run(ctx context.Context, p Params, res *Result) error {
 	for _, o := range res.Requests {
 		res.LastResponse = max(res.LastResponse, o.Done)
 	}
-	if err := c.API.Get(ctx, control.PathStatus, &api); err != nil {
+	if err := c.API.Get(ctx, contract.PathStatus, &api); err != nil {
 		return fmt.Errorf("api counters at the last response: %w", err)
 	}
 	res.APIAtLastResponse = api.Cgroup
@@ -162,7 +110,7 @@ func (c *Conductor) run(ctx context.Context, p Params, res *Result) error {
 	// Collect whatever there is, drained or not: a failed run is still evidence.
 	reportCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if err := errors.Join(c.API.Get(reportCtx, control.PathReport, &res.API), c.Reader.Get(reportCtx, control.PathReport, &res.Reader)); err != nil {
+	if err := errors.Join(c.API.Get(reportCtx, contract.PathReport, &res.API), c.Reader.Get(reportCtx, contract.PathReport, &res.Reader)); err != nil {
 		return errors.Join(drainErr, fmt.Errorf("collecting reports: %w", err))
 	}
 	res.LoadgenAtEnd, _ = c.Cgroup.Read()
@@ -172,7 +120,7 @@ func (c *Conductor) run(ctx context.Context, p Params, res *Result) error {
 
 // logsRead is the time of the read that brought the reader level with everything the
 // API generated; with nothing to read, the logs are read when the last response is.
-func logsRead(res Result) int64 {
+func logsRead(res contract.Result) int64 {
 	total := res.API.Counters.Generated.Bytes
 	if total == 0 {
 		return res.LastResponse
@@ -187,9 +135,9 @@ func logsRead(res Result) int64 {
 
 func (c *Conductor) waitReady(ctx context.Context) error {
 	for {
-		var api control.APIStatus
-		var reader control.ReaderStatus
-		err := errors.Join(c.API.Get(ctx, control.PathStatus, &api), c.Reader.Get(ctx, control.PathStatus, &reader))
+		var api contract.APIStatus
+		var reader contract.ReaderStatus
+		err := errors.Join(c.API.Get(ctx, contract.PathStatus, &api), c.Reader.Get(ctx, contract.PathStatus, &reader))
 		if err == nil && api.Ready {
 			return nil
 		}
@@ -203,9 +151,9 @@ func (c *Conductor) waitReady(ctx context.Context) error {
 // all of it.
 func (c *Conductor) waitDrained(ctx context.Context) (int64, error) {
 	for {
-		var api control.APIStatus
-		var reader control.ReaderStatus
-		if err := errors.Join(c.API.Get(ctx, control.PathStatus, &api), c.Reader.Get(ctx, control.PathStatus, &reader)); err != nil {
+		var api contract.APIStatus
+		var reader contract.ReaderStatus
+		if err := errors.Join(c.API.Get(ctx, contract.PathStatus, &api), c.Reader.Get(ctx, contract.PathStatus, &reader)); err != nil {
 			return 0, err
 		}
 		if api.Counters.Failure != "" {
@@ -223,7 +171,7 @@ func (c *Conductor) waitDrained(ctx context.Context) (int64, error) {
 
 // verify checks the proof that no log byte was lost. Failed requests are data (the
 // errors column), not a reason to discard the run.
-func verify(res Result) string {
+func verify(res contract.Result) string {
 	var problems []string
 	gen, wrote, read := res.API.Counters.Generated, res.API.Counters.Written, res.Reader.Counts
 	if gen != wrote {

@@ -5,52 +5,15 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/logbench/logbench/kit/incontainer/loadgen"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/incontainer/loadgen"
 )
-
-// SweepParams ask for the load generator's capacity: open-loop steps of rising rate.
-type SweepParams struct {
-	Rates []float64     `json:"rates_rps"`
-	Step  time.Duration `json:"step_ns"`
-	// MaxLagP99 is the precision a rate must keep to count as held.
-	MaxLagP99 time.Duration `json:"max_lag_p99_ns"`
-	// Trials at each rate; a rate is held when most of them hold it, so that one
-	// passing stall of the host does not decide the capacity.
-	Trials int `json:"trials"`
-}
-
-// SweepStep is one trial at one rate.
-type SweepStep struct {
-	RateRPS      float64 `json:"rate_rps"`
-	Requests     int     `json:"requests"`
-	Errors       int     `json:"errors"`
-	LagP50Ms     float64 `json:"lag_p50_ms"`
-	LagP99Ms     float64 `json:"lag_p99_ms"`
-	LatencyP99Ms float64 `json:"latency_p99_ms"`
-	Held         bool    `json:"held"` // every request succeeded and the lag p99 stayed within the bound
-}
-
-// SweepRate is every trial at one rate.
-type SweepRate struct {
-	RateRPS float64     `json:"rate_rps"`
-	Trials  []SweepStep `json:"trials"`
-	Held    bool        `json:"held"` // by most trials
-}
-
-// SweepResult is a whole sweep.
-type SweepResult struct {
-	Params SweepParams `json:"params"`
-	Rates  []SweepRate `json:"rates"`
-	// CapacityRPS is the highest rate held; 0 when none was.
-	CapacityRPS float64 `json:"capacity_rps"`
-	Failure     string  `json:"failure"`
-}
 
 // Sweep warms up, then offers each rate for one step per trial, in order, and stops
 // after the first rate that is not held.
-func (c *Conductor) Sweep(ctx context.Context, p SweepParams) SweepResult {
-	res := SweepResult{Params: p}
+func (c *Conductor) Sweep(ctx context.Context, p contract.SweepParams) contract.SweepResult {
+	res := contract.SweepResult{Params: p}
 	if err := c.waitReady(ctx); err != nil {
 		res.Failure = fmt.Sprintf("waiting for api and reader: %v", err)
 		return res
@@ -63,7 +26,7 @@ func (c *Conductor) Sweep(ctx context.Context, p SweepParams) SweepResult {
 	}
 	trials := max(1, p.Trials)
 	for _, rate := range p.Rates {
-		r := SweepRate{RateRPS: rate}
+		r := contract.SweepRate{RateRPS: rate}
 		held := 0
 		for range trials {
 			c.say("sweep: %g req/s", rate)
@@ -83,10 +46,10 @@ func (c *Conductor) Sweep(ctx context.Context, p SweepParams) SweepResult {
 	return res
 }
 
-func (c *Conductor) sweepStep(ctx context.Context, rate float64, p SweepParams) SweepStep {
+func (c *Conductor) sweepStep(ctx context.Context, rate float64, p contract.SweepParams) contract.SweepStep {
 	count := int(rate*p.Step.Seconds() + 0.5)
 	obs := loadgen.Offer(ctx, loadgen.Plan{URL: c.WorkloadURL, Rate: rate, Count: count, Start: time.Now().Add(20 * time.Millisecond), Timeout: 10 * time.Second})
-	step := SweepStep{RateRPS: rate, Requests: len(obs)}
+	step := contract.SweepStep{RateRPS: rate, Requests: len(obs)}
 	lags, lat := make([]float64, 0, len(obs)), make([]float64, 0, len(obs))
 	for _, o := range obs {
 		if !o.OK() {

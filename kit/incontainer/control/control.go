@@ -13,75 +13,7 @@ import (
 	"io"
 	"net/http"
 	"time"
-
-	"github.com/logbench/logbench/kit/incontainer/cgroupstat"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
-	"github.com/logbench/logbench/kit/incontainer/procinfo"
-	"github.com/logbench/logbench/kit/incontainer/tally"
 )
-
-// Loopback ports inside a run's network namespace.
-const (
-	WorkloadPort   = 8080 // the API's request path
-	APIControlPort = 9001
-	ReaderPort     = 9002
-)
-
-// Paths served on a control port.
-const (
-	PathStatus = "/status" // GET: counters and cgroup, cheap enough to poll
-	PathReset  = "/reset"  // POST: start all counts again
-	PathReport = "/report" // GET: everything, once at the end of a run
-)
-
-// SeqHeader carries the load generator's request number, so that the API's spans can
-// be joined to the client's observations.
-const SeqHeader = "X-Logbench-Seq"
-
-// APIStatus is the API's answer to PathStatus.
-type APIStatus struct {
-	Implementation string              `json:"implementation"` // "go", "python"
-	Runtime        string              `json:"runtime"`        // e.g. "go1.26.8", "Python 3.11.2"
-	Mode           logmode.Mode        `json:"mode"`
-	Ready          bool                `json:"ready"` // the request path is open
-	Counters       logmode.Counters    `json:"counters"`
-	Cgroup         cgroupstat.Snapshot `json:"cgroup"`
-	Process        procinfo.Facts      `json:"process"`
-}
-
-// Span is one request's internal timing inside the API.
-type Span struct {
-	Seq           int64  `json:"seq"`
-	GenerateNanos int64  `json:"generate_ns"`
-	LogCallNanos  int64  `json:"log_call_ns"`
-	Error         string `json:"error,omitempty"`
-}
-
-// APIReport is the API's answer to PathReport.
-type APIReport struct {
-	APIStatus
-	Spans []Span `json:"spans"`
-	// Generated is the cumulative count of log bytes generated, one sample per record.
-	Generated []logmode.Sample `json:"generated"`
-}
-
-// ReaderStatus is the reader's answer to PathStatus.
-type ReaderStatus struct {
-	Counts tally.Counts        `json:"counts"`
-	Cgroup cgroupstat.Snapshot `json:"cgroup"`
-	// RateBytesPerSec is the reader's pacing limit; 0 means none.
-	RateBytesPerSec   int64          `json:"rate_bytes_per_s"`
-	PipeCapacityBytes int64          `json:"pipe_capacity_bytes"`
-	Process           procinfo.Facts `json:"process"`
-	Err               string         `json:"error,omitempty"`
-}
-
-// ReaderReport is the reader's answer to PathReport.
-type ReaderReport struct {
-	ReaderStatus
-	// Read is the cumulative count of bytes read, one sample per read call.
-	Read []logmode.Sample `json:"read"`
-}
 
 // Client talks to one control port.
 type Client struct {

@@ -17,11 +17,11 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/cgroupstat"
 	"github.com/logbench/logbench/kit/incontainer/clock"
 	"github.com/logbench/logbench/kit/incontainer/control"
 	"github.com/logbench/logbench/kit/incontainer/fifo"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/incontainer/procinfo"
 	"github.com/logbench/logbench/kit/incontainer/tally"
 )
@@ -47,10 +47,10 @@ type Reader struct {
 	cgroup cgroupstat.Reader
 	counts *tally.Tally
 	// process is read once: privileges do not change, and the control port is polled.
-	process procinfo.Facts
+	process contract.ProcessFacts
 
 	mu       sync.Mutex
-	timeline []logmode.Sample
+	timeline []contract.Sample
 	capacity int64
 	readErr  error
 }
@@ -122,7 +122,7 @@ func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter
 			r.counts.Add(buf[:n])
 			total := r.counts.Bytes()
 			r.mu.Lock()
-			r.timeline = append(r.timeline, logmode.Sample{UnixNano: now, Bytes: total})
+			r.timeline = append(r.timeline, contract.Sample{UnixNano: now, Bytes: total})
 			r.mu.Unlock()
 			if pacer != nil {
 				// Wait on the kernel's clock: the runtime's timers would wake up to a
@@ -139,8 +139,8 @@ func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter
 	}
 }
 
-func (r *Reader) status() control.ReaderStatus {
-	st := control.ReaderStatus{Counts: r.counts.Snapshot(), RateBytesPerSec: r.cfg.RateBytesPerSec, Process: r.process}
+func (r *Reader) status() contract.ReaderStatus {
+	st := contract.ReaderStatus{Counts: r.counts.Snapshot(), RateBytesPerSec: r.cfg.RateBytesPerSec, Process: r.process}
 	r.mu.Lock()
 	st.PipeCapacityBytes = r.capacity
 	if r.readErr != nil {
@@ -156,21 +156,21 @@ func (r *Reader) status() control.ReaderStatus {
 
 func (r *Reader) controlHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+control.PathStatus, func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET "+contract.PathStatus, func(w http.ResponseWriter, _ *http.Request) {
 		control.WriteJSON(w, r.status())
 	})
-	mux.HandleFunc("POST "+control.PathReset, func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("POST "+contract.PathReset, func(w http.ResponseWriter, _ *http.Request) {
 		r.mu.Lock()
 		r.counts.Reset()
 		r.timeline = nil
 		r.mu.Unlock()
 	})
-	mux.HandleFunc("GET "+control.PathReport, func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET "+contract.PathReport, func(w http.ResponseWriter, _ *http.Request) {
 		st := r.status()
 		r.mu.Lock()
-		read := append([]logmode.Sample(nil), r.timeline...)
+		read := append([]contract.Sample(nil), r.timeline...)
 		r.mu.Unlock()
-		control.WriteJSON(w, control.ReaderReport{ReaderStatus: st, Read: read})
+		control.WriteJSON(w, contract.ReaderReport{ReaderStatus: st, Read: read})
 	})
 	return mux
 }

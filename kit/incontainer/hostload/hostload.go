@@ -9,15 +9,9 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
-)
 
-// Sample is one reading. CPUBusyPct is the host's CPU utilisation since the previous
-// sample, over all CPUs.
-type Sample struct {
-	UnixNano   int64   `json:"unix_ns"`
-	CPUBusyPct float64 `json:"cpu_busy_pct"`
-	Load1      float64 `json:"load1"`
-}
+	"github.com/logbench/logbench/kit/contract"
+)
 
 // Sampler reads /proc.
 type Sampler struct {
@@ -38,20 +32,20 @@ func NewSampler(mount string) (*Sampler, error) {
 }
 
 // Sample takes one reading.
-func (s *Sampler) Sample() (Sample, error) {
+func (s *Sampler) Sample() (contract.HostSample, error) {
 	now := time.Now().UnixNano()
 	st, err := s.fs.Stat()
 	if err != nil {
-		return Sample{}, fmt.Errorf("host load: %w", err)
+		return contract.HostSample{}, fmt.Errorf("host load: %w", err)
 	}
 	load, err := s.fs.LoadAvg()
 	if err != nil {
-		return Sample{}, fmt.Errorf("host load: %w", err)
+		return contract.HostSample{}, fmt.Errorf("host load: %w", err)
 	}
 	c := st.CPUTotal
 	idle := c.Idle + c.Iowait
 	all := idle + c.User + c.Nice + c.System + c.IRQ + c.SoftIRQ + c.Steal
-	out := Sample{UnixNano: now, Load1: load.Load1}
+	out := contract.HostSample{UnixNano: now, Load1: load.Load1}
 	out.CPUBusyPct = Utilisation(s.lastAll, s.lastAll-s.lastBusy, all, idle)
 	s.lastBusy, s.lastAll = all-idle, all
 	return out, nil
@@ -70,8 +64,8 @@ func Utilisation(prevAll, prevIdle, all, idle float64) float64 {
 }
 
 // Every samples every interval until ctx ends, then returns the samples.
-func (s *Sampler) Every(ctx context.Context, interval time.Duration) []Sample {
-	var out []Sample
+func (s *Sampler) Every(ctx context.Context, interval time.Duration) []contract.HostSample {
+	var out []contract.HostSample
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {

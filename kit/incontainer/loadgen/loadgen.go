@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/clock"
-	"github.com/logbench/logbench/kit/incontainer/control"
 )
 
 // Plan is one burst of load.
@@ -30,31 +30,9 @@ type Plan struct {
 // Interval is the time between two scheduled sends.
 func (p Plan) Interval() time.Duration { return time.Duration(float64(time.Second) / p.Rate) }
 
-// Observation is what the client saw of one request. Times are Unix nanoseconds; a
-// phase that did not happen is 0.
-type Observation struct {
-	Seq       int64  `json:"seq"`
-	Scheduled int64  `json:"scheduled_ns"`
-	Sent      int64  `json:"sent_ns"`
-	Connected int64  `json:"connected_ns"`
-	FirstByte int64  `json:"first_byte_ns"`
-	Done      int64  `json:"done_ns"`
-	Status    int    `json:"status"`
-	Err       string `json:"error,omitempty"`
-}
-
-// Latency is from the scheduled send to the end of the response body.
-func (o Observation) Latency() time.Duration { return time.Duration(o.Done - o.Scheduled) }
-
-// SendLag is how late the request left against its schedule.
-func (o Observation) SendLag() time.Duration { return time.Duration(o.Sent - o.Scheduled) }
-
-// OK reports whether the request succeeded.
-func (o Observation) OK() bool { return o.Err == "" && o.Status == http.StatusOK }
-
 // Offer sends plan's requests on schedule and returns once every one has finished,
 // in schedule order. A failed request is an observation, never an abort.
-func Offer(ctx context.Context, plan Plan) []Observation {
+func Offer(ctx context.Context, plan Plan) []contract.Observation {
 	client := &http.Client{
 		Transport: &http.Transport{
 			DisableKeepAlives: true, // a new connection per request
@@ -62,7 +40,7 @@ func Offer(ctx context.Context, plan Plan) []Observation {
 		Timeout: plan.Timeout,
 	}
 	defer client.CloseIdleConnections()
-	obs := make([]Observation, plan.Count)
+	obs := make([]contract.Observation, plan.Count)
 	var wg sync.WaitGroup
 	interval := plan.Interval()
 	sleeper, err := clock.NewSleeper()
@@ -95,7 +73,7 @@ func Offer(ctx context.Context, plan Plan) []Observation {
 	return obs
 }
 
-func send(ctx context.Context, client *http.Client, url string, o *Observation) {
+func send(ctx context.Context, client *http.Client, url string, o *contract.Observation) {
 	trace := &httptrace.ClientTrace{
 		ConnectDone:          func(_, _ string, _ error) { o.Connected = time.Now().UnixNano() },
 		GotFirstResponseByte: func() { o.FirstByte = time.Now().UnixNano() },
@@ -105,7 +83,7 @@ func send(ctx context.Context, client *http.Client, url string, o *Observation) 
 		o.Err, o.Done = err.Error(), time.Now().UnixNano()
 		return
 	}
-	req.Header.Set(control.SeqHeader, strconv.FormatInt(o.Seq, 10))
+	req.Header.Set(contract.SeqHeader, strconv.FormatInt(o.Seq, 10))
 	o.Sent = time.Now().UnixNano()
 	resp, err := client.Do(req)
 	if err == nil {

@@ -3,21 +3,13 @@ package loadgen
 import (
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
 )
 
-// TimerFacts describe the clock and the timers the load generator schedules with.
-type TimerFacts struct {
-	// ClockResolutionNs is the smallest step seen between two readings of the clock.
-	ClockResolutionNs int64 `json:"clock_resolution_ns"`
-	// How late a 1 ms sleep wakes up, in microseconds.
-	SleepOvershootP50Us float64 `json:"sleep_overshoot_p50_us"`
-	SleepOvershootP99Us float64 `json:"sleep_overshoot_p99_us"`
-}
-
 // MeasureTimer reads the clock until it moves, many times, and sleeps 1 ms sleeps times.
-func MeasureTimer(sleeps int) TimerFacts {
-	var f TimerFacts
+func MeasureTimer(sleeps int) contract.TimerFacts {
+	var f contract.TimerFacts
 	for range 1000 {
 		a := time.Now()
 		b := time.Now()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/tally"
 )
 
@@ -17,22 +18,6 @@ var ErrQueueFull = errors.New("log queue full: record dropped")
 // ErrOutputCap is returned when the records generated would exceed the output-volume
 // stop condition.
 var ErrOutputCap = errors.New("output volume cap reached")
-
-// Sample is one point of a cumulative byte count over time.
-type Sample struct {
-	UnixNano int64 `json:"unix_ns"`
-	Bytes    int64 `json:"bytes"`
-}
-
-// Counters are what a sink has seen since its last reset.
-type Counters struct {
-	Generated   tally.Counts `json:"generated"`
-	Written     tally.Counts `json:"written"`
-	QueueDrops  int64        `json:"queue_drops"`
-	WriteErrors int64        `json:"write_errors"`
-	// Failure says why the sink can no longer be trusted ("" while it can).
-	Failure string `json:"failure"`
-}
 
 // Sink takes finished records from the request path and writes them to the log
 // output, counting what was generated and what was written.
@@ -48,7 +33,7 @@ type Sink struct {
 	mu        sync.Mutex // guards the fields below
 	generated *tally.Tally
 	written   *tally.Tally
-	timeline  []Sample
+	timeline  []contract.Sample
 	drops     int64
 	errs      int64
 	failure   string
@@ -102,7 +87,7 @@ func (s *Sink) generate(record []byte) error {
 		return ErrOutputCap
 	}
 	s.generated.Add(record)
-	s.timeline = append(s.timeline, Sample{UnixNano: time.Now().UnixNano(), Bytes: s.generated.Bytes()})
+	s.timeline = append(s.timeline, contract.Sample{UnixNano: time.Now().UnixNano(), Bytes: s.generated.Bytes()})
 	return nil
 }
 
@@ -133,10 +118,10 @@ func (s *Sink) fail(counter *int64, err error) {
 }
 
 // Counters returns what the sink has seen since the last reset.
-func (s *Sink) Counters() Counters {
+func (s *Sink) Counters() contract.Counters {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Counters{
+	return contract.Counters{
 		Generated:   s.generated.Snapshot(),
 		Written:     s.written.Snapshot(),
 		QueueDrops:  s.drops,
@@ -146,10 +131,10 @@ func (s *Sink) Counters() Counters {
 }
 
 // Timeline returns the cumulative bytes generated, one sample per record.
-func (s *Sink) Timeline() []Sample {
+func (s *Sink) Timeline() []contract.Sample {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Sample(nil), s.timeline...)
+	return append([]contract.Sample(nil), s.timeline...)
 }
 
 // Reset starts all counts again. Call it only when nothing is in flight.

@@ -7,22 +7,13 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
-// Facts are one process's privileges. Present is false when they were not reported
-// (an API implementation that does not report them).
-type Facts struct {
-	Present      bool   `json:"present"`
-	UID          int    `json:"uid"`
-	GID          int    `json:"gid"`
-	CapEffective uint64 `json:"cap_effective"` // bitmap; 0 means no capability
-	NoNewPrivs   bool   `json:"no_new_privs"`
-	RootReadOnly bool   `json:"root_read_only"`
-}
-
 // Read reads the calling process's facts. What cannot be read stays at its zero value.
-func Read() Facts {
-	f := Facts{Present: true, UID: os.Getuid(), GID: os.Getgid()}
+func Read() contract.ProcessFacts {
+	f := contract.ProcessFacts{Present: true, UID: os.Getuid(), GID: os.Getgid()}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
 	if unix.Capget(&hdr, &data[0]) == nil {

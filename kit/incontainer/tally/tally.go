@@ -9,14 +9,9 @@ import (
 	"encoding/hex"
 	"hash"
 	"sync"
-)
 
-// Counts is a snapshot of a Tally.
-type Counts struct {
-	Bytes  int64  `json:"bytes"`
-	Lines  int64  `json:"lines"`
-	SHA256 string `json:"sha256"`
-}
+	"github.com/logbench/logbench/kit/contract"
+)
 
 // Tally is safe for concurrent use.
 type Tally struct {
@@ -46,10 +41,10 @@ func (t *Tally) Bytes() int64 {
 }
 
 // Snapshot returns the counts so far, the digest included.
-func (t *Tally) Snapshot() Counts {
+func (t *Tally) Snapshot() contract.Counts {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return Counts{Bytes: t.bytes, Lines: t.lines, SHA256: hex.EncodeToString(t.sum.Sum(nil))}
+	return contract.Counts{Bytes: t.bytes, Lines: t.lines, SHA256: hex.EncodeToString(t.sum.Sum(nil))}
 }
 
 // Reset starts the count again from nothing.

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"testing"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 func TestTallyMatchesOneShotDigest(t *testing.T) {
@@ -12,13 +14,13 @@ func TestTallyMatchesOneShotDigest(t *testing.T) {
 	tl.Add([]byte("c\nd"))
 	sum := sha256.Sum256([]byte("ab\nc\nd"))
 	have := tl.Snapshot()
-	want := Counts{Bytes: 6, Lines: 2, SHA256: hex.EncodeToString(sum[:])}
+	want := contract.Counts{Bytes: 6, Lines: 2, SHA256: hex.EncodeToString(sum[:])}
 	if have != want {
 		t.Fatalf("have %+v, want %+v", have, want)
 	}
 	tl.Reset()
 	empty := sha256.Sum256(nil)
-	if have := tl.Snapshot(); have != (Counts{SHA256: hex.EncodeToString(empty[:])}) {
+	if have := tl.Snapshot(); have != (contract.Counts{SHA256: hex.EncodeToString(empty[:])}) {
 		t.Fatalf("after reset: %+v", have)
 	}
 }

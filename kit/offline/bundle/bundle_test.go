@@ -9,9 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logbench/logbench/kit/incontainer/conductor"
-	"github.com/logbench/logbench/kit/incontainer/control"
-	"github.com/logbench/logbench/kit/incontainer/loadgen"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
@@ -20,15 +18,15 @@ import (
 func sampleRecord() RunRecord {
 	const start = int64(1_800_000_000_000_000_000)
 	ms := int64(time.Millisecond)
-	res := conductor.Result{Params: conductor.Params{Rate: 20, Duration: 200 * time.Millisecond}, LoadStart: start}
+	res := contract.Result{Params: contract.RunParams{Rate: 20, Duration: 200 * time.Millisecond}, LoadStart: start}
 	for i := range int64(4) {
 		sched := start + i*50*ms
-		res.Requests = append(res.Requests, loadgen.Observation{Seq: i, Scheduled: sched, Sent: sched + ms/10, Connected: sched + ms/5, FirstByte: sched + (i+1)*ms, Done: sched + (i+2)*ms, Status: 200})
-		res.API.Spans = append(res.API.Spans, control.Span{Seq: i, GenerateNanos: 100_000, LogCallNanos: (i + 1) * 1000})
-		res.API.Generated = append(res.API.Generated, logmode.Sample{UnixNano: sched + ms, Bytes: (i + 1) * 16384})
+		res.Requests = append(res.Requests, contract.Observation{Seq: i, Scheduled: sched, Sent: sched + ms/10, Connected: sched + ms/5, FirstByte: sched + (i+1)*ms, Done: sched + (i+2)*ms, Status: 200})
+		res.API.Spans = append(res.API.Spans, contract.Span{Seq: i, GenerateNanos: 100_000, LogCallNanos: (i + 1) * 1000})
+		res.API.Generated = append(res.API.Generated, contract.Sample{UnixNano: sched + ms, Bytes: (i + 1) * 16384})
 	}
 	res.LastResponse = start + 3*50*ms + 5*ms // 155 ms
-	res.Reader.Read = []logmode.Sample{{UnixNano: start + 500*ms, Bytes: 32768}, {UnixNano: start + 1155*ms, Bytes: 65536}}
+	res.Reader.Read = []contract.Sample{{UnixNano: start + 500*ms, Bytes: 32768}, {UnixNano: start + 1155*ms, Bytes: 65536}}
 	res.LogsRead = start + 1155*ms
 	counts := res.API.Counters.Written
 	counts.Bytes, counts.Lines, counts.SHA256 = 65536, 4, strings.Repeat("ab", 32)
@@ -65,8 +63,8 @@ func TestDeriveComputesTheRunFigures(t *testing.T) {
 }
 
 func TestBacklogUsesThePrecedingReaderSample(t *testing.T) {
-	gen := []logmode.Sample{{UnixNano: 10, Bytes: 100}, {UnixNano: 20, Bytes: 200}, {UnixNano: 30, Bytes: 300}}
-	read := []logmode.Sample{{UnixNano: 15, Bytes: 100}, {UnixNano: 30, Bytes: 250}, {UnixNano: 40, Bytes: 300}}
+	gen := []contract.Sample{{UnixNano: 10, Bytes: 100}, {UnixNano: 20, Bytes: 200}, {UnixNano: 30, Bytes: 300}}
+	read := []contract.Sample{{UnixNano: 15, Bytes: 100}, {UnixNano: 30, Bytes: 250}, {UnixNano: 40, Bytes: 300}}
 	// At 10: nothing read yet (100). At 20: the sample at 15 (200-100). At 30: the sample at 30 (50).
 	if have := BacklogMax(gen, read); have != 100 {
 		t.Fatalf("have %d, want 100", have)

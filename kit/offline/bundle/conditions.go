@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/logbench/logbench/kit/incontainer/conductor"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
-	"github.com/logbench/logbench/kit/experiments/fifostall/model"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/experiments/fifostall/model"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // Opt is a figure that may be absent: it is written as an empty field.
@@ -159,7 +159,7 @@ func deriveCondition(api, mode, reader string, runs []Rows, params Params) Condi
 			break
 		}
 	}
-	protocol := conductor.Params{Rate: params.RateRPS, Duration: time.Duration(params.DurationS * float64(time.Second))}
+	protocol := contract.RunParams{Rate: params.RateRPS, Duration: time.Duration(params.DurationS * float64(time.Second))}
 	p := model.Predict(model.Inputs{
 		Mode: logmode.Mode(mode), ReaderBytesPerSec: params.ReaderBounds[reader], Rate: protocol.Rate,
 		Duration: protocol.Duration, Count: protocol.Count(), PipeCapacityBytes: pipe,

@@ -4,12 +4,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/logbench/logbench/kit/incontainer/cgroupstat"
-	"github.com/logbench/logbench/kit/incontainer/conductor"
-	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
-	"github.com/logbench/logbench/kit/incontainer/procinfo"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // RunRecord is everything the kit knows of one run: where it stood in the matrix,
@@ -22,8 +19,8 @@ type RunRecord struct {
 	Round    int
 	Position int
 	Started  time.Time
-	Result   conductor.Result
-	Exits    []engine.Exit
+	Result   contract.Result
+	Exits    []contract.Exit
 	Wall     time.Duration // the kit's whole run, from creating the pod to removing it
 	// MaxSendLagP99 is the send-lag p99 beyond which the run's latencies are not trusted.
 	MaxSendLagP99 time.Duration
@@ -113,7 +110,7 @@ func Derive(rec RunRecord) Rows {
 
 		LoadDurationS:     res.Params.Duration.Seconds(),
 		BacklogMaxBytes:   BacklogMax(res.API.Generated, res.Reader.Read),
-		APICPUCores:       cgroupstat.MeanCores(res.APIAtReset, res.APIAtLastResponse),
+		APICPUCores:       contract.MeanCores(res.APIAtReset, res.APIAtLastResponse),
 		PipeCapacityBytes: reader.PipeCapacityBytes,
 
 		APICPUThrottledPeriods: res.APIAtLastResponse.CPUThrottled - res.APIAtReset.CPUThrottled,
@@ -139,14 +136,14 @@ func Derive(rec RunRecord) Rows {
 	run.SendLagTrusted = float64(run.SendLagP99Ms) <= float64(rec.MaxSendLagP99)/1e6
 	rows.Run = run
 
-	exits := make(map[string]engine.Exit, len(rec.Exits))
+	exits := make(map[string]contract.Exit, len(rec.Exits))
 	for _, x := range rec.Exits {
 		exits[x.Role] = x
 	}
 	for _, c := range []struct {
 		role     string
-		from, to cgroupstat.Snapshot
-		process  procinfo.Facts
+		from, to contract.CgroupSnapshot
+		process  contract.ProcessFacts
 	}{
 		{"api", res.APIAtReset, res.APIAtLastResponse, res.API.Process},
 		{"reader", res.ReaderAtReset, res.Reader.Cgroup, res.Reader.Process},
@@ -169,7 +166,7 @@ func Derive(rec RunRecord) Rows {
 	return rows
 }
 
-func containerRow(runID, role string, from, to cgroupstat.Snapshot, exit engine.Exit) ContainerRow {
+func containerRow(runID, role string, from, to contract.CgroupSnapshot, exit contract.Exit) ContainerRow {
 	return ContainerRow{
 		RunID:            runID,
 		Role:             role,
@@ -179,7 +176,7 @@ func containerRow(runID, role string, from, to cgroupstat.Snapshot, exit engine.
 		SwapLimitBytes:   to.SwapLimitBytes,
 		IntervalS:        seconds(to.UnixNano - from.UnixNano),
 		CPUUsedNs:        to.CPUUsageNanos - from.CPUUsageNanos,
-		CPUCores:         cgroupstat.MeanCores(from, to),
+		CPUCores:         contract.MeanCores(from, to),
 		CPUPeriods:       to.CPUPeriods - from.CPUPeriods,
 		CPUThrottled:     to.CPUThrottled - from.CPUThrottled,
 		CPUThrottledMs:   float64(to.CPUThrottledNanos-from.CPUThrottledNanos) / 1e6,
@@ -192,7 +189,7 @@ func containerRow(runID, role string, from, to cgroupstat.Snapshot, exit engine.
 // BacklogMax is the largest difference between bytes generated and bytes read, taking
 // for each generated sample the last read sample at or before it (so it may overstate,
 // as published).
-func BacklogMax(generated, read []logmode.Sample) int64 {
+func BacklogMax(generated, read []contract.Sample) int64 {
 	var worst int64
 	j, readSoFar := 0, int64(0)
 	for _, g := range generated {
@@ -206,7 +203,7 @@ func BacklogMax(generated, read []logmode.Sample) int64 {
 }
 
 // readRate is the reader's achieved rate between its first and last read.
-func readRate(read []logmode.Sample) float64 {
+func readRate(read []contract.Sample) float64 {
 	if len(read) < 2 || read[len(read)-1].UnixNano == read[0].UnixNano {
 		return 0
 	}

@@ -5,7 +5,7 @@ package bundle
 import (
 	"time"
 
-	"github.com/logbench/logbench/kit/host/engine"
+	"github.com/logbench/logbench/kit/contract"
 )
 
 // SchemaVersion is written into every manifest; readers refuse versions they do not know.
@@ -139,19 +139,19 @@ type Manifest struct {
 	KitVersion    string `json:"kit_version"`
 	// KitCommit is the source tree's git commit the images were built from, with
 	// "+dirty" when it had uncommitted changes; empty when it is not a git checkout.
-	KitCommit     string       `json:"kit_commit"`
-	Command       string       `json:"command"`
-	CreatedUTC    time.Time    `json:"created_utc"`
-	FinishedUTC   time.Time    `json:"finished_utc"`
-	Parameters    Params       `json:"parameters"`
-	Engine        engine.Facts `json:"engine"`
-	KitHost       KitHost      `json:"kit_host"`
-	Images        []Image      `json:"images"`
-	RunsPlanned   int          `json:"runs_planned"`
-	RunsCompleted int          `json:"runs_completed"`
-	RunsVerified  int          `json:"runs_verified"`
-	Complete      bool         `json:"complete"`
-	Calibration   *Calibration `json:"calibration,omitempty"`
+	KitCommit     string               `json:"kit_commit"`
+	Command       string               `json:"command"`
+	CreatedUTC    time.Time            `json:"created_utc"`
+	FinishedUTC   time.Time            `json:"finished_utc"`
+	Parameters    Params               `json:"parameters"`
+	Engine        contract.EngineFacts `json:"engine"`
+	KitHost       KitHost              `json:"kit_host"`
+	Images        []Image              `json:"images"`
+	RunsPlanned   int                  `json:"runs_planned"`
+	RunsCompleted int                  `json:"runs_completed"`
+	RunsVerified  int                  `json:"runs_verified"`
+	Complete      bool                 `json:"complete"`
+	Calibration   *Calibration         `json:"calibration,omitempty"`
 	// Interrupted says the last invocation was stopped (SIGINT, SIGTERM) before its end.
 	Interrupted bool `json:"interrupted"`
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logbench/logbench/kit/offline/bundle/bundletest"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/offline/bundle/bundletest"
 	"github.com/logbench/logbench/results/reference"
 )
 

@@ -21,9 +21,9 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )

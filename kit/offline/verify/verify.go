@@ -15,9 +15,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // maxLineErrors bounds the parse problems reported per file: past that, one more says
@@ -514,12 +514,12 @@ func (v *verifier) proof(i int, at func(column, have, want, msg string)) {
 // timelineFigures recomputes the backlog and the reader's rate from timeline.csv.
 func (v *verifier) timelineFigures(i int, at func(column, have, want, msg string)) {
 	r := v.runRows[i]
-	var gen, read []logmode.Sample
+	var gen, read []contract.Sample
 	for _, j := range v.tlOf[i] {
 		t := v.timeline[j]
 		// Offsets are nanoseconds divided by 1e9: rounding back gives the exact
 		// nanosecond, so the samples order as they did when the run was derived.
-		s := logmode.Sample{UnixNano: int64(math.Round(t.OffsetS * 1e9)), Bytes: t.Bytes}
+		s := contract.Sample{UnixNano: int64(math.Round(t.OffsetS * 1e9)), Bytes: t.Bytes}
 		switch t.Series {
 		case "generated":
 			gen = append(gen, s)

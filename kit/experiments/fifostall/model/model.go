@@ -19,8 +19,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // Inputs describe one condition.

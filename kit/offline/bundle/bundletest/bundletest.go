@@ -12,14 +12,9 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/incontainer/cgroupstat"
-	"github.com/logbench/logbench/kit/incontainer/conductor"
-	"github.com/logbench/logbench/kit/incontainer/control"
-	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/incontainer/hostload"
-	"github.com/logbench/logbench/kit/incontainer/loadgen"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // Options shape a synthetic bundle; the zero value of a field takes its default.
@@ -99,7 +94,7 @@ func New(o Options) *bundle.Bundle {
 	b := &bundle.Bundle{Manifest: bundle.Manifest{
 		SchemaVersion: bundle.SchemaVersion, KitVersion: "test", Command: "reproduce",
 		CreatedUTC: o.Created, Parameters: params,
-		Engine: engine.Facts{Host: o.Host, EngineVersion: "28.5.2", APIVersion: "1.51", OS: "Debian GNU/Linux 13 (trixie)", OSType: "linux",
+		Engine: contract.EngineFacts{Host: o.Host, EngineVersion: "28.5.2", APIVersion: "1.51", OS: "Debian GNU/Linux 13 (trixie)", OSType: "linux",
 			Kernel: "6.12.0-test", Architecture: o.Arch, Platform: "linux/amd64", CPUs: o.CPUs, MemoryBytes: 16 << 30,
 			CgroupVersion: "2", CgroupDriver: "systemd", StorageDriver: "overlay2"},
 		KitHost: bundle.KitHost{OS: "linux", Arch: "amd64", GoVersion: "go1.26.8"},
@@ -155,9 +150,9 @@ func simulate(rng *rand.Rand, o Options, mode logmode.Mode, reader string, start
 	interval := time.Duration(float64(time.Second) / o.Rate)
 	ns := func(d time.Duration) int64 { return int64(float64(d) * o.Scale) }
 
-	res := conductor.Result{Params: conductor.Params{Rate: o.Rate, Duration: o.Duration, WarmupCount: 2}, LoadStart: start, WarmupStart: start - int64(time.Second)}
+	res := contract.Result{Params: contract.RunParams{Rate: o.Rate, Duration: o.Duration, WarmupCount: 2}, LoadStart: start, WarmupStart: start - int64(time.Second)}
 	var loopFree, total int64 // when the event loop is next free; bytes generated so far
-	var gens []logmode.Sample
+	var gens []contract.Sample
 	for i := range count {
 		sched := start + int64(i)*int64(interval)
 		// A lognormal-ish service time with a rare slow one: p99 lands among the top.
@@ -177,7 +172,7 @@ func simulate(rng *rand.Rand, o Options, mode logmode.Mode, reader string, start
 		}
 		loopFree = done
 		if perReq > 0 {
-			gens = append(gens, logmode.Sample{UnixNano: gen, Bytes: total})
+			gens = append(gens, contract.Sample{UnixNano: gen, Bytes: total})
 		}
 		spanLog := int64(0)
 		if perReq > 0 {
@@ -187,9 +182,9 @@ func simulate(rng *rand.Rand, o Options, mode logmode.Mode, reader string, start
 		if mode == logmode.JSONOnly || mode == logmode.JSONSync || mode == logmode.JSONQueue {
 			spanGen = 90_000 + int64(rng.IntN(20_000))
 		}
-		res.Requests = append(res.Requests, loadgen.Observation{Seq: int64(i), Scheduled: sched, Sent: sched + ns(120*time.Microsecond),
+		res.Requests = append(res.Requests, contract.Observation{Seq: int64(i), Scheduled: sched, Sent: sched + ns(120*time.Microsecond),
 			Connected: sched + ns(300*time.Microsecond), FirstByte: done - 50_000, Done: done, Status: 200})
-		res.API.Spans = append(res.API.Spans, control.Span{Seq: int64(i), GenerateNanos: spanGen, LogCallNanos: spanLog})
+		res.API.Spans = append(res.API.Spans, contract.Span{Seq: int64(i), GenerateNanos: spanGen, LogCallNanos: spanLog})
 		res.LastResponse = max(res.LastResponse, done)
 	}
 	res.API.Generated = gens
@@ -223,16 +218,16 @@ func simulate(rng *rand.Rand, o Options, mode logmode.Mode, reader string, start
 	res.LoadgenAtReset = snapshot(start, 0.25, 256<<20, 0)
 	res.LoadgenAtEnd = snapshot(res.LogsRead, 0.25, 256<<20, int64(0.02*float64(res.LogsRead-start)))
 	for s := start; s <= res.LogsRead; s += int64(time.Second) {
-		res.HostLoad = append(res.HostLoad, hostload.Sample{UnixNano: s, CPUBusyPct: 5 + 10*rng.Float64(), Load1: 0.3 + 0.4*rng.Float64()})
+		res.HostLoad = append(res.HostLoad, contract.HostSample{UnixNano: s, CPUBusyPct: 5 + 10*rng.Float64(), Load1: 0.3 + 0.4*rng.Float64()})
 	}
 	return bundle.RunRecord{API: "go", Mode: mode, Reader: reader, Started: started, Result: res,
-		Exits: []engine.Exit{{Role: "api"}, {Role: "reader"}, {Role: "loadgen"}}, Wall: time.Duration(res.LogsRead-start) + 3*time.Second}
+		Exits: []contract.Exit{{Role: "api"}, {Role: "reader"}, {Role: "loadgen"}}, Wall: time.Duration(res.LogsRead-start) + 3*time.Second}
 }
 
 // readSamples reads the FIFO in 4,096-byte reads: at once when unbounded, else no faster
 // than bound bytes/s.
-func readSamples(gens []logmode.Sample, bound float64) []logmode.Sample {
-	var out []logmode.Sample
+func readSamples(gens []contract.Sample, bound float64) []contract.Sample {
+	var out []contract.Sample
 	if len(gens) == 0 {
 		return nil
 	}
@@ -257,13 +252,13 @@ func readSamples(gens []logmode.Sample, bound float64) []logmode.Sample {
 			t += 15_000
 		}
 		read += step
-		out = append(out, logmode.Sample{UnixNano: t, Bytes: read})
+		out = append(out, contract.Sample{UnixNano: t, Bytes: read})
 	}
 	return out
 }
 
-func snapshot(at int64, cpus float64, mem int64, used int64) cgroupstat.Snapshot {
-	return cgroupstat.Snapshot{UnixNano: at, CgroupVersion: 2, CPULimitCores: cpus, MemoryLimitBytes: mem, CPUUsageNanos: used,
+func snapshot(at int64, cpus float64, mem int64, used int64) contract.CgroupSnapshot {
+	return contract.CgroupSnapshot{UnixNano: at, CgroupVersion: 2, CPULimitCores: cpus, MemoryLimitBytes: mem, CPUUsageNanos: used,
 		CPUPeriods: used / 10_000_000, MemoryPeakBytes: 12 << 20}
 }
 

@@ -1,0 +1,231 @@
+// Package contract is the one agreement between the programs inside a run's containers
+// and the kit on the host: the JSON documents that cross the container boundary (the
+// control documents, the conductor's result, cgroup and process snapshots, host samples)
+// and what the engine says of a run's containers. It imports only the standard library,
+// so the offline commands that read bundles never link the engine's client.
+package contract
+
+import (
+	"net/http"
+	"time"
+)
+
+// Loopback ports inside a run's network namespace.
+const (
+	WorkloadPort   = 8080 // the API's request path
+	APIControlPort = 9001
+	ReaderPort     = 9002
+)
+
+// Paths served on a control port.
+const (
+	PathStatus = "/status" // GET: counters and cgroup, cheap enough to poll
+	PathReset  = "/reset"  // POST: start all counts again
+	PathReport = "/report" // GET: everything, once at the end of a run
+)
+
+// SeqHeader carries the load generator's request number, so that the API's spans can
+// be joined to the client's observations.
+const SeqHeader = "X-Logbench-Seq"
+
+// Exit statuses of the conductor's process, which the kit reads.
+const (
+	ExitVerified  = 0
+	ExitNoResult  = 1
+	ExitRunFailed = 3 // the result is written, and says why the run failed
+)
+
+// Counts are a byte stream as the experiment verifies it: bytes, newlines and SHA-256.
+type Counts struct {
+	Bytes  int64  `json:"bytes"`
+	Lines  int64  `json:"lines"`
+	SHA256 string `json:"sha256"`
+}
+
+// Sample is one point of a cumulative byte count over time.
+type Sample struct {
+	UnixNano int64 `json:"unix_ns"`
+	Bytes    int64 `json:"bytes"`
+}
+
+// Counters are what a log sink has seen since its last reset.
+type Counters struct {
+	Generated   Counts `json:"generated"`
+	Written     Counts `json:"written"`
+	QueueDrops  int64  `json:"queue_drops"`
+	WriteErrors int64  `json:"write_errors"`
+	// Failure says why the sink can no longer be trusted ("" while it can).
+	Failure string `json:"failure"`
+}
+
+// CgroupSnapshot is one reading of a process's own cgroup.
+type CgroupSnapshot struct {
+	UnixNano      int64 `json:"unix_ns"`
+	CgroupVersion int   `json:"cgroup_version"`
+	// Limits as read back; 0 means unlimited.
+	CPULimitCores    float64 `json:"cpu_limit_cores"`
+	MemoryLimitBytes int64   `json:"memory_limit_bytes"`
+	// SwapLimitBytes is the swap a container may use beyond its memory limit; -1 when
+	// the kernel does not account swap.
+	SwapLimitBytes int64 `json:"swap_limit_bytes"`
+	// Counters since the cgroup was created.
+	CPUUsageNanos     int64 `json:"cpu_usage_ns"`
+	CPUPeriods        int64 `json:"cpu_periods"`
+	CPUThrottled      int64 `json:"cpu_throttled_periods"`
+	CPUThrottledNanos int64 `json:"cpu_throttled_ns"`
+	MemoryUsageBytes  int64 `json:"memory_usage_bytes"`
+	MemoryPeakBytes   int64 `json:"memory_peak_bytes"`
+}
+
+// MeanCores is the CPU used between two snapshots, in cores.
+func MeanCores(from, to CgroupSnapshot) float64 {
+	wall := to.UnixNano - from.UnixNano
+	if wall <= 0 {
+		return 0
+	}
+	return float64(to.CPUUsageNanos-from.CPUUsageNanos) / float64(wall)
+}
+
+// ProcessFacts are one process's privileges as the kernel sees them. Present is false
+// when they were not reported (an API implementation that does not report them).
+type ProcessFacts struct {
+	Present      bool   `json:"present"`
+	UID          int    `json:"uid"`
+	GID          int    `json:"gid"`
+	CapEffective uint64 `json:"cap_effective"` // bitmap; 0 means no capability
+	NoNewPrivs   bool   `json:"no_new_privs"`
+	RootReadOnly bool   `json:"root_read_only"`
+}
+
+// HostSample is one reading of the whole host. CPUBusyPct is the host's CPU utilisation
+// since the previous sample, over all CPUs.
+type HostSample struct {
+	UnixNano   int64   `json:"unix_ns"`
+	CPUBusyPct float64 `json:"cpu_busy_pct"`
+	Load1      float64 `json:"load1"`
+}
+
+// APIStatus is the API's answer to PathStatus.
+type APIStatus struct {
+	Implementation string         `json:"implementation"` // "go", "python"
+	Runtime        string         `json:"runtime"`        // e.g. "go1.26.8", "Python 3.11.2"
+	Mode           string         `json:"mode"`
+	Ready          bool           `json:"ready"` // the request path is open
+	Counters       Counters       `json:"counters"`
+	Cgroup         CgroupSnapshot `json:"cgroup"`
+	Process        ProcessFacts   `json:"process"`
+}
+
+// Span is one request's internal timing inside the API.
+type Span struct {
+	Seq           int64  `json:"seq"`
+	GenerateNanos int64  `json:"generate_ns"`
+	LogCallNanos  int64  `json:"log_call_ns"`
+	Error         string `json:"error,omitempty"`
+}
+
+// APIReport is the API's answer to PathReport.
+type APIReport struct {
+	APIStatus
+	Spans []Span `json:"spans"`
+	// Generated is the cumulative count of log bytes generated, one sample per record.
+	Generated []Sample `json:"generated"`
+}
+
+// ReaderStatus is the reader's answer to PathStatus.
+type ReaderStatus struct {
+	Counts Counts         `json:"counts"`
+	Cgroup CgroupSnapshot `json:"cgroup"`
+	// RateBytesPerSec is the reader's pacing limit; 0 means none.
+	RateBytesPerSec   int64        `json:"rate_bytes_per_s"`
+	PipeCapacityBytes int64        `json:"pipe_capacity_bytes"`
+	Process           ProcessFacts `json:"process"`
+	Err               string       `json:"error,omitempty"`
+}
+
+// ReaderReport is the reader's answer to PathReport.
+type ReaderReport struct {
+	ReaderStatus
+	// Read is the cumulative count of bytes read, one sample per read call.
+	Read []Sample `json:"read"`
+}
+
+// Observation is what the client saw of one request. Times are Unix nanoseconds; a
+// phase that did not happen is 0.
+type Observation struct {
+	Seq       int64  `json:"seq"`
+	Scheduled int64  `json:"scheduled_ns"`
+	Sent      int64  `json:"sent_ns"`
+	Connected int64  `json:"connected_ns"`
+	FirstByte int64  `json:"first_byte_ns"`
+	Done      int64  `json:"done_ns"`
+	Status    int    `json:"status"`
+	Err       string `json:"error,omitempty"`
+}
+
+// Latency is from the scheduled send to the end of the response body.
+func (o Observation) Latency() time.Duration { return time.Duration(o.Done - o.Scheduled) }
+
+// SendLag is how late the request left against its schedule.
+func (o Observation) SendLag() time.Duration { return time.Duration(o.Sent - o.Scheduled) }
+
+// OK reports whether the request succeeded.
+func (o Observation) OK() bool { return RequestOK(o.Status, o.Err) }
+
+// RequestOK is the one rule for a request that counts as an error: any status but 200,
+// or a transport error. The conductor and verify both apply it.
+func RequestOK(status int, err string) bool { return err == "" && status == http.StatusOK }
+
+// TimerFacts are the load generator's clock and timers measured in its container.
+type TimerFacts struct {
+	ClockResolutionNs   int64   `json:"clock_resolution_ns"`
+	SleepOvershootP50Us float64 `json:"sleep_overshoot_p50_us"`
+	SleepOvershootP99Us float64 `json:"sleep_overshoot_p99_us"`
+}
+
+// RunParams are a run's protocol settings.
+type RunParams struct {
+	Rate           float64       `json:"rate_rps"`
+	Duration       time.Duration `json:"duration_ns"`
+	WarmupCount    int           `json:"warmup_requests"`
+	RequestTimeout time.Duration `json:"request_timeout_ns"`
+	// MaxRunTime is the stop condition on the whole run, from the first readiness
+	// check to the end of the drain.
+	MaxRunTime time.Duration `json:"max_run_time_ns"`
+	// MeasureTimer has the conductor measure its clock and timers before the warm-up.
+	MeasureTimer bool `json:"measure_timer"`
+}
+
+// Count is the number of measured requests.
+func (p RunParams) Count() int { return int(p.Rate*p.Duration.Seconds() + 0.5) }
+
+// Result is everything one run observed, as the conductor writes it. Times are Unix
+// nanoseconds.
+type Result struct {
+	Params   RunParams     `json:"params"`
+	Warmup   []Observation `json:"warmup"`
+	Requests []Observation `json:"requests"`
+
+	WarmupStart  int64 `json:"warmup_start_ns"`  // first warm-up send
+	LoadStart    int64 `json:"load_start_ns"`    // first scheduled send
+	LastResponse int64 `json:"last_response_ns"` // end of the last response body
+	LogsRead     int64 `json:"logs_read_ns"`     // the reader's read that completed the log; 0 if never
+
+	// Cgroup snapshots: after the reset that follows warm-up, and at the end of the
+	// response observation interval (API) or of the run (reader, load generator).
+	APIAtReset        CgroupSnapshot `json:"api_at_reset"`
+	APIAtLastResponse CgroupSnapshot `json:"api_at_last_response"`
+	ReaderAtReset     CgroupSnapshot `json:"reader_at_reset"`
+	LoadgenAtReset    CgroupSnapshot `json:"loadgen_at_reset"`
+	LoadgenAtEnd      CgroupSnapshot `json:"loadgen_at_end"`
+	Loadgen           ProcessFacts   `json:"loadgen_process"`
+	Timer             *TimerFacts    `json:"timer,omitempty"`
+	// HostLoad samples the whole host about once a second from the reset to the end.
+	HostLoad []HostSample `json:"host_load"`
+	API      APIReport    `json:"api"`
+	Reader   ReaderReport `json:"reader"`
+	// Failure says why the run cannot count as data ("" when it can); StopCondition
+	// names the stop condition that ended it, if one did.
+	Failure       string `json:"failure"`
+	StopCondition string `json:"stop_condition"`
+}

@@ -1,0 +1,29 @@
+package contract
+
+// EngineFacts describe the engine's host, for the manifest and for comparing hosts.
+type EngineFacts struct {
+	Host             string `json:"host"`
+	EngineVersion    string `json:"engine_version"`
+	APIVersion       string `json:"api_version"`
+	OS               string `json:"os"`
+	OSType           string `json:"os_type"`
+	Kernel           string `json:"kernel"`
+	Architecture     string `json:"architecture"`
+	Platform         string `json:"platform"` // linux/amd64, linux/arm64
+	CPUs             int    `json:"cpus"`
+	MemoryBytes      int64  `json:"memory_bytes"`
+	CgroupVersion    string `json:"cgroup_version"`
+	CgroupDriver     string `json:"cgroup_driver"`
+	StorageDriver    string `json:"storage_driver"`
+	SwapLimitSupport bool   `json:"swap_limit_support"`
+}
+
+// Exit is how one container of a run ended, as the engine reports it.
+type Exit struct {
+	Role      string `json:"role"`
+	ID        string `json:"id"`
+	Running   bool   `json:"running"` // still running when the run ended (it was stopped)
+	ExitCode  int    `json:"exit_code"`
+	OOMKilled bool   `json:"oom_killed"`
+	LogTail   string `json:"log_tail,omitempty"`
+}
