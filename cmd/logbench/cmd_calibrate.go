@@ -38,6 +38,9 @@ func calibrateCommand() *cli.Command {
 				return err
 			}
 			defer t.engine.Close()
+			if err := t.native(); err != nil {
+				return err
+			}
 			start := time.Now()
 			built, _, err := t.buildImages(c, []string{bench.GoAPI})
 			if err != nil {

@@ -132,9 +132,8 @@ func prepare(c *cli.Context, p plan) (*session, error) {
 }
 
 func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
-	if t.platform != t.facts.Platform {
-		// Emulated runs would measure the emulator, not the host.
-		return nil, usagef("--platform %s: this engine runs %s; build other platforms with `logbench build --platform`", t.platform, t.facts.Platform)
+	if err := t.native(); err != nil {
+		return nil, err
 	}
 	started := time.Now()
 	dir := p.resumeDir
@@ -173,6 +172,15 @@ func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
 		runs:       runs,
 		imageBuild: imageBuild,
 	}, nil
+}
+
+// native refuses a platform the engine does not run natively: emulated runs would
+// measure the emulator, not the host.
+func (t *target) native() error {
+	if t.platform != t.facts.Platform {
+		return usagef("--platform %s: this engine runs %s; build other platforms with `logbench build --platform`", t.platform, t.facts.Platform)
+	}
+	return nil
 }
 
 // apis are the API implementations the plan runs.
@@ -277,16 +285,25 @@ func checkDisk(dir string, runs int) error {
 		}
 		existing = parent
 	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(existing, &st); err != nil {
+	free, err := freeBytes(existing)
+	if err != nil {
 		return nil // no figure to check against; the writes themselves will tell
 	}
-	free := int64(st.Bavail) * int64(st.Bsize)
 	need := int64(runs)*bundleBytesPerRun + 64<<20
 	if free < need {
 		return usagef("not enough free disk for the bundle at %s: %s free, %s needed for %d runs", dir, units.BytesSize(float64(free)), units.BytesSize(float64(need)), runs)
 	}
 	return nil
+}
+
+// freeBytes is what the file system holding dir has free for this user; a variable so
+// that a test can make the disk look full.
+var freeBytes = func(dir string) (int64, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return 0, err
+	}
+	return int64(st.Bavail) * int64(st.Bsize), nil
 }
 
 func appendOnce(list []string, s string) []string {
