@@ -102,9 +102,13 @@ func settingsFrom(c *cli.Context) (bench.Settings, bundle.Params, error) {
 		QueueCapacity:  logmode.QueueCapacity,
 		MaxRunTimeS:    s.Protocol.MaxRunTime.Seconds(),
 		MaxLogBytes:    s.MaxLogBytes,
-		Limits:         s.Limits,
+		// The bound is written to the manifest and read back by --resume and verify.
+		MaxSendLagP99Ms: float64(s.MaxSendLagP99) / 1e6,
+		Limits:          s.Limits,
 	}
-	return s, params, nil
+	// The run settings follow from the recorded parameters, so that what runs is what
+	// the manifest says ran.
+	return settingsOf(params), params, nil
 }
 
 // settingsOf turns a bundle's recorded parameters back into run settings, for resuming.

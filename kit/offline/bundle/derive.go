@@ -36,7 +36,8 @@ type Rows struct {
 	Timeline   []TimelineRow
 }
 
-// Derive computes a run's rows from its record.
+// Derive turns a run's record into its rows: the requests, containers and timeline as
+// observed, and the run's row, whose figures RunFigures derives from those rows.
 func Derive(rec RunRecord) Rows {
 	res := rec.Result
 	spans := make(map[int64]struct{ gen, call float64 }, len(res.API.Spans))
@@ -44,13 +45,9 @@ func Derive(rec RunRecord) Rows {
 		spans[s.Seq] = struct{ gen, call float64 }{us(s.GenerateNanos), us(s.LogCallNanos)}
 	}
 	var rows Rows
-	latencies := make([]float64, 0, len(res.Requests))
-	lags := make([]float64, 0, len(res.Requests))
-	var gens, calls []float64
-	errors := 0
 	for _, o := range res.Requests {
-		sp, hasSpan := spans[o.Seq]
-		row := RequestRow{
+		sp := spans[o.Seq]
+		rows.Requests = append(rows.Requests, RequestRow{
 			RunID:            rec.RunID,
 			Seq:              o.Seq,
 			ScheduledUTC:     time.Unix(0, o.Scheduled).UTC().Format(time.RFC3339Nano),
@@ -63,16 +60,7 @@ func Derive(rec RunRecord) Rows {
 			Error:            o.Err,
 			SpanGenerateUs:   sp.gen,
 			SpanLogCallUs:    sp.call,
-		}
-		rows.Requests = append(rows.Requests, row)
-		latencies = append(latencies, row.LatencyMs)
-		lags = append(lags, row.SentMs)
-		if hasSpan {
-			gens, calls = append(gens, sp.gen), append(calls, sp.call)
-		}
-		if !o.OK() {
-			errors++
-		}
+		})
 	}
 
 	api, reader := res.API.Counters, res.Reader
@@ -88,14 +76,6 @@ func Derive(rec RunRecord) Rows {
 		Failure:       rec.Failure,
 		StopCondition: res.StopCondition,
 
-		Requests:     len(res.Requests),
-		Errors:       errors,
-		P50Ms:        Opt(stats.NearestRank(latencies, 50)),
-		P99Ms:        Opt(stats.NearestRank(latencies, 99)),
-		MeanMs:       Opt(stats.Mean(latencies)),
-		MaxMs:        Opt(stats.Max(latencies)),
-		SendLagP99Ms: Opt(stats.NearestRank(lags, 99)),
-
 		BytesGenerated: api.Generated.Bytes,
 		BytesWritten:   api.Written.Bytes,
 		BytesRead:      reader.Counts.Bytes,
@@ -105,16 +85,8 @@ func Derive(rec RunRecord) Rows {
 		SHA256Reader:   reader.Counts.SHA256,
 		QueueDrops:     api.QueueDrops,
 
-		SpanGenerateMeanUs: Opt(stats.Mean(gens)),
-		SpanLogCallMeanUs:  Opt(stats.Mean(calls)),
-
 		LoadDurationS:     res.Params.Duration.Seconds(),
-		BacklogMaxBytes:   BacklogMax(res.API.Generated, res.Reader.Read),
-		APICPUCores:       contract.MeanCores(res.APIAtReset, res.APIAtLastResponse),
 		PipeCapacityBytes: reader.PipeCapacityBytes,
-
-		APICPUThrottledPeriods: res.APIAtLastResponse.CPUThrottled - res.APIAtReset.CPUThrottled,
-		ReaderRateBytesPerS:    readRate(res.Reader.Read),
 	}
 	cpu, load := make([]float64, 0, len(res.HostLoad)), make([]float64, 0, len(res.HostLoad))
 	for _, h := range res.HostLoad {
@@ -133,8 +105,6 @@ func Derive(rec RunRecord) Rows {
 		run.DrainS = max(0, seconds(res.LogsRead-res.LastResponse))
 		run.ToLogsReadS = max(run.LoadDurationS, seconds(max(res.LogsRead, res.LastResponse)-res.LoadStart))
 	}
-	run.SendLagTrusted = float64(run.SendLagP99Ms) <= float64(rec.MaxSendLagP99)/1e6
-	rows.Run = run
 
 	exits := make(map[string]contract.Exit, len(rec.Exits))
 	for _, x := range rec.Exits {
@@ -158,11 +128,12 @@ func Derive(rec RunRecord) Rows {
 	}
 
 	for _, s := range res.API.Generated {
-		rows.Timeline = append(rows.Timeline, TimelineRow{RunID: rec.RunID, Series: "generated", OffsetS: seconds(s.UnixNano - res.LoadStart), Bytes: s.Bytes})
+		rows.Timeline = append(rows.Timeline, TimelineRow{RunID: rec.RunID, Series: SeriesGenerated, OffsetS: seconds(s.UnixNano - res.LoadStart), Bytes: s.Bytes})
 	}
 	for _, s := range res.Reader.Read {
-		rows.Timeline = append(rows.Timeline, TimelineRow{RunID: rec.RunID, Series: "read", OffsetS: seconds(s.UnixNano - res.LoadStart), Bytes: s.Bytes})
+		rows.Timeline = append(rows.Timeline, TimelineRow{RunID: rec.RunID, Series: SeriesRead, OffsetS: seconds(s.UnixNano - res.LoadStart), Bytes: s.Bytes})
 	}
+	rows.Run = RunFigures(run, rows.Requests, rows.Containers, rows.Timeline, float64(rec.MaxSendLagP99)/1e6)
 	return rows
 }
 

@@ -15,8 +15,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -407,8 +405,15 @@ func (v *verifier) index() {
 	}
 }
 
-// runs recomputes each run's figures from its rows in the other files.
+// runs recomputes each run's figures from its rows in the other files, with the one
+// definition that wrote them (bundle.RunFigures), and names every column that differs.
 func (v *verifier) runs() {
+	bound := v.manifestBody.Parameters.MaxSendLagP99Ms
+	if bound == 0 {
+		bound = bundle.DefaultMaxSendLagP99Ms
+		v.res.Notes = append(v.res.Notes, Problem{File: bundle.ManifestFile, Column: "parameters.max_send_lag_p99_ms",
+			Msg: fmt.Sprintf("0: a bundle written before the kit recorded its bound; send_lag_trusted is checked against %g ms", bound)})
+	}
 	for i, r := range v.runRows {
 		if r.RunID == "" || v.byRun[r.RunID] != i {
 			continue // a duplicate: already a problem, and its rows went to the first
@@ -417,63 +422,55 @@ func (v *verifier) runs() {
 		at := func(column, have, want, msg string) {
 			v.problem(Problem{File: bundle.RunsFile, Line: line, Key: key, Column: column, Have: have, Want: want, Msg: msg})
 		}
-		reqs := v.reqOf[i]
-		from := fmt.Sprintf("recomputed from %s %s", bundle.RequestsFile, lineSpan(reqs, v.reqLines))
-
-		if r.Requests != len(reqs) {
-			at("requests", strconv.Itoa(r.Requests), strconv.Itoa(len(reqs)), "rows of this run in "+bundle.RequestsFile)
+		var reqs []bundle.RequestRow
+		for _, j := range v.reqOf[i] {
+			reqs = append(reqs, v.requests[j])
 		}
-		var lat, lags, gen, call, genSpanned, callSpanned []float64
-		errs := 0
-		for _, j := range reqs {
-			q := v.requests[j]
-			lat, lags = append(lat, q.LatencyMs), append(lags, q.SentMs)
-			gen, call = append(gen, q.SpanGenerateUs), append(call, q.SpanLogCallUs)
-			if q.SpanGenerateUs != 0 || q.SpanLogCallUs != 0 {
-				genSpanned, callSpanned = append(genSpanned, q.SpanGenerateUs), append(callSpanned, q.SpanLogCallUs)
-			}
-			if q.Status != 200 || q.Error != "" {
-				errs++
+		var cts []bundle.ContainerRow
+		for _, j := range v.ctOf[i] {
+			cts = append(cts, v.containers[j])
+		}
+		var tl []bundle.TimelineRow
+		for _, j := range v.tlOf[i] {
+			tl = append(tl, v.timeline[j])
+			if s := v.timeline[j].Series; s != bundle.SeriesGenerated && s != bundle.SeriesRead {
+				v.problem(Problem{File: bundle.TimelineFile, Line: v.tlLines[j], Column: "series", Msg: fmt.Sprintf("%s is neither generated nor read", strconv.Quote(short(s)))})
 			}
 		}
-		if r.Errors != errs {
-			at("errors", strconv.Itoa(r.Errors), strconv.Itoa(errs), "requests without status 200 or with an error, in "+bundle.RequestsFile)
-		}
+		want := bundle.RunFigures(r, reqs, cts, tl, bound)
+		fromReqs := fmt.Sprintf("recomputed from %s %s", bundle.RequestsFile, lineSpan(v.reqOf[i], v.reqLines))
+		fromTimeline := fmt.Sprintf("recomputed from %s %s", bundle.TimelineFile, lineSpan(v.tlOf[i], v.tlLines))
+		fromAPI := "the api row of " + bundle.ContainersFile
 		for _, f := range []struct {
 			column     string
 			have, want float64
+			from       string
+			rel        float64
+			rests      bool // the file it is recomputed from parsed
 		}{
-			{"p50_ms", float64(r.P50Ms), stats.NearestRank(lat, 50)},
-			{"p99_ms", float64(r.P99Ms), stats.NearestRank(lat, 99)},
-			{"mean_ms", float64(r.MeanMs), stats.Mean(lat)},
-			{"max_ms", float64(r.MaxMs), stats.Max(lat)},
-			{"send_lag_p99_ms", float64(r.SendLagP99Ms), stats.NearestRank(lags, 99)},
+			{"requests", float64(r.Requests), float64(want.Requests), "rows of this run in " + bundle.RequestsFile, 0, true},
+			{"errors", float64(r.Errors), float64(want.Errors), "requests without status 200 or with an error, in " + bundle.RequestsFile, 0, true},
+			{"p50_ms", float64(r.P50Ms), float64(want.P50Ms), fromReqs, 1e-9, true},
+			{"p99_ms", float64(r.P99Ms), float64(want.P99Ms), fromReqs, 1e-9, true},
+			{"mean_ms", float64(r.MeanMs), float64(want.MeanMs), fromReqs, 1e-9, true},
+			{"max_ms", float64(r.MaxMs), float64(want.MaxMs), fromReqs, 1e-9, true},
+			{"send_lag_p99_ms", float64(r.SendLagP99Ms), float64(want.SendLagP99Ms), fromReqs, 1e-9, true},
+			{"span_generate_mean_us", float64(r.SpanGenerateMeanUs), float64(want.SpanGenerateMeanUs), fromReqs, 1e-9, true},
+			{"span_log_call_mean_us", float64(r.SpanLogCallMeanUs), float64(want.SpanLogCallMeanUs), fromReqs, 1e-9, true},
+			{"backlog_max_bytes", float64(r.BacklogMaxBytes), float64(want.BacklogMaxBytes), fromTimeline, 0, v.ok[bundle.TimelineFile]},
+			{"reader_rate_bytes_per_s", r.ReaderRateBytesPerS, want.ReaderRateBytesPerS, fromTimeline + ", first to last read", 1e-6, v.ok[bundle.TimelineFile]},
+			{"api_cpu_cores", r.APICPUCores, want.APICPUCores, fromAPI, 1e-9, v.ok[bundle.ContainersFile]},
+			{"api_cpu_throttled_periods", float64(r.APICPUThrottledPeriods), float64(want.APICPUThrottledPeriods), fromAPI, 0, v.ok[bundle.ContainersFile]},
 		} {
-			if !same(f.have, f.want) {
-				at(f.column, number(f.have), number(f.want), from)
+			if f.rests && !near(f.have, f.want, f.rel) && !(math.IsNaN(f.have) && math.IsNaN(f.want)) {
+				at(f.column, number(f.have), number(f.want), f.from)
 			}
 		}
-		// A request the API reported no span for has spans of 0 in requests.csv, just
-		// like a request whose spans were 0: either reading is accepted.
-		for _, f := range []struct {
-			column       string
-			have         float64
-			all, spanned []float64
-		}{
-			{"span_generate_mean_us", float64(r.SpanGenerateMeanUs), gen, genSpanned},
-			{"span_log_call_mean_us", float64(r.SpanLogCallMeanUs), call, callSpanned},
-		} {
-			if !same(f.have, stats.Mean(f.all)) && !same(f.have, stats.Mean(f.spanned)) && !(math.IsNaN(f.have) && len(f.spanned) == 0) {
-				at(f.column, number(f.have), number(stats.Mean(f.all)), from)
-			}
+		if r.SendLagTrusted != want.SendLagTrusted {
+			at("send_lag_trusted", strconv.FormatBool(r.SendLagTrusted), strconv.FormatBool(want.SendLagTrusted),
+				fmt.Sprintf("send_lag_p99_ms %s against the manifest's bound of %g ms", number(float64(want.SendLagP99Ms)), bound))
 		}
 		v.proof(i, at)
-		if v.ok[bundle.TimelineFile] {
-			v.timelineFigures(i, at)
-		}
-		if v.ok[bundle.ContainersFile] {
-			v.apiContainer(i, at)
-		}
 	}
 }
 
@@ -508,56 +505,6 @@ func (v *verifier) proof(i int, at func(column, have, want, msg string)) {
 	}
 	if r.QueueDrops != 0 {
 		at("queue_drops", i64(r.QueueDrops), "0", why+" dropped no record")
-	}
-}
-
-// timelineFigures recomputes the backlog and the reader's rate from timeline.csv.
-func (v *verifier) timelineFigures(i int, at func(column, have, want, msg string)) {
-	r := v.runRows[i]
-	var gen, read []contract.Sample
-	for _, j := range v.tlOf[i] {
-		t := v.timeline[j]
-		// Offsets are nanoseconds divided by 1e9: rounding back gives the exact
-		// nanosecond, so the samples order as they did when the run was derived.
-		s := contract.Sample{UnixNano: int64(math.Round(t.OffsetS * 1e9)), Bytes: t.Bytes}
-		switch t.Series {
-		case "generated":
-			gen = append(gen, s)
-		case "read":
-			read = append(read, s)
-		default:
-			v.problem(Problem{File: bundle.TimelineFile, Line: v.tlLines[j], Column: "series", Msg: fmt.Sprintf("%s is neither generated nor read", strconv.Quote(short(t.Series)))})
-		}
-	}
-	from := fmt.Sprintf("recomputed from %s %s", bundle.TimelineFile, lineSpan(v.tlOf[i], v.tlLines))
-	if want := bundle.BacklogMax(gen, read); r.BacklogMaxBytes != want {
-		at("backlog_max_bytes", i64(r.BacklogMaxBytes), i64(want), from)
-	}
-	rate := 0.0
-	if n := len(read); n >= 2 && read[n-1].UnixNano != read[0].UnixNano {
-		rate = float64(read[n-1].Bytes-read[0].Bytes) / (float64(read[n-1].UnixNano-read[0].UnixNano) / 1e9)
-	}
-	if !near(r.ReaderRateBytesPerS, rate, 1e-6) {
-		at("reader_rate_bytes_per_s", number(r.ReaderRateBytesPerS), number(rate), from+", first to last read")
-	}
-}
-
-// apiContainer: the run's API CPU is the API container's, over the same interval.
-func (v *verifier) apiContainer(i int, at func(column, have, want, msg string)) {
-	r := v.runRows[i]
-	for _, j := range v.ctOf[i] {
-		c := v.containers[j]
-		if c.Role != "api" {
-			continue
-		}
-		msg := fmt.Sprintf("the api row of %s line %d", bundle.ContainersFile, v.ctLines[j])
-		if !same(r.APICPUCores, c.CPUCores) {
-			at("api_cpu_cores", number(r.APICPUCores), number(c.CPUCores), msg)
-		}
-		if r.APICPUThrottledPeriods != c.CPUThrottled {
-			at("api_cpu_throttled_periods", i64(r.APICPUThrottledPeriods), i64(c.CPUThrottled), msg)
-		}
-		return
 	}
 }
 

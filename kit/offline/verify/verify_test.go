@@ -407,3 +407,35 @@ func TestProblemsHaveEveryPartInPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestAForgedTrustFlagIsCaught: send_lag_trusted is derived, not believed. A bundle
+// whose flags were all set to true, with SHA256SUMS recomputed, does not verify; neither
+// does one whose manifest bound was loosened without the flags following.
+func TestAForgedTrustFlagIsCaught(t *testing.T) {
+	b := small()
+	b.Manifest.Parameters.MaxSendLagP99Ms = 0.05 // below every run's lag (0.12 ms): none trusted
+	for i := range b.Runs {
+		r := &b.Runs[i]
+		r.Run = bundle.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, 0.05)
+	}
+	dir := saved(t, b)
+	if res := verifyDir(t, dir); !res.OK() {
+		t.Fatalf("the honest bundle: %v", res.Problems)
+	}
+	if cell(t, dir, bundle.RunsFile, 0, "send_lag_trusted") != "false" {
+		t.Fatal("the fixture's runs should be untrusted under a 0.05 ms bound")
+	}
+	for row := range 4 {
+		edit(t, dir, bundle.RunsFile, row, "send_lag_trusted", "true")
+	}
+	resum(t, dir)
+	res := verifyDir(t, dir)
+	if len(res.Problems) != 4 {
+		t.Fatalf("want the 4 forged flags named, got %v", res.Problems)
+	}
+	for _, p := range res.Problems {
+		if p.Column != "send_lag_trusted" || p.Have != "true" || p.Want != "false" || !strings.Contains(p.Msg, "bound of 0.05 ms") {
+			t.Errorf("problem %+v", p)
+		}
+	}
+}

@@ -84,7 +84,7 @@ func New(o Options) *bundle.Bundle {
 		APIs: []string{"go"}, Modes: o.Modes, Readers: o.Readers, Rounds: o.Rounds,
 		RateRPS: o.Rate, DurationS: o.Duration.Seconds(), WarmupRequests: 2,
 		ReaderBounds: map[string]int64{}, ReadBytes: 4096, QueueCapacity: 256,
-		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, Platform: "linux/amd64",
+		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1, Platform: "linux/amd64",
 		Limits: bundle.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
 			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
 	}
@@ -221,7 +221,7 @@ func simulate(rng *rand.Rand, o Options, mode logmode.Mode, reader string, start
 		res.HostLoad = append(res.HostLoad, contract.HostSample{UnixNano: s, CPUBusyPct: 5 + 10*rng.Float64(), Load1: 0.3 + 0.4*rng.Float64()})
 	}
 	return bundle.RunRecord{API: "go", Mode: mode, Reader: reader, Started: started, Result: res,
-		Exits: []contract.Exit{{Role: "api"}, {Role: "reader"}, {Role: "loadgen"}}, Wall: time.Duration(res.LogsRead-start) + 3*time.Second}
+		Exits: []contract.Exit{{Role: "api"}, {Role: "reader"}, {Role: "loadgen"}}, MaxSendLagP99: time.Millisecond, Wall: time.Duration(res.LogsRead-start) + 3*time.Second}
 }
 
 // readSamples reads the FIFO in 4,096-byte reads: at once when unbounded, else no faster
