@@ -19,39 +19,56 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 )
 
-// Reader reads the cgroup of the process that calls it.
+// Reader reads the cgroup of the process that calls it. Everything it reads is under
+// Root and in ProcCgroup, so a test can point both at a fixture tree.
 type Reader struct {
 	// Root is where the cgroup file system is mounted, /sys/fs/cgroup by default.
 	Root string
+	// ProcCgroup lists the calling process's cgroups, /proc/self/cgroup by default.
+	ProcCgroup string
 }
 
 // Read takes a snapshot.
 func (r Reader) Read() (contract.CgroupSnapshot, error) {
-	root := r.Root
+	root, proc := r.Root, r.ProcCgroup
 	if root == "" {
 		root = "/sys/fs/cgroup"
 	}
-	if cgroups.Mode() == cgroups.Unified {
-		return readV2(root)
+	if proc == "" {
+		proc = "/proc/self/cgroup"
 	}
-	return readV1(root)
+	// The version is the tree's under root, not the host's: cgroups.Mode() statfs's
+	// /sys/fs/cgroup whatever the root. A cgroup v2 mount has cgroup.controllers at its
+	// root; a v1 tree is one directory per hierarchy (a hybrid host's v2 part sits in
+	// unified/ and holds no CPU or memory controller).
+	v1paths, group, err := cgroups.ParseCgroupFileUnified(proc)
+	if err != nil {
+		return contract.CgroupSnapshot{}, fmt.Errorf("cgroup: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "cgroup.controllers")); err == nil {
+		return readV2(root, group)
+	}
+	return readV1(root, v1paths)
 }
 
-func readV2(root string) (contract.CgroupSnapshot, error) {
+func readV2(root, group string) (contract.CgroupSnapshot, error) {
 	s := contract.CgroupSnapshot{UnixNano: time.Now().UnixNano(), CgroupVersion: 2, SwapLimitBytes: -1}
 	// Under a private cgroup namespace (Docker's default on v2) the process's group is "/".
-	group, err := cgroup2.PidGroupPath(os.Getpid())
-	if err != nil {
-		return s, fmt.Errorf("cgroup v2 path: %w", err)
+	if group == "" {
+		return s, errors.New("cgroup v2 path: no unified entry in the process's cgroup list")
 	}
 	m, err := cgroup2.Load(group, cgroup2.WithMountpoint(root))
 	if err != nil {
 		return s, fmt.Errorf("cgroup v2 load: %w", err)
 	}
-	st, err := m.Stat()
+	// Only the CPU and memory counters are used: the other controllers' files are left
+	// unread.
+	st, err := m.StatFiltered(cgroup2.StatCPU | cgroup2.StatMemory)
 	if err != nil {
 		return s, fmt.Errorf("cgroup v2 stat: %w", err)
 	}
+	// The limits are read directly: cgroup2's Stat does not report cpu.max, and it
+	// reports a "max" limit as the largest uint64 rather than as unlimited.
 	dir := filepath.Join(root, group)
 	if s.CPULimitCores, err = readCPUMax(filepath.Join(dir, "cpu.max")); err != nil {
 		return s, err
@@ -70,15 +87,26 @@ func readV2(root string) (contract.CgroupSnapshot, error) {
 	}
 	if mem := st.GetMemory(); mem != nil {
 		s.MemoryUsageBytes = int64(mem.Usage)
-		s.MemoryPeakBytes = int64(mem.MaxUsage)
+		s.MemoryPeakBytes = int64(mem.MaxUsage) // memory.peak; 0 before kernel 5.19
 	}
 	return s, nil
 }
 
-func readV1(root string) (contract.CgroupSnapshot, error) {
+func readV1(root string, procPaths map[string]string) (contract.CgroupSnapshot, error) {
 	s := contract.CgroupSnapshot{UnixNano: time.Now().UnixNano(), CgroupVersion: 1, SwapLimitBytes: -1}
-	// Docker bind-mounts the container's own cgroup at each controller's root.
-	cg, err := cgroup1.Load(cgroup1.RootPath)
+	// The hierarchies are the ones under root: cgroup1's default finds them through
+	// /proc/self/mountinfo, which knows nothing of root. The memory controller reads
+	// memsw only where swap is accounted, and never kmem, whose files recent kernels
+	// have dropped.
+	hierarchy := func() ([]cgroup1.Subsystem, error) {
+		return []cgroup1.Subsystem{
+			cgroup1.NewCpu(root),
+			cgroup1.NewCpuacct(root),
+			cgroup1.NewMemory(root, cgroup1.OptionalSwap(), cgroup1.IgnoreModules("kmem", "kmem.tcp")),
+		}, nil
+	}
+	path := v1Path(root, procPaths)
+	cg, err := cgroup1.Load(path, cgroup1.WithHierarchy(hierarchy))
 	if err != nil {
 		return s, fmt.Errorf("cgroup v1 load: %w", err)
 	}
@@ -86,7 +114,12 @@ func readV1(root string) (contract.CgroupSnapshot, error) {
 	if err != nil {
 		return s, fmt.Errorf("cgroup v1 stat: %w", err)
 	}
-	cpuDir := filepath.Join(root, "cpu")
+	// The CPU limit is read directly: cgroup1's Stat does not report the CFS quota.
+	cpuPath, err := path(cgroup1.Cpu)
+	if err != nil {
+		return s, err
+	}
+	cpuDir := filepath.Join(root, string(cgroup1.Cpu), cpuPath)
 	quota, err := readInt(filepath.Join(cpuDir, "cpu.cfs_quota_us"))
 	if err != nil {
 		return s, err
@@ -112,6 +145,23 @@ func readV1(root string) (contract.CgroupSnapshot, error) {
 		}
 	}
 	return s, nil
+}
+
+// v1Path is the process's group in each hierarchy under root. Docker bind-mounts the
+// container's own group at each hierarchy's root while /proc/self/cgroup may still name
+// the host's path (no private cgroup namespace on v1): a path that is not under root is
+// the hierarchy's root.
+func v1Path(root string, procPaths map[string]string) cgroup1.Path {
+	return func(name cgroup1.Name) (string, error) {
+		p := procPaths[string(name)]
+		if p == "" || p == "/" {
+			return "/", nil
+		}
+		if _, err := os.Stat(filepath.Join(root, string(name), p)); err != nil {
+			return "/", nil
+		}
+		return p, nil
+	}
 }
 
 // readCPUMax parses cgroup v2's cpu.max ("max 100000" or "25000 100000").
