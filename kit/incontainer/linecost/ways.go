@@ -1,0 +1,307 @@
+package linecost
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// The ways of writing one line, in the article's order.
+const (
+	Format        = "format"         // format the line, write nothing
+	DisabledEager = "disabled-eager" // a disabled DEBUG line whose message is built at the call site
+	DisabledLazy  = "disabled-lazy"  // the same line with its arguments passed apart
+	Buffered      = "buffered"       // enabled, to a buffer flushed when full and every second
+	Unbuffered    = "unbuffered"     // enabled, one write system call per line (what stderr does)
+	Fsync         = "fsync"          // enabled, write and fsync per line
+	Queue         = "queue"          // enabled, handed to a bounded queue that a writer drains
+)
+
+// Ways lists every way.
+var Ways = []string{Format, DisabledEager, DisabledLazy, Buffered, Unbuffered, Fsync, Queue}
+
+// What the queue way does when its queue is full.
+const (
+	// Block waits for room: no line is lost, and a writer slower than the callers shows
+	// up in the call-site cost. The default, because the experiment verifies every line.
+	Block = "block"
+	// Drop discards the line and counts it: the call site stays cheap, the log has holes.
+	Drop = "drop"
+)
+
+// The line: four fields after the level and the message. It carries no time stamp, so
+// that a trial's bytes follow from its line count and the host can verify every written
+// line without the measured loop hashing anything.
+const (
+	userName   = "alice"
+	itemPath   = "/api/items"
+	httpStatus = 200
+	// LineFormat is Document.LineFormat.
+	LineFormat = "level=INFO msg=served seq={seq} user=alice path=/api/items status=200"
+)
+
+// AppendLine appends line seq as every enabled way writes it, newline included.
+func AppendLine(b []byte, seq int64) []byte {
+	b = append(b, "level=INFO msg=served seq="...)
+	b = strconv.AppendInt(b, seq, 10)
+	b = append(b, " user="+userName+" path="+itemPath+" status=200\n"...)
+	return b
+}
+
+// user is the line's one argument that costs something to render; it counts its
+// renderings so that a test, and every trial, can show which ways build their lines.
+type user struct {
+	name  string
+	built int64
+}
+
+func (u *user) String() string {
+	u.built++
+	return u.name
+}
+
+// LogValue is how slog renders the user: only when the record is handled, that is
+// when the level is enabled.
+func (u *user) LogValue() slog.Value {
+	u.built++
+	return slog.StringValue(u.name)
+}
+
+// dropTime removes slog's time stamp from every record (see LineFormat).
+func dropTime(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && a.Key == slog.TimeKey {
+		return slog.Attr{}
+	}
+	return a
+}
+
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: dropTime}))
+}
+
+// wayInfo describes a way for the document.
+var wayInfo = map[string]struct{ call, path string }{
+	Format: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
+		"slog.TextHandler formats the record into its buffer and writes it to io.Discard"},
+	DisabledEager: {`logger.Debug(fmt.Sprintf("served seq=%d user=%s path=%s status=%d", seq, u, path, 200))`,
+		"fmt.Sprintf builds the message at the call site; slog.Logger.Debug finds DEBUG disabled and returns"},
+	DisabledLazy: {`logger.Debug("served", "seq", seq, "user", u, "path", path, "status", 200)`,
+		"slog.Logger.Debug finds DEBUG disabled and returns: the arguments, boxed in ...any, are never rendered"},
+	Buffered: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
+		"slog.TextHandler writes each record to a bufio.Writer of 4 KiB, which writes to the file when full; a goroutine flushes it every second"},
+	Unbuffered: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
+		"slog.TextHandler writes each record to the *os.File: one write system call per line, as to os.Stderr"},
+	Fsync: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
+		"slog.TextHandler writes each record to a writer that calls Write then Sync (fsync) on the *os.File"},
+	Queue: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
+		"slog.TextHandler formats on the caller, whose Write copies the line into a bounded channel; one goroutine writes each line to the *os.File with one write system call"},
+}
+
+// instance is one trial's set-up of a way.
+type instance struct {
+	user *user
+	// run makes lines seq 0..n-1; it is the measured loop.
+	run func(n int64)
+	// finish gets every line out of the process and closes the file.
+	finish func() error
+	file   *countingFile // nil for the ways that write no file
+	queue  *queueWriter  // the queue way's
+}
+
+type wayOptions struct {
+	bufferBytes   int
+	flushInterval time.Duration
+	queueSize     int
+	queueFull     string
+}
+
+// newInstance prepares way for one trial, writing to path (unused by the ways that
+// write no file). discard stands in for io.Discard in the format way, so that a test
+// can see what was formatted.
+func newInstance(way, path string, o wayOptions, discard io.Writer) (*instance, error) {
+	in := &instance{user: &user{name: userName}, finish: func() error { return nil }}
+	u := in.user
+	var out io.Writer
+	switch way {
+	case Format:
+		if discard == nil {
+			discard = io.Discard
+		}
+		out = discard
+	case DisabledEager:
+		l := newLogger(io.Discard, slog.LevelInfo)
+		in.run = func(n int64) {
+			for seq := range n {
+				l.Debug(fmt.Sprintf("served seq=%d user=%s path=%s status=%d", seq, u, itemPath, httpStatus))
+			}
+		}
+		return in, nil
+	case DisabledLazy:
+		l := newLogger(io.Discard, slog.LevelInfo)
+		in.run = func(n int64) {
+			for seq := range n {
+				l.Debug("served", "seq", seq, "user", u, "path", itemPath, "status", httpStatus)
+			}
+		}
+		return in, nil
+	case Buffered, Unbuffered, Fsync, Queue:
+		f, err := createCounting(path)
+		if err != nil {
+			return nil, err
+		}
+		in.file = f
+		in.finish = f.Close
+		switch way {
+		case Buffered:
+			pw := newPeriodicWriter(f, o.bufferBytes, o.flushInterval)
+			out = pw
+			in.finish = func() error { return firstError(pw.Close(), f.Close()) }
+		case Unbuffered:
+			out = f
+		case Fsync:
+			out = syncEach{f}
+		case Queue:
+			q := newQueueWriter(f, o.queueSize, o.queueFull == Drop)
+			in.queue = q
+			out = q
+			in.finish = func() error { return firstError(q.Close(), f.Close()) }
+		}
+	default:
+		return nil, fmt.Errorf("unknown way %q (ways: %v)", way, Ways)
+	}
+	l := newLogger(out, slog.LevelInfo)
+	in.run = func(n int64) {
+		for seq := range n {
+			l.Info("served", "seq", seq, "user", u, "path", itemPath, "status", httpStatus)
+		}
+	}
+	return in, nil
+}
+
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// syncEach makes every line durable before the call returns: write, then fsync.
+type syncEach struct{ f *countingFile }
+
+func (s syncEach) Write(p []byte) (int, error) {
+	n, err := s.f.Write(p)
+	if err != nil {
+		return n, err
+	}
+	return n, s.f.Sync()
+}
+
+// periodicWriter is a buffer that writes when full and is flushed every interval by
+// its own goroutine, so that a quiet logger's last lines still reach the file: the
+// balance most logging libraries strike between losing lines and paying a system call
+// for each. Safe for concurrent use.
+type periodicWriter struct {
+	mu   sync.Mutex
+	w    *bufio.Writer
+	stop chan struct{}
+	done chan struct{}
+}
+
+func newPeriodicWriter(out io.Writer, size int, interval time.Duration) *periodicWriter {
+	p := &periodicWriter{w: bufio.NewWriterSize(out, size), stop: make(chan struct{}), done: make(chan struct{})}
+	go p.flushEvery(interval)
+	return p
+}
+
+func (p *periodicWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.w.Write(b)
+}
+
+func (p *periodicWriter) flushEvery(interval time.Duration) {
+	defer close(p.done)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			_ = p.w.Flush() // an error sticks in the bufio.Writer: Write and Close report it
+			p.mu.Unlock()
+		}
+	}
+}
+
+// Close stops the flusher and flushes what is left.
+func (p *periodicWriter) Close() error {
+	close(p.stop)
+	<-p.done
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.w.Flush()
+}
+
+// queueWriter hands each line to a bounded queue drained by one writer goroutine. The
+// caller formats (slog's handler calls Write with the finished line), as Python's
+// QueueHandler does in prepare(); only the write system call leaves the caller.
+type queueWriter struct {
+	ch    chan *[]byte
+	drop  bool
+	pool  sync.Pool // of *[]byte, so that a steady state allocates nothing
+	out   io.Writer
+	done  chan struct{}
+	err   error // the writer's first error, read after done
+	waits int64 // calls that found the queue full; Write is called under slog's lock
+	drops int64
+}
+
+func newQueueWriter(out io.Writer, size int, drop bool) *queueWriter {
+	q := &queueWriter{ch: make(chan *[]byte, size), drop: drop, out: out, done: make(chan struct{})}
+	q.pool.New = func() any { return new([]byte) }
+	go q.drain()
+	return q
+}
+
+func (q *queueWriter) Write(p []byte) (int, error) {
+	bp := q.pool.Get().(*[]byte)
+	*bp = append((*bp)[:0], p...) // slog reuses p once Write returns
+	select {
+	case q.ch <- bp:
+		return len(p), nil
+	default:
+	}
+	if q.drop {
+		q.drops++
+		q.pool.Put(bp)
+		return len(p), nil
+	}
+	q.waits++
+	q.ch <- bp
+	return len(p), nil
+}
+
+func (q *queueWriter) drain() {
+	defer close(q.done)
+	for bp := range q.ch {
+		if _, err := q.out.Write(*bp); err != nil && q.err == nil {
+			q.err = err
+		}
+		q.pool.Put(bp)
+	}
+}
+
+// Close waits until every queued line is written.
+func (q *queueWriter) Close() error {
+	close(q.ch)
+	<-q.done
+	return q.err
+}
