@@ -2,7 +2,7 @@ import os
 import tempfile
 import unittest
 
-from helpers import logbench_api as api
+from helpers import logbench_cgroup as cgroup
 
 SNAPSHOT_FIELDS = {  # kit/contract.CgroupSnapshot's json tags
     "unix_ns", "cgroup_version", "cpu_limit_cores", "memory_limit_bytes", "swap_limit_bytes",
@@ -33,7 +33,7 @@ class CgroupV2Test(unittest.TestCase):
                 "memory.swap.max": "0\n",
                 "proc_cgroup": "0::/\n",
             })
-            s = api.read_cgroup(root, os.path.join(root, "proc_cgroup"))
+            s = cgroup.read_cgroup(root, os.path.join(root, "proc_cgroup"))
         self.assertEqual(set(s), SNAPSHOT_FIELDS)
         self.assertEqual(s["cgroup_version"], 2)
         self.assertEqual(s["cpu_limit_cores"], 0.25)
@@ -57,7 +57,7 @@ class CgroupV2Test(unittest.TestCase):
                 "a/b/memory.max": "max\n",
                 "proc_cgroup": "0::/a/b\n",
             })
-            s = api.read_cgroup(root, os.path.join(root, "proc_cgroup"))
+            s = cgroup.read_cgroup(root, os.path.join(root, "proc_cgroup"))
         self.assertEqual(s["cpu_limit_cores"], 0)
         self.assertEqual(s["memory_limit_bytes"], 0)
         self.assertEqual(s["memory_peak_bytes"], 0)
@@ -68,7 +68,7 @@ class CgroupV2Test(unittest.TestCase):
         with tempfile.TemporaryDirectory() as root:
             write_files(root, {"cgroup.controllers": "", "cpu.max": "25000\n", "memory.max": "max\n"})
             with self.assertRaises(ValueError):
-                api.read_cgroup(root, os.path.join(root, "missing"))
+                cgroup.read_cgroup(root, os.path.join(root, "missing"))
 
 
 class CgroupV1Test(unittest.TestCase):
@@ -84,7 +84,7 @@ class CgroupV1Test(unittest.TestCase):
                 "memory/memory.limit_in_bytes": "134217728\n",
                 "memory/memory.memsw.limit_in_bytes": "134217728\n",
             })
-            s = api.read_cgroup(root)
+            s = cgroup.read_cgroup(root)
         self.assertEqual(set(s), SNAPSHOT_FIELDS)
         self.assertEqual(s["cgroup_version"], 1)
         self.assertEqual(s["cpu_limit_cores"], 0.25)
@@ -104,7 +104,7 @@ class CgroupV1Test(unittest.TestCase):
                 "cpu/cpu.cfs_period_us": "100000\n",
                 "memory/memory.limit_in_bytes": "9223372036854771712\n",
             })
-            s = api.read_cgroup(root)
+            s = cgroup.read_cgroup(root)
         self.assertEqual(s["cpu_limit_cores"], 0)
         self.assertEqual(s["memory_limit_bytes"], 0)
         self.assertEqual(s["swap_limit_bytes"], -1)
@@ -118,14 +118,14 @@ class CgroupV1Test(unittest.TestCase):
                 "memory/memory.limit_in_bytes": "100\n",
                 "memory/memory.memsw.limit_in_bytes": "300\n",
             })
-            s = api.read_cgroup(root)
+            s = cgroup.read_cgroup(root)
         self.assertEqual(s["cpu_limit_cores"], 0.5)
         self.assertEqual(s["swap_limit_bytes"], 200)
 
     def test_missing_cpu_quota_is_an_error(self):
         with tempfile.TemporaryDirectory() as root:
             with self.assertRaises(FileNotFoundError):
-                api.read_cgroup(root)
+                cgroup.read_cgroup(root)
 
 
 if __name__ == "__main__":

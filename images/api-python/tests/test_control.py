@@ -9,7 +9,7 @@ import threading
 import time
 import unittest
 
-from helpers import logbench_api as api
+from helpers import logbench_api as api, logbench_process as process, logbench_server as server
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 
@@ -33,7 +33,7 @@ class Server:
     def __init__(self, mode, max_log_bytes=0):
         self.dir = tempfile.TemporaryDirectory()
         fifo = os.path.join(self.dir.name, "log.fifo")
-        self.api = api.API(mode, fifo, max_log_bytes)
+        self.api = server.API(mode, fifo, max_log_bytes)
         self.read = bytearray()
         self.thread = threading.Thread(target=self.api.run, args=(("127.0.0.1", 0), ("127.0.0.1", 0)), daemon=True)
         self.thread.start()
@@ -84,7 +84,7 @@ class ControlTest(unittest.TestCase):
             self.assertEqual(body, b'{"status":"ok","service":"logbench-api"}\n')
             self.assertEqual(headers["content-type"], "application/json")
             self.assertEqual(headers["connection"], "close")
-            self.assertEqual(headers["x-digest"], api.digest_of("/")[:8].hex())
+            self.assertEqual(headers["x-digest"], server.digest_of("/")[:8].hex())
 
             self.assertEqual(srv.control("POST", "/reset")[0], 200)
             for seq in range(3):
@@ -147,7 +147,7 @@ class ControlTest(unittest.TestCase):
             srv.close()
 
     def test_not_ready_status(self):
-        a = api.API("none", "/nonexistent/log.fifo")
+        a = server.API("none", "/nonexistent/log.fifo")
         st = a.status()
         self.assertFalse(st["ready"])
         self.assertEqual(st["counters"], {"generated": {"bytes": 0, "lines": 0, "sha256": ""},
@@ -162,14 +162,14 @@ class ProcessTest(unittest.TestCase):
                     "CapInh:\t0000000000000000\nCapEff:\t0000000000000000\n"
                     "NoNewPrivs:\t1\nSeccomp:\t2\n")
             f.flush()
-            p = api.read_process(f.name)
+            p = process.read_process(f.name)
         self.assertEqual((p["present"], p["cap_effective"], p["no_new_privs"]), (True, 0, True))
 
     def test_privileged_process(self):
         with tempfile.NamedTemporaryFile("w") as f:
             f.write("CapEff:\t000001ffffffffff\nNoNewPrivs:\t0\n")
             f.flush()
-            p = api.read_process(f.name, root="/nonexistent")
+            p = process.read_process(f.name, root="/nonexistent")
         self.assertEqual((p["cap_effective"], p["no_new_privs"], p["root_read_only"]), (0x1ffffffffff, False, False))
 
 

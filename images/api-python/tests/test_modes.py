@@ -7,7 +7,7 @@ import threading
 import time
 import unittest
 
-from helpers import logbench_api as api
+from helpers import logbench_modes as modes, logbench_server as server, logbench_tally as tally
 
 
 class ModeTest(unittest.TestCase):
@@ -15,9 +15,9 @@ class ModeTest(unittest.TestCase):
         """Logs requests through mode into a temporary file; returns (bytes, counters)."""
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "log")
-            counters = api.Counters(max_bytes)
+            counters = tally.Counters(max_bytes)
             with open(path, "w", encoding="utf-8") as stream:
-                logger = api.ModeLogger(mode, stream, counters)
+                logger = modes.ModeLogger(mode, stream, counters)
                 results = [logger.log(seq) for seq in range(requests)]
                 logger.close()
             with open(path, "rb") as f:
@@ -26,10 +26,10 @@ class ModeTest(unittest.TestCase):
     def test_every_mode_writes_its_exact_bytes_per_request(self):
         want = {"none": 0, "short1": 128, "short10": 1280, "json-only": 0,
                 "json-prebuilt-sync": 16384, "json-sync": 16384, "json-queue": 16384}
-        self.assertEqual(set(want), set(api.MODES))
-        for mode in api.MODES:
+        self.assertEqual(set(want), set(modes.MODES))
+        for mode in modes.MODES:
             with self.subTest(mode=mode):
-                self.assertEqual(api.bytes_per_request(mode), want[mode])
+                self.assertEqual(modes.bytes_per_request(mode), want[mode])
                 out, c, results = self.run_mode(mode)
                 for _, _, err in results:
                     self.assertIsNone(err)
@@ -66,8 +66,8 @@ class ModeTest(unittest.TestCase):
             self.assertGreater(call, 0)
 
     def test_record_time_layout(self):
-        self.assertEqual(api.record_time(1_700_000_000_000_000_123), "2023-11-14T22:13:20.000000123Z")
-        self.assertEqual(api.record_time(0), "1970-01-01T00:00:00.000000000Z")
+        self.assertEqual(modes.record_time(1_700_000_000_000_000_123), "2023-11-14T22:13:20.000000123Z")
+        self.assertEqual(modes.record_time(0), "1970-01-01T00:00:00.000000000Z")
 
     def test_prebuilt_record_is_the_same_every_request(self):
         out, _, results = self.run_mode("json-prebuilt-sync")
@@ -90,11 +90,11 @@ class ModeTest(unittest.TestCase):
         self.assertEqual(c["failure"], "output volume cap reached (300 bytes)")
         errors = [err for _, _, err in results]
         self.assertIsNone(errors[1])
-        self.assertIsInstance(errors[2], api.OutputCapReached)
+        self.assertIsInstance(errors[2], tally.OutputCapReached)
 
     def test_unknown_mode_is_refused(self):
         with self.assertRaises(ValueError):
-            api.ModeLogger("json-async", io.StringIO(), api.Counters())
+            modes.ModeLogger("json-async", io.StringIO(), tally.Counters())
 
 
 class BlockingStream:
@@ -123,8 +123,8 @@ class FailingStream:
 class QueueTest(unittest.TestCase):
     def test_full_queue_is_counted_and_fails_the_run(self):
         stream = BlockingStream()
-        counters = api.Counters()
-        logger = api.ModeLogger("json-queue", stream, counters, queue_capacity=2)
+        counters = tally.Counters()
+        logger = modes.ModeLogger("json-queue", stream, counters, queue_capacity=2)
         try:
             # One record is taken by the writer, two wait in the queue, the next has no room.
             self.assertIsNone(logger.log(0)[2])
@@ -134,7 +134,7 @@ class QueueTest(unittest.TestCase):
             self.assertIsNone(logger.log(1)[2])
             self.assertIsNone(logger.log(2)[2])
             _, _, err = logger.log(3)
-            self.assertIsInstance(err, api.QueueFull)
+            self.assertIsInstance(err, modes.QueueFull)
             c = counters.snapshot()
             self.assertEqual(c["queue_drops"], 1)
             self.assertEqual(c["failure"], "log queue full: record dropped")
@@ -148,8 +148,8 @@ class QueueTest(unittest.TestCase):
 
     def test_queue_returns_before_the_write(self):
         stream = BlockingStream()
-        counters = api.Counters()
-        logger = api.ModeLogger("json-queue", stream, counters)
+        counters = tally.Counters()
+        logger = modes.ModeLogger("json-queue", stream, counters)
         try:
             _, _, err = logger.log(0)
             self.assertIsNone(err)
@@ -163,8 +163,8 @@ class QueueTest(unittest.TestCase):
     def test_write_error_is_counted_sync_and_queued(self):
         for mode in ("json-sync", "short10", "json-queue"):
             with self.subTest(mode=mode):
-                counters = api.Counters()
-                logger = api.ModeLogger(mode, FailingStream(), counters)
+                counters = tally.Counters()
+                logger = modes.ModeLogger(mode, FailingStream(), counters)
                 _, _, err = logger.log(0)
                 logger.close()
                 if mode != "json-queue":  # a queued write fails after the caller returned
@@ -179,8 +179,8 @@ class PipeTest(unittest.TestCase):
     def test_fifo_sink_with_a_reader(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "log.fifo")
-            api.make_fifo(path)
-            api.make_fifo(path)  # an existing FIFO is accepted
+            server.make_fifo(path)
+            server.make_fifo(path)  # an existing FIFO is accepted
             got = []
 
             def read():
@@ -188,9 +188,9 @@ class PipeTest(unittest.TestCase):
                     got.append(f.read())
             t = threading.Thread(target=read)
             t.start()
-            counters = api.Counters()
+            counters = tally.Counters()
             with open(path, "w", encoding="utf-8") as stream:
-                logger = api.ModeLogger("json-queue", stream, counters)
+                logger = modes.ModeLogger("json-queue", stream, counters)
                 for seq in range(20):  # 320 KiB: more than the pipe holds
                     self.assertIsNone(logger.log(seq)[2])
                 logger.close()
@@ -203,7 +203,7 @@ class PipeTest(unittest.TestCase):
     def test_make_fifo_refuses_a_regular_file(self):
         with tempfile.NamedTemporaryFile() as f:
             with self.assertRaises(RuntimeError):
-                api.make_fifo(f.name)
+                server.make_fifo(f.name)
 
 
 if __name__ == "__main__":
