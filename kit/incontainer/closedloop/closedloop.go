@@ -1,0 +1,530 @@
+// Package closedloop offers closed-loop HTTP/1.1 load the way autocannon does, for the
+// qps experiment (reference/qps-experiment.md): a fixed number of keep-alive
+// connections, each with a fixed number of requests in flight, a new request leaving
+// as soon as a response has fully arrived. The server's speed sets the rate; what is
+// measured is how many requests per second it completes.
+//
+// The client is written on net.Conn because net/http does not pipeline; responses are
+// parsed by net/http's ReadResponse. Each connection is one goroutine that writes its
+// first Pipelining requests at once, then one more after each response.
+//
+// The figures follow autocannon's definitions where it has one: requests per second is
+// the mean of the counts of responses completed in each second of the measured
+// interval, and latency runs from a request's send to the last byte of its response.
+// The generator also reports its own CPU time over the measured interval, so that a
+// caller can tell whether the generator, not the server, was the bottleneck.
+package closedloop
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/logbench/logbench/kit/contract/stats"
+)
+
+// Defaults and rules.
+const (
+	// DefaultTimeout is autocannon's: a response must be complete this long after its
+	// request was sent, or the request counts as a timeout.
+	DefaultTimeout = 10 * time.Second
+	// RedialDelay is the pause after a failed connect, so that a refusing server does
+	// not turn the generator into a busy loop.
+	RedialDelay = 10 * time.Millisecond
+	// SaturationShare is the saturation rule: the generator counts as saturated (it
+	// may have been the bottleneck) when its own CPU time over the measured interval is
+	// at least this share of the cores it can use.
+	SaturationShare = 0.9
+)
+
+// Params are one closed-loop load.
+type Params struct {
+	URL         string        // http://host[:port]/path; only plain HTTP
+	Connections int           // keep-alive connections, all open at once
+	Pipelining  int           // requests in flight on each connection
+	Warmup      time.Duration // load before the measured interval, not counted
+	Duration    time.Duration // the measured interval
+	Timeout     time.Duration // per request, from its send; 0 means DefaultTimeout
+	// CPULimitCores is the CPU the generator may use (e.g. its container's limit);
+	// 0 means GOMAXPROCS. The saturation rule compares the generator's CPU with it.
+	CPULimitCores float64
+
+	// maxRequests, when positive, stops sending after that many requests in all
+	// phases (benchmarks only).
+	maxRequests int64
+}
+
+// Result is one load's outcome, JSON-encodable. Counts are of the measured interval
+// unless a name says otherwise; a request belongs to the interval in which its
+// response completed (or its failure was seen).
+type Result struct {
+	URL         string  `json:"url"`
+	Connections int     `json:"connections"`
+	Pipelining  int     `json:"pipelining"`
+	WarmupS     float64 `json:"warmup_s"`
+	DurationS   float64 `json:"duration_s"`    // as asked
+	StartUnixNs int64   `json:"start_unix_ns"` // start of the measured interval
+	MeasuredS   float64 `json:"measured_s"`    // as it ran (shorter if interrupted)
+
+	// Requests is the number of responses completed, whatever their status.
+	Requests  int64 `json:"requests"`
+	Status2xx int64 `json:"status_2xx"`
+	Non2xx    int64 `json:"non_2xx"`
+	// Errors are requests that got no response (a failed connection, a timeout, a
+	// malformed response, a connection closed with requests in flight) plus failed
+	// connects, one each. Timeouts are the part of them that timed out.
+	Errors       int64  `json:"errors"`
+	Timeouts     int64  `json:"timeouts"`
+	WarmupErrors int64  `json:"warmup_errors"`
+	ErrorSample  string `json:"error_sample,omitempty"` // the first error, any phase
+	Connects     int64  `json:"connects"`               // successful dials, all phases
+	BytesRead    int64  `json:"bytes_read"`             // response bytes, all phases
+
+	// All phases: every request written, every response completed, and the requests
+	// still unanswered when the load stopped (neither responses nor errors).
+	SentTotal      int64 `json:"sent_total"`
+	ResponsesTotal int64 `json:"responses_total"`
+	InFlightAtEnd  int64 `json:"in_flight_at_end"`
+
+	// RequestsPerSecond counts the responses completed in each second of the measured
+	// interval; the last entry covers less than a second when the interval is not a
+	// whole number of seconds. The entries sum to Requests.
+	RequestsPerSecond []int64 `json:"requests_per_second"`
+	// RequestsPerSMean is autocannon's requests/s: the mean of the whole seconds'
+	// counts (the requests over the interval if it is shorter than a second).
+	RequestsPerSMean  float64 `json:"requests_per_s_mean"`
+	RequestsPerSStdev float64 `json:"requests_per_s_stdev"` // population, whole seconds
+	// RequestsPerSInterval is Requests over MeasuredS.
+	RequestsPerSInterval float64 `json:"requests_per_s_over_interval"`
+
+	// Latency from a request's send to the last byte of its response, over the
+	// responses of the measured interval; percentiles by the kit's nearest-rank rule.
+	// All 0 when there was no response.
+	LatencyMeanMs float64 `json:"latency_mean_ms"`
+	LatencyP50Ms  float64 `json:"latency_p50_ms"`
+	LatencyP90Ms  float64 `json:"latency_p90_ms"`
+	LatencyP99Ms  float64 `json:"latency_p99_ms"`
+	LatencyMaxMs  float64 `json:"latency_max_ms"`
+
+	// The generator's own CPU (user + system, all its threads) over the measured
+	// interval, and the saturation rule: GeneratorSaturated when GeneratorCPUCores is
+	// at least SaturationShare of GeneratorCPULimitCores, the cores it can use:
+	// CPULimitCores or GOMAXPROCS, and no more than Connections (one goroutine each).
+	GeneratorCPUS            float64 `json:"generator_cpu_s"`
+	GeneratorCPUCores        float64 `json:"generator_cpu_cores"`
+	GeneratorCPULimitCores   float64 `json:"generator_cpu_limit_cores"`
+	GeneratorCPUNsPerRequest float64 `json:"generator_cpu_ns_per_request"`
+	GeneratorSaturated       bool    `json:"generator_saturated"`
+	GOMAXPROCS               int     `json:"gomaxprocs"`
+}
+
+// target is a parsed Params.URL.
+type target struct {
+	addr    string // host:port to dial
+	request []byte // one request, as written
+}
+
+func parseTarget(raw string) (target, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return target{}, err
+	}
+	if u.Scheme != "http" {
+		return target{}, fmt.Errorf("url %q: only http:// is supported", raw)
+	}
+	if u.Host == "" {
+		return target{}, fmt.Errorf("url %q: no host", raw)
+	}
+	addr := u.Host
+	if u.Port() == "" {
+		addr = net.JoinHostPort(u.Hostname(), "80")
+	}
+	// The smallest keep-alive request, as autocannon sends it.
+	req := "GET " + u.RequestURI() + " HTTP/1.1\r\nHost: " + u.Host + "\r\n\r\n"
+	return target{addr: addr, request: []byte(req)}, nil
+}
+
+func (p Params) validate() (target, error) {
+	switch {
+	case p.Connections < 1:
+		return target{}, fmt.Errorf("connections %d: need at least 1", p.Connections)
+	case p.Pipelining < 1:
+		return target{}, fmt.Errorf("pipelining %d: need at least 1", p.Pipelining)
+	case p.Duration <= 0:
+		return target{}, fmt.Errorf("duration %v: need more than 0", p.Duration)
+	case p.Warmup < 0:
+		return target{}, fmt.Errorf("warmup %v: need 0 or more", p.Warmup)
+	case p.Timeout < 0:
+		return target{}, fmt.Errorf("timeout %v: need 0 or more", p.Timeout)
+	case p.CPULimitCores < 0:
+		return target{}, fmt.Errorf("cpu limit %v: need 0 or more", p.CPULimitCores)
+	}
+	return parseTarget(p.URL)
+}
+
+// Run offers p's load and returns what it measured. Failed requests are observations,
+// never an abort: the error is for invalid parameters (nothing was sent) or a ctx
+// ended early (the result then covers the interval up to that moment).
+func Run(ctx context.Context, p Params) (Result, error) {
+	tg, err := p.validate()
+	if err != nil {
+		return Result{}, err
+	}
+	if p.Timeout == 0 {
+		p.Timeout = DefaultTimeout
+	}
+	loadCtx, stop := context.WithCancel(ctx)
+	defer stop()
+
+	start := time.Now()
+	sh := &shared{
+		p:      p,
+		tg:     tg,
+		from:   start.Add(p.Warmup),
+		to:     start.Add(p.Warmup + p.Duration),
+		budget: p.maxRequests,
+	}
+	workers := make([]*worker, p.Connections)
+	var wg sync.WaitGroup
+	for i := range workers {
+		w := &worker{sh: sh}
+		workers[i] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.run(loadCtx)
+		}()
+	}
+	allDone := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(allDone)
+	}()
+
+	// The measured interval starts after the warm-up and ends at its end, at the end
+	// of ctx, or when every connection has stopped (a request budget), whichever is
+	// first.
+	var cpuFrom, cpuTo time.Duration
+	to := sh.to
+	if waitUntil(ctx, allDone, sh.from) {
+		cpuFrom = ownCPU()
+		if !waitUntil(ctx, allDone, sh.to) {
+			to = time.Now()
+		}
+		cpuTo = ownCPU()
+	} else {
+		to = sh.from // ended in the warm-up: an empty interval
+	}
+	stop()
+	wg.Wait()
+
+	res := summarize(p, workers, sh.from, to)
+	res.GeneratorCPUS = (cpuTo - cpuFrom).Seconds()
+	res.GOMAXPROCS = runtime.GOMAXPROCS(0)
+	res.GeneratorCPULimitCores = float64(res.GOMAXPROCS)
+	if p.CPULimitCores > 0 {
+		res.GeneratorCPULimitCores = min(p.CPULimitCores, res.GeneratorCPULimitCores)
+	}
+	res.GeneratorCPULimitCores = min(res.GeneratorCPULimitCores, float64(p.Connections))
+	if res.MeasuredS > 0 {
+		res.GeneratorCPUCores = res.GeneratorCPUS / res.MeasuredS
+	}
+	if res.Requests > 0 {
+		res.GeneratorCPUNsPerRequest = float64(cpuTo-cpuFrom) / float64(res.Requests)
+	}
+	res.GeneratorSaturated = res.GeneratorCPUCores >= SaturationShare*res.GeneratorCPULimitCores
+	return res, ctx.Err()
+}
+
+// waitUntil waits for t; false if ctx ended or every worker stopped first.
+func waitUntil(ctx context.Context, allDone <-chan struct{}, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-allDone:
+		return false
+	}
+}
+
+// ownCPU is the process's user + system CPU time so far.
+func ownCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// shared is what every connection's goroutine reads.
+type shared struct {
+	p        Params
+	tg       target
+	from, to time.Time // the measured interval, as planned
+	budget   int64     // requests left to send when maxRequests is set
+	errOnce  sync.Once
+	errFirst string
+}
+
+// take reserves one request to send; false once a request budget is spent.
+func (s *shared) take() bool {
+	return s.p.maxRequests <= 0 || atomic.AddInt64(&s.budget, -1) >= 0
+}
+
+func (s *shared) noteError(err error) {
+	s.errOnce.Do(func() { s.errFirst = err.Error() })
+}
+
+// worker is one connection's goroutine and what it observed. Only the goroutine
+// writes it, and it is read after the goroutine has ended.
+type worker struct {
+	sh *shared
+
+	// Completions in the measured interval: offset of the last byte from the start of
+	// the interval and latency, both in nanoseconds, and status.
+	doneAt  []int64
+	latency []int64
+	status  []int16
+
+	errors, timeouts, warmup int64
+	connects, bytes          int64
+	sent, responses          int64
+	inFlight                 int64
+}
+
+func (w *worker) run(ctx context.Context) {
+	d := net.Dialer{Timeout: w.sh.p.Timeout}
+	for ctx.Err() == nil {
+		conn, err := d.DialContext(ctx, "tcp", w.sh.tg.addr)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			w.fail(time.Now(), err, 1)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(RedialDelay):
+			}
+			continue
+		}
+		w.connects++
+		more := w.serve(ctx, conn)
+		conn.Close()
+		if !more {
+			return
+		}
+	}
+}
+
+// serve runs the load on one connection until it fails, ctx ends or the budget is
+// spent; false when there is nothing more to send.
+func (w *worker) serve(ctx context.Context, conn net.Conn) bool {
+	// Ending ctx unblocks a read or write in progress.
+	stopWatch := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	defer stopWatch()
+
+	p, req := w.sh.p, w.sh.tg.request
+	br := bufio.NewReaderSize(&countingReader{r: conn, n: &w.bytes}, 16<<10)
+	// Send times of the requests in flight, oldest first.
+	queue := make([]time.Time, 0, p.Pipelining)
+
+	n := 0
+	for n < p.Pipelining && w.sh.take() {
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	batch := make([]byte, 0, n*len(req))
+	for range n {
+		batch = append(batch, req...)
+	}
+	now := time.Now()
+	if _, err := conn.Write(batch); err != nil {
+		return w.lost(ctx, err, n)
+	}
+	w.sent += int64(n)
+	for range n {
+		queue = append(queue, now)
+	}
+
+	for len(queue) > 0 {
+		if err := conn.SetReadDeadline(queue[0].Add(p.Timeout)); err != nil {
+			return w.lost(ctx, err, len(queue))
+		}
+		if ctx.Err() != nil { // ended before the deadline above was set
+			w.inFlight += int64(len(queue))
+			return false
+		}
+		resp, err := http.ReadResponse(br, nil)
+		if err == nil {
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		done := time.Now()
+		if err != nil {
+			return w.lost(ctx, err, len(queue))
+		}
+		w.complete(done, done.Sub(queue[0]), resp.StatusCode)
+		copy(queue, queue[1:])
+		queue = queue[:len(queue)-1]
+		if resp.Close {
+			// The server closes the connection: requests written after this one will
+			// not be answered.
+			if len(queue) > 0 {
+				return w.lost(ctx, errors.New("server closed the connection with requests in flight"), len(queue))
+			}
+			return ctx.Err() == nil
+		}
+		if ctx.Err() != nil || !w.sh.take() {
+			continue // collect what is in flight, send no more
+		}
+		now := time.Now()
+		if _, err := conn.Write(req); err != nil {
+			return w.lost(ctx, err, len(queue)+1)
+		}
+		w.sent++
+		queue = append(queue, now)
+	}
+	return false
+}
+
+// lost accounts for n requests without a response on a failed connection; whether
+// to go on with a new connection.
+func (w *worker) lost(ctx context.Context, err error, n int) bool {
+	if ctx.Err() != nil {
+		w.inFlight += int64(n)
+		return false
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		w.countTimeouts(time.Now(), n)
+	}
+	w.fail(time.Now(), err, n)
+	return true
+}
+
+func (w *worker) countTimeouts(at time.Time, n int) {
+	if !at.Before(w.sh.from) && at.Before(w.sh.to) {
+		w.timeouts += int64(n)
+	}
+}
+
+func (w *worker) fail(at time.Time, err error, n int) {
+	w.sh.noteError(err)
+	switch {
+	case at.Before(w.sh.from):
+		w.warmup += int64(n)
+	case at.Before(w.sh.to):
+		w.errors += int64(n)
+	}
+}
+
+func (w *worker) complete(done time.Time, latency time.Duration, status int) {
+	w.responses++
+	if done.Before(w.sh.from) || !done.Before(w.sh.to) {
+		return
+	}
+	w.doneAt = append(w.doneAt, int64(done.Sub(w.sh.from)))
+	w.latency = append(w.latency, int64(latency))
+	w.status = append(w.status, int16(status))
+}
+
+type countingReader struct {
+	r io.Reader
+	n *int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	*c.n += int64(n)
+	return n, err
+}
+
+// summarize merges the workers' observations over the measured interval [from, to).
+func summarize(p Params, workers []*worker, from, to time.Time) Result {
+	res := Result{
+		URL:         p.URL,
+		Connections: p.Connections,
+		Pipelining:  p.Pipelining,
+		WarmupS:     p.Warmup.Seconds(),
+		DurationS:   p.Duration.Seconds(),
+		StartUnixNs: from.UnixNano(),
+	}
+	measured := max(to.Sub(from), 0)
+	res.MeasuredS = measured.Seconds()
+	bins := int((measured + time.Second - 1) / time.Second)
+	res.RequestsPerSecond = make([]int64, bins)
+	var lat []float64
+	first := workers[0].sh
+	for _, w := range workers {
+		res.Errors += w.errors
+		res.Timeouts += w.timeouts
+		res.WarmupErrors += w.warmup
+		res.Connects += w.connects
+		res.BytesRead += w.bytes
+		res.SentTotal += w.sent
+		res.ResponsesTotal += w.responses
+		res.InFlightAtEnd += w.inFlight
+		for i, at := range w.doneAt {
+			if at >= int64(measured) { // after an interrupted interval's end
+				continue
+			}
+			res.RequestsPerSecond[at/int64(time.Second)]++
+			lat = append(lat, float64(w.latency[i])/1e6)
+			if st := w.status[i]; st >= 200 && st < 300 {
+				res.Status2xx++
+			} else {
+				res.Non2xx++
+			}
+		}
+	}
+	res.ErrorSample = first.errFirst
+	res.Requests = int64(len(lat))
+	if measured > 0 {
+		res.RequestsPerSInterval = float64(res.Requests) / measured.Seconds()
+	}
+	whole := int(measured / time.Second)
+	if whole == 0 {
+		res.RequestsPerSMean = res.RequestsPerSInterval
+	} else {
+		counts := make([]float64, whole)
+		for i := range counts {
+			counts[i] = float64(res.RequestsPerSecond[i])
+		}
+		res.RequestsPerSMean = stats.Mean(counts)
+		var ss float64
+		for _, c := range counts {
+			ss += (c - res.RequestsPerSMean) * (c - res.RequestsPerSMean)
+		}
+		res.RequestsPerSStdev = math.Sqrt(ss / float64(whole))
+	}
+	if len(lat) > 0 {
+		res.LatencyMeanMs = stats.Mean(lat)
+		res.LatencyP50Ms = stats.NearestRank(lat, 50)
+		res.LatencyP90Ms = stats.NearestRank(lat, 90)
+		res.LatencyP99Ms = stats.NearestRank(lat, 99)
+		res.LatencyMaxMs = stats.Max(lat)
+	}
+	return res
+}
