@@ -16,10 +16,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/bench"
 	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/images"
-	"github.com/logbench/logbench/kit/host/pythonbase"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -77,7 +77,7 @@ func (t *target) buildImages(c *cli.Context, apis []string) (map[string]images.B
 		if api != bench.PythonAPI {
 			continue
 		}
-		py, err := builder.BuildPython(c.Context, t.platform, pythonbase.Options{})
+		py, err := builder.BuildPython(c.Context, t.platform, bases.Options{})
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w (the Python API needs its base image; or run the Go API: --api go)", err)
 		}

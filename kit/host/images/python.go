@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/host/pythonbase"
 )
 
 // PythonDir holds the Python API's Dockerfile and its program (app/), relative to the
@@ -32,22 +32,27 @@ type PythonBuilt struct {
 func (p PythonBuilt) Runtime() string { return "Python " + p.PythonVersion }
 
 // BuildPython makes sure the Python API's image exists for platform: it ensures the
-// base image (building it from Debian packages if the engine lacks it, see
-// kit/pythonbase) and builds images/api-python on it, reusing an image whose inputs
-// have not changed. BinarySHA256 is the digest of the program's files.
-func (b *Builder) BuildPython(ctx context.Context, platform string, base pythonbase.Options) (PythonBuilt, error) {
-	baseImg, err := base.Ensure(ctx, b.Engine, b.Progress)
+// base image of that platform (building it from Debian packages if the engine lacks
+// it, see kit/host/bases) and builds images/api-python on it, reusing an image whose
+// inputs have not changed. BinarySHA256 is the digest of the program's files.
+func (b *Builder) BuildPython(ctx context.Context, platform string, base bases.Options) (PythonBuilt, error) {
+	baseImg, err := base.Ensure(ctx, b.Engine, bases.Python, platform, b.Progress)
 	if err != nil {
 		return PythonBuilt{}, err
 	}
 	if want := "linux/" + baseImg.Architecture; platform != want {
 		return PythonBuilt{}, fmt.Errorf("python api for %s: the base image %s is %s", platform, baseImg.Tag, want)
 	}
-	version, err := pythonbase.Version(ctx, b.Engine, baseImg.Tag)
-	if err != nil {
+	version := baseImg.Versions[bases.PythonVersionLabel]
+	if version == "" {
+		return PythonBuilt{}, fmt.Errorf("image %s has no %s label: not a logbench Python base", baseImg.Tag, bases.PythonVersionLabel)
+	}
+	// The Dockerfile starts FROM the unsuffixed name: point it at this platform's base
+	// for this build. The per-platform tag stays, so no platform's base is lost.
+	if err := b.Engine.Tag(ctx, baseImg.ID, bases.PythonTag); err != nil {
 		return PythonBuilt{}, err
 	}
-	files, sourceSum, err := pythonContext(filepath.Join(b.SourceDir, PythonDir), baseImg.Tag)
+	files, sourceSum, err := pythonContext(filepath.Join(b.SourceDir, PythonDir), bases.PythonTag)
 	if err != nil {
 		return PythonBuilt{}, err
 	}
@@ -61,7 +66,7 @@ func (b *Builder) BuildPython(ctx context.Context, platform string, base pythonb
 			"io.logbench.role":           "api",
 			"io.logbench.implementation": "python",
 			"io.logbench.source-sha256":  sourceSum,
-			pythonbase.VersionLabel:      version,
+			bases.PythonVersionLabel:     version,
 		},
 	})
 	if err != nil {

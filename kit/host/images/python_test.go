@@ -10,11 +10,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logbench/logbench/kit/host/pythonbase"
+	"github.com/logbench/logbench/kit/host/bases"
 )
 
 func TestPythonContextOfTheRealImage(t *testing.T) {
-	files, sum, err := pythonContext(filepath.Join("..", "..", "..", PythonDir), pythonbase.Tag)
+	files, sum, err := pythonContext(filepath.Join("..", "..", "..", PythonDir), bases.PythonTag)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestPythonContextLeavesCachesOutAndChecksTheBase(t *testing.T) {
 	write("app/stray.pyc", "cache")
 	write("tests/test_x.py", "")
 
-	files, sum1, err := pythonContext(dir, pythonbase.Tag)
+	files, sum1, err := pythonContext(dir, bases.PythonTag)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestPythonContextLeavesCachesOutAndChecksTheBase(t *testing.T) {
 	}
 
 	write("app/logbench_api.py", "print('changed')\n")
-	if _, sum2, _ := pythonContext(dir, pythonbase.Tag); sum2 == sum1 {
+	if _, sum2, _ := pythonContext(dir, bases.PythonTag); sum2 == sum1 {
 		t.Error("the source digest did not change with the program")
 	}
 	if _, _, err := pythonContext(dir, "logbench/python-base:other"); err == nil || !strings.Contains(err.Error(), "FROM") {

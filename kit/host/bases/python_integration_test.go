@@ -1,4 +1,4 @@
-package pythonbase_test
+package bases_test
 
 import (
 	"context"
@@ -10,16 +10,16 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/bench"
 	"github.com/logbench/logbench/kit/host/enginetest"
 	"github.com/logbench/logbench/kit/host/images"
-	"github.com/logbench/logbench/kit/host/pythonbase"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// TestPythonAPIRunsUnderTheSameConductor ensures the base image (debootstrap on the
-// first run: root and the debootstrap package needed), builds the Python API on it and
+// TestPythonAPIRunsUnderTheSameConductor ensures the base image (built from Debian
+// packages on the first run), builds the Python API on it and
 // the Go reader and load generator, and performs one short run with the Python API in
 // the api role.
 func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
@@ -38,7 +38,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 	builder := &images.Builder{Engine: eng, SourceDir: source, Env: os.Environ(), Progress: progress}
 
 	started := time.Now()
-	py, err := builder.BuildPython(ctx, facts.Platform, pythonbase.Options{})
+	py, err := builder.BuildPython(ctx, facts.Platform, bases.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
