@@ -203,7 +203,6 @@ func assertEngineUntouched(t *testing.T, e *engineCalls) {
 // A platform the engine does not run natively: run, reproduce and calibrate refuse it
 // (emulated runs would measure the emulator), having read only the engine's facts.
 func TestBadInputForeignPlatform(t *testing.T) {
-	e := watchEngine(t)
 	facts, err := enginetest.Require(t).Facts(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -214,6 +213,7 @@ func TestBadInputForeignPlatform(t *testing.T) {
 	}
 	for _, command := range []string{"run", "reproduce", "calibrate"} {
 		t.Run(command, func(t *testing.T) {
+			e := watchEngine(t)
 			dir := filepath.Join(t.TempDir(), "bundle")
 			stdout, stderr, code := runMain(t, []string{"DOCKER_HOST=" + e.host}, command, "--platform", foreign, "--out", dir)
 			assertRefused(t, stdout, stderr, code, "--platform "+foreign, "this engine runs "+facts.Platform)
@@ -257,13 +257,14 @@ func TestBadInputDiskThreshold(t *testing.T) {
 // making the bundle folder. (In process, to fill the disk; usageError is exit status 2,
 // as TestBadInputUnreachableEngine checks of main.)
 func TestBadInputTooLittleDisk(t *testing.T) {
-	e := watchEngine(t)
-	t.Setenv("DOCKER_HOST", e.host)
-	t.Setenv("DOCKER_CERT_PATH", "")
-	t.Setenv("DOCKER_TLS_VERIFY", "")
+	enginetest.Require(t)
 	fullDisk(t, 1<<20)
 	for _, command := range []string{"run", "reproduce"} {
 		t.Run(command, func(t *testing.T) {
+			e := watchEngine(t)
+			t.Setenv("DOCKER_HOST", e.host)
+			t.Setenv("DOCKER_CERT_PATH", "")
+			t.Setenv("DOCKER_TLS_VERIFY", "")
 			dir := filepath.Join(t.TempDir(), "bundle")
 			out, err := runApp(t, command, "--out", dir)
 			var usage usageError
