@@ -107,6 +107,9 @@ func parseIndex(text []byte) (*index, error) {
 		if err != nil {
 			return nil, fmt.Errorf("Packages: %w", err)
 		}
+		if len(sts) == 0 {
+			continue // comments only
+		}
 		if len(sts) != 1 {
 			return nil, fmt.Errorf("Packages: a paragraph of %d stanzas", len(sts))
 		}

@@ -79,7 +79,7 @@ func verifyRelease(inRelease []byte, ring openpgp.EntityList, now time.Time) (re
 	}
 	cfg := &packet.Config{Time: func() time.Time { return now }}
 	if _, err := block.VerifySignature(ring, cfg); err != nil {
-		return release{}, fmt.Errorf("signature does not verify against the Debian archive keys: %w", err)
+		return release{}, fmt.Errorf("signature does not verify against the trusted keys (the Debian archive keys unless others are given): %w", err)
 	}
 	rel, err := parseRelease(block.Plaintext)
 	if err != nil {
