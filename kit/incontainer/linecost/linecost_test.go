@@ -66,6 +66,11 @@ func TestExpectedDigests(t *testing.T) {
 	if have := Expected(5000); have.SHA256 != hex.EncodeToString(sum[:]) || have.Bytes != int64(len(all)) {
 		t.Fatalf("Expected(5000) = %+v, want %x", have, sum)
 	}
+	// Lines 0..999 as both programs write them; the Python test holds the same digest.
+	if have := Expected(1000); have.Bytes != 67890 || have.Lines != 1000 ||
+		have.SHA256 != "24b1b20f6d1ca0ff7a562695f8f2f57c783964868b21742f4b324390603272b4" {
+		t.Fatalf("Expected(1000) = %+v", have)
+	}
 	if n := nothing(); n.SHA256 != "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" || n.Bytes != 0 {
 		t.Fatalf("nothing() = %+v", n)
 	}
