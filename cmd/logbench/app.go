@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/experiment"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -19,7 +21,7 @@ func newApp() *cli.App {
 		Version:   version,
 		Writer:    os.Stdout,
 		ErrWriter: os.Stderr,
-		Commands: []*cli.Command{reproduceCommand(), runCommand(), buildCommand(), cleanCommand(), calibrateCommand(),
+		Commands: []*cli.Command{reproduceCommand(), experimentsCommand(), runCommand(), buildCommand(), cleanCommand(), calibrateCommand(),
 			verifyCommand(), archiveCommand(), compareCommand(), reportCommand()},
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
@@ -36,19 +38,18 @@ func newApp() *cli.App {
 	return app
 }
 
-// usageError is bad input: main exits with status 2 and nothing was started.
-type usageError struct{ msg string }
+// usageError is bad input: main exits with status 2 and nothing was started. It is the
+// experiments' own, so that their flags' errors are bad input too.
+type usageError = experiment.UsageError
 
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+func usagef(format string, args ...any) error { return usageError{Msg: fmt.Sprintf(format, args...)} }
 
 // interruptedError ends a command stopped by SIGINT or SIGTERM: main exits with 130.
 type interruptedError struct{ msg string }
 
 func (e interruptedError) Error() string { return e.msg }
 
-func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
+func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{Msg: err.Error()} }
 
 // say prints one progress line.
 func say(w io.Writer, format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 )
 
 func buildCommand() *cli.Command {
@@ -19,19 +19,20 @@ func buildCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return usagef("build takes no arguments, got %q", c.Args().First())
 			}
-			if _, err := bench.ParseAPIs(c.String("api")); err != nil {
+			apis, err := fifostall.ParseAPIs(c.String("api"))
+			if err != nil {
 				return usagef("--api: %v", err)
+			}
+			var names []string
+			for _, api := range apis {
+				names = append(names, fifostall.ImageOf(api))
 			}
 			t, err := connect(c)
 			if err != nil {
 				return err
 			}
 			defer t.engine.Close()
-			apis, err := bench.ParseAPIs(c.String("api"))
-			if err != nil {
-				return usagef("--api: %v", err)
-			}
-			_, _, err = t.buildImages(c, apis)
+			_, _, err = t.buildImages(c, names)
 			return err
 		},
 	}

@@ -8,8 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/host/bench"
-	"github.com/logbench/logbench/kit/host/calibrate"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 )
@@ -20,7 +19,7 @@ func calibrateCommand() *cli.Command {
 		Usage: "measure the instrument on this engine, inside the same limits: send lag, timers, reader pacing, pipe, overhead, capacity",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, csv, json or markdown"},
-		}, runFlags(bench.GoAPI)...),
+		}, append(fifostall.RunFlags(fifostall.GoAPI), targetFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("calibrate takes no arguments, got %q", c.Args().First())
@@ -29,7 +28,7 @@ func calibrateCommand() *cli.Command {
 			if err := (compare.Table{}).Write(io.Discard, format); err != nil {
 				return usagef("--format: %v", err)
 			}
-			settings, _, err := settingsFrom(c)
+			params, err := fifostall.ParamsFrom(c)
 			if err != nil {
 				return err
 			}
@@ -42,14 +41,13 @@ func calibrateCommand() *cli.Command {
 				return err
 			}
 			start := time.Now()
-			built, _, err := t.buildImages(c, []string{bench.GoAPI})
+			ids, _, err := t.buildImages(c, nil)
 			if err != nil {
 				return err
 			}
 			build := time.Since(start)
-			runner := &bench.Runner{Engine: t.engine, Images: built, Settings: settings, Progress: io.Discard}
 			say(c.App.Writer, "calibrating (about a minute)")
-			cal, err := calibrate.Run(c.Context, runner, calibrate.Defaults)
+			cal, err := fifostall.Calibrate(c.Context, t.engine, fifostall.SettingsOf(params), ids, fifostall.CalibrateDefaults)
 			cal.ImageBuildS = build.Seconds()
 			if err != nil {
 				return err

@@ -16,7 +16,7 @@ func cleanCommand() *cli.Command {
 			}
 			eng, err := engine.Connect(c.Context)
 			if err != nil {
-				return usageError{err.Error()}
+				return usageError{Msg: err.Error()}
 			}
 			defer eng.Close()
 			gone, err := eng.RemoveLabelled(c.Context, "")

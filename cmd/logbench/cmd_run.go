@@ -7,7 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -18,8 +19,8 @@ func runCommand() *cli.Command {
 		Usage: "perform one run of one logging mode with one reader, and write a bundle",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "mode", Value: string(logmode.JSONSync), Usage: "logging mode: " + joinNames(logmode.Names())},
-			&cli.StringFlag{Name: "reader", Value: bench.SlowReader, Usage: "reader: fast or slow (256 KiB/s at most)"},
-		}, runFlags(bench.GoAPI)...),
+			&cli.StringFlag{Name: "reader", Value: fifostall.SlowReader, Usage: "reader: fast or slow (256 KiB/s at most)"},
+		}, append(fifostall.RunFlags(fifostall.GoAPI), targetFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("run takes no arguments, got %q", c.Args().First())
@@ -28,28 +29,29 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return usagef("--mode: %v", err)
 			}
-			if _, err := bench.ReaderRate(c.String("reader")); err != nil {
+			if _, err := fifostall.ReaderRate(c.String("reader")); err != nil {
 				return usagef("--reader: %v", err)
 			}
-			settings, params, err := settingsFrom(c)
+			params, err := fifostall.ParamsFrom(c)
 			if err != nil {
 				return err
 			}
 			if len(params.APIs) != 1 {
 				return usagef("--api %s: one run has one API (go or python); reproduce runs all", c.String("api"))
 			}
-			cond := bench.Condition{API: params.APIs[0], Mode: mode, Reader: c.String("reader")}
-			s, err := prepare(c, plan{command: "run", conds: []bench.Condition{cond}, rounds: 1, params: params, settings: settings})
+			cond := experiment.Condition{params.APIs[0], string(mode), c.String("reader")}
+			p := fifostall.NewPlan([]experiment.Condition{cond}, 1, params)
+			s, err := prepare(c, plan{command: "run", exp: p})
 			if err != nil {
 				return err
 			}
 			out := c.App.Writer
-			say(out, "run %s: %d requests at %g req/s after %d warm-up", cond, settings.Protocol.Count(), settings.Protocol.Rate, settings.Protocol.WarmupCount)
-			var last bundle.RunRow
-			s.matrix.OnRun = func(_ int, rows bundle.Rows) { last = rows.Run }
+			pr := p.Settings.Protocol
+			say(out, "run %s: %d requests at %g req/s after %d warm-up", cond, pr.Count(), pr.Rate, pr.WarmupCount)
 			if err := s.execute(c.Context); err != nil {
 				return err
 			}
+			last := p.FIFO().Last.Run
 			printSummary(out, last)
 			say(out, "bundle: %s", s.matrix.Dir)
 			if !last.Verified {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/host/bench"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -14,13 +14,12 @@ import (
 // send-lag bound included (it was once written as 0, and every resumed run became
 // untrusted).
 func TestSettingsFollowTheRecordedParameters(t *testing.T) {
-	var settings bench.Settings
 	var params bundle.Params
 	app := &cli.App{
-		Flags: runFlags(bench.GoAPI),
+		Flags: fifostall.RunFlags(fifostall.GoAPI),
 		Action: func(c *cli.Context) error {
 			var err error
-			settings, params, err = settingsFrom(c)
+			params, err = fifostall.ParamsFrom(c)
 			return err
 		},
 	}
@@ -30,10 +29,8 @@ func TestSettingsFollowTheRecordedParameters(t *testing.T) {
 	if params.MaxSendLagP99Ms != 2.5 {
 		t.Errorf("manifest max_send_lag_p99_ms %v, want 2.5", params.MaxSendLagP99Ms)
 	}
-	if settings.MaxSendLagP99 != 2500*time.Microsecond {
-		t.Errorf("settings bound %v, want 2.5ms", settings.MaxSendLagP99)
-	}
-	if resumed := settingsOf(params); resumed != settings {
-		t.Errorf("a resumed run's settings %+v differ from the first invocation's %+v", resumed, settings)
+	s := fifostall.SettingsOf(params)
+	if s.MaxSendLagP99 != 2500*time.Microsecond || s.Protocol.Rate != 40 || s.Protocol.Duration != 3*time.Second {
+		t.Errorf("settings %+v", s)
 	}
 }

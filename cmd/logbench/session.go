@@ -16,8 +16,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/host/bases"
-	"github.com/logbench/logbench/kit/host/bench"
 	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/images"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -26,8 +27,10 @@ import (
 // session is everything a command that performs runs has prepared before the first.
 type session struct {
 	engine *engine.Engine
-	matrix *bench.Matrix
-	runs   []bench.PlannedRun
+	matrix *experiment.Matrix
+	runs   []experiment.PlannedRun
+	// images are every image built, by name (the plan's and the Go ones).
+	images map[string]string
 	// imageBuild is how long finding or building the images took.
 	imageBuild time.Duration
 }
@@ -48,7 +51,7 @@ func connect(c *cli.Context) (*target, error) {
 	}
 	eng, err := engine.Connect(c.Context)
 	if err != nil {
-		return nil, usageError{err.Error()}
+		return nil, usageError{Msg: err.Error()}
 	}
 	facts, err := eng.Facts(c.Context)
 	if err == nil {
@@ -61,9 +64,9 @@ func connect(c *cli.Context) (*target, error) {
 	return nil, err
 }
 
-// buildImages builds (or finds unchanged) every image the APIs need and says which.
-// The Go API's image is always built: calibration measures with it.
-func (t *target) buildImages(c *cli.Context, apis []string) (map[string]images.Built, []bundle.Image, error) {
+// buildImages builds (or finds unchanged) every image the names need and says which.
+// The Go images are always built: calibration measures with them.
+func (t *target) buildImages(c *cli.Context, names []string) (map[string]string, []bundle.Image, error) {
 	out := c.App.Writer
 	say(out, "engine %s on %s (%s, %d CPUs, cgroup v%s)", t.facts.EngineVersion, t.facts.Host, t.facts.Platform, t.facts.CPUs, t.facts.CgroupVersion)
 	builder := &images.Builder{Engine: t.engine, SourceDir: t.source, Env: os.Environ(), Progress: prefixed(out, "build: ")}
@@ -71,43 +74,40 @@ func (t *target) buildImages(c *cli.Context, apis []string) (map[string]images.B
 	if err != nil {
 		return nil, nil, err
 	}
-	names := images.Roles
+	order := images.Roles
 	runtimes := map[string]string{"api": "go (" + runtime.Version() + " toolchain)"}
-	for _, api := range apis {
-		if api != bench.PythonAPI {
+	for _, name := range names {
+		if name != fifostall.ImageOf(fifostall.PythonAPI) {
 			continue
 		}
 		py, err := builder.BuildPython(c.Context, t.platform, bases.Options{})
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w (the Python API needs its base image; or run the Go API: --api go)", err)
 		}
-		name := bench.ImageOf(bench.PythonAPI)
 		built[name] = py.Built
 		runtimes[name] = py.Runtime()
-		names = append(append([]string(nil), names...), name)
+		order = append(append([]string(nil), order...), name)
 	}
+	ids := map[string]string{}
 	var imgs []bundle.Image
-	for _, name := range names {
+	for _, name := range order {
 		b := built[name]
 		state := "built"
 		if b.Reused {
 			state = "unchanged"
 		}
 		say(out, "image %-10s %s %s (%s, %s)", name, b.ID[:19], state, b.Architecture, units.BytesSize(float64(b.SizeBytes)))
+		ids[name] = b.ID
 		imgs = append(imgs, bundle.Image{Role: name, Tag: b.Tag, ID: b.ID, Architecture: b.Architecture, SizeBytes: b.SizeBytes, BinarySHA256: b.BinarySHA256, Runtime: runtimes[name]})
 	}
-	return built, imgs, nil
+	return ids, imgs, nil
 }
 
 // plan is what a command that performs runs asks for.
 type plan struct {
-	command  string
-	conds    []bench.Condition
-	rounds   int
-	params   bundle.Params
-	settings bench.Settings
-	// resume continues the bundle in resumeDir instead of starting a new one.
-	resume    *bundle.Bundle
+	command string
+	exp     experiment.Plan
+	// resumeDir is the bundle being resumed ("" for a new one).
 	resumeDir string
 }
 
@@ -137,39 +137,41 @@ func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
 	}
 	started := time.Now()
 	dir := p.resumeDir
-	if p.resume == nil {
+	if dir == "" {
 		var err error
 		if dir, err = outDir(c, t.source, t.facts.Host, started); err != nil {
 			return nil, err
 		}
 	}
-	all := bench.Plan(p.conds, p.rounds)
-	runs := all
-	if p.resume != nil {
-		runs = missingRuns(all, p.resume)
+	if err := p.exp.Target(experiment.Env{Engine: t.facts, Platform: t.platform}); err != nil {
+		return nil, err
 	}
+	b := p.exp.Bundle()
+	all := experiment.Rotate(p.exp.Conditions(), p.exp.Rounds())
+	runs := experiment.Missing(all, b)
 	if err := checkDisk(dir, len(runs)); err != nil {
 		return nil, err
 	}
 	buildStart := time.Now()
-	built, imgs, err := t.buildImages(c, p.apis())
+	ids, imgs, err := t.buildImages(c, p.exp.Images())
 	if err != nil {
 		return nil, err
 	}
 	imageBuild := time.Since(buildStart)
-	b := p.resume
-	if b == nil {
-		b = newBundle(c, t, p, started, imgs)
-	} else if err := sameImages(b.Manifest.Images, imgs); err != nil {
+	common := b.Common()
+	if p.resumeDir == "" {
+		fillCommon(c, t, p, common, started, imgs)
+	} else if err := sameImages(common.Images, imgs); err != nil {
 		return nil, err
 	}
-	b.Manifest.Interrupted = false // this invocation has not been
-	b.Manifest.RunsPlanned = len(all)
-	runner := &bench.Runner{Engine: t.engine, Images: built, Settings: p.settings, Progress: prefixed(c.App.Writer, "  ")}
+	common.Interrupted = false // this invocation has not been
+	common.RunsPlanned = len(all)
 	return &session{
-		engine:     t.engine,
-		matrix:     &bench.Matrix{Runner: runner, Bundle: b, Dir: dir},
+		engine: t.engine,
+		matrix: &experiment.Matrix{Pods: t.engine, Plan: p.exp, Images: ids, Dir: dir, Save: bundle.WriteFiles,
+			Progress: prefixed(c.App.Writer, "  ")},
 		runs:       runs,
+		images:     ids,
 		imageBuild: imageBuild,
 	}, nil
 }
@@ -181,15 +183,6 @@ func (t *target) native() error {
 		return usagef("--platform %s: this engine runs %s; build other platforms with `logbench build --platform`", t.platform, t.facts.Platform)
 	}
 	return nil
-}
-
-// apis are the API implementations the plan runs.
-func (p plan) apis() []string {
-	var apis []string
-	for _, c := range p.conds {
-		apis = appendOnce(apis, c.API)
-	}
-	return apis
 }
 
 // sourceCommit names the source tree's commit, for the manifest.
@@ -205,41 +198,17 @@ func sourceCommit(ctx context.Context, dir string) string {
 	return commit
 }
 
-func newBundle(c *cli.Context, t *target, p plan, started time.Time, imgs []bundle.Image) *bundle.Bundle {
-	params := p.params
-	params.Rounds = p.rounds
-	params.Platform = t.platform
-	for _, cond := range p.conds {
-		params.APIs = appendOnce(params.APIs, cond.API)
-		params.Modes = appendOnce(params.Modes, string(cond.Mode))
-		params.Readers = appendOnce(params.Readers, cond.Reader)
-	}
-	return &bundle.Bundle{Manifest: bundle.Manifest{
-		SchemaVersion: bundle.SchemaVersion,
-		KitVersion:    version,
-		KitCommit:     sourceCommit(c.Context, t.source),
-		Command:       p.command,
-		CreatedUTC:    started.UTC(),
-		Parameters:    params,
-		Engine:        t.facts,
-		KitHost:       bundle.KitHost{OS: runtime.GOOS, Arch: runtime.GOARCH, GoVersion: runtime.Version()},
-		Images:        imgs,
-	}}
-}
-
-// missingRuns are the planned runs the bundle does not hold yet, by condition and round.
-func missingRuns(all []bench.PlannedRun, b *bundle.Bundle) []bench.PlannedRun {
-	done := map[string]bool{}
-	for _, r := range b.Runs {
-		done[fmt.Sprintf("%s/%s/%s/%d", r.Run.API, r.Run.Mode, r.Run.Reader, r.Run.Round)] = true
-	}
-	var missing []bench.PlannedRun
-	for _, pr := range all {
-		if !done[fmt.Sprintf("%s/%d", pr.Condition, pr.Round)] {
-			missing = append(missing, pr)
-		}
-	}
-	return missing
+// fillCommon fills what every bundle's manifest says of the kit, the engine and the
+// images, for a new bundle.
+func fillCommon(c *cli.Context, t *target, p plan, m *bundle.Common, started time.Time, imgs []bundle.Image) {
+	m.SchemaVersion = bundle.SchemaVersion
+	m.KitVersion = version
+	m.KitCommit = sourceCommit(c.Context, t.source)
+	m.Command = p.command
+	m.CreatedUTC = started.UTC()
+	m.Engine = t.facts
+	m.KitHost = bundle.KitHost{OS: runtime.GOOS, Arch: runtime.GOARCH, GoVersion: runtime.Version()}
+	m.Images = imgs
 }
 
 // sameImages refuses to resume with binaries other than the bundle's.
@@ -261,7 +230,7 @@ func (s *session) execute(ctx context.Context) error {
 	defer s.engine.Close()
 	err := s.matrix.Run(ctx, s.runs)
 	if ctx.Err() != nil {
-		mf := s.matrix.Bundle.Manifest
+		mf := s.matrix.Plan.Bundle().Common()
 		return interruptedError{fmt.Sprintf("interrupted: %d of %d runs kept in %s; continue with `logbench reproduce --resume %s`",
 			mf.RunsCompleted, mf.RunsPlanned, s.matrix.Dir, s.matrix.Dir)}
 	}

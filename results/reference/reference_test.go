@@ -24,3 +24,21 @@ func TestPublishedFiguresLoad(t *testing.T) {
 		t.Error("a figure the article did not publish was found")
 	}
 }
+
+// TestEveryExperimentHasItsPublication: each experiment's figures and setup parse.
+func TestEveryExperimentHasItsPublication(t *testing.T) {
+	for _, name := range []string{"fifo-stall", "qps", "line-cost"} {
+		s, err := SetupOf(name)
+		if err != nil || s.Source == "" {
+			t.Errorf("%s: setup %+v, %v", name, s, err)
+		}
+		body, err := FiguresCSV(name)
+		if err != nil || len(body) < 20 {
+			t.Errorf("%s: figures %d bytes, %v", name, len(body), err)
+		}
+	}
+	flat := MustSetup("fifo-stall").FlatParameters()
+	if flat["parameters.limits.api_cpus"] != "0.25" || flat["parameters.apis"] != `["python"]` {
+		t.Errorf("flat parameters %v", flat)
+	}
+}

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/host/bases"
-	"github.com/logbench/logbench/kit/host/bench"
 	"github.com/logbench/logbench/kit/host/enginetest"
 	"github.com/logbench/logbench/kit/host/images"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
@@ -52,23 +52,19 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	runner := &bench.Runner{
-		Engine: eng,
-		Images: map[string]images.Built{bench.ImageOf(bench.PythonAPI): py.Built, "reader": goImages["reader"], "loadgen": goImages["loadgen"]},
-		Settings: bench.Settings{
-			Protocol: contract.RunParams{Rate: 20, Duration: 2 * time.Second, WarmupCount: 2, RequestTimeout: 60 * time.Second, MaxRunTime: 2 * time.Minute},
-			Limits: bundle.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
-				LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
-			MaxLogBytes: 256 << 20,
-		},
-		Progress: progress,
-	}
-	cond := bench.Condition{API: bench.PythonAPI, Mode: logmode.JSONQueue, Reader: bench.SlowReader}
+	params := bundle.Params{RateRPS: 20, DurationS: 2, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1,
+		Limits: bundle.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
+			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}}
+	cond := experiment.Condition{fifostall.PythonAPI, string(logmode.JSONQueue), fifostall.SlowReader}
+	plan := fifostall.NewPlan([]experiment.Condition{cond}, 1, params)
+	ids := map[string]string{fifostall.ImageOf(fifostall.PythonAPI): py.ID, "reader": goImages["reader"].ID, "loadgen": goImages["loadgen"].ID}
 	runID := fmt.Sprintf("python-it-%d", time.Now().UnixNano())
-	rec, err := runner.Run(ctx, cond, runID)
+	performed, err := experiment.Perform(ctx, eng, plan.Pod(cond, runID, ids), progress)
 	if err != nil {
 		t.Fatal(err)
 	}
+	performed.Condition, performed.Round, performed.Position = cond, 1, 1
+	rec := fifostall.Record(performed, params.MaxSendLagP99Ms)
 	if rec.Failure != "" {
 		t.Fatalf("run failed: %s", rec.Failure)
 	}

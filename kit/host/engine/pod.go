@@ -15,42 +15,13 @@ import (
 	"github.com/docker/docker/pkg/stdcopy"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
 )
-
-// ContainerSpec is one container of a pod.
-type ContainerSpec struct {
-	Role        string // "api", "reader", "loadgen"
-	Image       string
-	Cmd         []string
-	NanoCPUs    int64 // 250_000_000 is 0.25 CPU
-	MemoryBytes int64 // hard limit; swap is not allowed on top
-}
-
-// PodSpec is one run's containers around a shared volume. The first container owns the
-// network namespace (loopback only); the others join it, so they talk over 127.0.0.1
-// and nothing is reachable from outside. The conductor's exit ends the run.
-type PodSpec struct {
-	RunID      string
-	Containers []ContainerSpec
-	Conductor  string // role of the container that conducts the run
-	MountPath  string // where the shared volume is mounted in every container
-	ResultPath string // file the conductor leaves behind, inside MountPath
-	User       string // uid:gid the containers run as
-	PidsLimit  int64
-}
-
-// PodResult is what a pod left behind.
-type PodResult struct {
-	Result []byte // the conductor's result file, nil if it left none
-	Exits  []contract.Exit
-	// Failure names what went wrong on the engine's side ("" when nothing did).
-	Failure string
-}
 
 // RunPod creates the volume and containers, starts them, streams the conductor's output
 // to progress, waits for the conductor, copies its result out and removes everything,
 // also when ctx is cancelled.
-func (e *Engine) RunPod(ctx context.Context, spec PodSpec, progress io.Writer) (res PodResult, err error) {
+func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress io.Writer) (res experiment.PodResult, err error) {
 	if progress == nil {
 		progress = io.Discard
 	}
@@ -225,3 +196,5 @@ func joinText(a, b string) string {
 	}
 	return a + "; " + b
 }
+
+var _ experiment.Pods = (*Engine)(nil)

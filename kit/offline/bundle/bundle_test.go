@@ -73,7 +73,7 @@ func TestBacklogUsesThePrecedingReaderSample(t *testing.T) {
 
 func TestSaveThenLoadRoundTrips(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
-	b := &Bundle{Manifest: Manifest{SchemaVersion: SchemaVersion, Command: "run", RunsPlanned: 1}}
+	b := &Bundle{Manifest: Manifest{Common: Common{SchemaVersion: SchemaVersion, Command: "run", RunsPlanned: 1}}}
 	b.Runs = append(b.Runs, Derive(sampleRecord()))
 	if err := b.Save(dir); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 
 func TestReadFolderNamesWhatIsNotTheBundles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "b")
-	b := &Bundle{Manifest: Manifest{SchemaVersion: SchemaVersion}}
+	b := &Bundle{Manifest: Manifest{Common: Common{SchemaVersion: SchemaVersion}}}
 	b.Runs = append(b.Runs, Derive(sampleRecord()))
 	if err := b.Save(dir); err != nil {
 		t.Fatal(err)

@@ -2,12 +2,6 @@
 // derived from what a run observed, and how the bundle is written and checksummed.
 package bundle
 
-import (
-	"time"
-
-	"github.com/logbench/logbench/kit/contract"
-)
-
 // SchemaVersion is written into every manifest; readers refuse versions they do not know.
 const SchemaVersion = 1
 
@@ -133,27 +127,12 @@ type TimelineRow struct {
 	Bytes   int64   `csv:"bytes"`
 }
 
-// Manifest describes the bundle (manifest.json).
+// Manifest describes a bundle of the fifo-stall experiment (manifest.json): what every
+// bundle has, the experiment's parameters, and the instrument's calibration.
 type Manifest struct {
-	SchemaVersion int    `json:"schema_version"`
-	KitVersion    string `json:"kit_version"`
-	// KitCommit is the source tree's git commit the images were built from, with
-	// "+dirty" when it had uncommitted changes; empty when it is not a git checkout.
-	KitCommit     string               `json:"kit_commit"`
-	Command       string               `json:"command"`
-	CreatedUTC    time.Time            `json:"created_utc"`
-	FinishedUTC   time.Time            `json:"finished_utc"`
-	Parameters    Params               `json:"parameters"`
-	Engine        contract.EngineFacts `json:"engine"`
-	KitHost       KitHost              `json:"kit_host"`
-	Images        []Image              `json:"images"`
-	RunsPlanned   int                  `json:"runs_planned"`
-	RunsCompleted int                  `json:"runs_completed"`
-	RunsVerified  int                  `json:"runs_verified"`
-	Complete      bool                 `json:"complete"`
-	Calibration   *Calibration         `json:"calibration,omitempty"`
-	// Interrupted says the last invocation was stopped (SIGINT, SIGTERM) before its end.
-	Interrupted bool `json:"interrupted"`
+	Common
+	Parameters  Params       `json:"parameters"`
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 // Params are the settings every run of the bundle shared.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/gocarina/gocsv"
@@ -21,12 +20,17 @@ type Bundle struct {
 	Conditions []ConditionRow
 }
 
-// Save writes the bundle to dir, every file replaced atomically and SHA256SUMS last,
-// so that a bundle saved after each run is always complete and verifiable.
+// Save writes the bundle to dir (see WriteFiles).
 func (b *Bundle) Save(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	files, err := b.Files()
+	if err != nil {
 		return err
 	}
+	return WriteFiles(dir, files)
+}
+
+// Files are the bundle's files but SHA256SUMS, conditions.csv derived afresh.
+func (b *Bundle) Files() (map[string][]byte, error) {
 	var requests []RequestRow
 	var runs []RunRow
 	var containers []ContainerRow
@@ -45,21 +49,16 @@ func (b *Bundle) Save(dir string) error {
 	} {
 		body, err := marshalCSV(rows)
 		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		files[name] = body
 	}
 	manifest, err := json.MarshalIndent(b.Manifest, "", "  ")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	files[ManifestFile] = append(manifest, '\n')
-	for name, body := range files {
-		if err := writeAtomic(filepath.Join(dir, name), body); err != nil {
-			return err
-		}
-	}
-	return writeAtomic(filepath.Join(dir, SumsFile), sums(files))
+	return files, nil
 }
 
 // marshalCSV writes rows with a header even when there are none.

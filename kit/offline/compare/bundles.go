@@ -46,26 +46,14 @@ type Comparison struct {
 // PublishedLabel names the article's figures as a source.
 const PublishedLabel = "published"
 
-// The published setup, as experiment.md restates it: what the article's figures were
-// measured with, for the hosts table and the warnings.
-var (
-	publishedHost = []string{PublishedLabel, "Raspberry Pi 5", "aarch64", "4", "16GiB", "-", "Linux", "-", "-", "Python 3.11.2"}
-	// publishedParams are the protocol's settings; only those set here are compared.
-	publishedParams = map[string]string{
-		"parameters.apis":                           `["python"]`,
-		"parameters.rate_rps":                       "20",
-		"parameters.duration_s":                     "8",
-		"parameters.rounds":                         "3",
-		"parameters.warmup_requests":                "2",
-		"parameters.queue_capacity_records":         "256",
-		"parameters.reader_bounds_bytes_per_s.slow": "262144",
-		"parameters.limits.api_cpus":                "0.25",
-		"parameters.limits.api_memory_bytes":        "134217728",
-	}
-	// publishedRuns and publishedRequests: every condition of the article pooled 3
-	// verified runs of 160 requests.
-	publishedRuns, publishedRequests = 3, 480
-)
+// published is the fifo-stall publication's setup (results/reference): its host for the
+// hosts table, its parameters for the warnings, its runs and requests per condition.
+var pubSetup = reference.MustSetup("fifo-stall")
+
+func publishedHost() []string {
+	h := pubSetup.Host
+	return []string{PublishedLabel, h.Name, h.Architecture, h.CPUs, h.Memory, "-", h.OS, "-", "-", h.Runtime}
+}
 
 // Bundles compares bundles condition by condition (api x mode x reader). The first
 // source (the published figures with Options.Published, else the first bundle) is the
@@ -189,7 +177,7 @@ func publishedRow(api, mode, reader string, pub reference.Figures) []string {
 	p99 := look("p99_pooled")
 	runs, requests := "-", "-"
 	if !math.IsNaN(p99) {
-		runs, requests = fmt.Sprintf("%d/%d", publishedRuns, publishedRuns), strconv.Itoa(publishedRequests)
+		runs, requests = fmt.Sprintf("%d/%d", pubSetup.RunsPerCondition, pubSetup.RunsPerCondition), strconv.Itoa(pubSetup.RequestsPerCondition)
 	}
 	return []string{api, mode, reader, PublishedLabel, runs, requests,
 		Figure(p99), "-", span(look("p99_run_min"), look("p99_run_max")), "1x", "", "baseline",
@@ -226,7 +214,7 @@ func beyond(lo, hi float64) string {
 func hosts(sources []Labeled, published bool) Table {
 	t := Table{Header: []string{"source", "host", "arch", "cpus", "memory", "kernel", "os", "engine", "cgroup", "api_runtime"}}
 	if published {
-		t.Rows = append(t.Rows, publishedHost)
+		t.Rows = append(t.Rows, publishedHost())
 	}
 	for _, s := range sources {
 		m := s.Bundle.Manifest
@@ -310,7 +298,7 @@ func warnings(sources []Labeled, published bool) []string {
 			values[i] = v
 		}
 		if published {
-			if want, ok := publishedParams[p]; ok {
+			if want, ok := pubSetup.FlatParameters()[p]; ok {
 				for i, v := range values {
 					if v != want {
 						out = append(out, fmt.Sprintf("WARNING: %s differs from the published setup: %s %s, published %s", p, sources[i].Label, v, want))

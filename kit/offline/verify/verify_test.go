@@ -290,7 +290,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			body, _ := os.ReadFile(path)
 			os.WriteFile(path, bytes.Replace(body, []byte(`"command"`), []byte(`command`), 1), 0o644)
 			resum(t, dir)
-			return []string{"manifest.json line 5: not valid JSON: invalid character 'c'"}
+			return []string{"manifest.json line 6: not valid JSON: invalid character 'c'"}
 		}, true},
 		{"a value that is not a number, sums fixed", func(t *testing.T, dir string) []string {
 			edit(t, dir, bundle.RunsFile, 2, "p99_ms", "fast")

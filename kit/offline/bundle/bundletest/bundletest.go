@@ -91,9 +91,9 @@ func New(o Options) *bundle.Bundle {
 	for _, r := range o.Readers {
 		params.ReaderBounds[r] = readerBounds[r]
 	}
-	b := &bundle.Bundle{Manifest: bundle.Manifest{
-		SchemaVersion: bundle.SchemaVersion, KitVersion: "test", Command: "reproduce",
-		CreatedUTC: o.Created, Parameters: params,
+	b := &bundle.Bundle{Manifest: bundle.Manifest{Parameters: params, Common: bundle.Common{
+		SchemaVersion: bundle.SchemaVersion, Experiment: bundle.FirstExperiment, KitVersion: "test", Command: "reproduce",
+		CreatedUTC: o.Created,
 		Engine: contract.EngineFacts{Host: o.Host, EngineVersion: "28.5.2", APIVersion: "1.51", OS: "Debian GNU/Linux 13 (trixie)", OSType: "linux",
 			Kernel: "6.12.0-test", Architecture: o.Arch, Platform: "linux/amd64", CPUs: o.CPUs, MemoryBytes: 16 << 30,
 			CgroupVersion: "2", CgroupDriver: "systemd", StorageDriver: "overlay2"},
@@ -103,7 +103,7 @@ func New(o Options) *bundle.Bundle {
 			{Role: "reader", Tag: "logbench/reader:test", ID: "sha256:" + digest("reader image"), Architecture: "amd64", SizeBytes: 9 << 20, BinarySHA256: digest("reader")},
 			{Role: "loadgen", Tag: "logbench/loadgen:test", ID: "sha256:" + digest("loadgen image"), Architecture: "amd64", SizeBytes: 9 << 20, BinarySHA256: digest("loadgen")},
 		},
-	}}
+	}}}
 	type cond struct{ mode, reader string }
 	var conds []cond
 	for _, m := range o.Modes {

@@ -1,0 +1,175 @@
+// Package experiment says what an experiment is to the kit: its name and published
+// source, its conditions (the axes of its matrix), the pods its runs start, how a run's
+// raw result becomes rows in its bundle, and how a bundle of it is verified. The runner,
+// the matrix (rotation, resume, progress), bundle writing and the bundle commands serve
+// every experiment through these types, so adding an experiment adds a package, not a
+// case to every command.
+//
+// Nothing here links the engine's client: an experiment describes its pods as data, and
+// kit/host runs them.
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// Experiment is one published experiment.
+type Experiment interface {
+	// Name is short and self-explaining: "fifo-stall".
+	Name() string
+	// Summary is one line for `logbench experiments`.
+	Summary() string
+	// Source names where the published figures come from.
+	Source() string
+	// Axes name the values of a condition, in order ("api", "mode", "reader").
+	Axes() []string
+	// Flags are the experiment's own flags of `reproduce` (its axes, load, limits).
+	Flags() []cli.Flag
+	// Plan validates those flags into a plan before anything is started (before the
+	// engine is reached).
+	Plan(c *cli.Context) (Plan, error)
+	// Resume continues an interrupted bundle of this experiment with the bundle's own
+	// parameters; the bundle has been verified.
+	Resume(dir string) (Plan, error)
+}
+
+// Env is the engine a plan will run on, and the platform of its images.
+type Env struct {
+	Engine   contract.EngineFacts
+	Platform string
+}
+
+// Preparer is a plan with work to do on the engine before its first run (the
+// fifo-stall experiment calibrates its instrument); a failure there is said on out, and
+// an error only for what stops the command.
+type Preparer interface {
+	Prepare(ctx context.Context, pods Pods, images map[string]string, imageBuild time.Duration, out io.Writer) error
+}
+
+// Plan is a validated matrix of one experiment and the bundle it fills.
+type Plan interface {
+	// Conditions are the matrix's cells, in the order of the first round.
+	Conditions() []Condition
+	// Rounds is how many times each condition runs.
+	Rounds() int
+	// Images names the images the runs need (see kit/host/images).
+	Images() []string
+	// Pod describes one run's containers; images maps each name of Images to the ID
+	// built for the engine.
+	Pod(cond Condition, runID string, images map[string]string) PodSpec
+	// Bundle is the bundle the runs go into (fresh, or the one being resumed).
+	Bundle() Bundle
+	// Target is told the engine once it is reached, before any image is built: the plan
+	// records it and refuses what the engine cannot do, as bad input.
+	Target(env Env) error
+}
+
+// Bundle is an experiment's bundle in memory, as the matrix fills it.
+type Bundle interface {
+	// Common is the part of the manifest every experiment has.
+	Common() *bundle.Common
+	// Measured says whether the pod left anything measured: a run stopped by an
+	// interrupt or a broken engine before measuring is not kept.
+	Measured(run Run) bool
+	// Add derives a run's rows from what the pod left and keeps them, failed or not; it
+	// returns the run's progress line and whether the run is data.
+	Add(run Run) (line string, verified bool)
+	// Has says whether the bundle holds the run of cond in round, for resuming.
+	Has(cond Condition, round int) bool
+	// Files are every file of the bundle but SHA256SUMS, as written.
+	Files() (map[string][]byte, error)
+	// Summary writes the table reproduce ends with: every condition's figures beside the
+	// published ones.
+	Summary(w io.Writer) error
+}
+
+// Run is one run as the matrix performed it.
+type Run struct {
+	ID        string
+	Condition Condition
+	Round     int // 1-based
+	Position  int // 1-based place in its round
+	Started   time.Time
+	Wall      time.Duration // the kit's whole run, from creating the pod to removing it
+	Pod       PodResult
+	// Failure is what the engine side saw go wrong ("" when nothing did): a container
+	// that died or was killed, an engine error.
+	Failure string
+}
+
+// Condition is one cell of an experiment's matrix: one value per axis, in order.
+type Condition []string
+
+func (c Condition) String() string { return strings.Join(c, "/") }
+
+// Key is the condition and round, for resuming.
+func (c Condition) Key(round int) string { return fmt.Sprintf("%s/%d", c, round) }
+
+// Cross is every combination of the axes' values, the first axis varying slowest.
+func Cross(axes ...[]string) []Condition {
+	out := []Condition{nil}
+	for _, values := range axes {
+		var next []Condition
+		for _, prefix := range out {
+			for _, v := range values {
+				next = append(next, append(append(Condition(nil), prefix...), v))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// ContainerSpec is one container of a pod.
+type ContainerSpec struct {
+	Role        string // "api", "reader", "loadgen"
+	Image       string
+	Cmd         []string
+	NanoCPUs    int64 // 250_000_000 is 0.25 CPU; 0: no limit
+	MemoryBytes int64 // hard limit; swap is not allowed on top; 0: no limit
+}
+
+// PodSpec is one run's containers around a shared volume. The first container owns the
+// network namespace (loopback only); the others join it, so they talk over 127.0.0.1
+// and nothing is reachable from outside. The conductor's exit ends the run.
+type PodSpec struct {
+	RunID      string
+	Containers []ContainerSpec
+	Conductor  string // role of the container that conducts the run
+	MountPath  string // where the shared volume is mounted in every container
+	ResultPath string // file the conductor leaves behind, inside MountPath
+	User       string // uid:gid the containers run as
+	PidsLimit  int64
+}
+
+// PodResult is what a pod left behind.
+type PodResult struct {
+	Result []byte // the conductor's result file, nil if it left none
+	Exits  []contract.Exit
+	// Failure names what went wrong on the engine's side ("" when nothing did).
+	Failure string
+}
+
+// Pods is what runs need of an engine: the real one in kit/host/engine, a fake in
+// tests of the runner's failure logic.
+type Pods interface {
+	RunPod(ctx context.Context, spec PodSpec, progress io.Writer) (PodResult, error)
+}
+
+// UsageError is bad input (a flag, a bundle to resume): the command says it in one line
+// and exits with status 2, nothing started.
+type UsageError struct{ Msg string }
+
+func (e UsageError) Error() string { return e.Msg }
+
+// Usagef makes a UsageError.
+func Usagef(format string, args ...any) error { return UsageError{fmt.Sprintf(format, args...)} }

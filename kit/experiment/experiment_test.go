@@ -1,0 +1,196 @@
+package experiment_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// toyPlan is an experiment defined here: one axis ("size"), a pod of one container
+// whose conductor reports a number, and a bundle that keeps one line per run.
+type toyPlan struct {
+	conds  []experiment.Condition
+	rounds int
+	b      *toyBundle
+}
+
+func (p *toyPlan) Conditions() []experiment.Condition { return p.conds }
+func (p *toyPlan) Rounds() int                        { return p.rounds }
+func (p *toyPlan) Images() []string                   { return []string{"toy"} }
+func (p *toyPlan) Bundle() experiment.Bundle          { return p.b }
+func (p *toyPlan) Target(experiment.Env) error        { return nil }
+func (p *toyPlan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
+	return experiment.PodSpec{RunID: runID, Conductor: "toy", Containers: []experiment.ContainerSpec{{Role: "toy", Image: images["toy"], Cmd: cond}}}
+}
+
+type toyResult struct {
+	Value   int    `json:"value"`
+	Failure string `json:"failure"`
+}
+
+type toyBundle struct {
+	common bundle.Common
+	lines  []string
+}
+
+func (b *toyBundle) Common() *bundle.Common { return &b.common }
+func (b *toyBundle) Measured(run experiment.Run) bool {
+	return run.Pod.Result != nil
+}
+func (b *toyBundle) Add(run experiment.Run) (string, bool) {
+	var r toyResult
+	json.Unmarshal(run.Pod.Result, &r)
+	failure := experiment.JoinFailures(run.Failure, r.Failure)
+	line := fmt.Sprintf("%s r%d p%d value=%d failure=%q", run.Condition, run.Round, run.Position, r.Value, failure)
+	b.lines = append(b.lines, line)
+	return line, failure == ""
+}
+func (b *toyBundle) Has(cond experiment.Condition, round int) bool {
+	for _, l := range b.lines {
+		if strings.HasPrefix(l, fmt.Sprintf("%s r%d ", cond, round)) {
+			return true
+		}
+	}
+	return false
+}
+func (b *toyBundle) Files() (map[string][]byte, error) {
+	return map[string][]byte{"runs.txt": []byte(strings.Join(b.lines, "\n"))}, nil
+}
+func (b *toyBundle) Summary(w io.Writer) error { return nil }
+
+// fakePods plays the engine: each call answers from a script keyed by the pod's
+// condition, and records the specs it was given.
+type fakePods struct {
+	specs  []experiment.PodSpec
+	answer func(spec experiment.PodSpec) (experiment.PodResult, error)
+}
+
+func (f *fakePods) RunPod(ctx context.Context, spec experiment.PodSpec, _ io.Writer) (experiment.PodResult, error) {
+	f.specs = append(f.specs, spec)
+	return f.answer(spec)
+}
+
+func result(v int, failure string) []byte {
+	b, _ := json.Marshal(toyResult{Value: v, Failure: failure})
+	return b
+}
+
+func TestRotateStartsEachRoundElsewhere(t *testing.T) {
+	conds := experiment.Cross([]string{"a", "b"}, []string{"x", "y", "z"})
+	if len(conds) != 6 || conds[0].String() != "a/x" || conds[5].String() != "b/z" {
+		t.Fatalf("cross %v", conds)
+	}
+	runs := experiment.Rotate(conds, 3)
+	firsts := map[string]bool{}
+	count := map[string]int{}
+	for _, r := range runs {
+		count[r.Condition.String()]++
+		if r.Position == 1 {
+			firsts[r.Condition.String()] = true
+		}
+	}
+	if len(runs) != 18 || len(firsts) != 3 || count["b/y"] != 3 {
+		t.Fatalf("%d runs, firsts %v, counts %v", len(runs), firsts, count)
+	}
+}
+
+// TestEngineFailureNamesTheMostPreciseReason: how each container ended comes first.
+func TestEngineFailureNamesTheMostPreciseReason(t *testing.T) {
+	spec := experiment.PodSpec{Conductor: "loadgen"}
+	for _, tc := range []struct {
+		name string
+		out  experiment.PodResult
+		want string
+	}{
+		{"all well", experiment.PodResult{Result: []byte("{}"), Exits: []contract.Exit{{Role: "api"}, {Role: "loadgen"}}}, ""},
+		{"OOM", experiment.PodResult{Result: []byte("{}"), Exits: []contract.Exit{{Role: "api", OOMKilled: true, ExitCode: 137}}},
+			"api container killed for exceeding its memory limit (OOM); api container exited with code 137"},
+		{"killed with its last words", experiment.PodResult{Exits: []contract.Exit{{Role: "reader", ExitCode: 137, LogTail: "reading\nbye"}}, Failure: "reader container exited during the run"},
+			"reader container exited with code 137: bye; reader container exited during the run"},
+		{"the conductor's own failure status is the result's to explain", experiment.PodResult{Result: []byte("{}"), Exits: []contract.Exit{{Role: "loadgen", ExitCode: contract.ExitRunFailed}}}, ""},
+		{"the conductor's other statuses are not", experiment.PodResult{Exits: []contract.Exit{{Role: "loadgen", ExitCode: 1}}}, "loadgen container exited with code 1"},
+		{"a container still running was stopped", experiment.PodResult{Result: []byte("{}"), Exits: []contract.Exit{{Role: "api", Running: true, ExitCode: 143}}}, ""},
+		{"the engine's account alone", experiment.PodResult{Failure: "no result from loadgen: gone"}, "no result from loadgen: gone"},
+	} {
+		if have := experiment.EngineFailure(spec, tc.out); have != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, have, tc.want)
+		}
+	}
+}
+
+// TestMatrixKeepsFailedRunsAndStopsOnlyForTheEngine runs a toy experiment against a
+// fake engine: a container killed, a result that says the run failed (a drain that
+// timed out), OOM, and then an engine error that measured nothing.
+func TestMatrixKeepsFailedRunsAndStopsOnlyForTheEngine(t *testing.T) {
+	p := &toyPlan{conds: experiment.Cross([]string{"1", "2", "3", "4", "5"}), rounds: 1, b: &toyBundle{}}
+	p.b.common.RunsPlanned = 5
+	pods := &fakePods{answer: func(spec experiment.PodSpec) (experiment.PodResult, error) {
+		switch spec.Containers[0].Cmd[0] {
+		case "2":
+			return experiment.PodResult{Result: result(2, ""), Exits: []contract.Exit{{Role: "toy", ExitCode: 137}}}, nil
+		case "3":
+			return experiment.PodResult{Result: result(3, "drain not finished within max-run-time")}, nil
+		case "4":
+			return experiment.PodResult{Result: result(4, ""), Exits: []contract.Exit{{Role: "toy", OOMKilled: true}}}, nil
+		case "5":
+			return experiment.PodResult{}, errors.New("engine: connection refused")
+		}
+		return experiment.PodResult{Result: result(1, "")}, nil
+	}}
+	saves := 0
+	m := &experiment.Matrix{Pods: pods, Plan: p, Images: map[string]string{"toy": "sha256:toy"},
+		Save: func(dir string, files map[string][]byte) error { saves++; return nil }}
+	err := m.Run(context.Background(), experiment.Rotate(p.conds, 1))
+	if err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("want the engine error to stop the matrix, got %v", err)
+	}
+	c := p.b.common
+	if c.RunsCompleted != 4 || c.RunsVerified != 1 || saves != 5 || c.Complete {
+		t.Fatalf("completed %d, verified %d, saves %d, complete %v", c.RunsCompleted, c.RunsVerified, saves, c.Complete)
+	}
+	for i, want := range []string{`failure=""`, `toy container exited with code 137`, `drain not finished`, `(OOM)`} {
+		if !strings.Contains(p.b.lines[i], want) {
+			t.Errorf("run %d: %s, want %s", i+1, p.b.lines[i], want)
+		}
+	}
+	if pods.specs[0].Containers[0].Image != "sha256:toy" || !strings.HasPrefix(pods.specs[0].RunID, "1-r1-") {
+		t.Errorf("pod %+v", pods.specs[0])
+	}
+
+	// Resuming runs only what the bundle lacks.
+	missing := experiment.Missing(experiment.Rotate(p.conds, 1), p.b)
+	if len(missing) != 1 || missing[0].Condition.String() != "5" {
+		t.Fatalf("missing %+v", missing)
+	}
+}
+
+// TestAnInterruptKeepsWhatWasMeasured: a cancelled context ends the matrix with the
+// bundle marked interrupted and saved.
+func TestAnInterruptKeepsWhatWasMeasured(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &toyPlan{conds: experiment.Cross([]string{"1", "2", "3"}), rounds: 1, b: &toyBundle{}}
+	pods := &fakePods{answer: func(spec experiment.PodSpec) (experiment.PodResult, error) {
+		if spec.Containers[0].Cmd[0] == "2" {
+			cancel()
+			return experiment.PodResult{Failure: "interrupted"}, context.Canceled
+		}
+		return experiment.PodResult{Result: result(1, "")}, nil
+	}}
+	var saved map[string][]byte
+	m := &experiment.Matrix{Pods: pods, Plan: p, Save: func(_ string, files map[string][]byte) error { saved = files; return nil }}
+	err := m.Run(ctx, experiment.Rotate(p.conds, 1))
+	if !errors.Is(err, context.Canceled) || !p.b.common.Interrupted || p.b.common.RunsCompleted != 1 || len(pods.specs) != 2 {
+		t.Fatalf("err %v, bundle %+v, %d pods", err, p.b.common, len(pods.specs))
+	}
+	if !strings.Contains(string(saved["runs.txt"]), "1 r1") {
+		t.Fatalf("saved %q", saved["runs.txt"])
+	}
+}

@@ -1,0 +1,120 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// PlannedRun is one run of a matrix.
+type PlannedRun struct {
+	Condition Condition
+	Round     int // 1-based
+	Position  int // 1-based place in its round
+}
+
+// Rotate orders rounds x conditions, rotating the starting position each round so that
+// no condition always runs first (or last) in a round.
+func Rotate(conds []Condition, rounds int) []PlannedRun {
+	var runs []PlannedRun
+	n := len(conds)
+	for round := range rounds {
+		shift := round * n / rounds
+		for pos := range n {
+			runs = append(runs, PlannedRun{Condition: conds[(pos+shift)%n], Round: round + 1, Position: pos + 1})
+		}
+	}
+	return runs
+}
+
+// Missing are the planned runs a bundle does not hold yet, for resuming.
+func Missing(all []PlannedRun, b Bundle) []PlannedRun {
+	var out []PlannedRun
+	for _, pr := range all {
+		if !b.Has(pr.Condition, pr.Round) {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// Matrix performs planned runs one after another and saves the bundle after each, so an
+// interrupted matrix leaves every completed run on disk, checksummed.
+type Matrix struct {
+	Pods   Pods
+	Plan   Plan
+	Images map[string]string // image name -> ID on the engine
+	Dir    string
+	// Save writes the bundle's files to Dir (see bundle.WriteFiles).
+	Save     func(dir string, files map[string][]byte) error
+	Progress io.Writer
+	// OnStart is told of each run as it starts, OnRun once it is saved; either may be nil.
+	OnStart func(i int, pr PlannedRun)
+	OnRun   func(done int, line string, verified bool)
+}
+
+// Run performs runs and returns the first error that stops the matrix (an interrupt,
+// a broken engine, a bundle that cannot be written). A failed run does not stop it.
+func (m *Matrix) Run(ctx context.Context, runs []PlannedRun) error {
+	if err := m.save(); err != nil {
+		return err
+	}
+	b := m.Plan.Bundle()
+	for i, pr := range runs {
+		if err := ctx.Err(); err != nil {
+			return m.interrupted(err)
+		}
+		if m.OnStart != nil {
+			m.OnStart(i, pr)
+		}
+		spec := m.Plan.Pod(pr.Condition, NewRunID(pr.Condition, pr.Round), m.Images)
+		run, runErr := Perform(ctx, m.Pods, spec, m.Progress)
+		run.Condition, run.Round, run.Position = pr.Condition, pr.Round, pr.Position
+		if runErr != nil && !b.Measured(run) {
+			// Nothing was measured: nothing to keep.
+			if ctx.Err() != nil {
+				return m.interrupted(runErr)
+			}
+			return runErr
+		}
+		line, verified := b.Add(run)
+		c := b.Common()
+		c.RunsCompleted++
+		if verified {
+			c.RunsVerified++
+		}
+		if err := m.save(); err != nil {
+			return err
+		}
+		if m.OnRun != nil {
+			m.OnRun(i+1, line, verified)
+		}
+		if runErr != nil {
+			return runErr
+		}
+	}
+	return nil
+}
+
+// interrupted records in the bundle that the matrix was stopped before its end.
+func (m *Matrix) interrupted(cause error) error {
+	m.Plan.Bundle().Common().Interrupted = true
+	return errors.Join(cause, m.save())
+}
+
+func (m *Matrix) save() error {
+	b := m.Plan.Bundle()
+	c := b.Common()
+	c.FinishedUTC = time.Now().UTC()
+	c.Complete = c.RunsCompleted == c.RunsPlanned
+	files, err := b.Files()
+	if err == nil {
+		err = m.Save(m.Dir, files)
+	}
+	if err != nil {
+		return fmt.Errorf("saving bundle %s: %w", m.Dir, err)
+	}
+	return nil
+}

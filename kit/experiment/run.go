@@ -1,0 +1,80 @@
+package experiment
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+)
+
+// Perform runs one pod and says what the engine side saw: how each container ended,
+// the conductor's result, and the failure named as precisely as the engine allows.
+// The error is for what stops a matrix (an interrupt, a broken engine).
+func Perform(ctx context.Context, pods Pods, spec PodSpec, progress io.Writer) (Run, error) {
+	run := Run{ID: spec.RunID, Started: time.Now()}
+	out, err := pods.RunPod(ctx, spec, progress)
+	run.Wall = time.Since(run.Started)
+	run.Pod = out
+	run.Failure = EngineFailure(spec, out)
+	if err != nil {
+		return run, fmt.Errorf("run %s: %w", spec.RunID, err)
+	}
+	return run, nil
+}
+
+// EngineFailure names why a pod's run is not data, as far as the engine can tell: the
+// most precise reasons first (a container killed for its memory, a container that
+// exited with an error), then what the engine side saw go wrong. The conductor's own
+// exit status contract.ExitRunFailed means "the result is written and says why": that
+// reason is the result's, not the engine's.
+func EngineFailure(spec PodSpec, out PodResult) string {
+	var failures []string
+	for _, x := range out.Exits {
+		if x.OOMKilled {
+			failures = append(failures, fmt.Sprintf("%s container killed for exceeding its memory limit (OOM)", x.Role))
+		}
+		if !x.Running && x.ExitCode != 0 && !(x.Role == spec.Conductor && x.ExitCode == contract.ExitRunFailed) {
+			failures = append(failures, fmt.Sprintf("%s container exited with code %d%s", x.Role, x.ExitCode, lastLine(x.LogTail)))
+		}
+	}
+	// The engine's own account adds to the containers' only when it is all there is,
+	// or when no result explains more.
+	if out.Failure != "" && (len(failures) == 0 || out.Result == nil) {
+		failures = append(failures, out.Failure)
+	}
+	return strings.Join(failures, "; ")
+}
+
+// JoinFailures joins the reasons a run is not data, skipping empty ones.
+func JoinFailures(reasons ...string) string {
+	var kept []string
+	for _, r := range reasons {
+		if r != "" {
+			kept = append(kept, r)
+		}
+	}
+	return strings.Join(kept, "; ")
+}
+
+// lastLine is the last line a container printed, as ": <line>", or nothing.
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+// NewRunID names a run uniquely and readably; it also names its containers and volume.
+func NewRunID(cond Condition, round int) string {
+	var b [3]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("%s-r%d-%s", strings.Join(cond, "-"), round, hex.EncodeToString(b[:]))
+}

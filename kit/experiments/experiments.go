@@ -1,0 +1,36 @@
+// Package experiments lists the kit's experiments: one package each, every one an
+// experiment.Experiment.
+package experiments
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
+)
+
+// All are the experiments, the first the default of reproduce.
+var All = []experiment.Experiment{fifostall.Experiment{}}
+
+// Default is reproduce's experiment when none is named.
+var Default = All[0]
+
+// Lookup finds an experiment by name.
+func Lookup(name string) (experiment.Experiment, error) {
+	for _, e := range All {
+		if e.Name() == name {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown experiment %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names are the experiments' names, in the order of All.
+func Names() []string {
+	names := make([]string, len(All))
+	for i, e := range All {
+		names[i] = e.Name()
+	}
+	return names
+}

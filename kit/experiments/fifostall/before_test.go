@@ -1,0 +1,78 @@
+package fifostall
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// TestTheBundleIsWhatItWasBeforeThePlugIn feeds the raw results recorded by the kit
+// before experiments were plug-ins (testdata/before/records.json) through the plug-in,
+// and compares the bundle with the one that kit wrote from them (testdata/before/bundle):
+// every CSV file byte for byte, the manifest key for key but the experiment's name,
+// which it now records.
+func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
+	body, err := os.ReadFile("testdata/before/records.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded struct {
+		Manifest bundle.Manifest    `json:"manifest"`
+		Records  []bundle.RunRecord `json:"records"`
+	}
+	if err := json.Unmarshal(body, &recorded); err != nil {
+		t.Fatal(err)
+	}
+	mp := recorded.Manifest.Parameters
+	p := NewPlan(experiment.Cross(mp.APIs, mp.Modes, mp.Readers), mp.Rounds, mp)
+	if err := p.Target(experiment.Env{Platform: mp.Platform}); err != nil {
+		t.Fatal(err)
+	}
+	b := p.Bundle()
+	common := b.Common()
+	*common = recorded.Manifest.Common
+	common.Experiment = Name
+	for _, rec := range recorded.Records {
+		result, err := json.Marshal(rec.Result)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := experiment.Run{ID: rec.RunID, Condition: experiment.Condition{rec.API, string(rec.Mode), rec.Reader},
+			Round: rec.Round, Position: rec.Position, Started: rec.Started, Wall: rec.Wall,
+			Pod: experiment.PodResult{Result: result, Exits: rec.Exits}, Failure: rec.Failure}
+		if !b.Measured(run) {
+			t.Fatalf("run %s: not measured", rec.RunID)
+		}
+		b.Add(run)
+	}
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range bundle.DataFiles {
+		want, err := os.ReadFile(filepath.Join("testdata/before/bundle", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == bundle.ManifestFile {
+			var have, was map[string]any
+			json.Unmarshal(files[name], &have)
+			json.Unmarshal(want, &was)
+			delete(have, "experiment")
+			if d := cmp.Diff(was, have); d != "" {
+				t.Errorf("manifest.json differs (-before +now):\n%s", d)
+			}
+			continue
+		}
+		if !bytes.Equal(files[name], want) {
+			t.Errorf("%s differs from the bundle written before the plug-in (%d bytes now, %d before)", name, len(files[name]), len(want))
+		}
+	}
+}

@@ -1,0 +1,109 @@
+// Package fifostall is the kit's first experiment: an API that writes its log lines to
+// a FIFO, read by a fast or a throttled reader, under open-loop load; seven logging
+// modes; the p99 from the scheduled send, the drain, both throughputs, and SHA-256 proof
+// that no log byte was lost.
+package fifostall
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
+	"github.com/logbench/logbench/results/reference"
+)
+
+// Name is the experiment's name.
+const Name = bundle.FirstExperiment
+
+// Experiment is the FIFO-stall experiment as a plug-in.
+type Experiment struct{}
+
+var _ experiment.Experiment = Experiment{}
+
+func (Experiment) Name() string { return Name }
+
+func (Experiment) Summary() string {
+	return "a slow log reader stalls an API: 7 logging modes x fast/throttled FIFO reader, open-loop load, p99, drain, no byte lost"
+}
+
+func (Experiment) Source() string { return reference.Source }
+
+func (Experiment) Axes() []string { return []string{"api", "mode", "reader"} }
+
+func (Experiment) Flags() []cli.Flag {
+	return append([]cli.Flag{
+		&cli.StringFlag{Name: "modes", Value: strings.Join(logmode.Names(), ","), Usage: "fifo-stall: logging modes, comma-separated"},
+		&cli.StringFlag{Name: "readers", Value: strings.Join(Readers, ","), Usage: "fifo-stall: readers, comma-separated"},
+		&cli.BoolFlag{Name: "calibrate", Value: true, Usage: "fifo-stall: measure the instrument first and record it in the manifest (--calibrate=false to skip)"},
+	}, RunFlags(PythonAPI)...)
+}
+
+// Plan validates reproduce's flags into the matrix API x mode x reader.
+func (Experiment) Plan(c *cli.Context) (experiment.Plan, error) {
+	var modes []string
+	for _, name := range splitList(c.String("modes")) {
+		m, err := logmode.Parse(name)
+		if err != nil {
+			return nil, usagef("--modes: %v", err)
+		}
+		modes = append(modes, string(m))
+	}
+	readers := splitList(c.String("readers"))
+	for _, r := range readers {
+		if _, err := ReaderRate(r); err != nil {
+			return nil, usagef("--readers: %v", err)
+		}
+	}
+	if len(modes) == 0 || len(readers) == 0 {
+		return nil, usagef("--modes and --readers need at least one each")
+	}
+	params, err := ParamsFrom(c)
+	if err != nil {
+		return nil, err
+	}
+	p := NewPlan(experiment.Cross(params.APIs, modes, readers), c.Int("reps"), params)
+	p.calibrate = c.Bool("calibrate")
+	return p, nil
+}
+
+// Resume reads the plan back from the bundle in dir, which has been verified.
+func (Experiment) Resume(dir string) (experiment.Plan, error) {
+	files, err := bundle.ReadFolder(dir)
+	if err != nil {
+		return nil, usagef("--resume %s: %v", dir, err)
+	}
+	checked := verify.Verify(files)
+	if !checked.OK() {
+		return nil, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
+			dir, len(checked.Problems), checked.Problems[0], dir)
+	}
+	b := checked.Bundle
+	if b.Manifest.Command != "reproduce" {
+		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.Manifest.Command)
+	}
+	mp := b.Manifest.Parameters
+	return &Plan{conds: experiment.Cross(mp.APIs, mp.Modes, mp.Readers), rounds: mp.Rounds, Settings: SettingsOf(mp), bundle: &Bundle{B: b}}, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" && !contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, have := range list {
+		if have == s {
+			return true
+		}
+	}
+	return false
+}

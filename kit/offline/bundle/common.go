@@ -1,0 +1,66 @@
+package bundle
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+)
+
+// Common is the part of manifest.json every experiment's bundle has: which experiment
+// and kit wrote it, on which engine, with which images, and how far its matrix got.
+type Common struct {
+	SchemaVersion int `json:"schema_version"`
+	// Experiment names the experiment (kit/experiments); a bundle written before the
+	// kit had several has none, and is the first one's: fifo-stall.
+	Experiment string `json:"experiment,omitempty"`
+	KitVersion string `json:"kit_version"`
+	// KitCommit is the source tree's git commit the images were built from, with
+	// "+dirty" when it had uncommitted changes; empty when it is not a git checkout.
+	KitCommit     string               `json:"kit_commit"`
+	Command       string               `json:"command"`
+	CreatedUTC    time.Time            `json:"created_utc"`
+	FinishedUTC   time.Time            `json:"finished_utc"`
+	Engine        contract.EngineFacts `json:"engine"`
+	KitHost       KitHost              `json:"kit_host"`
+	Images        []Image              `json:"images"`
+	RunsPlanned   int                  `json:"runs_planned"`
+	RunsCompleted int                  `json:"runs_completed"`
+	RunsVerified  int                  `json:"runs_verified"`
+	Complete      bool                 `json:"complete"`
+	// Interrupted says the last invocation was stopped (SIGINT, SIGTERM) before its end.
+	Interrupted bool `json:"interrupted"`
+}
+
+// FirstExperiment is the experiment of a bundle whose manifest names none.
+const FirstExperiment = "fifo-stall"
+
+// ExperimentOf reads which experiment wrote a manifest.
+func ExperimentOf(manifest []byte) (string, error) {
+	var c Common
+	if err := json.Unmarshal(manifest, &c); err != nil {
+		return "", fmt.Errorf("%s: %w", ManifestFile, err)
+	}
+	if c.Experiment == "" {
+		return FirstExperiment, nil
+	}
+	return c.Experiment, nil
+}
+
+// WriteFiles writes a bundle's files to dir, every file replaced atomically and
+// SHA256SUMS last, so that a bundle saved after each run is always complete and
+// verifiable.
+func WriteFiles(dir string, files map[string][]byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, body := range files {
+		if err := writeAtomic(filepath.Join(dir, name), body); err != nil {
+			return err
+		}
+	}
+	return writeAtomic(filepath.Join(dir, SumsFile), sums(files))
+}
