@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,9 +12,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/archive"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 func archiveCommand() *cli.Command {
@@ -47,18 +48,25 @@ func archiveCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			res := verify.Verify(files)
+			exp, err := experiments.Of(files)
+			if err != nil {
+				return fmt.Errorf("%s: %w", dir, err)
+			}
+			res := exp.Verify(files)
 			res.Name = dir
 			if !res.OK() {
 				printVerification(c.App.Writer, dir, res)
 				return fmt.Errorf("%s does not verify (%d problems): no archive written", dir, len(res.Problems))
 			}
-			m := res.Bundle.Manifest
+			var m bundle.Common
+			if err := json.Unmarshal(files.Data[bundle.ManifestFile], &m); err != nil {
+				return err
+			}
 			mtime := m.FinishedUTC
 			if mtime.IsZero() {
 				mtime = m.CreatedUTC
 			}
-			body, err := files.Archive(mtime)
+			body, err := files.Archive(exp.Layout(), mtime)
 			if err != nil {
 				return err
 			}

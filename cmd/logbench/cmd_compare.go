@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/results/reference"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 func compareCommand() *cli.Command {
@@ -39,45 +39,36 @@ func compareCommand() *cli.Command {
 			case c.Int("resamples") < 100 || c.Int("resamples") > 100000:
 				return usagef("--resamples %d: want 100 to 100000", c.Int("resamples"))
 			}
-			var sources []compare.Labeled
+			var exp experiment.Experiment
+			var sources []experiment.Source
 			for _, path := range paths {
-				b, err := loadVerified(path)
+				e, res, err := loadVerified(path)
 				if err != nil {
 					return err
 				}
-				sources = append(sources, compare.Labeled{Label: uniqueLabel(sources, bundleLabel(path)), Bundle: b})
-			}
-			opt := compare.Options{Resamples: c.Int("resamples")}
-			if c.Bool("published") {
-				pub, err := reference.Load()
-				if err != nil {
-					return err
+				if exp != nil && e.Name() != exp.Name() {
+					return fmt.Errorf("%s is a bundle of %s, %s one of %s: compare sets bundles of one experiment side by side", path, e.Name(), paths[0], exp.Name())
 				}
-				opt.Published = pub
+				exp = e
+				sources = append(sources, experiment.Source{Label: uniqueLabel(sources, bundleLabel(path)), Result: res})
 			}
-			cmp := compare.Bundles(sources, opt)
-			for _, w := range cmp.Warnings {
-				say(c.App.ErrWriter, "%s", w)
-			}
-			if len(cmp.Warnings) > 0 {
-				say(c.App.ErrWriter, "")
-			}
-			return cmp.Write(c.App.Writer, c.String("format"))
+			return exp.Compare(c.App.Writer, c.App.ErrWriter, sources,
+				experiment.CompareOptions{Published: c.Bool("published"), Format: c.String("format"), Resamples: c.Int("resamples")})
 		},
 	}
 }
 
 // loadVerified reads a bundle and refuses one that does not verify: a comparison of a
 // corrupt bundle would only look like data.
-func loadVerified(path string) (*bundle.Bundle, error) {
-	res, err := verifyPath(path)
+func loadVerified(path string) (experiment.Experiment, *verify.Result, error) {
+	exp, res, err := openVerified(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !res.OK() {
-		return nil, fmt.Errorf("%s does not verify (%d problems, the first: %s); see logbench verify %s", path, len(res.Problems), res.Problems[0], path)
+		return nil, nil, fmt.Errorf("%s does not verify (%d problems, the first: %s); see logbench verify %s", path, len(res.Problems), res.Problems[0], path)
 	}
-	return res.Bundle, nil
+	return exp, res, nil
 }
 
 // bundleLabel names a bundle by its folder or archive, without the suffix.
@@ -89,9 +80,9 @@ func bundleLabel(path string) string {
 	return base
 }
 
-func uniqueLabel(sources []compare.Labeled, label string) string {
+func uniqueLabel(sources []experiment.Source, label string) string {
 	taken := func(l string) bool {
-		return l == compare.PublishedLabel || slices.ContainsFunc(sources, func(s compare.Labeled) bool { return s.Label == l })
+		return l == compare.PublishedLabel || slices.ContainsFunc(sources, func(s experiment.Source) bool { return s.Label == l })
 	}
 	if !taken(label) {
 		return label

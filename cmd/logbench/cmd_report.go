@@ -7,9 +7,6 @@ import (
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/logbench/logbench/kit/offline/report"
-	"github.com/logbench/logbench/results/reference"
 )
 
 func reportCommand() *cli.Command {
@@ -37,7 +34,7 @@ func reportCommand() *cli.Command {
 			if _, err := os.Lstat(out); err == nil && !c.Bool("force") {
 				return usagef("--out %s: already exists; pass --force to replace it, or choose another file", out)
 			}
-			res, err := verifyPath(path)
+			exp, res, err := openVerified(path)
 			if err != nil {
 				return err
 			}
@@ -45,12 +42,8 @@ func reportCommand() *cli.Command {
 				printVerification(c.App.Writer, path, res)
 				return fmt.Errorf("%s cannot be read far enough to report on (%d problems)", path, len(res.Problems))
 			}
-			pub, err := reference.Load()
-			if err != nil {
-				return err
-			}
 			var page bytes.Buffer
-			if err := report.Write(&page, report.Input{Result: res, Published: pub, Version: version}); err != nil {
+			if err := exp.Report(&page, res, version); err != nil {
 				return err
 			}
 			if c.Bool("force") {

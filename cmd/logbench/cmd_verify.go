@@ -8,6 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments"
+
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -50,13 +53,24 @@ func verifyCommand() *cli.Command {
 // verifyPath reads and verifies the bundle at path; an error is a bundle that could not
 // be read at all (missing, not a bundle, a refused archive).
 func verifyPath(path string) (*verify.Result, error) {
+	_, res, err := openVerified(path)
+	return res, err
+}
+
+// openVerified reads the bundle at path and verifies it as the experiment that wrote it
+// says.
+func openVerified(path string) (experiment.Experiment, *verify.Result, error) {
 	files, err := bundle.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	res := verify.Verify(files)
+	exp, err := experiments.Of(files)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	res := exp.Verify(files)
 	res.Name = path
-	return res, nil
+	return exp, res, nil
 }
 
 // printVerification lists the problems and notes, then the one-line summary.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // Experiment is one published experiment.
@@ -40,6 +41,29 @@ type Experiment interface {
 	// Resume continues an interrupted bundle of this experiment with the bundle's own
 	// parameters; the bundle has been verified.
 	Resume(dir string) (Plan, error)
+
+	// Layout is a bundle's files in the order an archive holds them, SHA256SUMS last.
+	Layout() []string
+	// Verify checks a bundle of this experiment: every file, checksum and figure.
+	Verify(files *bundle.Files) *verify.Result
+	// Compare writes verified bundles of this experiment side by side (and the
+	// published figures, with opt.Published); warnings go to warn.
+	Compare(out, warn io.Writer, sources []Source, opt CompareOptions) error
+	// Report writes one bundle as a self-contained HTML page.
+	Report(w io.Writer, res *verify.Result, version string) error
+}
+
+// Source is one verified bundle to compare, with its label.
+type Source struct {
+	Label  string
+	Result *verify.Result
+}
+
+// CompareOptions are compare's flags.
+type CompareOptions struct {
+	Published bool
+	Format    string
+	Resamples int
 }
 
 // Env is the engine a plan will run on, and the platform of its images.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // All are the experiments, the first the default of reproduce.
@@ -33,4 +34,18 @@ func Names() []string {
 		names[i] = e.Name()
 	}
 	return names
+}
+
+// Of names the experiment that wrote a bundle's files. A bundle whose manifest cannot
+// be read is given to the default experiment, whose verification names the problem.
+func Of(files *bundle.Files) (experiment.Experiment, error) {
+	body, ok := files.Data[bundle.ManifestFile]
+	if !ok {
+		return Default, nil
+	}
+	name, err := bundle.ExperimentOf(body)
+	if err != nil {
+		return Default, nil
+	}
+	return Lookup(name)
 }

@@ -20,15 +20,18 @@ const maxBundleBytes = 1 << 30
 // anything is believed: the input of verification.
 type Files struct {
 	Name string // the bundle's name: its folder's
-	// Data holds the bundle's own files (DataFiles and SHA256SUMS) that were found.
+	// Data holds every regular file found; which belong is the experiment's to say.
 	Data map[string][]byte
-	// Extra describes every other entry, and any of the bundle's names that is not a
-	// regular file: "notes.txt", "plots/ (a folder)", "runs.csv (a symbolic link)".
+	// Extra describes every entry that is not a regular file: "plots/ (a folder)",
+	// "runs.csv (a symbolic link)".
 	Extra []string
 }
 
-// Names are a bundle's own file names, in the order an archive holds them.
+// Names are the fifo-stall bundle's own file names, in the order an archive holds them.
 func Names() []string { return append(slices.Clone(DataFiles), SumsFile) }
+
+// maxEntries bounds the entries of a bundle folder or archive a reader takes.
+const maxEntries = 64
 
 // IsArchive says whether path names a bundle archive rather than a folder.
 func IsArchive(path string) bool {
@@ -54,38 +57,37 @@ func Open(path string) (*Files, error) {
 // OpenArchive reads a bundle from a .tar.gz archive of its folder (see archive.Read for
 // what is refused).
 func OpenArchive(path string) (*Files, error) {
-	folder, files, err := archive.ReadFile(path, archive.Limits{MaxEntries: 64, MaxFileBytes: maxFileBytes, MaxTotalBytes: maxBundleBytes})
+	folder, files, err := archive.ReadFile(path, archive.Limits{MaxEntries: maxEntries, MaxFileBytes: maxFileBytes, MaxTotalBytes: maxBundleBytes})
 	if err != nil {
 		return nil, err
 	}
 	return FromArchive(folder, files), nil
 }
 
-// FromArchive sorts an archive's files into a bundle's and extra ones.
+// FromArchive takes an archive's files (the archive reader refuses anything but
+// regular files).
 func FromArchive(folder string, files []archive.File) *Files {
 	out := &Files{Name: folder, Data: map[string][]byte{}}
 	for _, f := range files {
-		if slices.Contains(Names(), f.Name) {
-			out.Data[f.Name] = f.Body
-		} else {
-			out.Extra = append(out.Extra, f.Name)
-		}
+		out.Data[f.Name] = f.Body
 	}
 	return out
 }
 
-// ReadFolder reads a bundle's files from dir. Entries that are not the bundle's regular
-// files are named in Extra and not read; a symbolic link is never followed.
+// ReadFolder reads a bundle's regular files from dir. Other entries are named in Extra
+// and not read; a symbolic link is never followed.
 func ReadFolder(dir string) (*Files, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	out := &Files{Name: filepath.Base(filepath.Clean(dir)), Data: map[string][]byte{}}
+	if len(entries) > maxEntries {
+		return nil, fmt.Errorf("%s: %d entries, more than the %d a bundle may have", dir, len(entries), maxEntries)
+	}
 	var total int64
 	for _, e := range entries {
 		name := e.Name()
-		known := slices.Contains(Names(), name)
 		switch t := e.Type(); {
 		case t.IsDir():
 			out.Extra = append(out.Extra, name+"/ (a folder)")
@@ -95,9 +97,6 @@ func ReadFolder(dir string) (*Files, error) {
 			continue
 		case !t.IsRegular():
 			out.Extra = append(out.Extra, name+" (not a regular file)")
-			continue
-		case !known:
-			out.Extra = append(out.Extra, name)
 			continue
 		}
 		body, err := readLimited(filepath.Join(dir, name), maxFileBytes)
@@ -140,12 +139,12 @@ func readLimited(path string, limit int64) ([]byte, error) {
 	return body, nil
 }
 
-// Archive packs the bundle's own files as a deterministic .tar.gz (see archive.Write) of
-// one folder named like the bundle, in the order of Names. Extra entries are left out:
-// verify a bundle before archiving it.
-func (f *Files) Archive(mtime time.Time) ([]byte, error) {
+// Archive packs the named files as a deterministic .tar.gz (see archive.Write) of one
+// folder named like the bundle, in the order given (the experiment's). Any other entry
+// is left out: verify a bundle before archiving it.
+func (f *Files) Archive(names []string, mtime time.Time) ([]byte, error) {
 	var files []archive.File
-	for _, name := range Names() {
+	for _, name := range names {
 		if body, ok := f.Data[name]; ok {
 			files = append(files, archive.File{Name: name, Body: body})
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-func TestReadFolderNamesWhatIsNotTheBundles(t *testing.T) {
+func TestReadFolderReadsRegularFilesAndNamesTheRest(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "b")
 	b := &Bundle{Manifest: Manifest{Common: Common{SchemaVersion: SchemaVersion}}}
 	b.Runs = append(b.Runs, Derive(sampleRecord()))
@@ -24,11 +24,13 @@ func TestReadFolderNamesWhatIsNotTheBundles(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(f.Extra)
-	if f.Name != "b" || len(f.Data) != 7 || strings.Join(f.Extra, "|") != "notes.txt|passwd (a symbolic link)|plots/ (a folder)" {
+	// Every regular file is read (which belong is the experiment's to say); what is not a
+	// regular file is named and never followed.
+	if _, read := f.Data["notes.txt"]; f.Name != "b" || len(f.Data) != 8 || !read || strings.Join(f.Extra, "|") != "passwd (a symbolic link)|plots/ (a folder)" {
 		t.Fatalf("name %q, %d files, extra %q", f.Name, len(f.Data), f.Extra)
 	}
 	// The archive of it reads back as the same files.
-	body, err := f.Archive(time.Time{})
+	body, err := f.Archive(Names(), time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}

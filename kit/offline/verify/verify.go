@@ -160,7 +160,14 @@ func (v *verifier) problem(p Problem) { v.res.Problems = append(v.res.Problems, 
 
 // entries: a bundle holds its own files and nothing else.
 func (v *verifier) entries(f *bundle.Files) {
-	for _, e := range f.Extra {
+	var extra []string
+	for name := range f.Data {
+		if !slices.Contains(bundle.Names(), name) {
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	for _, e := range append(extra, f.Extra...) {
 		v.problem(Problem{File: short(e), Msg: "not a bundle file (a bundle holds exactly " + strings.Join(bundle.Names(), ", ") + ")"})
 	}
 }

@@ -1,0 +1,51 @@
+package fifostall
+
+import (
+	"io"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/report"
+	"github.com/logbench/logbench/kit/offline/verify"
+	"github.com/logbench/logbench/results/reference"
+)
+
+// Layout is the bundle's files in archive order.
+func (Experiment) Layout() []string { return bundle.Names() }
+
+// Verify checks every file, checksum and figure of a bundle (kit/offline/verify).
+func (Experiment) Verify(files *bundle.Files) *verify.Result { return verify.Verify(files) }
+
+// Compare sets bundles side by side condition by condition, with bootstrap intervals.
+func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
+	var labeled []compare.Labeled
+	for _, s := range sources {
+		labeled = append(labeled, compare.Labeled{Label: s.Label, Bundle: s.Result.Bundle})
+	}
+	o := compare.Options{Resamples: opt.Resamples}
+	if opt.Published {
+		pub, err := reference.Load()
+		if err != nil {
+			return err
+		}
+		o.Published = pub
+	}
+	cmp := compare.Bundles(labeled, o)
+	for _, w := range cmp.Warnings {
+		io.WriteString(warn, w+"\n")
+	}
+	if len(cmp.Warnings) > 0 {
+		io.WriteString(warn, "\n")
+	}
+	return cmp.Write(out, opt.Format)
+}
+
+// Report draws the bundle as one HTML page.
+func (Experiment) Report(w io.Writer, res *verify.Result, version string) error {
+	pub, err := reference.Load()
+	if err != nil {
+		return err
+	}
+	return report.Write(w, report.Input{Result: res, Published: pub, Version: version})
+}
