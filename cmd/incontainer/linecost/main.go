@@ -1,5 +1,5 @@
 // Command linecost measures what one log line costs, seven ways, and writes one JSON
-// document (kit/incontainer/linecost.Document). It runs inside a container of the
+// document (kit/contract.LineCostDocument). It runs inside a container of the
 // line-cost experiment, writing its log files to the run's volume.
 package main
 

@@ -14,7 +14,7 @@ import helpers  # noqa: F401 (puts app/ on the path)
 import logbench_linecost as lc
 from test_control import go_json_tags
 
-DOC_GO = "kit/incontainer/linecost/document.go"
+DOC_GO = "kit/contract/linecost.go"
 LINES = lc.MIN_LINES
 # Lines 0..999 as both programs write them; the Go test holds the same digest.
 EXPECTED_1000 = {"bytes": 67890, "lines": 1000,
@@ -212,16 +212,16 @@ class RunTest(unittest.TestCase):
                 self.assertEqual(tr["lines"], LINES)
 
         # The same fields, in the same order, as the Go program's document.
-        self.assertEqual(list(doc), go_json_tags(DOC_GO, "Document"))
-        self.assertEqual(list(doc["timer"]), go_json_tags(DOC_GO, "TimerCost"))
-        self.assertEqual(list(doc["fs"]), go_json_tags(DOC_GO, "FSFacts"))
+        self.assertEqual(list(doc), go_json_tags(DOC_GO, "LineCostDocument"))
+        self.assertEqual(list(doc["timer"]), go_json_tags(DOC_GO, "LineCostTimer"))
+        self.assertEqual(list(doc["fs"]), go_json_tags(DOC_GO, "LineCostFS"))
         counts = go_json_tags("kit/contract/contract.go", "Counts")
         snapshot = sorted(go_json_tags("kit/contract/contract.go", "CgroupSnapshot"))
         self.assertEqual(sorted(lc.CGROUP_FIELDS), snapshot)
         for w in doc["ways"]:
-            self.assertEqual(list(w), go_json_tags(DOC_GO, "WayResult"))
+            self.assertEqual(list(w), go_json_tags(DOC_GO, "LineCostWay"))
             for tr in w["trials"]:
-                self.assertEqual(list(tr), go_json_tags(DOC_GO, "Trial"))
+                self.assertEqual(list(tr), go_json_tags(DOC_GO, "LineCostTrial"))
                 self.assertEqual(list(tr["generated"]), counts)
                 self.assertEqual(list(tr["file"]), counts)
                 if not tr["cgroup_error"]:

@@ -249,7 +249,7 @@ func (c Config) trial(way, name string) (Trial, error) {
 	if sys0 >= 0 && sys1 >= 0 {
 		tr.ThreadWriteSyscalls = sys1 - sys0
 	}
-	tr.fill(way, in)
+	fill(&tr, way, in)
 	if in.file != nil {
 		if tr.File, err = readBack(path); err != nil {
 			return tr, err
@@ -259,7 +259,7 @@ func (c Config) trial(way, name string) (Trial, error) {
 }
 
 // fill sets the counts that follow from the way's instance after its trial.
-func (tr *Trial) fill(way string, in *instance) {
+func fill(tr *Trial, way string, in *instance) {
 	if in.file != nil {
 		tr.WriteCalls = in.file.writes.Load()
 		tr.FsyncCalls = in.file.syncs.Load()
