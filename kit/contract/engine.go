@@ -16,6 +16,10 @@ type EngineFacts struct {
 	CgroupDriver     string `json:"cgroup_driver"`
 	StorageDriver    string `json:"storage_driver"`
 	SwapLimitSupport bool   `json:"swap_limit_support"`
+	// LogDrivers are the logging drivers the engine offers ("json-file", "local", ...).
+	LogDrivers []string `json:"log_drivers,omitempty"`
+	// DefaultLogDriver is the engine's default logging driver.
+	DefaultLogDriver string `json:"default_log_driver,omitempty"`
 }
 
 // Exit is how one container of a run ended, as the engine reports it.

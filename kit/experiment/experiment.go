@@ -160,6 +160,11 @@ type ContainerSpec struct {
 	Cmd         []string
 	NanoCPUs    int64 // 250_000_000 is 0.25 CPU; 0: no limit
 	MemoryBytes int64 // hard limit; swap is not allowed on top; 0: no limit
+	// LogDriver and LogOpts choose the engine's logging driver of the container's
+	// stdout and stderr, as the docker CLI spells them ("json-file", "local", "none";
+	// "mode": "non-blocking"); "" keeps the engine's default.
+	LogDriver string
+	LogOpts   map[string]string
 }
 
 // PodSpec is one run's containers around a shared volume. The first container owns the
@@ -173,12 +178,19 @@ type PodSpec struct {
 	ResultPath string // file the conductor leaves behind, inside MountPath
 	User       string // uid:gid the containers run as
 	PidsLimit  int64
+	// CollectLogs are the roles whose stdout the engine reads back through its logging
+	// driver once the conductor has ended: each is stopped first, so that its driver
+	// has delivered every line, and its stdout is kept in PodResult.Logs.
+	CollectLogs []string
 }
 
 // PodResult is what a pod left behind.
 type PodResult struct {
 	Result []byte // the conductor's result file, nil if it left none
 	Exits  []contract.Exit
+	// Logs are the stdout of each role of PodSpec.CollectLogs, as the engine's logging
+	// driver gave it back; a role missing here could not be read (Failure says why).
+	Logs map[string][]byte
 	// Failure names what went wrong on the engine's side ("" when nothing did).
 	Failure string
 }

@@ -62,6 +62,8 @@ func (e *Engine) Facts(ctx context.Context) (contract.EngineFacts, error) {
 		CgroupDriver:     info.CgroupDriver,
 		StorageDriver:    info.Driver,
 		SwapLimitSupport: info.SwapLimit,
+		LogDrivers:       info.Plugins.Log,
+		DefaultLogDriver: info.LoggingDriver,
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"archive/tar"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -54,6 +55,7 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 				CapDrop:        []string{"ALL"},
 				SecurityOpt:    []string{"no-new-privileges"},
 				Mounts:         []mount.Mount{{Type: mount.TypeVolume, Source: vol.Name, Target: spec.MountPath}},
+				LogConfig:      container.LogConfig{Type: c.LogDriver, Config: c.LogOpts},
 				Resources: container.Resources{
 					NanoCPUs:   c.NanoCPUs,
 					Memory:     c.MemoryBytes,
@@ -131,7 +133,57 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	for _, c := range spec.Containers {
 		res.Exits = append(res.Exits, e.exitOf(waitCtx, c.Role, ids[c.Role]))
 	}
+	for _, role := range spec.CollectLogs {
+		logs, err := e.collectStdout(waitCtx, ids[role])
+		if err != nil {
+			res.Failure = joinText(res.Failure, fmt.Sprintf("reading the %s container's stdout back: %v", role, err))
+			continue
+		}
+		if res.Logs == nil {
+			res.Logs = map[string][]byte{}
+		}
+		res.Logs[role] = logs
+	}
 	return res, nil
+}
+
+// maxLogBytes bounds the stdout the kit reads back from one container.
+const maxLogBytes = 1 << 30
+
+// collectStdout stops the container, so that its logging driver has delivered every
+// line it will deliver, and reads its stdout back through the Engine API, demultiplexed
+// from stderr.
+func (e *Engine) collectStdout(ctx context.Context, id string) ([]byte, error) {
+	if id == "" {
+		return nil, errors.New("no such role in the pod")
+	}
+	if err := e.cli.ContainerStop(ctx, id, container.StopOptions{Timeout: intPtr(10)}); err != nil {
+		return nil, fmt.Errorf("stopping: %w", err)
+	}
+	logs, err := e.cli.ContainerLogs(ctx, id, container.LogsOptions{ShowStdout: true})
+	if err != nil {
+		return nil, err
+	}
+	defer logs.Close()
+	var stdout limitedBuffer
+	stdout.limit = maxLogBytes
+	if _, err := stdcopy.StdCopy(&stdout, io.Discard, logs); err != nil {
+		return nil, err
+	}
+	return stdout.Bytes(), nil
+}
+
+// limitedBuffer refuses to grow past limit.
+type limitedBuffer struct {
+	bytes.Buffer
+	limit int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.limit {
+		return 0, fmt.Errorf("more than %d bytes", b.limit)
+	}
+	return b.Buffer.Write(p)
 }
 
 func (e *Engine) exitOf(ctx context.Context, role, id string) contract.Exit {
