@@ -77,6 +77,16 @@ func (t *target) buildImages(c *cli.Context, names []string) (map[string]string,
 	order := images.Roles
 	runtimes := map[string]string{"api": "go (" + runtime.Version() + " toolchain)"}
 	for _, name := range names {
+		if name == images.NodeImage {
+			node, err := builder.BuildNode(c.Context, t.platform, bases.Options{})
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w (the Node.js API needs its base image; or run the Go API: --api go)", err)
+			}
+			built[name] = node.Built
+			runtimes[name] = node.Runtime()
+			order = append(append([]string(nil), order...), name)
+			continue
+		}
 		if name != fifostall.ImageOf(fifostall.PythonAPI) {
 			continue
 		}

@@ -174,6 +174,9 @@ class CountingSink {
     }
     if (typeof target.on === 'function') target.on('error', failed)
     else target.onError = failed
+    // Since the process started, never reset: what the engine's log driver must give
+    // back of the whole run, warm-up included.
+    this.total = { bytes: 0, lines: 0, hash: crypto.createHash('sha256') }
     this.reset()
   }
 
@@ -193,9 +196,14 @@ class CountingSink {
 
   write (line) {
     const buf = typeof line === 'string' ? Buffer.from(line, 'utf8') : line
+    let lines = 0
+    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++
     this.bytes += buf.length
-    for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) this.lines++
+    this.lines += lines
     this.hash.update(buf)
+    this.total.bytes += buf.length
+    this.total.lines += lines
+    this.total.hash.update(buf)
     return this.target.write(buf)
   }
 
@@ -205,7 +213,8 @@ class CountingSink {
       lines: this.lines,
       sha256: this.hash.copy().digest('hex'),
       write_errors: this.writeErrors,
-      failure: this.failure
+      failure: this.failure,
+      total: { bytes: this.total.bytes, lines: this.total.lines, sha256: this.total.hash.copy().digest('hex') }
     }
     if (this.target instanceof DateNamedFile) {
       s.path = this.target.path

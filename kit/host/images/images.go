@@ -19,8 +19,10 @@ import (
 	"github.com/logbench/logbench/kit/host/engine"
 )
 
-// Roles are the three in-container programs, each with cmd/<role> and images/<role>.
-var Roles = []string{"api", "reader", "loadgen"}
+// Roles are the in-container Go programs, each with cmd/incontainer/<role> and
+// images/<role>: the fifo-stall experiment's three, and the qps experiment's
+// closed-loop load generator.
+var Roles = []string{"api", "reader", "loadgen", "qpsload"}
 
 // RunDir is where each image has the mount point of the run's shared volume, owned by
 // the unprivileged user the containers run as, so that a fresh volume inherits it.
