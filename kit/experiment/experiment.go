@@ -70,6 +70,9 @@ type CompareOptions struct {
 type Env struct {
 	Engine   contract.EngineFacts
 	Platform string
+	// VolumeExists asks the engine whether a named volume exists, for a plan that
+	// writes to one the user names; nil when the engine cannot be asked.
+	VolumeExists func(name string) (bool, error)
 }
 
 // Preparer is a plan with work to do on the engine before its first run (the
@@ -160,6 +163,9 @@ type ContainerSpec struct {
 	Cmd         []string
 	NanoCPUs    int64 // 250_000_000 is 0.25 CPU; 0: no limit
 	MemoryBytes int64 // hard limit; swap is not allowed on top; 0: no limit
+	// Entrypoint replaces the image's when not empty: a program the image holds beside
+	// its usual one (the line-cost measurement in the API images).
+	Entrypoint []string
 	// LogDriver and LogOpts choose the engine's logging driver of the container's
 	// stdout and stderr, as the docker CLI spells them ("json-file", "local", "none";
 	// "mode": "non-blocking"); "" keeps the engine's default.
@@ -178,6 +184,9 @@ type PodSpec struct {
 	ResultPath string // file the conductor leaves behind, inside MountPath
 	User       string // uid:gid the containers run as
 	PidsLimit  int64
+	// Volume names an existing named volume to mount at MountPath instead of a fresh
+	// one of the run's (a user's other disk); the engine neither creates nor removes it.
+	Volume string
 	// CollectLogs are the roles whose stdout the engine reads back through its logging
 	// driver once the conductor has ended: each is stopped first, so that its driver
 	// has delivered every line, and its stdout is kept in PodResult.Logs.

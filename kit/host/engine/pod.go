@@ -35,9 +35,13 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 			err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
 		}
 	}()
-	vol, err := e.cli.VolumeCreate(ctx, volume.CreateOptions{Name: "logbench-" + spec.RunID, Labels: labels})
-	if err != nil {
-		return res, fmt.Errorf("creating volume: %w", err)
+	volName := spec.Volume
+	if volName == "" {
+		vol, err := e.cli.VolumeCreate(ctx, volume.CreateOptions{Name: "logbench-" + spec.RunID, Labels: labels})
+		if err != nil {
+			return res, fmt.Errorf("creating volume: %w", err)
+		}
+		volName = vol.Name
 	}
 
 	ids := make(map[string]string, len(spec.Containers))
@@ -48,13 +52,13 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 			netMode = container.NetworkMode("container:" + owner)
 		}
 		created, err := e.cli.ContainerCreate(ctx,
-			&container.Config{Image: c.Image, Cmd: c.Cmd, User: spec.User, Labels: labels},
+			&container.Config{Image: c.Image, Entrypoint: c.Entrypoint, Cmd: c.Cmd, User: spec.User, Labels: labels},
 			&container.HostConfig{
 				NetworkMode:    netMode,
 				ReadonlyRootfs: true,
 				CapDrop:        []string{"ALL"},
 				SecurityOpt:    []string{"no-new-privileges"},
-				Mounts:         []mount.Mount{{Type: mount.TypeVolume, Source: vol.Name, Target: spec.MountPath}},
+				Mounts:         []mount.Mount{{Type: mount.TypeVolume, Source: volName, Target: spec.MountPath}},
 				LogConfig:      container.LogConfig{Type: c.LogDriver, Config: c.LogOpts},
 				Resources: container.Resources{
 					NanoCPUs:   c.NanoCPUs,
