@@ -21,22 +21,38 @@ const Label = "io.logbench.run"
 
 // Engine is a connected Docker Engine.
 type Engine struct {
-	cli *client.Client
+	cli      *client.Client
+	endpoint Endpoint
 }
 
-// Connect reaches the engine named by the environment (DOCKER_HOST and friends), or
-// the local socket.
-func Connect(ctx context.Context) (*Engine, error) {
-	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+// Connect reaches the engine the choice selects (see Choice) and checks that it answers.
+func Connect(ctx context.Context, choice Choice) (*Engine, error) {
+	ep, err := choice.Resolve()
 	if err != nil {
-		return nil, fmt.Errorf("docker engine: %w", err)
+		return nil, err
+	}
+	return ConnectTo(ctx, ep)
+}
+
+// ConnectTo reaches a resolved endpoint and checks that it answers.
+func ConnectTo(ctx context.Context, ep Endpoint) (*Engine, error) {
+	opts, err := ep.endpoint.ClientOpts()
+	if err != nil {
+		return nil, fmt.Errorf("docker engine %s: %w", ep.Host, err)
+	}
+	cli, err := client.NewClientWithOpts(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("docker engine %s: %w", ep.Host, err)
 	}
 	if _, err := cli.Ping(ctx); err != nil {
 		cli.Close()
-		return nil, fmt.Errorf("cannot reach the Docker Engine at %s: %w", cli.DaemonHost(), err)
+		return nil, fmt.Errorf("cannot reach the Docker Engine at %s (context %s, chosen by %s): %w", ep.Host, ep.Context, ep.ChosenBy, err)
 	}
-	return &Engine{cli: cli}, nil
+	return &Engine{cli: cli, endpoint: ep}, nil
 }
+
+// Endpoint is the engine's context and address, as chosen.
+func (e *Engine) Endpoint() Endpoint { return e.endpoint }
 
 // Close releases the connection.
 func (e *Engine) Close() error { return e.cli.Close() }

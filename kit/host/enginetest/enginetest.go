@@ -25,7 +25,8 @@ func Require(t testing.TB) *engine.Engine {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	eng, err := engine.Connect(ctx)
+	home, _ := os.UserHomeDir()
+	eng, err := engine.Connect(ctx, engine.Choice{Getenv: os.Getenv, Home: home})
 	if err != nil {
 		t.Fatalf("integration test needs the Docker Engine: %v", err)
 	}
