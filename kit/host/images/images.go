@@ -24,6 +24,11 @@ import (
 // closed-loop load generator.
 var Roles = []string{"api", "reader", "loadgen", "qpsload"}
 
+// Extras are programs a role's image holds beside its own, each from
+// cmd/incontainer/<name> and at /<name>: the API image also holds the line-cost
+// measurement, run in its place so that it is measured in the same image and limits.
+var Extras = map[string][]string{"api": {"linecost"}}
+
 // RunDir is where each image has the mount point of the run's shared volume, owned by
 // the unprivileged user the containers run as, so that a fresh volume inherits it.
 const RunDir = "/run/logbench"
@@ -90,6 +95,9 @@ func (b *Builder) compile(ctx context.Context, goarch, dir string) error {
 	args := []string{"build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", dir + string(filepath.Separator)}
 	for _, role := range Roles {
 		args = append(args, "./cmd/incontainer/"+role)
+		for _, x := range Extras[role] {
+			args = append(args, "./cmd/incontainer/"+x)
+		}
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = b.SourceDir
@@ -114,15 +122,23 @@ func (b *Builder) image(ctx context.Context, role, platform, binPath string) (Bu
 	binSum := sha256.Sum256(bin)
 	built := Built{Role: role, Platform: platform, BinarySHA256: hex.EncodeToString(binSum[:])}
 
-	img, reused, err := b.ensure(ctx, "logbench/"+role, "", engine.BuildSpec{
-		Platform: platform,
-		Files: map[string]engine.ContextFile{
-			"Dockerfile":            {Body: dockerfile, Mode: 0o644},
-			"rootfs/" + role:        {Body: bin, Mode: 0o755},
-			"rootfs" + RunDir + "/": {Dir: true, Mode: 0o755},
-		},
-		Labels: map[string]string{"io.logbench.role": role, "io.logbench.binary-sha256": built.BinarySHA256},
-	})
+	files := map[string]engine.ContextFile{
+		"Dockerfile":            {Body: dockerfile, Mode: 0o644},
+		"rootfs/" + role:        {Body: bin, Mode: 0o755},
+		"rootfs" + RunDir + "/": {Dir: true, Mode: 0o755},
+	}
+	labels := map[string]string{"io.logbench.role": role, "io.logbench.binary-sha256": built.BinarySHA256}
+	for _, x := range Extras[role] {
+		body, err := os.ReadFile(filepath.Join(filepath.Dir(binPath), x))
+		if err != nil {
+			return Built{}, err
+		}
+		sum := sha256.Sum256(body)
+		files["rootfs/"+x] = engine.ContextFile{Body: body, Mode: 0o755}
+		labels["io.logbench."+x+"-sha256"] = hex.EncodeToString(sum[:])
+	}
+	// The extras are in the same rootfs/ folder: the Dockerfile's one COPY takes them.
+	img, reused, err := b.ensure(ctx, "logbench/"+role, "", engine.BuildSpec{Platform: platform, Files: files, Labels: labels})
 	if err != nil {
 		return Built{}, err
 	}
