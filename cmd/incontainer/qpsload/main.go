@@ -1,11 +1,13 @@
-// Command qpsload offers closed-loop load (kit/incontainer/closedloop) to one URL, as
-// autocannon -c 10 -d 5 -p 1 does, and writes the result as one JSON file.
+// Command qpsload is the conductor of a qps run: it waits for the API to be ready,
+// warms it up, resets its counters, offers closed-loop load (kit/incontainer/closedloop)
+// as autocannon -c 10 -d 5 -p 1 does, collects the API's counters per log sink through
+// its control port, reads the log file back from the shared volume, and writes the
+// result as one JSON file.
 package main
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -14,49 +16,53 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
-)
-
-// Exit statuses.
-const (
-	exitOK          = 0
-	exitNoResult    = 1 // the result could not be written
-	exitBadFlags    = 2
-	exitInterrupted = 3 // interrupted: the result written covers the load until then
+	"github.com/logbench/logbench/kit/incontainer/control"
 )
 
 func main() {
 	var p closedloop.Params
-	flag.StringVar(&p.URL, "url", "http://127.0.0.1:8080/", "the URL to load (plain http)")
+	flag.StringVar(&p.URL, "url", fmt.Sprintf("http://127.0.0.1:%d/", contract.WorkloadPort), "the URL to load (plain http)")
 	flag.IntVar(&p.Connections, "connections", 10, "keep-alive connections")
 	flag.IntVar(&p.Pipelining, "pipelining", 1, "requests in flight per connection")
 	flag.DurationVar(&p.Duration, "duration", 5*time.Second, "measured interval")
-	flag.DurationVar(&p.Warmup, "warmup", 0, "load before the measured interval, not counted")
+	flag.DurationVar(&p.Warmup, "warmup", time.Second, "load before the API's counters are reset, not counted")
 	flag.DurationVar(&p.Timeout, "timeout", closedloop.DefaultTimeout, "per request, from its send")
 	flag.Float64Var(&p.CPULimitCores, "cpu-limit", 0, "cores the generator may use, for the saturation rule (0: GOMAXPROCS)")
-	resultPath := flag.String("result", "/run/logbench/qps.json", "where to write the result")
+	controlPort := flag.Int("control-port", contract.APIControlPort, "the API's control port on loopback")
+	readyTimeout := flag.Duration("ready-timeout", time.Minute, "longest wait for the API to say ready")
+	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "qpsload: unexpected argument %q\n", flag.Arg(0))
-		os.Exit(exitBadFlags)
+		os.Exit(2)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := closedloop.Run(ctx, p)
-	status := exitOK
-	switch {
-	case errors.Is(err, context.Canceled):
-		status = exitInterrupted
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "qpsload:", err)
-		os.Exit(exitBadFlags)
+	res, err := closedloop.Conduct(ctx, closedloop.ConductParams{Load: p, Control: control.NewClient(*controlPort), ReadyTimeout: *readyTimeout})
+	if err != nil {
+		res.Failure = joinText(res.Failure, "interrupted")
 	}
 	if err := writeJSON(*resultPath, res); err != nil {
 		fmt.Fprintln(os.Stderr, "qpsload:", err)
-		os.Exit(exitNoResult)
+		os.Exit(contract.ExitNoResult)
 	}
-	os.Exit(status)
+	if res.Failure != "" {
+		fmt.Fprintln(os.Stderr, "qpsload:", res.Failure)
+		os.Exit(contract.ExitRunFailed)
+	}
+	fmt.Printf("%d requests in %.2f s: %.0f req/s (mean of per-second counts), p99 %.2f ms, generator %.2f cores\n",
+		res.Load.Requests, res.Load.MeasuredS, res.Load.RequestsPerSMean, res.Load.LatencyP99Ms, res.Load.GeneratorCPUCores)
+	os.Exit(contract.ExitVerified)
+}
+
+func joinText(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // writeJSON writes v to path through a temporary file, so that a reader never sees

@@ -1,0 +1,241 @@
+package closedloop
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/logbench/logbench/kit/incontainer/control"
+)
+
+// The conductor of one qps run: wait for the API's control port to say ready, warm up,
+// reset the API's counters, offer the measured load, ask the API for its report (its
+// counters per log sink), and read the date-named log file back from the shared volume,
+// so that the run's result says what the API wrote and what is on disk.
+
+// Count is lines, bytes and SHA-256 of a byte stream.
+type Count struct {
+	Lines  int64  `json:"lines"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// CountOf counts b.
+func CountOf(b []byte) Count {
+	sum := sha256.Sum256(b)
+	var lines int64
+	for _, c := range b {
+		if c == '\n' {
+			lines++
+		}
+	}
+	return Count{Lines: lines, Bytes: int64(len(b)), SHA256: hex.EncodeToString(sum[:])}
+}
+
+// Sink is one access-log sink as the API counted it: since the reset after the warm-up,
+// and in Total since the process started.
+type Sink struct {
+	Count
+	WriteErrors int64  `json:"write_errors"`
+	Failure     string `json:"failure"`
+	Total       Count  `json:"total"`
+	// The file sink only: the file, where the counted bytes begin in it, bytes handed
+	// over but not yet written when reported, and the date changes since the reset.
+	Path             string `json:"path,omitempty"`
+	StartOffsetBytes int64  `json:"start_offset_bytes,omitempty"`
+	PendingBytes     int64  `json:"pending_bytes,omitempty"`
+	Rotations        int    `json:"rotations,omitempty"`
+}
+
+// APIReport is the API's /report document (images/api-node, and the Go and Python
+// APIs in their access-log configurations).
+type APIReport struct {
+	Implementation string            `json:"implementation"`
+	Runtime        string            `json:"runtime"`
+	Versions       map[string]string `json:"versions"`
+	Config         string            `json:"config"`
+	Requests       int64             `json:"requests"` // answered since the reset
+	Sinks          map[string]Sink   `json:"sinks"`
+	Usage          struct {
+		SinceResetMs float64 `json:"since_reset_ms"`
+		CPUUserUs    int64   `json:"cpu_user_us"`
+		CPUSystemUs  int64   `json:"cpu_system_us"`
+		RSSBytes     int64   `json:"rss_bytes"`
+	} `json:"usage"`
+}
+
+// FileReadback is the log file as the conductor read it from the shared volume: the
+// whole file, and its bytes from the sink's start offset (the measured interval's).
+type FileReadback struct {
+	Path       string `json:"path"`
+	Whole      Count  `json:"whole"`
+	FromOffset Count  `json:"from_offset"`
+	Failure    string `json:"failure,omitempty"`
+}
+
+// RunResult is a qps run's result file.
+type RunResult struct {
+	Warmup Result        `json:"warmup"`
+	Load   Result        `json:"load"`
+	API    *APIReport    `json:"api,omitempty"`
+	File   *FileReadback `json:"file,omitempty"`
+	// ReadyAfterS is how long the API took to say ready.
+	ReadyAfterS float64 `json:"ready_after_s"`
+	// Failure says why the run is not data ("" when nothing went wrong here).
+	Failure string `json:"failure,omitempty"`
+}
+
+// ConductParams are one qps run.
+type ConductParams struct {
+	Load         Params // Warmup is offered first, apart, before the reset
+	Control      *control.Client
+	ReadyTimeout time.Duration
+}
+
+// Conduct runs a qps run. Failures are in the result; the error is ctx's.
+func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
+	var out RunResult
+	started := time.Now()
+	if err := waitReady(ctx, p.Control, p.ReadyTimeout); err != nil {
+		out.Failure = "the API never said ready: " + err.Error()
+		return out, ctx.Err()
+	}
+	out.ReadyAfterS = time.Since(started).Seconds()
+	if p.Load.Warmup > 0 {
+		w := p.Load
+		w.Duration, w.Warmup = p.Load.Warmup, 0
+		res, err := Run(ctx, w)
+		out.Warmup = res
+		if err != nil {
+			out.Failure = "warm-up: " + err.Error()
+			return out, ctx.Err()
+		}
+	}
+	if err := p.Control.Post(ctx, "/reset"); err != nil {
+		out.Failure = "resetting the API's counters: " + err.Error()
+		return out, ctx.Err()
+	}
+	load := p.Load
+	load.Warmup = 0
+	res, err := Run(ctx, load)
+	out.Load = res
+	if err != nil {
+		out.Failure = "load: " + err.Error()
+		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+	}
+	// The report outlives an interrupt: what was measured is kept.
+	reportCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+	defer cancel()
+	var rep APIReport
+	if err := p.Control.Get(reportCtx, "/report", &rep); err != nil {
+		out.Failure = join(out.Failure, "the API's report: "+err.Error())
+		return out, ctx.Err()
+	}
+	out.API = &rep
+	if f, ok := rep.Sinks["file"]; ok {
+		rb := ReadBack(f.Path, f.StartOffsetBytes)
+		out.File = &rb
+	}
+	return out, ctx.Err()
+}
+
+// ReadBack counts the file at path, whole and from offset on.
+func ReadBack(path string, offset int64) FileReadback {
+	out := FileReadback{Path: path}
+	if path == "" {
+		out.Failure = "the API named no file"
+		return out
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		out.Failure = err.Error()
+		return out
+	}
+	defer f.Close()
+	whole, from := sha256.New(), sha256.New()
+	var pos int64
+	r := bufio.NewReaderSize(f, 1<<16)
+	buf := make([]byte, 1<<16)
+	for {
+		n, err := r.Read(buf)
+		chunk := buf[:n]
+		whole.Write(chunk)
+		out.Whole.Bytes += int64(n)
+		lines := countLines(chunk)
+		out.Whole.Lines += lines
+		if pos+int64(n) > offset {
+			tail := chunk
+			if pos < offset {
+				tail = chunk[offset-pos:]
+			}
+			from.Write(tail)
+			out.FromOffset.Bytes += int64(len(tail))
+			out.FromOffset.Lines += countLines(tail)
+		}
+		pos += int64(n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			out.Failure = err.Error()
+			return out
+		}
+	}
+	if offset > pos {
+		out.Failure = fmt.Sprintf("the file has %d bytes, fewer than the start offset %d", pos, offset)
+	}
+	out.Whole.SHA256 = hex.EncodeToString(whole.Sum(nil))
+	out.FromOffset.SHA256 = hex.EncodeToString(from.Sum(nil))
+	return out
+}
+
+func countLines(b []byte) int64 {
+	var n int64
+	for _, c := range b {
+		if c == '\n' {
+			n++
+		}
+	}
+	return n
+}
+
+func waitReady(ctx context.Context, c *control.Client, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var last error
+	for {
+		var st struct {
+			Ready bool `json:"ready"`
+		}
+		err := c.Get(ctx, "/ready", &st)
+		if err == nil && st.Ready {
+			return nil
+		}
+		if err != nil {
+			last = err
+		}
+		select {
+		case <-ctx.Done():
+			if last == nil {
+				last = ctx.Err()
+			}
+			return last
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
