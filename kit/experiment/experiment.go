@@ -119,15 +119,31 @@ type Bundle interface {
 	Summary(w io.Writer) error
 }
 
+// Retrier is a Bundle that has runs redone: after each Add, the matrix asks it whether
+// the run is to be performed again (the fifo-stall experiment redoes a run whose load
+// generator was later than its bound). Every attempt stays in the bundle; when Retry
+// says yes, the bundle has marked the run superseded, so that it counts in none of the
+// condition's figures and Has no longer counts it as the round's run.
+type Retrier interface {
+	// Retry says whether run, just added, is to be performed again.
+	Retry(run Run) bool
+	// Attempts is how many attempts of cond in round the bundle holds, for numbering
+	// the next one (a resumed matrix goes on counting).
+	Attempts(cond Condition, round int) int
+}
+
 // Run is one run as the matrix performed it.
 type Run struct {
 	ID        string
 	Condition Condition
 	Round     int // 1-based
 	Position  int // 1-based place in its round
-	Started   time.Time
-	Wall      time.Duration // the kit's whole run, from creating the pod to removing it
-	Pod       PodResult
+	// Attempt counts the performances of the condition in this round, from 1: a run
+	// redone (Retrier) is performed again as the next attempt.
+	Attempt int
+	Started time.Time
+	Wall    time.Duration // the kit's whole run, from creating the pod to removing it
+	Pod     PodResult
 	// Failure is what the engine side saw go wrong ("" when nothing did): a container
 	// that died or was killed, an engine error.
 	Failure string

@@ -194,3 +194,128 @@ func TestAnInterruptKeepsWhatWasMeasured(t *testing.T) {
 		t.Fatalf("saved %q", saved["runs.txt"])
 	}
 }
+
+// retryBundle keeps toy runs and redoes one whose value (its "lag") is over bound, up
+// to retries times: the fifo-stall experiment's rule, in miniature.
+type retryBundle struct {
+	toyBundle
+	bound, retries int
+	runs           []retryRun
+}
+
+type retryRun struct {
+	cond           string
+	round, attempt int
+	value          int
+	superseded     bool
+}
+
+func (b *retryBundle) Add(run experiment.Run) (string, bool) {
+	var r toyResult
+	json.Unmarshal(run.Pod.Result, &r)
+	b.runs = append(b.runs, retryRun{cond: run.Condition.String(), round: run.Round, attempt: run.Attempt, value: r.Value})
+	return fmt.Sprintf("%s value=%d", run.Condition, r.Value), true
+}
+
+func (b *retryBundle) Retry(run experiment.Run) bool {
+	last := &b.runs[len(b.runs)-1]
+	if last.value <= b.bound || run.Attempt > b.retries {
+		return false
+	}
+	last.superseded = true
+	return true
+}
+
+func (b *retryBundle) Attempts(cond experiment.Condition, round int) int {
+	n := 0
+	for _, r := range b.runs {
+		if r.cond == cond.String() && r.round == round {
+			n++
+		}
+	}
+	return n
+}
+
+func (b *retryBundle) Has(cond experiment.Condition, round int) bool {
+	for _, r := range b.runs {
+		if r.cond == cond.String() && r.round == round && !r.superseded {
+			return true
+		}
+	}
+	return false
+}
+
+type retryPlan struct {
+	toyPlan
+	rb *retryBundle
+}
+
+func (p *retryPlan) Bundle() experiment.Bundle { return p.rb }
+
+// scripted answers each condition's pods with its values in turn.
+func scripted(values map[string][]int) *fakePods {
+	return &fakePods{answer: func(spec experiment.PodSpec) (experiment.PodResult, error) {
+		cond := spec.Containers[0].Cmd[0]
+		v := values[cond][0]
+		if len(values[cond]) > 1 {
+			values[cond] = values[cond][1:]
+		}
+		return experiment.PodResult{Result: result(v, "")}, nil
+	}}
+}
+
+// TestARunOverTheBoundIsRedoneAndKept: a redoes twice and then holds; b is still over
+// the bound when its retries are spent and is kept as the round's run; c holds at once.
+// Every attempt is in the bundle, the superseded ones marked, and the matrix is
+// complete with 3 runs that count out of 7 performed.
+func TestARunOverTheBoundIsRedoneAndKept(t *testing.T) {
+	rb := &retryBundle{bound: 2, retries: 2}
+	p := &retryPlan{toyPlan: toyPlan{conds: experiment.Cross([]string{"a", "b", "c"}), rounds: 1}, rb: rb}
+	rb.common.RunsPlanned = 3
+	pods := scripted(map[string][]int{"a": {5, 5, 1}, "b": {5, 5, 5, 1}, "c": {1}})
+	var lines []string
+	m := &experiment.Matrix{Pods: pods, Plan: p, Save: func(string, map[string][]byte) error { return nil },
+		OnRun: func(done int, line string, _ bool) { lines = append(lines, fmt.Sprintf("%d %s", done, line)) }}
+	if err := m.Run(context.Background(), experiment.Rotate(p.conds, 1)); err != nil {
+		t.Fatal(err)
+	}
+	want := []retryRun{
+		{cond: "a", round: 1, attempt: 1, value: 5, superseded: true},
+		{cond: "a", round: 1, attempt: 2, value: 5, superseded: true},
+		{cond: "a", round: 1, attempt: 3, value: 1},
+		{cond: "b", round: 1, attempt: 1, value: 5, superseded: true},
+		{cond: "b", round: 1, attempt: 2, value: 5, superseded: true},
+		{cond: "b", round: 1, attempt: 3, value: 5},
+		{cond: "c", round: 1, attempt: 1, value: 1},
+	}
+	if fmt.Sprint(rb.runs) != fmt.Sprint(want) {
+		t.Fatalf("runs\n%v\nwant\n%v", rb.runs, want)
+	}
+	c := rb.common
+	if c.RunsCompleted != 7 || c.RunsSuperseded != 4 || !c.Complete {
+		t.Fatalf("completed %d, superseded %d, complete %v", c.RunsCompleted, c.RunsSuperseded, c.Complete)
+	}
+	if len(lines) != 7 || lines[0] != "1 a value=5; redone (attempt 2)" || lines[2] != "1 a value=1" || lines[6] != "3 c value=1" {
+		t.Fatalf("progress lines %q", lines)
+	}
+}
+
+// TestAResumedMatrixRedoesASupersededRunAsItsNextAttempt: a bundle interrupted right
+// after an attempt was superseded lacks the round's run; resuming performs it as
+// attempt 2, not as a new attempt 1.
+func TestAResumedMatrixRedoesASupersededRunAsItsNextAttempt(t *testing.T) {
+	rb := &retryBundle{bound: 2, retries: 2, runs: []retryRun{{cond: "a", round: 1, attempt: 1, value: 5, superseded: true}}}
+	rb.common.RunsPlanned, rb.common.RunsCompleted, rb.common.RunsSuperseded = 1, 1, 1
+	p := &retryPlan{toyPlan: toyPlan{conds: experiment.Cross([]string{"a"}), rounds: 1}, rb: rb}
+	missing := experiment.Missing(experiment.Rotate(p.conds, 1), rb)
+	if len(missing) != 1 {
+		t.Fatalf("missing %+v", missing)
+	}
+	m := &experiment.Matrix{Pods: scripted(map[string][]int{"a": {1}}), Plan: p, Save: func(string, map[string][]byte) error { return nil }}
+	if err := m.Run(context.Background(), missing); err != nil {
+		t.Fatal(err)
+	}
+	if len(rb.runs) != 2 || rb.runs[1].attempt != 2 || rb.runs[1].superseded || !rb.common.Complete {
+		t.Fatalf("runs %v, %+v", rb.runs, rb.common)
+	}
+}

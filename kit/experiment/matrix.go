@@ -51,6 +51,8 @@ type Matrix struct {
 	Save     func(dir string, files map[string][]byte) error
 	Progress io.Writer
 	// OnStart is told of each run as it starts, OnRun once it is saved; either may be nil.
+	// A run redone (see Retrier) is told again for each attempt, with the same i and
+	// done; its line says it is redone.
 	OnStart func(i int, pr PlannedRun)
 	OnRun   func(done int, line string, verified bool)
 }
@@ -62,40 +64,65 @@ func (m *Matrix) Run(ctx context.Context, runs []PlannedRun) error {
 		return err
 	}
 	b := m.Plan.Bundle()
+	retrier, _ := b.(Retrier)
 	for i, pr := range runs {
-		if err := ctx.Err(); err != nil {
-			return m.interrupted(err)
+		attempt := 1
+		if retrier != nil {
+			attempt = retrier.Attempts(pr.Condition, pr.Round) + 1
 		}
-		if m.OnStart != nil {
-			m.OnStart(i, pr)
-		}
-		spec := m.Plan.Pod(pr.Condition, NewRunID(pr.Condition, pr.Round), m.Images)
-		run, runErr := Perform(ctx, m.Pods, spec, m.Progress)
-		run.Condition, run.Round, run.Position = pr.Condition, pr.Round, pr.Position
-		if runErr != nil && !b.Measured(run) {
-			// Nothing was measured: nothing to keep.
-			if ctx.Err() != nil {
-				return m.interrupted(runErr)
+		for {
+			redo, err := m.attempt(ctx, b, retrier, i, pr, attempt)
+			if err != nil {
+				return err
 			}
-			return runErr
-		}
-		line, verified := b.Add(run)
-		c := b.Common()
-		c.RunsCompleted++
-		if verified {
-			c.RunsVerified++
-		}
-		if err := m.save(); err != nil {
-			return err
-		}
-		if m.OnRun != nil {
-			m.OnRun(i+1, line, verified)
-		}
-		if runErr != nil {
-			return runErr
+			if !redo {
+				break
+			}
+			attempt++
 		}
 	}
 	return nil
+}
+
+// attempt performs one attempt of a planned run, keeps it, and says whether the bundle
+// wants it redone.
+func (m *Matrix) attempt(ctx context.Context, b Bundle, retrier Retrier, i int, pr PlannedRun, attempt int) (redo bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return false, m.interrupted(err)
+	}
+	if m.OnStart != nil {
+		m.OnStart(i, pr)
+	}
+	spec := m.Plan.Pod(pr.Condition, NewRunID(pr.Condition, pr.Round), m.Images)
+	run, runErr := Perform(ctx, m.Pods, spec, m.Progress)
+	run.Condition, run.Round, run.Position, run.Attempt = pr.Condition, pr.Round, pr.Position, attempt
+	if runErr != nil && !b.Measured(run) {
+		// Nothing was measured: nothing to keep.
+		if ctx.Err() != nil {
+			return false, m.interrupted(runErr)
+		}
+		return false, runErr
+	}
+	line, verified := b.Add(run)
+	c := b.Common()
+	c.RunsCompleted++
+	if verified {
+		c.RunsVerified++
+	}
+	// A run cut short by an error that stops the matrix is not redone: it is kept as
+	// it is, and the error ends the matrix.
+	if runErr == nil && retrier != nil && retrier.Retry(run) {
+		redo = true
+		c.RunsSuperseded++
+		line += fmt.Sprintf("; redone (attempt %d)", attempt+1)
+	}
+	if err := m.save(); err != nil {
+		return false, err
+	}
+	if m.OnRun != nil {
+		m.OnRun(i+1, line, verified)
+	}
+	return redo, runErr
 }
 
 // interrupted records in the bundle that the matrix was stopped before its end.
@@ -108,7 +135,7 @@ func (m *Matrix) save() error {
 	b := m.Plan.Bundle()
 	c := b.Common()
 	c.FinishedUTC = time.Now().UTC()
-	c.Complete = c.RunsCompleted == c.RunsPlanned
+	c.Complete = c.RunsCompleted-c.RunsSuperseded == c.RunsPlanned
 	files, err := b.Files()
 	if err == nil {
 		err = m.Save(m.Dir, files)
