@@ -98,11 +98,24 @@ type ProcessFacts struct {
 }
 
 // HostSample is one reading of the whole host. CPUBusyPct is the host's CPU utilisation
-// since the previous sample, over all CPUs.
+// since the previous sample, over all CPUs; StealPct the share of the CPU time the
+// hypervisor gave to someone else (steal in /proc/stat) over the same interval.
+// CPUPressure is the kernel's pressure stall information for CPUs
+// (/proc/pressure/cpu, "some": at least one runnable task waited for a CPU), absent
+// where the kernel has none.
 type HostSample struct {
-	UnixNano   int64   `json:"unix_ns"`
-	CPUBusyPct float64 `json:"cpu_busy_pct"`
-	Load1      float64 `json:"load1"`
+	UnixNano    int64        `json:"unix_ns"`
+	CPUBusyPct  float64      `json:"cpu_busy_pct"`
+	Load1       float64      `json:"load1"`
+	StealPct    float64      `json:"steal_pct"`
+	CPUPressure *PSISomeLine `json:"cpu_pressure,omitempty"`
+}
+
+// PSISomeLine is the "some" line of a pressure file: averages in percent of wall time,
+// and the cumulative stall time in microseconds.
+type PSISomeLine struct {
+	Avg10   float64 `json:"avg10"`
+	TotalUs uint64  `json:"total_us"`
 }
 
 // APIStatus is the API's answer to PathStatus.

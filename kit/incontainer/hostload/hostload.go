@@ -1,6 +1,7 @@
 // Package hostload samples how busy the whole Docker host is while a run goes on: CPU
-// utilisation and the 1-minute load average, from /proc (which a container sees as the
-// host's). A run on a noisy host is still data, but the bundle says how noisy.
+// utilisation, the 1-minute load average, the CPU time stolen by the hypervisor, and
+// the kernel's CPU pressure (PSI), from /proc (which a container sees as the host's).
+// A run on a noisy host is still data, but the bundle says how noisy.
 package hostload
 
 import (
@@ -15,9 +16,13 @@ import (
 
 // Sampler reads /proc.
 type Sampler struct {
-	fs       procfs.FS
-	lastBusy float64
-	lastAll  float64
+	fs        procfs.FS
+	lastBusy  float64
+	lastAll   float64
+	lastSteal float64
+	// noPSI is set once the kernel has shown it has no /proc/pressure/cpu, so that
+	// later samples do not try again.
+	noPSI bool
 }
 
 // NewSampler opens the proc file system at mount ("/proc").
@@ -47,7 +52,17 @@ func (s *Sampler) Sample() (contract.HostSample, error) {
 	all := idle + c.User + c.Nice + c.System + c.IRQ + c.SoftIRQ + c.Steal
 	out := contract.HostSample{UnixNano: now, Load1: load.Load1}
 	out.CPUBusyPct = Utilisation(s.lastAll, s.lastAll-s.lastBusy, all, idle)
-	s.lastBusy, s.lastAll = all-idle, all
+	out.StealPct = Share(s.lastAll, s.lastSteal, all, c.Steal)
+	s.lastBusy, s.lastAll, s.lastSteal = all-idle, all, c.Steal
+	if !s.noPSI {
+		psi, err := s.fs.PSIStatsForResource("cpu")
+		switch {
+		case err != nil || psi.Some == nil:
+			s.noPSI = true // no PSI in this kernel (or it is off): the samples say so by its absence
+		default:
+			out.CPUPressure = &contract.PSISomeLine{Avg10: psi.Some.Avg10, TotalUs: psi.Some.Total}
+		}
+	}
 	return out, nil
 }
 
@@ -61,6 +76,16 @@ func Utilisation(prevAll, prevIdle, all, idle float64) float64 {
 	// The counters are sums of floating-point seconds: round-off can leave a hair
 	// outside 0..100.
 	return min(100, max(0, 100*(dAll-(idle-prevIdle))/dAll))
+}
+
+// Share is the share, in percent, that one counter (steal) grew of the total CPU time
+// between two readings.
+func Share(prevAll, prevPart, all, part float64) float64 {
+	dAll := all - prevAll
+	if dAll <= 0 {
+		return 0
+	}
+	return min(100, max(0, 100*(part-prevPart)/dAll))
 }
 
 // Every samples every interval until ctx ends, then returns the samples.

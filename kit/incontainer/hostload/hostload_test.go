@@ -2,6 +2,7 @@ package hostload
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 )
@@ -35,5 +36,33 @@ func TestSamplerReadsThisHost(t *testing.T) {
 		if sm.CPUBusyPct < 0 || sm.CPUBusyPct > 100 || sm.Load1 < 0 {
 			t.Fatalf("implausible sample %+v", sm)
 		}
+	}
+}
+
+func TestShare(t *testing.T) {
+	// 400 ticks passed, 20 of them stolen: 5%.
+	if have := Share(1000, 30, 1400, 50); have != 5 {
+		t.Fatalf("have %v, want 5", have)
+	}
+	if have := Share(1000, 30, 1000, 30); have != 0 {
+		t.Fatalf("no time passed: have %v", have)
+	}
+}
+
+func TestSamplerReadsPressureWhereTheKernelHasIt(t *testing.T) {
+	s, err := NewSampler("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm, err := s.Sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sm.StealPct < 0 || sm.StealPct > 100 {
+		t.Fatalf("steal %v", sm.StealPct)
+	}
+	_, statErr := os.Stat("/proc/pressure/cpu")
+	if (statErr == nil) != (sm.CPUPressure != nil) {
+		t.Fatalf("/proc/pressure/cpu: stat error %v, but the sample's pressure is %+v", statErr, sm.CPUPressure)
 	}
 }
