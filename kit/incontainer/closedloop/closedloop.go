@@ -61,6 +61,10 @@ type Params struct {
 	// CPULimitCores is the CPU the generator may use (e.g. its container's limit);
 	// 0 means GOMAXPROCS. The saturation rule compares the generator's CPU with it.
 	CPULimitCores float64
+	// AtMeasureStart, if set, is called once when the measured interval begins, while
+	// the load goes on (e.g. to reset the server's counters after the warm-up). It is
+	// not called if the load ends in its warm-up.
+	AtMeasureStart func()
 
 	// maxRequests, when positive, stops sending after that many requests in all
 	// phases (benchmarks only).
@@ -220,6 +224,9 @@ func Run(ctx context.Context, p Params) (Result, error) {
 	var cpuFrom, cpuTo time.Duration
 	to := sh.to
 	if waitUntil(ctx, allDone, sh.from) {
+		if p.AtMeasureStart != nil {
+			p.AtMeasureStart()
+		}
 		cpuFrom = ownCPU()
 		if !waitUntil(ctx, allDone, sh.to) {
 			to = time.Now()

@@ -104,7 +104,9 @@ func TestExactCountAgainstCountingServer(t *testing.T) {
 // the server handled every answered one.
 func TestAccountsForEveryRequest(t *testing.T) {
 	srv, n := counting(t, nil)
-	r := run(t, Params{URL: srv.URL, Connections: 4, Pipelining: 2, Warmup: 200 * time.Millisecond, Duration: 300 * time.Millisecond})
+	var measureStart atomic.Int64
+	r := run(t, Params{URL: srv.URL, Connections: 4, Pipelining: 2, Warmup: 200 * time.Millisecond, Duration: 300 * time.Millisecond,
+		AtMeasureStart: func() { measureStart.Store(time.Now().UnixNano()) }})
 	if r.Requests == 0 || r.Errors != 0 || r.WarmupErrors != 0 {
 		t.Fatalf("requests %d, errors %d/%d (%s)", r.Requests, r.Errors, r.WarmupErrors, r.ErrorSample)
 	}
@@ -113,6 +115,9 @@ func TestAccountsForEveryRequest(t *testing.T) {
 	}
 	if h := n.Load(); h < r.ResponsesTotal || h > r.SentTotal {
 		t.Errorf("server handled %d, want %d..%d", h, r.ResponsesTotal, r.SentTotal)
+	}
+	if at := time.Unix(0, measureStart.Load()); at.Before(time.Unix(0, r.StartUnixNs)) || at.Sub(time.Unix(0, r.StartUnixNs)) > 50*time.Millisecond {
+		t.Errorf("AtMeasureStart called at %v, the interval starts at %v", at, time.Unix(0, r.StartUnixNs))
 	}
 	// The warm-up's responses are not counted.
 	if r.ResponsesTotal <= r.Requests {
