@@ -64,6 +64,11 @@ type CompareOptions struct {
 	Published bool
 	Format    string
 	Resamples int
+	// Match names the condition keys two rows must agree on (--match mode,reader sets
+	// one API against another); empty: the experiment's default.
+	Match []string
+	// Wide keeps every metric and column in text; without it text fits 120 columns.
+	Wide bool
 }
 
 // Env is the engine a plan will run on, and the platform of its images.
