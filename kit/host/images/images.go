@@ -36,8 +36,18 @@ const RunDir = "/run/logbench"
 // User is the unprivileged uid:gid of every container (the Dockerfiles say it too).
 const User = "65532:65532"
 
-// LocalTag is the stable name of a role's most recently built image.
+// LocalTag is the stable name of a role's most recently built image for the engine's
+// own platform: the name compose/ runs.
 func LocalTag(role string) string { return "logbench/" + role + ":local" }
+
+// PlatformTag is the stable name of a role's most recently built image for platform
+// ("logbench/api:local-arm64"). Every build sets it; only a build for the engine's own
+// platform also moves LocalTag, so building another platform never replaces the
+// images compose/ runs.
+func PlatformTag(role, platform string) string {
+	_, arch, _ := strings.Cut(platform, "/")
+	return LocalTag(role) + "-" + arch
+}
 
 // Built is one image ready to run.
 type Built struct {
@@ -73,15 +83,25 @@ func (b *Builder) Build(ctx context.Context, platform string) (map[string]Built,
 	if err := b.compile(ctx, goarch, tmp); err != nil {
 		return nil, err
 	}
+	facts, err := b.Engine.Facts(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]Built{}
 	for _, role := range Roles {
 		img, err := b.image(ctx, role, platform, filepath.Join(tmp, role))
 		if err != nil {
 			return nil, err
 		}
-		// A stable name for running by hand (compose/), always the latest build.
-		if err := b.Engine.Tag(ctx, img.ID, LocalTag(role)); err != nil {
-			return nil, err
+		// Stable names for running by hand (compose/), always the latest build.
+		tags := []string{PlatformTag(role, platform)}
+		if platform == facts.Platform {
+			tags = append(tags, LocalTag(role))
+		}
+		for _, tag := range tags {
+			if err := b.Engine.Tag(ctx, img.ID, tag); err != nil {
+				return nil, err
+			}
 		}
 		out[role] = img
 	}
