@@ -33,6 +33,16 @@ type Common struct {
 	Complete      bool                 `json:"complete"`
 	// Interrupted says the last invocation was stopped (SIGINT, SIGTERM) before its end.
 	Interrupted bool `json:"interrupted"`
+	// EngineContext and EngineEndpoint name the engine as it was chosen: the docker
+	// context ("default" for DOCKER_HOST or the local socket) and the address dialled.
+	// A bundle written before the kit chose engines by context has neither.
+	EngineContext  string `json:"engine_context,omitempty"`
+	EngineEndpoint string `json:"engine_endpoint,omitempty"`
+	// Platform is the images' platform ("linux/arm64"); Emulated says the engine ran
+	// them under emulation (qemu) because its own platform is another: the figures then
+	// time the emulator, and are not a measurement of that platform.
+	Platform string `json:"platform,omitempty"`
+	Emulated bool   `json:"emulated,omitempty"`
 }
 
 // FirstExperiment is the experiment of a bundle whose manifest names none.
