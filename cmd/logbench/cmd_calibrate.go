@@ -37,7 +37,7 @@ func calibrateCommand() *cli.Command {
 				return err
 			}
 			defer t.engine.Close()
-			if err := t.native(); err != nil {
+			if err := t.checkPlatform(c.Bool("emulated")); err != nil {
 				return err
 			}
 			start := time.Now()

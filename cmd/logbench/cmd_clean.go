@@ -10,13 +10,14 @@ func cleanCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "clean",
 		Usage: "remove the containers and volumes that earlier, crashed invocations left on the engine (found by label)",
+		Flags: []cli.Flag{contextFlag()},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("clean takes no arguments, got %q", c.Args().First())
 			}
-			eng, err := engine.Connect(c.Context)
+			eng, err := connectEngine(c)
 			if err != nil {
-				return usageError{Msg: err.Error()}
+				return err
 			}
 			defer eng.Close()
 			gone, err := eng.RemoveLabelled(c.Context, "")

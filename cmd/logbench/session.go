@@ -40,24 +40,42 @@ type target struct {
 	engine   *engine.Engine
 	facts    contract.EngineFacts
 	platform string
-	source   string
+	// emulated says the platform is not the engine's own and --emulated allowed it.
+	emulated bool
+	source   source
+	// out gets the command's progress lines (the app's writer, or a prefixed one for
+	// one engine of several).
+	out io.Writer
 }
 
-// connect finds the source tree, reaches the engine and settles the platform.
+// connect finds the source tree, reaches the engine the flags choose and settles the
+// platform.
 func connect(c *cli.Context) (*target, error) {
-	source, err := findSource(c)
+	ep, err := engineChoice(c).Resolve()
+	if err != nil {
+		return nil, usageError{Msg: err.Error()}
+	}
+	return connectTo(c, ep, c.App.Writer)
+}
+
+// connectTo is connect for one resolved engine.
+func connectTo(c *cli.Context, ep engine.Endpoint, out io.Writer) (*target, error) {
+	src, err := findSource(c)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := engine.Connect(c.Context)
+	eng, err := engine.ConnectTo(c.Context, ep)
 	if err != nil {
+		if c.Context.Err() != nil {
+			return nil, interruptedError{"interrupted while reaching the engine"}
+		}
 		return nil, usageError{Msg: err.Error()}
 	}
 	facts, err := eng.Facts(c.Context)
 	if err == nil {
 		var platform string
 		if platform, err = platformFlag(c, facts.Platform); err == nil {
-			return &target{engine: eng, facts: facts, platform: platform, source: source}, nil
+			return &target{engine: eng, facts: facts, platform: platform, source: src, out: out}, nil
 		}
 	}
 	eng.Close()
@@ -67,9 +85,13 @@ func connect(c *cli.Context) (*target, error) {
 // buildImages builds (or finds unchanged) every image the names need and says which.
 // The Go images are always built: calibration measures with them.
 func (t *target) buildImages(c *cli.Context, names []string) (map[string]string, []bundle.Image, error) {
-	out := c.App.Writer
-	say(out, "engine %s on %s (%s, %d CPUs, cgroup v%s)", t.facts.EngineVersion, t.facts.Host, t.facts.Platform, t.facts.CPUs, t.facts.CgroupVersion)
-	builder := &images.Builder{Engine: t.engine, SourceDir: t.source, Env: os.Environ(), Progress: prefixed(out, "build: ")}
+	out := t.out
+	ep := t.engine.Endpoint()
+	say(out, "engine %s on %s (%s, %d CPUs, cgroup v%s), context %s at %s", t.facts.EngineVersion, t.facts.Host, t.facts.Platform, t.facts.CPUs, t.facts.CgroupVersion, ep.Context, ep.Host)
+	if t.emulated {
+		say(out, "EMULATED: %s images on a %s engine; every figure times the emulator and is not a measurement of %s", t.platform, t.facts.Platform, t.platform)
+	}
+	builder := &images.Builder{Engine: t.engine, SourceDir: t.source.dir, Env: os.Environ(), Progress: prefixed(out, "build: ")}
 	built, err := builder.Build(c.Context, t.platform)
 	if err != nil {
 		return nil, nil, err
@@ -125,7 +147,7 @@ type plan struct {
 // images; only then is anything created on the engine.
 func prepare(c *cli.Context, p plan) (*session, error) {
 	if c.String("out") != "" {
-		if _, err := outDir(c, "", "", time.Now()); err != nil {
+		if _, err := outDir(c, source{}, "", time.Now()); err != nil {
 			return nil, err
 		}
 	}
@@ -133,7 +155,7 @@ func prepare(c *cli.Context, p plan) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := t.prepare(c, p)
+	s, err := t.prepare(c, p, "")
 	if err != nil {
 		t.engine.Close()
 		return nil, err
@@ -141,12 +163,16 @@ func prepare(c *cli.Context, p plan) (*session, error) {
 	return s, nil
 }
 
-func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
-	if err := t.native(); err != nil {
+// prepare readies p's matrix on t; dir is the bundle's folder ("": from --out, or a
+// fresh one under results/).
+func (t *target) prepare(c *cli.Context, p plan, dir string) (*session, error) {
+	if err := t.checkPlatform(c.Bool("emulated")); err != nil {
 		return nil, err
 	}
 	started := time.Now()
-	dir := p.resumeDir
+	if p.resumeDir != "" {
+		dir = p.resumeDir
+	}
 	if dir == "" {
 		var err error
 		if dir, err = outDir(c, t.source, t.facts.Host, started); err != nil {
@@ -157,6 +183,11 @@ func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
 		return nil, err
 	}
 	b := p.exp.Bundle()
+	if p.resumeDir != "" {
+		if c := b.Common(); c.Emulated != t.emulated || (c.Platform != "" && c.Platform != t.platform) {
+			return nil, usagef("cannot resume %s: its runs are %s%s, this engine would run %s%s", dir, c.Platform, emulatedWord(c.Emulated), t.platform, emulatedWord(t.emulated))
+		}
+	}
 	all := experiment.Rotate(p.exp.Conditions(), p.exp.Rounds())
 	runs := experiment.Missing(all, b)
 	if err := checkDisk(dir, len(runs)); err != nil {
@@ -179,19 +210,32 @@ func (t *target) prepare(c *cli.Context, p plan) (*session, error) {
 	return &session{
 		engine: t.engine,
 		matrix: &experiment.Matrix{Pods: t.engine, Plan: p.exp, Images: ids, Dir: dir, Save: bundle.WriteFiles,
-			Progress: prefixed(c.App.Writer, "  ")},
+			Progress: prefixed(t.out, "  ")},
 		runs:       runs,
 		images:     ids,
 		imageBuild: imageBuild,
 	}, nil
 }
 
-// native refuses a platform the engine does not run natively: emulated runs would
-// measure the emulator, not the host.
-func (t *target) native() error {
-	if t.platform != t.facts.Platform {
-		return usagef("--platform %s: this engine runs %s; build other platforms with `logbench build --platform`", t.platform, t.facts.Platform)
+func emulatedWord(emulated bool) string {
+	if emulated {
+		return " emulated"
 	}
+	return ""
+}
+
+// checkPlatform refuses a platform the engine does not run natively unless emulated
+// allows it: an emulated run times the emulator, not the host, so it is only done when
+// asked for, and its bundle says so everywhere.
+func (t *target) checkPlatform(emulated bool) error {
+	native := t.platform == t.facts.Platform
+	switch {
+	case native && emulated:
+		return usagef("--emulated: this engine runs %s natively; --emulated is for another platform than the engine's", t.platform)
+	case !native && !emulated:
+		return usagef("--platform %s: this engine runs %s; an emulated run (qemu) times the emulator, not a %s host: add --emulated to run it anyway, marked as no measurement, or only build with `logbench build --platform`", t.platform, t.facts.Platform, t.platform)
+	}
+	t.emulated = !native
 	return nil
 }
 
@@ -213,12 +257,15 @@ func sourceCommit(ctx context.Context, dir string) string {
 func fillCommon(c *cli.Context, t *target, p plan, m *bundle.Common, started time.Time, imgs []bundle.Image) {
 	m.SchemaVersion = bundle.SchemaVersion
 	m.KitVersion = version
-	m.KitCommit = sourceCommit(c.Context, t.source)
+	m.KitCommit = sourceCommit(c.Context, t.source.dir)
 	m.Command = p.command
 	m.CreatedUTC = started.UTC()
 	m.Engine = t.facts
 	m.KitHost = bundle.KitHost{OS: runtime.GOOS, Arch: runtime.GOARCH, GoVersion: runtime.Version()}
 	m.Images = imgs
+	ep := t.engine.Endpoint()
+	m.EngineContext, m.EngineEndpoint = ep.Context, ep.Host
+	m.Platform, m.Emulated = t.platform, t.emulated
 }
 
 // sameImages refuses to resume with binaries other than the bundle's.
