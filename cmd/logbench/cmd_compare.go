@@ -16,12 +16,14 @@ import (
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
-		Usage:     "put bundles side by side, condition by condition, with 95% bootstrap intervals for every p99 and its difference to the first",
+		Usage:     "put bundles side by side, condition by condition: each value with its 95% interval, the change against the first in %, and its p-value or ~ (hierarchical bootstrap over runs, then requests)",
 		ArgsUsage: "BUNDLE [BUNDLE...]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "published", Usage: "put the article's figures first, as the baseline"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output: " + strings.Join(compare.Formats, ", ")},
-			&cli.IntFlag{Name: "resamples", Value: compare.DefaultResamples, Usage: "bootstrap resamples per p99"},
+			&cli.IntFlag{Name: "resamples", Value: compare.DefaultResamples, Usage: "bootstrap resamples per interval"},
+			&cli.StringFlag{Name: "match", Usage: "condition keys that must agree, comma-separated (e.g. mode,reader to set one API against another; default: every key that does not name a whole source)"},
+			&cli.BoolFlag{Name: "wide", Usage: "text: every metric and interval, however wide (default: fit 120 columns)"},
 		},
 		Action: func(c *cli.Context) error {
 			paths, err := positional(c)
@@ -53,7 +55,8 @@ func compareCommand() *cli.Command {
 				sources = append(sources, experiment.Source{Label: uniqueLabel(sources, bundleLabel(path)), Result: res})
 			}
 			return exp.Compare(c.App.Writer, c.App.ErrWriter, sources,
-				experiment.CompareOptions{Published: c.Bool("published"), Format: c.String("format"), Resamples: c.Int("resamples")})
+				experiment.CompareOptions{Published: c.Bool("published"), Format: c.String("format"), Resamples: c.Int("resamples"),
+					Match: splitKeys(c.String("match")), Wide: c.Bool("wide")})
 		},
 	}
 }
@@ -92,4 +95,15 @@ func uniqueLabel(sources []experiment.Source, label string) string {
 			return l
 		}
 	}
+}
+
+// splitKeys reads a comma-separated list of keys; empty: none.
+func splitKeys(s string) []string {
+	var out []string
+	for _, k := range strings.Split(s, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
 }

@@ -38,7 +38,7 @@ func TestCompareTwoBundlesAndAnArchive(t *testing.T) {
 	if !strings.Contains(stderr, "WARNING: bundles differ in parameters.rate_rps: pi5 20, laptop 10") {
 		t.Errorf("no warning on stderr:\n%s", stderr)
 	}
-	for _, want := range []string{"source  host", "go   short1      fast    pi5", "laptop", "baseline", "p99_ci95_ms"} {
+	for _, want := range []string{"host  ", "p99 latency (ms)", "api/mode/reader", "go/short1/fast", "95% CI", "vs base", "laptop vs pi5:"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
@@ -49,11 +49,23 @@ func TestCompareTwoBundlesAndAnArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Conditions []map[string]string `json:"conditions"`
-		Warnings   []string            `json:"warnings"`
+		Rows []struct {
+			Metric string   `json:"metric"`
+			Value  *float64 `json:"value"`
+		} `json:"rows"`
+		Warnings []string `json:"warnings"`
 	}
-	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Conditions) != 8 || len(doc.Warnings) == 0 {
-		t.Fatalf("json: %v, %d conditions, %v\n%s", err, len(doc.Conditions), doc.Warnings, stdout)
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || len(doc.Warnings) == 0 {
+		t.Fatalf("json: %v, %v\n%s", err, doc.Warnings, stdout)
+	}
+	p99s := 0
+	for _, r := range doc.Rows {
+		if r.Metric == "p99_ms" && r.Value != nil {
+			p99s++
+		}
+	}
+	if p99s != 8 {
+		t.Fatalf("json: %d p99 values, want 8 (4 conditions, 2 bundles)", p99s)
 	}
 }
 
@@ -63,7 +75,7 @@ func TestCompareWithThePublishedFigures(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(stdout, "go   json-sync  slow    published  3/3   480       3005") || !strings.Contains(stdout, "Raspberry Pi 5") {
+	if !strings.Contains(stdout, "published[api=python]") || !strings.Contains(stdout, "json-sync/slow  3005") || !strings.Contains(stdout, "Raspberry Pi 5") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	if !strings.Contains(stderr, "WARNING: parameters.duration_s differs from the published setup: laptop 2, published 8") {
@@ -92,6 +104,7 @@ func TestCompareRejectsBadInput(t *testing.T) {
 		{[]string{"compare", dir, dir, "--format", "yaml"}, "--format"},
 		{[]string{"compare", dir, "--published", "--resamples", "5"}, "--resamples"},
 		{[]string{"compare", dir, "--format"}, "needs an argument"},
+		{[]string{"compare", dir, dir, "--match", "colour"}, "--match colour"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, err := runApp(t, tc.args...)

@@ -17,13 +17,14 @@ func (Experiment) Layout() []string { return bundle.Names() }
 // Verify checks every file, checksum and figure of a bundle (kit/offline/verify).
 func (Experiment) Verify(files *bundle.Files) *verify.Result { return verify.Verify(files) }
 
-// Compare sets bundles side by side condition by condition, with bootstrap intervals.
+// Compare sets bundles side by side condition by condition with the comparison engine
+// (kit/offline/compare): intervals and tests from a hierarchical bootstrap.
 func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
 	var labeled []compare.Labeled
 	for _, s := range sources {
 		labeled = append(labeled, compare.Labeled{Label: s.Label, Bundle: s.Result.Bundle})
 	}
-	o := compare.Options{Resamples: opt.Resamples}
+	o := compare.BundleOptions{Resamples: opt.Resamples, Match: opt.Match}
 	if opt.Published {
 		pub, err := reference.Load()
 		if err != nil {
@@ -31,14 +32,17 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 		}
 		o.Published = pub
 	}
-	cmp := compare.Bundles(labeled, o)
-	for _, w := range cmp.Warnings {
+	cmp, err := compare.Bundles(labeled, o)
+	if err != nil {
+		return experiment.Usagef("%v", err)
+	}
+	for _, w := range cmp.Notes.Warnings {
 		io.WriteString(warn, w+"\n")
 	}
-	if len(cmp.Warnings) > 0 {
+	if len(cmp.Notes.Warnings) > 0 {
 		io.WriteString(warn, "\n")
 	}
-	return cmp.Write(out, opt.Format)
+	return cmp.Write(out, opt.Format, opt.Wide)
 }
 
 // Report draws the bundle as one HTML page.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,220 +22,185 @@ type Labeled struct {
 	Bundle *bundle.Bundle
 }
 
-// Options tune a comparison; the zero value takes the defaults.
-type Options struct {
+// BundleOptions tune a comparison of fifo-stall bundles; the zero value takes the
+// defaults.
+type BundleOptions struct {
 	// Published, when set, puts the article's figures first, as the column every bundle
-	// is measured against.
+	// is measured against, under the API the article measured (its setup's "api").
 	Published reference.Figures
-	Resamples int    // bootstrap resamples per p99 (DefaultResamples)
+	Resamples int    // bootstrap resamples per interval (DefaultResamples)
 	Seed      uint64 // (DefaultSeed)
+	// Match names the condition keys that must agree (api, mode, reader); empty: see
+	// Compare.
+	Match []string
 }
 
 // Comparison is several bundles side by side.
 type Comparison struct {
-	// Conditions has one row per condition and source, grouped by condition.
-	Conditions Table
-	// Hosts has one row per source: where it was measured.
-	Hosts Table
-	// Warnings name every way the sources were not measured alike (parameters, limits,
-	// images) or are not whole (failed runs, an incomplete matrix), one per line.
-	Warnings []string
-	// Legend says how to read the columns.
-	Legend []string
+	Result Result
+	// Notes hold the warnings (every way the sources were not measured alike or are not
+	// whole) and the legend.
+	Notes Notes
 }
 
 // PublishedLabel names the article's figures as a source.
 const PublishedLabel = "published"
 
-// published is the fifo-stall publication's setup (results/reference): its host for the
-// hosts table, its parameters for the warnings, its runs and requests per condition.
+// pubSetup is the fifo-stall publication's setup (results/reference): its host for the
+// hosts table, its API for its rows, its parameters for the warnings.
 var pubSetup = reference.MustSetup("fifo-stall")
 
-func publishedHost() []string {
-	h := pubSetup.Host
-	return []string{PublishedLabel, h.Name, h.Architecture, h.CPUs, h.Memory, "-", h.OS, "-", "-", h.Runtime}
+// FifoStallMetrics are the fifo-stall experiment's metrics in the order compare shows
+// them; the Wide ones only with --wide.
+var FifoStallMetrics = []Metric{
+	{Name: "p99_ms", Title: "p99 latency"},
+	{Name: "p50_ms", Title: "median latency"},
+	{Name: "drain_s", Title: "drain after the last response"},
+	{Name: "rps_to_logs_read", Title: "throughput to the last log byte read"},
+	{Name: "api_cpu_cores", Title: "API CPU"},
+	{Name: "mean_ms", Title: "mean latency", Wide: true},
+	{Name: "rps_to_last_response", Title: "throughput to the last response", Wide: true},
+	{Name: "backlog_max_bytes", Title: "largest log backlog, mean over runs", Wide: true},
 }
 
-// Bundles compares bundles condition by condition (api x mode x reader). The first
-// source (the published figures with Options.Published, else the first bundle) is the
-// baseline: each other source's p99 is given as a ratio to it and as a difference with
-// a 95% bootstrap confidence interval, "beyond noise" when that interval excludes 0.
-//
-// A p99's interval resamples the condition's pooled per-request latencies (verified
-// runs only, as conditions.csv pools them) with replacement, Options.Resamples times,
-// and takes the nearest-rank p99 of each resample; the difference's interval pairs two
-// bundles' resamples. The published figures come without their requests, so against
-// them the difference's interval is the bundle's interval minus the published value.
-// Resampling is seeded: the same bundles always give the same table.
-func Bundles(sources []Labeled, opt Options) Comparison {
-	if opt.Resamples <= 0 {
-		opt.Resamples = DefaultResamples
-	}
-	if opt.Seed == 0 {
-		opt.Seed = DefaultSeed
-	}
-	type key struct{ api, mode, reader string }
-	type cell struct {
-		cond bundle.ConditionRow
-		lat  []float64
-	}
-	cells := make([]map[key]cell, len(sources))
-	var order []key
-	seen := map[key]bool{}
-	for i, s := range sources {
-		cells[i] = map[key]cell{}
-		conds := bundle.DeriveConditions(s.Bundle.Runs, s.Bundle.Manifest.Parameters)
-		for _, c := range conds {
-			k := key{c.API, c.Mode, c.Reader}
-			var lat []float64
-			for _, r := range s.Bundle.Runs {
-				if r.Run.Verified && r.Run.API == c.API && r.Run.Mode == c.Mode && r.Run.Reader == c.Reader {
-					for _, q := range r.Requests {
-						lat = append(lat, q.LatencyMs)
-					}
-				}
-			}
-			cells[i][k] = cell{c, lat}
-			if !seen[k] {
-				seen[k], order = true, append(order, k)
-			}
-		}
-	}
-
-	t := Table{Group: 3, Header: []string{
-		"api", "mode", "reader", "source", "runs", "requests",
-		"p99_ms", "p99_ci95_ms", "p99_runs_ms", "p99_x_first", "p99_diff_ci95_ms", "noise",
-		"mean_ms", "drain_s", "rps_to_last_response", "rps_to_logs_read", "api_cpu_cores",
-	}}
-	published := opt.Published != nil
-	for _, k := range order {
-		name := k.api + "/" + k.mode + "/" + k.reader
-		// The baseline: its p99 and, for a bundle, its resampled p99s.
-		baseP99 := math.NaN()
-		var baseBoot []float64
-		if published {
-			if v, ok := opt.Published.Lookup(k.mode, k.reader, "p99_pooled"); ok {
-				baseP99 = v
-			}
-			t.Rows = append(t.Rows, publishedRow(k.api, k.mode, k.reader, opt.Published))
-		}
-		for i, s := range sources {
-			c, ok := cells[i][k]
-			if !ok {
-				row := []string{k.api, k.mode, k.reader, s.Label}
-				for len(row) < len(t.Header) {
-					row = append(row, "-")
-				}
-				t.Rows = append(t.Rows, row)
+// Rows are a fifo-stall bundle's rows for the comparison engine: per condition, each
+// verified run's request latencies (p99, p50, mean) and its per-run figures (drain,
+// throughputs, backlog, CPU). The throughputs' values are conditions.csv's (requests
+// over summed time); their intervals resample the per-run figures.
+func Rows(b *bundle.Bundle) []Row {
+	var out []Row
+	for _, c := range bundle.DeriveConditions(b.Runs, b.Manifest.Parameters) {
+		cond := []KV{{"api", c.API}, {"mode", c.Mode}, {"reader", c.Reader}}
+		var lat [][]float64
+		var drain, rpsA, rpsB, backlog, cpu [][]float64
+		for _, r := range b.Runs {
+			run := r.Run
+			if !run.Verified || run.API != c.API || run.Mode != c.Mode || run.Reader != c.Reader {
 				continue
 			}
-			boot := bootstrapP99(c.lat, opt.Resamples, rngFor(opt.Seed, name, i))
-			lo, hi := interval(boot)
-			p99 := float64(c.cond.P99Ms)
-			var ratio, diff, noise string
-			switch {
-			case i == 0 && !published:
-				baseP99, baseBoot = p99, boot
-				ratio, noise = "1x", "baseline"
-			case published && !math.IsNaN(baseP99) && len(boot) > 0:
-				ratio = times(p99 / baseP99)
-				dlo, dhi := lo-baseP99, hi-baseP99
-				diff, noise = ci(dlo, dhi), beyond(dlo, dhi)
-			case !published && len(baseBoot) > 0 && len(boot) > 0:
-				ratio = times(p99 / baseP99)
-				dlo, dhi := interval(differences(baseBoot, boot))
-				diff, noise = ci(dlo, dhi), beyond(dlo, dhi)
-			default:
-				ratio, diff, noise = "-", "-", "-"
+			var l []float64
+			for _, q := range r.Requests {
+				l = append(l, q.LatencyMs)
 			}
-			cd := c.cond
-			t.Rows = append(t.Rows, []string{
-				k.api, k.mode, k.reader, s.Label,
-				fmt.Sprintf("%d/%d", cd.RunsVerified, cd.Runs), strconv.Itoa(cd.Requests),
-				Figure(p99), ci(lo, hi), span(float64(cd.P99RunMinMs), float64(cd.P99RunMaxMs)), ratio, diff, noise,
-				Figure(float64(cd.MeanMs)), Figure(float64(cd.DrainS)), Figure(float64(cd.RPSToLastResponse)), Figure(float64(cd.RPSToLogsRead)), Figure(float64(cd.APICPUCores)),
-			})
+			lat = append(lat, l)
+			drain = append(drain, []float64{run.DrainS})
+			rpsA = append(rpsA, []float64{perSecond(run.Requests, run.ToLastResponseS)})
+			rpsB = append(rpsB, []float64{perSecond(run.Requests, run.ToLogsReadS)})
+			backlog = append(backlog, []float64{float64(run.BacklogMaxBytes)})
+			cpu = append(cpu, []float64{run.APICPUCores})
 		}
+		p99 := Measured(cond, "p99_ms", "ms", Quantile(99), lat)
+		p99.Requests = c.Requests
+		p50 := Measured(cond, "p50_ms", "ms", Quantile(50), lat)
+		mean := Measured(cond, "mean_ms", "ms", Mean{}, lat)
+		a := Measured(cond, "rps_to_last_response", "req/s", Mean{}, rpsA)
+		a.Value = float64(c.RPSToLastResponse)
+		b := Measured(cond, "rps_to_logs_read", "req/s", Mean{}, rpsB)
+		b.Value = float64(c.RPSToLogsRead)
+		out = append(out, p99, p50, Measured(cond, "drain_s", "s", Mean{}, drain), b,
+			Measured(cond, "api_cpu_cores", "cores", Mean{}, cpu), mean, a,
+			Measured(cond, "backlog_max_bytes", "B", Mean{}, backlog))
 	}
-	legend := []string{
-		fmt.Sprintf("p99_ci95_ms: 95%% bootstrap confidence interval of the pooled p99 (%d resamples of the verified runs' requests).", opt.Resamples),
-		`p99_x_first, p99_diff_ci95_ms: against the first source; "beyond noise" when the difference's interval excludes 0.`,
-	}
-	if published {
-		legend = append(legend, "published: the article's figures ("+reference.Source+"), matched by mode and reader; they come without requests, "+
-			"so a bundle is beyond noise when the published p99 lies outside the bundle's interval.")
-	}
-	return Comparison{Conditions: t, Hosts: hosts(sources, published), Warnings: warnings(sources, published), Legend: legend}
+	return out
 }
 
-func publishedRow(api, mode, reader string, pub reference.Figures) []string {
-	look := func(metric string) float64 {
-		if v, ok := pub.Lookup(mode, reader, metric); ok {
-			return v
-		}
+func perSecond(n int, s float64) float64 {
+	if s <= 0 {
 		return math.NaN()
 	}
-	p99 := look("p99_pooled")
-	runs, requests := "-", "-"
-	if !math.IsNaN(p99) {
-		runs, requests = fmt.Sprintf("%d/%d", pubSetup.RunsPerCondition, pubSetup.RunsPerCondition), strconv.Itoa(pubSetup.RequestsPerCondition)
-	}
-	return []string{api, mode, reader, PublishedLabel, runs, requests,
-		Figure(p99), "-", span(look("p99_run_min"), look("p99_run_max")), "1x", "", "baseline",
-		"-", Figure(look("drain_mean")), Figure(look("rps_to_last_response")), Figure(look("rps_to_logs_read")), Figure(look("cpu_cores_mean"))}
+	return float64(n) / s
 }
 
-func times(r float64) string {
-	if math.IsNaN(r) || math.IsInf(r, 0) {
-		return "-"
+// PublishedRows are the article's figures as fixed rows, for every condition the
+// bundles have, labelled with the API the article measured.
+func PublishedRows(pub reference.Figures, sources []Labeled) []Row {
+	metrics := []struct{ name, unit, published string }{
+		{"p99_ms", "ms", "p99_pooled"}, {"drain_s", "s", "drain_mean"}, {"rps_to_logs_read", "req/s", "rps_to_logs_read"},
+		{"api_cpu_cores", "cores", "cpu_cores_mean"}, {"rps_to_last_response", "req/s", "rps_to_last_response"},
 	}
-	return Figure(r) + "x"
-}
-
-// ci writes an interval as [lo, hi].
-func ci(lo, hi float64) string {
-	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return "-"
-	}
-	return "[" + Figure(lo) + ", " + Figure(hi) + "]"
-}
-
-// beyond says whether a difference's interval excludes 0.
-func beyond(lo, hi float64) string {
-	switch {
-	case math.IsNaN(lo) || math.IsNaN(hi):
-		return "-"
-	case lo > 0 || hi < 0:
-		return "beyond noise"
-	}
-	return "within noise"
-}
-
-// hosts tabulates where each source was measured.
-func hosts(sources []Labeled, published bool) Table {
-	t := Table{Header: []string{"source", "host", "arch", "cpus", "memory", "kernel", "os", "engine", "cgroup", "api_runtime"}}
-	if published {
-		t.Rows = append(t.Rows, publishedHost())
-	}
+	type mr struct{ mode, reader string }
+	var order []mr
 	for _, s := range sources {
-		m := s.Bundle.Manifest
-		e := m.Engine
-		var runtimes []string
-		for _, api := range m.Parameters.APIs {
-			runtimes = append(runtimes, apiRuntime(api, m.Images))
-		}
-		runtime := dash(strings.Join(runtimes, "; "))
-		cgroup := "-"
-		if e.CgroupVersion != "" {
-			cgroup = "v" + e.CgroupVersion
-			if e.CgroupDriver != "" {
-				cgroup += " " + e.CgroupDriver
+		for _, c := range s.Bundle.Manifest.Parameters.Modes {
+			for _, r := range s.Bundle.Manifest.Parameters.Readers {
+				if !slices.Contains(order, mr{c, r}) {
+					order = append(order, mr{c, r})
+				}
 			}
 		}
-		t.Rows = append(t.Rows, []string{s.Label, dash(e.Host), dash(e.Architecture), strconv.Itoa(e.CPUs),
-			units.BytesSize(float64(e.MemoryBytes)), dash(e.Kernel), dash(e.OS), dash(e.EngineVersion), cgroup, runtime})
 	}
-	return t
+	var out []Row
+	for _, k := range order {
+		cond := []KV{{"api", pubSetup.API}, {"mode", k.mode}, {"reader", k.reader}}
+		for _, m := range metrics {
+			if v, ok := pub.Lookup(k.mode, k.reader, m.published); ok {
+				row := Fixed(cond, m.name, m.unit, v)
+				if m.name == "p99_ms" {
+					row.Requests = pubSetup.RequestsPerCondition
+				}
+				out = append(out, row)
+			}
+		}
+	}
+	return out
+}
+
+// Bundles compares bundles condition by condition with the engine (see Compare): the
+// first source (the published figures with Options.Published, else the first bundle)
+// is the baseline. With the published figures and no BundleOptions.Match, rows are matched
+// by mode and reader: the article measured one API.
+func Bundles(sources []Labeled, opt BundleOptions) (Comparison, error) {
+	var srcs []Source
+	published := opt.Published != nil
+	match := opt.Match
+	if published {
+		srcs = append(srcs, Source{Label: PublishedLabel, Rows: PublishedRows(opt.Published, sources), Host: publishedHost()})
+		if len(match) == 0 {
+			match = []string{"mode", "reader"}
+		}
+	}
+	for _, s := range sources {
+		srcs = append(srcs, Source{Label: s.Label, Rows: Rows(s.Bundle), Host: hostOf(s.Bundle.Manifest)})
+	}
+	res, err := Compare(srcs, Options{Match: match, Resamples: opt.Resamples, Seed: opt.Seed, Metrics: FifoStallMetrics})
+	if err != nil {
+		return Comparison{}, err
+	}
+	var legend []string
+	if published {
+		legend = append(legend, "published: the article's figures ("+pubSetup.Source+"), api="+pubSetup.API+
+			"; they come without their runs, so a change against them is judged by the bundle's resamples alone.")
+	}
+	return Comparison{Result: res, Notes: Notes{Warnings: warnings(sources, published), Legend: legend}}, nil
+}
+
+// Write renders the comparison (see Result.Render).
+func (c Comparison) Write(w io.Writer, format string, wide bool) error {
+	return c.Result.Render(w, format, c.Notes, wide, DefaultWidth)
+}
+
+func publishedHost() []KV {
+	h := pubSetup.Host
+	return []KV{{"host", h.Name}, {"arch", h.Architecture}, {"cpus", h.CPUs}, {"memory", h.Memory}, {"os", h.OS}, {"api_runtime", h.Runtime}}
+}
+
+// hostOf says where a bundle was measured.
+func hostOf(m bundle.Manifest) []KV {
+	e := m.Engine
+	var runtimes []string
+	for _, api := range m.Parameters.APIs {
+		runtimes = append(runtimes, apiRuntime(api, m.Images))
+	}
+	cgroup := ""
+	if e.CgroupVersion != "" {
+		cgroup = strings.TrimSpace("v" + e.CgroupVersion + " " + e.CgroupDriver)
+	}
+	memory := ""
+	if e.MemoryBytes > 0 {
+		memory = units.BytesSize(float64(e.MemoryBytes))
+	}
+	return []KV{{"host", e.Host}, {"arch", e.Architecture}, {"cpus", strconv.Itoa(e.CPUs)}, {"memory", memory}, {"kernel", e.Kernel},
+		{"os", e.OS}, {"engine", e.EngineVersion}, {"cgroup", cgroup}, {"api_runtime", strings.Join(runtimes, "; ")}}
 }
 
 // apiRuntime names an API with the runtime its image reported: the image of role
@@ -361,63 +327,4 @@ func shortDigest(s string) string {
 		return s[:12]
 	}
 	return dash(s)
-}
-
-// Write renders the comparison: text and markdown give the hosts, the conditions, the
-// legend and (markdown) the warnings; csv only the conditions, one table being all CSV
-// holds; json an object with all of them.
-func (c Comparison) Write(w io.Writer, format string) error {
-	switch format {
-	case "text", "":
-		if err := c.Hosts.Write(w, "text"); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-		if err := c.Conditions.Write(w, "text"); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-		_, err := fmt.Fprintln(w, strings.Join(c.Legend, "\n"))
-		return err
-	case "csv":
-		return c.Conditions.Write(w, "csv")
-	case "markdown":
-		fmt.Fprintf(w, "### Hosts\n\n")
-		c.Hosts.Write(w, "markdown")
-		fmt.Fprintf(w, "\n### Conditions\n\n")
-		c.Conditions.Write(w, "markdown")
-		fmt.Fprintf(w, "\n%s\n", strings.Join(c.Legend, "\n\n"))
-		if len(c.Warnings) > 0 {
-			fmt.Fprintf(w, "\n### Warnings\n\n")
-			for _, warn := range c.Warnings {
-				fmt.Fprintf(w, "- %s\n", strings.TrimPrefix(warn, "WARNING: "))
-			}
-		}
-		return nil
-	case "json":
-		doc := struct {
-			Hosts      []map[string]string `json:"hosts"`
-			Conditions []map[string]string `json:"conditions"`
-			Warnings   []string            `json:"warnings"`
-			Legend     []string            `json:"legend"`
-		}{records(c.Hosts), records(c.Conditions), append([]string{}, c.Warnings...), c.Legend}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
-	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
-}
-
-func records(t Table) []map[string]string {
-	out := make([]map[string]string, 0, len(t.Rows))
-	for _, r := range t.Rows {
-		m := map[string]string{}
-		for i, h := range t.Header {
-			if i < len(r) {
-				m[h] = r[i]
-			}
-		}
-		out = append(out, m)
-	}
-	return out
 }

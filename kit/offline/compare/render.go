@@ -1,0 +1,572 @@
+package compare
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Notes are what an experiment adds to a comparison: warnings about how the sources
+// were measured, and legend lines.
+type Notes struct {
+	Warnings []string
+	Legend   []string
+}
+
+// DefaultWidth is the text table's width without --wide.
+const DefaultWidth = 120
+
+// Render writes a comparison in format (see Formats). Text and markdown show the hosts
+// side by side, then one table per metric; without wide, text leaves out the metrics
+// marked Wide and then, table by table, the intervals it needs to fit width columns,
+// and says so. JSON and CSV always hold everything, typed: numbers as numbers, a
+// missing value as null (JSON) or an empty field (CSV).
+func (r Result) Render(w io.Writer, format string, notes Notes, wide bool, width int) error {
+	if width <= 0 {
+		width = DefaultWidth
+	}
+	switch format {
+	case "text", "":
+		return r.text(w, notes, wide, width, false)
+	case "markdown":
+		return r.text(w, notes, true, 0, true)
+	case "json":
+		return r.json(w, notes)
+	case "csv":
+		return r.csv(w)
+	}
+	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+}
+
+// cellText is how the text shows a cell's parts.
+func valueText(c Cell) string {
+	if !c.Present {
+		return "-"
+	}
+	return Figure(c.Value)
+}
+
+func ciText(c Cell) string {
+	if !c.Present || math.IsNaN(c.Low) {
+		return ""
+	}
+	return "[" + Figure(c.Low) + ", " + Figure(c.High) + "]"
+}
+
+// changeText is benchstat's mark: the change in % and its p-value, or "~" when the
+// change is within noise.
+func changeText(c Cell) string {
+	switch {
+	case !c.Present || math.IsNaN(c.ChangePct) && c.Significant == nil:
+		return "-"
+	case c.Significant == nil:
+		return pct(c.ChangePct) + " (no test)"
+	case !*c.Significant:
+		return fmt.Sprintf("~ (p=%s)", pValue(c.P))
+	}
+	return fmt.Sprintf("%s (p=%s)", pct(c.ChangePct), pValue(c.P))
+}
+
+func pct(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case math.Abs(v) >= 100:
+		return fmt.Sprintf("%+.0f%%", v)
+	case math.Abs(v) < 0.05:
+		return "0.0%"
+	}
+	return fmt.Sprintf("%+.1f%%", v)
+}
+
+func pValue(p float64) string { return strconv.FormatFloat(p, 'f', 3, 64) }
+
+// text writes the hosts and the metric tables.
+func (r Result) text(w io.Writer, notes Notes, wide bool, width int, markdown bool) error {
+	// Hosts, one column per source.
+	var facts []string
+	for _, h := range r.Hosts {
+		for _, kv := range h.Host {
+			if !contains(facts, kv.Key) {
+				facts = append(facts, kv.Key)
+			}
+		}
+	}
+	if len(facts) > 0 {
+		t := grid{header: [][]string{append([]string{""}, r.Sources...)}}
+		for _, f := range facts {
+			row := []string{f}
+			for _, h := range r.Hosts {
+				v := "-"
+				for _, kv := range h.Host {
+					if kv.Key == f && kv.Value != "" {
+						v = kv.Value
+					}
+				}
+				row = append(row, v)
+			}
+			t.rows = append(t.rows, row)
+		}
+		if markdown {
+			fmt.Fprintf(w, "### Hosts\n\n")
+		}
+		t.write(w, markdown)
+		fmt.Fprintln(w)
+	}
+	var hidden []string
+	for _, m := range r.Metrics {
+		if m.Wide && !wide {
+			hidden = append(hidden, m.Name)
+			continue
+		}
+		title := m.Title
+		if m.Unit != "" {
+			title += " (" + m.Unit + ")"
+		}
+		title += ": " + m.Stat
+		// Every column; then without the compared columns' intervals; then without any.
+		var t grid
+		dropped := ""
+		for level, note := range []string{"", " (intervals of the compared columns left out to fit; --wide shows them)", " (intervals left out to fit; --wide shows them)"} {
+			t, dropped = r.table(m, level), note
+			if width == 0 || t.width() <= width {
+				break
+			}
+		}
+		if markdown {
+			fmt.Fprintf(w, "### %s\n\n", title)
+		} else {
+			fmt.Fprintln(w, wrap(title+dropped, width))
+		}
+		t.write(w, markdown)
+		for _, s := range m.Summary {
+			if s.Compared == 0 && s.GeoMeanOver == 0 {
+				continue
+			}
+			fmt.Fprintln(w, wrap(summaryText(s, r.Alpha, r.Sources[0]), width))
+		}
+		fmt.Fprintln(w)
+	}
+	var legend []string
+	if len(hidden) > 0 && !markdown {
+		legend = append(legend, "Left out (--wide shows them): "+strings.Join(hidden, ", ")+".")
+	}
+	legend = append(legend, r.legend()...)
+	legend = append(legend, notes.Legend...)
+	for _, l := range legend {
+		if markdown {
+			fmt.Fprintf(w, "%s\n\n", l)
+		} else {
+			fmt.Fprintln(w, wrap(l, width))
+		}
+	}
+	if markdown && len(notes.Warnings) > 0 {
+		fmt.Fprintf(w, "### Warnings\n\n")
+		for _, warn := range notes.Warnings {
+			fmt.Fprintf(w, "- %s\n", strings.TrimPrefix(warn, "WARNING: "))
+		}
+	}
+	return nil
+}
+
+func summaryText(s Summary, alpha float64, base string) string {
+	g := "-"
+	if !math.IsNaN(s.GeoMeanRatio) {
+		g = fmt.Sprintf("%.3fx over %d", s.GeoMeanRatio, s.GeoMeanOver)
+	}
+	return fmt.Sprintf("%s vs %s: %d of %d conditions changed (p < %g), %d with the Bonferroni bound p < %.2g; geomean of ratios %s",
+		s.Column, base, s.Changed, s.Compared, alpha, s.Corrected, alpha/math.Max(1, float64(s.Compared)), g)
+}
+
+// legend says how to read the tables.
+func (r Result) legend() []string {
+	return []string{
+		fmt.Sprintf("Intervals: 95%%, hierarchical bootstrap (%d resamples: the runs with replacement, then each drawn run's values with replacement), seeded by the row's own values, so a bundle's interval does not depend on its place on the command line.", r.Resamples),
+		fmt.Sprintf("vs base: the change against the first column, and the two-sided bootstrap p-value of the difference (independent resamples of each side); ~ marks p >= %g, within noise. With 3 runs a side the bootstrap over runs is coarse, and a rank test on per-run values could not go below p = 0.1.", r.Alpha),
+		fmt.Sprintf("Multiple comparisons: at p < %g about 1 in 20 unchanged conditions is marked by chance; the Bonferroni count keeps only changes below %g divided by the conditions tested.", r.Alpha, r.Alpha),
+		"Matched by " + strings.Join(r.Match, ",") + ": rows agree on these keys; a column named [key=value] is the part of a source with that value of a key not matched by (--match sets the keys).",
+	}
+}
+
+// table lays out one metric: level 0 has every interval, 1 drops the compared columns',
+// 2 drops all. A column without any figure of the metric is left out, and so is the
+// change when the baseline has none.
+func (r Result) table(m MetricResult, level int) grid {
+	has := make([]bool, len(r.Columns))
+	hasCI := make([]bool, len(r.Columns))
+	for _, line := range m.Rows {
+		for i, c := range line.Cells {
+			has[i] = has[i] || c.Present
+			hasCI[i] = hasCI[i] || c.Present && !math.IsNaN(c.Low)
+		}
+	}
+	showCI := func(i int) bool { return hasCI[i] && (level == 0 || level == 1 && i == 0) }
+	showChange := func(i int) bool { return i > 0 && has[0] }
+	groupHead := []string{strings.Join(r.Match, "/")}
+	subHead := []string{""}
+	for i, c := range r.Columns {
+		if !has[i] {
+			continue
+		}
+		groupHead = append(groupHead, c.Label)
+		subHead = append(subHead, m.Unit)
+		if showCI(i) {
+			groupHead, subHead = append(groupHead, ""), append(subHead, "95% CI")
+		}
+		if showChange(i) {
+			groupHead, subHead = append(groupHead, ""), append(subHead, "vs base")
+		}
+	}
+	g := grid{header: [][]string{groupHead, subHead}, spans: true}
+	for _, line := range m.Rows {
+		var vals []string
+		for _, kv := range line.Condition {
+			vals = append(vals, kv.Value)
+		}
+		row := []string{strings.Join(vals, "/")}
+		for i, c := range line.Cells {
+			if !has[i] {
+				continue
+			}
+			row = append(row, valueText(c))
+			if showCI(i) {
+				row = append(row, ciText(c))
+			}
+			if showChange(i) {
+				row = append(row, changeText(c))
+			}
+		}
+		g.rows = append(g.rows, row)
+	}
+	if len(m.Summary) > 0 && has[0] {
+		row := []string{"geomean"}
+		for i := range r.Columns {
+			if !has[i] {
+				continue
+			}
+			cell := ""
+			var s Summary
+			if i > 0 {
+				s = m.Summary[i-1]
+				if !math.IsNaN(s.GeoMeanRatio) {
+					cell = fmt.Sprintf("%.3fx", s.GeoMeanRatio)
+				}
+			}
+			row = append(row, cell)
+			if showCI(i) {
+				row = append(row, "")
+			}
+			if showChange(i) {
+				row = append(row, pct((s.GeoMeanRatio-1)*100))
+			}
+		}
+		g.rows = append(g.rows, row)
+	}
+	return g
+}
+
+// grid is a text table: header lines and rows, columns two spaces apart. With spans, a
+// non-empty cell of the first header line may run over the empty cells after it (a
+// column's label over its value, interval and change).
+type grid struct {
+	header [][]string
+	rows   [][]string
+	spans  bool
+}
+
+func (g grid) widths() []int {
+	n := 0
+	for _, r := range append(g.header, g.rows...) {
+		n = max(n, len(r))
+	}
+	w := make([]int, n)
+	for i, r := range append(g.header[len(g.header)-1:], g.rows...) {
+		_ = i
+		for j, c := range r {
+			w[j] = max(w[j], utf8.RuneCountInString(c))
+		}
+	}
+	if !g.spans {
+		for _, r := range g.header {
+			for j, c := range r {
+				w[j] = max(w[j], utf8.RuneCountInString(c))
+			}
+		}
+		return w
+	}
+	// A spanning label widens the last column of its span if it does not fit.
+	top := g.header[0]
+	for j := 0; j < len(top); j++ {
+		if top[j] == "" {
+			continue
+		}
+		end := j + 1
+		for end < len(top) && top[end] == "" {
+			end++
+		}
+		have := 0
+		for k := j; k < end; k++ {
+			have += w[k]
+		}
+		have += 2 * (end - j - 1)
+		if need := utf8.RuneCountInString(top[j]); need > have {
+			w[end-1] += need - have
+		}
+	}
+	return w
+}
+
+func (g grid) width() int {
+	total := 0
+	for _, x := range g.widths() {
+		total += x + 2
+	}
+	return total - 2
+}
+
+func (g grid) write(w io.Writer, markdown bool) {
+	if markdown {
+		head := g.header[len(g.header)-1]
+		if g.spans {
+			// One header line: the column's label on its value.
+			head = make([]string, len(g.header[0]))
+			for j := range head {
+				head[j] = strings.TrimSpace(g.header[0][j] + " " + g.header[1][j])
+			}
+		}
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
+		for _, r := range g.rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		}
+		fmt.Fprintln(w)
+		return
+	}
+	widths := g.widths()
+	line := func(cells []string, spanning bool) {
+		var b strings.Builder
+		for j := 0; j < len(cells); j++ {
+			c := cells[j]
+			wd := widths[j]
+			if spanning && c != "" {
+				end := j + 1
+				for end < len(cells) && cells[end] == "" {
+					wd += 2 + widths[end]
+					end++
+				}
+				j = end - 1
+			}
+			pad := wd - utf8.RuneCountInString(c)
+			if j == len(cells)-1 {
+				pad = 0
+			}
+			b.WriteString(c + strings.Repeat(" ", max(0, pad)))
+			if j < len(cells)-1 {
+				b.WriteString("  ")
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	for i, h := range g.header {
+		line(h, g.spans && i == 0)
+	}
+	for _, r := range g.rows {
+		line(r, false)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// num is a JSON number that is null when missing.
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// JSONRow is one row of the JSON and CSV outputs: one metric of one condition of one
+// column.
+type JSONRow struct {
+	Metric    string            `json:"metric"`
+	Unit      string            `json:"unit"`
+	Condition map[string]string `json:"condition"` // every key: the matched ones and the column's own
+	Source    string            `json:"source"`
+	Column    string            `json:"column"`
+	Baseline  bool              `json:"baseline"`
+	Present   bool              `json:"present"`
+	Runs      int               `json:"runs"`
+	Requests  int               `json:"requests"`
+	Value     *float64          `json:"value"`
+	Low       *float64          `json:"low"`
+	High      *float64          `json:"high"`
+	Ratio     *float64          `json:"ratio"`
+	ChangePct *float64          `json:"change_pct"`
+	ChangeLow *float64          `json:"change_low_pct"`
+	ChangeHi  *float64          `json:"change_high_pct"`
+	P         *float64          `json:"p"`
+	// Significant is null where there is no test (the baseline, a missing side).
+	Significant *bool `json:"significant"`
+}
+
+// Records are the comparison as flat rows, baseline first within each condition.
+func (r Result) Records() []JSONRow {
+	var out []JSONRow
+	for _, m := range r.Metrics {
+		for _, line := range m.Rows {
+			for i, c := range line.Cells {
+				col := r.Columns[i]
+				cond := map[string]string{}
+				for _, kv := range line.Condition {
+					cond[kv.Key] = kv.Value
+				}
+				for _, kv := range col.Extra {
+					cond[kv.Key] = kv.Value
+				}
+				row := JSONRow{Metric: m.Name, Unit: m.Unit, Condition: cond, Source: col.Source, Column: col.Label, Baseline: i == 0,
+					Present: c.Present, Runs: c.Runs, Requests: c.Requests, Value: num(c.Value), Low: num(c.Low), High: num(c.High),
+					Ratio: num(c.Ratio), ChangePct: num(c.ChangePct), ChangeLow: num(c.ChangeLow), ChangeHi: num(c.ChangeHigh), P: num(c.P),
+					Significant: c.Significant}
+				out = append(out, row)
+			}
+		}
+	}
+	return out
+}
+
+func (r Result) json(w io.Writer, notes Notes) error {
+	type host struct {
+		Source string            `json:"source"`
+		Facts  map[string]string `json:"facts"`
+	}
+	type summary struct {
+		Column       string   `json:"column"`
+		Changed      int      `json:"changed"`
+		Compared     int      `json:"compared"`
+		Bonferroni   int      `json:"changed_bonferroni"`
+		GeoMeanRatio *float64 `json:"geomean_ratio"`
+		GeoMeanOver  int      `json:"geomean_over"`
+	}
+	type metric struct {
+		Metric    string    `json:"metric"`
+		Title     string    `json:"title"`
+		Unit      string    `json:"unit"`
+		Statistic string    `json:"statistic"`
+		Summary   []summary `json:"summary"`
+	}
+	doc := struct {
+		Sources   []string  `json:"sources"`
+		Baseline  string    `json:"baseline"`
+		Match     []string  `json:"match"`
+		Alpha     float64   `json:"alpha"`
+		Resamples int       `json:"resamples"`
+		Hosts     []host    `json:"hosts"`
+		Metrics   []metric  `json:"metrics"`
+		Rows      []JSONRow `json:"rows"`
+		Warnings  []string  `json:"warnings"`
+		Legend    []string  `json:"legend"`
+	}{Sources: r.Sources, Match: r.Match, Alpha: r.Alpha, Resamples: r.Resamples, Rows: r.Records(),
+		Warnings: append([]string{}, notes.Warnings...), Legend: append(r.legend(), notes.Legend...)}
+	if len(r.Sources) > 0 {
+		doc.Baseline = r.Sources[0]
+	}
+	for _, h := range r.Hosts {
+		f := map[string]string{}
+		for _, kv := range h.Host {
+			f[kv.Key] = kv.Value
+		}
+		doc.Hosts = append(doc.Hosts, host{h.Label, f})
+	}
+	for _, m := range r.Metrics {
+		mm := metric{Metric: m.Name, Title: m.Title, Unit: m.Unit, Statistic: m.Stat, Summary: []summary{}}
+		for _, s := range m.Summary {
+			mm.Summary = append(mm.Summary, summary{s.Column, s.Changed, s.Compared, s.Corrected, num(s.GeoMeanRatio), s.GeoMeanOver})
+		}
+		doc.Metrics = append(doc.Metrics, mm)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// csv writes the rows, one line per metric, condition and column: plain ASCII, numbers
+// in full, empty fields for missing values, the interval in two columns.
+func (r Result) csv(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	header := []string{"metric", "unit"}
+	header = append(header, r.Keys...)
+	header = append(header, "source", "column", "baseline", "runs", "requests", "value", "low", "high",
+		"ratio", "change_pct", "change_low_pct", "change_high_pct", "p", "significant")
+	cw.Write(header)
+	f := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*v, 'g', -1, 64)
+	}
+	for _, row := range r.Records() {
+		rec := []string{row.Metric, row.Unit}
+		for _, k := range r.Keys {
+			rec = append(rec, row.Condition[k])
+		}
+		sig := ""
+		if row.Significant != nil {
+			sig = strconv.FormatBool(*row.Significant)
+		}
+		runs, reqs := "", ""
+		if row.Present {
+			runs, reqs = strconv.Itoa(row.Runs), strconv.Itoa(row.Requests)
+		}
+		rec = append(rec, row.Source, row.Column, strconv.FormatBool(row.Baseline), runs, reqs, f(row.Value), f(row.Low), f(row.High),
+			f(row.Ratio), f(row.ChangePct), f(row.ChangeLow), f(row.ChangeHi), f(row.P), sig)
+		for i, c := range rec {
+			rec[i] = ascii(c)
+		}
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ascii replaces anything outside printable ASCII (a label from a folder name) with '?'.
+func ascii(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// wrap breaks text at spaces into lines of at most width runes (0: no limit), the
+// lines after the first indented by two.
+func wrap(text string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(text) <= width {
+		return text
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width:
+			lines = append(lines, line)
+			line = "  " + word
+		default:
+			line += " " + word
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
