@@ -23,10 +23,18 @@ func reproduceCommand() *cli.Command {
 			&cli.StringFlag{Name: "experiment", Value: experiments.Default.Name(), Usage: "the experiment to reproduce: " + joinNames(experiments.Names())},
 			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position"},
 			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
+			&cli.StringSliceFlag{Name: "engine", Usage: "run the same matrix on this engine, a docker context's name or an address (unix://, tcp://, ssh://); repeat for several: a bundle each and their comparison"},
+			&cli.BoolFlag{Name: "parallel", Usage: "with several --engine: run them at the same time (engines on different hosts)"},
 		}, targetFlags()...), experimentFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("reproduce takes no arguments, got %q", c.Args().First())
+			}
+			if engines := c.StringSlice("engine"); len(engines) > 0 {
+				if c.IsSet("context") {
+					return usagef("--context and --engine: name every engine with --engine")
+				}
+				return reproduceOnEngines(c, engines)
 			}
 			exp, p, err := reproducePlan(c)
 			if err != nil {
@@ -68,6 +76,9 @@ func reproduceCommand() *cli.Command {
 				say(out, "")
 				if err := b.Summary(out); err != nil {
 					return err
+				}
+				if b.Common().Emulated {
+					say(out, "EMULATED: these figures time the emulator, not a %s host; they are not a measurement", b.Common().Platform)
 				}
 				say(out, "wall time %.0f s", time.Since(started).Seconds())
 			}

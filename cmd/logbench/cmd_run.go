@@ -53,6 +53,9 @@ func runCommand() *cli.Command {
 			}
 			last := p.FIFO().Last.Run
 			printSummary(out, last)
+			if common := p.Bundle().Common(); common.Emulated {
+				say(out, "EMULATED: %s under emulation on a %s engine; these figures time the emulator and are not a measurement", common.Platform, common.Engine.Platform)
+			}
 			say(out, "bundle: %s", s.matrix.Dir)
 			if !last.Verified {
 				return errors.New("run failed: " + last.Failure)

@@ -26,13 +26,13 @@ func targetFlags() []cli.Flag {
 		&cli.StringFlag{Name: "platform", Usage: "image platform, linux/amd64 or linux/arm64 (default: the engine's)"},
 		&cli.BoolFlag{Name: "emulated", Usage: "allow a --platform the engine runs only under emulation (qemu binfmt): the figures are marked as no measurement"},
 		&cli.StringFlag{Name: "out", Usage: "bundle folder, which must not exist (default: results/<time>-<host>)"},
-		&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: found from the working directory)"},
+		&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: the checkout around the working directory, the tree logbench was built in, or its module version)"},
 	}
 }
 
 // contextFlag chooses the engine as `docker --context` does.
 func contextFlag() cli.Flag {
-	return &cli.StringFlag{Name: "context", Usage: "docker context of the engine (default: as the docker CLI chooses: DOCKER_HOST, DOCKER_CONTEXT, `docker context use`, the local socket)"}
+	return &cli.StringFlag{Name: "context", Usage: "docker context of the engine (default: as the docker CLI chooses: DOCKER_HOST, DOCKER_CONTEXT, the current context of docker context use, the local socket)"}
 }
 
 // engineChoice is how the docker CLI would choose the engine for this command.
