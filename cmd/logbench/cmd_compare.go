@@ -24,6 +24,7 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "resamples", Value: compare.DefaultResamples, Usage: "bootstrap resamples per interval"},
 			&cli.StringFlag{Name: "match", Usage: "condition keys that must agree, comma-separated (e.g. mode,reader to set one API against another; default: every key that does not name a whole source)"},
 			&cli.BoolFlag{Name: "wide", Usage: "text: every metric and interval, however wide (default: fit 120 columns)"},
+			&cli.BoolFlag{Name: "allow-emulated", Usage: "set bundles that ran emulated (--emulated: their figures time the emulator) against native ones or the published figures"},
 		},
 		Action: func(c *cli.Context) error {
 			paths, err := positional(c)
@@ -53,6 +54,9 @@ func compareCommand() *cli.Command {
 				}
 				exp = e
 				sources = append(sources, experiment.Source{Label: uniqueLabel(sources, bundleLabel(path)), Result: res})
+			}
+			if err := checkEmulated(c, sources); err != nil {
+				return err
 			}
 			return exp.Compare(c.App.Writer, c.App.ErrWriter, sources,
 				experiment.CompareOptions{Published: c.Bool("published"), Format: c.String("format"), Resamples: c.Int("resamples"),
@@ -106,4 +110,27 @@ func splitKeys(s string) []string {
 		}
 	}
 	return out
+}
+
+// checkEmulated refuses to set emulated figures against native ones (a bundle's or the
+// published) without --allow-emulated, and says which are emulated when allowed.
+func checkEmulated(c *cli.Context, sources []experiment.Source) error {
+	why := emulatedAgainstNative(sources)
+	if why == "" && c.Bool("published") {
+		for _, s := range sources {
+			if s.Result.Bundle.Manifest.Emulated {
+				why = s.Label + " ran emulated (its figures time the emulator, not a measurement), the published figures natively"
+				break
+			}
+		}
+	}
+	if why != "" && !c.Bool("allow-emulated") {
+		return usagef("%s: --allow-emulated sets them side by side anyway", why)
+	}
+	for _, s := range sources {
+		if m := s.Result.Bundle.Manifest; m.Emulated {
+			fmt.Fprintf(c.App.ErrWriter, "EMULATED: %s ran %s under emulation on a %s engine; its figures are not a measurement\n", s.Label, m.Platform, m.Engine.Platform)
+		}
+	}
+	return nil
 }
