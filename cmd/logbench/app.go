@@ -21,7 +21,7 @@ func newApp() *cli.App {
 		Version:   version,
 		Writer:    os.Stdout,
 		ErrWriter: os.Stderr,
-		Commands: []*cli.Command{reproduceCommand(), experimentsCommand(), runCommand(), buildCommand(), cleanCommand(), calibrateCommand(),
+		Commands: []*cli.Command{reproduceCommand(), experimentsCommand(), runCommand(), buildCommand(), loadCommand(), cleanCommand(), calibrateCommand(),
 			verifyCommand(), archiveCommand(), compareCommand(), reportCommand()},
 		OnUsageError:   onUsageError,
 		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
