@@ -53,6 +53,12 @@ type Experiment interface {
 	Report(w io.Writer, res *verify.Result, version string) error
 }
 
+// MultiReporter is an experiment whose report draws several bundles on one page (hosts
+// side by side); `logbench report A B` needs it.
+type MultiReporter interface {
+	ReportMany(w io.Writer, sources []Source, version string) error
+}
+
 // Source is one verified bundle to compare, with its label.
 type Source struct {
 	Label  string
