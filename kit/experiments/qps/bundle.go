@@ -1,0 +1,207 @@
+package qps
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gocarina/gocsv"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/incontainer/closedloop"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// Bundle is this experiment's bundle as a matrix fills it.
+type Bundle struct {
+	M          Manifest
+	Runs       []RunRow
+	Series     []SeriesRow
+	Conditions []ConditionRow
+}
+
+var _ experiment.Bundle = (*Bundle)(nil)
+
+func (b *Bundle) Common() *bundle.Common { return &b.M.Common }
+
+// Measured: the conductor got as far as the measured load.
+func (b *Bundle) Measured(run experiment.Run) bool {
+	var res closedloop.RunResult
+	return run.Pod.Result != nil && json.Unmarshal(run.Pod.Result, &res) == nil && res.Load.StartUnixNs != 0
+}
+
+// Record turns what a run's pod left into its row and series: what the conductor
+// measured, what the API counted, what the engine gave back of its stdout.
+func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
+	r := RunRow{RunID: run.ID, API: run.Condition[0], Config: run.Condition[1], Round: run.Round, Position: run.Position,
+		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), LogDriver: p.LogDriver}
+	var res closedloop.RunResult
+	resultFailure := ""
+	if run.Pod.Result != nil {
+		if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
+			resultFailure = "unreadable result: " + err.Error()
+		} else {
+			resultFailure = res.Failure
+		}
+	}
+	r.Observed = experiment.JoinFailures(run.Failure, resultFailure)
+	l := res.Load
+	r.MeasuredS, r.Status2xx, r.Non2xx, r.Errors, r.Timeouts = l.MeasuredS, l.Status2xx, l.Non2xx, l.Errors, l.Timeouts
+	r.LatencyMeanMs, r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms, r.LatencyMaxMs = l.LatencyMeanMs, l.LatencyP50Ms, l.LatencyP90Ms, l.LatencyP99Ms, l.LatencyMaxMs
+	r.GeneratorCPUS, r.GeneratorLimit = l.GeneratorCPUS, l.GeneratorCPULimitCores
+	r.WarmupRequests = res.Warmup.Requests
+	var series []SeriesRow
+	for i, n := range l.RequestsPerSecond {
+		series = append(series, SeriesRow{RunID: run.ID, Second: i, Requests: n})
+	}
+	if a := res.API; a != nil {
+		r.APIImplementation, r.APIRequests = a.Implementation, a.Requests
+		r.APICPUUserUs, r.APICPUSystemUs, r.APIIntervalMs, r.APIRSSBytes = a.Usage.CPUUserUs, a.Usage.CPUSystemUs, a.Usage.SinceResetMs, a.Usage.RSSBytes
+		if s, ok := a.Sinks[Console]; ok {
+			r.SinkWriteErrors += s.WriteErrors
+			r.ConsoleLines, r.ConsoleBytes = s.Lines, s.Bytes
+			r.ConsoleTotalLines, r.ConsoleTotalBytes, r.ConsoleTotalSHA256 = s.Total.Lines, s.Total.Bytes, s.Total.SHA256
+		}
+		if s, ok := a.Sinks[File]; ok {
+			r.SinkWriteErrors += s.WriteErrors
+			r.FileLines, r.FileBytes, r.FileSHA256 = s.Lines, s.Bytes, s.SHA256
+			r.FileTotalLines, r.FileTotalBytes, r.FileTotalSHA256 = s.Total.Lines, s.Total.Bytes, s.Total.SHA256
+			r.FileRotations, r.FilePath = s.Rotations, s.Path
+		}
+	}
+	if f := res.File; f != nil && f.Failure == "" {
+		r.FileRead = true
+		r.FileReadLines, r.FileReadBytes, r.FileReadSHA256 = f.Whole.Lines, f.Whole.Bytes, f.Whole.SHA256
+		r.FileTailLines, r.FileTailBytes, r.FileTailSHA256 = f.FromOffset.Lines, f.FromOffset.Bytes, f.FromOffset.SHA256
+	} else if f != nil {
+		r.Observed = experiment.JoinFailures(r.Observed, "reading the log file back: "+f.Failure)
+	}
+	if logs, ok := run.Pod.Logs["api"]; ok {
+		c := closedloop.CountOf(logs)
+		r.ConsoleRead = true
+		r.ConsoleReadLines, r.ConsoleReadBytes, r.ConsoleReadSHA256 = c.Lines, c.Bytes, c.SHA256
+	}
+	return DeriveRun(r, series, p.NonBlocking), series
+}
+
+func (b *Bundle) Add(run experiment.Run) (string, bool) {
+	r, series := Record(run, b.M.Parameters)
+	if b.M.Versions == nil {
+		b.M.Versions = map[string]map[string]string{}
+	}
+	if run.Pod.Result != nil {
+		var res closedloop.RunResult
+		if json.Unmarshal(run.Pod.Result, &res) == nil && res.API != nil && len(res.API.Versions) > 0 {
+			b.M.Versions[r.API] = res.API.Versions
+		}
+	}
+	b.Runs = append(b.Runs, r)
+	b.Series = append(b.Series, series...)
+	state := "verified"
+	if !r.Verified {
+		state = "FAILED: " + r.Failure
+	}
+	return fmt.Sprintf("%-20s %7.0f req/s  p99 %6.2f ms  api %.2f cores  console %s, file %s  %s",
+		r.API+"/"+r.Config, r.RequestsPerS, r.LatencyP99Ms, orZero(r.APICPUCores), r.ConsoleVerified, r.FileVerified, state), r.Verified
+}
+
+func (b *Bundle) Has(cond experiment.Condition, round int) bool {
+	for _, r := range b.Runs {
+		if (experiment.Condition{r.API, r.Config}).Key(r.Round) == cond.Key(round) {
+			return true
+		}
+	}
+	return false
+}
+
+// Files are the bundle's files but SHA256SUMS, conditions.csv derived afresh.
+func (b *Bundle) Files() (map[string][]byte, error) {
+	pub, err := LoadPublished()
+	if err != nil {
+		return nil, err
+	}
+	b.Conditions = DeriveConditions(b.Runs, b.M.Parameters, pub)
+	files := map[string][]byte{}
+	for name, rows := range map[string]any{RunsFile: &b.Runs, SeriesFile: &b.Series, ConditionsFile: &b.Conditions} {
+		var buf bytes.Buffer
+		if err := gocsv.Marshal(rows, &buf); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		files[name] = buf.Bytes()
+	}
+	manifest, err := json.MarshalIndent(b.M, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	files[ManifestFile] = append(manifest, '\n')
+	return files, nil
+}
+
+// Summary is every condition beside the published figures and ratios.
+func (b *Bundle) Summary(w io.Writer) error {
+	if _, err := b.Files(); err != nil {
+		return err
+	}
+	pub, err := LoadPublished()
+	if err != nil {
+		return err
+	}
+	writeTable(w, b.Conditions)
+	fmt.Fprintf(w, "\npublished: %s\n", pub.Source)
+	fmt.Fprintf(w, "req/s: mean of the runs' autocannon figures (mean of per-second counts), [95%% t-interval over runs]; ratio: to console+file of the same API\n")
+	fmt.Fprintf(w, "cost/req: the API's CPU per request over none's; the engine's own CPU (dockerd, shim) is not measured by this kit yet\n")
+	for _, d := range UnlikePublished(b.M.Parameters) {
+		fmt.Fprintf(w, "NOTE: %s\n", d)
+	}
+	return nil
+}
+
+// writeTable writes the conditions as an aligned table.
+func writeTable(w io.Writer, conds []ConditionRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "api\tconfig\truns ok\treq/s\t95% interval\tratio\tpub req/s\tpub ratio\tp99 ms\tlines written\tread\tdropped\tapi cores\tus/req\tcost/req us\t")
+	for _, c := range conds {
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n",
+			c.API, c.Config, c.RunsVerified, c.Runs, num(c.RequestsPerS, 0), interval(c.RequestsPerSCILow, c.RequestsPerSCIHigh),
+			num(c.RatioToConsoleFile, 2), num(c.PublishedReqPerS, 0), num(c.PublishedRatio, 2), num(c.LatencyP99Ms, 2),
+			c.LogLinesWritten, num(c.LogLinesRead, 0), num(c.LogLinesDropped, 0), num(c.CPUAPICores, 2), num(c.CPUAPIUsPerReq, 1), num(c.CostPerRequestUs, 1))
+	}
+	tw.Flush()
+}
+
+func num(o Opt, decimals int) string {
+	if !present(o) {
+		return "-"
+	}
+	return fmt.Sprintf("%.*f", decimals, float64(o))
+}
+
+func interval(lo, hi Opt) string {
+	if !present(lo) || !present(hi) {
+		return "-"
+	}
+	return fmt.Sprintf("[%.0f, %.0f]", float64(lo), float64(hi))
+}
+
+func orZero(o Opt) float64 {
+	if !present(o) {
+		return 0
+	}
+	return float64(o)
+}
+
+// UnlikePublished lists where p departs from the published setup.
+func UnlikePublished(p Params) []string {
+	var d []string
+	if p.Connections != 10 || p.Pipelining != 1 || p.DurationS != 5 {
+		d = append(d, fmt.Sprintf("load -c %d -p %d -d %gs, published -c 10 -p 1 -d 5s", p.Connections, p.Pipelining, p.DurationS))
+	}
+	if p.Limits.APICPUs > 0 {
+		d = append(d, fmt.Sprintf("the API is limited to %g CPU (published: no limits, a developer's machine)", p.Limits.APICPUs))
+	}
+	d = append(d, "the published API is Nest.js on Express; this one is Express and morgan alone (Nest's layers are not in reach), so absolute rates differ; the ratios are the fidelity check")
+	return d
+}

@@ -1,0 +1,94 @@
+package qps
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/logbench/logbench/kit/experiment"
+)
+
+// Where every image has the mount point of the run's shared volume, and the
+// unprivileged uid:gid every container runs as (the Dockerfiles say both too).
+const (
+	RunDir     = "/run/logbench"
+	User       = "65532:65532"
+	resultPath = RunDir + "/result.json"
+	logDir     = RunDir + "/logs"
+)
+
+// Plan is a matrix of this experiment and the bundle it fills.
+type Plan struct {
+	conds  []experiment.Condition
+	bundle *Bundle
+}
+
+var _ experiment.Plan = (*Plan)(nil)
+
+// NewPlan is a fresh matrix of p's APIs x configurations x rounds.
+func NewPlan(p Params) *Plan {
+	b := &Bundle{M: Manifest{Parameters: p}}
+	b.M.Experiment = Name
+	b.M.Unmeasured = []string{"cpu_engine_cores: the engine's own CPU (dockerd, the container's shim) is not measured yet"}
+	return &Plan{conds: experiment.Cross(p.APIs, p.Configs), bundle: b}
+}
+
+func (p *Plan) Conditions() []experiment.Condition { return p.conds }
+func (p *Plan) Rounds() int                        { return p.bundle.M.Parameters.Rounds }
+func (p *Plan) Bundle() experiment.Bundle          { return p.bundle }
+
+// QPS returns the plan's bundle as this experiment's.
+func (p *Plan) QPS() *Bundle { return p.bundle }
+
+// Images are the API images and the load generator.
+func (p *Plan) Images() []string {
+	var names []string
+	for _, api := range p.bundle.M.Parameters.APIs {
+		if n := ImageOf(api); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return append(names, "qpsload")
+}
+
+// Target records the platform and refuses a log driver the engine does not offer.
+func (p *Plan) Target(env experiment.Env) error {
+	params := &p.bundle.M.Parameters
+	params.Platform = env.Platform
+	if drivers := env.Engine.LogDrivers; len(drivers) > 0 && !slices.Contains(drivers, params.LogDriver) {
+		return usagef("--log-driver %s: this engine offers %v", params.LogDriver, drivers)
+	}
+	return nil
+}
+
+// Pod is one run's two containers: the API owns the network namespace and the load
+// generator (the conductor) joins it; the API's stdout goes through the chosen logging
+// driver and is read back after the run when its configuration writes to it.
+func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
+	pr := p.bundle.M.Parameters
+	api, config := cond[0], cond[1]
+	l := pr.Limits
+	spec := experiment.PodSpec{
+		RunID:      runID,
+		Conductor:  "loadgen",
+		MountPath:  RunDir,
+		ResultPath: resultPath,
+		User:       User,
+		PidsLimit:  l.PidsLimit,
+		Containers: []experiment.ContainerSpec{
+			{Role: "api", Image: images[ImageOf(api)], NanoCPUs: nanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
+				Cmd: []string{"-config", config, "-log-dir", logDir}, LogDriver: pr.LogDriver, LogOpts: pr.LogOpts},
+			{Role: "loadgen", Image: images["qpsload"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
+				Cmd: []string{"-connections", strconv.Itoa(pr.Connections), "-pipelining", strconv.Itoa(pr.Pipelining),
+					"-duration", fmt.Sprintf("%gs", pr.DurationS), "-warmup", fmt.Sprintf("%gs", pr.WarmupS),
+					"-cpu-limit", fmt.Sprint(l.LoadgenCPUs), "-result", resultPath}},
+		},
+	}
+	if hasConsole(config) && pr.LogDriver != "none" {
+		spec.CollectLogs = []string{"api"}
+	}
+	return spec
+}
+
+func nanoCPUs(cpus float64) int64 { return int64(math.Round(cpus * 1e9)) }

@@ -1,0 +1,47 @@
+package qps
+
+import (
+	"fmt"
+
+	"github.com/gocarina/gocsv"
+
+	"github.com/logbench/logbench/results/reference"
+)
+
+// Published are the article's figures (results/reference/qps/figures.csv).
+type Published struct {
+	Source string
+	// RequestsPerS is the published mean requests per second by configuration.
+	RequestsPerS map[string]float64
+}
+
+type figure struct {
+	Configuration string  `csv:"configuration"`
+	Metric        string  `csv:"metric"`
+	Value         float64 `csv:"value"`
+	Unit          string  `csv:"unit"`
+	Note          string  `csv:"note"`
+}
+
+// LoadPublished reads the published figures and setup.
+func LoadPublished() (Published, error) {
+	setup, err := reference.SetupOf(Name)
+	if err != nil {
+		return Published{}, err
+	}
+	body, err := reference.FiguresCSV(Name)
+	if err != nil {
+		return Published{}, err
+	}
+	var rows []figure
+	if err := gocsv.UnmarshalBytes(body, &rows); err != nil {
+		return Published{}, fmt.Errorf("published figures of %s: %w", Name, err)
+	}
+	p := Published{Source: setup.Source, RequestsPerS: map[string]float64{}}
+	for _, f := range rows {
+		if f.Metric == "requests_per_s_mean" {
+			p.RequestsPerS[f.Configuration] = f.Value
+		}
+	}
+	return p, nil
+}

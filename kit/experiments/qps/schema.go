@@ -1,0 +1,185 @@
+package qps
+
+import (
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// The bundle's files.
+const (
+	ManifestFile   = bundle.ManifestFile
+	RunsFile       = "runs.csv"
+	SeriesFile     = "series.csv"
+	ConditionsFile = "conditions.csv"
+	SumsFile       = bundle.SumsFile
+)
+
+// DataFiles are every file but SHA256SUMS, in archive order.
+var DataFiles = []string{ManifestFile, RunsFile, SeriesFile, ConditionsFile}
+
+// Opt is a figure that may be absent (an empty field).
+type Opt = bundle.Opt
+
+// None is an absent figure.
+var None = bundle.None
+
+// Manifest is manifest.json.
+type Manifest struct {
+	bundle.Common
+	Parameters Params `json:"parameters"`
+	// Versions of each API image's runtime and libraries, by API ("node": node,
+	// express, morgan), as the images record them and the APIs report them.
+	Versions map[string]map[string]string `json:"versions,omitempty"`
+	// Unmeasured names what this kit does not measure yet, so that an absent column is
+	// never mistaken for a zero.
+	Unmeasured []string `json:"unmeasured,omitempty"`
+}
+
+// Params are the settings every run of the bundle shares.
+type Params struct {
+	APIs        []string `json:"apis"`
+	Configs     []string `json:"configs"`
+	Rounds      int      `json:"rounds"`
+	Connections int      `json:"connections"`
+	Pipelining  int      `json:"pipelining"`
+	DurationS   float64  `json:"duration_s"`
+	WarmupS     float64  `json:"warmup_s"`
+	// LogDriver and LogOpts are the API container's logging driver ("json-file") and
+	// its options, as the docker CLI spells them; NonBlocking says mode=non-blocking.
+	LogDriver   string            `json:"log_driver"`
+	LogOpts     map[string]string `json:"log_opts,omitempty"`
+	NonBlocking bool              `json:"non_blocking"`
+	Limits      Limits            `json:"limits"`
+	MaxRunTimeS float64           `json:"max_run_time_s"`
+	Platform    string            `json:"platform"`
+}
+
+// Limits of the containers; a CPU limit of 0 is none, recorded as such.
+type Limits struct {
+	APICPUs            float64 `json:"api_cpus"`
+	APIMemoryBytes     int64   `json:"api_memory_bytes"`
+	LoadgenCPUs        float64 `json:"loadgen_cpus"`
+	LoadgenMemoryBytes int64   `json:"loadgen_memory_bytes"`
+	PidsLimit          int64   `json:"pids_limit"`
+}
+
+// RunRow is one run (runs.csv). The columns up to Failure are what was observed; the
+// ones after Derived follow from them and from the run's series (DeriveRun), and verify
+// recomputes them.
+type RunRow struct {
+	RunID      string  `csv:"run_id"`
+	API        string  `csv:"api"`
+	Config     string  `csv:"config"`
+	Round      int     `csv:"round"`
+	Position   int     `csv:"position"`
+	StartedUTC string  `csv:"started_utc"`
+	WallS      float64 `csv:"wall_s"`
+	LogDriver  string  `csv:"log_driver"`
+	// Observed is the conductor's and the engine's account of why the run is not data
+	// ("" when they saw nothing wrong); Failure adds what the checks below find.
+	Observed string `csv:"observed_failure"`
+
+	// The load, as the generator measured it. Latencies are per request over the
+	// measured interval; the per-second counts are in series.csv.
+	MeasuredS          float64 `csv:"measured_s"`
+	Status2xx          int64   `csv:"status_2xx"`
+	Non2xx             int64   `csv:"non_2xx"`
+	Errors             int64   `csv:"errors"`
+	Timeouts           int64   `csv:"timeouts"`
+	LatencyMeanMs      float64 `csv:"latency_mean_ms"`
+	LatencyP50Ms       float64 `csv:"latency_p50_ms"`
+	LatencyP90Ms       float64 `csv:"latency_p90_ms"`
+	LatencyP99Ms       float64 `csv:"latency_p99_ms"`
+	LatencyMaxMs       float64 `csv:"latency_max_ms"`
+	GeneratorCPUS      float64 `csv:"generator_cpu_s"`
+	GeneratorLimit     float64 `csv:"generator_cpu_limit_cores"`
+	WarmupRequests     int64   `csv:"warmup_requests"`
+	APIImplementation  string  `csv:"api_implementation"`
+	APIRequests        int64   `csv:"api_requests"` // as the API counted them since the reset
+	APICPUUserUs       int64   `csv:"api_cpu_user_us"`
+	APICPUSystemUs     int64   `csv:"api_cpu_system_us"`
+	APIIntervalMs      float64 `csv:"api_interval_ms"` // from the reset to the report
+	APIRSSBytes        int64   `csv:"api_rss_bytes"`
+	SinkWriteErrors    int64   `csv:"sink_write_errors"`
+	ConsoleLines       int64   `csv:"console_lines_written"` // since the reset
+	ConsoleBytes       int64   `csv:"console_bytes_written"`
+	ConsoleTotalLines  int64   `csv:"console_total_lines_written"` // since the API started
+	ConsoleTotalBytes  int64   `csv:"console_total_bytes_written"`
+	ConsoleTotalSHA256 string  `csv:"console_total_sha256_written"`
+	// ConsoleRead says the engine's log stream was read back; its lines, bytes and
+	// SHA-256 follow.
+	ConsoleRead       bool   `csv:"console_read"`
+	ConsoleReadLines  int64  `csv:"console_lines_read"`
+	ConsoleReadBytes  int64  `csv:"console_bytes_read"`
+	ConsoleReadSHA256 string `csv:"console_sha256_read"`
+	FileLines         int64  `csv:"file_lines_written"` // since the reset
+	FileBytes         int64  `csv:"file_bytes_written"`
+	FileSHA256        string `csv:"file_sha256_written"`
+	FileTotalLines    int64  `csv:"file_total_lines_written"`
+	FileTotalBytes    int64  `csv:"file_total_bytes_written"`
+	FileTotalSHA256   string `csv:"file_total_sha256_written"`
+	FileRotations     int    `csv:"file_rotations"`
+	FilePath          string `csv:"file_path"`
+	FileRead          bool   `csv:"file_read"`
+	FileReadLines     int64  `csv:"file_lines_read"` // the whole file
+	FileReadBytes     int64  `csv:"file_bytes_read"`
+	FileReadSHA256    string `csv:"file_sha256_read"`
+	FileTailLines     int64  `csv:"file_lines_read_since_reset"` // from the reset's offset on
+	FileTailBytes     int64  `csv:"file_bytes_read_since_reset"`
+	FileTailSHA256    string `csv:"file_sha256_read_since_reset"`
+
+	// Derived (DeriveRun).
+	Requests          int64   `csv:"requests"`             // sum of the series
+	RequestsPerS      float64 `csv:"requests_per_s"`       // mean of the whole seconds' counts, as autocannon
+	RequestsPerSStdev float64 `csv:"requests_per_s_stdev"` // population, whole seconds
+	RequestsPerSOver  float64 `csv:"requests_per_s_over_interval"`
+	GeneratorCores    float64 `csv:"generator_cpu_cores"`
+	GeneratorBusy     bool    `csv:"generator_saturated"`
+	APICPUCores       Opt     `csv:"cpu_api_cores"`
+	APICPUUsPerReq    Opt     `csv:"cpu_api_us_per_request"`
+	LogLinesWritten   int64   `csv:"log_lines_written"` // every sink, since the API started
+	LogLinesRead      Opt     `csv:"log_lines_read"`    // absent when nothing could be read back
+	LogLinesDropped   Opt     `csv:"log_lines_dropped"` // console lines the driver dropped (non-blocking)
+	ConsoleVerified   string  `csv:"console_check"`     // "equal", "dropped N", "not read (driver none)", "-", or what differs
+	FileVerified      string  `csv:"file_check"`
+	Verified          bool    `csv:"verified"`
+	Failure           string  `csv:"failure"`
+}
+
+// SeriesRow is one second of one run's measured interval (series.csv): the responses
+// completed in it. The last second of an interval that is not whole is shorter.
+type SeriesRow struct {
+	RunID    string `csv:"run_id"`
+	Second   int    `csv:"second"` // 0-based
+	Requests int64  `csv:"requests"`
+}
+
+// ConditionRow is one cell api x config (conditions.csv), pooling its verified runs.
+type ConditionRow struct {
+	API          string `csv:"api"`
+	Config       string `csv:"config"`
+	Runs         int    `csv:"runs"`
+	RunsVerified int    `csv:"runs_verified"`
+	// Requests per second: the mean over the verified runs of each run's autocannon
+	// figure, and its 95% Student-t interval over runs (absent with fewer than 2).
+	RequestsPerS       Opt `csv:"requests_per_s"`
+	RequestsPerSCILow  Opt `csv:"requests_per_s_ci_low"`
+	RequestsPerSCIHigh Opt `csv:"requests_per_s_ci_high"`
+	RequestsPerSOver   Opt `csv:"requests_per_s_over_interval"`
+	// RatioToConsoleFile is this condition's requests/s over console+file's, same API.
+	RatioToConsoleFile Opt   `csv:"ratio_to_console_file"`
+	LatencyP50Ms       Opt   `csv:"latency_p50_ms"` // mean of the runs'
+	LatencyP99Ms       Opt   `csv:"latency_p99_ms"`
+	Errors             int64 `csv:"errors"`
+	LogLinesWritten    int64 `csv:"log_lines_written"`
+	LogLinesRead       Opt   `csv:"log_lines_read"`
+	LogLinesDropped    Opt   `csv:"log_lines_dropped"`
+	CPUAPICores        Opt   `csv:"cpu_api_cores"`
+	// CPUEngineCores is the engine's own CPU (dockerd, the shim) for this condition; this
+	// kit does not measure it yet, and the column stays empty.
+	CPUEngineCores    Opt `csv:"cpu_engine_cores"`
+	CPUAPIUsPerReq    Opt `csv:"cpu_api_us_per_request"`
+	CostPerRequestUs  Opt `csv:"cost_per_request_us"` // API CPU per request over none's, same API
+	PublishedReqPerS  Opt `csv:"published_requests_per_s"`
+	PublishedRatio    Opt `csv:"published_ratio_to_console_file"`
+	GeneratorCPUCores Opt `csv:"generator_cpu_cores"`
+}
