@@ -19,10 +19,13 @@ func calibrateCommand() *cli.Command {
 		Usage: "measure the instrument on this engine, inside the same limits: send lag, timers, reader pacing, pipe, overhead, capacity",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, csv, json or markdown"},
-		}, append(fifostall.RunFlags(fifostall.GoAPI), targetFlags()...)...),
+		}, hideFlags(append(fifostall.RunFlags(fifostall.GoAPI), targetFlags()...), calibrateIgnores...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("calibrate takes no arguments, got %q", c.Args().First())
+			}
+			if err := refuseHidden(c, calibrateIgnores...); err != nil {
+				return err
 			}
 			format := c.String("format")
 			if err := (compare.Table{}).Write(io.Discard, format); err != nil {
@@ -56,6 +59,10 @@ func calibrateCommand() *cli.Command {
 		},
 	}
 }
+
+// calibrateIgnores are the shared run flags calibration has no use for: it measures the
+// Go images with its own run lengths and writes no bundle.
+var calibrateIgnores = []string{"api", "duration", "out"}
 
 // calibrationTable lists each figure with what it is.
 func calibrationTable(cal bundle.Calibration) compare.Table {

@@ -20,7 +20,7 @@ func runCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "mode", Value: string(logmode.JSONSync), Usage: "logging mode: " + joinNames(logmode.Names())},
 			&cli.StringFlag{Name: "reader", Value: fifostall.SlowReader, Usage: "reader: fast or slow (256 KiB/s at most)"},
-		}, append(fifostall.RunFlags(fifostall.GoAPI), targetFlags()...)...),
+		}, append(flagUsage(fifostall.RunFlags(fifostall.GoAPI), "api", "API implementation: go (net/http) or python (the article's asyncio API); reproduce runs several"), targetFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("run takes no arguments, got %q", c.Args().First())
