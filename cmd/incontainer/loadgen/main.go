@@ -35,6 +35,10 @@ func main() {
 	sweepTrials := flag.Int("sweep-trials", 3, "trials at each sweep rate; most must hold it")
 	procs := flag.Int("gomaxprocs", 0, "Go's GOMAXPROCS (0: Go's default for the container's CPU limit)")
 	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
+	withReader := flag.Bool("with-reader", false, "run the FIFO reader as a child process in this container (the shared client topology)")
+	readerFIFO := flag.String("reader-fifo", "/run/logbench/log.fifo", "with -with-reader: the log FIFO")
+	readerRate := flag.Int64("reader-rate-bytes", 0, "with -with-reader: the reader's bound in bytes per second (0: none)")
+	asReader := flag.Bool("as-reader", false, "be the FIFO reader (how -with-reader starts its child)")
 	flag.Parse()
 	if *procs > 0 {
 		runtime.GOMAXPROCS(*procs)
@@ -42,6 +46,20 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *asReader {
+		os.Exit(runReader(ctx, *readerFIFO, *readerRate))
+	}
+	if *withReader {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		child, err := startReader(cancel, *readerFIFO, *readerRate)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(contract.ExitNoResult)
+		}
+		// os.Exit skips deferred calls: the reader is stopped by exit, below.
+		exit = func(code int) { child.stop(); os.Exit(code) }
+	}
 	c := &conductor.Conductor{
 		API:         control.NewClient(contract.APIControlPort),
 		Reader:      control.NewClient(contract.ReaderPort),
@@ -53,25 +71,28 @@ func main() {
 		rates, err := parseRates(*sweep)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen: -sweep:", err)
-			os.Exit(contract.ExitNoResult)
+			exit(contract.ExitNoResult)
 		}
 		res := c.Sweep(ctx, contract.SweepParams{Rates: rates, Step: *sweepStep, MaxLagP99: *sweepLag, Trials: *sweepTrials})
 		if err := writeJSON(*resultPath, res); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
-			os.Exit(contract.ExitNoResult)
+			exit(contract.ExitNoResult)
 		}
 		return
 	}
 	res := c.Run(ctx, p)
 	if err := writeJSON(*resultPath, res); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
-		os.Exit(contract.ExitNoResult)
+		exit(contract.ExitNoResult)
 	}
 	if res.Failure != "" {
-		os.Exit(contract.ExitRunFailed)
+		exit(contract.ExitRunFailed)
 	}
-	os.Exit(contract.ExitVerified)
+	exit(contract.ExitVerified)
 }
+
+// exit ends the process; with a child reader, it stops the reader first.
+var exit = os.Exit
 
 func parseRates(s string) ([]float64, error) {
 	var rates []float64

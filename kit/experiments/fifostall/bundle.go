@@ -36,7 +36,7 @@ func (b *Bundle) Measured(run experiment.Run) bool {
 // it is not.
 func Record(run experiment.Run, maxLag float64) bundle.RunRecord {
 	c := run.Condition
-	rec := bundle.RunRecord{RunID: run.ID, API: c[0], Mode: logmode.Mode(c[1]), Reader: c[2], Round: run.Round, Position: run.Position,
+	rec := bundle.RunRecord{RunID: run.ID, API: c[0], Mode: logmode.Mode(c[1]), Reader: c[2], Round: run.Round, Position: run.Position, Attempt: run.Attempt,
 		Started: run.Started, Exits: run.Pod.Exits, Wall: run.Wall, MaxSendLagP99: durationMs(maxLag)}
 	resultFailure := ""
 	if run.Pod.Result != nil {
@@ -56,20 +56,67 @@ func (b *Bundle) Add(run experiment.Run) (string, bool) {
 	b.Last = rows
 	r := rows.Run
 	state := "verified"
-	if !r.Verified {
+	switch {
+	case !r.Verified:
 		state = "FAILED: " + r.Failure
+	case !r.SendLagTrusted:
+		state = fmt.Sprintf("verified, NOT lag-trusted (send lag p99 over %g ms)", b.B.Manifest.Parameters.MaxSendLagP99Ms)
 	}
-	return fmt.Sprintf("%-28s p99 %-10s drain %6.2f s  overhead %.2f s  %s",
-		r.API+"/"+r.Mode+"/"+r.Reader, Ms(float64(r.P99Ms)), r.DrainS, r.OverheadS, state), r.Verified
+	if r.HostNoisy {
+		state += fmt.Sprintf("; noisy host (steal %s%%, CPU pressure %s%%)", pct(r.HostStealPct), pct(r.HostCPUPressurePct))
+	}
+	return fmt.Sprintf("%-28s p99 %-10s lag p99 %-9s drain %6.2f s  overhead %.2f s  %s",
+		r.API+"/"+r.Mode+"/"+r.Reader, Ms(float64(r.P99Ms)), Ms(float64(r.SendLagP99Ms)), r.DrainS, r.OverheadS, state), r.Verified
 }
 
+func pct(o bundle.Opt) string {
+	if o != o {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", float64(o))
+}
+
+// Retry redoes a verified run whose send lag was over the bound, up to the plan's
+// retries (parameters.retries): the run is marked superseded and kept. A failed run is
+// not redone (it is kept as failed), nor is one whose retries are spent: it stays the
+// round's run, counted as not lag-trusted.
+func (b *Bundle) Retry(run experiment.Run) bool {
+	if len(b.B.Runs) == 0 {
+		return false
+	}
+	last := &b.B.Runs[len(b.B.Runs)-1].Run
+	if last.RunID != run.ID || !last.Verified || last.SendLagTrusted || run.Attempt > b.B.Manifest.Parameters.Retries {
+		return false
+	}
+	last.Superseded = true
+	b.Last.Run.Superseded = true
+	return true
+}
+
+// Attempts counts the bundle's attempts of cond in round.
+func (b *Bundle) Attempts(cond experiment.Condition, round int) int {
+	n := 0
+	for _, r := range b.B.Runs {
+		if condOf(r.Run).Key(r.Run.Round) == cond.Key(round) {
+			n++
+		}
+	}
+	return n
+}
+
+// Has says whether the bundle holds the round's run of cond: a superseded attempt is
+// not it.
 func (b *Bundle) Has(cond experiment.Condition, round int) bool {
 	for _, r := range b.B.Runs {
-		if (experiment.Condition{r.Run.API, r.Run.Mode, r.Run.Reader}).Key(r.Run.Round) == cond.Key(round) {
+		if !r.Run.Superseded && condOf(r.Run).Key(r.Run.Round) == cond.Key(round) {
 			return true
 		}
 	}
 	return false
+}
+
+func condOf(r bundle.RunRow) experiment.Condition {
+	return experiment.Condition{r.API, r.Mode, r.Reader}
 }
 
 func (b *Bundle) Files() (map[string][]byte, error) { return b.B.Files() }
@@ -84,10 +131,54 @@ func (b *Bundle) Summary(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "\npublished: %s; model: the FIFO/reader arithmetic (pipe capacity from the kernel)\n", reference.Source)
+	for _, l := range compare.PublishedLegend {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w, b.TrustSummary())
 	if d := UnlikePublished(b.B.Manifest.Parameters); len(d) > 0 {
 		fmt.Fprintf(w, "NOTE: this protocol is not the published one (%s): the pub columns are not like for like\n", strings.Join(d, ", "))
 	}
 	return nil
+}
+
+// TrustSummary says in one line how far the runs can be trusted: the send-lag bound,
+// runs lag-trusted, attempts redone, conditions that still have untrusted runs, runs on
+// a noisy host, and p99s not resolved.
+func (b *Bundle) TrustSummary() string {
+	p := b.B.Manifest.Parameters
+	var counting, trusted, redone, noisy int
+	for _, r := range b.B.Runs {
+		switch {
+		case r.Run.Superseded:
+			redone++
+		default:
+			counting++
+			if r.Run.Verified && r.Run.SendLagTrusted {
+				trusted++
+			}
+			if r.Run.Verified && r.Run.HostNoisy {
+				noisy++
+			}
+		}
+	}
+	var untrusted, unresolved []string
+	for _, c := range b.B.Conditions {
+		if c.RunsTrusted < c.RunsVerified {
+			untrusted = append(untrusted, c.API+"/"+c.Mode+"/"+c.Reader)
+		}
+		if !c.P99Resolved && c.P99Ms == c.P99Ms {
+			unresolved = append(unresolved, c.API+"/"+c.Mode+"/"+c.Reader)
+		}
+	}
+	s := fmt.Sprintf("trust: %d of %d runs lag-trusted (send-lag p99 within %g ms); %d attempts redone (--retries %d); %d runs on a noisy host",
+		trusted, counting, p.MaxSendLagP99Ms, redone, p.Retries, noisy)
+	if len(untrusted) > 0 {
+		s += fmt.Sprintf("\nSTILL UNTRUSTED after retries: %s", strings.Join(untrusted, ", "))
+	}
+	if len(unresolved) > 0 {
+		s += fmt.Sprintf("\nNOT RESOLVED (p99 under %g x the send lag): %s", bundle.ResolutionFactor, strings.Join(unresolved, ", "))
+	}
+	return s + fmt.Sprintf("\nclient topology: %s", TopologyOf(p))
 }
 
 // UnlikePublished lists where p departs from the published setup (its parameters, in

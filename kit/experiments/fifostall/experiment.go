@@ -39,6 +39,7 @@ func (Experiment) Flags() []cli.Flag {
 		&cli.StringFlag{Name: "modes", Value: strings.Join(logmode.Names(), ","), Usage: "fifo-stall: logging modes, comma-separated"},
 		&cli.StringFlag{Name: "readers", Value: strings.Join(Readers, ","), Usage: "fifo-stall: readers, comma-separated"},
 		&cli.BoolFlag{Name: "calibrate", Value: true, Usage: "fifo-stall: measure the instrument first and record it in the manifest (--calibrate=false to skip)"},
+		&cli.IntFlag{Name: "retries", Value: 2, Usage: "fifo-stall: perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle)"},
 	}, RunFlags(PythonAPI)...)
 }
 
@@ -64,6 +65,9 @@ func (Experiment) Plan(c *cli.Context) (experiment.Plan, error) {
 	params, err := ParamsFrom(c)
 	if err != nil {
 		return nil, err
+	}
+	if params.Retries = c.Int("retries"); params.Retries < 0 || params.Retries > 10 {
+		return nil, usagef("--retries %d: want 0 to 10", params.Retries)
 	}
 	p := NewPlan(experiment.Cross(params.APIs, modes, readers), c.Int("reps"), params)
 	p.calibrate = c.Bool("calibrate")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -93,6 +94,9 @@ func (p *Plan) Images() []string {
 	for _, api := range p.bundle.B.Manifest.Parameters.APIs {
 		names = appendOnce(names, ImageOf(api))
 	}
+	if p.Settings.ClientTopology == SharedClient {
+		return append(names, "loadgen") // the loadgen image runs the reader too
+	}
 	return append(names, "reader", "loadgen")
 }
 
@@ -109,7 +113,24 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 	return p.pod(cond[0], cond[1], rate, runID, p.Settings.Limits, images, args)
 }
 
+// pod is one run's containers. Split, the reader and the load generator each have a
+// container and limits of their own; shared (as published), the load generator's
+// container is the client: it runs the reader as its child process, both under the
+// client's one budget (the loadgen limits), and containers.csv's reader and loadgen rows
+// then read the same cgroup.
 func (p *Plan) pod(api, mode string, readerRate int64, runID string, l bundle.Limits, images map[string]string, loadgenArgs []string) experiment.PodSpec {
+	apiC := experiment.ContainerSpec{Role: "api", Image: images[ImageOf(api)], NanoCPUs: nanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
+		Cmd: []string{"-mode", mode, "-fifo", fifoPath, "-max-log-bytes", strconv.FormatInt(p.Settings.MaxLogBytes, 10)}}
+	readerArgs := []string{"-fifo", fifoPath, "-rate-bytes", strconv.FormatInt(readerRate, 10)}
+	loadgenC := experiment.ContainerSpec{Role: "loadgen", Image: images["loadgen"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
+		Cmd: append(slices.Clone(loadgenArgs), "-result", resultPath)}
+	containers := []experiment.ContainerSpec{apiC,
+		{Role: "reader", Image: images["reader"], NanoCPUs: nanoCPUs(l.ReaderCPUs), MemoryBytes: l.ReaderMemoryBytes, Cmd: readerArgs},
+		loadgenC}
+	if p.Settings.ClientTopology == SharedClient {
+		loadgenC.Cmd = append(loadgenC.Cmd, "-with-reader", "-reader-fifo", fifoPath, "-reader-rate-bytes", strconv.FormatInt(readerRate, 10))
+		containers = []experiment.ContainerSpec{apiC, loadgenC}
+	}
 	return experiment.PodSpec{
 		RunID:      runID,
 		Conductor:  "loadgen",
@@ -117,14 +138,7 @@ func (p *Plan) pod(api, mode string, readerRate int64, runID string, l bundle.Li
 		ResultPath: resultPath,
 		User:       User,
 		PidsLimit:  l.PidsLimit,
-		Containers: []experiment.ContainerSpec{
-			{Role: "api", Image: images[ImageOf(api)], NanoCPUs: nanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
-				Cmd: []string{"-mode", mode, "-fifo", fifoPath, "-max-log-bytes", strconv.FormatInt(p.Settings.MaxLogBytes, 10)}},
-			{Role: "reader", Image: images["reader"], NanoCPUs: nanoCPUs(l.ReaderCPUs), MemoryBytes: l.ReaderMemoryBytes,
-				Cmd: []string{"-fifo", fifoPath, "-rate-bytes", strconv.FormatInt(readerRate, 10)}},
-			{Role: "loadgen", Image: images["loadgen"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
-				Cmd: append(loadgenArgs, "-result", resultPath)},
-		},
+		Containers: containers,
 	}
 }
 

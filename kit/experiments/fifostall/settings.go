@@ -81,6 +81,8 @@ type Settings struct {
 	// MaxSendLagP99 flags runs whose load generator was later than this against its
 	// schedule (p99).
 	MaxSendLagP99 time.Duration
+	// ClientTopology is SharedClient or SplitClient.
+	ClientTopology string
 }
 
 // SettingsOf turns recorded parameters into run settings.
@@ -94,9 +96,10 @@ func SettingsOf(p bundle.Params) Settings {
 			RequestTimeout: maxRun,
 			MaxRunTime:     maxRun,
 		},
-		Limits:        p.Limits,
-		MaxLogBytes:   p.MaxLogBytes,
-		MaxSendLagP99: time.Duration(p.MaxSendLagP99Ms * 1e6),
+		Limits:         p.Limits,
+		MaxLogBytes:    p.MaxLogBytes,
+		MaxSendLagP99:  time.Duration(p.MaxSendLagP99Ms * 1e6),
+		ClientTopology: TopologyOf(p),
 	}
 }
 
@@ -120,7 +123,27 @@ func RunFlags(defaultAPI string) []cli.Flag {
 		&cli.DurationFlag{Name: "max-run-time", Value: 2 * time.Minute, Usage: "stop condition: longest a run may take"},
 		&cli.StringFlag{Name: "max-log-bytes", Value: "256MiB", Usage: "stop condition: most log bytes a run may generate"},
 		&cli.DurationFlag{Name: "max-send-lag", Value: time.Millisecond, Usage: "flag a run as not trustworthy when its send-lag p99 exceeds this"},
+		&cli.StringFlag{Name: "client-topology", Value: SharedClient, Usage: "shared: the reader and the load generator in one client container with one budget (--loadgen-cpus, --loadgen-memory), as published; split: a container each, with its own limits"},
 	}
+}
+
+// The client topologies: where the reader and the load generator run.
+const (
+	// SharedClient is the published setup: both programs in one client container,
+	// two processes under one CPU and memory budget (the loadgen image runs the reader
+	// as its child).
+	SharedClient = "shared"
+	// SplitClient gives each its own container and limits.
+	SplitClient = "split"
+)
+
+// TopologyOf reads a manifest's client topology; a bundle written before the kit
+// offered the shared one has none, and ran split.
+func TopologyOf(p bundle.Params) string {
+	if p.ClientTopology == "" {
+		return SplitClient
+	}
+	return p.ClientTopology
 }
 
 // ParamsFrom validates the run flags, all before anything starts, into the parameters
@@ -175,6 +198,10 @@ func ParamsFrom(c *cli.Context) (bundle.Params, error) {
 	if maxLag <= 0 {
 		return bundle.Params{}, usagef("--max-send-lag %v: want more than 0", maxLag)
 	}
+	topology := c.String("client-topology")
+	if topology != SharedClient && topology != SplitClient {
+		return bundle.Params{}, usagef("--client-topology %q: want shared or split", topology)
+	}
 	return bundle.Params{
 		APIs:           apis,
 		Rounds:         1,
@@ -188,6 +215,7 @@ func ParamsFrom(c *cli.Context) (bundle.Params, error) {
 		MaxLogBytes:    maxLogBytes,
 		// The bound is written to the manifest and read back by --resume and verify.
 		MaxSendLagP99Ms: float64(maxLag) / 1e6,
+		ClientTopology:  topology,
 		Limits:          l,
 	}, nil
 }

@@ -30,7 +30,10 @@ type Common struct {
 	RunsPlanned   int                  `json:"runs_planned"`
 	RunsCompleted int                  `json:"runs_completed"`
 	RunsVerified  int                  `json:"runs_verified"`
-	Complete      bool                 `json:"complete"`
+	// RunsSuperseded counts the runs of runs_completed that a later attempt replaced;
+	// the matrix is complete when the others number runs_planned.
+	RunsSuperseded int  `json:"runs_superseded,omitempty"`
+	Complete       bool `json:"complete"`
 	// Interrupted says the last invocation was stopped (SIGINT, SIGTERM) before its end.
 	Interrupted bool `json:"interrupted"`
 	// EngineContext and EngineEndpoint name the engine as it was chosen: the docker

@@ -38,21 +38,31 @@ func (o *Opt) UnmarshalCSV(s string) error {
 
 // ConditionRow is one cell of the matrix, api x mode x reader (conditions.csv). Its
 // figures pool the condition's verified runs only; failed runs are counted, never used.
+// A superseded run (redone because its send lag was over the bound) is counted in
+// RunsSuperseded and nowhere else.
 type ConditionRow struct {
 	API          string `csv:"api"`
 	Mode         string `csv:"mode"`
 	Reader       string `csv:"reader"`
-	Runs         int    `csv:"runs"`
+	Runs         int    `csv:"runs"` // the condition's runs, superseded attempts not counted
 	RunsVerified int    `csv:"runs_verified"`
-	Requests     int    `csv:"requests"`
-	Errors       int    `csv:"errors"`
+	// RunsTrusted are the verified runs whose send lag kept within the bound; the
+	// figures pool every verified run, trusted or not, and this says how many were.
+	RunsTrusted    int `csv:"runs_trusted"`
+	RunsSuperseded int `csv:"runs_superseded"` // attempts redone, kept in runs.csv only
+	RunsNoisy      int `csv:"runs_noisy"`      // verified runs on a noisy host (HostNoisy)
+	Requests       int `csv:"requests"`
+	Errors         int `csv:"errors"`
 
-	P50Ms       Opt `csv:"p50_ms"`         // pooled over the verified runs' requests
-	P99Ms       Opt `csv:"p99_ms"`         // pooled, nearest rank
-	P99RunMinMs Opt `csv:"p99_run_min_ms"` // the range of the per-run p99s
-	P99RunMaxMs Opt `csv:"p99_run_max_ms"`
-	MeanMs      Opt `csv:"mean_ms"`
-	MaxMs       Opt `csv:"max_ms"`
+	P50Ms Opt `csv:"p50_ms"` // pooled over the verified runs' requests
+	P99Ms Opt `csv:"p99_ms"` // pooled, nearest rank
+	// P99Resolved says the p99 is at least ResolutionFactor x send_lag_p99_max_ms:
+	// larger than the instrument's own error by enough to stand (Resolved).
+	P99Resolved bool `csv:"p99_resolved"`
+	P99RunMinMs Opt  `csv:"p99_run_min_ms"` // the range of the per-run p99s
+	P99RunMaxMs Opt  `csv:"p99_run_max_ms"`
+	MeanMs      Opt  `csv:"mean_ms"`
+	MaxMs       Opt  `csv:"max_ms"`
 
 	SpanGenerateMeanUs Opt `csv:"span_generate_mean_us"` // mean over the pooled requests
 	SpanLogCallMeanUs  Opt `csv:"span_log_call_mean_us"`
@@ -89,16 +99,25 @@ func DeriveConditions(runs []Rows, params Params) []ConditionRow {
 	type key struct{ api, mode, reader string }
 	var order []key
 	groups := map[key][]Rows{}
+	superseded := map[key]int{}
 	for _, r := range runs {
 		k := key{r.Run.API, r.Run.Mode, r.Run.Reader}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
+			groups[k] = nil
+		}
+		if r.Run.Superseded {
+			// Redone: kept in the bundle, counted, and left out of every figure.
+			superseded[k]++
+			continue
 		}
 		groups[k] = append(groups[k], r)
 	}
 	out := make([]ConditionRow, 0, len(order))
 	for _, k := range order {
-		out = append(out, deriveCondition(k.api, k.mode, k.reader, groups[k], params))
+		c := deriveCondition(k.api, k.mode, k.reader, groups[k], params)
+		c.RunsSuperseded = superseded[k]
+		out = append(out, c)
 	}
 	return out
 }
@@ -113,6 +132,12 @@ func deriveCondition(api, mode, reader string, runs []Rows, params Params) Condi
 			continue
 		}
 		c.RunsVerified++
+		if r.Run.SendLagTrusted {
+			c.RunsTrusted++
+		}
+		if r.Run.HostNoisy {
+			c.RunsNoisy++
+		}
 		c.Requests += r.Run.Requests
 		c.Errors += r.Run.Errors
 		for _, q := range r.Requests {
@@ -150,6 +175,7 @@ func deriveCondition(api, mode, reader string, runs []Rows, params Params) Condi
 	c.BacklogMaxBytes = backlog
 	c.APICPUCores = Opt(stats.Mean(cpus))
 	c.SendLagP99MaxMs = Opt(stats.Max(lags))
+	c.P99Resolved = Resolved(float64(c.P99Ms), float64(c.SendLagP99MaxMs))
 	c.HostCPUMedianPct, c.HostCPUMaxPct, c.HostLoad1Max = Opt(stats.NearestRank(hostMed, 50)), Opt(stats.Max(hostMax)), Opt(stats.Max(load))
 
 	var pipe int64 = 64 << 10 // Linux's default, unless a run read the kernel's value

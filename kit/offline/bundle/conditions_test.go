@@ -3,6 +3,8 @@ package bundle
 import (
 	"math"
 	"testing"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 // runOf makes a verified run whose request latencies are lat (ms).
@@ -69,5 +71,63 @@ func TestAConditionWithNoVerifiedRunHasNoFigures(t *testing.T) {
 	}
 	if s, _ := c.P99Ms.MarshalCSV(); s != "" {
 		t.Fatalf("absent p99 written as %q", s)
+	}
+}
+
+// TestTrustRules: a superseded run is in no figure; runs_trusted counts the verified
+// runs within the lag bound; p99_resolved asks for ResolutionFactor x the lag.
+func TestTrustRules(t *testing.T) {
+	lat := func(v float64) []float64 {
+		out := make([]float64, 100)
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	trusted := runOf("a", lat(10), 8, 8, 0)
+	trusted.Run.SendLagTrusted, trusted.Run.SendLagP99Ms = true, 0.1
+	untrusted := runOf("b", lat(10), 8, 8, 0)
+	untrusted.Run.SendLagP99Ms, untrusted.Run.HostNoisy = 2.5, true
+	redone := runOf("c", lat(900), 8, 8, 0)
+	redone.Run.Superseded, redone.Run.SendLagP99Ms = true, 40
+	params := Params{RateRPS: 20, DurationS: 8}
+	c := DeriveConditions([]Rows{redone, trusted, untrusted}, params)[0]
+	if c.Runs != 2 || c.RunsVerified != 2 || c.RunsTrusted != 1 || c.RunsSuperseded != 1 || c.RunsNoisy != 1 || c.Requests != 200 {
+		t.Fatalf("counts %+v", c)
+	}
+	if c.P99Ms != 10 || c.SendLagP99MaxMs != 2.5 || c.P99Resolved {
+		t.Fatalf("p99 %v, lag %v, resolved %v: the superseded run's 900 ms must not count, and 10 ms < 5 x 2.5 ms", c.P99Ms, c.SendLagP99MaxMs, c.P99Resolved)
+	}
+	c = DeriveConditions([]Rows{trusted}, params)[0]
+	if !c.P99Resolved {
+		t.Fatalf("10 ms with 0.1 ms of lag is resolved")
+	}
+	for _, tc := range []struct {
+		fig, lag float64
+		want     bool
+	}{{5, 1, true}, {4.99, 1, false}, {math.NaN(), 1, false}, {5, math.NaN(), false}} {
+		if Resolved(tc.fig, tc.lag) != tc.want {
+			t.Errorf("Resolved(%v, %v) != %v", tc.fig, tc.lag, tc.want)
+		}
+	}
+	if HostNoisy(math.NaN(), math.NaN()) || !HostNoisy(NoisyStealPct+0.1, math.NaN()) || !HostNoisy(0, NoisyCPUPressurePct+0.1) || HostNoisy(NoisyStealPct, NoisyCPUPressurePct) {
+		t.Fatal("HostNoisy: past either threshold, absent figures are not noise")
+	}
+}
+
+func TestHostNoiseOverARun(t *testing.T) {
+	s := []contract.HostSample{
+		{UnixNano: 1e9, StealPct: 2, CPUPressure: &contract.PSISomeLine{TotalUs: 1_000_000}},
+		{UnixNano: 2e9, StealPct: 4, CPUPressure: &contract.PSISomeLine{TotalUs: 1_100_000}},
+		{UnixNano: 3e9, StealPct: 6, CPUPressure: &contract.PSISomeLine{TotalUs: 1_500_000}},
+	}
+	steal, pressure := HostNoise(s)
+	// 0.5 s stalled over 2 s of wall time.
+	if steal != 4 || pressure != 25 {
+		t.Fatalf("steal %v, pressure %v", steal, pressure)
+	}
+	s[0].CPUPressure = nil
+	if _, pressure := HostNoise(s); !math.IsNaN(float64(pressure)) {
+		t.Fatalf("no PSI: %v", pressure)
 	}
 }

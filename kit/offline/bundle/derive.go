@@ -18,10 +18,12 @@ type RunRecord struct {
 	Reader   string
 	Round    int
 	Position int
-	Started  time.Time
-	Result   contract.Result
-	Exits    []contract.Exit
-	Wall     time.Duration // the kit's whole run, from creating the pod to removing it
+	// Attempt counts the performances of the condition and round, from 1.
+	Attempt int
+	Started time.Time
+	Result  contract.Result
+	Exits   []contract.Exit
+	Wall    time.Duration // the kit's whole run, from creating the pod to removing it
 	// MaxSendLagP99 is the send-lag p99 beyond which the run's latencies are not trusted.
 	MaxSendLagP99 time.Duration
 	// Failure is the whole reason the run is not data ("" when it is).
@@ -71,6 +73,7 @@ func Derive(rec RunRecord) Rows {
 		Reader:        rec.Reader,
 		Round:         rec.Round,
 		Position:      rec.Position,
+		Attempt:       rec.Attempt,
 		StartedUTC:    rec.Started.UTC().Format(time.RFC3339Nano),
 		Verified:      rec.Failure == "",
 		Failure:       rec.Failure,
@@ -93,6 +96,7 @@ func Derive(rec RunRecord) Rows {
 		cpu, load = append(cpu, h.CPUBusyPct), append(load, h.Load1)
 	}
 	run.HostCPUMedianPct, run.HostCPUMaxPct, run.HostLoad1Max = Opt(stats.NearestRank(cpu, 50)), Opt(stats.Max(cpu)), Opt(stats.Max(load))
+	run.HostStealPct, run.HostCPUPressurePct = HostNoise(res.HostLoad)
 	run.WallS = rec.Wall.Seconds()
 	if end := max(res.LogsRead, res.LastResponse); res.WarmupStart > 0 && end > 0 {
 		run.InherentS = seconds(end - res.WarmupStart)
@@ -155,6 +159,26 @@ func containerRow(runID, role string, from, to contract.CgroupSnapshot, exit con
 		ExitCode:         exit.ExitCode,
 		OOMKilled:        exit.OOMKilled,
 	}
+}
+
+// HostNoise is the host's noise over a run's samples: the mean share of CPU time stolen
+// (each sample covers the second before it), and the share of the wall time some task
+// waited for a CPU, from the first sample's cumulative stall time to the last's
+// (absent without PSI or with fewer than two samples).
+func HostNoise(samples []contract.HostSample) (stealPct, cpuPressurePct Opt) {
+	steal := make([]float64, 0, len(samples))
+	for _, h := range samples {
+		steal = append(steal, h.StealPct)
+	}
+	stealPct, cpuPressurePct = Opt(stats.Mean(steal)), None
+	if n := len(samples); n >= 2 {
+		first, last := samples[0], samples[n-1]
+		if first.CPUPressure != nil && last.CPUPressure != nil && last.UnixNano > first.UnixNano && last.CPUPressure.TotalUs >= first.CPUPressure.TotalUs {
+			stalled := float64(last.CPUPressure.TotalUs-first.CPUPressure.TotalUs) * 1e3 // ns
+			cpuPressurePct = Opt(min(100, 100*stalled/float64(last.UnixNano-first.UnixNano)))
+		}
+	}
+	return stealPct, cpuPressurePct
 }
 
 // BacklogMax is the largest difference between bytes generated and bytes read, taking

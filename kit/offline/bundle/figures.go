@@ -46,6 +46,7 @@ func RunFigures(run RunRow, requests []RequestRow, containers []ContainerRow, ti
 	run.MaxMs = Opt(stats.Max(latencies))
 	run.SendLagP99Ms = Opt(stats.NearestRank(lags, 99))
 	run.SendLagTrusted = SendLagTrusted(float64(run.SendLagP99Ms), maxSendLagP99Ms)
+	run.HostNoisy = HostNoisy(float64(run.HostStealPct), float64(run.HostCPUPressurePct))
 	run.SpanGenerateMeanUs = Opt(stats.Mean(gens))
 	run.SpanLogCallMeanUs = Opt(stats.Mean(calls))
 
@@ -76,6 +77,33 @@ func RunFigures(run RunRow, requests []RequestRow, containers []ContainerRow, ti
 // send lag (p99) stayed within the bound. A run with no request is not trusted.
 func SendLagTrusted(lagP99Ms, boundMs float64) bool {
 	return !math.IsNaN(lagP99Ms) && lagP99Ms <= boundMs
+}
+
+// The thresholds of a noisy host, over a run: a run during which the hypervisor stole
+// more than NoisyStealPct of the host's CPU time, or some runnable task waited for a CPU
+// more than NoisyCPUPressurePct of the wall time, was measured on a host busy enough to
+// delay the load generator's wake-ups. Its figures are still data; the flag says why
+// its send lag may be high.
+const (
+	NoisyStealPct       = 5.0
+	NoisyCPUPressurePct = 20.0
+)
+
+// HostNoisy is the rule for a noisy host (absent figures are not noise).
+func HostNoisy(stealPct, cpuPressurePct float64) bool {
+	return stealPct > NoisyStealPct || cpuPressurePct > NoisyCPUPressurePct
+}
+
+// ResolutionFactor is how many times the instrument's own error a latency figure must
+// be to stand as measured: a p99 below ResolutionFactor x the send-lag p99 of the runs
+// it pools is within a few times the load generator's lateness (a 3 ms p99 measured
+// with 1 ms of lag is not a 3 ms fact), and is shown as not resolved ("~").
+const ResolutionFactor = 5.0
+
+// Resolved is the rule: figureMs is at least ResolutionFactor x lagMs. An absent figure
+// or lag is not resolved.
+func Resolved(figureMs, lagMs float64) bool {
+	return !math.IsNaN(figureMs) && !math.IsNaN(lagMs) && figureMs >= ResolutionFactor*lagMs
 }
 
 // The series of timeline.csv.

@@ -39,13 +39,19 @@ type RequestRow struct {
 // RunRow is one run (runs.csv). An Opt figure that could not be computed (no
 // request, no sample) is an empty field.
 type RunRow struct {
-	RunID         string `csv:"run_id"`
-	API           string `csv:"api"`
-	Mode          string `csv:"mode"`
-	Reader        string `csv:"reader"`
-	Round         int    `csv:"round"`
-	Position      int    `csv:"position"`
-	StartedUTC    string `csv:"started_utc"`
+	RunID      string `csv:"run_id"`
+	API        string `csv:"api"`
+	Mode       string `csv:"mode"`
+	Reader     string `csv:"reader"`
+	Round      int    `csv:"round"`
+	Position   int    `csv:"position"`
+	StartedUTC string `csv:"started_utc"`
+	// Attempt counts the performances of this condition and round, from 1; a bundle
+	// written before the kit redid runs has 0. Superseded says a later attempt replaced
+	// this one (its send lag was over the bound): it is kept, and left out of
+	// conditions.csv.
+	Attempt       int    `csv:"attempt"`
+	Superseded    bool   `csv:"superseded"`
 	Verified      bool   `csv:"verified"`
 	Failure       string `csv:"failure"`
 	StopCondition string `csv:"stop_condition"`
@@ -87,6 +93,14 @@ type RunRow struct {
 	HostCPUMedianPct Opt `csv:"host_cpu_median_pct"` // the whole host, sampled about once a second
 	HostCPUMaxPct    Opt `csv:"host_cpu_max_pct"`
 	HostLoad1Max     Opt `csv:"host_load1_max"`
+	// Host noise over the measured load: the share of the host's CPU time the
+	// hypervisor stole (/proc/stat), and the share of the time some runnable task
+	// waited for a CPU (/proc/pressure/cpu "some"; empty where the kernel has no
+	// PSI). HostNoisy is HostNoisy(steal, pressure): past NoisyStealPct or
+	// NoisyCPUPressurePct.
+	HostStealPct       Opt  `csv:"host_steal_pct"`
+	HostCPUPressurePct Opt  `csv:"host_cpu_pressure_pct"`
+	HostNoisy          bool `csv:"host_noisy"`
 
 	WallS     float64 `csv:"wall_s"`     // the kit's whole run: create .. everything removed
 	InherentS float64 `csv:"inherent_s"` // first warm-up send .. every log byte read
@@ -153,8 +167,16 @@ type Params struct {
 	// MaxSendLagP99Ms is the send-lag p99 above which a run's latencies are flagged
 	// as not trustworthy.
 	MaxSendLagP99Ms float64 `json:"max_send_lag_p99_ms"`
-	Limits          Limits  `json:"limits"`
-	Platform        string  `json:"platform"`
+	// Retries is how many times a run whose send lag was over the bound is performed
+	// again (absent: none, as before the kit redid runs).
+	Retries int `json:"retries,omitempty"`
+	// ClientTopology says where the reader and the load generator ran: "shared", one
+	// client container with one budget (Limits.Loadgen*) for both, as published;
+	// "split", a container each with its own limits. Absent: split, the only topology
+	// before the kit offered the shared one.
+	ClientTopology string `json:"client_topology,omitempty"`
+	Limits         Limits `json:"limits"`
+	Platform       string `json:"platform"`
 }
 
 // Limits are the requested container limits; containers.csv has them as applied.

@@ -71,6 +71,9 @@ type Counts struct {
 	Files      int // files whose SHA-256 matched SHA256SUMS
 	Runs       int
 	Verified   int // runs marked verified
+	Trusted    int // verified runs that count (not superseded) whose send lag kept within the bound
+	Superseded int // runs redone: kept, and in no condition's figures
+	Noisy      int // verified runs that count, measured on a noisy host
 	Requests   int
 	Containers int
 	Timeline   int // timeline samples
@@ -94,15 +97,66 @@ type Result struct {
 // OK says the bundle has no problem.
 func (r *Result) OK() bool { return len(r.Problems) == 0 }
 
-// Summary says in one line what was checked.
+// Summary says in one line what was checked and how far the runs can be trusted, then
+// one line per condition (Trust).
 func (r *Result) Summary() string {
 	c := r.Counts
-	s := fmt.Sprintf("%s: %d files match %s; %d runs (%d verified), %d requests, %d container rows, %d timeline samples, %d conditions",
-		r.Name, c.Files, bundle.SumsFile, c.Runs, c.Verified, c.Requests, c.Containers, c.Timeline, c.Conditions)
+	s := fmt.Sprintf("%s: %d files match %s; %d runs (%d verified, %d lag-trusted, %d redone, %d on a noisy host), %d requests, %d container rows, %d timeline samples, %d conditions",
+		r.Name, c.Files, bundle.SumsFile, c.Runs, c.Verified, c.Trusted, c.Superseded, c.Noisy, c.Requests, c.Containers, c.Timeline, c.Conditions)
 	if r.OK() {
-		return "OK: " + s + "; every aggregate recomputed and equal"
+		s = "OK: " + s + "; every aggregate recomputed and equal"
+	} else {
+		s = fmt.Sprintf("FAILED: %s; %d problems", s, len(r.Problems))
 	}
-	return fmt.Sprintf("FAILED: %s; %d problems", s, len(r.Problems))
+	// Then how far each condition can be trusted, one indented line each.
+	for _, line := range r.Trust() {
+		s += "\n  " + line
+	}
+	return s
+}
+
+// Trust says per condition how far its figures can be trusted, one line each: runs
+// verified and lag-trusted of those that count, runs redone, runs on a noisy host, and
+// whether the p99 is resolved (bundle.Resolved), as conditions.csv has them:
+// "go/json-sync/slow: 3/3 verified, 2/3 lag-trusted, 1 redone; p99 4.1 ms not resolved (under 5 x the send-lag p99 of 0.9 ms)".
+func (r *Result) Trust() []string {
+	if r.Bundle == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range r.Bundle.Conditions {
+		out = append(out, TrustLine(c))
+	}
+	return out
+}
+
+// TrustLine is one condition's line of Trust.
+func TrustLine(c bundle.ConditionRow) string {
+	s := fmt.Sprintf("%s/%s/%s: %d/%d verified, %d/%d lag-trusted", c.API, c.Mode, c.Reader, c.RunsVerified, c.Runs, c.RunsTrusted, c.Runs)
+	if c.RunsSuperseded > 0 {
+		s += fmt.Sprintf(", %d redone", c.RunsSuperseded)
+	}
+	if c.RunsNoisy > 0 {
+		s += fmt.Sprintf(", %d on a noisy host", c.RunsNoisy)
+	}
+	if c.RunsTrusted < c.Runs {
+		s += "; STILL UNTRUSTED RUNS"
+	}
+	switch p99, lag := float64(c.P99Ms), float64(c.SendLagP99MaxMs); {
+	case math.IsNaN(p99):
+	case c.P99Resolved:
+		s += fmt.Sprintf("; p99 %s ms resolved (send-lag p99 at most %s ms)", number3(p99), number3(lag))
+	default:
+		s += fmt.Sprintf("; p99 %s ms NOT resolved (under %g x the send-lag p99 of %s ms)", number3(p99), bundle.ResolutionFactor, number3(lag))
+	}
+	return s
+}
+
+func number3(f float64) string {
+	if math.IsNaN(f) {
+		return "-"
+	}
+	return strconv.FormatFloat(f, 'g', 3, 64)
 }
 
 // Verify checks everything a bundle's files say about each other (see the README's
@@ -149,6 +203,10 @@ type verifier struct {
 	tlLines      []int
 	conds        []bundle.ConditionRow
 	condLines    []int
+
+	// recomputed are the runs' rows with every derived figure recomputed (runs), which
+	// conditions.csv is checked against: a forged run figure is one problem, in runs.csv.
+	recomputed map[int]bundle.RunRow
 
 	byRun map[string]int // run_id -> index in runRows
 	reqOf [][]int        // per run: indexes into requests
@@ -304,6 +362,17 @@ func (v *verifier) tables() {
 		if r.Verified {
 			c.Verified++
 		}
+		switch {
+		case r.Superseded:
+			c.Superseded++
+		case r.Verified:
+			if r.SendLagTrusted {
+				c.Trusted++
+			}
+			if r.HostNoisy {
+				c.Noisy++
+			}
+		}
 	}
 }
 
@@ -445,6 +514,10 @@ func (v *verifier) runs() {
 			}
 		}
 		want := bundle.RunFigures(r, reqs, cts, tl, bound)
+		if v.recomputed == nil {
+			v.recomputed = map[int]bundle.RunRow{}
+		}
+		v.recomputed[i] = want
 		fromReqs := fmt.Sprintf("recomputed from %s %s", bundle.RequestsFile, lineSpan(v.reqOf[i], v.reqLines))
 		fromTimeline := fmt.Sprintf("recomputed from %s %s", bundle.TimelineFile, lineSpan(v.tlOf[i], v.tlLines))
 		fromAPI := "the api row of " + bundle.ContainersFile
@@ -477,7 +550,78 @@ func (v *verifier) runs() {
 			at("send_lag_trusted", strconv.FormatBool(r.SendLagTrusted), strconv.FormatBool(want.SendLagTrusted),
 				fmt.Sprintf("send_lag_p99_ms %s against the manifest's bound of %g ms", number(float64(want.SendLagP99Ms)), bound))
 		}
+		if r.HostNoisy != want.HostNoisy {
+			at("host_noisy", strconv.FormatBool(r.HostNoisy), strconv.FormatBool(want.HostNoisy),
+				fmt.Sprintf("host_steal_pct %s over %g or host_cpu_pressure_pct %s over %g", number(float64(r.HostStealPct)), bundle.NoisyStealPct,
+					number(float64(r.HostCPUPressurePct)), bundle.NoisyCPUPressurePct))
+		}
+		if r.Superseded && (!r.Verified || r.SendLagTrusted) {
+			at("superseded", "true", "false", "only a verified run whose send lag was over the bound is redone")
+		}
 		v.proof(i, at)
+	}
+	v.attempts()
+}
+
+// attempts: each condition's round has one run that counts, its latest attempt, and
+// the attempts before it are superseded, within the manifest's retries. A bundle
+// written before the kit redid runs has attempt 0 everywhere and nothing superseded.
+func (v *verifier) attempts() {
+	type key struct {
+		api, mode, reader string
+		round             int
+	}
+	retries := v.manifestBody.Parameters.Retries
+	byRound := map[key][]int{}
+	var order []key
+	for i, r := range v.runRows {
+		if r.RunID == "" || v.byRun[r.RunID] != i {
+			continue
+		}
+		k := key{r.API, r.Mode, r.Reader, r.Round}
+		if _, ok := byRound[k]; !ok {
+			order = append(order, k)
+		}
+		byRound[k] = append(byRound[k], i)
+	}
+	for _, k := range order {
+		idx := byRound[k]
+		name := fmt.Sprintf("%s/%s/%s round %d", k.api, k.mode, k.reader, k.round)
+		var counting []int
+		seen := map[int]int{}
+		for _, i := range idx {
+			r := v.runRows[i]
+			if r.Attempt < 0 || (r.Attempt == 0 && (r.Superseded || len(idx) > 1)) {
+				v.problem(Problem{File: bundle.RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: "attempt", Have: strconv.Itoa(r.Attempt),
+					Want: "1 or more", Msg: "a run of a round performed more than once numbers its attempts"})
+			}
+			if j, dup := seen[r.Attempt]; dup && r.Attempt > 0 {
+				v.problem(Problem{File: bundle.RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: "attempt",
+					Msg: fmt.Sprintf("attempt %d of %s again (first on line %d)", r.Attempt, name, v.runLines[j])})
+			}
+			seen[r.Attempt] = i
+			if r.Superseded && r.Attempt > retries {
+				v.problem(Problem{File: bundle.RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: "superseded", Have: "true", Want: "false",
+					Msg: fmt.Sprintf("attempt %d was redone, past the manifest's retries (%d)", r.Attempt, retries)})
+			}
+			if !r.Superseded {
+				counting = append(counting, i)
+			}
+		}
+		if len(counting) > 1 {
+			v.problem(Problem{File: bundle.RunsFile, Line: v.runLines[counting[1]], Key: "run " + v.runRows[counting[1]].RunID, Column: "superseded",
+				Msg: fmt.Sprintf("%d runs of %s count; all but the last attempt must be superseded", len(counting), name)})
+			continue
+		}
+		if len(counting) == 1 {
+			kept := v.runRows[counting[0]]
+			for _, i := range idx {
+				if r := v.runRows[i]; r.Superseded && r.Attempt >= kept.Attempt {
+					v.problem(Problem{File: bundle.RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: "attempt", Have: strconv.Itoa(r.Attempt),
+						Want: "below " + strconv.Itoa(kept.Attempt), Msg: "a superseded attempt came before the run that counts (run " + kept.RunID + ")"})
+				}
+			}
+		}
 	}
 }
 
@@ -528,11 +672,15 @@ func (v *verifier) manifestCounts() {
 	if m.RunsVerified != c.Verified {
 		at("runs_verified", strconv.Itoa(m.RunsVerified), strconv.Itoa(c.Verified), "rows of "+bundle.RunsFile+" with verified true")
 	}
-	if m.RunsCompleted > m.RunsPlanned {
-		at("runs_planned", strconv.Itoa(m.RunsPlanned), "at least "+strconv.Itoa(m.RunsCompleted), "runs_completed")
+	if m.RunsSuperseded != c.Superseded {
+		at("runs_superseded", strconv.Itoa(m.RunsSuperseded), strconv.Itoa(c.Superseded), "rows of "+bundle.RunsFile+" with superseded true")
 	}
-	if want := m.RunsCompleted == m.RunsPlanned; m.Complete != want {
-		at("complete", strconv.FormatBool(m.Complete), strconv.FormatBool(want), "runs_completed == runs_planned")
+	counting := m.RunsCompleted - m.RunsSuperseded
+	if counting > m.RunsPlanned {
+		at("runs_planned", strconv.Itoa(m.RunsPlanned), "at least "+strconv.Itoa(counting), "runs_completed - runs_superseded")
+	}
+	if want := counting == m.RunsPlanned; m.Complete != want {
+		at("complete", strconv.FormatBool(m.Complete), strconv.FormatBool(want), "runs_completed - runs_superseded == runs_planned")
 	}
 	p := m.Parameters
 	for i, r := range v.runRows {
@@ -565,7 +713,13 @@ func (v *verifier) conditions() {
 	if b == nil {
 		return
 	}
-	want := bundle.DeriveConditions(b.Runs, v.manifestBody.Parameters)
+	runs := slices.Clone(b.Runs)
+	for i := range runs {
+		if r, ok := v.recomputed[i]; ok {
+			runs[i].Run = r
+		}
+	}
+	want := bundle.DeriveConditions(runs, v.manifestBody.Parameters)
 	type key struct{ api, mode, reader string }
 	keyOf := func(c bundle.ConditionRow) key { return key{c.API, c.Mode, c.Reader} }
 	name := func(k key) string { return "condition " + k.api + "/" + k.mode + "/" + k.reader }

@@ -48,11 +48,11 @@ func TestAGoodBundleVerifies(t *testing.T) {
 	if !res.OK() || len(res.Notes) > 0 {
 		t.Fatalf("problems: %v\nnotes: %v", res.Problems, res.Notes)
 	}
-	want := Counts{Files: 6, Runs: 4, Verified: 4, Requests: 80, Containers: 12, Conditions: 4, Timeline: res.Counts.Timeline}
+	want := Counts{Files: 6, Runs: 4, Verified: 4, Trusted: 4, Requests: 80, Containers: 12, Conditions: 4, Timeline: res.Counts.Timeline}
 	if res.Counts != want || res.Counts.Timeline == 0 {
 		t.Fatalf("counts %+v, want %+v", res.Counts, want)
 	}
-	if !strings.HasPrefix(res.Summary(), "OK: bundle: 6 files match SHA256SUMS; 4 runs (4 verified), 80 requests") {
+	if !strings.HasPrefix(res.Summary(), "OK: bundle: 6 files match SHA256SUMS; 4 runs (4 verified, 4 lag-trusted, 0 redone, 0 on a noisy host), 80 requests") {
 		t.Fatalf("summary %q", res.Summary())
 	}
 	if res.Bundle == nil || len(res.Bundle.Runs) != 4 || len(res.Bundle.Runs[0].Requests) != 20 {
@@ -437,5 +437,102 @@ func TestAForgedTrustFlagIsCaught(t *testing.T) {
 		if p.Column != "send_lag_trusted" || p.Have != "true" || p.Want != "false" || !strings.Contains(p.Msg, "bound of 0.05 ms") {
 			t.Errorf("problem %+v", p)
 		}
+	}
+}
+
+// retried is small() under a 0.05 ms bound (every run untrusted) whose first run was
+// performed twice: attempt 1 superseded, attempt 2 the round's run, as a matrix with
+// retries leaves it.
+func retried(t *testing.T) string {
+	t.Helper()
+	b := small()
+	b.Manifest.Parameters.MaxSendLagP99Ms = 0.05
+	b.Manifest.Parameters.Retries = 2
+	for i := range b.Runs {
+		r := &b.Runs[i]
+		r.Run = bundle.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, 0.05)
+	}
+	first := b.Runs[0]
+	redone := bundle.Rows{Run: first.Run}
+	redone.Run.RunID = first.Run.RunID + "-a1"
+	redone.Run.Attempt, redone.Run.Superseded = 1, true
+	for _, q := range first.Requests {
+		q.RunID = redone.Run.RunID
+		redone.Requests = append(redone.Requests, q)
+	}
+	for _, c := range first.Containers {
+		c.RunID = redone.Run.RunID
+		redone.Containers = append(redone.Containers, c)
+	}
+	for _, s := range first.Timeline {
+		s.RunID = redone.Run.RunID
+		redone.Timeline = append(redone.Timeline, s)
+	}
+	b.Runs[0].Run.Attempt = 2
+	b.Runs = append([]bundle.Rows{redone}, b.Runs...)
+	b.Manifest.RunsCompleted++
+	b.Manifest.RunsVerified++
+	b.Manifest.RunsSuperseded = 1
+	return saved(t, b)
+}
+
+// TestASupersededRunIsKeptAndCountsNowhere: the honest bundle verifies, its condition
+// counts one run and one redone, and its trust line says so.
+func TestASupersededRunIsKeptAndCountsNowhere(t *testing.T) {
+	dir := retried(t)
+	res := verifyDir(t, dir)
+	if !res.OK() {
+		t.Fatalf("the honest bundle: %v", res.Problems)
+	}
+	if res.Counts.Runs != 5 || res.Counts.Superseded != 1 || res.Counts.Trusted != 0 {
+		t.Fatalf("counts %+v", res.Counts)
+	}
+	if cell(t, dir, bundle.ConditionsFile, 0, "runs") != "1" || cell(t, dir, bundle.ConditionsFile, 0, "runs_superseded") != "1" ||
+		cell(t, dir, bundle.ConditionsFile, 0, "runs_trusted") != "0" {
+		t.Fatalf("condition of the redone run: runs %s, superseded %s", cell(t, dir, bundle.ConditionsFile, 0, "runs"), cell(t, dir, bundle.ConditionsFile, 0, "runs_superseded"))
+	}
+	trust := res.Trust()
+	if len(trust) != 4 || !strings.HasPrefix(trust[0], "go/short1/fast: 1/1 verified, 0/1 lag-trusted, 1 redone; STILL UNTRUSTED RUNS") {
+		t.Fatalf("trust %q", trust)
+	}
+}
+
+// TestAForgedSupersededOrTrustCountIsCaught: each derived mark of the retry rule is
+// recomputed: a superseded run counted again, a condition's runs_trusted raised, a run
+// marked superseded though its lag held the bound.
+func TestAForgedSupersededOrTrustCountIsCaught(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		forge  func(dir string)
+		column string
+	}{
+		{"a superseded run counted again", func(dir string) { edit(t, dir, bundle.RunsFile, 0, "superseded", "false") }, "superseded"},
+		{"runs_trusted raised", func(dir string) { edit(t, dir, bundle.ConditionsFile, 0, "runs_trusted", "1") }, "runs_trusted"},
+		{"p99_resolved forged", func(dir string) {
+			edit(t, dir, bundle.ConditionsFile, 1, "p99_resolved", map[string]string{"true": "false", "false": "true"}[cell(t, dir, bundle.ConditionsFile, 1, "p99_resolved")])
+		}, "p99_resolved"},
+		{"a trusted run marked superseded", func(dir string) {
+			// A bound of 1 ms, as small() has it, trusts every run: none may be redone.
+			os.RemoveAll(dir)
+			if err := small().Save(dir); err != nil {
+				t.Fatal(err)
+			}
+			edit(t, dir, bundle.RunsFile, 2, "superseded", "true")
+		}, "superseded"},
+		{"host_noisy forged", func(dir string) { edit(t, dir, bundle.RunsFile, 1, "host_noisy", "true") }, "host_noisy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := retried(t)
+			tc.forge(dir)
+			resum(t, dir)
+			res := verifyDir(t, dir)
+			found := false
+			for _, p := range res.Problems {
+				found = found || p.Column == tc.column
+			}
+			if res.OK() || !found {
+				t.Fatalf("want a problem in %s, got %v", tc.column, res.Problems)
+			}
+		})
 	}
 }

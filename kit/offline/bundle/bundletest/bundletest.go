@@ -119,7 +119,7 @@ func New(o Options) *bundle.Bundle {
 			n++
 			rec := simulate(rng, o, logmode.Mode(c.mode), c.reader, started)
 			rec.RunID = fmt.Sprintf("go-%s-%s-r%d-%06x", c.mode, c.reader, round, n)
-			rec.Round, rec.Position = round, i+1
+			rec.Round, rec.Position, rec.Attempt = round, i+1, 1
 			if n == o.FailRun {
 				rec.Result.Reader.Counts.Bytes -= 100
 				rec.Failure = fmt.Sprintf("api wrote %d bytes but reader read %d", rec.Result.API.Counters.Written.Bytes, rec.Result.Reader.Counts.Bytes)
