@@ -8,12 +8,13 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
+	"github.com/logbench/logbench/kit/experiments/linecost"
 	"github.com/logbench/logbench/kit/experiments/qps"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // All are the experiments, the first the default of reproduce.
-var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment{}}
+var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment{}, linecost.Experiment{}}
 
 // Default is reproduce's experiment when none is named.
 var Default = All[0]

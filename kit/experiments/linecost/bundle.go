@@ -1,0 +1,241 @@
+package linecost
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/gocarina/gocsv"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// The bundle's files.
+const (
+	RunsFile       = "runs.csv"
+	TrialsFile     = "trials.csv"
+	ConditionsFile = "conditions.csv"
+)
+
+// DataFiles are the bundle's files but SHA256SUMS, in archive order.
+var DataFiles = []string{bundle.ManifestFile, RunsFile, TrialsFile, ConditionsFile}
+
+// Manifest is manifest.json: what every bundle says, and this experiment's parameters.
+type Manifest struct {
+	bundle.Common
+	Parameters Params `json:"parameters"`
+}
+
+// Bundle is a line-cost bundle as a matrix fills it, or as verify reads it.
+type Bundle struct {
+	Manifest   Manifest
+	Runs       []RunRow
+	Trials     []TrialRow
+	Conditions []ConditionRow // derived by Files; as read, in a verified bundle
+}
+
+var _ experiment.Bundle = (*Bundle)(nil)
+
+func (b *Bundle) Common() *bundle.Common { return &b.Manifest.Common }
+
+// Measured: the program wrote its document.
+func (b *Bundle) Measured(run experiment.Run) bool {
+	var doc contract.LineCostDocument
+	return run.Pod.Result != nil && json.Unmarshal(run.Pod.Result, &doc) == nil && len(doc.Ways) > 0
+}
+
+// Add derives a run's rows from the program's document.
+func (b *Bundle) Add(run experiment.Run) (string, bool) {
+	r := RunRow{RunID: run.ID, Language: run.Condition[0], Way: run.Condition[1], Round: run.Round, Position: run.Position,
+		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Volume: b.Manifest.Parameters.Volume,
+		Exits: exits(run.Pod.Exits)}
+	if r.Volume == "" {
+		r.Volume = "logbench-" + run.ID
+	}
+	var doc *contract.LineCostDocument
+	failure := run.Failure
+	if run.Pod.Result != nil {
+		doc = new(contract.LineCostDocument)
+		if err := json.Unmarshal(run.Pod.Result, doc); err != nil {
+			doc, failure = nil, experiment.JoinFailures(failure, "unreadable document: "+err.Error())
+		}
+	}
+	r, trials := Derive(r, doc, failure)
+	b.Runs = append(b.Runs, r)
+	b.Trials = append(b.Trials, trials...)
+	state := "verified"
+	if !r.Verified {
+		state = "FAILED: " + r.Failure
+	}
+	var cpu, wall []float64
+	for _, t := range trials {
+		cpu, wall = append(cpu, t.CPUNsPerLine), append(wall, t.WallNsPerLine)
+	}
+	return fmt.Sprintf("%-22s cpu %s/line  wall %s/line  throttled %d/%d trials  %s",
+		r.Language+"/"+r.Way, Ns(Median(cpu)), Ns(Median(wall)), r.TrialsThrottle, len(trials), state), r.Verified
+}
+
+func exits(xs []contract.Exit) string {
+	var parts []string
+	for _, x := range xs {
+		s := fmt.Sprintf("%s:%d", x.Role, x.ExitCode)
+		if x.OOMKilled {
+			s += ":oom"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (b *Bundle) Has(cond experiment.Condition, round int) bool {
+	for _, r := range b.Runs {
+		if (experiment.Condition{r.Language, r.Way}).Key(r.Round) == cond.Key(round) {
+			return true
+		}
+	}
+	return false
+}
+
+// Files are the bundle's files but SHA256SUMS, conditions.csv derived afresh.
+func (b *Bundle) Files() (map[string][]byte, error) {
+	pub, err := LoadPublished()
+	if err != nil {
+		return nil, err
+	}
+	b.Conditions = Figures(b.Manifest.Parameters, b.Runs, b.Trials, pub)
+	files := map[string][]byte{}
+	for name, rows := range map[string]any{RunsFile: &b.Runs, TrialsFile: &b.Trials, ConditionsFile: &b.Conditions} {
+		body, err := marshalCSV(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		files[name] = body
+	}
+	manifest, err := json.MarshalIndent(b.Manifest, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	files[bundle.ManifestFile] = append(manifest, '\n')
+	return files, nil
+}
+
+func marshalCSV(rows any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gocsv.Marshal(rows, &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Summary is the table beside the published figures, the seed's orderings checked,
+// and what each way costs a service at the plan's rate.
+func (b *Bundle) Summary(w io.Writer) error {
+	p := b.Manifest.Parameters
+	if b.Conditions == nil {
+		if _, err := b.Files(); err != nil {
+			return err
+		}
+	}
+	WriteTable(w, b.Conditions, p)
+	fmt.Fprintln(w)
+	for _, o := range Orderings(b.Conditions) {
+		fmt.Fprintln(w, o)
+	}
+	if pub, err := LoadPublished(); err == nil {
+		fmt.Fprintln(w)
+		for _, r := range Ratios(b.Conditions, pub) {
+			fmt.Fprintln(w, r)
+		}
+	}
+	if f := b.fsFacts(); f != "" {
+		fmt.Fprintf(w, "\nlog files on %s\n", f)
+	}
+	fmt.Fprintf(w, "published: %s\n", Source)
+	return nil
+}
+
+// fsFacts names the file system(s) the runs wrote to.
+func (b *Bundle) fsFacts() string {
+	var seen []string
+	for _, r := range b.Runs {
+		if r.FSType == "" {
+			continue
+		}
+		s := fmt.Sprintf("%s (%s, %s; volume %s)", r.FSType, r.FSSource, r.MountOptions, volumeKind(b.Manifest.Parameters.Volume))
+		if !contains(seen, s) {
+			seen = append(seen, s)
+		}
+	}
+	return strings.Join(seen, "; ")
+}
+
+func volumeKind(v string) string {
+	if v == "" {
+		return "a fresh one per run"
+	}
+	return v
+}
+
+// WriteTable writes the conditions as a fixed-width table.
+func WriteTable(w io.Writer, conds []ConditionRow, p Params) {
+	limit := "no CPU limit"
+	if p.CPUs > 0 {
+		limit = fmt.Sprintf("%g CPU", p.CPUs)
+	}
+	fmt.Fprintf(w, "per line: median of trials [95%% bootstrap interval]; headline = thread CPU time, wall time for fsync; %s, %s memory\n",
+		limit, bytesSize(p.MemoryBytes))
+	fmt.Fprintf(w, "%-7s %-15s %5s %-4s %11s %25s %9s %11s %11s %11s %9s %12s %13s %s\n",
+		"lang", "way", "runs", "head", "per line", "95% interval", "x cheap", "cpu", "wall", "all threads", "thr.trl", "thr.periods",
+		fmt.Sprintf("core@%g/s", p.RateLinesPerS), "published")
+	for _, c := range conds {
+		pub := "-"
+		if c.PublishedFigure != "" {
+			pub = c.PublishedFigure
+		}
+		fmt.Fprintf(w, "%-7s %-15s %2d/%-2d %-4s %11s %25s %9s %11s %11s %11s %9s %12d %13s %s\n",
+			c.Language, c.Way, c.RunsVerified, c.Runs, c.Headline, Ns(c.NsPerLine),
+			"["+Ns(c.NsPerLineLow)+", "+Ns(c.NsPerLineHigh)+"]", ratio(c.RatioToCheapest),
+			Ns(c.CPUNsPerLine), Ns(c.WallNsPerLine), Ns(c.CgroupCPUNsPerLine),
+			fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), c.ThrottledPeriods, pct(c.ShareOfCoreAtRate), pub)
+	}
+}
+
+// Ns formats nanoseconds with a unit that keeps three figures.
+func Ns(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "-"
+	case v >= 1e6:
+		return fmt.Sprintf("%.3g ms", v/1e6)
+	case v >= 1e3:
+		return fmt.Sprintf("%.3g us", v/1e3)
+	}
+	return fmt.Sprintf("%.3g ns", v)
+}
+
+func ratio(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3gx", v)
+}
+
+func pct(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3g%%", v*100)
+}
+
+func bytesSize(n int64) string {
+	if n == 0 {
+		return "no"
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
+}

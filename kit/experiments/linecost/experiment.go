@@ -1,0 +1,70 @@
+// Package linecost is the kit's third experiment: what one log line costs, seven ways
+// (format only, a disabled DEBUG line with eager and with lazy arguments, buffered,
+// unbuffered, fsync per line, a queue with a writer thread), in each language's usual
+// logging, measured inside that language's API image under the API's limits. Each run
+// is one container measuring one way; its trials are timed by the calling thread's CPU
+// clock and the monotonic clock, with the cgroup's CPU and throttling read around each,
+// and every line written is verified against the kit's own regeneration of it.
+package linecost
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/results/reference"
+)
+
+// Name is the experiment's name.
+const Name = "line-cost"
+
+// Source names where the published figures come from.
+var Source = reference.MustSetup(Name).Source
+
+// Experiment is the line-cost experiment as a plug-in.
+type Experiment struct{}
+
+var _ experiment.Experiment = Experiment{}
+
+func (Experiment) Name() string { return Name }
+
+func (Experiment) Summary() string {
+	return "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python, CPU and wall time per line, every line verified"
+}
+
+func (Experiment) Source() string    { return Source }
+func (Experiment) Axes() []string    { return []string{"language", "way"} }
+func (Experiment) Flags() []cli.Flag { return Flags() }
+
+// Plan validates reproduce's flags into the matrix language x way.
+func (Experiment) Plan(c *cli.Context) (experiment.Plan, error) {
+	rounds := 3
+	if c.IsSet("reps") {
+		rounds = c.Int("reps")
+	}
+	p, err := ParamsFrom(c, rounds)
+	if err != nil {
+		return nil, err
+	}
+	return NewPlan(p), nil
+}
+
+// Resume reads the plan back from the bundle in dir, which must verify.
+func (Experiment) Resume(dir string) (experiment.Plan, error) {
+	files, err := bundle.ReadFolder(dir)
+	if err != nil {
+		return nil, usagef("--resume %s: %v", dir, err)
+	}
+	res, b := check(files)
+	if !res.OK() {
+		return nil, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
+			dir, len(res.Problems), res.Problems[0], dir)
+	}
+	if b.Manifest.Command != "reproduce" {
+		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.Manifest.Command)
+	}
+	if err := b.Manifest.Parameters.Validate(); err != nil {
+		return nil, usagef("--resume %s: %v", dir, err)
+	}
+	return &Plan{Params: b.Manifest.Parameters, bundle: b}, nil
+}

@@ -1,0 +1,142 @@
+package linecost
+
+import (
+	"fmt"
+	"math"
+
+	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+)
+
+// Ordering is one of the seed's findings checked against a language's figures: the
+// fidelity checks are its orderings and ratios, not its absolute nanoseconds.
+type Ordering struct {
+	Language string
+	Claim    string
+	// Holds says whether the medians bear the claim out; Clear whether the intervals
+	// do too (they do not overlap the wrong way). Measured is false when a way it needs
+	// was not measured.
+	Holds, Clear, Measured bool
+	Evidence               string
+}
+
+func (o Ordering) String() string {
+	state := "not measured"
+	switch {
+	case !o.Measured:
+	case o.Holds && o.Clear:
+		state = "holds"
+	case o.Holds:
+		state = "holds by the medians (the intervals overlap)"
+	default:
+		state = "DOES NOT HOLD"
+	}
+	return fmt.Sprintf("%-7s %-58s %s: %s", o.Language, o.Claim, state, o.Evidence)
+}
+
+// The seed's findings, as thresholds.
+const (
+	// FsyncFactor is what ">>" asks of fsync against an unbuffered write: the seed
+	// finds about three orders of magnitude; ten times is the least that is "much".
+	FsyncFactor = 10
+	// EagerShare is "most of a written line": the seed's 43.7 ns against 58.4 ns is
+	// 75 per cent; more than half is most.
+	EagerShare = 0.5
+)
+
+// Orderings checks the seed's findings for each language of conds.
+func Orderings(conds []ConditionRow) []Ordering {
+	var out []Ordering
+	var langs []string
+	for _, c := range conds {
+		if !contains(langs, c.Language) {
+			langs = append(langs, c.Language)
+		}
+	}
+	for _, lang := range langs {
+		get := func(way string) (ConditionRow, bool) {
+			for _, c := range conds {
+				if c.Language == lang && c.Way == way && !math.IsNaN(c.NsPerLine) {
+					return c, true
+				}
+			}
+			return ConditionRow{}, false
+		}
+		// greater checks a > k*b on the headline, by the medians and by the intervals.
+		greater := func(claim, a, b string, k float64) Ordering {
+			o := Ordering{Language: lang, Claim: claim}
+			ca, okA := get(a)
+			cb, okB := get(b)
+			if !okA || !okB {
+				o.Evidence = "needs " + a + " and " + b
+				return o
+			}
+			o.Measured = true
+			o.Holds = ca.NsPerLine > k*cb.NsPerLine
+			o.Clear = ca.NsPerLineLow > k*cb.NsPerLineHigh
+			o.Evidence = fmt.Sprintf("%s %s (%s) against %s %s (%s): %.3gx", a, Ns(ca.NsPerLine), ca.Headline, b, Ns(cb.NsPerLine), cb.Headline, ca.NsPerLine/cb.NsPerLine)
+			return o
+		}
+		out = append(out,
+			greater(fmt.Sprintf("fsync >> unbuffered (more than %dx)", FsyncFactor), lc.Fsync, lc.Unbuffered, FsyncFactor),
+			greater("unbuffered > buffered", lc.Unbuffered, lc.Buffered, 1),
+			greater("buffered > format", lc.Buffered, lc.Format, 1),
+			greater(fmt.Sprintf("eager disabled DEBUG costs most of a written line (> %.0f%%)", EagerShare*100), lc.DisabledEager, lc.Buffered, EagerShare),
+			greater("lazy disabled DEBUG is cheaper than eager", lc.DisabledEager, lc.DisabledLazy, 1),
+		)
+		// The queue moves the cost off the caller: the caller's CPU per line is below an
+		// unbuffered write's, while the container still pays for the write elsewhere.
+		o := greater("the queue moves the cost off the caller", lc.Unbuffered, lc.Queue, 1)
+		if q, ok := get(lc.Queue); ok && o.Measured {
+			o.Evidence = fmt.Sprintf("caller %s/line with the queue against %s unbuffered; every thread of the container %s/line with the queue",
+				Ns(q.NsPerLine), Ns(o.unbufferedNs(conds)), Ns(q.CgroupCPUNsPerLine))
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func (o Ordering) unbufferedNs(conds []ConditionRow) float64 {
+	for _, c := range conds {
+		if c.Language == o.Language && c.Way == lc.Unbuffered {
+			return c.NsPerLine
+		}
+	}
+	return math.NaN()
+}
+
+// Ratios set the seed's ratios and differences beside the measured ones, per language.
+func Ratios(conds []ConditionRow, pub Published) []string {
+	var out []string
+	var langs []string
+	for _, c := range conds {
+		if !contains(langs, c.Language) {
+			langs = append(langs, c.Language)
+		}
+	}
+	for _, lang := range langs {
+		ns := func(way string) float64 {
+			for _, c := range conds {
+				if c.Language == lang && c.Way == way {
+					return c.NsPerLine
+				}
+			}
+			return math.NaN()
+		}
+		if f, ok := pub.Find(lc.Buffered, "speedup_vs_unbuffered"); ok {
+			out = append(out, fmt.Sprintf("%-7s unbuffered / buffered   %8s   published %gx", lang, ratio(ns(lc.Unbuffered)/ns(lc.Buffered)), f.Value))
+		}
+		if f, ok := pub.Find(lc.Unbuffered, "syscall_extra_per_line"); ok {
+			out = append(out, fmt.Sprintf("%-7s unbuffered - buffered   %8s   published ~%g %s (the write system call)", lang, Ns(ns(lc.Unbuffered)-ns(lc.Buffered)), f.Value, f.Unit))
+		}
+		if f, ok := pub.Find(lc.Fsync, "time_per_line"); ok {
+			cheapest := math.NaN()
+			for _, c := range conds {
+				if c.Language == lang && c.RatioToCheapest == 1 {
+					cheapest = c.NsPerLine
+				}
+			}
+			out = append(out, fmt.Sprintf("%-7s fsync / cheapest way    %8s   published %s (%s)", lang, ratio(ns(lc.Fsync)/cheapest), f.Note, Ns(f.Value*1e3)))
+		}
+	}
+	return out
+}
