@@ -1,0 +1,351 @@
+package qps
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/incontainer/closedloop"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// lines are n access-log lines as morgan writes them to the console.
+func lines(n int, from int) []byte {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "[04:05:%02d.%03d] 127.0.0.1 - \"GET / HTTP/1.1\" 200 - 0.%03d ms\n", (from+i)/1000%60, (from+i)%1000, i%1000)
+	}
+	return []byte(b.String())
+}
+
+// fakeRun is what a pod of config would leave: warm lines before the reset, measured
+// lines after, per second counts of series, and the engine's stdout read back as
+// stdout (nil: as written).
+type fakeRun struct {
+	config       string
+	warm, lines  int
+	series       []int64
+	stdout       []byte
+	noLogs       bool
+	errors       int64
+	generatorCPU float64
+}
+
+func (f fakeRun) run(id string, round int) experiment.Run {
+	written := append(lines(f.warm, 0), lines(f.lines, f.warm)...)
+	measured := lines(f.lines, f.warm)
+	total := closedloop.CountOf(written)
+	since := closedloop.CountOf(measured)
+	var requests int64
+	for _, n := range f.series {
+		requests += n
+	}
+	res := closedloop.RunResult{
+		Warmup: closedloop.Result{Requests: int64(f.warm)},
+		Load: closedloop.Result{StartUnixNs: 1, MeasuredS: float64(len(f.series)), Requests: requests, Status2xx: requests,
+			Errors: f.errors, RequestsPerSecond: f.series, LatencyP50Ms: 2, LatencyP99Ms: 5,
+			GeneratorCPUS: f.generatorCPU, GeneratorCPULimitCores: 1},
+		API: &closedloop.APIReport{Implementation: "node", Requests: requests, Sinks: map[string]closedloop.Sink{},
+			Versions: map[string]string{"node": "18.19.0", "express": "4.18.2", "morgan": "1.10.0"}},
+	}
+	res.API.Usage.CPUUserUs, res.API.Usage.CPUSystemUs, res.API.Usage.SinceResetMs = 800000, 100000, 1000*float64(len(f.series))
+	pod := experiment.PodResult{Exits: []contract.Exit{{Role: "api", Running: true}, {Role: "loadgen"}}}
+	if hasConsole(f.config) {
+		res.API.Sinks[Console] = closedloop.Sink{Count: since, Total: total}
+		if !f.noLogs {
+			out := f.stdout
+			if out == nil {
+				out = written
+			}
+			pod.Logs = map[string][]byte{"api": out}
+		}
+	}
+	if hasFile(f.config) {
+		res.API.Sinks[File] = closedloop.Sink{Count: since, Total: total, Path: "/run/logbench/logs/2026-11-30.log", StartOffsetBytes: total.Bytes - since.Bytes}
+		res.File = &closedloop.FileReadback{Path: "/run/logbench/logs/2026-11-30.log", Whole: total, FromOffset: since}
+	}
+	body, _ := json.Marshal(res)
+	pod.Result = body
+	return experiment.Run{ID: id, Condition: experiment.Condition{NodeAPI, f.config}, Round: round, Position: 1,
+		Started: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), Wall: 8 * time.Second, Pod: pod}
+}
+
+func testParams(configs ...string) Params {
+	return Params{APIs: []string{NodeAPI}, Configs: configs, Rounds: 2, Connections: 10, Pipelining: 1, DurationS: 3, WarmupS: 1,
+		LogDriver: "json-file", Limits: Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256}}
+}
+
+// fill adds runs to a fresh plan's bundle as the matrix does, and returns its files
+// with SHA256SUMS.
+func fill(t *testing.T, p Params, runs ...experiment.Run) (*Bundle, *bundle.Files) {
+	t.Helper()
+	plan := NewPlan(p)
+	b := plan.QPS()
+	c := b.Common()
+	c.SchemaVersion, c.Command, c.RunsPlanned = bundle.SchemaVersion, "reproduce", len(runs)
+	for _, r := range runs {
+		if !b.Measured(r) {
+			t.Fatalf("run %s: not measured", r.ID)
+		}
+		_, ok := b.Add(r)
+		c.RunsCompleted++
+		if ok {
+			c.RunsVerified++
+		}
+	}
+	c.Complete = true
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, withSums(files)
+}
+
+func withSums(files map[string][]byte) *bundle.Files {
+	var names []string
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var sums strings.Builder
+	out := &bundle.Files{Name: "test", Data: map[string][]byte{}}
+	for _, name := range names {
+		sum := sha256.Sum256(files[name])
+		fmt.Fprintf(&sums, "%s  %s\n", hex.EncodeToString(sum[:]), name)
+		out.Data[name] = files[name]
+	}
+	out.Data[SumsFile] = []byte(sums.String())
+	return out
+}
+
+func mustVerify(t *testing.T, files *bundle.Files) {
+	t.Helper()
+	res := Experiment{}.Verify(files)
+	for _, p := range res.Problems {
+		t.Errorf("problem: %s", p)
+	}
+}
+
+func TestEveryLineBackVerifiesAndTheFiguresFollow(t *testing.T) {
+	p := testParams(ConsoleFile, NoLog)
+	b, files := fill(t, p,
+		fakeRun{config: ConsoleFile, warm: 50, lines: 3000, series: []int64{1000, 1100, 900}}.run("cf1", 1),
+		fakeRun{config: ConsoleFile, warm: 50, lines: 3300, series: []int64{1100, 1100, 1100}}.run("cf2", 2),
+		fakeRun{config: NoLog, series: []int64{4400, 4500, 4600}}.run("n1", 1),
+		fakeRun{config: NoLog, series: []int64{4500, 4500, 4500}}.run("n2", 2),
+	)
+	mustVerify(t, files)
+	r := b.Runs[0]
+	if !r.Verified || r.ConsoleVerified != "equal" || r.FileVerified != "equal" {
+		t.Fatalf("run 1: verified %v console %q file %q failure %q", r.Verified, r.ConsoleVerified, r.FileVerified, r.Failure)
+	}
+	if r.Requests != 3000 || r.RequestsPerS != 1000 || r.LogLinesWritten != 2*3050 || r.LogLinesRead != Opt(2*3050) || r.LogLinesDropped != 0 {
+		t.Errorf("run 1: requests %d rps %v written %d read %v dropped %v", r.Requests, r.RequestsPerS, r.LogLinesWritten, r.LogLinesRead, r.LogLinesDropped)
+	}
+	cf, none := b.Conditions[0], b.Conditions[1]
+	if cf.Config != ConsoleFile || cf.RequestsPerS != 1050 || none.RequestsPerS != 4500 {
+		t.Fatalf("conditions %+v %+v", cf, none)
+	}
+	// Two runs: t(0.975, 1) = 12.706; sd of {1000, 1100} is 70.71; half-width 635.3.
+	if lo := float64(cf.RequestsPerSCILow); lo < 1050-635.4 || lo > 1050-635.2 {
+		t.Errorf("ci low %v, want 414.7", lo)
+	}
+	if none.RatioToConsoleFile != Opt(4500.0/1050) || cf.RatioToConsoleFile != 1 || cf.PublishedRatio != 1 {
+		t.Errorf("ratios: none %v cf %v published %v", none.RatioToConsoleFile, cf.RatioToConsoleFile, cf.PublishedRatio)
+	}
+	if none.PublishedRatio < 4.09 || none.PublishedRatio > 4.1 {
+		t.Errorf("published none/console+file %v, want 4500/1100", none.PublishedRatio)
+	}
+	// The API's CPU is the same per run, the requests differ: the cost per request is
+	// console+file's microseconds per request over none's.
+	wantCost := (900000.0/3000+900000.0/3300)/2 - 900000.0/13500
+	if d := float64(cf.CostPerRequestUs) - wantCost; d > 1e-9 || d < -1e-9 {
+		t.Errorf("cost per request %v, want %v", cf.CostPerRequestUs, wantCost)
+	}
+	if present(cf.CPUEngineCores) {
+		t.Errorf("cpu_engine_cores %v: not measured, must stay empty", cf.CPUEngineCores)
+	}
+}
+
+func TestALostConsoleLineFailsABlockingRun(t *testing.T) {
+	f := fakeRun{config: Console, warm: 10, lines: 100, series: []int64{100}}
+	short := append(lines(f.warm, 0), lines(f.lines-1, f.warm)...)
+	f.stdout = short
+	b, files := fill(t, testParams(Console), f.run("c1", 1))
+	mustVerify(t, files) // a failed run is kept, and the bundle still verifies
+	r := b.Runs[0]
+	if r.Verified || !strings.Contains(r.Failure, "console: differs: read 109 lines") {
+		t.Fatalf("verified %v, failure %q", r.Verified, r.Failure)
+	}
+	if b.Conditions[0].RunsVerified != 0 || present(b.Conditions[0].RequestsPerS) {
+		t.Errorf("a failed run must not count: %+v", b.Conditions[0])
+	}
+}
+
+func TestANonBlockingDropIsAFigure(t *testing.T) {
+	f := fakeRun{config: Console, warm: 10, lines: 100, series: []int64{100}}
+	f.stdout = append(lines(f.warm, 0), lines(f.lines-7, f.warm)...)
+	p := testParams(Console)
+	p.LogOpts, p.NonBlocking = map[string]string{"mode": "non-blocking"}, true
+	b, files := fill(t, p, f.run("c1", 1))
+	mustVerify(t, files)
+	r := b.Runs[0]
+	if !r.Verified || r.ConsoleVerified != "dropped 7" || r.LogLinesDropped != 7 || r.LogLinesRead != 103 {
+		t.Fatalf("verified %v console %q dropped %v read %v failure %q", r.Verified, r.ConsoleVerified, r.LogLinesDropped, r.LogLinesRead, r.Failure)
+	}
+	if b.Conditions[0].LogLinesDropped != 7 {
+		t.Errorf("condition dropped %v", b.Conditions[0].LogLinesDropped)
+	}
+}
+
+func TestUnreadableOrWrongRunsFail(t *testing.T) {
+	cases := map[string]struct {
+		f    fakeRun
+		want string
+	}{
+		"no stdout back":      {fakeRun{config: Console, lines: 10, series: []int64{10}, noLogs: true}, "could not be read back"},
+		"errors":              {fakeRun{config: NoLog, series: []int64{10}, errors: 2}, "2 errors"},
+		"generator saturated": {fakeRun{config: NoLog, series: []int64{10}, generatorCPU: 0.95}, "may have been the bottleneck"},
+		"no request":          {fakeRun{config: NoLog, series: []int64{0}}, "no request completed"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			b, files := fill(t, testParams(tc.f.config), tc.f.run("x", 1))
+			mustVerify(t, files)
+			if r := b.Runs[0]; r.Verified || !strings.Contains(r.Failure, tc.want) {
+				t.Fatalf("verified %v, failure %q, want %q", r.Verified, r.Failure, tc.want)
+			}
+		})
+	}
+}
+
+func TestVerifyFindsEditedFigures(t *testing.T) {
+	_, files := fill(t, testParams(ConsoleFile, NoLog),
+		fakeRun{config: ConsoleFile, warm: 5, lines: 300, series: []int64{100, 100, 100}}.run("cf1", 1),
+		fakeRun{config: NoLog, series: []int64{400, 400, 400}}.run("n1", 1))
+	edit := func(name, old, new string) *bundle.Files {
+		data := map[string][]byte{}
+		for k, v := range files.Data {
+			if k != SumsFile {
+				data[k] = v
+			}
+		}
+		if !strings.Contains(string(data[name]), old) {
+			t.Fatalf("%s has no %q", name, old)
+		}
+		data[name] = []byte(strings.Replace(string(data[name]), old, new, 1))
+		return withSums(data) // the checksums agree: only the figures can tell
+	}
+	cases := map[string]struct {
+		files  *bundle.Files
+		column string
+	}{
+		"a series count":  {edit(SeriesFile, "n1,2,400", "n1,2,401"), "requests"},
+		"a condition":     {edit(ConditionsFile, ",400,", ",401,"), "requests_per_s"},
+		"a verdict":       {edit(RunsFile, ",equal,equal,true,", ",equal,equal,false,"), "verified"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res := Experiment{}.Verify(tc.files)
+			if res.OK() {
+				t.Fatal("an edited bundle verified")
+			}
+			if tc.column != "" && !strings.Contains(fmt.Sprint(res.Problems), tc.column) {
+				t.Errorf("problems %v do not name %s", res.Problems, tc.column)
+			}
+		})
+	}
+	flipped := map[string][]byte{}
+	for k, v := range files.Data {
+		flipped[k] = v
+	}
+	flipped[RunsFile] = append([]byte(nil), flipped[RunsFile]...)
+	flipped[RunsFile][10] ^= 1
+	if res := (Experiment{}).Verify(&bundle.Files{Name: "x", Data: flipped}); res.OK() || !strings.Contains(fmt.Sprint(res.Problems), "SHA-256") {
+		t.Errorf("a flipped byte: %v", res.Problems)
+	}
+}
+
+func TestThePodAsksForTheLogStreamBack(t *testing.T) {
+	p := testParams(Configs...)
+	plan := NewPlan(p)
+	images := map[string]string{"api-node": "sha256:node", "qpsload": "sha256:load"}
+	for _, cond := range plan.Conditions() {
+		spec := plan.Pod(cond, "r", images)
+		api := spec.Containers[0]
+		if api.Image != "sha256:node" || api.LogDriver != "json-file" || api.NanoCPUs != 1e9 || api.MemoryBytes != 512<<20 {
+			t.Errorf("%s: api container %+v", cond, api)
+		}
+		if want := hasConsole(cond[1]); (len(spec.CollectLogs) == 1) != want {
+			t.Errorf("%s: collect logs %v", cond, spec.CollectLogs)
+		}
+		if spec.Conductor != "loadgen" || spec.Containers[1].Image != "sha256:load" {
+			t.Errorf("%s: conductor %+v", cond, spec.Containers[1])
+		}
+	}
+	if err := plan.Target(experiment.Env{Engine: contract.EngineFacts{LogDrivers: []string{"json-file", "local"}}}); err != nil {
+		t.Errorf("json-file refused: %v", err)
+	}
+	p.LogDriver = "gelf"
+	var ue experiment.UsageError
+	if err := NewPlan(p).Target(experiment.Env{Engine: contract.EngineFacts{LogDrivers: []string{"json-file", "local"}}}); !errors.As(err, &ue) {
+		t.Errorf("gelf on an engine without it: %v", err)
+	}
+}
+
+func TestBadFlagsAreUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--configs", "none,syslog"},
+		{"--connections", "0"},
+		{"--pipelining", "0"},
+		{"--log-opt", "mode"},
+		{"--log-opt", "mode=sometimes"},
+		{"--log-driver", "none", "--log-opt", "max-size=1m"},
+		{"--api-cpus", "0.001"},
+		{"--api-memory", "1k"},
+		{"--duration", "10ms"},
+		{"--api", "rust"},
+	} {
+		_, err := parse(t, args...)
+		var ue experiment.UsageError
+		if !errors.As(err, &ue) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	p, err := parse(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.APIs[0] != NodeAPI || len(p.Configs) != 4 || p.DurationS != 5 || p.Limits.APICPUs != 1 || p.Limits.LoadgenCPUs != 1 || p.LogDriver != "json-file" {
+		t.Errorf("defaults: %+v", p)
+	}
+	p, err = parse(t, "--api-cpus", "0", "--log-opt", "mode=non-blocking", "--log-opt", "max-buffer-size=1m")
+	if err != nil || p.Limits.APICPUs != 0 || !p.NonBlocking || p.LogOpts["max-buffer-size"] != "1m" {
+		t.Errorf("unlimited, non-blocking: %+v %v", p, err)
+	}
+}
+
+func parse(t *testing.T, args ...string) (Params, error) {
+	t.Helper()
+	set := flag.NewFlagSet("reproduce", flag.ContinueOnError)
+	for _, f := range (Experiment{}).Flags() {
+		if err := f.Apply(set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := set.Parse(args); err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return ParamsFrom(cli.NewContext(cli.NewApp(), set, nil))
+}
