@@ -21,7 +21,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: "api", Value: "go", Usage: "API images to build as well: go, python or all"},
 			&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: found from the working directory)"},
 			&cli.StringFlag{Name: "save", Usage: "also write the images to this tar (the engine's image export), for `logbench load` on a host with no network"},
-			contextFlag(),
+			contextFlag(), mirrorFlag(), snapshotFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 	"github.com/docker/go-units"
 	"github.com/urfave/cli/v2"
 
+	"github.com/logbench/logbench/kit/host/bases"
+	"github.com/logbench/logbench/kit/host/debian"
 	"github.com/logbench/logbench/kit/host/engine"
 )
 
@@ -26,8 +29,38 @@ func targetFlags() []cli.Flag {
 		&cli.StringFlag{Name: "platform", Usage: "image platform, linux/amd64 or linux/arm64 (default: the engine's)"},
 		&cli.BoolFlag{Name: "emulated", Usage: "allow a --platform the engine runs only under emulation (qemu binfmt): the figures are marked as no measurement"},
 		&cli.StringFlag{Name: "out", Usage: "bundle folder, which must not exist (default: results/<time>-<host>)"},
+		mirrorFlag(), snapshotFlag(),
 		&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: the checkout around the working directory, the tree logbench was built in, or its module version)"},
 	}
+}
+
+// mirrorFlag and snapshotFlag say where the Debian packages of the Python and Node
+// bases come from, when the engine lacks a base.
+func mirrorFlag() cli.Flag {
+	return &cli.StringFlag{Name: "mirror", Usage: "Debian mirror the bases are built from (default: " + debian.DefaultMirror + ")"}
+}
+
+func snapshotFlag() cli.Flag {
+	return &cli.StringFlag{Name: "snapshot", Usage: "build the bases from Debian's archive as it was at this date (2024-06-15) or time (20240615T000000Z), for the same bases bit for bit"}
+}
+
+// baseOptions validates --mirror and --snapshot.
+func baseOptions(c *cli.Context) (bases.Options, error) {
+	o := bases.Options{Mirror: c.String("mirror"), Snapshot: c.String("snapshot")}
+	if o.Mirror != "" {
+		u, err := url.Parse(o.Mirror)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return o, usagef("--mirror %q: want a Debian mirror's http:// or https:// URL, like %s", o.Mirror, debian.DefaultMirror)
+		}
+	}
+	if s := o.Snapshot; s != "" {
+		_, dayErr := time.Parse("2006-01-02", s)
+		_, timeErr := time.Parse("20060102T150405Z", s)
+		if dayErr != nil && timeErr != nil {
+			return o, usagef("--snapshot %q: want a date (2024-06-15) or a snapshot time (20240615T000000Z)", s)
+		}
+	}
+	return o, nil
 }
 
 // contextFlag chooses the engine as `docker --context` does.

@@ -43,6 +43,8 @@ type target struct {
 	// emulated says the platform is not the engine's own and --emulated allowed it.
 	emulated bool
 	source   source
+	// bases say where the bases' Debian packages come from.
+	bases bases.Options
 	// out gets the command's progress lines (the app's writer, or a prefixed one for
 	// one engine of several).
 	out io.Writer
@@ -60,6 +62,10 @@ func connect(c *cli.Context) (*target, error) {
 
 // connectTo is connect for one resolved engine.
 func connectTo(c *cli.Context, ep engine.Endpoint, out io.Writer) (*target, error) {
+	baseOpts, err := baseOptions(c)
+	if err != nil {
+		return nil, err
+	}
 	src, err := findSource(c)
 	if err != nil {
 		return nil, err
@@ -75,7 +81,7 @@ func connectTo(c *cli.Context, ep engine.Endpoint, out io.Writer) (*target, erro
 	if err == nil {
 		var platform string
 		if platform, err = platformFlag(c, facts.Platform); err == nil {
-			return &target{engine: eng, facts: facts, platform: platform, source: src, out: out}, nil
+			return &target{engine: eng, facts: facts, platform: platform, source: src, out: out, bases: baseOpts}, nil
 		}
 	}
 	eng.Close()
@@ -100,7 +106,7 @@ func (t *target) buildImages(c *cli.Context, names []string) (map[string]string,
 	runtimes := map[string]string{"api": "go (" + runtime.Version() + " toolchain)"}
 	for _, name := range names {
 		if name == images.NodeImage {
-			node, err := builder.BuildNode(c.Context, t.platform, bases.Options{})
+			node, err := builder.BuildNode(c.Context, t.platform, t.bases)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%w (the Node.js API needs its base image; or run the Go API: --api go)", err)
 			}
@@ -112,7 +118,7 @@ func (t *target) buildImages(c *cli.Context, names []string) (map[string]string,
 		if name != fifostall.ImageOf(fifostall.PythonAPI) {
 			continue
 		}
-		py, err := builder.BuildPython(c.Context, t.platform, bases.Options{})
+		py, err := builder.BuildPython(c.Context, t.platform, t.bases)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w (the Python API needs its base image; or run the Go API: --api go)", err)
 		}
