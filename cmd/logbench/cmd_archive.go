@@ -5,9 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -23,12 +21,12 @@ func archiveCommand() *cli.Command {
 		Usage:     "verify a bundle folder, then pack it as a deterministic BUNDLE.tar.gz beside it",
 		ArgsUsage: "BUNDLE",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Usage: "the archive to write, which must not exist (default: BUNDLE.tar.gz beside the folder)"},
+			&cli.StringFlag{Name: "out", Usage: "the .tar.gz archive to write, which must not exist and not be inside a bundle folder (default: BUNDLE.tar.gz beside the folder)"},
 		},
 		Action: func(c *cli.Context) error {
 			args, err := positional(c)
 			if err != nil {
-				return err
+				return helpOrErr(err)
 			}
 			if len(args) != 1 {
 				return usagef("archive takes one bundle folder, got %d arguments", len(args))
@@ -41,8 +39,8 @@ func archiveCommand() *cli.Command {
 			if out == "" {
 				out = dir + ".tar.gz"
 			}
-			if _, err := os.Lstat(out); err == nil {
-				return usagef("--out %s: already exists; remove it or choose another file", out)
+			if err := checkOutput(out, ".tar.gz", false, args); err != nil {
+				return err
 			}
 			files, err := bundle.Open(dir)
 			if err != nil {
@@ -75,7 +73,7 @@ func archiveCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("the archive does not read back: %w", err)
 			}
-			if err := writeNew(out, body); err != nil {
+			if err := writeOutput(out, body, false); err != nil {
 				return err
 			}
 			sum := sha256.Sum256(body)
@@ -101,27 +99,4 @@ func archiveMatches(body []byte, files *bundle.Files) (int, error) {
 		}
 	}
 	return len(got), nil
-}
-
-// writeNew writes a file that must not exist yet; on any failure it leaves nothing.
-func writeNew(path string, body []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, os.ErrExist) {
-		return usagef("%s: already exists; remove it or choose another file", path)
-	}
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(body)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }

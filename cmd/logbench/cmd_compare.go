@@ -29,7 +29,7 @@ func compareCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			paths, err := positional(c)
 			if err != nil {
-				return err
+				return helpOrErr(err)
 			}
 			n := len(paths)
 			switch {

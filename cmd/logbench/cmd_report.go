@@ -3,59 +3,90 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
-		Usage:     "write a bundle (folder or .tar.gz) as one self-contained HTML page of plots, beside it",
-		ArgsUsage: "BUNDLE",
+		Usage:     "write one or more bundles (folders or .tar.gz) as one self-contained HTML page of plots; several bundles are drawn side by side",
+		ArgsUsage: "BUNDLE [BUNDLE...]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Usage: "the page to write (default: BUNDLE.html beside the bundle)"},
-			&cli.BoolFlag{Name: "force", Usage: "replace the page if it exists"},
+			&cli.StringFlag{Name: "out", Usage: "the .html page to write, never inside a bundle folder (default: BUNDLE.html beside the first bundle)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace the page if it exists and is a regular .html file"},
 		},
 		Action: func(c *cli.Context) error {
 			args, err := positional(c)
 			if err != nil {
-				return err
+				return helpOrErr(err)
 			}
-			if len(args) != 1 {
-				return usagef("report takes one bundle (a folder or a .tar.gz archive), got %d arguments", len(args))
+			if len(args) == 0 {
+				return usagef("report takes one or more bundles (folders or .tar.gz archives)")
 			}
-			path := filepath.Clean(args[0])
+			first := filepath.Clean(args[0])
 			out := c.String("out")
 			if out == "" {
-				out = filepath.Join(filepath.Dir(path), bundleLabel(path)+".html")
+				var labels []string
+				for _, a := range args {
+					labels = append(labels, bundleLabel(a))
+				}
+				out = filepath.Join(filepath.Dir(first), strings.Join(labels, "+")+".html")
 			}
-			if _, err := os.Lstat(out); err == nil && !c.Bool("force") {
-				return usagef("--out %s: already exists; pass --force to replace it, or choose another file", out)
+			if err := checkOutput(out, ".html", c.Bool("force"), args); err != nil {
+				return err
 			}
-			exp, res, err := openVerified(path)
+			var exp experiment.Experiment
+			var sources []experiment.Source
+			var bad []*verify.Result
+			for _, a := range args {
+				path := filepath.Clean(a)
+				e, res, err := openVerified(path)
+				if err != nil {
+					return err
+				}
+				if res.Bundle == nil {
+					printVerification(c.App.Writer, path, res)
+					return fmt.Errorf("%s cannot be read far enough to report on (%d problems)", path, len(res.Problems))
+				}
+				if exp != nil && e.Name() != exp.Name() {
+					return usagef("%s is a bundle of %s, %s one of %s: a report draws bundles of one experiment", path, e.Name(), first, exp.Name())
+				}
+				exp = e
+				sources = append(sources, experiment.Source{Label: uniqueLabel(sources, bundleLabel(path)), Result: res})
+				if !res.OK() {
+					bad = append(bad, res)
+				}
+			}
+			var page bytes.Buffer
+			if len(sources) == 1 {
+				err = exp.Report(&page, sources[0].Result, version)
+			} else if many, ok := exp.(experiment.MultiReporter); ok {
+				err = many.ReportMany(&page, sources, version)
+			} else {
+				return usagef("the %s experiment draws one bundle a page; report them one by one", exp.Name())
+			}
 			if err != nil {
 				return err
 			}
-			if res.Bundle == nil {
-				printVerification(c.App.Writer, path, res)
-				return fmt.Errorf("%s cannot be read far enough to report on (%d problems)", path, len(res.Problems))
-			}
-			var page bytes.Buffer
-			if err := exp.Report(&page, res, version); err != nil {
+			// checkOutput allowed a replacement only with --force, of a regular .html file.
+			if err := writeOutput(out, page.Bytes(), c.Bool("force")); err != nil {
 				return err
 			}
-			if c.Bool("force") {
-				os.Remove(out)
+			for _, s := range sources {
+				say(c.App.Writer, "%s", s.Result.Summary())
 			}
-			if err := writeNew(out, page.Bytes()); err != nil {
-				return err
-			}
-			say(c.App.Writer, "%s", res.Summary())
 			say(c.App.Writer, "report: %s (%d bytes)", out, page.Len())
-			if !res.OK() {
-				return fmt.Errorf("%s does not verify (%d problems): the report shows them", path, len(res.Problems))
+			switch {
+			case len(bad) == 1:
+				return fmt.Errorf("%s does not verify (%d problems): the report shows them", bad[0].Name, len(bad[0].Problems))
+			case len(bad) > 1:
+				return fmt.Errorf("%d of %d bundles do not verify: the report shows their problems", len(bad), len(sources))
 			}
 			return nil
 		},

@@ -53,5 +53,5 @@ func TestReportOfABundleWithProblemsShowsThemAndFails(t *testing.T) {
 
 func TestReportRejectsBadInput(t *testing.T) {
 	_, err := runApp(t, "report")
-	wantUsageError(t, err, "one bundle")
+	wantUsageError(t, err, "one or more bundles")
 }

@@ -26,16 +26,19 @@ func verifyCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			paths, err := positional(c)
 			if err != nil {
-				return err
+				return helpOrErr(err)
 			}
 			if len(paths) == 0 {
 				return usagef("verify takes one or more bundles (folders or .tar.gz archives)")
 			}
+			// Every bundle is checked and reported, whatever became of the ones before.
 			failed := 0
 			for _, path := range paths {
 				res, err := verifyPath(path)
 				if err != nil {
-					return err
+					say(c.App.Writer, "FAILED: %s: %v", path, err)
+					failed++
+					continue
 				}
 				printVerification(c.App.Writer, path, res)
 				if !res.OK() {
@@ -90,7 +93,8 @@ func printVerification(w io.Writer, path string, res *verify.Result) {
 
 // positional returns a command's arguments, taking any flag among them as if it came
 // first: urfave/cli stops at the first argument, but `logbench compare a b --published`
-// is what people type.
+// is what people type. --help anywhere shows the command's help and ends it
+// (errHelpShown: see helpOrErr).
 func positional(c *cli.Context) ([]string, error) {
 	args := c.Args().Slice()
 	var out []string
@@ -102,6 +106,16 @@ func positional(c *cli.Context) ([]string, error) {
 		if len(a) < 2 || a[0] != '-' {
 			out = append(out, a)
 			continue
+		}
+		if a == "--help" || a == "-h" || a == "-help" {
+			parent := c
+			if l := c.Lineage(); len(l) > 1 {
+				parent = l[1]
+			}
+			if err := cli.ShowCommandHelp(parent, c.Command.Name); err != nil {
+				return nil, err
+			}
+			return nil, errHelpShown
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		var def cli.Flag

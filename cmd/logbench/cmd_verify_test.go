@@ -74,9 +74,10 @@ func TestVerifyRefusesAHostileArchive(t *testing.T) {
 	zw.Close()
 	path := filepath.Join(t.TempDir(), "evil.tar.gz")
 	os.WriteFile(path, buf.Bytes(), 0o644)
-	_, err := runApp(t, "verify", path)
-	if err == nil || !strings.Contains(err.Error(), "entry \"pi5/../../etc/cron.d/x\": `..` in the path: refused") {
-		t.Fatalf("err = %v", err)
+	out, err := runApp(t, "verify", path)
+	if err == nil || err.Error() != "1 of 1 bundles do not verify" || !strings.Contains(out, "FAILED: "+path+": ") ||
+		!strings.Contains(out, "entry \"pi5/../../etc/cron.d/x\": `..` in the path: refused") {
+		t.Fatalf("err = %v\n%s", err, out)
 	}
 }
 

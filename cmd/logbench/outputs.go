@@ -69,7 +69,7 @@ func checkOutput(out, suffix string, force bool, inputs []string) error {
 	case !info.Mode().IsRegular():
 		return usagef("--out %s: exists and is not a regular file (%s); nothing replaces it", out, kind(info.Mode()))
 	case bundle.IsArchive(out):
-		return usagef("--out %s: exists and is a bundle archive; nothing replaces it", out)
+		return usagef("--out %s: already exists and is a bundle archive; nothing replaces it", out)
 	case !force:
 		return usagef("--out %s: already exists; pass --force to replace it, or choose another file", out)
 	}
