@@ -1,0 +1,470 @@
+package linecost
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// The recorded documents (testdata/go.json, testdata/python.json) are the two programs'
+// own output, every way, 1,000 lines a trial, three trials after one warm-up, written
+// on the kit's development VM outside a container.
+var recordedParams = Params{Languages: Languages, Ways: lc.Ways, Rounds: 1, Lines: 1000, FsyncLines: 1000, Trials: 3, WarmupTrials: 1,
+	QueueSize: lc.DefaultQueueSize, QueueFull: lc.Block, RateLinesPerS: 1000, CPUs: 0.25, MemoryBytes: 128 << 20, PidsLimit: 128, Resamples: 500}
+
+func recorded(t *testing.T, lang string) []byte {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join("testdata", lang+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
+
+// recordedBundle is a plan's bundle filled with a run of every condition from the
+// recorded documents, edit applied to each document first.
+func recordedBundle(t *testing.T, edit func(lang string, doc *contract.LineCostDocument)) *Bundle {
+	t.Helper()
+	p := NewPlan(recordedParams)
+	if err := p.Target(experiment.Env{Platform: "linux/amd64"}); err != nil {
+		t.Fatal(err)
+	}
+	b := p.LineCost()
+	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
+	for i, cond := range p.Conditions() {
+		var doc contract.LineCostDocument
+		if err := json.Unmarshal(recorded(t, cond[0]), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if edit != nil {
+			edit(cond[0], &doc)
+		}
+		result, _ := json.Marshal(doc)
+		run := experiment.Run{ID: experiment.NewRunID(cond, 1), Condition: cond, Round: 1, Position: i + 1, Started: time.Unix(1e9, 0),
+			Wall: 2 * time.Second, Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
+		if !b.Measured(run) {
+			t.Fatalf("%s: not measured", cond)
+		}
+		_, verified := b.Add(run)
+		b.Manifest.RunsCompleted++
+		if verified {
+			b.Manifest.RunsVerified++
+		}
+	}
+	return b
+}
+
+// saved writes b as a bundle folder and reads it back, as verify would.
+func saved(t *testing.T, b *Bundle, edit func(files map[string][]byte)) *bundle.Files {
+	t.Helper()
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edit != nil {
+		edit(files)
+	}
+	dir := filepath.Join(t.TempDir(), "bundle")
+	if err := bundle.WriteFiles(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	f, err := bundle.ReadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
+	b := recordedBundle(t, nil)
+	for _, r := range b.Runs {
+		if !r.Verified {
+			t.Errorf("run %s/%s: %s", r.Language, r.Way, r.Failure)
+		}
+		if r.FSType == "" || r.TimerThreadCPUNs <= 0 || r.LineFormat != lc.LineFormat {
+			t.Errorf("run %s/%s: fs %q, timer %v, line %q", r.Language, r.Way, r.FSType, r.TimerThreadCPUNs, r.LineFormat)
+		}
+	}
+	if len(b.Runs) != 14 || len(b.Trials) != 14*3 {
+		t.Fatalf("%d runs, %d trials", len(b.Runs), len(b.Trials))
+	}
+	res := Experiment{}.Verify(saved(t, b, nil))
+	if !res.OK() {
+		t.Fatalf("%v", res.Problems)
+	}
+	if res.Counts.Runs != 14 || res.Counts.Verified != 14 || res.Counts.Conditions != 14 || res.Counts.Files != 4 {
+		t.Fatalf("counts %+v", res.Counts)
+	}
+	// Every condition has its figures; the cheapest way of each language has ratio 1.
+	for _, c := range b.Conditions {
+		if c.Runs != 1 || c.RunsVerified != 1 || c.Trials != 3 || !(c.NsPerLine > 0) ||
+			!(c.NsPerLineLow <= c.NsPerLine && c.NsPerLine <= c.NsPerLineHigh) || !(c.RatioToCheapest >= 1) {
+			t.Errorf("%+v", c)
+		}
+		if want := c.RateLinesPerS * c.CPUNsPerLine / 1e9; c.ShareOfCoreAtRate != want {
+			t.Errorf("%s/%s: share %v, want %v", c.Language, c.Way, c.ShareOfCoreAtRate, want)
+		}
+		if (c.Way == lc.Fsync) != (c.Headline == HeadlineWall) {
+			t.Errorf("%s/%s: headline %s", c.Language, c.Way, c.Headline)
+		}
+		if c.Headline == HeadlineWall && c.NsPerLine != c.WallNsPerLine || c.Headline == HeadlineCPU && c.NsPerLine != c.CPUNsPerLine {
+			t.Errorf("%s/%s: headline %v is neither clock's median", c.Language, c.Way, c.NsPerLine)
+		}
+	}
+	var buf bytes.Buffer
+	if err := b.Summary(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fsync >> unbuffered", "published 6.6x", "515.903 us (time_per_line)", "ext4"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+// TestVerifyFindsEveryEdit: an edit of a figure or a digest is found even when
+// SHA256SUMS is recomputed over it.
+func TestVerifyFindsEveryEdit(t *testing.T) {
+	b := recordedBundle(t, nil)
+	replaceCell := func(files map[string][]byte, name, column string, row int, value string) {
+		records, err := csv.NewReader(bytes.NewReader(files[name])).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := slices.Index(records[0], column)
+		if col < 0 {
+			t.Fatalf("%s has no column %s", name, column)
+		}
+		records[row][col] = value
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.WriteAll(records)
+		files[name] = buf.Bytes()
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(map[string][]byte)
+		want string
+	}{
+		{"a figure", func(f map[string][]byte) { replaceCell(f, ConditionsFile, "ns_per_line", 1, "1") }, "conditions.csv line 2 (go/format): ns_per_line"},
+		{"an interval", func(f map[string][]byte) { replaceCell(f, ConditionsFile, "ns_per_line_ci_high", 3, "1e9") }, "ns_per_line_ci_high"},
+		{"a file's digest", func(f map[string][]byte) {
+			replaceCell(f, TrialsFile, "file_sha256", 13, strings.Repeat("0", 64))
+		}, "trials.csv line 14"},
+		{"a trial's clock", func(f map[string][]byte) { replaceCell(f, TrialsFile, "thread_cpu_ns", 2, "1") }, "cpu_ns_per_line"},
+		{"a run's verdict", func(f map[string][]byte) { replaceCell(f, RunsFile, "failure", 2, "oops") }, "runs.csv line 3"},
+		{"the manifest's count", func(f map[string][]byte) {
+			f[bundle.ManifestFile] = bytes.Replace(f[bundle.ManifestFile], []byte(`"runs_verified": 14`), []byte(`"runs_verified": 13`), 1)
+		}, "runs_verified"},
+		{"an extra file", func(f map[string][]byte) { f["notes.txt"] = []byte("x") }, "notes.txt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := Experiment{}.Verify(saved(t, b, tc.edit))
+			if res.OK() {
+				t.Fatal("verified")
+			}
+			var all []string
+			for _, p := range res.Problems {
+				all = append(all, p.String())
+			}
+			if !strings.Contains(strings.Join(all, "\n"), tc.want) {
+				t.Fatalf("want a problem with %q, have:\n%s", tc.want, strings.Join(all, "\n"))
+			}
+		})
+	}
+}
+
+// TestEachWayIsCheckedForWhatItDoes: a trial whose way did not do what it says, or
+// whose file is not what was generated, is not verified, and its run is not data.
+func TestEachWayIsCheckedForWhatItDoes(t *testing.T) {
+	for _, tc := range []struct {
+		way  string
+		edit func(tr *contract.LineCostTrial)
+		want string
+	}{
+		{lc.DisabledLazy, func(tr *contract.LineCostTrial) { tr.ArgsBuilt = 7 }, "lazy arguments built 7 times"},
+		{lc.DisabledEager, func(tr *contract.LineCostTrial) { tr.ArgsBuilt = 0 }, "eager arguments built 0 times"},
+		{lc.Unbuffered, func(tr *contract.LineCostTrial) { tr.WriteCalls = 17 }, "not one write a line"},
+		{lc.Fsync, func(tr *contract.LineCostTrial) { tr.FsyncCalls = 0 }, "0 fsync calls for 1000 lines"},
+		{lc.Buffered, func(tr *contract.LineCostTrial) { tr.WriteCalls = 1000 }, "the buffer does not gather lines"},
+		{lc.Queue, func(tr *contract.LineCostTrial) { tr.ThreadWriteSyscalls = 1000 }, "the queue did not take the write off it"},
+		{lc.Unbuffered, func(tr *contract.LineCostTrial) { tr.File.Lines--; tr.File.Bytes -= 68 }, "the file holds 999 lines"},
+		{lc.Buffered, func(tr *contract.LineCostTrial) { tr.File.SHA256 = strings.Repeat("a", 64) }, "sha256 aaaaaaaaaaaa"},
+		{lc.Format, func(tr *contract.LineCostTrial) { tr.Generated = lc.Expected(999) }, "generated 999 lines"},
+		{lc.Queue, func(tr *contract.LineCostTrial) { tr.CgroupError = "no cgroup" }, "no cgroup reading"},
+	} {
+		t.Run(tc.way+" "+tc.want, func(t *testing.T) {
+			b := recordedBundle(t, func(lang string, doc *contract.LineCostDocument) {
+				for i := range doc.Ways {
+					if doc.Ways[i].Way == tc.way && lang == Go {
+						tc.edit(&doc.Ways[i].Trials[1])
+					}
+				}
+			})
+			for _, r := range b.Runs {
+				bad := r.Language == Go && r.Way == tc.way
+				if r.Verified == bad {
+					t.Errorf("%s/%s verified %v: %s", r.Language, r.Way, r.Verified, r.Failure)
+				}
+				if bad && r.Failure != "1 of 3 trials not verified" {
+					t.Errorf("run failure %q", r.Failure)
+				}
+			}
+			for _, tr := range b.Trials {
+				if tr.Language == Go && tr.Way == tc.way && tr.Trial == 1 {
+					if tr.Verified || !strings.Contains(tr.Failure, tc.want) {
+						t.Errorf("trial: verified %v, failure %q, want %q", tr.Verified, tr.Failure, tc.want)
+					}
+				}
+			}
+			files, _ := b.Files()
+			for _, c := range b.Conditions {
+				if c.Language == Go && c.Way == tc.way && (c.RunsVerified != 0 || c.Trials != 0 || !math.IsNaN(c.NsPerLine)) {
+					t.Errorf("a condition without a verified run has figures: %+v", c)
+				}
+			}
+			// The failed run stays in the bundle, and the bundle still verifies.
+			if res := (Experiment{}).Verify(saved(t, b, nil)); !res.OK() || len(files) != 4 {
+				t.Errorf("%v", res.Problems)
+			}
+		})
+	}
+}
+
+func TestDroppedLinesAreAccountedFor(t *testing.T) {
+	tr := TrialRow{Way: lc.Queue, Lines: 1000, ThreadCPUNs: 1, WallNs: 1, ArgsBuilt: 1000, FileName: "q.log", LinesDropped: 10,
+		FileLines: 990, WrittenBytes: 5, FileBytes: 5, WriteCalls: 990, ThreadWriteSysc: -1}
+	g := Expected(1000)
+	tr.GeneratedLines, tr.GeneratedBytes, tr.GeneratedSHA256 = g.Lines, g.Bytes, g.SHA256
+	if tr = CheckTrial(tr); !tr.Verified {
+		t.Fatal(tr.Failure)
+	}
+	tr.FileLines = 900
+	if tr = CheckTrial(tr); tr.Verified || !strings.Contains(tr.Failure, "900 lines in the file and 10 dropped, of 1000") {
+		t.Fatal(tr.Failure)
+	}
+}
+
+func TestThrottledTrialsAreFlaggedAndCounted(t *testing.T) {
+	b := recordedBundle(t, func(lang string, doc *contract.LineCostDocument) {
+		for i := range doc.Ways {
+			for j := range doc.Ways[i].Trials {
+				tr := &doc.Ways[i].Trials[j]
+				tr.CgroupAfter.CPUThrottled = tr.CgroupBefore.CPUThrottled + int64(j) // trial 0 is not throttled
+			}
+		}
+	})
+	b.Files()
+	for _, c := range b.Conditions {
+		if c.ThrottledTrials != 2 || c.ThrottledPeriods != 3 || c.Trials != 3 {
+			t.Errorf("%s/%s: %d throttled trials, %d periods", c.Language, c.Way, c.ThrottledTrials, c.ThrottledPeriods)
+		}
+	}
+	for _, tr := range b.Trials {
+		if tr.Throttled != (tr.Trial > 0) || !tr.Verified {
+			t.Errorf("trial %d throttled %v verified %v", tr.Trial, tr.Throttled, tr.Verified)
+		}
+	}
+}
+
+func TestMedianAndBootstrap(t *testing.T) {
+	if m := Median([]float64{3, 1, 2}); m != 2 {
+		t.Errorf("median %v", m)
+	}
+	if m := Median([]float64{4, 1, 3, 2}); m != 2.5 {
+		t.Errorf("median %v", m)
+	}
+	if m := Median(nil); !math.IsNaN(m) {
+		t.Errorf("median of nothing %v", m)
+	}
+	lo, hi := BootstrapMedian([]float64{5, 5, 5}, 100, 1)
+	if lo != 5 || hi != 5 {
+		t.Errorf("constant sample: [%v, %v]", lo, hi)
+	}
+	v := []float64{10, 11, 12, 13, 14, 15, 16, 17, 18, 100}
+	lo, hi = BootstrapMedian(v, 2000, Seed(Go, lc.Format))
+	if !(lo >= 10 && lo < Median(v) && hi > Median(v) && hi <= 100) {
+		t.Errorf("interval [%v, %v] around %v", lo, hi, Median(v))
+	}
+	// The outlier pulls the median's interval far less than the mean's.
+	if hi > 20 {
+		t.Errorf("interval [%v, %v]: the median's interval reaches the outlier", lo, hi)
+	}
+	lo2, hi2 := BootstrapMedian(v, 2000, Seed(Go, lc.Format))
+	lo3, hi3 := BootstrapMedian(v, 2000, Seed(Python, lc.Format))
+	if lo2 != lo || hi2 != hi {
+		t.Error("the same seed draws other resamples")
+	}
+	if lo3 == lo && hi3 == hi && Seed(Python, lc.Format) == Seed(Go, lc.Format) {
+		t.Error("two conditions share a seed")
+	}
+	// Seeded by the condition, not its place: a bundle of fewer ways gives a condition
+	// the same interval.
+	full := recordedBundle(t, nil)
+	full.Files()
+	p := recordedParams
+	p.Ways = []string{lc.Queue, lc.Format}
+	pub, _ := LoadPublished()
+	few := Figures(p, full.Runs, full.Trials, pub)
+	for _, c := range few {
+		for _, f := range full.Conditions {
+			if f.Language == c.Language && f.Way == c.Way && (f.NsPerLineLow != c.NsPerLineLow || f.NsPerLineHigh != c.NsPerLineHigh) {
+				t.Errorf("%s/%s: [%v, %v] beside all ways, [%v, %v] beside two", c.Language, c.Way, f.NsPerLineLow, f.NsPerLineHigh, c.NsPerLineLow, c.NsPerLineHigh)
+			}
+		}
+	}
+}
+
+func TestOrderings(t *testing.T) {
+	row := func(way string, ns float64) ConditionRow {
+		return ConditionRow{Language: Go, Way: way, Headline: HeadlineOf(way), NsPerLine: ns, NsPerLineLow: ns * 0.9, NsPerLineHigh: ns * 1.1, CgroupCPUNsPerLine: ns}
+	}
+	conds := []ConditionRow{row(lc.Format, 1000), row(lc.DisabledEager, 400), row(lc.DisabledLazy, 30), row(lc.Buffered, 1200),
+		row(lc.Unbuffered, 3000), row(lc.Fsync, 200000), row(lc.Queue, 1300)}
+	got := map[string]Ordering{}
+	for _, o := range Orderings(conds) {
+		got[o.Claim] = o
+	}
+	want := map[string]bool{"unbuffered > buffered": true, "buffered > format": true, "the queue moves the cost off the caller": true,
+		"eager disabled DEBUG costs most of a written line (> 50%)": false, "fsync >> unbuffered (more than 10x)": true}
+	for claim, holds := range want {
+		o, ok := got[claim]
+		if !ok || !o.Measured || o.Holds != holds {
+			t.Errorf("%s: %+v, want holds %v", claim, o, holds)
+		}
+	}
+	if o := got["buffered > format"]; o.Clear {
+		t.Errorf("intervals [1080, 1320] and [900, 1100] overlap: %+v", o)
+	}
+	if !strings.Contains(got["eager disabled DEBUG costs most of a written line (> 50%)"].String(), "DOES NOT HOLD") {
+		t.Error(got["eager disabled DEBUG costs most of a written line (> 50%)"].String())
+	}
+}
+
+// parse runs the experiment's flags as reproduce would.
+func parse(t *testing.T, args ...string) (Params, error) {
+	t.Helper()
+	app := &cli.App{Flags: append(Flags(), &cli.IntFlag{Name: "reps", Value: 3})}
+	var p Params
+	var perr error
+	app.Action = func(c *cli.Context) error {
+		p, perr = ParamsFrom(c, c.Int("reps"))
+		return nil
+	}
+	if err := app.Run(append([]string{"logbench"}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	return p, perr
+}
+
+func TestFlags(t *testing.T) {
+	p, err := parse(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.Languages, []string{Go, Python}) || !slices.Equal(p.Ways, lc.Ways) || p.Lines != DefaultLines || p.FsyncLines != 1000 ||
+		p.CPUs != 0.25 || p.MemoryBytes != 128<<20 || p.RateLinesPerS != 1000 || p.WarmupTrials != 1 || p.Rounds != 3 {
+		t.Fatalf("defaults %+v", p)
+	}
+	if p, err = parse(t, "--cpus", "0", "--rate", "50000", "--ways", "fsync,queue", "--languages", "python"); err != nil || p.CPUs != 0 || p.RateLinesPerS != 50000 {
+		t.Fatalf("%+v %v", p, err)
+	}
+	for _, tc := range [][]string{
+		{"--ways", "format,shout"}, {"--languages", "node"}, {"--languages", "rust"}, {"--lines", "999"}, {"--fsync-lines", "10"},
+		{"--trials", "1"}, {"--cpus", "0.001"}, {"--memory", "1MiB"}, {"--queue-full", "wait"}, {"--rate", "0"}, {"--volume", "a/b"},
+	} {
+		_, err := parse(t, tc...)
+		var u experiment.UsageError
+		if !errors.As(err, &u) || strings.Contains(u.Msg, "\n") {
+			t.Errorf("%v: %v, want one line of usage error", tc, err)
+		}
+	}
+}
+
+func TestTargetRefusesAMissingVolume(t *testing.T) {
+	p := recordedParams
+	p.Volume = "fastdisk"
+	asked := ""
+	err := NewPlan(p).Target(experiment.Env{VolumeExists: func(name string) (bool, error) { asked = name; return false, nil }})
+	var u experiment.UsageError
+	if !errors.As(err, &u) || asked != "fastdisk" || !strings.Contains(u.Msg, "no such volume") {
+		t.Fatalf("%v (asked %q)", err, asked)
+	}
+	if err := NewPlan(p).Target(experiment.Env{VolumeExists: func(string) (bool, error) { return true, nil }}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPod(t *testing.T) {
+	p := recordedParams
+	p.CPUs, p.Volume = 0, "fastdisk"
+	plan := NewPlan(p)
+	spec := plan.Pod(experiment.Condition{Python, lc.Fsync}, "python-fsync-r1-abc", map[string]string{"api-python": "sha256:py", "api": "sha256:go"})
+	if len(spec.Containers) != 1 || spec.Conductor != "linecost" || spec.Volume != "fastdisk" || spec.MountPath != RunDir {
+		t.Fatalf("%+v", spec)
+	}
+	c := spec.Containers[0]
+	if c.Image != "sha256:py" || !slices.Equal(c.Entrypoint, []string{"/usr/bin/python3", "/app/logbench_linecost.py"}) || c.NanoCPUs != 0 || c.MemoryBytes != 128<<20 {
+		t.Fatalf("%+v", c)
+	}
+	// The container's command is the program's own flags (cmd/incontainer/linecost).
+	fs := flag.NewFlagSet("linecost", flag.ContinueOnError)
+	ways, lines, out := fs.String("ways", "", ""), fs.Int64("lines", 0, ""), fs.String("out", "", "")
+	fs.Int("trials", 0, "")
+	fs.Int("warmup", 0, "")
+	fs.String("dir", "", "")
+	fs.Int("queue-size", 0, "")
+	fs.String("queue-full", "", "")
+	if err := fs.Parse(c.Cmd); err != nil {
+		t.Fatal(err)
+	}
+	if *ways != lc.Fsync || *lines != 1000 || *out != spec.ResultPath || !strings.Contains(spec.ResultPath, "python-fsync-r1-abc") {
+		t.Fatalf("%v -> %s", c.Cmd, spec.ResultPath)
+	}
+	if go1 := plan.Pod(experiment.Condition{Go, lc.Format}, "x", map[string]string{"api": "sha256:go"}).Containers[0]; go1.Entrypoint[0] != "/linecost" || go1.Image != "sha256:go" {
+		t.Fatalf("%+v", go1)
+	}
+}
+
+func TestCompareAndReport(t *testing.T) {
+	b := recordedBundle(t, nil)
+	files := saved(t, b, nil)
+	res := Experiment{}.Verify(files)
+	var out, warn bytes.Buffer
+	err := Experiment{}.Compare(&out, &warn, []experiment.Source{{Label: "a", Result: res}, {Label: "b", Result: res}},
+		experiment.CompareOptions{Published: true, Format: "text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\ngo      fsync"); n != 3 { // a, b and the published figure
+		t.Fatalf("%d fsync rows:\n%s", n, out.String())
+	}
+	var page bytes.Buffer
+	if err := (Experiment{}).Report(&page, res, "test"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"<svg", "Verified", "fsync &gt;&gt; unbuffered", "published"} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(page.String(), "<script") || strings.Contains(page.String(), "http://") && !strings.Contains(page.String(), "http://www.w3.org") {
+		t.Error("the report is not self-contained")
+	}
+}
