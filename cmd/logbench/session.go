@@ -185,7 +185,9 @@ func (t *target) prepare(c *cli.Context, p plan, dir string) (*session, error) {
 			return nil, err
 		}
 	}
-	if err := p.exp.Target(experiment.Env{Engine: t.facts, Platform: t.platform}); err != nil {
+	env := experiment.Env{Engine: t.facts, Platform: t.platform,
+		VolumeExists: func(name string) (bool, error) { return t.engine.VolumeExists(c.Context, name) }}
+	if err := p.exp.Target(env); err != nil {
 		return nil, err
 	}
 	b := p.exp.Bundle()
