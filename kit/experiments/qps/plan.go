@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
 )
@@ -70,7 +71,7 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 	api, config := cond[0], cond[1]
 	l := pr.Limits
 	spec := experiment.PodSpec{
-		RunID:      runID,
+		RunID:      volumeSafe(runID),
 		Conductor:  "loadgen",
 		MountPath:  RunDir,
 		ResultPath: resultPath,
@@ -89,6 +90,17 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 		spec.CollectLogs = []string{"api"}
 	}
 	return spec
+}
+
+// volumeSafe makes a run ID fit the engine's names of volumes and containers
+// ([a-zA-Z0-9][a-zA-Z0-9_.-]*): "console+file" becomes "console_file".
+func volumeSafe(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-' {
+			return r
+		}
+		return '_'
+	}, id)
 }
 
 func nanoCPUs(cpus float64) int64 { return int64(math.Round(cpus * 1e9)) }
