@@ -109,6 +109,9 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 		c.problem(verify.Problem{File: bundle.ManifestFile, Column: "runs_verified", Have: fmt.Sprint(m.RunsVerified), Want: fmt.Sprint(verified), Msg: "verified rows of " + RunsFile})
 	}
 	c.res.Counts.Runs, c.res.Counts.Verified, c.res.Counts.Conditions = len(b.Runs), verified, len(b.Conditions)
+	// The commands read what every bundle's manifest says (its engine, whether it ran
+	// emulated) from the verification's bundle; this experiment's rows are its own.
+	c.res.Bundle = &bundle.Bundle{Manifest: bundle.Manifest{Common: b.Manifest.Common}}
 	read.Store(c.res, b)
 	return c.res, b
 }
