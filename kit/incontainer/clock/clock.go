@@ -27,6 +27,12 @@ import (
 type Sleeper struct {
 	fd int
 	f  *os.File
+	// Spin is how long before the deadline the sleeper stops waiting on the timer and
+	// spins (DefaultSpin unless set). 0 does not spin: the wake-up is as late as the
+	// poller's thread, tens of microseconds on an idle machine, for no CPU. The slow
+	// FIFO reader needs no spin (its rate limiter gives back any lateness on the next
+	// read); the load generator's schedule does.
+	Spin time.Duration
 }
 
 // NewSleeper makes a sleeper; Close releases it.
@@ -36,7 +42,7 @@ func NewSleeper() (*Sleeper, error) {
 		return nil, fmt.Errorf("timerfd: %w", err)
 	}
 	// A non-blocking descriptor is handed to the runtime's poller by os.NewFile.
-	return &Sleeper{fd: fd, f: os.NewFile(uintptr(fd), "timerfd")}, nil
+	return &Sleeper{fd: fd, f: os.NewFile(uintptr(fd), "timerfd"), Spin: DefaultSpin}, nil
 }
 
 // Close releases the timer.
@@ -45,10 +51,11 @@ func (s *Sleeper) Close() error { return s.f.Close() }
 // maxChunk bounds one wait, so that ctx is looked at now and then.
 const maxChunk = 100 * time.Millisecond
 
-// spin is how long before the deadline the sleeper stops waiting on the timer and spins
-// (yielding to other goroutines): it absorbs the wake-up of the poller's thread. Short,
-// because a goroutine that is always runnable keeps the runtime from polling the network.
-const spin = 200 * time.Microsecond
+// DefaultSpin is how long before the deadline the sleeper stops waiting on the timer and
+// spins (yielding to other goroutines): it absorbs the wake-up of the poller's thread.
+// Short, because a goroutine that is always runnable keeps the runtime from polling the
+// network, and every microsecond of it is CPU taken from the machine being measured.
+const DefaultSpin = 200 * time.Microsecond
 
 // SleepUntil returns at at, or within maxChunk after ctx ends.
 func (s *Sleeper) SleepUntil(ctx context.Context, at time.Time) error {
@@ -57,7 +64,7 @@ func (s *Sleeper) SleepUntil(ctx context.Context, at time.Time) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		wait := time.Until(at) - spin
+		wait := time.Until(at) - s.Spin
 		if wait <= 0 {
 			break
 		}

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -90,8 +92,10 @@ func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract
 	c.say("load: %d requests at %g req/s", p.Count(), p.Rate)
 	start := time.Now().Add(20 * time.Millisecond) // time for the scheduler to be on time for the first
 	res.LoadStart = start.UnixNano()
+	restoreGC := quietGC()
 	res.Requests = loadgen.Offer(ctx, loadgen.Plan{URL: c.WorkloadURL, Rate: p.Rate, Count: p.Count(),
 		Start: start, Timeout: p.RequestTimeout})
+	restoreGC()
 	for _, o := range res.Requests {
 		res.LastResponse = max(res.LastResponse, o.Done)
 	}
@@ -209,6 +213,25 @@ func orText(s, otherwise string) string {
 func (c *Conductor) say(format string, args ...any) {
 	if c.Progress != nil {
 		fmt.Fprintf(c.Progress, format+"\n", args...)
+	}
+}
+
+// loadMemoryLimit bounds the heap while the collector waits (quietGC): far below the
+// container's limit, far above what a run's load allocates (tens of kilobytes a
+// request).
+const loadMemoryLimit = 64 << 20
+
+// quietGC keeps the garbage collector from starting a cycle during the measured load
+// unless the heap nears loadMemoryLimit: a cycle's stop-the-world phases and its
+// worker taking a processor land on scheduled sends as send lag. It collects first, so
+// the load starts with an empty heap, and returns what puts the collector back.
+func quietGC() (restore func()) {
+	runtime.GC()
+	percent := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(loadMemoryLimit)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
 	}
 }
 

@@ -115,6 +115,10 @@ func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter
 		return err
 	}
 	defer sleeper.Close()
+	// No spin: the pacer gives back a late wake-up on the next read (tokens accrue while
+	// the reader is late, up to one read), so spinning 64 times a second would only burn
+	// CPU beside the load generator, in the same client container when shared.
+	sleeper.Spin = 0
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
