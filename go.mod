@@ -12,6 +12,7 @@ require (
 	github.com/docker/go-units v0.5.0
 	github.com/gocarina/gocsv v0.0.0-20240520201108-78e41c74b4b1
 	github.com/google/go-cmp v0.7.0
+	github.com/gorilla/handlers v1.5.2
 	github.com/klauspost/compress v1.20.4
 	github.com/prometheus/procfs v0.23.0
 	github.com/schollz/progressbar/v3 v3.19.1

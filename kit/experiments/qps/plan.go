@@ -79,7 +79,7 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 		PidsLimit:  l.PidsLimit,
 		Containers: []experiment.ContainerSpec{
 			{Role: "api", Image: images[ImageOf(api)], NanoCPUs: nanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
-				Cmd: []string{"-config", config, "-log-dir", logDir}, LogDriver: pr.LogDriver, LogOpts: pr.LogOpts},
+				Cmd: apiArgs(api, config), LogDriver: pr.LogDriver, LogOpts: pr.LogOpts},
 			{Role: "loadgen", Image: images["qpsload"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
 				Cmd: []string{"-connections", strconv.Itoa(pr.Connections), "-pipelining", strconv.Itoa(pr.Pipelining),
 					"-duration", fmt.Sprintf("%gs", pr.DurationS), "-warmup", fmt.Sprintf("%gs", pr.WarmupS),
@@ -90,6 +90,15 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 		spec.CollectLogs = []string{"api"}
 	}
 	return spec
+}
+
+// apiArgs are the API's arguments for config: the Go API serves the access-log
+// configurations under -access-log (cmd/incontainer/api).
+func apiArgs(api, config string) []string {
+	if api == GoAPI {
+		return []string{"-access-log", config, "-log-dir", logDir}
+	}
+	return []string{"-config", config, "-log-dir", logDir}
 }
 
 // volumeSafe makes a run ID fit the engine's names of volumes and containers

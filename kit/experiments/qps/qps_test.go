@@ -251,9 +251,9 @@ func TestVerifyFindsEditedFigures(t *testing.T) {
 		files  *bundle.Files
 		column string
 	}{
-		"a series count":  {edit(SeriesFile, "n1,2,400", "n1,2,401"), "requests"},
-		"a condition":     {edit(ConditionsFile, ",400,", ",401,"), "requests_per_s"},
-		"a verdict":       {edit(RunsFile, ",equal,equal,true,", ",equal,equal,false,"), "verified"},
+		"a series count": {edit(SeriesFile, "n1,2,400", "n1,2,401"), "requests"},
+		"a condition":    {edit(ConditionsFile, ",400,", ",401,"), "requests_per_s"},
+		"a verdict":      {edit(RunsFile, ",equal,equal,true,", ",equal,equal,false,"), "verified"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -316,6 +316,7 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 		{"--api-memory", "1k"},
 		{"--duration", "10ms"},
 		{"--api", "rust"},
+		{"--api", "python"},
 	} {
 		_, err := parse(t, args...)
 		var ue experiment.UsageError
