@@ -27,8 +27,9 @@ type Files struct {
 	Extra []string
 }
 
-// Names are the fifo-stall bundle's own file names, in the order an archive holds them.
-func Names() []string { return append(slices.Clone(DataFiles), SumsFile) }
+// Names are the fifo-stall bundle's own file names, in the order an archive holds them:
+// the data files, the optional ones (datapackage.json), SHA256SUMS.
+func Names() []string { return append(append(slices.Clone(DataFiles), OptionalFiles...), SumsFile) }
 
 // maxEntries bounds the entries of a bundle folder or archive a reader takes.
 const maxEntries = 64

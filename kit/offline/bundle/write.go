@@ -58,6 +58,7 @@ func (b *Bundle) Files() (map[string][]byte, error) {
 		return nil, err
 	}
 	files[ManifestFile] = append(manifest, '\n')
+	files[DataPackageFile] = DataPackageJSON()
 	return files, nil
 }
 

@@ -168,6 +168,7 @@ func Verify(f *bundle.Files) *Result {
 	v.checksums()
 	v.manifest()
 	v.tables()
+	v.dataPackage() // datapackage.go
 	if v.ok[bundle.RunsFile] {
 		v.index()
 		if v.ok[bundle.RequestsFile] {
@@ -259,7 +260,7 @@ func (v *verifier) checksums() {
 			v.problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("not `<sha256>  <file>`: %s", short(text))})
 		case name == bundle.SumsFile:
 			v.problem(Problem{File: bundle.SumsFile, Line: n, Msg: "lists itself"})
-		case !slices.Contains(bundle.DataFiles, name):
+		case !slices.Contains(bundle.Names(), name):
 			v.problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("lists %s, which is not a bundle file", strconv.Quote(name))})
 		case want[name].line > 0:
 			v.problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("lists %s again (first on line %d)", name, want[name].line)})

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -48,11 +49,11 @@ func TestAGoodBundleVerifies(t *testing.T) {
 	if !res.OK() || len(res.Notes) > 0 {
 		t.Fatalf("problems: %v\nnotes: %v", res.Problems, res.Notes)
 	}
-	want := Counts{Files: 6, Runs: 4, Verified: 4, Trusted: 4, Requests: 80, Containers: 12, Conditions: 4, Timeline: res.Counts.Timeline}
+	want := Counts{Files: 7, Runs: 4, Verified: 4, Trusted: 4, Requests: 80, Containers: 12, Conditions: 4, Timeline: res.Counts.Timeline}
 	if res.Counts != want || res.Counts.Timeline == 0 {
 		t.Fatalf("counts %+v, want %+v", res.Counts, want)
 	}
-	if !strings.HasPrefix(res.Summary(), "OK: bundle: 6 files match SHA256SUMS; 4 runs (4 verified, 4 lag-trusted, 0 redone, 0 on a noisy host), 80 requests") {
+	if !strings.HasPrefix(res.Summary(), "OK: bundle: 7 files match SHA256SUMS; 4 runs (4 verified, 4 lag-trusted, 0 redone, 0 on a noisy host), 80 requests") {
 		t.Fatalf("summary %q", res.Summary())
 	}
 	if res.Bundle == nil || len(res.Bundle.Runs) != 4 || len(res.Bundle.Runs[0].Requests) != 20 {
@@ -139,6 +140,11 @@ func resum(t *testing.T, dir string) {
 	t.Helper()
 	var buf bytes.Buffer
 	names := slices.Clone(bundle.DataFiles)
+	for _, name := range bundle.OptionalFiles {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			names = append(names, name)
+		}
+	}
 	slices.Sort(names)
 	for _, name := range names {
 		body, err := os.ReadFile(filepath.Join(dir, name))
@@ -181,7 +187,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			body, _ := os.ReadFile(path)
 			body[len(body)/2] ^= 0x01
 			os.WriteFile(path, body, 0o644)
-			return []string{fmt.Sprintf("requests.csv: SHA-256: have %s, want %s (SHA256SUMS line 4; %d bytes)", sumOf(t, path), want, len(body))}
+			return []string{fmt.Sprintf("requests.csv: SHA-256: have %s, want %s (SHA256SUMS line 5; %d bytes)", sumOf(t, path), want, len(body))}
 		}, false},
 		{"a truncated CSV", func(t *testing.T, dir string) []string {
 			path := filepath.Join(dir, bundle.RunsFile)
@@ -201,7 +207,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 		}, true},
 		{"a dropped file", func(t *testing.T, dir string) []string {
 			os.Remove(filepath.Join(dir, bundle.TimelineFile))
-			return []string{"timeline.csv: missing (SHA256SUMS line 6 lists it)"}
+			return []string{"timeline.csv: missing (SHA256SUMS line 7 lists it)"}
 		}, false},
 		{"a dropped SHA256SUMS", func(t *testing.T, dir string) []string {
 			os.Remove(filepath.Join(dir, bundle.SumsFile))
@@ -209,7 +215,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 		}, false},
 		{"an extra file", func(t *testing.T, dir string) []string {
 			os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hi"), 0o644)
-			return []string{"notes.txt: not a bundle file (a bundle holds exactly manifest.json, runs.csv, requests.csv, containers.csv, timeline.csv, conditions.csv, SHA256SUMS)"}
+			return []string{"notes.txt: not a bundle file (a bundle holds exactly manifest.json, runs.csv, requests.csv, containers.csv, timeline.csv, conditions.csv, datapackage.json, SHA256SUMS)"}
 		}, false},
 		{"an extra folder and a symbolic link", func(t *testing.T, dir string) []string {
 			os.Mkdir(filepath.Join(dir, "plots"), 0o755)
@@ -363,6 +369,15 @@ func TestAColumnAddedByALaterKitIsANoteNotAProblem(t *testing.T) {
 		tb.rows[i] = slices.Delete(tb.rows[i], c, c+1)
 	}
 	tb.write(t, filepath.Join(dir, bundle.RunsFile))
+	// That kit's datapackage.json described the columns it wrote.
+	pkg := bundle.NewDataPackage()
+	for i, r := range pkg.Resources {
+		if r.Path == bundle.RunsFile {
+			pkg.Resources[i].Schema.Fields = slices.DeleteFunc(r.Schema.Fields, func(f bundle.SchemaField) bool { return f.Name == "wall_s" })
+		}
+	}
+	body, _ := json.Marshal(pkg)
+	os.WriteFile(filepath.Join(dir, bundle.DataPackageFile), body, 0o644)
 	resum(t, dir)
 	res := verifyDir(t, dir)
 	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "runs.csv line 1: no column wall_s") {
