@@ -75,7 +75,7 @@ func Rows(b *bundle.Bundle) []Row {
 		var drain, rpsA, rpsB, backlog, cpu [][]float64
 		for _, r := range b.Runs {
 			run := r.Run
-			if !run.Verified || run.API != c.API || run.Mode != c.Mode || run.Reader != c.Reader {
+			if !run.Verified || run.Superseded || run.API != c.API || run.Mode != c.Mode || run.Reader != c.Reader {
 				continue
 			}
 			var l []float64
