@@ -198,6 +198,9 @@ type ContainerSpec struct {
 	// "mode": "non-blocking"); "" keeps the engine's default.
 	LogDriver string
 	LogOpts   map[string]string
+	// HostPIDs puts the container in the host's PID namespace, so that it can read the
+	// engine's own processes in /proc (still read-only, no capabilities, unprivileged).
+	HostPIDs bool
 }
 
 // PodSpec is one run's containers around a shared volume. The first container owns the

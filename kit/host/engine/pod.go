@@ -51,6 +51,10 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 		if owner != "" {
 			netMode = container.NetworkMode("container:" + owner)
 		}
+		var pidMode container.PidMode
+		if c.HostPIDs {
+			pidMode = "host"
+		}
 		created, err := e.cli.ContainerCreate(ctx,
 			&container.Config{Image: c.Image, Entrypoint: c.Entrypoint, Cmd: c.Cmd, User: spec.User, Labels: labels},
 			&container.HostConfig{
@@ -60,6 +64,7 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 				SecurityOpt:    []string{"no-new-privileges"},
 				Mounts:         []mount.Mount{{Type: mount.TypeVolume, Source: volName, Target: spec.MountPath}},
 				LogConfig:      container.LogConfig{Type: c.LogDriver, Config: c.LogOpts},
+				PidMode:        pidMode,
 				Resources: container.Resources{
 					NanoCPUs:   c.NanoCPUs,
 					Memory:     c.MemoryBytes,
