@@ -8,8 +8,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -33,6 +35,9 @@ func main() {
 	controlPort := flag.Int("control-port", contract.APIControlPort, "the API's control port on loopback")
 	readyTimeout := flag.Duration("ready-timeout", time.Minute, "longest wait for the API to say ready")
 	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
+	engineURL := flag.String("engine-cpu-url", "", "the engine CPU helper's /sample, read before and after the measured interval (empty: not measured)")
+	procRoot := flag.String("proc", "/proc", "the proc file system of the host's load (and, with -engine-cpu-server, of the engine's processes)")
+	engineServer := flag.String("engine-cpu-server", "", "serve the engine's CPU at this address instead (the helper, in the host's PID namespace)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "qpsload: unexpected argument %q\n", flag.Arg(0))
@@ -41,7 +46,21 @@ func main() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := closedloop.Conduct(ctx, closedloop.ConductParams{Load: p, Control: control.NewClient(*controlPort), ReadyTimeout: *readyTimeout})
+	if *engineServer != "" {
+		if _, err := closedloop.SampleEngine(*procRoot); err != nil {
+			fmt.Fprintln(os.Stderr, "qpsload:", err)
+			os.Exit(1)
+		}
+		srv := &http.Server{Addr: *engineServer, Handler: closedloop.EngineHandler(*procRoot)}
+		go func() { <-ctx.Done(); srv.Close() }()
+		if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			fmt.Fprintln(os.Stderr, "qpsload:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	res, err := closedloop.Conduct(ctx, closedloop.ConductParams{Load: p, Control: control.NewClient(*controlPort), ReadyTimeout: *readyTimeout,
+		EngineURL: *engineURL, ProcRoot: *procRoot})
 	if err != nil {
 		res.Failure = joinText(res.Failure, "interrupted")
 	}

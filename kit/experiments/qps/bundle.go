@@ -79,6 +79,16 @@ func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
 	} else if f != nil {
 		r.Observed = experiment.JoinFailures(r.Observed, "reading the log file back: "+f.Failure)
 	}
+	if e := res.Engine; e != nil {
+		r.EngineFailure = e.Failure
+		if e.Failure == "" {
+			r.EngineMeasured, r.EngineCPUS, r.EngineDockerdS, r.EngineIntervalS = true, e.CPUS, e.ByComm["dockerd"], e.IntervalS
+		}
+	}
+	r.HostBusyPct = None
+	if h := res.Host; h != nil {
+		r.HostBusyPct, r.HostCPUs = Opt(h.CPUBusyPct), res.HostCPUs
+	}
 	if logs, ok := run.Pod.Logs["api"]; ok {
 		c := closedloop.CountOf(logs)
 		r.ConsoleRead = true
@@ -104,8 +114,8 @@ func (b *Bundle) Add(run experiment.Run) (string, bool) {
 	if !r.Verified {
 		state = "FAILED: " + r.Failure
 	}
-	return fmt.Sprintf("%-20s %7.0f req/s  p99 %6.2f ms  api %.2f cores  console %s, file %s  %s",
-		r.API+"/"+r.Config, r.RequestsPerS, r.LatencyP99Ms, orZero(r.APICPUCores), r.ConsoleVerified, r.FileVerified, state), r.Verified
+	return fmt.Sprintf("%-20s %7.0f req/s  p99 %6.2f ms  api %.2f cores, engine %s, other %s  console %s, file %s  %s",
+		r.API+"/"+r.Config, r.RequestsPerS, r.LatencyP99Ms, orZero(r.APICPUCores), num(r.EngineCores, 2), num(r.OtherCores, 2), r.ConsoleVerified, r.FileVerified, state), r.Verified
 }
 
 func (b *Bundle) Has(cond experiment.Condition, round int) bool {
@@ -152,7 +162,7 @@ func (b *Bundle) Summary(w io.Writer) error {
 	writeTable(w, b.Conditions)
 	fmt.Fprintf(w, "\npublished: %s\n", pub.Source)
 	fmt.Fprintf(w, "req/s: mean of the runs' autocannon figures (mean of per-second counts), [95%% t-interval over runs]; ratio: to console+file of the same API\n")
-	fmt.Fprintf(w, "cost/req: the API's CPU per request over none's; the engine's own CPU (dockerd, shim) is not measured by this kit yet\n")
+	fmt.Fprintf(w, "cost/req: CPU per request over none's, inside the API's container + outside it (dockerd, containerd, shims); other cores: the host's busy CPU that neither the API, the generator nor the engine used\n")
 	for _, d := range UnlikePublished(b.M.Parameters) {
 		fmt.Fprintf(w, "NOTE: %s\n", d)
 	}
@@ -162,14 +172,24 @@ func (b *Bundle) Summary(w io.Writer) error {
 // writeTable writes the conditions as an aligned table.
 func writeTable(w io.Writer, conds []ConditionRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "api\tconfig\truns ok\treq/s\t95% interval\tratio\tpub req/s\tpub ratio\tp99 ms\tlines written\tread\tdropped\tapi cores\tus/req\tcost/req us\t")
+	fmt.Fprintln(tw, "api\tconfig\truns ok\treq/s\t95% interval\tratio\tpub req/s\tpub ratio\tp99 ms\tlines written\tread\tdropped\tapi cores\tengine cores\tother cores\tapi us/req\tengine us/req\tcost/req us in+out\t")
 	for _, c := range conds {
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 			c.API, c.Config, c.RunsVerified, c.Runs, num(c.RequestsPerS, 0), interval(c.RequestsPerSCILow, c.RequestsPerSCIHigh),
 			num(c.RatioToConsoleFile, 2), num(c.PublishedReqPerS, 0), num(c.PublishedRatio, 2), num(c.LatencyP99Ms, 2),
-			c.LogLinesWritten, num(c.LogLinesRead, 0), num(c.LogLinesDropped, 0), num(c.CPUAPICores, 2), num(c.CPUAPIUsPerReq, 1), num(c.CostPerRequestUs, 1))
+			c.LogLinesWritten, num(c.LogLinesRead, 0), num(c.LogLinesDropped, 0), num(c.CPUAPICores, 2), num(c.CPUEngineCores, 2),
+			num(c.OtherCPUCores, 2), num(c.CPUAPIUsPerReq, 1), num(c.CPUEngineUsPerReq, 1),
+			inOut(c.CostPerRequestAPIUs, c.CostPerRequestEngineUs))
 	}
 	tw.Flush()
+}
+
+// inOut is a cost inside + outside the container.
+func inOut(in, out Opt) string {
+	if !present(out) {
+		return num(in, 1) + " + -"
+	}
+	return fmt.Sprintf("%s + %s", num(in, 1), num(out, 1))
 }
 
 func num(o Opt, decimals int) string {

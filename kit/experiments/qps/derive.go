@@ -64,6 +64,20 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 	if r.APIRequests > 0 {
 		r.APICPUUsPerReq = Opt(apiCPUUs / float64(r.APIRequests))
 	}
+	r.EngineCores, r.EngineUsPerReq, r.OtherCores = None, None, None
+	if r.EngineMeasured && r.EngineIntervalS > 0 {
+		r.EngineCores = Opt(r.EngineCPUS / r.EngineIntervalS)
+		if r.APIRequests > 0 {
+			r.EngineUsPerReq = Opt(r.EngineCPUS * 1e6 / float64(r.APIRequests))
+		}
+	}
+	if present(r.HostBusyPct) && r.HostCPUs > 0 && present(r.APICPUCores) {
+		other := float64(r.HostBusyPct)/100*float64(r.HostCPUs) - float64(r.APICPUCores) - r.GeneratorCores
+		if present(r.EngineCores) {
+			other -= float64(r.EngineCores)
+		}
+		r.OtherCores = Opt(other)
+	}
 
 	var fails []string
 	fail := func(format string, args ...any) { fails = append(fails, fmt.Sprintf(format, args...)) }
@@ -167,12 +181,17 @@ func DeriveConditions(runs []RunRow, p Params, pub Published) []ConditionRow {
 	}
 	for i := range out {
 		c := &out[i]
-		c.RatioToConsoleFile, c.CostPerRequestUs = None, None
+		c.RatioToConsoleFile = None
+		c.CostPerRequestUs, c.CostPerRequestAPIUs, c.CostPerRequestEngineUs = None, None, None
 		if cf := find(c.API, ConsoleFile); cf != nil {
 			c.RatioToConsoleFile = ratio(c.RequestsPerS, cf.RequestsPerS)
 		}
-		if none := find(c.API, NoLog); none != nil && present(c.CPUAPIUsPerReq) && present(none.CPUAPIUsPerReq) {
-			c.CostPerRequestUs = c.CPUAPIUsPerReq - none.CPUAPIUsPerReq
+		if none := find(c.API, NoLog); none != nil {
+			c.CostPerRequestAPIUs = diff(c.CPUAPIUsPerReq, none.CPUAPIUsPerReq)
+			c.CostPerRequestEngineUs = diff(c.CPUEngineUsPerReq, none.CPUEngineUsPerReq)
+			if present(c.CostPerRequestAPIUs) && present(c.CostPerRequestEngineUs) {
+				c.CostPerRequestUs = c.CostPerRequestAPIUs + c.CostPerRequestEngineUs
+			}
 		}
 		c.PublishedReqPerS, c.PublishedRatio = None, None
 		if v, ok := pub.RequestsPerS[c.Config]; ok {
@@ -187,7 +206,7 @@ func DeriveConditions(runs []RunRow, p Params, pub Published) []ConditionRow {
 
 func deriveCondition(api, config string, runs []RunRow, pub Published) ConditionRow {
 	c := ConditionRow{API: api, Config: config}
-	var rps, over, p50, p99, cores, usPer, gen []float64
+	var rps, over, p50, p99, cores, usPer, gen, engCores, engUs, other []float64
 	var read, dropped int64
 	readable := true
 	for _, r := range runs {
@@ -218,13 +237,29 @@ func deriveCondition(api, config string, runs []RunRow, pub Published) Condition
 		if present(r.APICPUUsPerReq) {
 			usPer = append(usPer, float64(r.APICPUUsPerReq))
 		}
+		if present(r.EngineCores) {
+			engCores = append(engCores, float64(r.EngineCores))
+		}
+		if present(r.EngineUsPerReq) {
+			engUs = append(engUs, float64(r.EngineUsPerReq))
+		}
+		if present(r.OtherCores) {
+			other = append(other, float64(r.OtherCores))
+		}
 	}
 	c.RequestsPerS, c.RequestsPerSCILow, c.RequestsPerSCIHigh = meanCI(rps)
 	c.RequestsPerSOver = meanOpt(over)
 	c.LatencyP50Ms, c.LatencyP99Ms = meanOpt(p50), meanOpt(p99)
 	c.CPUAPICores, c.CPUAPIUsPerReq = meanOpt(cores), meanOpt(usPer)
 	c.GeneratorCPUCores = meanOpt(gen)
-	c.CPUEngineCores = None
+	// A figure of some runs only would not be the condition's.
+	c.CPUEngineCores, c.CPUEngineUsPerReq, c.OtherCPUCores = None, None, None
+	if len(engCores) == c.RunsVerified {
+		c.CPUEngineCores, c.CPUEngineUsPerReq = meanOpt(engCores), meanOpt(engUs)
+	}
+	if len(other) == c.RunsVerified {
+		c.OtherCPUCores = meanOpt(other)
+	}
 	c.LogLinesRead, c.LogLinesDropped = None, None
 	if readable && c.RunsVerified > 0 {
 		c.LogLinesRead, c.LogLinesDropped = Opt(read), Opt(dropped)
@@ -264,6 +299,13 @@ func ratio(num, den Opt) Opt {
 		return None
 	}
 	return num / den
+}
+
+func diff(a, b Opt) Opt {
+	if !present(a) || !present(b) {
+		return None
+	}
+	return a - b
 }
 
 func present(o Opt) bool { return !math.IsNaN(float64(o)) }

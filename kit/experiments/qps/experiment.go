@@ -88,6 +88,7 @@ func (Experiment) Flags() []cli.Flag {
 		&cli.IntFlag{Name: "pipelining", Value: 1, Usage: "qps: requests in flight per connection"},
 		&cli.DurationFlag{Name: "warmup-time", Value: time.Second, Usage: "qps: load before each run's measurement, not counted"},
 		&cli.StringFlag{Name: "log-driver", Value: "json-file", Usage: "qps: the API container's logging driver (json-file, local, none, ...)"},
+		&cli.BoolFlag{Name: "engine-cpu", Value: true, Usage: "qps: measure the engine's own CPU (dockerd, containerd, shims) with a helper container in the host's PID namespace, read-only, no capabilities (--engine-cpu=false: not measured)"},
 		&cli.StringSliceFlag{Name: "log-opt", Usage: "qps: a logging driver option key=value, repeatable (mode=non-blocking, max-buffer-size=1m)"},
 		&cli.StringFlag{Name: "api", Value: DefaultAPI, Usage: "API implementation (qps: node, the default, go or all)"},
 		&cli.DurationFlag{Name: "duration", Value: DefaultDuration, Usage: "measured load per run (qps: 5s by default)"},
@@ -181,6 +182,11 @@ func ParamsFrom(c *cli.Context) (Params, error) {
 	p.NonBlocking = p.LogOpts["mode"] == "non-blocking"
 	if p.LogDriver == "none" && len(p.LogOpts) > 0 {
 		return p, usagef("--log-opt: the none log driver takes no options")
+	}
+
+	if c.Bool("engine-cpu") || !c.IsSet("engine-cpu") {
+		p.EngineCPU = true
+		p.EngineCPUHow = EngineHelper
 	}
 
 	var err error

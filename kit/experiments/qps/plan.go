@@ -16,8 +16,14 @@ const (
 	RunDir     = "/run/logbench"
 	User       = "65532:65532"
 	resultPath = RunDir + "/result.json"
+	// enginePort is where the engine CPU helper answers on the pod's loopback.
+	enginePort = 9003
 	logDir     = RunDir + "/logs"
 )
+
+// EngineHelper says what the engine CPU helper is, for the manifest.
+const EngineHelper = "a container of the qpsload image in the host's PID namespace (read-only root, no capabilities, no new privileges, uid 65532, 0.1 CPU, 64 MiB) " +
+	"reads /proc/<pid>/stat of dockerd, containerd and containerd-shim before and after the measured interval and answers on the pod's loopback only"
 
 // Plan is a matrix of this experiment and the bundle it fills.
 type Plan struct {
@@ -31,7 +37,9 @@ var _ experiment.Plan = (*Plan)(nil)
 func NewPlan(p Params) *Plan {
 	b := &Bundle{M: Manifest{Parameters: p}}
 	b.M.Experiment = Name
-	b.M.Unmeasured = []string{"cpu_engine_cores: the engine's own CPU (dockerd, the container's shim) is not measured yet"}
+	if !p.EngineCPU {
+		b.M.Unmeasured = []string{"cpu_engine_cores: the engine's own CPU (dockerd, containerd, the shims) was not measured (--engine-cpu=false)"}
+	}
 	return &Plan{conds: experiment.Cross(p.APIs, p.Configs), bundle: b}
 }
 
@@ -85,6 +93,14 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 					"-duration", fmt.Sprintf("%gs", pr.DurationS), "-warmup", fmt.Sprintf("%gs", pr.WarmupS),
 					"-cpu-limit", fmt.Sprint(l.LoadgenCPUs), "-result", resultPath}},
 		},
+	}
+	if pr.EngineCPU {
+		helper := experiment.ContainerSpec{Role: "enginecpu", Image: images["qpsload"], NanoCPUs: nanoCPUs(0.1), MemoryBytes: 64 << 20, HostPIDs: true,
+			Cmd: []string{"-engine-cpu-server", fmt.Sprintf("127.0.0.1:%d", enginePort)}}
+		// Started before the conductor, which asks it once the load begins.
+		spec.Containers = []experiment.ContainerSpec{spec.Containers[0], helper, spec.Containers[1]}
+		gen := &spec.Containers[2]
+		gen.Cmd = append(gen.Cmd, "-engine-cpu-url", fmt.Sprintf("http://127.0.0.1:%d/sample", enginePort))
 	}
 	if hasConsole(config) && pr.LogDriver != "none" {
 		spec.CollectLogs = []string{"api"}

@@ -350,3 +350,39 @@ func parse(t *testing.T, args ...string) (Params, error) {
 	}
 	return ParamsFrom(cli.NewContext(cli.NewApp(), set, nil))
 }
+
+func TestTheEngineCPUIsAHelperAndAFigure(t *testing.T) {
+	p := testParams(Console, NoLog)
+	p.EngineCPU, p.EngineCPUHow = true, EngineHelper
+	spec := NewPlan(p).Pod(experiment.Condition{NodeAPI, Console}, "r", map[string]string{"api-node": "n", "qpsload": "q"})
+	if len(spec.Containers) != 3 || !spec.Containers[1].HostPIDs || spec.Containers[1].Role != "enginecpu" || spec.Containers[2].Role != spec.Conductor {
+		t.Fatalf("containers %+v", spec.Containers)
+	}
+	if spec.Containers[0].HostPIDs || spec.Containers[2].HostPIDs {
+		t.Error("only the helper may see the host's processes")
+	}
+	withEngine := func(f fakeRun, id string, cpu float64) experiment.Run {
+		run := f.run(id, 1)
+		var res closedloop.RunResult
+		json.Unmarshal(run.Pod.Result, &res)
+		res.Engine = &closedloop.EngineCPU{IntervalS: 2, CPUS: cpu, ByComm: map[string]float64{"dockerd": cpu * 0.8}}
+		res.Host, res.HostCPUs = &contract.HostSample{CPUBusyPct: 75}, 2
+		run.Pod.Result, _ = json.Marshal(res)
+		return run
+	}
+	b, files := fill(t, p,
+		withEngine(fakeRun{config: Console, lines: 2000, series: []int64{1000, 1000}}, "c", 0.6),
+		withEngine(fakeRun{config: NoLog, series: []int64{4000, 4000}}, "n", 0.02))
+	mustVerify(t, files)
+	c, n := b.Conditions[0], b.Conditions[1]
+	if c.CPUEngineCores != 0.3 || c.CPUEngineUsPerReq != 300 || n.CPUEngineUsPerReq != 2.5 {
+		t.Errorf("engine: %v cores, %v us/req; none %v us/req", c.CPUEngineCores, c.CPUEngineUsPerReq, n.CPUEngineUsPerReq)
+	}
+	if c.CostPerRequestEngineUs != 297.5 || c.CostPerRequestUs != c.CostPerRequestAPIUs+297.5 {
+		t.Errorf("cost: engine %v, both %v, api %v", c.CostPerRequestEngineUs, c.CostPerRequestUs, c.CostPerRequestAPIUs)
+	}
+	// 75% of 2 CPUs busy: 1.5 cores, less the API's 0.45, the generator's 0 and the engine's 0.3.
+	if r := b.Runs[0]; r.OtherCores < 0.7499 || r.OtherCores > 0.7501 {
+		t.Errorf("other cores %v, want 0.75", r.OtherCores)
+	}
+}

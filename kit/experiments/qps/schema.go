@@ -50,7 +50,11 @@ type Params struct {
 	NonBlocking bool              `json:"non_blocking"`
 	Limits      Limits            `json:"limits"`
 	MaxRunTimeS float64           `json:"max_run_time_s"`
-	Platform    string            `json:"platform"`
+	// EngineCPU says a helper container measured the engine's own CPU; EngineCPUHow says
+	// what it is allowed to see.
+	EngineCPU    bool   `json:"engine_cpu"`
+	EngineCPUHow string `json:"engine_cpu_how,omitempty"`
+	Platform     string `json:"platform"`
 }
 
 // Limits of the containers; a CPU limit of 0 is none, recorded as such.
@@ -126,6 +130,15 @@ type RunRow struct {
 	FileTailLines     int64  `csv:"file_lines_read_since_reset"` // from the reset's offset on
 	FileTailBytes     int64  `csv:"file_bytes_read_since_reset"`
 	FileTailSHA256    string `csv:"file_sha256_read_since_reset"`
+	// The engine's processes (dockerd, containerd, the shims) over the measured
+	// interval, from the helper in the host's PID namespace; and the whole host's CPU.
+	EngineMeasured  bool    `csv:"engine_measured"`
+	EngineCPUS      float64 `csv:"engine_cpu_s"`
+	EngineDockerdS  float64 `csv:"engine_dockerd_cpu_s"`
+	EngineIntervalS float64 `csv:"engine_interval_s"`
+	EngineFailure   string  `csv:"engine_failure"`
+	HostBusyPct     Opt     `csv:"host_cpu_busy_pct"`
+	HostCPUs        int     `csv:"host_cpus"`
 
 	// Derived (DeriveRun).
 	Requests          int64   `csv:"requests"`             // sum of the series
@@ -136,13 +149,18 @@ type RunRow struct {
 	GeneratorBusy     bool    `csv:"generator_saturated"`
 	APICPUCores       Opt     `csv:"cpu_api_cores"`
 	APICPUUsPerReq    Opt     `csv:"cpu_api_us_per_request"`
-	LogLinesWritten   int64   `csv:"log_lines_written"` // every sink, since the API started
-	LogLinesRead      Opt     `csv:"log_lines_read"`    // absent when nothing could be read back
-	LogLinesDropped   Opt     `csv:"log_lines_dropped"` // console lines the driver dropped (non-blocking)
-	ConsoleVerified   string  `csv:"console_check"`     // "equal", "dropped N", "not read (driver none)", "-", or what differs
-	FileVerified      string  `csv:"file_check"`
-	Verified          bool    `csv:"verified"`
-	Failure           string  `csv:"failure"`
+	EngineCores       Opt     `csv:"cpu_engine_cores"`
+	EngineUsPerReq    Opt     `csv:"cpu_engine_us_per_request"`
+	// OtherCores is the host's busy CPU that neither the API, the generator nor the
+	// engine used: other work on the host, the noise of the run.
+	OtherCores      Opt    `csv:"other_cpu_cores"`
+	LogLinesWritten int64  `csv:"log_lines_written"` // every sink, since the API started
+	LogLinesRead    Opt    `csv:"log_lines_read"`    // absent when nothing could be read back
+	LogLinesDropped Opt    `csv:"log_lines_dropped"` // console lines the driver dropped (non-blocking)
+	ConsoleVerified string `csv:"console_check"`     // "equal", "dropped N", "not read (driver none)", "-", or what differs
+	FileVerified    string `csv:"file_check"`
+	Verified        bool   `csv:"verified"`
+	Failure         string `csv:"failure"`
 }
 
 // SeriesRow is one second of one run's measured interval (series.csv): the responses
@@ -174,12 +192,19 @@ type ConditionRow struct {
 	LogLinesRead       Opt   `csv:"log_lines_read"`
 	LogLinesDropped    Opt   `csv:"log_lines_dropped"`
 	CPUAPICores        Opt   `csv:"cpu_api_cores"`
-	// CPUEngineCores is the engine's own CPU (dockerd, the shim) for this condition; this
-	// kit does not measure it yet, and the column stays empty.
+	// CPUEngineCores is the engine's own CPU (dockerd, containerd, the shims), outside
+	// the container; absent when it was not measured.
 	CPUEngineCores    Opt `csv:"cpu_engine_cores"`
 	CPUAPIUsPerReq    Opt `csv:"cpu_api_us_per_request"`
-	CostPerRequestUs  Opt `csv:"cost_per_request_us"` // API CPU per request over none's, same API
-	PublishedReqPerS  Opt `csv:"published_requests_per_s"`
-	PublishedRatio    Opt `csv:"published_ratio_to_console_file"`
-	GeneratorCPUCores Opt `csv:"generator_cpu_cores"`
+	CPUEngineUsPerReq Opt `csv:"cpu_engine_us_per_request"`
+	// The cost of logging per request: the CPU time per request over none's, same API,
+	// inside the container, outside it (the engine), and both (absent when the engine
+	// was not measured).
+	CostPerRequestUs       Opt `csv:"cost_per_request_us"`
+	CostPerRequestAPIUs    Opt `csv:"cost_per_request_api_us"`
+	CostPerRequestEngineUs Opt `csv:"cost_per_request_engine_us"`
+	OtherCPUCores          Opt `csv:"other_cpu_cores"`
+	PublishedReqPerS       Opt `csv:"published_requests_per_s"`
+	PublishedRatio         Opt `csv:"published_ratio_to_console_file"`
+	GeneratorCPUCores      Opt `csv:"generator_cpu_cores"`
 }

@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/control"
+	"github.com/logbench/logbench/kit/incontainer/hostload"
 )
 
 // The conductor of one qps run: wait for the API's control port to say ready, warm up,
@@ -85,6 +88,11 @@ type RunResult struct {
 	Load   Result        `json:"load"`
 	API    *APIReport    `json:"api,omitempty"`
 	File   *FileReadback `json:"file,omitempty"`
+	// Engine is the engine's own CPU over the measured interval (nil: not asked for).
+	Engine *EngineCPU `json:"engine,omitempty"`
+	// Host is how busy the whole host was over the measured interval, and its CPUs.
+	Host     *contract.HostSample `json:"host,omitempty"`
+	HostCPUs int                  `json:"host_cpus"`
 	// ReadyAfterS is how long the API took to say ready.
 	ReadyAfterS float64 `json:"ready_after_s"`
 	// Failure says why the run is not data ("" when nothing went wrong here).
@@ -96,6 +104,10 @@ type ConductParams struct {
 	Load         Params // Warmup is offered first, apart, before the reset
 	Control      *control.Client
 	ReadyTimeout time.Duration
+	// EngineURL is the engine CPU helper's /sample ("": not measured).
+	EngineURL string
+	// ProcRoot is the proc file system the host's load is read from ("": not read).
+	ProcRoot string
 }
 
 // Conduct runs a qps run. Failures are in the result; the error is ctx's.
@@ -121,10 +133,36 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 		out.Failure = "resetting the API's counters: " + err.Error()
 		return out, ctx.Err()
 	}
+	var engineBefore EngineSample
+	var engineErr error
+	if p.EngineURL != "" {
+		engineBefore, engineErr = getEngineSample(ctx, p.EngineURL)
+	}
+	var host *hostload.Sampler
+	if p.ProcRoot != "" {
+		host, _ = hostload.NewSampler(p.ProcRoot) // a host that cannot be read is said by an absent figure
+		out.HostCPUs = runtime.NumCPU()
+	}
 	load := p.Load
 	load.Warmup = 0
 	res, err := Run(ctx, load)
 	out.Load = res
+	if host != nil {
+		if s, err := host.Sample(); err == nil {
+			out.Host = &s
+		}
+	}
+	if p.EngineURL != "" {
+		var after EngineSample
+		if engineErr == nil {
+			after, engineErr = getEngineSample(context.WithoutCancel(ctx), p.EngineURL)
+		}
+		e := EngineDelta(engineBefore, after)
+		if engineErr != nil {
+			e = EngineCPU{Failure: engineErr.Error()}
+		}
+		out.Engine = &e
+	}
 	if err != nil {
 		out.Failure = "load: " + err.Error()
 		if ctx.Err() != nil {
