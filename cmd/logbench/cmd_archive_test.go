@@ -16,7 +16,7 @@ func TestArchiveIsDeterministicAndVerifies(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	path := dir + ".tar.gz"
-	if !strings.Contains(out, "archive: "+path+" (7 files in 20261130T100000Z-pi5/") {
+	if !strings.Contains(out, "archive: "+path+" (8 files in 20261130T100000Z-pi5/") {
 		t.Fatalf("output:\n%s", out)
 	}
 	first, _ := os.ReadFile(path)

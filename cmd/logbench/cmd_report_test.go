@@ -55,3 +55,19 @@ func TestReportRejectsBadInput(t *testing.T) {
 	_, err := runApp(t, "report")
 	wantUsageError(t, err, "one or more bundles")
 }
+
+func TestReportDrawsSeveralBundlesOnOnePage(t *testing.T) {
+	a := synthetic(t, "pi5", bundletestDefaults())
+	b := synthetic(t, "laptop", bundletestDefaults())
+	page := filepath.Join(t.TempDir(), "both.html")
+	if out, err := runApp(t, "report", a, b, "--out", page); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	body, _ := os.ReadFile(page)
+	html := string(body)
+	for _, want := range []string{"<h1>logbench report: pi5, laptop</h1>", "<h2>Hosts</h2>", "<th>pi5</th><th>laptop</th>", `id="b2-percentiles"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

@@ -57,7 +57,7 @@ func TestVerifyListsEachProblemAndFails(t *testing.T) {
 	if err == nil || errors.As(err, new(usageError)) || err.Error() != "1 of 1 bundles do not verify" {
 		t.Fatalf("err = %v, want a plain failure (exit 1)", err)
 	}
-	for _, want := range []string{"  notes.txt: not a bundle file", "  timeline.csv: missing (SHA256SUMS line 6 lists it)", "FAILED: " + dir + ": 5 files match SHA256SUMS"} {
+	for _, want := range []string{"  notes.txt: not a bundle file", "  timeline.csv: missing (SHA256SUMS line 7 lists it)", "FAILED: " + dir + ": 6 files match SHA256SUMS"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -53,3 +53,18 @@ func (Experiment) Report(w io.Writer, res *verify.Result, version string) error 
 	}
 	return report.Write(w, report.Input{Result: res, Published: pub, Version: version})
 }
+
+// ReportMany draws several bundles on one page, their hosts side by side.
+func (Experiment) ReportMany(w io.Writer, sources []experiment.Source, version string) error {
+	pub, err := reference.Load()
+	if err != nil {
+		return err
+	}
+	var in []report.Labeled
+	for _, s := range sources {
+		in = append(in, report.Labeled{Label: s.Label, Input: report.Input{Result: s.Result, Published: pub, Version: version}})
+	}
+	return report.WriteMany(w, in, version)
+}
+
+var _ experiment.MultiReporter = Experiment{}

@@ -39,6 +39,9 @@ type Input struct {
 	Version string
 }
 
+// publishedAPI is the API the article measured.
+var publishedAPI = reference.MustSetup("fifo-stall").API
+
 // maxProblems bounds the verification problems the page lists.
 const maxProblems = 50
 
@@ -51,7 +54,54 @@ func Write(w io.Writer, in Input) error {
 	if err != nil {
 		return err
 	}
-	return page.Execute(w, p)
+	return page.Execute(w, document{Title: p.Name, Version: in.Version, Bundles: []*pageData{p}})
+}
+
+// Labeled is one bundle of a page of several, with the name it goes by.
+type Labeled struct {
+	Label string
+	Input Input
+}
+
+// WriteMany writes several bundles on one page: their hosts side by side, then each
+// bundle's verification, plots and tables.
+func WriteMany(w io.Writer, bundles []Labeled, version string) error {
+	d := document{Version: version}
+	var names []string
+	for i, b := range bundles {
+		if b.Input.Result == nil || b.Input.Result.Bundle == nil {
+			return errors.New("report: " + b.Label + " could not be read far enough to plot")
+		}
+		p, err := build(b.Input)
+		if err != nil {
+			return err
+		}
+		p.Name, p.Prefix = b.Label, fmt.Sprintf("b%d-", i+1)
+		d.Bundles = append(d.Bundles, p)
+		names = append(names, b.Label)
+	}
+	d.Title = strings.Join(names, ", ")
+	if len(d.Bundles) > 0 {
+		for i, f := range d.Bundles[0].Facts {
+			row := []string{f[0]}
+			for _, p := range d.Bundles {
+				v := ""
+				if i < len(p.Facts) {
+					v = p.Facts[i][1]
+				}
+				row = append(row, v)
+			}
+			d.Hosts = append(d.Hosts, row)
+		}
+	}
+	return page.Execute(w, d)
+}
+
+// document is the page: one bundle, or several side by side.
+type document struct {
+	Title, Version string
+	Hosts          [][]string
+	Bundles        []*pageData
 }
 
 // condition is one cell of the matrix with what the plots need.
@@ -73,6 +123,7 @@ func (c condition) label(multiAPI bool) string {
 // pageData is what the template shows.
 type pageData struct {
 	Name, Version, Command, Created, Finished, KitVersion string
+	Prefix                                                string // of the page's ids, for a page of several bundles
 	OK                                                    bool
 	Summary                                               string
 	Problems, Notes                                       []string
@@ -82,6 +133,9 @@ type pageData struct {
 	Images                                                [][]string
 	Conditions                                            [][]string
 	ConditionHeader                                       []string
+	Calibration                                           [][2]string
+	RunHeader                                             []string
+	Runs                                                  [][]string
 	Sections                                              []section
 }
 
@@ -154,29 +208,49 @@ func build(in Input) (*pageData, error) {
 
 	conds := conditions(b, in.Published)
 	multiAPI := len(pm.APIs) > 1
-	d.ConditionHeader = []string{"condition", "runs", "requests", "errors", "p50 ms", "p99 ms", "published p99 ms", "per-run p99 ms", "max ms", "drain s", "req/s to last response", "req/s to logs read", "max backlog", "API CPU cores"}
+	d.ConditionHeader = []string{"condition", "runs verified", "lag-trusted", "noisy host", "requests", "errors", "p50 ms", "p99 ms", "p99 resolved",
+		"model p99 ms", "published p99 ms", "per-run p99 ms", "max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read",
+		"max backlog KiB", "model backlog KiB", "API CPU cores"}
 	for _, c := range conds {
 		r := c.row
-		backlog := "-"
-		if !math.IsNaN(float64(r.BacklogMaxBytes)) {
-			backlog = units.BytesSize(float64(r.BacklogMaxBytes))
+		resolved := "no"
+		if r.P99Resolved {
+			resolved = "yes"
 		}
 		d.Conditions = append(d.Conditions, []string{
-			c.api + "/" + c.mode + "/" + c.reader, fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),
-			compare.Figure(float64(r.P50Ms)), compare.Figure(float64(r.P99Ms)), compare.Figure(c.pubP99), figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)), compare.Figure(float64(r.MaxMs)),
-			compare.Figure(float64(r.DrainS)), compare.Figure(float64(r.RPSToLastResponse)), compare.Figure(float64(r.RPSToLogsRead)), backlog, compare.Figure(float64(r.APICPUCores)),
+			c.api + "/" + c.mode + "/" + c.reader, fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), fmt.Sprintf("%d/%d", r.RunsTrusted, r.RunsVerified),
+			strconv.Itoa(r.RunsNoisy), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),
+			ms(float64(r.P50Ms)), ms(float64(r.P99Ms)), resolved, ms(float64(r.PredictedP99Ms)), ms(c.pubP99),
+			figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)), ms(float64(r.MaxMs)),
+			fixed(float64(r.DrainS), 3), fixed(float64(r.PredictedDrainS), 3), fixed(float64(r.RPSToLastResponse), 2), fixed(float64(r.RPSToLogsRead), 2),
+			fixed(float64(r.BacklogMaxBytes)/1024, 1), fixed(float64(r.PredictedBacklogMaxBytes)/1024, 1), fixed(float64(r.APICPUCores), 4),
 		})
+	}
+	d.Calibration = calibrationRows(m.Calibration)
+	d.RunHeader = []string{"run", "condition", "round", "attempt", "verified", "p99 ms", "send-lag p99 ms", "send lag trusted", "host CPU median %", "host steal %", "CPU pressure %", "noisy host", "bytes read"}
+	for _, run := range b.Runs {
+		r := run.Run
+		d.Runs = append(d.Runs, []string{r.RunID, r.API + "/" + r.Mode + "/" + r.Reader, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt),
+			yes(r.Verified) + superseded(r.Superseded), ms(float64(r.P99Ms)), ms(float64(r.SendLagP99Ms)), yes(r.SendLagTrusted),
+			fixed(float64(r.HostCPUMedianPct), 1), fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1), yes(r.HostNoisy),
+			units.BytesSize(float64(r.BytesRead))})
 	}
 	readers := orderBy(pm.Readers, conds, func(c condition) string { return c.reader })
 
 	d.Sections = append(d.Sections, section{ID: "percentiles", Title: "Latency percentiles",
-		Caption: "Pooled over each condition's verified runs, from the scheduled send to the end of the response (log scale). The same scale for both readers.",
+		Caption: "Pooled over each condition's verified runs, from the scheduled send to the end of the response (log scale); a point per condition and percentile. Each reader has its own scale.",
 		Plots:   percentilePlots(conds, readers, multiAPI)})
+	d.Sections = append(d.Sections, section{ID: "hdr", Title: "Latency by percentile",
+		Caption: "Every pooled request's latency at its percentile, on a log scale of 1/(1-q) as HdrHistogram draws it: the tail has room. A line per condition.",
+		Plots:   hdrPlots(conds, readers, multiAPI)})
 	d.Sections = append(d.Sections, section{ID: "p99-runs", Title: "p99 per run",
-		Caption: "Each run's p99 (dots) and their range (bar), as the article reports it; the diamond is the pooled p99" + publishedNote(in.Published) + ".",
+		Caption: "Each run's p99 (dots) and their range (bar), as the article reports it; the diamond is the pooled p99" + publishedNote(in.Published, pm.APIs) + ".",
 		Plots:   runPlots(conds, readers, multiAPI)})
-	tl := section{ID: "timeline", Title: "Log bytes generated and read",
-		Caption: "The conditions where the offered log volume exceeds the reader's bound: bytes the API generated and bytes the reader had read since the first scheduled send, each run a line. The dashed grey line is the reader's bound; the backlog is the gap."}
+	d.Sections = append(d.Sections, section{ID: "schedule", Title: "Latency by scheduled send",
+		Caption: "Each request at the time it was scheduled, a colour per run: a stall is a ramp, a run unlike the others its own colour.",
+		Plots:   schedulePlots(conds)})
+	tl := section{ID: "timeline", Title: "Log bytes generated, read and waiting",
+		Caption: "The conditions where the offered log volume exceeds the reader's bound: bytes the API generated, bytes the reader had read, and the backlog between them (KiB) since the first scheduled send, each run a line. The dashed grey line is the reader's bound."}
 	tl.Plots = timelinePlots(conds, pm.DurationS)
 	if len(tl.Plots) == 0 {
 		tl.Empty = "No condition here offers more log bytes per second than its reader reads (the slow reader with a 16 KiB mode does)."
@@ -188,8 +262,8 @@ func build(in Input) (*pageData, error) {
 	return d, nil
 }
 
-func publishedNote(pub reference.Figures) string {
-	if pub == nil {
+func publishedNote(pub reference.Figures, apis []string) string {
+	if pub == nil || !slices.Contains(apis, publishedAPI) {
 		return ""
 	}
 	return "; the triangle is the article's pooled p99, where it published one"
@@ -202,14 +276,15 @@ func conditions(b *bundle.Bundle, pub reference.Figures) []condition {
 	for _, r := range rows {
 		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, pubP99: math.NaN()}
 		for _, run := range b.Runs {
-			if run.Run.Verified && run.Run.API == r.API && run.Run.Mode == r.Mode && run.Run.Reader == r.Reader {
+			if run.Run.Verified && !run.Run.Superseded && run.Run.API == r.API && run.Run.Mode == r.Mode && run.Run.Reader == r.Reader {
 				c.runs = append(c.runs, run)
 				for _, q := range run.Requests {
 					c.lat = append(c.lat, q.LatencyMs)
 				}
 			}
 		}
-		if pub != nil {
+		// The article measured one API: its figures stand beside that API's conditions only.
+		if pub != nil && r.API == publishedAPI {
 			if v, ok := pub.Lookup(r.Mode, r.Reader, "p99_pooled"); ok {
 				c.pubP99 = v
 			}
@@ -297,10 +372,23 @@ func latencyRange(conds []condition) (lo, hi float64) {
 	return lo, hi
 }
 
+// ofReader are the conditions of one reader.
+func ofReader(conds []condition, reader string) []condition {
+	var out []condition
+	for _, c := range conds {
+		if c.reader == reader {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func percentilePlots(conds []condition, readers []string, multiAPI bool) []figure {
-	lo, hi := latencyRange(conds)
 	var out []figure
 	for _, reader := range readers {
+		// Each reader its own range: the slow reader's seconds would flatten the fast
+		// reader's milliseconds.
+		lo, hi := latencyRange(ofReader(conds, reader))
 		title := fmt.Sprintf("Latency percentiles, %s reader", reader)
 		p := newPlot(title, "", "latency (ms, log scale)")
 		var labels []string
@@ -322,23 +410,20 @@ func percentilePlots(conds []condition, readers []string, multiAPI bool) []figur
 				}
 			}
 		}
+		// Points per condition, never lines: the conditions are categories, and a line
+		// between two modes would claim something between them.
 		shapes := []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}}
 		for i, s := range series {
 			if len(s.xys) == 0 {
 				continue
 			}
-			l, err := line(s.xys, s.col, 1.5, false)
+			pts, err := points(s.xys, s.col, shapes[i], 3.5)
 			if err != nil {
 				out = append(out, failed(title, err))
 				continue
 			}
-			pts, err := points(s.xys, s.col, shapes[i], 3)
-			if err != nil {
-				out = append(out, failed(title, err))
-				continue
-			}
-			p.Add(l, pts)
-			p.Legend.Add(s.name, l, pts)
+			p.Add(pts)
+			p.Legend.Add(s.name, pts)
 		}
 		categories(p, labels)
 		logAxis(&p.Y, lo, hi)
@@ -348,9 +433,9 @@ func percentilePlots(conds []condition, readers []string, multiAPI bool) []figur
 }
 
 func runPlots(conds []condition, readers []string, multiAPI bool) []figure {
-	lo, hi := latencyRange(conds)
 	var out []figure
 	for _, reader := range readers {
+		lo, hi := latencyRange(ofReader(conds, reader))
 		title := fmt.Sprintf("p99 per run, %s reader", reader)
 		p := newPlot(title, "", "p99 latency (ms, log scale)")
 		var labels []string
@@ -421,7 +506,7 @@ func timelinePlots(conds []condition, durationS float64) []figure {
 			continue
 		}
 		title := fmt.Sprintf("%s/%s/%s (%d runs)", c.api, c.mode, c.reader, len(c.runs))
-		p := newPlot(title, "seconds since the first scheduled send", "log bytes (KiB)")
+		p := newPlot(title, "s since the first scheduled send", "log bytes (KiB)")
 		p.X.Min, p.Y.Min = 0, 0
 		p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{}
 		var end, top float64
@@ -444,7 +529,7 @@ func timelinePlots(conds []condition, durationS float64) []figure {
 				name string
 				xys  plotter.XYs
 				col  color.RGBA
-			}{{"generated", gen, blue}, {"read", read, orange}} {
+			}{{"generated", gen, blue}, {"read", read, orange}, {"backlog", backlog(run.Timeline), green}} {
 				if len(s.xys) == 0 {
 					continue
 				}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -54,11 +55,11 @@ func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
 	html := render(t, res)
 	// Percentiles and per-run p99 for each reader, one timeline per saturating
 	// condition (the three 16 KiB modes with the slow reader), and CPU.
-	if n := strings.Count(html, "<svg"); n != 2+2+3+1 {
-		t.Errorf("%d plots, want 8", n)
+	if n := strings.Count(html, "<svg"); n != 2+2+2+14+3+1 {
+		t.Errorf("%d plots, want 24", n)
 	}
 	for _, want := range []string{
-		"<h2>Latency percentiles</h2>", "<h2>p99 per run</h2>", "<h2>Log bytes generated and read</h2>", "<h2>API CPU</h2>",
+		"<h2>Latency percentiles</h2>", "<h2>p99 per run</h2>", "<h2>Log bytes generated, read and waiting</h2>", "<h2>API CPU</h2>",
 		"<h2>Conditions</h2>", "<strong>Verified</strong>", "go/json-sync/slow (2 runs)", "Latency percentiles, slow reader",
 		"<th>kernel</th><td>6.12.0-test</td>", "<th>cgroup</th><td>v2 systemd</td>",
 	} {
@@ -165,34 +166,84 @@ func TestTheReportRendersInABrowser(t *testing.T) {
 	url := "file://" + path
 
 	dom := string(runBrowser(t, browser, "--dump-dom", url))
-	if n := strings.Count(dom, "<svg"); n != 8 {
-		t.Errorf("the browser's DOM has %d svg elements, want 8", n)
+	if n := strings.Count(dom, "<svg"); n != 24 {
+		t.Errorf("the browser's DOM has %d svg elements, want 24", n)
 	}
-	for _, want := range []string{"<h1>logbench report:", "<h2>Latency percentiles</h2>", "<h2>Log bytes generated and read</h2>", "Latency percentiles, fast reader</text>"} {
+	for _, want := range []string{"<h1>logbench report:", "<h2>Latency percentiles</h2>", "<h2>Log bytes generated, read and waiting</h2>", "Latency percentiles, fast reader</text>"} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the browser's DOM lacks %q", want)
 		}
 	}
 
-	shot := filepath.Join(dir, "shot.png")
-	runBrowser(t, browser, "--screenshot="+shot, "--window-size=1280,2000", url)
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inked, colours := ink(img)
-	if inked < 0.02 || colours < 50 {
-		t.Fatalf("the screenshot looks blank: %.1f%% of pixels not white, %d colours", inked*100, colours)
-	}
-	if os.Getenv("LOGBENCH_KEEP_SCREENSHOT") != "" {
-		os.WriteFile(os.Getenv("LOGBENCH_KEEP_SCREENSHOT"), mustRead(t, shot), 0o644)
+	// At a wide and a narrow window: nothing wider than the window (the page does not
+	// scroll sideways), every plot within the window or inside a container that
+	// scrolls, and a screenshot that is a picture.
+	for _, width := range []int{1400, 800} {
+		t.Run(fmt.Sprintf("%dpx", width), func(t *testing.T) {
+			probe := filepath.Join(dir, fmt.Sprintf("probe-%d.html", width))
+			page := strings.Replace(render(t, res), "</body>", layoutProbe+"</body>", 1)
+			if err := os.WriteFile(probe, []byte(page), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dom := string(runBrowser(t, browser, fmt.Sprintf("--window-size=%d,2000", width), "--virtual-time-budget=5000", "--dump-dom", "file://"+probe))
+			m := regexp.MustCompile(`data-layout="([^"]*)"`).FindStringSubmatch(dom)
+			if m == nil {
+				t.Fatalf("the probe did not run:\n%.2000s", dom)
+			}
+			var scrollW, innerW, svgs, outside int
+			if _, err := fmt.Sscanf(m[1], "%d %d %d %d", &scrollW, &innerW, &svgs, &outside); err != nil {
+				t.Fatalf("probe %q: %v", m[1], err)
+			}
+			t.Logf("%d px: document %d px wide in a %d px window; %d plots, %d outside", width, scrollW, innerW, svgs, outside)
+			if scrollW > innerW {
+				t.Errorf("the page is %d px wide in a %d px window: something is clipped or scrolls sideways", scrollW, innerW)
+			}
+			if svgs != 24 || outside > 0 {
+				t.Errorf("%d plots, %d of them beyond the window", svgs, outside)
+			}
+			shot := filepath.Join(dir, fmt.Sprintf("shot-%d.png", width))
+			runBrowser(t, browser, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,2400", width), url)
+			f, err := os.Open(shot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if img.Bounds().Dx() != width {
+				t.Errorf("screenshot %d px wide, want %d", img.Bounds().Dx(), width)
+			}
+			inked, colours := ink(img)
+			if inked < 0.02 || colours < 50 {
+				t.Fatalf("the screenshot looks blank: %.1f%% of pixels not white, %d colours", inked*100, colours)
+			}
+			if keep := os.Getenv("LOGBENCH_KEEP_SCREENSHOT"); keep != "" {
+				os.WriteFile(strings.TrimSuffix(keep, ".png")+fmt.Sprintf("-%d.png", width), mustRead(t, shot), 0o644)
+			}
+		})
 	}
 }
+
+// layoutProbe is added to a copy of the page in the browser test only (the page itself
+// has no script): it writes the document's width, the window's, the number of plots
+// and how many reach past the window without a scrolling container around them.
+const layoutProbe = `<script>
+(function () {
+  var svgs = document.querySelectorAll("svg"), outside = 0, w = window.innerWidth;
+  svgs.forEach(function (s) {
+    var r = s.getBoundingClientRect();
+    if (r.right <= w + 1 && r.left >= -1) return;
+    for (var e = s.parentElement; e; e = e.parentElement) {
+      var o = getComputedStyle(e).overflowX;
+      if (o === "auto" || o === "scroll") return;
+    }
+    outside++;
+  });
+  document.body.setAttribute("data-layout", document.documentElement.scrollWidth + " " + w + " " + svgs.length + " " + outside);
+})();
+</script>`
 
 // ink is the share of pixels that are not near white, and how many colours there are.
 func ink(img image.Image) (float64, int) {
