@@ -10,14 +10,14 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// TestReproduceQPSOnTheEngine runs a short qps matrix of the Node.js API, none and
-// console+file, on the real engine: the console lines come back through the json-file
-// driver and the file lines from the volume, each equal to what the API wrote, and the
-// bundle verifies, compares and reports.
+// TestReproduceQPSOnTheEngine runs a short qps matrix of every API (Node.js and Go),
+// none and console+file, on the real engine: the console lines come back through the
+// json-file driver and the file lines from the volume, each equal to what the API
+// wrote; the engine's own CPU is measured; the bundle verifies, compares and reports.
 func TestReproduceQPSOnTheEngine(t *testing.T) {
 	enginetest.Require(t)
 	dir := filepath.Join(t.TempDir(), "bundle")
-	out, err := runApp(t, "reproduce", "--experiment", "qps", "--configs", "none,console+file", "--reps", "1", "--duration", "1s", "--warmup-time", "500ms", "--out", dir)
+	out, err := runApp(t, "reproduce", "--experiment", "qps", "--api", "all", "--configs", "none,console+file", "--reps", "1", "--duration", "1s", "--warmup-time", "500ms", "--out", dir)
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}
@@ -30,8 +30,11 @@ func TestReproduceQPSOnTheEngine(t *testing.T) {
 		t.Fatalf("the bundle does not verify: %v", res.Problems)
 	}
 	body := string(files.Data[qps.RunsFile])
-	if strings.Count(body, ",equal,equal,true,") != 1 || strings.Count(body, ",-,-,true,") != 1 {
-		t.Errorf("want one console+file run with both sinks equal and one none run, verified:\n%s", body)
+	if strings.Count(body, ",equal,equal,true,") != 2 || strings.Count(body, ",-,-,true,") != 2 {
+		t.Errorf("want a console+file run with both sinks equal and a none run per API, verified:\n%s", body)
+	}
+	if !strings.Contains(string(files.Data[qps.ConditionsFile]), "go,console+file,1,1,") {
+		t.Errorf("no Go API condition:\n%s", files.Data[qps.ConditionsFile])
 	}
 	if !strings.Contains(out, "console+file") || !strings.Contains(out, "pub req/s") {
 		t.Errorf("no table beside the published figures:\n%s", out)
