@@ -40,6 +40,9 @@ func TestReproduceLineCostOnTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range runs {
+		if r.Way == "disabled-lazy" {
+			continue // writes no file
+		}
 		if r.FSMountPoint != linecost.RunDir || r.FSType == "overlay" || !strings.HasPrefix(r.Volume, "logbench-") || r.MountOptions == "" {
 			t.Errorf("%s/%s: the log files were on %s (%s, %s), volume %s, not the run's volume", r.Language, r.Way, r.FSMountPoint, r.FSType, r.MountOptions, r.Volume)
 		}
