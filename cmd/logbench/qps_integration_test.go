@@ -10,7 +10,7 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// TestReproduceQPSOnTheEngine runs a short qps matrix of every API (Node.js and Go),
+// TestReproduceQPSOnTheEngine runs a short qps matrix of every API (Node.js, Go, Python),
 // none and console+file, on the real engine: the console lines come back through the
 // json-file driver and the file lines from the volume, each equal to what the API
 // wrote; the engine's own CPU is measured; the bundle verifies, compares and reports.
@@ -30,11 +30,11 @@ func TestReproduceQPSOnTheEngine(t *testing.T) {
 		t.Fatalf("the bundle does not verify: %v", res.Problems)
 	}
 	body := string(files.Data[qps.RunsFile])
-	if strings.Count(body, ",equal,equal,true,") != 2 || strings.Count(body, ",-,-,true,") != 2 {
+	if strings.Count(body, ",equal,equal,true,") != 3 || strings.Count(body, ",-,-,true,") != 3 {
 		t.Errorf("want a console+file run with both sinks equal and a none run per API, verified:\n%s", body)
 	}
-	if !strings.Contains(string(files.Data[qps.ConditionsFile]), "go,console+file,1,1,") {
-		t.Errorf("no Go API condition:\n%s", files.Data[qps.ConditionsFile])
+	if !strings.Contains(string(files.Data[qps.ConditionsFile]), "go,console+file,1,1,") || !strings.Contains(string(files.Data[qps.ConditionsFile]), "python,console+file,1,1,") {
+		t.Errorf("no Go or Python API condition:\n%s", files.Data[qps.ConditionsFile])
 	}
 	if !strings.Contains(out, "console+file") || !strings.Contains(out, "pub req/s") {
 		t.Errorf("no table beside the published figures:\n%s", out)

@@ -29,9 +29,10 @@ const (
 	PyAPI   = "python"
 )
 
-// APIs are the implementations that serve the four configurations today: the
-// published Node.js API, and the Go API with gorilla/handlers' access log.
-var APIs = []string{NodeAPI, GoAPI}
+// APIs are the implementations that serve the four configurations: the published
+// Node.js API, the Go API with gorilla/handlers' access log, the Python API with the
+// standard library's logging.
+var APIs = []string{NodeAPI, GoAPI, PyAPI}
 
 // ImageOf names the image that serves api.
 func ImageOf(api string) string {
@@ -90,7 +91,7 @@ func (Experiment) Flags() []cli.Flag {
 		&cli.StringFlag{Name: "log-driver", Value: "json-file", Usage: "qps: the API container's logging driver (json-file, local, none, ...)"},
 		&cli.BoolFlag{Name: "engine-cpu", Value: true, Usage: "qps: measure the engine's own CPU (dockerd, containerd, shims) with a helper container in the host's PID namespace, read-only, no capabilities (--engine-cpu=false: not measured)"},
 		&cli.StringSliceFlag{Name: "log-opt", Usage: "qps: a logging driver option key=value, repeatable (mode=non-blocking, max-buffer-size=1m)"},
-		&cli.StringFlag{Name: "api", Value: DefaultAPI, Usage: "API implementation (qps: node, the default, go or all)"},
+		&cli.StringFlag{Name: "api", Value: DefaultAPI, Usage: "API implementation (qps: node, the default, go, python or all)"},
 		&cli.DurationFlag{Name: "duration", Value: DefaultDuration, Usage: "measured load per run (qps: 5s by default)"},
 		&cli.Float64Flag{Name: "api-cpus", Value: DefaultAPICPUs, Usage: "CPU limit of the API container (qps: 1 by default, 0 for none)"},
 		&cli.StringFlag{Name: "api-memory", Value: DefaultAPIMemory, Usage: "memory limit of the API container (qps: 512MiB by default)"},
@@ -122,14 +123,12 @@ func ParamsFrom(c *cli.Context) (Params, error) {
 		api = c.String("api")
 	}
 	switch api {
-	case NodeAPI, GoAPI:
+	case NodeAPI, GoAPI, PyAPI:
 		p.APIs = []string{api}
 	case "all":
 		p.APIs = APIs
-	case PyAPI:
-		return p, usagef("--api python: the qps experiment has no Python access-log configuration yet; want node, go or all")
 	default:
-		return p, usagef("--api %q: want node, go or all", api)
+		return p, usagef("--api %q: want node, go, python or all", api)
 	}
 	for _, f := range strings.Split(c.String("configs"), ",") {
 		f = strings.TrimSpace(f)

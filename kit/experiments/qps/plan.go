@@ -87,7 +87,7 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 		PidsLimit:  l.PidsLimit,
 		Containers: []experiment.ContainerSpec{
 			{Role: "api", Image: images[ImageOf(api)], NanoCPUs: nanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
-				Cmd: apiArgs(api, config), LogDriver: pr.LogDriver, LogOpts: pr.LogOpts},
+				Entrypoint: apiEntrypoint(api), Cmd: apiArgs(api, config), LogDriver: pr.LogDriver, LogOpts: pr.LogOpts},
 			{Role: "loadgen", Image: images["qpsload"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
 				Cmd: []string{"-connections", strconv.Itoa(pr.Connections), "-pipelining", strconv.Itoa(pr.Pipelining),
 					"-duration", fmt.Sprintf("%gs", pr.DurationS), "-warmup", fmt.Sprintf("%gs", pr.WarmupS),
@@ -115,6 +115,14 @@ func apiArgs(api, config string) []string {
 		return []string{"-access-log", config, "-log-dir", logDir}
 	}
 	return []string{"-config", config, "-log-dir", logDir}
+}
+
+// apiEntrypoint runs the Python image's qps module in place of its fifo-stall API.
+func apiEntrypoint(api string) []string {
+	if api == PyAPI {
+		return []string{"/usr/bin/python3", "/app/logbench_qps.py"}
+	}
+	return nil
 }
 
 // volumeSafe makes a run ID fit the engine's names of volumes and containers

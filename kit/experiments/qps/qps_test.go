@@ -316,7 +316,6 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 		{"--api-memory", "1k"},
 		{"--duration", "10ms"},
 		{"--api", "rust"},
-		{"--api", "python"},
 	} {
 		_, err := parse(t, args...)
 		var ue experiment.UsageError
