@@ -162,7 +162,7 @@ func (b *Bundle) Summary(w io.Writer) error {
 	writeTable(w, b.Conditions)
 	fmt.Fprintf(w, "\npublished: %s\n", pub.Source)
 	fmt.Fprintf(w, "req/s: mean of the runs' autocannon figures (mean of per-second counts), [95%% t-interval over runs]; ratio: to console+file of the same API\n")
-	fmt.Fprintf(w, "cost/req: CPU per request over none's, inside the API's container + outside it (dockerd, containerd, shims); other cores: the host's busy CPU that neither the API, the generator nor the engine used\n")
+	fmt.Fprintf(w, "cost/req: CPU per request over none's, inside the API's container + outside it (dockerd, containerd, shims); other cores: the host's busy CPU that neither the API, the generator nor the engine used; noisy: other cores over %g\n", NoisyOtherCores)
 	for _, d := range UnlikePublished(b.M.Parameters) {
 		fmt.Fprintf(w, "NOTE: %s\n", d)
 	}
@@ -172,10 +172,10 @@ func (b *Bundle) Summary(w io.Writer) error {
 // writeTable writes the conditions as an aligned table.
 func writeTable(w io.Writer, conds []ConditionRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "api\tconfig\truns ok\treq/s\t95% interval\tratio\tpub req/s\tpub ratio\tp99 ms\tlines written\tread\tdropped\tapi cores\tengine cores\tother cores\tapi us/req\tengine us/req\tcost/req us in+out\t")
+	fmt.Fprintln(tw, "api\tconfig\truns ok (noisy)\treq/s\t95% interval\tratio\tpub req/s\tpub ratio\tp99 ms\tlines written\tread\tdropped\tapi cores\tengine cores\tother cores\tapi us/req\tengine us/req\tcost/req us in+out\t")
 	for _, c := range conds {
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
-			c.API, c.Config, c.RunsVerified, c.Runs, num(c.RequestsPerS, 0), interval(c.RequestsPerSCILow, c.RequestsPerSCIHigh),
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d (%d)\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			c.API, c.Config, c.RunsVerified, c.Runs, c.RunsNoisy, num(c.RequestsPerS, 0), interval(c.RequestsPerSCILow, c.RequestsPerSCIHigh),
 			num(c.RatioToConsoleFile, 2), num(c.PublishedReqPerS, 0), num(c.PublishedRatio, 2), num(c.LatencyP99Ms, 2),
 			c.LogLinesWritten, num(c.LogLinesRead, 0), num(c.LogLinesDropped, 0), num(c.CPUAPICores, 2), num(c.CPUEngineCores, 2),
 			num(c.OtherCPUCores, 2), num(c.CPUAPIUsPerReq, 1), num(c.CPUEngineUsPerReq, 1),

@@ -19,6 +19,11 @@ const (
 	ConsoleFile = "console+file"
 )
 
+// NoisyOtherCores is the other work on the host, in cores, past which a run is marked
+// as measured on a noisy host: the API, the generator and the engine share the host's
+// CPUs with it, and a closed loop slows down with any of them.
+const NoisyOtherCores = 0.25
+
 // Configs are the four configurations, in published order.
 var Configs = []string{ConsoleFile, Console, File, NoLog}
 
@@ -78,6 +83,7 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		}
 		r.OtherCores = Opt(other)
 	}
+	r.HostNoisy = present(r.OtherCores) && float64(r.OtherCores) > NoisyOtherCores
 
 	var fails []string
 	fail := func(format string, args ...any) { fails = append(fails, fmt.Sprintf(format, args...)) }
@@ -218,6 +224,9 @@ func deriveCondition(api, config string, runs []RunRow, pub Published) Condition
 			continue
 		}
 		c.RunsVerified++
+		if r.HostNoisy {
+			c.RunsNoisy++
+		}
 		rps = append(rps, r.RequestsPerS)
 		over = append(over, r.RequestsPerSOver)
 		p50 = append(p50, r.LatencyP50Ms)

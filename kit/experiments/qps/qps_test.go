@@ -384,4 +384,7 @@ func TestTheEngineCPUIsAHelperAndAFigure(t *testing.T) {
 	if r := b.Runs[0]; r.OtherCores < 0.7499 || r.OtherCores > 0.7501 {
 		t.Errorf("other cores %v, want 0.75", r.OtherCores)
 	}
+	if !b.Runs[0].HostNoisy || c.RunsNoisy != 1 {
+		t.Errorf("0.75 other cores: noisy %v, condition's noisy runs %d", b.Runs[0].HostNoisy, c.RunsNoisy)
+	}
 }

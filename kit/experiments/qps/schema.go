@@ -153,7 +153,10 @@ type RunRow struct {
 	EngineUsPerReq    Opt     `csv:"cpu_engine_us_per_request"`
 	// OtherCores is the host's busy CPU that neither the API, the generator nor the
 	// engine used: other work on the host, the noise of the run.
-	OtherCores      Opt    `csv:"other_cpu_cores"`
+	OtherCores Opt `csv:"other_cpu_cores"`
+	// HostNoisy: OtherCores over NoisyOtherCores. The run is still data; the bundle says
+	// how many of a condition's runs were measured so.
+	HostNoisy       bool   `csv:"host_noisy"`
 	LogLinesWritten int64  `csv:"log_lines_written"` // every sink, since the API started
 	LogLinesRead    Opt    `csv:"log_lines_read"`    // absent when nothing could be read back
 	LogLinesDropped Opt    `csv:"log_lines_dropped"` // console lines the driver dropped (non-blocking)
@@ -177,6 +180,7 @@ type ConditionRow struct {
 	Config       string `csv:"config"`
 	Runs         int    `csv:"runs"`
 	RunsVerified int    `csv:"runs_verified"`
+	RunsNoisy    int    `csv:"runs_noisy"` // verified runs on a noisy host
 	// Requests per second: the mean over the verified runs of each run's autocannon
 	// figure, and its 95% Student-t interval over runs (absent with fewer than 2).
 	RequestsPerS       Opt `csv:"requests_per_s"`

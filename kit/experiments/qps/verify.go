@@ -56,7 +56,11 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	for _, r := range b.Runs {
 		if r.Verified {
 			c.Verified++
+			c.Trusted++ // no send-lag bound in a closed loop: every verified run counts
 			c.Requests += int(r.Requests)
+			if r.HostNoisy {
+				c.Noisy++
+			}
 		}
 	}
 	if runsOK && seriesOK && manifestOK {
