@@ -37,7 +37,9 @@ func TestOfferKeepsTheScheduleWhileTheServerStalls(t *testing.T) {
 		if want := plan.Start.Add(time.Duration(i) * 20 * time.Millisecond).UnixNano(); o.Scheduled != want {
 			t.Fatalf("request %d scheduled %d, want %d", i, o.Scheduled, want)
 		}
-		if lag := o.SendLag(); lag < 0 || lag > 15*time.Millisecond {
+		// Waiting for the server would make sends at least 180 ms late; a loaded test
+		// machine can delay a send by tens of milliseconds without the schedule waiting.
+		if lag := o.SendLag(); lag < 0 || lag > 100*time.Millisecond {
 			t.Errorf("request %d left %v late: the schedule waited for the server", i, lag)
 		}
 		if o.Latency() < 200*time.Millisecond {
