@@ -1,12 +1,14 @@
 package qps
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"testing"
@@ -386,5 +388,27 @@ func TestTheEngineCPUIsAHelperAndAFigure(t *testing.T) {
 	}
 	if !b.Runs[0].HostNoisy || c.RunsNoisy != 1 {
 		t.Errorf("0.75 other cores: noisy %v, condition's noisy runs %d", b.Runs[0].HostNoisy, c.RunsNoisy)
+	}
+}
+
+// refusing is an engine that refuses to create the API's container.
+type refusing struct{ specs []experiment.PodSpec }
+
+func (r *refusing) RunPod(_ context.Context, spec experiment.PodSpec, _ io.Writer) (experiment.PodResult, error) {
+	r.specs = append(r.specs, spec)
+	return experiment.PodResult{}, errors.New("creating api container: Error response from daemon: gelf-address is a required parameter")
+}
+
+func TestALogDriverTheEngineRefusesIsBadInputBeforeTheMatrix(t *testing.T) {
+	p := testParams(Console)
+	pods := &refusing{}
+	if err := NewPlan(p).Prepare(context.Background(), pods, nil, 0, io.Discard); err != nil || len(pods.specs) != 0 {
+		t.Fatalf("json-file without options needs no probe: %v, %d pods", err, len(pods.specs))
+	}
+	p.LogDriver = "gelf"
+	err := NewPlan(p).Prepare(context.Background(), pods, nil, 0, io.Discard)
+	var ue experiment.UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "gelf-address") || len(pods.specs) != 1 || pods.specs[0].Containers[0].LogDriver != "gelf" {
+		t.Fatalf("err %v, pods %+v", err, pods.specs)
 	}
 }
