@@ -118,7 +118,7 @@ func checkEmulated(c *cli.Context, sources []experiment.Source) error {
 	why := emulatedAgainstNative(sources)
 	if why == "" && c.Bool("published") {
 		for _, s := range sources {
-			if s.Result.Bundle.Manifest.Emulated {
+			if s.Result.Common.Emulated {
 				why = s.Label + " ran emulated (its figures time the emulator, not a measurement), the published figures natively"
 				break
 			}
@@ -128,7 +128,7 @@ func checkEmulated(c *cli.Context, sources []experiment.Source) error {
 		return usagef("%s: --allow-emulated sets them side by side anyway", why)
 	}
 	for _, s := range sources {
-		if m := s.Result.Bundle.Manifest; m.Emulated {
+		if m := s.Result.Common; m.Emulated {
 			fmt.Fprintf(c.App.ErrWriter, "EMULATED: %s ran %s under emulation on a %s engine; its figures are not a measurement\n", s.Label, m.Platform, m.Engine.Platform)
 		}
 	}

@@ -50,7 +50,7 @@ func reportCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				if res.Bundle == nil {
+				if res.Own == nil {
 					printVerification(c.App.Writer, path, res)
 					return fmt.Errorf("%s cannot be read far enough to report on (%d problems)", path, len(res.Problems))
 				}

@@ -47,7 +47,7 @@ func TestEmulatedRunOfEachAPI(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := res.Bundle.Manifest
+			m := res.Common
 			if !m.Emulated || m.Platform != foreign || m.Engine.Platform != facts.Platform {
 				t.Errorf("manifest: emulated %t, platform %s on a %s engine; want emulated %s on %s", m.Emulated, m.Platform, m.Engine.Platform, foreign, facts.Platform)
 			}

@@ -123,7 +123,7 @@ func reproduceOnEngines(c *cli.Context, names []string) error {
 			continue
 		}
 		e, res, err := loadVerified(r.dir)
-		if err != nil || res.Bundle.Manifest.RunsCompleted == 0 {
+		if err != nil || res.Common == nil || res.Common.RunsCompleted == 0 {
 			continue
 		}
 		exp = e
@@ -205,7 +205,7 @@ func (r *engineRun) reproduce(c *cli.Context) {
 func emulatedAgainstNative(sources []experiment.Source) string {
 	var emulated, native []string
 	for _, s := range sources {
-		if s.Result.Bundle.Manifest.Emulated {
+		if s.Result.Common.Emulated {
 			emulated = append(emulated, s.Label)
 		} else {
 			native = append(native, s.Label)

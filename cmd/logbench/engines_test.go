@@ -186,7 +186,7 @@ func TestTwoEnginesInOneCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := res.Bundle.Manifest
+		m := res.Common
 		if !m.Complete || m.RunsVerified != 1 {
 			t.Errorf("%s: complete %t, %d runs verified, want complete with 1", dir, m.Complete, m.RunsVerified)
 		}

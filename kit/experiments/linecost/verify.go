@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/gocarina/gocsv"
 
@@ -31,15 +30,10 @@ func (Experiment) Verify(files *bundle.Files) *verify.Result {
 	return res
 }
 
-// read keeps the bundle each verification read, for Compare and Report, which are
-// handed the verification (verify.Result carries the fifo-stall experiment's bundle
-// only).
-var read sync.Map // *verify.Result -> *Bundle
-
 // bundleOf is the bundle a verification of this experiment read.
 func bundleOf(res *verify.Result) (*Bundle, error) {
-	if b, ok := read.Load(res); ok && b.(*Bundle) != nil {
-		return b.(*Bundle), nil
+	if b, ok := res.Own.(*Bundle); ok && b != nil {
+		return b, nil
 	}
 	return nil, fmt.Errorf("%s: not verified as a %s bundle", res.Name, Name)
 }
@@ -75,6 +69,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 			c.problem(verify.Problem{File: bundle.ManifestFile, Msg: "does not parse: " + err.Error()})
 		} else {
 			c.ok[bundle.ManifestFile] = true
+			c.res.Common = &b.Manifest.Common
 			m := b.Manifest
 			if m.Experiment != Name {
 				c.problem(verify.Problem{File: bundle.ManifestFile, Column: "experiment", Have: strconv.Quote(m.Experiment), Want: strconv.Quote(Name)})
@@ -88,7 +83,6 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	c.table(TrialsFile, &b.Trials)
 	c.table(ConditionsFile, &b.Conditions)
 	if !c.ok[bundle.ManifestFile] || !c.ok[RunsFile] || !c.ok[TrialsFile] {
-		read.Store(c.res, (*Bundle)(nil))
 		return c.res, nil
 	}
 	c.rows(b)
@@ -109,10 +103,8 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 		c.problem(verify.Problem{File: bundle.ManifestFile, Column: "runs_verified", Have: fmt.Sprint(m.RunsVerified), Want: fmt.Sprint(verified), Msg: "verified rows of " + RunsFile})
 	}
 	c.res.Counts.Runs, c.res.Counts.Verified, c.res.Counts.Conditions = len(b.Runs), verified, len(b.Conditions)
-	// The commands read what every bundle's manifest says (its engine, whether it ran
-	// emulated) from the verification's bundle; this experiment's rows are its own.
-	c.res.Bundle = &bundle.Bundle{Manifest: bundle.Manifest{Common: b.Manifest.Common}}
-	read.Store(c.res, b)
+	c.res.Described = fmt.Sprintf("%d runs (%d verified), %d trials, %d conditions", len(b.Runs), verified, len(b.Trials), len(b.Conditions))
+	c.res.Own = b
 	return c.res, b
 }
 

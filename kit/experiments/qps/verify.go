@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -30,14 +29,10 @@ func (Experiment) Verify(files *bundle.Files) *verify.Result {
 	return res
 }
 
-// read keeps each verification's bundle for Compare and Report, which are handed the
-// verification alone.
-var read sync.Map // *verify.Result -> *Bundle
-
 // bundleOf is the bundle a verification of this experiment read.
 func bundleOf(res *verify.Result) (*Bundle, error) {
-	if b, ok := read.Load(res); ok {
-		return b.(*Bundle), nil
+	if b, ok := res.Own.(*Bundle); ok && b != nil {
+		return b, nil
 	}
 	return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, Name)
 }
@@ -97,8 +92,15 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	// Compare and report need the rows; a bundle that could not be read far enough
 	// has none, and its verification says why.
 	if manifestOK && runsOK && seriesOK && condsOK {
-		v.res.Bundle = &bundle.Bundle{Manifest: bundle.Manifest{Common: b.M.Common}}
-		read.Store(v.res, b)
+		v.res.Own = b
+		verified := 0
+		for _, r := range b.Runs {
+			if r.Verified {
+				verified++
+			}
+		}
+		v.res.Counts.Runs, v.res.Counts.Verified, v.res.Counts.Conditions = len(b.Runs), verified, len(b.Conditions)
+		v.res.Described = fmt.Sprintf("%d runs (%d verified), %d per-second rows, %d conditions", len(b.Runs), verified, len(b.Series), len(b.Conditions))
 	}
 	return v.res, b
 }
@@ -178,6 +180,7 @@ func (v *verifier) manifest(b *Bundle) bool {
 		v.problem(verify.Problem{File: ManifestFile, Column: "experiment", Have: strconv.Quote(b.M.Experiment), Want: strconv.Quote(Name)})
 		return false
 	}
+	v.res.Common = &b.M.Common
 	return true
 }
 

@@ -80,12 +80,20 @@ type Counts struct {
 	Conditions int
 }
 
-// Result is a bundle's verification.
+// Result is a bundle's verification, by whichever experiment wrote the bundle.
 type Result struct {
 	Name string
-	// Bundle is the bundle as its files say, with Conditions as in conditions.csv; nil
-	// when the files could not be read far enough to say.
+	// Common is what every bundle's manifest says (engine, images, emulated, runs); nil
+	// when the manifest could not be read.
+	Common *bundle.Common
+	// Own is the bundle as its files say, in its experiment's own type, for its compare
+	// and report; nil when the files could not be read far enough to say.
+	Own any
+	// Bundle is Own for the fifo-stall experiment, with Conditions as in conditions.csv.
 	Bundle *bundle.Bundle
+	// Described is what an experiment other than fifo-stall says it checked, in the
+	// summary's words ("12 runs (12 verified), 48 per-second rows, 4 conditions").
+	Described string
 	// Problems make the bundle wrong: anything but none fails verification.
 	Problems []Problem
 	// Notes are differences that do not: the model's predictions in conditions.csv
@@ -103,6 +111,9 @@ func (r *Result) Summary() string {
 	c := r.Counts
 	s := fmt.Sprintf("%s: %d files match %s; %d runs (%d verified, %d lag-trusted, %d redone, %d on a noisy host), %d requests, %d container rows, %d timeline samples, %d conditions",
 		r.Name, c.Files, bundle.SumsFile, c.Runs, c.Verified, c.Trusted, c.Superseded, c.Noisy, c.Requests, c.Containers, c.Timeline, c.Conditions)
+	if r.Described != "" {
+		s = fmt.Sprintf("%s: %d files match %s; %s", r.Name, c.Files, bundle.SumsFile, r.Described)
+	}
 	if r.OK() {
 		s = "OK: " + s + "; every aggregate recomputed and equal"
 	} else {
@@ -329,6 +340,7 @@ func (v *verifier) manifest() {
 		return
 	}
 	v.ok[bundle.ManifestFile] = true
+	v.res.Common = &v.manifestBody.Common
 }
 
 func jsonProblem(body []byte, err error) Problem {
@@ -478,7 +490,7 @@ func (v *verifier) index() {
 		b.Runs = append(b.Runs, rows)
 	}
 	if v.ok[bundle.ManifestFile] && v.ok[bundle.RequestsFile] {
-		v.res.Bundle = b
+		v.res.Bundle, v.res.Own = b, b
 	}
 }
 
