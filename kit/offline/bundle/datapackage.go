@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -63,25 +64,40 @@ type Constraints struct {
 	Enum     []string `json:"enum,omitempty"`
 }
 
-// doc is a column's unit and meaning.
-type doc struct{ unit, text string }
+// Doc is a column's unit ("ms", "bytes", "1" for a count, "" for a label or a flag)
+// and its meaning in one sentence: how it is computed, and what an empty value or a
+// sentinel says.
+type Doc struct{ Unit, Text string }
 
-// tables are the bundle's CSV files with their row types and what each row is.
-var tables = []struct {
-	file, name, text string
-	row              reflect.Type
-	key              []string
-}{
-	{RunsFile, "runs", "One row per run, failed and redone ones too: its condition, whether it is data, and the figures derived from its requests, containers and timeline.", reflect.TypeFor[RunRow](), []string{"run_id"}},
-	{RequestsFile, "requests", "One row per measured request (warm-up requests are not measured). Phase times count from the request's scheduled send time.", reflect.TypeFor[RequestRow](), []string{"run_id", "seq"}},
-	{ContainersFile, "containers", "One row per container per run: its limits as the kernel applied them and its counters over the measured interval.", reflect.TypeFor[ContainerRow](), []string{"run_id", "role"}},
-	{TimelineFile, "timeline", "Cumulative log bytes over time: series generated (the API's, one sample per record) and read (the reader's, one per read).", reflect.TypeFor[TimelineRow](), nil},
-	{ConditionsFile, "conditions", "One row per condition (api x mode x reader): figures pooled over its verified runs that were not redone, and the model's expectation.", reflect.TypeFor[ConditionRow](), []string{"api", "mode", "reader"}},
+// Table is one CSV file of a bundle: its file and resource names, what one row is, the
+// row type whose csv tags give the columns in file order, and the columns that key a row.
+type Table struct {
+	File, Name, Text string
+	Row              reflect.Type
+	Key              []string
+	// MissingValues are the field values that mean "no value"; nil is the empty field
+	// alone, which is what bundle.Opt writes.
+	MissingValues []string
+	// Optional are the columns of a type that always has a value in Go (float64) that
+	// may hold a missing value all the same (a NaN the file spells "NaN"). Strings and
+	// Opt columns are always optional; every other column is required.
+	Optional []string
+	// Enums are the values a column takes, by column.
+	Enums map[string][]string
+}
+
+// tables are the fifo-stall bundle's CSV files with their row types and what each row is.
+var tables = []Table{
+	{RunsFile, "runs", "One row per run, failed and redone ones too: its condition, whether it is data, and the figures derived from its requests, containers and timeline.", reflect.TypeFor[RunRow](), []string{"run_id"}, nil, nil, nil},
+	{RequestsFile, "requests", "One row per measured request (warm-up requests are not measured). Phase times count from the request's scheduled send time.", reflect.TypeFor[RequestRow](), []string{"run_id", "seq"}, nil, nil, nil},
+	{ContainersFile, "containers", "One row per container per run: its limits as the kernel applied them and its counters over the measured interval.", reflect.TypeFor[ContainerRow](), []string{"run_id", "role"}, nil, nil, nil},
+	{TimelineFile, "timeline", "Cumulative log bytes over time: series generated (the API's, one sample per record) and read (the reader's, one per read).", reflect.TypeFor[TimelineRow](), nil, nil, nil, map[string][]string{"series": {"generated", "read"}}},
+	{ConditionsFile, "conditions", "One row per condition (api x mode x reader): figures pooled over its verified runs that were not redone, and the model's expectation.", reflect.TypeFor[ConditionRow](), []string{"api", "mode", "reader"}, nil, nil, nil},
 }
 
 // columnDocs are every column's unit and meaning, by file; a column missing here is a
 // test failure (datapackage_test.go), so that a new column cannot go undescribed.
-var columnDocs = map[string]map[string]doc{
+var columnDocs = map[string]map[string]Doc{
 	"": { // shared by several files
 		"run_id": {"", "The run's identifier, unique in the bundle; runs.csv has its condition."},
 		"api":    {"", "The API implementation: go (net/http) or python (the article's asyncio API)."},
@@ -221,26 +237,30 @@ const manifestText = "The bundle's manifest: which experiment and kit wrote it (
 	"written before the bound was recorded (1 ms applies); calibration.capacity_rps 0 = the capacity sweep found no rate that held; " +
 	"calibration is absent when the run was not calibrated."
 
-// Fields are the Table Schema fields of a row type: every csv-tagged field, in file
-// order, typed from its Go type, described from columnDocs.
-func fieldsOf(file string, row reflect.Type) []SchemaField {
+// fieldsOf are the Table Schema fields of a table: every csv-tagged field of its row
+// type, in file order, typed from its Go type, described from docs (by file, then the
+// columns several files share under "").
+func fieldsOf(t Table, docs map[string]map[string]Doc) []SchemaField {
 	var out []SchemaField
-	for _, f := range csvFields(row) {
-		ft := row.FieldByIndex(f.index).Type
+	for _, f := range csvFields(t.Row) {
+		ft := t.Row.FieldByIndex(f.index).Type
 		sf := SchemaField{Name: f.name, Type: tableType(ft)}
-		d, ok := columnDocs[file][f.name]
+		d, ok := docs[t.File][f.name]
 		if !ok {
-			d = columnDocs[""][f.name]
+			d = docs[""][f.name]
 		}
-		sf.Unit, sf.Description = d.unit, d.text
+		sf.Unit, sf.Description = d.Unit, d.Text
 		if strings.HasSuffix(f.name, "_utc") {
 			sf.Type, sf.Format = "datetime", "any"
 		}
-		if ft != reflect.TypeFor[Opt]() && sf.Type != "string" {
+		if ft != reflect.TypeFor[Opt]() && sf.Type != "string" && !slices.Contains(t.Optional, f.name) {
 			sf.Constraints = &Constraints{Required: true}
 		}
-		if f.name == "series" {
-			sf.Constraints = &Constraints{Required: true, Enum: []string{"generated", "read"}}
+		if enum, ok := t.Enums[f.name]; ok {
+			if sf.Constraints == nil {
+				sf.Constraints = &Constraints{}
+			}
+			sf.Constraints.Required, sf.Constraints.Enum = true, enum
 		}
 		out = append(out, sf)
 	}
@@ -263,44 +283,64 @@ func tableType(t reflect.Type) string {
 	return "string"
 }
 
-// NewDataPackage describes a fifo-stall bundle's files.
-func NewDataPackage() DataPackage {
+// Describe is the Data Package of a bundle: the manifest as a JSON resource described
+// by manifestText, then each table as a tabular resource whose fields come from its row
+// type and docs. Any experiment's bundle is described this way, so that one reader
+// (ParseDataPackage, Resource.ReadTable) and one check (verify.CheckDataPackage) serve
+// them all.
+func Describe(name, title, description, manifestText string, tables []Table, docs map[string]map[string]Doc) DataPackage {
 	p := DataPackage{
-		Profile: "tabular-data-package",
-		Name:    "logbench-fifo-stall-bundle",
-		Title:   "logbench fifo-stall result bundle",
-		Description: "A result bundle of the fifo-stall experiment: every run's requests, containers and log timeline, and the figures derived from them. " +
-			"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every figure from the rows. An empty CSV field is a missing value.",
+		Profile: "tabular-data-package", Name: name, Title: title, Description: description,
 		Resources: []Resource{{Name: "manifest", Path: ManifestFile, Profile: "data-resource", Format: "json", MediaType: "application/json",
 			Encoding: "utf-8", Description: manifestText}},
 	}
 	for _, t := range tables {
-		p.Resources = append(p.Resources, Resource{Name: t.name, Path: t.file, Profile: "tabular-data-resource", Format: "csv",
-			MediaType: "text/csv", Encoding: "utf-8", Description: t.text,
-			Schema: &Schema{Fields: fieldsOf(t.file, t.row), MissingValues: []string{""}, PrimaryKey: t.key}})
+		missing := t.MissingValues
+		if missing == nil {
+			missing = []string{""}
+		}
+		p.Resources = append(p.Resources, Resource{Name: t.Name, Path: t.File, Profile: "tabular-data-resource", Format: "csv",
+			MediaType: "text/csv", Encoding: "utf-8", Description: t.Text,
+			Schema: &Schema{Fields: fieldsOf(t, docs), MissingValues: missing, PrimaryKey: t.Key}})
 	}
 	return p
 }
 
-// DataPackageJSON is the datapackage.json every bundle this kit writes carries.
-func DataPackageJSON() []byte {
-	body, err := json.MarshalIndent(NewDataPackage(), "", "  ")
+// NewDataPackage describes a fifo-stall bundle's files.
+func NewDataPackage() DataPackage {
+	return Describe("logbench-fifo-stall-bundle", "logbench fifo-stall result bundle",
+		"A result bundle of the fifo-stall experiment: every run's requests, containers and log timeline, and the figures derived from them. "+
+			"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every figure from the rows. An empty CSV field is a missing value.",
+		manifestText, tables, columnDocs)
+}
+
+// JSON is the package as its datapackage.json holds it: indented, with a final newline.
+func (p DataPackage) JSON() []byte {
+	body, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		panic(fmt.Sprintf("datapackage: %v", err)) // plain structs of strings: cannot fail
 	}
 	return append(body, '\n')
 }
 
-// Undocumented lists the columns columnDocs has no meaning for, as file:column.
-func Undocumented() []string {
+// DataPackageJSON is the datapackage.json every fifo-stall bundle this kit writes carries.
+func DataPackageJSON() []byte { return NewDataPackage().JSON() }
+
+// Undocumented lists the columns of p without a meaning, as file:column, and those
+// without a unit where the column is a number: a test of each experiment calls it, so
+// that a new column cannot go undescribed.
+func Undocumented(p DataPackage) []string {
 	var out []string
-	for _, r := range NewDataPackage().Resources {
+	for _, r := range p.Resources {
 		if r.Schema == nil {
 			continue
 		}
 		for _, f := range r.Schema.Fields {
-			if f.Description == "" {
+			switch {
+			case f.Description == "":
 				out = append(out, r.Path+":"+f.Name)
+			case f.Unit == "" && (f.Type == "number" || f.Type == "integer"):
+				out = append(out, r.Path+":"+f.Name+" (a number without a unit)")
 			}
 		}
 	}
