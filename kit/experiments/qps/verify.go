@@ -18,8 +18,11 @@ import (
 // maxLineErrors bounds the parse problems reported per file.
 const maxLineErrors = 20
 
-// Layout is the bundle's files in archive order, SHA256SUMS last.
-func (Experiment) Layout() []string { return append(slices.Clone(DataFiles), SumsFile) }
+// Layout is the bundle's files in archive order: the data files, datapackage.json (which
+// a bundle written before the kit described its files lacks), SHA256SUMS last.
+func (Experiment) Layout() []string {
+	return append(slices.Clone(DataFiles), DataPackageFile, SumsFile)
+}
 
 // Verify checks every file, checksum and figure of a bundle: each run's derived
 // columns are recomputed from its observed ones and its series (DeriveRun), and every
@@ -46,6 +49,8 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	runLines, runsOK := decode(v, RunsFile, &b.Runs)
 	_, seriesOK := decode(v, SeriesFile, &b.Series)
 	condLines, condsOK := decode(v, ConditionsFile, &b.Conditions)
+	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
+	verify.CheckDataPackage(v.res, v.files, DataFiles, func(name string) bool { return parsed[name] })
 	c := &v.res.Counts
 	c.Runs, c.Timeline, c.Conditions = len(b.Runs), len(b.Series), len(b.Conditions)
 	for _, r := range b.Runs {
@@ -127,7 +132,8 @@ func (v *verifier) entries(f *bundle.Files) {
 	}
 }
 
-// checksums: SHA256SUMS lists every data file, and each matches.
+// checksums: SHA256SUMS lists every data file, and each matches; it may list
+// datapackage.json, whose sum verify.CheckDataPackage checks.
 func (v *verifier) checksums() {
 	body, ok := v.files[SumsFile]
 	if !ok {
@@ -140,7 +146,7 @@ func (v *verifier) checksums() {
 		return
 	}
 	for name := range sums {
-		if !slices.Contains(DataFiles, name) {
+		if !slices.Contains(DataFiles, name) && name != DataPackageFile {
 			v.problem(verify.Problem{File: SumsFile, Msg: fmt.Sprintf("lists %s, which is not a bundle file", strconv.Quote(name))})
 		}
 	}

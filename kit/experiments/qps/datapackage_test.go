@@ -1,0 +1,212 @@
+package qps
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// TestEveryColumnIsDescribed: a column added to a row type appears in datapackage.json
+// by itself, and this test asks for its unit and meaning; a meaning left for a column
+// that is gone is caught too.
+func TestEveryColumnIsDescribed(t *testing.T) {
+	pkg := DataPackage()
+	if u := bundle.Undocumented(pkg); len(u) > 0 {
+		t.Errorf("columns without a description (or a number without a unit) in kit/experiments/qps/datapackage.go columnDocs: %s", strings.Join(u, ", "))
+	}
+	columns := map[string]bool{}
+	for _, r := range pkg.Resources {
+		if r.Schema != nil {
+			for _, f := range r.Schema.Fields {
+				columns[r.Path+":"+f.Name], columns[":"+f.Name] = true, true
+			}
+		}
+	}
+	for file, docs := range columnDocs {
+		for col := range docs {
+			if !columns[file+":"+col] {
+				t.Errorf("columnDocs describes %s:%s, which no file has", file, col)
+			}
+		}
+	}
+}
+
+// filled is a bundle with a run of each kind: verified with both logs, verified
+// without, and one whose console log came back short (not data), so that missing
+// values and failures are in the files.
+func filled(t *testing.T) (*Bundle, *bundle.Files) {
+	return fill(t, testParams(ConsoleFile, NoLog),
+		fakeRun{config: ConsoleFile, warm: 5, lines: 300, series: []int64{100, 100, 100}}.run("cf1", 1),
+		fakeRun{config: ConsoleFile, warm: 5, lines: 300, series: []int64{100, 100, 100}, stdout: lines(10, 0)}.run("cf2", 2),
+		fakeRun{config: NoLog, series: []int64{400, 400, 400}}.run("n1", 1))
+}
+
+// TestTheBundleLoadsThroughItsDataPackage reads every CSV file as datapackage.json
+// alone describes it (names, order, types, missing values) and checks the typed values
+// against the bundle's own rows.
+func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
+	b, files := filled(t)
+	body, ok := files.Data[DataPackageFile]
+	if !ok {
+		t.Fatal("the bundle has no datapackage.json")
+	}
+	var generic map[string]any
+	if err := json.Unmarshal(body, &generic); err != nil || generic["profile"] != "tabular-data-package" {
+		t.Fatalf("not a tabular data package: %v %v", err, generic["profile"])
+	}
+	pkg, err := bundle.ParseDataPackage(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string][]map[string]any{}
+	for _, name := range DataFiles {
+		r, ok := pkg.Resource(name)
+		if !ok {
+			t.Fatalf("no resource for %s", name)
+		}
+		if name == ManifestFile {
+			continue
+		}
+		rows, errs := r.ReadTable(files.Data[name], 0)
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", name, errs)
+		}
+		tables[name] = rows
+	}
+	if len(tables[RunsFile]) != len(b.Runs) || len(tables[SeriesFile]) != len(b.Series) || len(tables[ConditionsFile]) != len(b.Conditions) {
+		t.Fatalf("rows: %d %d %d, want %d %d %d", len(tables[RunsFile]), len(tables[SeriesFile]), len(tables[ConditionsFile]), len(b.Runs), len(b.Series), len(b.Conditions))
+	}
+	sawFailure := false
+	for i, row := range tables[RunsFile] {
+		r := b.Runs[i]
+		if row["run_id"] != r.RunID || row["verified"] != r.Verified || row["requests"] != r.Requests || row["requests_per_s"] != r.RequestsPerS {
+			t.Fatalf("run %d: %v against %+v", i, row, r)
+		}
+		// An absent figure is a missing value, never a zero.
+		if v, present := row["cpu_engine_cores"]; !present || v != nil {
+			t.Errorf("run %s: cpu_engine_cores %v, want missing (not measured)", r.RunID, v)
+		}
+		if got, want := row["log_lines_read"], optValue(r.LogLinesRead); got != want {
+			t.Errorf("run %s: log_lines_read %v, want %v", r.RunID, got, want)
+		}
+		if at, isTime := row["started_utc"].(time.Time); !isTime || !at.Equal(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) {
+			t.Errorf("run %s: started_utc %v (%T), want the run's start as a time", r.RunID, row["started_utc"], row["started_utc"])
+		}
+		sawFailure = sawFailure || !r.Verified
+	}
+	if !sawFailure {
+		t.Fatal("the bundle has no failed run: the test reads no failure")
+	}
+	for i, row := range tables[SeriesFile] {
+		if row["second"] != int64(b.Series[i].Second) || row["requests"] != b.Series[i].Requests {
+			t.Fatalf("series %d: %v", i, row)
+		}
+	}
+	for i, row := range tables[ConditionsFile] {
+		c := b.Conditions[i]
+		if row["api"] != c.API || row["config"] != c.Config || row["runs_verified"] != int64(c.RunsVerified) ||
+			row["requests_per_s"] != optValue(c.RequestsPerS) || row["requests_per_s_ci_low"] != optValue(c.RequestsPerSCILow) {
+			t.Fatalf("condition %d: %v against %+v", i, row, c)
+		}
+	}
+}
+
+// optValue is an Opt as a Table Schema reader reads it: nil when absent.
+func optValue(o Opt) any {
+	if math.IsNaN(float64(o)) {
+		return nil
+	}
+	return float64(o)
+}
+
+// TestVerifyChecksTheDataPackage: a package that misdescribes a file, one edited after
+// SHA256SUMS, one SHA256SUMS does not list are problems; none at all is a note.
+func TestVerifyChecksTheDataPackage(t *testing.T) {
+	_, files := filled(t)
+	mustVerify(t, files)
+	if res := (Experiment{}).Verify(files); len(res.Notes) != 0 {
+		t.Errorf("notes %v", res.Notes)
+	}
+	without := func(drop ...string) map[string][]byte {
+		data := map[string][]byte{}
+	next:
+		for k, v := range files.Data {
+			for _, d := range append(drop, SumsFile) {
+				if k == d {
+					continue next
+				}
+			}
+			data[k] = v
+		}
+		return data
+	}
+	rewrite := func(edit func(*bundle.DataPackage)) *bundle.Files {
+		pkg := DataPackage()
+		edit(&pkg)
+		data := without()
+		data[DataPackageFile] = pkg.JSON()
+		return withSums(data)
+	}
+	field := func(pkg *bundle.DataPackage, file, col string) *bundle.SchemaField {
+		for _, r := range pkg.Resources {
+			if r.Path == file {
+				for i := range r.Schema.Fields {
+					if r.Schema.Fields[i].Name == col {
+						return &r.Schema.Fields[i]
+					}
+				}
+			}
+		}
+		t.Fatalf("no %s:%s", file, col)
+		return nil
+	}
+	cases := map[string]struct {
+		files *bundle.Files
+		want  string
+	}{
+		"a wrong type": {rewrite(func(p *bundle.DataPackage) { field(p, RunsFile, "requests").Type = "boolean" }),
+			`runs.csv line 2: requests: "300": not a boolean (as datapackage.json describes it)`},
+		"a wrong name": {rewrite(func(p *bundle.DataPackage) { field(p, SeriesFile, "second").Name = "seconds" }),
+			"series.csv line 1: header run_id,second,requests is not the schema's fields run_id,seconds,requests"},
+		"a column left out": {rewrite(func(p *bundle.DataPackage) {
+			for i, r := range p.Resources {
+				if r.Path == ConditionsFile {
+					p.Resources[i].Schema.Fields = r.Schema.Fields[:len(r.Schema.Fields)-1]
+				}
+			}
+		}), "conditions.csv line 1: header"},
+		"a file left out": {rewrite(func(p *bundle.DataPackage) { p.Resources = p.Resources[:len(p.Resources)-1] }),
+			"datapackage.json: describes no resource conditions.csv"},
+		"edited after SHA256SUMS": {func() *bundle.Files {
+			f := withSums(without())
+			f.Data[DataPackageFile] = []byte("{}")
+			return f
+		}(), "datapackage.json: SHA-256"},
+		"not in SHA256SUMS": {func() *bundle.Files {
+			f := withSums(without(DataPackageFile))
+			f.Data[DataPackageFile] = files.Data[DataPackageFile]
+			return f
+		}(), "datapackage.json: not listed in SHA256SUMS"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			res := Experiment{}.Verify(tc.files)
+			if res.OK() || !strings.Contains(fmt.Sprint(res.Problems), tc.want) {
+				t.Fatalf("problems %v, want %q", res.Problems, tc.want)
+			}
+		})
+	}
+	// A bundle written before the kit described its files: a note, not a problem.
+	res := Experiment{}.Verify(withSums(without(DataPackageFile)))
+	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "datapackage.json: absent") {
+		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
+	}
+	if res.Counts.Files != 4 {
+		t.Errorf("files checked %d, want 4", res.Counts.Files)
+	}
+}
