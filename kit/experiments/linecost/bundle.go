@@ -102,7 +102,8 @@ func (b *Bundle) Has(cond experiment.Condition, round int) bool {
 	return false
 }
 
-// Files are the bundle's files but SHA256SUMS, conditions.csv derived afresh.
+// Files are the bundle's files but SHA256SUMS, conditions.csv derived afresh, and
+// datapackage.json describing them.
 func (b *Bundle) Files() (map[string][]byte, error) {
 	pub, err := LoadPublished()
 	if err != nil {
@@ -122,6 +123,7 @@ func (b *Bundle) Files() (map[string][]byte, error) {
 		return nil, err
 	}
 	files[bundle.ManifestFile] = append(manifest, '\n')
+	files[DataPackageFile] = DataPackage().JSON()
 	return files, nil
 }
 

@@ -108,7 +108,7 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 	if !res.OK() {
 		t.Fatalf("%v", res.Problems)
 	}
-	if res.Counts.Runs != 14 || res.Counts.Verified != 14 || res.Counts.Conditions != 14 || res.Counts.Files != 4 {
+	if res.Counts.Runs != 14 || res.Counts.Verified != 14 || res.Counts.Conditions != 14 || res.Counts.Files != 5 {
 		t.Fatalf("counts %+v", res.Counts)
 	}
 	// Every condition has its figures; the cheapest way of each language has ratio 1.
@@ -240,7 +240,7 @@ func TestEachWayIsCheckedForWhatItDoes(t *testing.T) {
 				}
 			}
 			// The failed run stays in the bundle, and the bundle still verifies.
-			if res := (Experiment{}).Verify(saved(t, b, nil)); !res.OK() || len(files) != 4 {
+			if res := (Experiment{}).Verify(saved(t, b, nil)); !res.OK() || len(files) != 5 {
 				t.Errorf("%v", res.Problems)
 			}
 		})

@@ -18,8 +18,11 @@ import (
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// Layout is the bundle's files in archive order, SHA256SUMS last.
-func (Experiment) Layout() []string { return append(slices.Clone(DataFiles), bundle.SumsFile) }
+// Layout is the bundle's files in archive order: the data files, datapackage.json (which
+// a bundle written before the kit described its files lacks), SHA256SUMS last.
+func (Experiment) Layout() []string {
+	return append(slices.Clone(DataFiles), DataPackageFile, bundle.SumsFile)
+}
 
 // Verify checks every file, checksum and figure of a line-cost bundle: each trial's
 // checks are made again (every written line against the kit's regeneration of it),
@@ -82,6 +85,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	c.table(RunsFile, &b.Runs)
 	c.table(TrialsFile, &b.Trials)
 	c.table(ConditionsFile, &b.Conditions)
+	verify.CheckDataPackage(c.res, c.files, DataFiles, func(name string) bool { return c.ok[name] })
 	if !c.ok[bundle.ManifestFile] || !c.ok[RunsFile] || !c.ok[TrialsFile] {
 		return c.res, nil
 	}
@@ -108,7 +112,8 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	return c.res, b
 }
 
-// checksums: SHA256SUMS lists every data file once, and each matches.
+// checksums: SHA256SUMS lists every data file once, and each matches; it may list
+// datapackage.json, whose sum verify.CheckDataPackage checks.
 func (c *checker) checksums() {
 	body, ok := c.files[bundle.SumsFile]
 	if !ok {
@@ -121,6 +126,9 @@ func (c *checker) checksums() {
 		if _, err := hex.DecodeString(sum); !ok || len(sum) != 64 || err != nil {
 			c.problem(verify.Problem{File: bundle.SumsFile, Line: i + 1, Msg: "not `<sha256>  <file>`"})
 			continue
+		}
+		if name == DataPackageFile {
+			continue // verify.CheckDataPackage checks its sum
 		}
 		if _, twice := listed[name]; twice || !slices.Contains(DataFiles, name) {
 			c.problem(verify.Problem{File: bundle.SumsFile, Line: i + 1, Msg: "lists " + strconv.Quote(name) + " again, or a file that is not the bundle's"})
