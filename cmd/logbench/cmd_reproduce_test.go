@@ -36,7 +36,7 @@ func TestReproduceRejectsBadInput(t *testing.T) {
 func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 	enginetest.Require(t)
 	dir := filepath.Join(t.TempDir(), "bundle")
-	out, err := runApp(t, "reproduce", "--modes", "short1,json-queue", "--readers", "fast,slow", "--reps", "1", "--duration", "2s", "--api", "go", "--calibrate=false", "--out", dir)
+	out, err := runApp(t, "reproduce", "--modes", "short1,json-queue", "--readers", "fast,slow", "--reps", "1", "--duration", "2s", "--api", "go", "--calibrate=false", "--retries", "0", "--out", dir)
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}

@@ -163,7 +163,7 @@ func TestTwoEnginesInOneCommand(t *testing.T) {
 	second := secondEngine(t)
 	root := filepath.Join(t.TempDir(), "engines")
 	out, err := runApp(t, "reproduce", "--engine", "default", "--engine", second,
-		"--modes", "none", "--readers", "fast", "--reps", "1", "--duration", "1s", "--api", "go", "--calibrate=false", "--out", root)
+		"--modes", "none", "--readers", "fast", "--reps", "1", "--duration", "1s", "--api", "go", "--calibrate=false", "--retries", "0", "--out", root)
 	if err != nil {
 		t.Fatalf("reproduce on two engines: %v\n%s", err, out)
 	}

@@ -97,7 +97,7 @@ func TestFaultAKilledContainerFailsTheRun(t *testing.T) {
 	for _, role := range []string{"api", "reader", "loadgen"} {
 		t.Run(role, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "bundle")
-			done := startApp(t, "run", "--mode", "json-sync", "--reader", "fast", "--duration", "4s", "--out", dir)
+			done := startApp(t, "run", "--mode", "json-sync", "--reader", "fast", "--duration", "4s", "--client-topology", "split", "--out", dir)
 			id := runningContainer(t, cli, role)
 			time.Sleep(2 * time.Second) // into the measured load
 			if err := cli.ContainerKill(context.Background(), id, "KILL"); err != nil {
@@ -141,7 +141,7 @@ func TestFaultALogNeverDrainedHitsTheRunTimeCap(t *testing.T) {
 	cli := enginetest.Docker(t)
 	eng := enginetest.Require(t)
 	dir := filepath.Join(t.TempDir(), "bundle")
-	done := startApp(t, "run", "--mode", "json-queue", "--reader", "slow", "--duration", "2s", "--max-run-time", "8s", "--out", dir)
+	done := startApp(t, "run", "--mode", "json-queue", "--reader", "slow", "--duration", "2s", "--max-run-time", "8s", "--client-topology", "split", "--out", dir)
 	id := runningContainer(t, cli, "reader")
 	time.Sleep(1500 * time.Millisecond)
 	if err := cli.ContainerPause(context.Background(), id); err != nil { // the reader stops reading

@@ -47,7 +47,7 @@ func TestInterruptKeepsAValidPartialBundleAndResumeCompletesIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "bundle")
-	cmd := exec.Command(bin, "reproduce", "--modes", "none,short1", "--readers", "fast", "--reps", "2", "--duration", "2s", "--api", "go", "--calibrate=false", "--out", dir)
+	cmd := exec.Command(bin, "reproduce", "--modes", "none,short1", "--readers", "fast", "--reps", "2", "--duration", "2s", "--api", "go", "--calibrate=false", "--retries", "0", "--out", dir)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

@@ -118,13 +118,15 @@ func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract
 		return errors.Join(drainErr, fmt.Errorf("collecting reports: %w", err))
 	}
 	res.LoadgenAtEnd, _ = c.Cgroup.Read()
-	res.LogsRead = logsRead(*res)
+	res.LogsRead = logsRead(res)
 	return drainErr
 }
 
 // logsRead is the time of the read that brought the reader level with everything the
 // API generated; with nothing to read, the logs are read when the last response is.
-func logsRead(res contract.Result) int64 {
+// It takes a pointer: a copy of the whole result would read HostLoad while the host
+// sampler may still be writing it.
+func logsRead(res *contract.Result) int64 {
 	total := res.API.Counters.Generated.Bytes
 	if total == 0 {
 		return res.LastResponse
