@@ -14,7 +14,8 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// TestReproduceLineCostOnTheEngine measures three ways in Go and Python, a few short
+// TestReproduceLineCostOnTheEngine measures three ways in Go and Python (Node.js has
+// its own test below), a few short
 // trials each, inside the API images under the default limits: every run verifies
 // (every written line counted and hashed against the kit's own), the log files were on
 // the run's volume (not the image's overlay), the cgroup's counters were read, and the
@@ -22,7 +23,7 @@ import (
 func TestReproduceLineCostOnTheEngine(t *testing.T) {
 	enginetest.Require(t)
 	dir := filepath.Join(t.TempDir(), "bundle")
-	out, err := runApp(t, "reproduce", "--experiment", "line-cost", "--ways", "disabled-lazy,buffered,fsync",
+	out, err := runApp(t, "reproduce", "--experiment", "line-cost", "--languages", "go,python", "--ways", "disabled-lazy,buffered,fsync",
 		"--lines", "1000", "--trials", "2", "--warmup", "0", "--reps", "1", "--out", dir)
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
@@ -60,5 +61,49 @@ func TestReproduceLineCostOnTheEngine(t *testing.T) {
 		if out, err := runApp(t, args...); err != nil {
 			t.Errorf("%s: %v\n%s", args[0], err, out)
 		}
+	}
+}
+
+// TestReproduceLineCostNodeOnTheEngine measures two ways of the Node.js program in the
+// api-node image (its entrypoint replaced by node /app/logbench_linecost.js), a few
+// short trials: both runs verify, the queue's lines were written by its worker thread
+// (not the calling one), and the bundle verifies.
+func TestReproduceLineCostNodeOnTheEngine(t *testing.T) {
+	enginetest.Require(t)
+	dir := filepath.Join(t.TempDir(), "bundle")
+	out, err := runApp(t, "reproduce", "--experiment", "line-cost", "--languages", "node", "--ways", "unbuffered,queue",
+		"--lines", "1000", "--trials", "2", "--warmup", "0", "--reps", "1", "--out", dir)
+	if err != nil {
+		t.Fatalf("reproduce failed: %v\n%s", err, out)
+	}
+	files, err := bundle.ReadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := linecost.Experiment{}.Verify(files)
+	if !res.OK() || res.Counts.Runs != 2 || res.Counts.Verified != 2 {
+		t.Fatalf("%d runs, %d verified: %v\n%s", res.Counts.Runs, res.Counts.Verified, res.Problems, out)
+	}
+	var runs []linecost.RunRow
+	if err := gocsv.UnmarshalBytes(files.Data[linecost.RunsFile], &runs); err != nil {
+		t.Fatal(err)
+	}
+	var trials []linecost.TrialRow
+	if err := gocsv.UnmarshalBytes(files.Data[linecost.TrialsFile], &trials); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Language != linecost.Node || !strings.HasPrefix(r.Runtime, "Node.js v") || !strings.Contains(r.Library, "process.cpuUsage") ||
+			r.FSMountPoint != linecost.RunDir || r.FSType == "overlay" {
+			t.Errorf("%s/%s: runtime %q, library %q, files on %s (%s)", r.Language, r.Way, r.Runtime, r.Library, r.FSMountPoint, r.FSType)
+		}
+	}
+	for _, tr := range trials {
+		if tr.WriteCalls != tr.Lines || tr.Way == "queue" && tr.ThreadWriteSysc != 0 || tr.Way == "unbuffered" && tr.ThreadWriteSysc != tr.Lines {
+			t.Errorf("%s trial %d: %d write calls, %d on the calling thread, for %d lines", tr.Way, tr.Trial, tr.WriteCalls, tr.ThreadWriteSysc, tr.Lines)
+		}
+	}
+	if !strings.Contains(out, "node") {
+		t.Errorf("no Node.js rows in the table:\n%s", out)
 	}
 }

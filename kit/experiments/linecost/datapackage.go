@@ -42,7 +42,7 @@ type doc struct{ unit, text string }
 var columnDocs = map[string]map[string]doc{
 	"": {
 		"run_id":   {"", "The run's identifier, unique in the bundle; runs.csv has its condition."},
-		"language": {"", "The language whose usual logging is measured, by a program in its API image: go (log/slog) or python (logging)."},
+		"language": {"", "The language whose usual logging is measured, by a program in its API image: go (log/slog), python (logging) or node (util.format and fs.writeSync; its CPU figures are the whole process's, see thread_cpu_ns)."},
 		"way": {"", "How the line is logged: format (formatted, written nowhere), disabled-eager (a disabled DEBUG line whose message is built at the call site), " +
 			"disabled-lazy (the same with its arguments passed apart), buffered (a 4 KiB buffer flushed when full and every flush_interval_ns), " +
 			"unbuffered (one write system call per line), fsync (a write and an fsync per line) or queue (handed to a bounded queue a writer thread drains)."},
@@ -52,8 +52,8 @@ var columnDocs = map[string]map[string]doc{
 		"position":                       {"1", "The run's place in its round, from 1 (the order rotates between rounds)."},
 		"started_utc":                    {"", "When the kit started the run, UTC, RFC 3339 with nanoseconds."},
 		"wall_s":                         {"s", "The kit's whole run, from creating the pod to removing it."},
-		"runtime":                        {"", "The language runtime as the program reported it (\"go1.26.8 linux/amd64\", \"Python 3.11.2\"); empty when it wrote no document."},
-		"library":                        {"", "The logging library measured (log/slog, logging); empty when the program wrote no document."},
+		"runtime":                        {"", "The language runtime as the program reported it (\"go1.26.8 linux/amd64\", \"Python 3.11.2\", \"Node.js v18.20.4 linux/x64\"); empty when it wrote no document."},
+		"library":                        {"", "The logging library measured (log/slog, logging; for node, util.format and fs.writeSync, and the CPU clock it had); empty when the program wrote no document."},
 		"call":                           {"", "The call site of the way, as a program would write it; empty when the document has no trial of the way."},
 		"path":                           {"", "What the library does with the line in this way; empty when the document has no trial of the way."},
 		"line_format":                    {"", "The line every enabled way writes, {seq} being the line's number in its trial from 0; the kit regenerates a trial's expected bytes from its own, so a verified run has the kit's."},
@@ -65,9 +65,9 @@ var columnDocs = map[string]map[string]doc{
 		"buffer_bytes":                   {"bytes", "The buffered way's buffer size."},
 		"flush_interval_ns":              {"ns", "How often the buffered way flushes its buffer, full or not."},
 		"timer_monotonic_ns_per_read":    {"ns", "Cost of one read of the monotonic clock, measured back to back in the container: a trial's wall figure carries about two reads of error."},
-		"timer_thread_cpu_ns_per_read":   {"ns", "Cost of one read of the thread CPU clock (CLOCK_THREAD_CPUTIME_ID), measured back to back in the container."},
+		"timer_thread_cpu_ns_per_read":   {"ns", "Cost of one read of the thread CPU clock (CLOCK_THREAD_CPUTIME_ID; for node, process.cpuUsage()), measured back to back in the container."},
 		"timer_monotonic_resolution_ns":  {"ns", "The monotonic clock's resolution (clock_getres)."},
-		"timer_thread_cpu_resolution_ns": {"ns", "The thread CPU clock's resolution (clock_getres)."},
+		"timer_thread_cpu_resolution_ns": {"ns", "The thread CPU clock's resolution (clock_getres; for node, 1000: process.cpuUsage() counts microseconds)."},
 		"fs_dir":                         {"", "The directory the file-writing ways wrote to, in the container; empty without a document."},
 		"fs_type":                        {"", "Its file system's type, from /proc/self/mountinfo; empty when no enabled way wrote a file."},
 		"fs_source":                      {"", "Its file system's source device, from /proc/self/mountinfo; empty when not read."},
@@ -84,7 +84,7 @@ var columnDocs = map[string]map[string]doc{
 	TrialsFile: {
 		"trial":                  {"1", "The trial's number in its run, from 0, after the warm-ups."},
 		"lines":                  {"1", "Log calls in the trial."},
-		"thread_cpu_ns":          {"ns", "The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over the calls alone."},
+		"thread_cpu_ns":          {"ns", "The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over the calls alone; for node, whose Node.js 18 has no per-thread CPU clock (process.threadCpuUsage came in a later major version), the whole process's (process.cpuUsage(): the garbage collector's and compiler's threads and, in the queue way, the writer thread's too)."},
 		"wall_ns":                {"ns", "Monotonic wall time over the calls alone."},
 		"drain_wall_ns":          {"ns", "Wall time after the last call until every line was out of the process: the queue drained, the buffer flushed, the file closed."},
 		"cgroup_cpu_ns":          {"ns", "CPU time of every thread of the container (the queue's writer, the flusher, the runtime) from before the calls to after the drain; 0 when the cgroup could not be read."},

@@ -29,7 +29,7 @@ var _ experiment.Experiment = Experiment{}
 func (Experiment) Name() string { return Name }
 
 func (Experiment) Summary() string {
-	return "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python, CPU and wall time per line, every line verified"
+	return "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python/Node.js, CPU and wall time per line, every line verified"
 }
 
 func (Experiment) Source() string    { return Source }

@@ -22,9 +22,10 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// The recorded documents (testdata/go.json, testdata/python.json) are the two programs'
-// own output, every way, 1,000 lines a trial, three trials after one warm-up, written
-// on the kit's development VM outside a container.
+// The recorded documents (testdata/go.json, testdata/python.json, testdata/node.json)
+// are the three programs' own output, every way, 1,000 lines a trial, three trials
+// after one warm-up, written on the kit's development VM: Go and Python outside a
+// container, Node.js in the Node base image (its Node.js 18) with no limits.
 var recordedParams = Params{Languages: Languages, Ways: lc.Ways, Rounds: 1, Lines: 1000, FsyncLines: 1000, Trials: 3, WarmupTrials: 1,
 	QueueSize: lc.DefaultQueueSize, QueueFull: lc.Block, RateLinesPerS: 1000, CPUs: 0.25, MemoryBytes: 128 << 20, PidsLimit: 128, Resamples: 500}
 
@@ -101,14 +102,14 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 			t.Errorf("run %s/%s: fs %q, timer %v, line %q", r.Language, r.Way, r.FSType, r.TimerThreadCPUNs, r.LineFormat)
 		}
 	}
-	if len(b.Runs) != 14 || len(b.Trials) != 14*3 {
+	if len(b.Runs) != 21 || len(b.Trials) != 21*3 {
 		t.Fatalf("%d runs, %d trials", len(b.Runs), len(b.Trials))
 	}
 	res := Experiment{}.Verify(saved(t, b, nil))
 	if !res.OK() {
 		t.Fatalf("%v", res.Problems)
 	}
-	if res.Counts.Runs != 14 || res.Counts.Verified != 14 || res.Counts.Conditions != 14 || res.Counts.Files != 5 {
+	if res.Counts.Runs != 21 || res.Counts.Verified != 21 || res.Counts.Conditions != 21 || res.Counts.Files != 5 {
 		t.Fatalf("counts %+v", res.Counts)
 	}
 	// Every condition has its figures; the cheapest way of each language has ratio 1.
@@ -131,7 +132,7 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 	if err := b.Summary(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"fsync >> unbuffered", "published 6.6x", "515.903 us (time_per_line)", "ext4"} {
+	for _, want := range []string{"fsync >> unbuffered", "published 6.6x", "515.903 us (time_per_line)", "ext4", "\nnode "} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, buf.String())
 		}
@@ -170,7 +171,7 @@ func TestVerifyFindsEveryEdit(t *testing.T) {
 		{"a trial's clock", func(f map[string][]byte) { replaceCell(f, TrialsFile, "thread_cpu_ns", 2, "1") }, "cpu_ns_per_line"},
 		{"a run's verdict", func(f map[string][]byte) { replaceCell(f, RunsFile, "failure", 2, "oops") }, "runs.csv line 3"},
 		{"the manifest's count", func(f map[string][]byte) {
-			f[bundle.ManifestFile] = bytes.Replace(f[bundle.ManifestFile], []byte(`"runs_verified": 14`), []byte(`"runs_verified": 13`), 1)
+			f[bundle.ManifestFile] = bytes.Replace(f[bundle.ManifestFile], []byte(`"runs_verified": 21`), []byte(`"runs_verified": 20`), 1)
 		}, "runs_verified"},
 		{"an extra file", func(f map[string][]byte) { f["notes.txt"] = []byte("x") }, "notes.txt"},
 	} {
@@ -378,15 +379,15 @@ func TestFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(p.Languages, []string{Go, Python}) || !slices.Equal(p.Ways, lc.Ways) || p.Lines != DefaultLines || p.FsyncLines != 1000 ||
+	if !slices.Equal(p.Languages, []string{Go, Python, Node}) || !slices.Equal(p.Ways, lc.Ways) || p.Lines != DefaultLines || p.FsyncLines != 1000 ||
 		p.CPUs != 0.25 || p.MemoryBytes != 128<<20 || p.RateLinesPerS != 1000 || p.WarmupTrials != 1 || p.Rounds != 3 {
 		t.Fatalf("defaults %+v", p)
 	}
-	if p, err = parse(t, "--cpus", "0", "--rate", "50000", "--ways", "fsync,queue", "--languages", "python"); err != nil || p.CPUs != 0 || p.RateLinesPerS != 50000 {
+	if p, err = parse(t, "--cpus", "0", "--rate", "50000", "--ways", "fsync,queue", "--languages", "node,python"); err != nil || !slices.Equal(p.Languages, []string{Node, Python}) || p.CPUs != 0 || p.RateLinesPerS != 50000 {
 		t.Fatalf("%+v %v", p, err)
 	}
 	for _, tc := range [][]string{
-		{"--ways", "format,shout"}, {"--languages", "node"}, {"--languages", "rust"}, {"--lines", "999"}, {"--fsync-lines", "10"},
+		{"--ways", "format,shout"}, {"--languages", "rust"}, {"--languages", ","}, {"--lines", "999"}, {"--fsync-lines", "10"},
 		{"--trials", "1"}, {"--cpus", "0.001"}, {"--memory", "1MiB"}, {"--queue-full", "wait"}, {"--rate", "0"}, {"--volume", "a/b"},
 	} {
 		_, err := parse(t, tc...)
@@ -436,6 +437,13 @@ func TestPod(t *testing.T) {
 	}
 	if *ways != lc.Fsync || *lines != 1000 || *out != spec.ResultPath || !strings.Contains(spec.ResultPath, "python-fsync-r1-abc") {
 		t.Fatalf("%v -> %s", c.Cmd, spec.ResultPath)
+	}
+	node := plan.Pod(experiment.Condition{Node, lc.Queue}, "x", map[string]string{"api-node": "sha256:node", "api": "sha256:go"}).Containers[0]
+	if node.Image != "sha256:node" || !slices.Equal(node.Entrypoint, []string{"/usr/bin/node", "/app/logbench_linecost.js"}) {
+		t.Fatalf("%+v", node)
+	}
+	if !slices.Equal(plan.Images(), []string{"api", "api-python", "api-node"}) {
+		t.Fatalf("images %v", plan.Images())
 	}
 	if go1 := plan.Pod(experiment.Condition{Go, lc.Format}, "x", map[string]string{"api": "sha256:go"}).Containers[0]; go1.Entrypoint[0] != "/linecost" || go1.Image != "sha256:go" {
 		t.Fatalf("%+v", go1)

@@ -16,15 +16,19 @@ import (
 const (
 	Go     = "go"
 	Python = "python"
+	Node   = "node"
 )
 
-// Languages lists them; Node.js has no line-cost program yet.
-var Languages = []string{Go, Python}
+// Languages lists them.
+var Languages = []string{Go, Python, Node}
 
 // ImageOf names the image of a language (the API image, which holds the program).
 func ImageOf(language string) string {
-	if language == Python {
+	switch language {
+	case Python:
 		return "api-python"
+	case Node:
+		return "api-node"
 	}
 	return "api"
 }
@@ -33,6 +37,7 @@ func ImageOf(language string) string {
 var entrypoints = map[string][]string{
 	Go:     {"/linecost"},
 	Python: {"/usr/bin/python3", "/app/logbench_linecost.py"},
+	Node:   {"/usr/bin/node", "/app/logbench_linecost.js"},
 }
 
 // Where the images mount the run's volume, and the unprivileged uid:gid they run as.
@@ -93,7 +98,7 @@ var usagef = experiment.Usagef
 // they are set, and has its own defaults otherwise.
 func Flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "languages", Usage: "line-cost: languages, comma-separated (go, python; default all)"},
+		&cli.StringFlag{Name: "languages", Usage: "line-cost: languages, comma-separated (go, python, node; default all)"},
 		&cli.StringFlag{Name: "ways", Usage: "line-cost: ways, comma-separated (default all: " + strings.Join(lc.Ways, ",") + ")"},
 		&cli.Int64Flag{Name: "lines", Value: DefaultLines, Usage: fmt.Sprintf("line-cost: lines per trial (at least %d)", lc.MinLines)},
 		&cli.Int64Flag{Name: "fsync-lines", Value: DefaultFsyncLines, Usage: fmt.Sprintf("line-cost: lines per trial of the fsync way (at least %d)", lc.MinLines)},
@@ -130,10 +135,10 @@ func ParamsFrom(c *cli.Context, rounds int) (Params, error) {
 		QueueSize: int(num("queue-size", lc.DefaultQueueSize)), QueueFull: str("queue-full", lc.Block),
 		Volume: str("volume", ""), CPUs: num("cpus", DefaultCPUs), PidsLimit: DefaultPidsLimit, Resamples: DefaultResamples}
 	var err error
-	if p.Languages, err = pick("languages", str("languages", ""), Languages, []string{"node"}); err != nil {
+	if p.Languages, err = pick("languages", str("languages", ""), Languages); err != nil {
 		return p, err
 	}
-	if p.Ways, err = pick("ways", str("ways", ""), lc.Ways, nil); err != nil {
+	if p.Ways, err = pick("ways", str("ways", ""), lc.Ways); err != nil {
 		return p, err
 	}
 	mem := str("memory", DefaultMemory)
@@ -171,7 +176,7 @@ func (p Params) Validate() error {
 }
 
 // pick parses a comma-separated list against known values; empty is all of them.
-func pick(flag, s string, known, later []string) ([]string, error) {
+func pick(flag, s string, known []string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return append([]string(nil), known...), nil
 	}
@@ -180,8 +185,6 @@ func pick(flag, s string, known, later []string) ([]string, error) {
 		f = strings.TrimSpace(f)
 		switch {
 		case f == "":
-		case contains(later, f):
-			return nil, usagef("--%s: %s has no line-cost program yet (known: %s)", flag, f, strings.Join(known, ", "))
 		case !contains(known, f):
 			return nil, usagef("--%s: unknown %q (known: %s)", flag, f, strings.Join(known, ", "))
 		case !contains(out, f):

@@ -23,7 +23,7 @@ import (
 // Colours of the report's style (kit/offline/report): Okabe and Ito, apart for the
 // colour-blind and in grey.
 var (
-	langColour = map[string]color.Color{Go: color.RGBA{0, 114, 178, 255}, Python: color.RGBA{230, 159, 0, 255}}
+	langColour = map[string]color.Color{Go: color.RGBA{0, 114, 178, 255}, Python: color.RGBA{230, 159, 0, 255}, Node: color.RGBA{0, 158, 115, 255}}
 	pubColour  = color.RGBA{120, 120, 120, 255}
 	lightGrey  = color.RGBA{225, 225, 225, 255}
 	sans       = font.Font{Typeface: "Liberation", Variant: "Sans"}
