@@ -98,7 +98,7 @@ var columnDocs = map[string]map[string]doc{
 		"wrk_latency_p99_ms":           {"ms", "wrk's 99th-percentile latency (--latency distribution); missing without it."},
 		"wrk_errors":                   {"1", "wrk's socket errors (connect, read, write, timeout) plus its non-2xx or 3xx responses; any makes the run not data."},
 		"wrk_failure":                  {"", "Why wrk gave no figure (it never ran, did not end, exited non-zero, or its output could not be read); empty when it did or had no phase; any makes the run not data."},
-		"wrk_agreement":                {"1", fmt.Sprintf("requests_per_s_over_interval over wrk_requests_per_s: the kit's rate against an independent instrument's on the same API; missing without wrk's figure. Outside 1 ± %g the run is not data.", WrkTolerance)},
+		"wrk_agreement":                {"1", fmt.Sprintf("requests_per_s_over_interval over wrk_requests_per_s: the kit's rate against an independent instrument's on the same API; missing without wrk's figure. Outside 1 ± %g the kit's rate is not confirmed by wrk (the run stays data; the summary says so).", WrkTolerance)},
 		"requests":                     {"1", "Responses completed in the measured interval: the sum of the run's rows in series.csv."},
 		"requests_per_s":               {"req/s", "Autocannon's figure: the mean of the whole seconds' counts in series.csv (requests over measured_s when the interval is shorter than a second)."},
 		"requests_per_s_stdev":         {"req/s", "Population standard deviation of the whole seconds' counts; 0 when the interval is shorter than a second."},

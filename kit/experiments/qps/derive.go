@@ -111,10 +111,11 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		fail("wrk: %s", r.WrkFailure)
 	case r.WrkErrors > 0:
 		fail("wrk: %d socket errors and non-2xx or 3xx responses", r.WrkErrors)
-	case present(r.WrkAgreement) && !WrkAgrees(float64(r.WrkAgreement)):
-		fail("the kit's %.0f req/s over the interval and wrk's %.0f req/s differ by %+.1f%%, more than the %g%% they must agree within",
-			r.RequestsPerSOver, float64(r.WrkRequestsPerS), (float64(r.WrkAgreement)-1)*100, WrkTolerance*100)
 	}
+	// A rate wrk does not confirm is still a verified run (every log line was read
+	// back), but not a confirmed rate: wrk_agreement says by how much, and the summary,
+	// compare and report name it. Failing it would hide the very figure that shows the
+	// instrument's error.
 
 	r.LogLinesWritten = r.ConsoleTotalLines + r.FileTotalLines
 	read, dropped := int64(0), int64(0)
