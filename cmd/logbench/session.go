@@ -105,6 +105,16 @@ func (t *target) buildImages(c *cli.Context, names []string) (map[string]string,
 	order := images.Roles
 	runtimes := map[string]string{"api": "go (" + runtime.Version() + " toolchain)"}
 	for _, name := range names {
+		if name == images.WrkImage {
+			w, err := builder.BuildWrk(c.Context, t.platform, t.bases)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%w (the qps experiment's cross-check needs it; or turn it off: --wrk=false)", err)
+			}
+			built[name] = w.Built
+			runtimes[name] = w.Runtime()
+			order = append(append([]string(nil), order...), name)
+			continue
+		}
 		if name == images.NodeImage {
 			node, err := builder.BuildNode(c.Context, t.platform, t.bases)
 			if err != nil {

@@ -37,6 +37,8 @@ func main() {
 	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
 	engineURL := flag.String("engine-cpu-url", "", "the engine CPU helper's /sample, read before and after the measured interval (empty: not measured)")
 	procRoot := flag.String("proc", "/proc", "the proc file system of the host's load (and, with -engine-cpu-server, of the engine's processes)")
+	wrkDir := flag.String("wrk-dir", "", "after the measured load, start the wrk container waiting in this folder and wait for it (empty: no wrk phase)")
+	wrkTimeout := flag.Duration("wrk-timeout", 2*time.Minute, "longest wait for the wrk phase")
 	engineServer := flag.String("engine-cpu-server", "", "serve the engine's CPU at this address instead (the helper, in the host's PID namespace)")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -60,13 +62,17 @@ func main() {
 		return
 	}
 	res, err := closedloop.Conduct(ctx, closedloop.ConductParams{Load: p, Control: control.NewClient(*controlPort), ReadyTimeout: *readyTimeout,
-		EngineURL: *engineURL, ProcRoot: *procRoot})
+		EngineURL: *engineURL, ProcRoot: *procRoot, WrkDir: *wrkDir, WrkTimeout: *wrkTimeout})
 	if err != nil {
 		res.Failure = joinText(res.Failure, "interrupted")
 	}
 	if err := writeJSON(*resultPath, res); err != nil {
 		fmt.Fprintln(os.Stderr, "qpsload:", err)
 		os.Exit(contract.ExitNoResult)
+	}
+	if res.Wrk != nil {
+		// wrk's own words, for whoever watches the run; the kit parses them from the result.
+		fmt.Printf("wrk (%.2f s, exit %d):\n%s", res.Wrk.WallS, res.Wrk.ExitCode, res.Wrk.Output)
 	}
 	if res.Failure != "" {
 		fmt.Fprintln(os.Stderr, "qpsload:", res.Failure)

@@ -89,6 +89,22 @@ func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
 	if h := res.Host; h != nil {
 		r.HostBusyPct, r.HostCPUs = Opt(h.CPUBusyPct), res.HostCPUs
 	}
+	r.WrkRequestsPerS, r.WrkLatencyP50Ms, r.WrkLatencyP99Ms = None, None, None
+	switch w := res.Wrk; {
+	case w != nil && w.Failure != "":
+		r.WrkFailure = w.Failure
+	case w != nil:
+		f, err := ParseWrk(w.Output)
+		if err != nil {
+			r.WrkFailure = err.Error()
+			break
+		}
+		r.WrkRequests, r.WrkDurationS, r.WrkRequestsPerS = f.Requests, f.DurationS, Opt(f.RequestsPerS)
+		r.WrkLatencyP50Ms, r.WrkLatencyP99Ms, r.WrkErrors = f.LatencyP50Ms, f.LatencyP99Ms, f.Errors
+	case wrkRuns(p, r.Config) && res.Load.StartUnixNs != 0:
+		// The kit's load ran and wrk did not: the run cannot be checked.
+		r.WrkFailure = "no wrk phase in the conductor's result"
+	}
 	if logs, ok := run.Pod.Logs["api"]; ok {
 		c := closedloop.CountOf(logs)
 		r.ConsoleRead = true
@@ -114,8 +130,12 @@ func (b *Bundle) Add(run experiment.Run) (string, bool) {
 	if !r.Verified {
 		state = "FAILED: " + r.Failure
 	}
-	return fmt.Sprintf("%-20s %7.0f req/s  p99 %6.2f ms  api %.2f cores, engine %s, other %s  console %s, file %s  %s",
-		r.API+"/"+r.Config, r.RequestsPerS, r.LatencyP99Ms, orZero(r.APICPUCores), num(r.EngineCores, 2), num(r.OtherCores, 2), r.ConsoleVerified, r.FileVerified, state), r.Verified
+	wrk := ""
+	if present(r.WrkRequestsPerS) {
+		wrk = fmt.Sprintf("  wrk %.0f req/s (kit/wrk %s)", float64(r.WrkRequestsPerS), num(r.WrkAgreement, 3))
+	}
+	return fmt.Sprintf("%-20s %7.0f req/s  p99 %6.2f ms  api %.2f cores, engine %s, other %s  console %s, file %s%s  %s",
+		r.API+"/"+r.Config, r.RequestsPerS, r.LatencyP99Ms, orZero(r.APICPUCores), num(r.EngineCores, 2), num(r.OtherCores, 2), r.ConsoleVerified, r.FileVerified, wrk, state), r.Verified
 }
 
 func (b *Bundle) Has(cond experiment.Condition, round int) bool {
@@ -165,6 +185,16 @@ func (b *Bundle) Summary(w io.Writer) error {
 	fmt.Fprintf(w, "\npublished: %s\n", pub.Source)
 	fmt.Fprintf(w, "req/s: mean of the runs' autocannon figures (mean of per-second counts), [95%% t-interval over runs]; ratio: to console+file of the same API\n")
 	fmt.Fprintf(w, "cost/req: CPU per request over none's, inside the API's container + outside it (dockerd, containerd, shims); other cores: the host's busy CPU that neither the API, the generator nor the engine used; noisy: other cores over %g\n", NoisyOtherCores)
+	for _, c := range b.Conditions {
+		if present(c.WrkRequestsPerS) {
+			fmt.Fprintf(w, "wrk (Debian, same API container after the kit's load, -c %d): %s/%s %.0f req/s; the kit's over the interval / wrk's %.3f (runs.csv has every run's)\n",
+				b.M.Parameters.Connections, c.API, c.Config, float64(c.WrkRequestsPerS), orZero(c.WrkAgreement))
+			if !WrkAgrees(orZero(c.WrkAgreement)) {
+				fmt.Fprintf(w, "NOT CONFIRMED: %s's rates: the kit's closed-loop rate is %+.0f%% off wrk's on the same API, beyond the %g%% they must agree within; the kit's requests/s of this API are not vouched for\n",
+					c.API, (orZero(c.WrkAgreement)-1)*100, WrkTolerance*100)
+			}
+		}
+	}
 	for _, d := range UnlikePublished(b.M.Parameters) {
 		fmt.Fprintf(w, "NOTE: %s\n", d)
 	}

@@ -91,6 +91,14 @@ var columnDocs = map[string]map[string]doc{
 		"engine_failure":               {"", "Why the engine's CPU could not be measured; empty when it was, or was not asked for."},
 		"host_cpu_busy_pct":            {"%", "The whole host's busy CPU over the measured interval (/proc/stat), in percent of all its CPUs; missing when the host could not be read."},
 		"host_cpus":                    {"1", "The host's CPUs as the conductor counted them; 0 when the host was not read."},
+		"wrk_requests":                 {"1", "Requests wrk reports completed (\"N requests in T\") when it loaded the same API container after the kit's measured load (the none configuration, parameters.wrk); 0 without it."},
+		"wrk_duration_s":               {"s", "wrk's own duration of that load (the T of its requests line); 0 without it."},
+		"wrk_requests_per_s":           {"req/s", "wrk's Requests/sec line: its requests over its duration; missing without a wrk phase or when wrk gave no figure."},
+		"wrk_latency_p50_ms":           {"ms", "wrk's median latency (--latency distribution); missing without it."},
+		"wrk_latency_p99_ms":           {"ms", "wrk's 99th-percentile latency (--latency distribution); missing without it."},
+		"wrk_errors":                   {"1", "wrk's socket errors (connect, read, write, timeout) plus its non-2xx or 3xx responses; any makes the run not data."},
+		"wrk_failure":                  {"", "Why wrk gave no figure (it never ran, did not end, exited non-zero, or its output could not be read); empty when it did or had no phase; any makes the run not data."},
+		"wrk_agreement":                {"1", fmt.Sprintf("requests_per_s_over_interval over wrk_requests_per_s: the kit's rate against an independent instrument's on the same API; missing without wrk's figure. Outside 1 ± %g the kit's rate is not confirmed by wrk (the run stays data; the summary says so).", WrkTolerance)},
 		"requests":                     {"1", "Responses completed in the measured interval: the sum of the run's rows in series.csv."},
 		"requests_per_s":               {"req/s", "Autocannon's figure: the mean of the whole seconds' counts in series.csv (requests over measured_s when the interval is shorter than a second)."},
 		"requests_per_s_stdev":         {"req/s", "Population standard deviation of the whole seconds' counts; 0 when the interval is shorter than a second."},
@@ -110,7 +118,7 @@ var columnDocs = map[string]map[string]doc{
 		"console_check":             {"", "The console log's check: equal (lines, bytes and SHA-256 as written), dropped N (non-blocking mode), differs: ..., not read back (why), or - when the configuration has no console log."},
 		"file_check":                {"", "The log file's check: equal (whole file and from the reset's offset, as written), differs: ..., not read back, the date changed N times during the run, or - when the configuration has no log file."},
 		"verified":                  {"", "true when the run is data: failure is empty."},
-		"failure":                   {"", "Why the run is not data, reasons joined by \"; \" (observed_failure, no request, errors or non-2xx responses, a saturated generator, sink write errors, a log check that failed); empty when it is."},
+		"failure":                   {"", "Why the run is not data, reasons joined by \"; \" (observed_failure, no request, errors or non-2xx responses, a saturated generator, sink write errors, wrk's failure or errors, the kit's rate and wrk's apart by more than 5%, a log check that failed); empty when it is."},
 	},
 	SeriesFile: {
 		"second":   {"s", "The second of the measured interval, from 0."},
@@ -142,6 +150,8 @@ var columnDocs = map[string]map[string]doc{
 		"published_requests_per_s":        {"req/s", "The article's mean requests per second for this configuration (results/reference/qps/figures.csv); missing where it gives none."},
 		"published_ratio_to_console_file": {"1", "The article's requests per second for this configuration over its console+file figure; missing where it gives none."},
 		"generator_cpu_cores":             {"cores", "Mean of the verified runs' generator_cpu_cores; missing without verified runs."},
+		"wrk_requests_per_s":              {"req/s", "Mean of the verified runs' wrk_requests_per_s (those that have it); missing when none has (only none has a wrk phase)."},
+		"wrk_agreement":                   {"1", "Mean of the verified runs' wrk_agreement (those that have it); missing when none has. runs.csv has every run's, the failed ones too."},
 	},
 }
 
@@ -166,7 +176,7 @@ const manifestText = "The bundle's manifest: which experiment and kit wrote it (
 	"and the parameters every run shared: apis and configs (the matrix), rounds, the load (connections, pipelining, duration_s and warmup_s in seconds), " +
 	"the API container's log_driver and log_opts as the docker CLI spells them (non_blocking: mode=non-blocking), the containers' limits " +
 	"(limits.api_cpus and limits.loadgen_cpus in cores, 0 = no limit; memory in bytes; pids_limit), max_run_time_s, engine_cpu (whether the engine's own CPU " +
-	"was measured) and engine_cpu_how, and platform. versions maps each API to its runtime's and libraries' versions as its image records them; " +
+	"was measured) and engine_cpu_how, wrk (whether Debian's wrk loaded the API after the kit in each run of none) and wrk_command, and platform. versions maps each API to its runtime's and libraries' versions as its image records them; " +
 	"unmeasured names what the bundle does not measure, so that a missing column is not read as a zero."
 
 // DataPackage describes a qps bundle's files.

@@ -90,6 +90,7 @@ func (Experiment) Flags() []cli.Flag {
 		&cli.DurationFlag{Name: "warmup-time", Value: time.Second, Usage: "qps: load before each run's measurement, not counted"},
 		&cli.StringFlag{Name: "log-driver", Value: "json-file", Usage: "qps: the API container's logging driver (json-file, local, none, ...)"},
 		&cli.BoolFlag{Name: "engine-cpu", Value: true, Usage: "qps: measure the engine's own CPU (dockerd, containerd, shims) with a helper container in the host's PID namespace, read-only, no capabilities (--engine-cpu=false: not measured)"},
+		&cli.BoolFlag{Name: "wrk", Value: true, Usage: "qps: after the kit's load in each run of none, load the same API with Debian's wrk (same connections and duration) and fail the run unless the two rates agree within 5% (--wrk=false: not checked)"},
 		&cli.StringSliceFlag{Name: "log-opt", Usage: "qps: a logging driver option key=value, repeatable (mode=non-blocking, max-buffer-size=1m)"},
 		&cli.StringFlag{Name: "api", Value: DefaultAPI, Usage: "API implementation (qps: node, the default, go, python or all)"},
 		&cli.DurationFlag{Name: "duration", Value: DefaultDuration, Usage: "measured load per run (qps: 5s by default)"},
@@ -186,6 +187,16 @@ func ParamsFrom(c *cli.Context) (Params, error) {
 	if c.Bool("engine-cpu") || !c.IsSet("engine-cpu") {
 		p.EngineCPU = true
 		p.EngineCPUHow = EngineHelper
+	}
+
+	// wrk pipelines only through a Lua script: with more than one request in flight per
+	// connection its load would not be the kit's.
+	p.Wrk = c.Bool("wrk") || !c.IsSet("wrk")
+	if p.Wrk && p.Pipelining > 1 {
+		if c.IsSet("wrk") {
+			return p, usagef("--wrk: wrk sends one request at a time per connection; with --pipelining %d it would not offer the kit's load (--wrk=false)", p.Pipelining)
+		}
+		p.Wrk = false
 	}
 
 	var err error

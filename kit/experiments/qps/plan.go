@@ -40,6 +40,15 @@ func NewPlan(p Params) *Plan {
 	if !p.EngineCPU {
 		b.M.Unmeasured = []string{"cpu_engine_cores: the engine's own CPU (dockerd, containerd, the shims) was not measured (--engine-cpu=false)"}
 	}
+	if p.Wrk {
+		b.M.Parameters.WrkCommand = strings.Join(WrkArgs(p), " ")
+	} else if slices.Contains(p.Configs, NoLog) {
+		why := "--wrk=false"
+		if p.Pipelining > 1 {
+			why = "--pipelining over 1, which wrk does not offer"
+		}
+		b.M.Unmeasured = append(b.M.Unmeasured, "wrk_requests_per_s: the kit's load was not checked against wrk ("+why+")")
+	}
 	return &Plan{conds: experiment.Cross(p.APIs, p.Configs), bundle: b}
 }
 
@@ -58,7 +67,11 @@ func (p *Plan) Images() []string {
 			names = append(names, n)
 		}
 	}
-	return append(names, "qpsload")
+	names = append(names, "qpsload")
+	if p.bundle.M.Parameters.Wrk && slices.Contains(p.bundle.M.Parameters.Configs, NoLog) {
+		names = append(names, "wrk")
+	}
+	return names
 }
 
 // Target records the platform and refuses a log driver the engine does not offer.
@@ -101,6 +114,16 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 		spec.Containers = []experiment.ContainerSpec{spec.Containers[0], helper, spec.Containers[1]}
 		gen := &spec.Containers[2]
 		gen.Cmd = append(gen.Cmd, "-engine-cpu-url", fmt.Sprintf("http://127.0.0.1:%d/sample", enginePort))
+	}
+	if wrkRuns(pr, config) {
+		// Between the API and the conductor: it waits on the volume for the conductor's
+		// signal, with the generator's limits, and outlives the run (max_run_time_s).
+		w := experiment.ContainerSpec{Role: "wrk", Image: images["wrk"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
+			Entrypoint: []string{"/bin/sh", "-c", wrkScript, "wrk-phase", strconv.Itoa(int(math.Ceil(pr.MaxRunTimeS)))}, Cmd: WrkArgs(pr)}
+		n := len(spec.Containers)
+		spec.Containers = append(spec.Containers[:n-1:n-1], w, spec.Containers[n-1])
+		gen := &spec.Containers[n]
+		gen.Cmd = append(gen.Cmd, "-wrk-dir", RunDir, "-wrk-timeout", fmt.Sprintf("%ds", wrkSeconds(pr.DurationS)+60))
 	}
 	if hasConsole(config) && pr.LogDriver != "none" {
 		spec.CollectLogs = []string{"api"}

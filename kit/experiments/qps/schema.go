@@ -54,7 +54,11 @@ type Params struct {
 	// what it is allowed to see.
 	EngineCPU    bool   `json:"engine_cpu"`
 	EngineCPUHow string `json:"engine_cpu_how,omitempty"`
-	Platform     string `json:"platform"`
+	// Wrk says Debian's wrk loaded the API after the kit's load in every run of the none
+	// configuration, as an independent check; WrkCommand is its command line.
+	Wrk        bool   `json:"wrk"`
+	WrkCommand string `json:"wrk_command,omitempty"`
+	Platform   string `json:"platform"`
 }
 
 // Limits of the containers; a CPU limit of 0 is none, recorded as such.
@@ -139,6 +143,15 @@ type RunRow struct {
 	EngineFailure   string  `csv:"engine_failure"`
 	HostBusyPct     Opt     `csv:"host_cpu_busy_pct"`
 	HostCPUs        int     `csv:"host_cpus"`
+	// wrk after the kit's load, same API container, same connections and duration (the
+	// none configuration): absent figures in the runs without it.
+	WrkRequests     int64   `csv:"wrk_requests"`
+	WrkDurationS    float64 `csv:"wrk_duration_s"`
+	WrkRequestsPerS Opt     `csv:"wrk_requests_per_s"`
+	WrkLatencyP50Ms Opt     `csv:"wrk_latency_p50_ms"`
+	WrkLatencyP99Ms Opt     `csv:"wrk_latency_p99_ms"`
+	WrkErrors       int64   `csv:"wrk_errors"`
+	WrkFailure      string  `csv:"wrk_failure"`
 
 	// Derived (DeriveRun).
 	Requests          int64   `csv:"requests"`             // sum of the series
@@ -156,11 +169,14 @@ type RunRow struct {
 	OtherCores Opt `csv:"other_cpu_cores"`
 	// HostNoisy: OtherCores over NoisyOtherCores. The run is still data; the bundle says
 	// how many of a condition's runs were measured so.
-	HostNoisy       bool   `csv:"host_noisy"`
-	LogLinesWritten int64  `csv:"log_lines_written"` // every sink, since the API started
-	LogLinesRead    Opt    `csv:"log_lines_read"`    // absent when nothing could be read back
-	LogLinesDropped Opt    `csv:"log_lines_dropped"` // console lines the driver dropped (non-blocking)
-	ConsoleVerified string `csv:"console_check"`     // "equal", "dropped N", "not read (driver none)", "-", or what differs
+	HostNoisy       bool  `csv:"host_noisy"`
+	LogLinesWritten int64 `csv:"log_lines_written"` // every sink, since the API started
+	LogLinesRead    Opt   `csv:"log_lines_read"`    // absent when nothing could be read back
+	LogLinesDropped Opt   `csv:"log_lines_dropped"` // console lines the driver dropped (non-blocking)
+	// WrkAgreement is RequestsPerSOver over WrkRequestsPerS; past WrkTolerance the run
+	// is not data.
+	WrkAgreement    Opt    `csv:"wrk_agreement"`
+	ConsoleVerified string `csv:"console_check"` // "equal", "dropped N", "not read (driver none)", "-", or what differs
 	FileVerified    string `csv:"file_check"`
 	Verified        bool   `csv:"verified"`
 	Failure         string `csv:"failure"`
@@ -211,4 +227,7 @@ type ConditionRow struct {
 	PublishedReqPerS       Opt `csv:"published_requests_per_s"`
 	PublishedRatio         Opt `csv:"published_ratio_to_console_file"`
 	GeneratorCPUCores      Opt `csv:"generator_cpu_cores"`
+	// wrk's rate and the kit's over it, means over the verified runs that have them.
+	WrkRequestsPerS Opt `csv:"wrk_requests_per_s"`
+	WrkAgreement    Opt `csv:"wrk_agreement"`
 }

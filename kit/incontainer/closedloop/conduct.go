@@ -93,6 +93,8 @@ type RunResult struct {
 	// Host is how busy the whole host was over the measured interval, and its CPUs.
 	Host     *contract.HostSample `json:"host,omitempty"`
 	HostCPUs int                  `json:"host_cpus"`
+	// Wrk is the wrk phase after the measured load (nil: not asked for).
+	Wrk *WrkRun `json:"wrk,omitempty"`
 	// ReadyAfterS is how long the API took to say ready.
 	ReadyAfterS float64 `json:"ready_after_s"`
 	// Failure says why the run is not data ("" when nothing went wrong here).
@@ -108,6 +110,10 @@ type ConductParams struct {
 	EngineURL string
 	// ProcRoot is the proc file system the host's load is read from ("": not read).
 	ProcRoot string
+	// WrkDir is where the wrk container waits for its turn (RunWrk; "": no wrk phase),
+	// WrkTimeout the longest wait for it.
+	WrkDir     string
+	WrkTimeout time.Duration
 }
 
 // Conduct runs a qps run. Failures are in the result; the error is ctx's.
@@ -181,6 +187,11 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 	if f, ok := rep.Sinks["file"]; ok {
 		rb := ReadBack(f.Path, f.StartOffsetBytes)
 		out.File = &rb
+	}
+	// wrk loads the API only now, after the report, so nothing else loads it meanwhile.
+	if p.WrkDir != "" && ctx.Err() == nil {
+		w := RunWrk(ctx, p.WrkDir, p.WrkTimeout)
+		out.Wrk = &w
 	}
 	return out, ctx.Err()
 }
