@@ -11,7 +11,7 @@ package contract
 // so the host reads both with one decoder.
 type LineCostDocument struct {
 	Experiment string `json:"experiment"` // always "line-cost"
-	Language   string `json:"language"`   // "go" or "python"
+	Language   string `json:"language"`   // "go", "python" or "node"
 	Runtime    string `json:"runtime"`    // e.g. "go1.26.8 linux/amd64", "Python 3.11.2"
 	Library    string `json:"library"`    // the logging library measured: "log/slog", "logging"
 	// LineFormat is the line every enabled way writes, {seq} being the line's number in

@@ -476,3 +476,30 @@ func TestCompareAndReport(t *testing.T) {
 		t.Error("the report is not self-contained")
 	}
 }
+
+// TestNodesQueueCannotBeJudged: Node's CPU clock is the whole process's, so whether its
+// queue moves the cost off the caller is said to be beyond its clocks, not to fail.
+func TestNodesQueueCannotBeJudged(t *testing.T) {
+	conds := []ConditionRow{
+		{Language: Node, Way: "unbuffered", NsPerLine: 3280, NsPerLineLow: 2390, NsPerLineHigh: 3530},
+		{Language: Node, Way: "queue", NsPerLine: 3740, NsPerLineLow: 3440, NsPerLineHigh: 3990},
+		{Language: Go, Way: "unbuffered", NsPerLine: 2630, NsPerLineLow: 2300, NsPerLineHigh: 2900},
+		{Language: Go, Way: "queue", NsPerLine: 1650, NsPerLineLow: 1350, NsPerLineHigh: 1710},
+	}
+	var node, goQueue Ordering
+	for _, o := range Orderings(conds) {
+		if strings.HasPrefix(o.Claim, "the queue") {
+			if o.Language == Node {
+				node = o
+			} else {
+				goQueue = o
+			}
+		}
+	}
+	if !node.Unjudged || !strings.Contains(node.String(), "cannot be judged") {
+		t.Errorf("node: %s", node)
+	}
+	if goQueue.Unjudged || !goQueue.Holds {
+		t.Errorf("go: %s", goQueue)
+	}
+}

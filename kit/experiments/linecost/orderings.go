@@ -16,12 +16,16 @@ type Ordering struct {
 	// do too (they do not overlap the wrong way). Measured is false when a way it needs
 	// was not measured.
 	Holds, Clear, Measured bool
-	Evidence               string
+	// Unjudged is a claim the language's clocks cannot decide (Evidence says why).
+	Unjudged bool
+	Evidence string
 }
 
 func (o Ordering) String() string {
 	state := "not measured"
 	switch {
+	case o.Unjudged:
+		state = "cannot be judged"
 	case !o.Measured:
 	case o.Holds && o.Clear:
 		state = "holds"
@@ -89,6 +93,12 @@ func Orderings(conds []ConditionRow) []Ordering {
 		if q, ok := get(lc.Queue); ok && o.Measured {
 			o.Evidence = fmt.Sprintf("caller %s/line with the queue against %s unbuffered; every thread of the container %s/line with the queue",
 				Ns(q.NsPerLine), Ns(o.unbufferedNs(conds)), Ns(q.CgroupCPUNsPerLine))
+		}
+		if lang == Node && o.Measured {
+			// Node.js 18 has no per-thread CPU clock: its figure is the whole process's,
+			// the writer thread included, so the caller's share cannot be told apart.
+			o = Ordering{Language: lang, Claim: o.Claim, Unjudged: true,
+				Evidence: "Node's CPU figure is the whole process's (Node.js 18 has no per-thread CPU clock), the queue's writer thread included"}
 		}
 		out = append(out, o)
 	}
