@@ -1,14 +1,15 @@
 package contract
 
 // The line-cost experiment's document: what its measuring program (Go:
-// cmd/incontainer/linecost, Python: images/api-python/app/logbench_linecost.py) leaves
-// in the run's volume, and the host reads with one decoder whatever the language.
+// cmd/incontainer/linecost, Python: images/api-python/app/logbench_linecost.py, Node.js:
+// images/api-node/app/logbench_linecost.js) leaves in the run's volume, and the host
+// reads with one decoder whatever the language.
 
 // LineCostDocument is what one line-cost program reports: every measured trial of every
 // way.
-// The Go and the Python programs write the same fields in the same order
-// (images/api-python/tests/test_linecost.py checks the Python one against these structs),
-// so the host reads both with one decoder.
+// The three programs write the same fields in the same order (test_linecost.py and
+// linecost.test.js check the Python and Node.js ones against these structs), so the host
+// reads them with one decoder.
 type LineCostDocument struct {
 	Experiment string `json:"experiment"` // always "line-cost"
 	Language   string `json:"language"`   // "go", "python" or "node"
