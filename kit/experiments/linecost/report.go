@@ -7,16 +7,14 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -211,7 +209,7 @@ func costPlot(conds []ConditionRow) (out string, err error) {
 		lo, hi = 1, 10
 	}
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = logTicks{}
+	p.Y.Tick.Marker = report.LogTicks{}
 	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
 	var ticks []plot.Tick
 	for i, w := range ways {
@@ -220,40 +218,5 @@ func costPlot(conds []ConditionRow) (out string, err error) {
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.6, float64(len(ways))-0.4
 
-	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(720), vg.Points(380)))
-	p.Draw(draw.New(c))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return "", err
-	}
-	s := buf.String()
-	if i := strings.Index(s, "<svg"); i >= 0 {
-		s = s[i:]
-	}
-	return s, nil
-}
-
-// logTicks labels a log axis at 1, 2 and 5 times each power of ten.
-type logTicks struct{}
-
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
-		return nil
-	}
-	var ticks []plot.Tick
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)) && len(ticks) < 200; e++ {
-		base := math.Pow(10, e)
-		for m := 1; m < 10; m++ {
-			v := float64(m) * base
-			if v < lo*0.999 || v > hi*1.001 {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
-			}
-			ticks = append(ticks, t)
-		}
-	}
-	return ticks
+	return report.SVG(p, vg.Points(720), vg.Points(380))
 }

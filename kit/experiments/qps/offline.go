@@ -14,10 +14,9 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -265,17 +264,7 @@ func ratePlot(conds []ConditionRow, pub Published) (string, error) {
 	p.Legend.Add("published (seed 004)", pb)
 	p.Legend.Top = true
 	p.NominalX(names...)
-	c := vgsvg.NewWith(vgsvg.UseWH(vg.Points(140+70*float64(len(names))), vg.Points(300)))
-	p.Draw(draw.New(c))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return "", err
-	}
-	s := buf.String()
-	if i := strings.Index(s, "<svg"); i >= 0 {
-		s = s[i:]
-	}
-	return s, nil
+	return report.SVG(p, vg.Points(140+70*float64(len(names))), vg.Points(300))
 }
 
 func shift(xys plotter.XYs, dx float64) plotter.XYs {

@@ -8,12 +8,13 @@ import (
 	"slices"
 
 	"github.com/docker/go-units"
-	"github.com/logbench/logbench/kit/contract/stats"
-	"github.com/logbench/logbench/kit/offline/compare"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/offline/compare"
 )
 
 // categories puts labels on the x axis at 0..n-1, tilted so long mode names fit.
@@ -26,7 +27,7 @@ func categories(p *plot.Plot, labels []string) {
 }
 
 func renderPlot(p *plot.Plot) figure {
-	s, err := svg(p, plotW, plotH)
+	s, err := SVG(p, plotW, plotH)
 	if err != nil {
 		return figure{Title: p.Title.Text, Err: err.Error()}
 	}

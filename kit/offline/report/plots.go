@@ -57,10 +57,10 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// svg renders a plot as inline SVG (no XML prolog). gonum/plot panics on a few inputs
-// (a log axis over nothing positive); a report shows that as a missing plot, not a
-// crash.
-func svg(p *plot.Plot, w, h vg.Length) (out string, err error) {
+// SVG renders a plot as inline SVG (no XML prolog), for every experiment's report.
+// gonum/plot panics on a few inputs (a log axis over nothing positive); a report shows
+// that as a missing plot, not a crash.
+func SVG(p *plot.Plot, w, h vg.Length) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = "", fmt.Errorf("plot %q: %v", p.Title.Text, r)
@@ -79,11 +79,11 @@ func svg(p *plot.Plot, w, h vg.Length) (out string, err error) {
 	return s, nil
 }
 
-// logTicks labels a log axis at 1, 2 and 5 times each power of ten, with minor ticks
+// LogTicks labels a log axis at 1, 2 and 5 times each power of ten, with minor ticks
 // between: readable for latencies that run from a millisecond to seconds.
-type logTicks struct{}
+type LogTicks struct{}
 
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
 		return nil
 	}
@@ -112,7 +112,7 @@ func logAxis(a *plot.Axis, lo, hi float64) {
 		lo, hi = 0.1, 10
 	}
 	a.Scale = plot.LogScale{}
-	a.Tick.Marker = logTicks{}
+	a.Tick.Marker = LogTicks{}
 	a.Min, a.Max = lo/1.4, hi*1.4
 }
 
