@@ -1,15 +1,12 @@
 package linecost
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strings"
 	"time"
-
-	"github.com/gocarina/gocsv"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
@@ -110,29 +107,7 @@ func (b *Bundle) Files() (map[string][]byte, error) {
 		return nil, err
 	}
 	b.Conditions = Figures(b.Manifest.Parameters, b.Runs, b.Trials, pub)
-	files := map[string][]byte{}
-	for name, rows := range map[string]any{RunsFile: &b.Runs, TrialsFile: &b.Trials, ConditionsFile: &b.Conditions} {
-		body, err := marshalCSV(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		files[name] = body
-	}
-	manifest, err := json.MarshalIndent(b.Manifest, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	files[bundle.ManifestFile] = append(manifest, '\n')
-	files[DataPackageFile] = DataPackage().JSON()
-	return files, nil
-}
-
-func marshalCSV(rows any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := gocsv.Marshal(rows, &buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return bundle.Encode(b.Manifest, map[string]any{RunsFile: &b.Runs, TrialsFile: &b.Trials, ConditionsFile: &b.Conditions}, DataPackage())
 }
 
 // Summary is the table beside the published figures, the seed's orderings checked,

@@ -1,14 +1,11 @@
 package qps
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
 	"time"
-
-	"github.com/gocarina/gocsv"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
@@ -155,21 +152,7 @@ func (b *Bundle) Files() (map[string][]byte, error) {
 		return nil, err
 	}
 	b.Conditions = DeriveConditions(b.Runs, b.M.Parameters, pub)
-	files := map[string][]byte{}
-	for name, rows := range map[string]any{RunsFile: &b.Runs, SeriesFile: &b.Series, ConditionsFile: &b.Conditions} {
-		var buf bytes.Buffer
-		if err := gocsv.Marshal(rows, &buf); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		files[name] = buf.Bytes()
-	}
-	manifest, err := json.MarshalIndent(b.M, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	files[ManifestFile] = append(manifest, '\n')
-	files[DataPackageFile] = DataPackage().JSON()
-	return files, nil
+	return bundle.Encode(b.M, map[string]any{RunsFile: &b.Runs, SeriesFile: &b.Series, ConditionsFile: &b.Conditions}, DataPackage())
 }
 
 // Summary is every condition beside the published figures and ratios.

@@ -77,3 +77,24 @@ func WriteFiles(dir string, files map[string][]byte) error {
 	}
 	return writeAtomic(filepath.Join(dir, SumsFile), sums(files))
 }
+
+// Encode gives a bundle's files as every experiment writes them: each CSV table (file
+// name -> pointer to a slice of rows) with its header even when it has no row, the
+// manifest indented and ending in a newline, and the data package that describes them.
+func Encode(manifest any, tables map[string]any, dataPackage DataPackage) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for name, rows := range tables {
+		body, err := marshalCSV(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		files[name] = body
+	}
+	body, err := json.MarshalIndent(manifest, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	files[ManifestFile] = append(body, '\n')
+	files[DataPackageFile] = dataPackage.JSON()
+	return files, nil
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -43,23 +42,9 @@ func (b *Bundle) Files() (map[string][]byte, error) {
 	}
 	b.Conditions = DeriveConditions(b.Runs, b.Manifest.Parameters)
 	conditions := b.Conditions
-	files := map[string][]byte{}
-	for name, rows := range map[string]any{
+	return Encode(b.Manifest, map[string]any{
 		RunsFile: &runs, RequestsFile: &requests, ContainersFile: &containers, TimelineFile: &timeline, ConditionsFile: &conditions,
-	} {
-		body, err := marshalCSV(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		files[name] = body
-	}
-	manifest, err := json.MarshalIndent(b.Manifest, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	files[ManifestFile] = append(manifest, '\n')
-	files[DataPackageFile] = DataPackageJSON()
-	return files, nil
+	}, NewDataPackage())
 }
 
 // marshalCSV writes rows with a header even when there are none.
