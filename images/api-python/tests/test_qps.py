@@ -51,6 +51,13 @@ class Serving(unittest.TestCase):
             with socket.create_connection(("127.0.0.1", port)) as s:
                 s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")  # the warm-up
                 self.assertIn(qps.BODY, s.recv(4096))
+                # The access line is written once the response is sent: wait for the
+                # warm-up's line in both sinks before resetting, or it lands after.
+                for _ in range(200):
+                    sinks = json.load(urllib.request.urlopen(base + "/report"))["sinks"]
+                    if sinks["console"]["total"]["lines"] == 1 and sinks["file"]["total"]["lines"] == 1:
+                        break
+                    time.sleep(0.01)
                 urllib.request.urlopen(urllib.request.Request(base + "/reset", method="POST"))
                 s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" * 3)  # pipelined
                 got = b""
