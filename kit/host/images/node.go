@@ -2,11 +2,8 @@ package images
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/logbench/logbench/kit/host/bases"
@@ -79,41 +76,7 @@ func (b *Builder) BuildNode(ctx context.Context, platform string, base bases.Opt
 	return out, nil
 }
 
-// nodeContext reads the build context of the Node.js API from dir: the Dockerfile,
-// every file of app/ and the empty rundir/ that becomes the volume's mount point; and
-// the digest of the program's files.
+// nodeContext reads the build context of the Node.js API from dir: every file of app/.
 func nodeContext(dir string) (map[string]engine.ContextFile, string, error) {
-	dockerfile, err := os.ReadFile(filepath.Join(dir, "Dockerfile"))
-	if err != nil {
-		return nil, "", fmt.Errorf("node api image: %w", err)
-	}
-	files := map[string]engine.ContextFile{
-		"Dockerfile": {Body: dockerfile, Mode: 0o644},
-		"rundir/":    {Dir: true, Mode: 0o755},
-	}
-	source := sha256.New()
-	err = filepath.WalkDir(filepath.Join(dir, "app"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		body, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		files[rel] = engine.ContextFile{Body: body, Mode: 0o644}
-		fmt.Fprintf(source, "%s\x00%x\x00", rel, sha256.Sum256(body)) // WalkDir goes in lexical order
-		return nil
-	})
-	if err != nil {
-		return nil, "", fmt.Errorf("node api image: %w", err)
-	}
-	if _, ok := files["app/logbench_api.js"]; !ok {
-		return nil, "", fmt.Errorf("node api image: no app/logbench_api.js in %s", dir)
-	}
-	return files, hex.EncodeToString(source.Sum(nil)), nil
+	return apiContext(dir, "node api image", "app/logbench_api.js", func(fs.DirEntry) bool { return true })
 }

@@ -76,32 +76,47 @@ func (b *Builder) BuildPython(ctx context.Context, platform string, base bases.O
 	return out, nil
 }
 
-// pythonContext reads the build context of the Python API from dir: the Dockerfile,
-// every file of app/ (bytecode caches left out) and the empty rundir/ that becomes the
-// volume's mount point. It checks that the Dockerfile builds on baseTag, and returns
-// the digest of the program's files.
+// pythonContext reads the build context of the Python API from dir (bytecode caches
+// left out), checking that the Dockerfile builds on baseTag.
 func pythonContext(dir, baseTag string) (map[string]engine.ContextFile, string, error) {
+	files, sum, err := apiContext(dir, "python api image", "app/logbench_api.py", func(d fs.DirEntry) bool {
+		return d.Name() != "__pycache__" && !strings.HasSuffix(d.Name(), ".pyc")
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	if from := firstFrom(files["Dockerfile"].Body); from != baseTag {
+		return nil, "", fmt.Errorf("python api image: %s/Dockerfile starts FROM %q, want the base %q", dir, from, baseTag)
+	}
+	return files, sum, nil
+}
+
+// apiContext reads the build context of an API in an interpreted language from dir:
+// the Dockerfile, every file of app/ that keep accepts (a folder it refuses is skipped
+// whole), and the empty rundir/ that becomes the volume's mount point; and the digest of
+// the program's files. entry is the file the image runs, which must be there; what names
+// the image in errors.
+func apiContext(dir, what, entry string, keep func(fs.DirEntry) bool) (map[string]engine.ContextFile, string, error) {
 	dockerfile, err := os.ReadFile(filepath.Join(dir, "Dockerfile"))
 	if err != nil {
-		return nil, "", fmt.Errorf("python api image: %w", err)
-	}
-	if from := firstFrom(dockerfile); from != baseTag {
-		return nil, "", fmt.Errorf("python api image: %s/Dockerfile starts FROM %q, want the base %q", dir, from, baseTag)
+		return nil, "", fmt.Errorf("%s: %w", what, err)
 	}
 	files := map[string]engine.ContextFile{
 		"Dockerfile": {Body: dockerfile, Mode: 0o644},
 		"rundir/":    {Dir: true, Mode: 0o755},
 	}
 	source := sha256.New()
-	app := filepath.Join(dir, "app")
-	err = filepath.WalkDir(app, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(filepath.Join(dir, "app"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && d.Name() == "__pycache__" {
-			return fs.SkipDir
+		if !keep(d) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
 		}
-		if !d.Type().IsRegular() || strings.HasSuffix(d.Name(), ".pyc") {
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		body, err := os.ReadFile(path)
@@ -114,15 +129,14 @@ func pythonContext(dir, baseTag string) (map[string]engine.ContextFile, string, 
 		}
 		rel = filepath.ToSlash(rel)
 		files[rel] = engine.ContextFile{Body: body, Mode: 0o644}
-		sum := sha256.Sum256(body)
-		fmt.Fprintf(source, "%s\x00%x\x00", rel, sum) // WalkDir goes in lexical order
+		fmt.Fprintf(source, "%s\x00%x\x00", rel, sha256.Sum256(body)) // WalkDir goes in lexical order
 		return nil
 	})
 	if err != nil {
-		return nil, "", fmt.Errorf("python api image: %w", err)
+		return nil, "", fmt.Errorf("%s: %w", what, err)
 	}
-	if _, ok := files["app/logbench_api.py"]; !ok {
-		return nil, "", fmt.Errorf("python api image: no app/logbench_api.py in %s", dir)
+	if _, ok := files[entry]; !ok {
+		return nil, "", fmt.Errorf("%s: no %s in %s", what, entry, dir)
 	}
 	return files, hex.EncodeToString(source.Sum(nil)), nil
 }
