@@ -63,7 +63,12 @@ class Serving(unittest.TestCase):
                 got = b""
                 while got.count(qps.BODY) < 3:
                     got += s.recv(4096)
-            report = json.load(urllib.request.urlopen(base + "/report"))
+            # Each access line is written once its response is sent: wait for the last.
+            for _ in range(200):
+                report = json.load(urllib.request.urlopen(base + "/report"))
+                if report["sinks"]["console"]["total"]["lines"] == 4 and report["sinks"]["file"]["total"]["lines"] == 4:
+                    break
+                time.sleep(0.01)
             self.assertEqual(report["requests"], 3)
             console, file = report["sinks"]["console"], report["sinks"]["file"]
             self.assertEqual((console["lines"], console["total"]["lines"]), (3, 4))
