@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/host/lab"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -45,11 +46,20 @@ type usageError = experiment.UsageError
 func usagef(format string, args ...any) error { return usageError{Msg: fmt.Sprintf(format, args...)} }
 
 // interruptedError ends a command stopped by SIGINT or SIGTERM: main exits with 130.
-type interruptedError struct{ msg string }
+type interruptedError = lab.Interrupted
 
-func (e interruptedError) Error() string { return e.msg }
-
-func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{Msg: err.Error()} }
+// onUsageError says a flag the command does not have in the command's own words: an
+// experiment's flag given to another experiment is refused, never ignored.
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+		cmd := "logbench"
+		if c != nil && c.Command != nil && c.Command.HelpName != "" {
+			cmd = c.Command.HelpName
+		}
+		return usagef("%s has no --%s (`%s --help` lists its flags)", strings.TrimPrefix(cmd, "logbench "), name, cmd)
+	}
+	return usageError{Msg: err.Error()}
+}
 
 // say prints one progress line.
 func say(w io.Writer, format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }

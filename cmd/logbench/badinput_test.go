@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/kit/host/lab"
 )
 
 // The refusals of the Faults table that need more than a flag: an engine that cannot be
@@ -234,9 +235,9 @@ func TestBadInputForeignPlatform(t *testing.T) {
 // fullDisk makes every file system look as if it had free bytes left.
 func fullDisk(t *testing.T, free int64) {
 	t.Helper()
-	was := freeBytes
-	freeBytes = func(string) (int64, error) { return free, nil }
-	t.Cleanup(func() { freeBytes = was })
+	was := lab.FreeBytes
+	lab.FreeBytes = func(string) (int64, error) { return free, nil }
+	t.Cleanup(func() { lab.FreeBytes = was })
 }
 
 // The threshold: 1 MiB a run and 64 MiB besides. Needs no engine.
@@ -245,18 +246,18 @@ func TestBadInputDiskThreshold(t *testing.T) {
 	const runs = 42
 	need := int64(runs)<<20 + 64<<20
 	fullDisk(t, need-1)
-	err := checkDisk(dir, runs)
+	err := lab.CheckDisk(dir, runs)
 	var usage usageError
 	if !errors.As(err, &usage) || strings.Contains(err.Error(), "\n") ||
 		!strings.Contains(err.Error(), "not enough free disk") || !strings.Contains(err.Error(), dir) {
 		t.Fatalf("%d bytes free for %d runs: err = %v, want one usage line naming the disk and %s", need-1, runs, err, dir)
 	}
 	fullDisk(t, need)
-	if err := checkDisk(dir, runs); err != nil {
+	if err := lab.CheckDisk(dir, runs); err != nil {
 		t.Fatalf("%d bytes free for %d runs: %v, want it accepted", need, runs, err)
 	}
-	freeBytes = func(string) (int64, error) { return 0, errors.New("no figure") }
-	if err := checkDisk(dir, runs); err != nil {
+	lab.FreeBytes = func(string) (int64, error) { return 0, errors.New("no figure") }
+	if err := lab.CheckDisk(dir, runs); err != nil {
 		t.Fatalf("without a figure of free space: %v, want no refusal", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/archive"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/signature"
 )
 
 func archiveCommand() *cli.Command {
@@ -22,8 +23,10 @@ func archiveCommand() *cli.Command {
 		ArgsUsage: "BUNDLE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "the .tar.gz archive to write, which must not exist and not be inside a bundle folder (default: BUNDLE.tar.gz beside the folder)"},
+			&cli.StringFlag{Name: "sign", Usage: "an OpenSSH private key file (no passphrase): also write a detached SSH signature over the bundle's SHA256SUMS, NAME" + signature.Suffix + " beside the archive (verify --key checks it; so does ssh-keygen -Y verify -n " + signature.Namespace + ")"},
 		},
 		Action: func(c *cli.Context) error {
+			escapeOutput(c)
 			args, err := positional(c)
 			if err != nil {
 				return helpOrErr(err)
@@ -73,8 +76,24 @@ func archiveCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("the archive does not read back: %w", err)
 			}
+			var sig []byte
+			sigPath := signature.PathFor(out)
+			if key := c.String("sign"); key != "" {
+				if err := checkOutput(sigPath, signature.Suffix, false, args); err != nil {
+					return err
+				}
+				if sig, err = signSums(files, key); err != nil {
+					return err
+				}
+			}
 			if err := writeOutput(out, body, false); err != nil {
 				return err
+			}
+			if sig != nil {
+				if err := writeOutput(sigPath, sig, false); err != nil {
+					return err
+				}
+				defer say(c.App.Writer, "signature: %s (over %s, namespace %s)", sigPath, bundle.SumsFile, signature.Namespace)
 			}
 			sum := sha256.Sum256(body)
 			say(c.App.Writer, "%s", res.Summary())

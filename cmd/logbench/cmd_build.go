@@ -46,7 +46,7 @@ func buildCommand() *cli.Command {
 				return err
 			}
 			defer t.engine.Close()
-			_, imgs, err := t.buildImages(c, names)
+			_, imgs, err := t.BuildImages(c.Context, names)
 			if err != nil || save == "" {
 				return err
 			}
@@ -64,11 +64,11 @@ func (t *target) saveImages(c *cli.Context, imgs []bundle.Image, path string) er
 		refs = appendOnce(refs, img.Tag)
 		for _, role := range images.Roles {
 			if img.Role == role {
-				refs = appendOnce(refs, images.PlatformTag(role, t.platform))
+				refs = appendOnce(refs, images.PlatformTag(role, t.Platform))
 			}
 		}
 		if img.Role == fifostall.ImageOf(fifostall.PythonAPI) {
-			if tag, err := bases.Python.Tag(t.platform); err == nil {
+			if tag, err := bases.Python.Tag(t.Platform); err == nil {
 				refs = appendOnce(refs, tag)
 			}
 		}
@@ -89,6 +89,6 @@ func (t *target) saveImages(c *cli.Context, imgs []bundle.Image, path string) er
 	if err != nil {
 		return err
 	}
-	say(t.out, "saved %d images (%s) to %s: %s; on the other host: logbench load %s", len(refs), t.platform, path, units.BytesSize(float64(st.Size())), path)
+	say(t.Out, "saved %d images (%s) to %s: %s; on the other host: logbench load %s", len(refs), t.Platform, path, units.BytesSize(float64(st.Size())), path)
 	return nil
 }

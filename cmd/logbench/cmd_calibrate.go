@@ -6,10 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 )
 
@@ -19,19 +20,20 @@ func calibrateCommand() *cli.Command {
 		Usage: "measure the instrument on this engine, inside the same limits: send lag, timers, reader pacing, pipe, overhead, capacity",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, csv, json or markdown"},
-		}, hideFlags(append(fifostall.RunFlags(fifostall.GoAPI), targetFlags()...), calibrateIgnores...)...),
+		}, append(cliFlags(runFlags(fifostall.GoAPI), calibrateIgnores...), without(targetFlags(), "out", "speed-probe")...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("calibrate takes no arguments, got %q", c.Args().First())
-			}
-			if err := refuseHidden(c, calibrateIgnores...); err != nil {
-				return err
 			}
 			format := c.String("format")
 			if err := (compare.Table{}).Write(io.Discard, format); err != nil {
 				return usagef("--format: %v", err)
 			}
-			params, err := fifostall.ParamsFrom(c)
+			fs := runFlags(fifostall.GoAPI)
+			if err := parseFlags(c, fs); err != nil {
+				return err
+			}
+			params, err := fifostall.ParamsFrom(fs)
 			if err != nil {
 				return err
 			}
@@ -40,11 +42,11 @@ func calibrateCommand() *cli.Command {
 				return err
 			}
 			defer t.engine.Close()
-			if err := t.checkPlatform(c.Bool("emulated")); err != nil {
+			if err := t.CheckPlatform(c.Bool("emulated")); err != nil {
 				return err
 			}
 			start := time.Now()
-			ids, _, err := t.buildImages(c, nil)
+			ids, _, err := t.BuildImages(c.Context, nil)
 			if err != nil {
 				return err
 			}
@@ -60,12 +62,12 @@ func calibrateCommand() *cli.Command {
 	}
 }
 
-// calibrateIgnores are the shared run flags calibration has no use for: it measures the
-// Go images with its own run lengths and writes no bundle.
-var calibrateIgnores = []string{"api", "duration", "out"}
+// calibrateIgnores are the run flags calibration has no use for: it measures the Go
+// images with its own run lengths.
+var calibrateIgnores = []string{"api", "duration"}
 
 // calibrationTable lists each figure with what it is.
-func calibrationTable(cal bundle.Calibration) compare.Table {
+func calibrationTable(cal schema.Calibration) compare.Table {
 	f := func(format string, v ...any) string { return fmt.Sprintf(format, v...) }
 	t := compare.Table{Header: []string{"figure", "value", "what"}}
 	add := func(name, value, what string) { t.Rows = append(t.Rows, []string{name, value, what}) }

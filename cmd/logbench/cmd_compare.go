@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -16,17 +17,19 @@ import (
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
-		Usage:     "put bundles side by side, condition by condition: each value with its 95% interval, the change against the first in %, and its p-value or ~ (hierarchical bootstrap over runs, then requests)",
+		Usage:     "put bundles of any experiment side by side, condition by condition: each value with its 95% interval, the change against the first in %, and its p-value or ~ (hierarchical bootstrap over runs, then the values within each run)",
 		ArgsUsage: "BUNDLE [BUNDLE...]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "published", Usage: "put the article's figures first, as the baseline"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output: " + strings.Join(compare.Formats, ", ")},
 			&cli.IntFlag{Name: "resamples", Value: compare.DefaultResamples, Usage: "bootstrap resamples per interval"},
-			&cli.StringFlag{Name: "match", Usage: "condition keys that must agree, comma-separated (e.g. mode,reader to set one API against another; default: every key that does not name a whole source)"},
+			&cli.StringFlag{Name: "match", Usage: "condition keys that must agree, comma-separated, among the condition's axes its tables name (fifo-stall: api, mode, reader; a key an experiment lacks is refused); e.g. mode,reader sets one API against another; default: every key that does not name a whole source"},
+			&cli.Float64Flag{Name: "threshold", Value: compare.DefaultThreshold, Usage: "practical threshold in %: a smaller change is never counted as changed, whatever its p (0: none)"},
 			&cli.BoolFlag{Name: "wide", Usage: "text: every metric and interval, however wide (default: fit 120 columns)"},
 			&cli.BoolFlag{Name: "allow-emulated", Usage: "set bundles that ran emulated (--emulated: their figures time the emulator) against native ones or the published figures"},
 		},
 		Action: func(c *cli.Context) error {
+			escapeOutput(c)
 			paths, err := positional(c)
 			if err != nil {
 				return helpOrErr(err)
@@ -41,6 +44,16 @@ func compareCommand() *cli.Command {
 				return usagef("--format %q: want one of %s", c.String("format"), strings.Join(compare.Formats, ", "))
 			case c.Int("resamples") < 100 || c.Int("resamples") > 100000:
 				return usagef("--resamples %d: want 100 to 100000", c.Int("resamples"))
+			case !(c.Float64("threshold") >= 0 && c.Float64("threshold") < 100):
+				return usagef("--threshold %v: want a change in %%, 0 (none) to under 100", c.Float64("threshold"))
+			}
+			match, err := matchKeys(c.String("match"))
+			if err != nil {
+				return err
+			}
+			threshold := c.Float64("threshold")
+			if threshold == 0 {
+				threshold = -1 // none: CompareOptions' zero is the default
 			}
 			var exp experiment.Experiment
 			var sources []experiment.Source
@@ -58,9 +71,14 @@ func compareCommand() *cli.Command {
 			if err := checkEmulated(c, sources); err != nil {
 				return err
 			}
-			return exp.Compare(c.App.Writer, c.App.ErrWriter, sources,
+			err = exp.Compare(c.App.Writer, c.App.ErrWriter, sources,
 				experiment.CompareOptions{Published: c.Bool("published"), Format: c.String("format"), Resamples: c.Int("resamples"),
-					Match: splitKeys(c.String("match")), Wide: c.Bool("wide")})
+					Match: match, Wide: c.Bool("wide"), Threshold: threshold})
+			var bad compare.InputError
+			if errors.As(err, &bad) {
+				return usagef("%s", bad.Msg)
+			}
+			return err
 		},
 	}
 }
@@ -101,15 +119,24 @@ func uniqueLabel(sources []experiment.Source, label string) string {
 	}
 }
 
-// splitKeys reads a comma-separated list of keys; empty: none.
-func splitKeys(s string) []string {
+// matchKeys reads --match: comma-separated keys, none empty or twice; "": none (the
+// experiment's default). Whether the experiment has them is the comparison's to say.
+func matchKeys(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
 	var out []string
 	for _, k := range strings.Split(s, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			out = append(out, k)
+		k = strings.TrimSpace(k)
+		switch {
+		case k == "":
+			return nil, usagef("--match %q: an empty key", s)
+		case slices.Contains(out, k):
+			return nil, usagef("--match %q: %s twice", s, k)
 		}
+		out = append(out, k)
 	}
-	return out
+	return out, nil
 }
 
 // checkEmulated refuses to set emulated figures against native ones (a bundle's or the

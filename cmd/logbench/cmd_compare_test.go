@@ -3,16 +3,18 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
-	"github.com/logbench/logbench/kit/offline/bundle/bundletest"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
 )
 
-func bundletestDefaults() bundletest.Options {
-	return bundletest.Options{Modes: []string{"short1", "json-queue"}}
+func bundletestDefaults() schematest.Options {
+	return schematest.Options{Modes: []string{"short1", "json-queue"}}
 }
 
 // runAppSplit runs the CLI with stdout and stderr apart.
@@ -21,13 +23,13 @@ func runAppSplit(t *testing.T, args ...string) (stdout, stderr string, err error
 	var out, errOut bytes.Buffer
 	app := newApp()
 	app.Writer, app.ErrWriter = &out, &errOut
-	err = app.Run(append([]string{"logbench"}, args...))
+	err = app.Run(experimentAsFirstArgument(append([]string{"logbench"}, args...)))
 	return out.String(), errOut.String(), err
 }
 
 func TestCompareTwoBundlesAndAnArchive(t *testing.T) {
-	pi5 := synthetic(t, "pi5", bundletest.Options{Modes: []string{"short1", "json-queue"}, Seed: 1})
-	laptop := synthetic(t, "laptop", bundletest.Options{Modes: []string{"short1", "json-queue"}, Seed: 2, Scale: 2, Rate: 10})
+	pi5 := synthetic(t, "pi5", schematest.Options{Modes: []string{"short1", "json-queue"}, Seed: 1})
+	laptop := synthetic(t, "laptop", schematest.Options{Modes: []string{"short1", "json-queue"}, Seed: 2, Scale: 2, Rate: 10})
 	if out, err := runApp(t, "archive", laptop); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -70,7 +72,7 @@ func TestCompareTwoBundlesAndAnArchive(t *testing.T) {
 }
 
 func TestCompareWithThePublishedFigures(t *testing.T) {
-	dir := synthetic(t, "laptop", bundletest.Options{Modes: []string{"json-sync"}, Readers: []string{"slow"}})
+	dir := synthetic(t, "laptop", schematest.Options{Modes: []string{"json-sync"}, Readers: []string{"slow"}})
 	stdout, stderr, err := runAppSplit(t, "compare", dir, "--published")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
@@ -105,10 +107,91 @@ func TestCompareRejectsBadInput(t *testing.T) {
 		{[]string{"compare", dir, "--published", "--resamples", "5"}, "--resamples"},
 		{[]string{"compare", dir, "--format"}, "needs an argument"},
 		{[]string{"compare", dir, dir, "--match", "colour"}, "--match colour"},
+		{[]string{"compare", dir, dir, "--match", "mode,,reader"}, "an empty key"},
+		{[]string{"compare", dir, dir, "--match", "mode,mode"}, "mode twice"},
+		{[]string{"compare", dir, dir, "--threshold", "-1"}, "--threshold"},
+		{[]string{"compare", dir, dir, "--threshold", "100"}, "--threshold"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, err := runApp(t, tc.args...)
 			wantUsageError(t, err, tc.want)
 		})
+	}
+}
+
+// archived are bundles of every experiment, as committed under results/.
+var archived = map[string]string{
+	"fifo-stall": "../../results/2026-11-30-vm2/fifo-py.tar.gz",
+	"qps":        "../../results/2026-11-30-vm2/qps-final.tar.gz",
+	"line-cost":  "../../results/2026-11-30-vm2/lc-final.tar.gz",
+}
+
+// Every experiment's comparison reads --match, and refuses a key it does not have.
+func TestCompareValidatesMatchForEveryExperiment(t *testing.T) {
+	for name, path := range archived {
+		t.Run(name, func(t *testing.T) {
+			_, err := runApp(t, "compare", path, path, "--match", "bogus")
+			wantUsageError(t, err, `no condition has "bogus"`)
+		})
+	}
+}
+
+// Every experiment's text fits 120 columns, whatever the keys matched by; --wide may
+// be wider.
+func TestCompareTextFitsForEveryExperiment(t *testing.T) {
+	matches := map[string][]string{"fifo-stall": {"", "mode", "mode,reader"}, "qps": {"", "config"}, "line-cost": {"", "way"}}
+	for name, path := range archived {
+		for _, m := range matches[name] {
+			t.Run(name+" "+m, func(t *testing.T) {
+				args := []string{"compare", path, path, "--published", "--resamples", "200"}
+				if m != "" {
+					args = append(args, "--match", m)
+				}
+				stdout, stderr, err := runAppSplit(t, args...)
+				if err != nil {
+					t.Fatalf("%v\n%s", err, stderr)
+				}
+				for i, line := range strings.Split(stdout, "\n") {
+					if n := utf8.RuneCountInString(line); n > 120 {
+						t.Errorf("line %d is %d columns wide:\n%s", i+1, n, line)
+					}
+				}
+			})
+		}
+	}
+}
+
+// --threshold is read: a change under it is never counted, whatever its p.
+func TestCompareThresholdIsRead(t *testing.T) {
+	changed := func(threshold string) int {
+		stdout, stderr, err := runAppSplit(t, "compare", archived["fifo-stall"], "../../results/2026-11-30-vm2/fifo-go.tar.gz",
+			"--resamples", "200", "--format", "json", "--threshold", threshold)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		var doc struct {
+			Rows []struct {
+				Changed   *bool    `json:"changed"`
+				ChangePct *float64 `json:"change_pct"`
+			} `json:"rows"`
+			Threshold float64 `json:"threshold_pct"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range doc.Rows {
+			if r.Changed != nil && *r.Changed {
+				n++
+				if doc.Threshold > 0 && r.ChangePct != nil && math.Abs(*r.ChangePct) < doc.Threshold {
+					t.Errorf("--threshold %s: a change of %v%% counted", threshold, *r.ChangePct)
+				}
+			}
+		}
+		return n
+	}
+	none, some := changed("0"), changed("20")
+	if !(some < none) {
+		t.Fatalf("changed: %d without a threshold, %d with 20%%", none, some)
 	}
 }

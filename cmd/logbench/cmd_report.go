@@ -9,19 +9,21 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/printable"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
-		Usage:     "write one or more bundles (folders or .tar.gz) as one self-contained HTML page of plots; several bundles are drawn side by side",
+		Usage:     "write one or more bundles (folders or .tar.gz) as one self-contained HTML page of plots; several bundles of one experiment share the axes, a colour each",
 		ArgsUsage: "BUNDLE [BUNDLE...]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "the .html page to write, never inside a bundle folder (default: BUNDLE.html beside the first bundle)"},
-			&cli.BoolFlag{Name: "force", Usage: "replace the page if it exists and is a regular .html file"},
+			&cli.BoolFlag{Name: "force", Usage: "replace the page if it exists and is one logbench report wrote (it carries <meta name=\"generator\" content=\"logbench report\">)"},
 		},
 		Action: func(c *cli.Context) error {
+			escapeOutput(c)
 			args, err := positional(c)
 			if err != nil {
 				return helpOrErr(err)
@@ -40,6 +42,11 @@ func reportCommand() *cli.Command {
 			}
 			if err := checkOutput(out, ".html", c.Bool("force"), args); err != nil {
 				return err
+			}
+			if c.Bool("force") {
+				if err := checkReplaceable(out); err != nil {
+					return err
+				}
 			}
 			var exp experiment.Experiment
 			var sources []experiment.Source
@@ -64,24 +71,23 @@ func reportCommand() *cli.Command {
 				}
 			}
 			var page bytes.Buffer
-			if len(sources) == 1 {
-				err = exp.Report(&page, sources[0].Result, version)
-			} else if many, ok := exp.(experiment.MultiReporter); ok {
-				err = many.ReportMany(&page, sources, version)
-			} else {
-				return usagef("the %s experiment draws one bundle a page; report them one by one", exp.Name())
+			if err := exp.Report(&page, sources, version); err != nil {
+				return err
 			}
+			// A control character from a bundle is shown on the page, not sent to the
+			// browser (html/template escapes markup, not these).
+			marked, err := markPage([]byte(printable.Escape(page.String(), true)))
 			if err != nil {
 				return err
 			}
 			// checkOutput allowed a replacement only with --force, of a regular .html file.
-			if err := writeOutput(out, page.Bytes(), c.Bool("force")); err != nil {
+			if err := writeOutput(out, marked, c.Bool("force")); err != nil {
 				return err
 			}
 			for _, s := range sources {
 				say(c.App.Writer, "%s", s.Result.Summary())
 			}
-			say(c.App.Writer, "report: %s (%d bytes)", out, page.Len())
+			say(c.App.Writer, "report: %s (%d bytes)", out, len(marked))
 			switch {
 			case len(bad) == 1:
 				return fmt.Errorf("%s does not verify (%d problems): the report shows them", bad[0].Name, len(bad[0].Problems))

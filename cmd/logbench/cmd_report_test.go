@@ -65,9 +65,38 @@ func TestReportDrawsSeveralBundlesOnOnePage(t *testing.T) {
 	}
 	body, _ := os.ReadFile(page)
 	html := string(body)
-	for _, want := range []string{"<h1>logbench report: pi5, laptop</h1>", "<h2>Hosts</h2>", "<th>pi5</th><th>laptop</th>", `id="b2-percentiles"`} {
+	for _, want := range []string{"<h1>logbench report: fifo-stall: pi5, laptop</h1>", "<h2>Hosts and parameters</h2>", "<th>pi5</th><th>laptop</th>", `id="percentiles"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the page lacks %q", want)
 		}
+	}
+}
+
+// `report A B` draws every experiment's bundles on one page, the archived ones too.
+func TestReportDrawsSeveralBundlesOfEveryExperiment(t *testing.T) {
+	results := filepath.Join("..", "..", "results")
+	for _, c := range []struct {
+		name    string
+		bundles []string
+		want    string
+	}{
+		{"fifo-stall", []string{"2026-11-30-vm2/fifo-py.tar.gz", "2026-11-30-vm2/fifo-go.tar.gz"}, "Latency percentiles, slow reader</text>"},
+		{"qps", []string{"2026-11-30-vm2/qps-final.tar.gz", "2026-11-30-vm2/qps-wrk.tar.gz"}, "NOT CONFIRMED"},
+		{"line-cost", []string{"2026-11-30-vm2/lc-final.tar.gz", "2026-11-30-vm2/lc-final.tar.gz"}, "go: time per line</text>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			page := filepath.Join(t.TempDir(), "page.html")
+			args := []string{"report", "--out", page}
+			for _, b := range c.bundles {
+				args = append(args, filepath.Join(results, b))
+			}
+			if out, err := runApp(t, args...); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			body, _ := os.ReadFile(page)
+			if !strings.Contains(string(body), "<h1>logbench report: "+c.name+": ") || !strings.Contains(string(body), c.want) {
+				t.Errorf("the page of %s lacks its title or %q", c.name, c.want)
+			}
+		})
 	}
 }

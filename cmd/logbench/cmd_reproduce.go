@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -15,103 +17,93 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
+// reproduceCommand reproduces one experiment: `reproduce NAME [flags]`, each experiment
+// a subcommand with its own flags; `reproduce [flags]` alone is the first experiment's.
 func reproduceCommand() *cli.Command {
+	cmd := reproduceExperiment(experiments.Default)
+	cmd.Name = "reproduce"
+	cmd.Usage = "rerun a whole published experiment and put every figure beside the published one"
+	cmd.ArgsUsage = "[EXPERIMENT] [flags]"
+	cmd.Description = "EXPERIMENT is one of " + joinNames(experiments.Names()) + " (default " + experiments.Default.Name() +
+		"); each has its own flags and defaults: `logbench reproduce EXPERIMENT --help`. `--experiment NAME` is the same as naming it first."
+	for _, e := range experiments.All {
+		cmd.Subcommands = append(cmd.Subcommands, reproduceExperiment(e))
+	}
+	return cmd
+}
+
+// reproduceExperiment is `reproduce NAME`: the matrix's flags and the experiment's own.
+func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 	return &cli.Command{
-		Name:  "reproduce",
-		Usage: "rerun a whole published experiment and put every figure beside the published one (`logbench experiments` lists them)",
-		Flags: append(append([]cli.Flag{
-			&cli.StringFlag{Name: "experiment", Value: experiments.Default.Name(), Usage: "the experiment to reproduce: " + joinNames(experiments.Names())},
+		Name:  exp.Name(),
+		Usage: exp.Summary(),
+		Flags: append(categorized("EXPERIMENT'S OWN", cliFlags(experiment.FlagsOf(exp))), categorized("MATRIX AND ENGINE", append([]cli.Flag{
 			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position"},
 			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
 			&cli.StringSliceFlag{Name: "engine", Usage: "run the same matrix on this engine, a docker context's name or an address (unix://, tcp://, ssh://); repeat for several: a bundle each and their comparison"},
 			&cli.BoolFlag{Name: "parallel", Usage: "with several --engine: run them at the same time (engines on different hosts)"},
-		}, targetFlags()...), experimentFlags()...),
+		}, targetFlags()...))...),
+		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usagef("reproduce takes no arguments, got %q", c.Args().First())
+				if _, err := experiments.Lookup(c.Args().First()); err != nil {
+					return usagef("reproduce: %v", err)
+				}
+				return usagef("reproduce %s takes no arguments, got %q (an experiment is named first: logbench reproduce NAME [flags])", exp.Name(), c.Args().First())
 			}
 			if engines := c.StringSlice("engine"); len(engines) > 0 {
 				if c.IsSet("context") {
 					return usagef("--context and --engine: name every engine with --engine")
 				}
-				return reproduceOnEngines(c, engines)
+				return reproduceOnEngines(c, exp, engines)
 			}
-			exp, p, err := reproducePlan(c)
-			if err != nil {
-				return err
-			}
-			s, err := prepare(c, p)
-			if err != nil {
-				return err
-			}
-			out := c.App.Writer
-			say(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s", exp.Name(), len(p.exp.Conditions()), p.exp.Rounds(), len(s.runs), s.matrix.Dir)
-			if pre, ok := p.exp.(experiment.Preparer); ok && p.resumeDir == "" {
-				if err := pre.Prepare(c.Context, s.engine, s.images, s.imageBuild, out); err != nil {
-					if c.Context.Err() != nil {
-						return interruptedError{"interrupted while preparing; nothing was measured"}
-					}
-					return err
-				}
-			}
-			bar := newBar(c.App.ErrWriter, len(s.runs))
-			s.matrix.Progress = io.Discard
-			s.matrix.OnStart = func(i int, pr experiment.PlannedRun) {
-				bar.Describe(fmt.Sprintf("run %d/%d %s round %d", i+1, len(s.runs), pr.Condition, pr.Round))
-			}
-			failed := 0
-			s.matrix.OnRun = func(done int, line string, verified bool) {
-				bar.Clear()
-				if !verified {
-					failed++
-				}
-				say(out, "%2d/%d %s", done, len(s.runs), line)
-				bar.Add(1)
-			}
-			started := time.Now()
-			runErr := s.execute(c.Context)
-			bar.Finish()
-			b := p.exp.Bundle()
-			if b.Common().RunsCompleted > 0 {
-				say(out, "")
-				if err := b.Summary(out); err != nil {
-					return err
-				}
-				if b.Common().Emulated {
-					say(out, "EMULATED: these figures time the emulator, not a %s host; they are not a measurement", b.Common().Platform)
-				}
-				say(out, "wall time %.0f s", time.Since(started).Seconds())
-			}
-			say(out, "bundle: %s", s.matrix.Dir)
-			if runErr != nil {
-				return runErr
-			}
-			if failed > 0 {
-				return fmt.Errorf("%d of %d runs failed; they are kept in the bundle as failed, not as data", failed, len(s.runs))
-			}
-			return nil
+			return reproduceOne(c, exp)
 		},
 	}
 }
 
-// experimentFlags are every experiment's flags of reproduce, each name once: an
-// experiment that shares a name with an earlier one reads the flag as it is given.
-func experimentFlags() []cli.Flag {
-	var flags []cli.Flag
-	seen := map[string]bool{}
-	for _, e := range experiments.All {
-		for _, f := range e.Flags() {
-			if name := f.Names()[0]; !seen[name] {
-				seen[name] = true
-				flags = append(flags, f)
-			}
-		}
+// reproduceOne runs exp's matrix on one engine.
+func reproduceOne(c *cli.Context, exp experiment.Experiment) error {
+	exp, p, err := reproducePlan(c, exp)
+	if err != nil {
+		return err
 	}
-	return flags
+	s, err := prepare(c, p)
+	if err != nil {
+		return err
+	}
+	out := c.App.Writer
+	say(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s", exp.Name(), len(p.exp.Conditions()), p.exp.Rounds(), len(s.Runs), s.Matrix.Dir)
+	sayNotes(out, p.exp)
+	bar := newBar(c.App.ErrWriter, len(s.Runs))
+	started := time.Now()
+	outcome, runErr := s.Reproduce(c.Context,
+		func(i int, pr experiment.PlannedRun) {
+			bar.Describe(fmt.Sprintf("run %d/%d %s round %d", i+1, len(s.Runs), pr.Condition, pr.Round))
+		},
+		func(done int, line string, verified bool) {
+			bar.Clear()
+			say(out, "%2d/%d %s", done, len(s.Runs), line)
+			bar.Add(1)
+		})
+	bar.Finish()
+	s.Target.Engine.Close()
+	if p.exp.Bundle().Common().RunsCompleted > 0 {
+		say(out, "wall time %.0f s", time.Since(started).Seconds())
+	}
+	say(out, "bundle: %s", s.Matrix.Dir)
+	if runErr != nil {
+		return runErr
+	}
+	if outcome.Failed > 0 {
+		return fmt.Errorf("%d of %d runs failed; they are kept in the bundle as failed, not as data", outcome.Failed, outcome.Runs)
+	}
+	return nil
 }
 
-// reproducePlan validates the flags, or takes everything from the bundle to resume.
-func reproducePlan(c *cli.Context) (experiment.Experiment, plan, error) {
+// reproducePlan validates exp's flags, or takes everything from the bundle to resume
+// (whose own experiment it is).
+func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experiment, plan, error) {
 	if dir := c.String("resume"); dir != "" {
 		for _, f := range c.FlagNames() {
 			if f != "resume" && f != "source" && c.IsSet(f) {
@@ -126,8 +118,7 @@ func reproducePlan(c *cli.Context) (experiment.Experiment, plan, error) {
 		if err != nil {
 			return nil, plan{}, usagef("--resume %s: %v", dir, err)
 		}
-		exp, err := experiments.Lookup(name)
-		if err != nil {
+		if exp, err = experiments.Lookup(name); err != nil {
 			return nil, plan{}, usagef("--resume %s: %v", dir, err)
 		}
 		p, err := exp.Resume(dir)
@@ -136,18 +127,50 @@ func reproducePlan(c *cli.Context) (experiment.Experiment, plan, error) {
 		}
 		return exp, plan{command: "reproduce", exp: p, resumeDir: dir}, nil
 	}
-	exp, err := experiments.Lookup(c.String("experiment"))
-	if err != nil {
-		return nil, plan{}, usagef("--experiment: %v", err)
-	}
-	if reps := c.Int("reps"); reps < 1 || reps > 100 {
+	reps := c.Int("reps")
+	if reps < 1 || reps > 100 {
 		return nil, plan{}, usagef("--reps %d: want 1 to 100", reps)
 	}
-	p, err := exp.Plan(c)
+	fs := experiment.FlagsOf(exp)
+	if err := parseFlags(c, fs); err != nil {
+		return nil, plan{}, err
+	}
+	p, err := exp.Plan(fs, reps)
 	if err != nil {
 		return nil, plan{}, err
 	}
 	return exp, plan{command: "reproduce", exp: p}, nil
+}
+
+// experimentAsFirstArgument turns `reproduce ... --experiment NAME ...` into
+// `reproduce NAME ...`, the form the command line parses: --experiment is kept for
+// those who learnt it before every experiment had its own flags.
+func experimentAsFirstArgument(args []string) []string {
+	at := slices.Index(args, "reproduce")
+	if at < 0 {
+		return args
+	}
+	rest := args[at+1:]
+	for i, a := range rest {
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "experiment" {
+			continue
+		}
+		cut := 1
+		if !hasValue {
+			if i+1 >= len(rest) {
+				return args // cli names the missing value
+			}
+			value, cut = rest[i+1], 2
+		}
+		out := append(slices.Clone(args[:at+1]), value)
+		out = append(out, rest[:i]...)
+		return append(out, rest[i+cut:]...)
+	}
+	return args
 }
 
 // newBar shows the matrix's progress and time left on a terminal, and nothing elsewhere.
@@ -161,4 +184,14 @@ func newBar(w io.Writer, runs int) *progressbar.ProgressBar {
 		progressbar.OptionShowElapsedTimeOnFinish(),
 		progressbar.OptionSetWidth(30),
 	)
+}
+
+// sayNotes writes what a plan says under its size (line-cost: the ways a library does
+// not offer, left out), when it has something to say.
+func sayNotes(out io.Writer, p experiment.Plan) {
+	if n, ok := p.(experiment.Noter); ok {
+		for _, note := range n.Notes() {
+			say(out, "  %s", note)
+		}
+	}
 }

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/logbench/logbench/kit/host/enginetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // TestAnUntrustedRunIsRedoneAndSaysSo forces every run untrusted (a send-lag bound of
@@ -22,7 +23,7 @@ func TestAnUntrustedRunIsRedoneAndSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}
-	b, err := bundle.Load(dir)
+	b, err := schema.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestAnUntrustedRunIsRedoneAndSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := verify.Verify(files); !res.OK() || !strings.Contains(res.Summary(), "go/none/fast: 1/1 verified, 0/1 lag-trusted, 1 redone") {
+	if res := schema.Verify(files); !res.OK() || !strings.Contains(res.Summary(), "go/none/fast: 1/1 verified, 0/1 lag-trusted, 1 redone") {
 		t.Fatalf("verify: %v\n%s", res.Problems, res.Summary())
 	}
 }

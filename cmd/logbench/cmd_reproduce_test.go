@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logbench/logbench/kit/host/enginetest"
@@ -40,7 +42,7 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}
-	b, err := bundle.Load(dir)
+	b, err := schema.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 	}
 	// The bundle agrees with itself: conditions.csv recomputed from runs.csv and
 	// requests.csv gives the same values.
-	if diff := cmp.Diff(b.Conditions, bundle.DeriveConditions(b.Runs, b.Manifest.Parameters), equateOpt); diff != "" {
+	if diff := cmp.Diff(b.Conditions, schema.DeriveConditions(b.Runs, b.Manifest.Parameters), equateOpt); diff != "" {
 		t.Fatalf("conditions.csv does not follow from the runs (-file +recomputed):\n%s", diff)
 	}
 	for _, c := range b.Conditions {
@@ -57,9 +59,15 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 			t.Errorf("%s/%s: %d requests, %d errors", c.Mode, c.Reader, c.Requests, c.Errors)
 		}
 		if c.Mode == "json-queue" && c.Reader == "slow" {
-			// 640 KiB at 256 KiB/s: the model says a drain of 0.55 s and 16 req/s to all logs read.
-			if d, p := float64(c.DrainS), float64(c.PredictedDrainS); d < 0.8*p || d > 1.3*p {
+			// 640 KiB at 256 KiB/s: the model says a drain of 0.55 s and 16 req/s to all logs
+			// read. 256 KiB/s is the reader's upper bound, so the drain cannot be much
+			// shorter on any host; it is longer when the host starves the reader, which the
+			// kit measures (host_noisy): the upper bound holds only on a quiet host.
+			d, p := float64(c.DrainS), float64(c.PredictedDrainS)
+			if d < 0.8*p || (c.RunsNoisy == 0 && d > 1.3*p) {
 				t.Errorf("json-queue/slow drain %.3f s, model %.3f s", d, p)
+			} else if d > 1.3*p {
+				t.Logf("json-queue/slow drain %.3f s, model %.3f s, on a noisy host (%d runs)", d, p, c.RunsNoisy)
 			}
 		}
 	}

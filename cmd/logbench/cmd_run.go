@@ -2,15 +2,17 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"math"
+
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 func runCommand() *cli.Command {
@@ -20,7 +22,7 @@ func runCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "mode", Value: string(logmode.JSONSync), Usage: "logging mode: " + joinNames(logmode.Names())},
 			&cli.StringFlag{Name: "reader", Value: fifostall.SlowReader, Usage: "reader: fast or slow (256 KiB/s at most)"},
-		}, append(flagUsage(fifostall.RunFlags(fifostall.GoAPI), "api", "API implementation: go (net/http) or python (the article's asyncio API); reproduce runs several"), targetFlags()...)...),
+		}, append(flagUsage(cliFlags(runFlags(fifostall.GoAPI)), "api", "API implementation: go (net/http) or python (the article's asyncio API); reproduce runs several"), targetFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("run takes no arguments, got %q", c.Args().First())
@@ -32,15 +34,19 @@ func runCommand() *cli.Command {
 			if _, err := fifostall.ReaderRate(c.String("reader")); err != nil {
 				return usagef("--reader: %v", err)
 			}
-			params, err := fifostall.ParamsFrom(c)
+			fs := runFlags(fifostall.GoAPI)
+			if err := parseFlags(c, fs); err != nil {
+				return err
+			}
+			params, err := fifostall.ParamsFrom(fs)
 			if err != nil {
 				return err
 			}
 			if len(params.APIs) != 1 {
 				return usagef("--api %s: one run has one API (go or python); reproduce runs all", c.String("api"))
 			}
-			cond := experiment.Condition{params.APIs[0], string(mode), c.String("reader")}
-			p := fifostall.NewPlan([]experiment.Condition{cond}, 1, params)
+			cond := fifostall.Cond{API: params.APIs[0], Mode: string(mode), Reader: c.String("reader")}
+			p := fifostall.NewPlan([]fifostall.Cond{cond}, 1, params)
 			s, err := prepare(c, plan{command: "run", exp: p})
 			if err != nil {
 				return err
@@ -48,7 +54,9 @@ func runCommand() *cli.Command {
 			out := c.App.Writer
 			pr := p.Settings.Protocol
 			say(out, "run %s: %d requests at %g req/s after %d warm-up", cond, pr.Count(), pr.Rate, pr.WarmupCount)
-			if err := s.execute(c.Context); err != nil {
+			err = s.Run(c.Context)
+			s.Target.Engine.Close()
+			if err != nil {
 				return err
 			}
 			last := p.FIFO().Last.Run
@@ -56,7 +64,7 @@ func runCommand() *cli.Command {
 			if common := p.Bundle().Common(); common.Emulated {
 				say(out, "EMULATED: %s under emulation on a %s engine; these figures time the emulator and are not a measurement", common.Platform, common.Engine.Platform)
 			}
-			say(out, "bundle: %s", s.matrix.Dir)
+			say(out, "bundle: %s", s.Matrix.Dir)
 			if !last.Verified {
 				return errors.New("run failed: " + last.Failure)
 			}
@@ -65,7 +73,13 @@ func runCommand() *cli.Command {
 	}
 }
 
-func printSummary(w interface{ Write([]byte) (int, error) }, r bundle.RunRow) {
+// runFlags are the flags of the commands that perform fifo-stall's runs (run,
+// calibrate), with the command's default API.
+func runFlags(defaultAPI string) *experiment.Flags {
+	return experiment.NewFlags("run", func(fs *flag.FlagSet) { fifostall.DeclareRunFlags(fs, defaultAPI) })
+}
+
+func printSummary(w interface{ Write([]byte) (int, error) }, r schema.RunRow) {
 	match := "match"
 	switch {
 	case r.SHA256Writer == "" || r.SHA256Reader == "":

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/logbench/logbench/kit/host/enginetest"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // runApp runs the CLI in-process and returns its output and error.
@@ -18,7 +19,7 @@ func runApp(t *testing.T, args ...string) (string, error) {
 	var out bytes.Buffer
 	app := newApp()
 	app.Writer, app.ErrWriter = &out, &out
-	err := app.RunContext(context.Background(), append([]string{"logbench"}, args...))
+	err := app.RunContext(context.Background(), experimentAsFirstArgument(append([]string{"logbench"}, args...)))
 	return out.String(), err
 }
 
@@ -68,7 +69,7 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	b, err := bundle.Load(dir) // checks SHA256SUMS too
+	b, err := schema.Load(dir) // checks SHA256SUMS too
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 
 // assertHardened checks what each container read of itself: an unprivileged user, no
 // capability, no_new_privs, and a read-only root file system.
-func assertHardened(t *testing.T, b *bundle.Bundle) {
+func assertHardened(t *testing.T, b *schema.Bundle) {
 	t.Helper()
 	for _, r := range b.Runs {
 		for _, c := range r.Containers {
@@ -143,7 +144,7 @@ func TestRunThePythonAPIOnTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run failed: %v\n%s", err, out)
 	}
-	b, err := bundle.Load(dir)
+	b, err := schema.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

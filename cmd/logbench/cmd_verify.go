@@ -12,6 +12,7 @@ import (
 	"github.com/logbench/logbench/kit/experiments"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/signature"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -23,7 +24,11 @@ func verifyCommand() *cli.Command {
 		Name:      "verify",
 		Usage:     "check a bundle (folder or .tar.gz): every SHA-256, every file, and every figure recomputed from the rows it comes from",
 		ArgsUsage: "BUNDLE...",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "key", Usage: "an OpenSSH public key (.pub): each bundle must also carry a good signature by it over its SHA256SUMS, in BUNDLE" + signature.Suffix + " beside it (archive --sign writes it)"},
+		},
 		Action: func(c *cli.Context) error {
+			escapeOutput(c)
 			paths, err := positional(c)
 			if err != nil {
 				return helpOrErr(err)
@@ -31,9 +36,21 @@ func verifyCommand() *cli.Command {
 			if len(paths) == 0 {
 				return usagef("verify takes one or more bundles (folders or .tar.gz archives)")
 			}
+			var pub []byte
+			if k := c.String("key"); k != "" {
+				if pub, err = readSmall(k, "--key"); err != nil {
+					return err
+				}
+			}
 			// Every bundle is checked and reported, whatever became of the ones before.
 			failed := 0
 			for _, path := range paths {
+				if pub != nil {
+					if !verifyWithKey(c.App.Writer, path, pub) {
+						failed++
+					}
+					continue
+				}
 				res, err := verifyPath(path)
 				if err != nil {
 					say(c.App.Writer, "FAILED: %s: %v", path, err)

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/offline/bundle/bundletest"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
 )
 
 // synthetic saves a small synthetic bundle in a fresh folder named name.
-func synthetic(t *testing.T, name string, o bundletest.Options) string {
+func synthetic(t *testing.T, name string, o schematest.Options) string {
 	t.Helper()
 	if o.Duration == 0 {
 		o.Duration = 2 * time.Second
@@ -24,7 +24,7 @@ func synthetic(t *testing.T, name string, o bundletest.Options) string {
 		o.Rounds = 1
 	}
 	dir := filepath.Join(t.TempDir(), name)
-	if err := bundletest.New(o).Save(dir); err != nil {
+	if err := schematest.New(o).Save(dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -39,18 +39,18 @@ func wantUsageError(t *testing.T, err error, want string) {
 }
 
 func TestVerifyAGoodBundle(t *testing.T) {
-	dir := synthetic(t, "pi5", bundletest.Options{})
+	dir := synthetic(t, "pi5", schematest.Options{})
 	out, err := runApp(t, "verify", dir)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.HasPrefix(out, "OK: "+dir+": 7 files match SHA256SUMS; 6 runs (6 verified") {
+	if !strings.HasPrefix(out, "OK: "+dir+": 7 files match SHA256SUMS; fifo-stall: 6 runs (6 verified") {
 		t.Fatalf("output:\n%s", out)
 	}
 }
 
 func TestVerifyListsEachProblemAndFails(t *testing.T) {
-	dir := synthetic(t, "pi5", bundletest.Options{})
+	dir := synthetic(t, "pi5", schematest.Options{})
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
 	os.Remove(filepath.Join(dir, "timeline.csv"))
 	out, err := runApp(t, "verify", dir)

@@ -41,7 +41,7 @@ type engineRun struct {
 // comparison of them beside. Every engine is resolved and reached before anything
 // starts (an unknown context or an engine that does not answer is bad input); an
 // engine that fails later is named, and the others go on.
-func reproduceOnEngines(c *cli.Context, names []string) error {
+func reproduceOnEngines(c *cli.Context, exp experiment.Experiment, names []string) error {
 	if c.String("resume") != "" {
 		return usagef("--resume continues one bundle on the engine it was started on; it takes no --engine")
 	}
@@ -72,16 +72,16 @@ func reproduceOnEngines(c *cli.Context, names []string) error {
 	closeAll := func() {
 		for _, r := range runs {
 			if r.t != nil {
-				r.t.engine.Close()
+				r.t.Target.Engine.Close()
 			}
 		}
 	}
 	for _, r := range runs {
-		if r.exp, r.plan, err = reproducePlan(c); err == nil {
-			r.t, err = connectTo(c, r.ep, out.prefixed("["+r.label+"] "))
+		if r.exp, r.plan, err = reproducePlan(c, exp); err == nil {
+			r.t, err = reach(c, r.ep, out.prefixed("["+r.label+"] "))
 		}
 		if err == nil {
-			err = r.t.checkPlatform(c.Bool("emulated"))
+			err = r.t.CheckPlatform(c.Bool("emulated"))
 		}
 		if err != nil {
 			closeAll()
@@ -106,12 +106,11 @@ func reproduceOnEngines(c *cli.Context, names []string) error {
 	}
 	closeAll()
 	if c.Context.Err() != nil {
-		return interruptedError{fmt.Sprintf("interrupted: the bundles so far are under %s", root)}
+		return interruptedError{Msg: fmt.Sprintf("interrupted: the bundles so far are under %s", root)}
 	}
 
 	var failures []string
 	var sources []experiment.Source
-	var exp experiment.Experiment
 	for _, r := range runs {
 		switch {
 		case r.err != nil:
@@ -122,11 +121,10 @@ func reproduceOnEngines(c *cli.Context, names []string) error {
 		if _, err := os.Stat(r.dir); err != nil {
 			continue
 		}
-		e, res, err := loadVerified(r.dir)
+		_, res, err := loadVerified(r.dir)
 		if err != nil || res.Common == nil || res.Common.RunsCompleted == 0 {
 			continue
 		}
-		exp = e
 		sources = append(sources, experiment.Source{Label: r.label, Result: res})
 	}
 	say(out, "")
@@ -159,7 +157,7 @@ func reproduceOnEngines(c *cli.Context, names []string) error {
 
 // reproduce performs the matrix on one engine; what goes wrong is kept in r.err.
 func (r *engineRun) reproduce(c *cli.Context) {
-	out := r.t.out
+	out := r.t.Out
 	s, err := r.t.prepare(c, r.plan, r.dir)
 	if err != nil {
 		r.err = err
@@ -167,33 +165,13 @@ func (r *engineRun) reproduce(c *cli.Context) {
 		return
 	}
 	p := r.plan
-	say(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s", r.exp.Name(), len(p.exp.Conditions()), p.exp.Rounds(), len(s.runs), s.matrix.Dir)
-	if pre, ok := p.exp.(experiment.Preparer); ok {
-		if err := pre.Prepare(c.Context, s.engine, s.images, s.imageBuild, out); err != nil {
-			r.err = err
-			say(out, "FAILED: %v", err)
-			return
-		}
-	}
-	r.runs = len(s.runs)
-	s.matrix.Progress = io.Discard
-	s.matrix.OnRun = func(done int, line string, verified bool) {
-		if !verified {
-			r.fails++
-		}
-		say(out, "%2d/%d %s", done, len(s.runs), line)
-	}
-	// The session's execute closes the engine; the caller closes every engine once.
-	err = s.matrix.Run(c.Context, s.runs)
-	if b := p.exp.Bundle(); b.Common().RunsCompleted > 0 {
-		say(out, "")
-		if err := b.Summary(out); err != nil && r.err == nil {
-			r.err = err
-		}
-		if b.Common().Emulated {
-			say(out, "EMULATED: these figures time the emulator, not a %s host; they are not a measurement", b.Common().Platform)
-		}
-	}
+	say(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s", r.exp.Name(), len(p.exp.Conditions()), p.exp.Rounds(), len(s.Runs), s.Matrix.Dir)
+	sayNotes(out, p.exp)
+	// The caller closes every engine once.
+	outcome, err := s.Reproduce(c.Context, nil, func(done int, line string, verified bool) {
+		say(out, "%2d/%d %s", done, len(s.Runs), line)
+	})
+	r.runs, r.fails = outcome.Runs, outcome.Failed
 	if err != nil {
 		r.err = err
 		say(out, "FAILED: %v", err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -109,6 +110,7 @@ func secondEngine(t *testing.T) string {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	t.Cleanup(keepDefaultBridge(t))
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM)
 		select {
@@ -237,4 +239,42 @@ func TestTwoEnginesInOneCommand(t *testing.T) {
 			}
 		}
 	})
+}
+
+// keepDefaultBridge notes the host's docker0 and returns what puts it back: a dockerd
+// started with --bridge none deletes the default bridge of the host it shares a network
+// namespace with, which the first engine needs for any container on its default
+// network (a build step, unless it asks for none). The first engine does not make it
+// again until it restarts, so the test does, as it was.
+func keepDefaultBridge(t *testing.T) func() {
+	t.Helper()
+	before, err := exec.Command("ip", "-o", "-4", "addr", "show", "dev", "docker0").Output()
+	if err != nil || len(before) == 0 {
+		return func() {} // no bridge to keep (or no ip command)
+	}
+	fields := strings.Fields(string(before)) // "3: docker0 inet 172.17.0.1/16 brd ..."
+	addr := ""
+	for i, f := range fields {
+		if f == "inet" && i+1 < len(fields) {
+			addr = fields[i+1]
+		}
+	}
+	mtu := "1500"
+	if link, err := exec.Command("ip", "-o", "link", "show", "dev", "docker0").Output(); err == nil {
+		if f := strings.Fields(string(link)); slices.Contains(f, "mtu") {
+			mtu = f[slices.Index(f, "mtu")+1]
+		}
+	}
+	return func() {
+		if exec.Command("ip", "link", "show", "dev", "docker0").Run() == nil {
+			return
+		}
+		for _, args := range [][]string{{"link", "add", "docker0", "type", "bridge"}, {"addr", "add", addr, "dev", "docker0"},
+			{"link", "set", "docker0", "mtu", mtu}, {"link", "set", "docker0", "up"}} {
+			if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+				t.Errorf("putting the host's docker0 back (ip %s): %v: %s", strings.Join(args, " "), err, out)
+				return
+			}
+		}
+	}
 }

@@ -29,6 +29,7 @@ func targetFlags() []cli.Flag {
 		&cli.StringFlag{Name: "platform", Usage: "image platform, linux/amd64 or linux/arm64 (default: the engine's)"},
 		&cli.BoolFlag{Name: "emulated", Usage: "allow a --platform the engine runs only under emulation (qemu binfmt): the figures are marked as no measurement"},
 		&cli.StringFlag{Name: "out", Usage: "bundle folder, which must not exist (default: results/<time>-<host>)"},
+		&cli.BoolFlag{Name: "speed-probe", Value: true, Usage: "time a fixed piece of CPU work (SHA-256 of 32 MiB) before and after every run in the run's API limits, so that a slower host is told from a slower logger (probes.csv; --speed-probe=false: not timed)"},
 		mirrorFlag(), snapshotFlag(),
 		&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: the checkout around the working directory, the tree logbench was built in, or its module version)"},
 	}
@@ -80,7 +81,7 @@ func connectEngine(c *cli.Context) (*engine.Engine, error) {
 	eng, err := engine.Connect(c.Context, engineChoice(c))
 	if err != nil {
 		if c.Context.Err() != nil {
-			return nil, interruptedError{"interrupted while reaching the engine"}
+			return nil, interruptedError{Msg: "interrupted while reaching the engine"}
 		}
 		return nil, usageError{Msg: err.Error()}
 	}

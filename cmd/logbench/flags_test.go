@@ -4,26 +4,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/logbench/logbench/kit/experiments/fifostall"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // TestSettingsFollowTheRecordedParameters: what runs is what the manifest records, the
 // send-lag bound included (it was once written as 0, and every resumed run became
 // untrusted).
 func TestSettingsFollowTheRecordedParameters(t *testing.T) {
-	var params bundle.Params
-	app := &cli.App{
-		Flags: fifostall.RunFlags(fifostall.GoAPI),
-		Action: func(c *cli.Context) error {
-			var err error
-			params, err = fifostall.ParamsFrom(c)
-			return err
-		},
+	fs := runFlags(fifostall.GoAPI)
+	if err := fs.Set.Parse([]string{"--max-send-lag", "2.5ms", "--rate", "40", "--duration", "3s"}); err != nil {
+		t.Fatal(err)
 	}
-	if err := app.Run([]string{"logbench", "--max-send-lag", "2.5ms", "--rate", "40", "--duration", "3s"}); err != nil {
+	params, err := fifostall.ParamsFrom(fs)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if params.MaxSendLagP99Ms != 2.5 {

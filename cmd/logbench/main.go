@@ -9,16 +9,19 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/logbench/logbench/kit/offline/printable"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := newApp().RunContext(ctx, os.Args)
+	err := newApp().RunContext(ctx, experimentAsFirstArgument(os.Args))
 	if err == nil {
 		return
 	}
-	fmt.Fprintln(os.Stderr, "logbench:", err)
+	// An error may carry a name or value from a bundle: shown, never sent to the terminal.
+	fmt.Fprintln(os.Stderr, "logbench:", printable.Cut(printable.Escape(err.Error(), true), maxErrorBytes))
 	var usage usageError
 	var interrupted interruptedError
 	switch {

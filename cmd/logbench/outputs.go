@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -92,7 +94,7 @@ func isBundleFolder(dir string) bool {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		return err == nil
 	}
-	return has(bundle.SumsFile) || has(bundle.ManifestFile) && (has(bundle.RunsFile) || has(bundle.RequestsFile) || has(bundle.ConditionsFile))
+	return has(bundle.SumsFile) || has(bundle.ManifestFile) && (has(schema.RunsFile) || has(schema.RequestsFile) || has(schema.ConditionsFile))
 }
 
 func kind(m os.FileMode) string {
@@ -135,44 +137,6 @@ func writeOutput(path string, body []byte, replace bool) error {
 	if err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
-}
-
-// hideFlags hides the named flags from a command's help: flags it shares with others
-// that do nothing for it. They stay defined so that shared validation sees their
-// defaults; refuseHidden says so when one is given.
-func hideFlags(flags []cli.Flag, names ...string) []cli.Flag {
-	for _, f := range flags {
-		for _, n := range names {
-			if f.Names()[0] != n {
-				continue
-			}
-			switch x := f.(type) {
-			case *cli.StringFlag:
-				x.Hidden = true
-			case *cli.DurationFlag:
-				x.Hidden = true
-			case *cli.BoolFlag:
-				x.Hidden = true
-			case *cli.Float64Flag:
-				x.Hidden = true
-			case *cli.IntFlag:
-				x.Hidden = true
-			case *cli.Int64Flag:
-				x.Hidden = true
-			}
-		}
-	}
-	return flags
-}
-
-// refuseHidden refuses a hidden flag given on the line.
-func refuseHidden(c *cli.Context, names ...string) error {
-	for _, n := range names {
-		if c.IsSet(n) {
-			return usagef("%s has no --%s: it does not use one", c.Command.Name, n)
-		}
 	}
 	return nil
 }

@@ -101,10 +101,11 @@ func TestNoCommandDamagesABundle(t *testing.T) {
 func TestForceReplacesOnlyThePage(t *testing.T) {
 	dir := synthetic(t, "pi5", bundletestDefaults())
 	page := filepath.Join(t.TempDir(), "page.html")
-	os.WriteFile(page, []byte("old"), 0o644)
+	old := "<!DOCTYPE html><html><head>\n" + generatorMeta + "</head>old</html>"
+	os.WriteFile(page, []byte(old), 0o644)
 	_, err := runApp(t, "report", dir, "--out", page)
 	wantUsageError(t, err, "pass --force")
-	if body, _ := os.ReadFile(page); string(body) != "old" {
+	if body, _ := os.ReadFile(page); string(body) != old {
 		t.Fatal("replaced without --force")
 	}
 	if out, err := runApp(t, "report", dir, "--out", page, "--force"); err != nil {
@@ -178,7 +179,7 @@ func TestHelpIsTrue(t *testing.T) {
 		}
 	}
 	for _, flag := range calibrateIgnores {
-		_, err := runApp(t, "calibrate", "--"+flag, map[string]string{"api": "go", "duration": "3s", "out": "x"}[flag])
+		_, err := runApp(t, "calibrate", "--"+flag, map[string]string{"api": "go", "duration": "3s"}[flag])
 		wantUsageError(t, err, "calibrate has no --"+flag)
 	}
 	out, _ = runApp(t, "run", "--help")

@@ -10,6 +10,14 @@ import (
 	"time"
 )
 
+// RunDir is where every image has the mount point of the run's shared volume, owned by
+// the unprivileged user the containers run as, so that a fresh volume inherits it; User
+// is that uid:gid. The images' Dockerfiles say both too.
+const (
+	RunDir = "/run/logbench"
+	User   = "65532:65532"
+)
+
 // Loopback ports inside a run's network namespace.
 const (
 	WorkloadPort   = 8080 // the API's request path
@@ -95,6 +103,8 @@ type ProcessFacts struct {
 	CapEffective uint64 `json:"cap_effective"` // bitmap; 0 means no capability
 	NoNewPrivs   bool   `json:"no_new_privs"`
 	RootReadOnly bool   `json:"root_read_only"`
+	// Limits are its process limits; absent from programs that did not read them.
+	Limits *Rlimits `json:"limits,omitempty"`
 }
 
 // HostSample is one reading of the whole host. CPUBusyPct is the host's CPU utilisation
@@ -241,4 +251,14 @@ type Result struct {
 	// names the stop condition that ended it, if one did.
 	Failure       string `json:"failure"`
 	StopCondition string `json:"stop_condition"`
+}
+
+// ProbeResult is what the speed probe measured: Bytes hashed in CPUNanos of one
+// thread's CPU time and WallNanos of wall time, and the digest, the same for the same
+// work everywhere.
+type ProbeResult struct {
+	Bytes     int64  `json:"bytes"`
+	CPUNanos  int64  `json:"cpu_ns"`
+	WallNanos int64  `json:"wall_ns"`
+	SHA256    string `json:"sha256"`
 }

@@ -1,10 +1,24 @@
 package contract
 
+// The engine kinds the kit tells apart, by what the engine reports of itself
+// (EngineFacts.Kind).
+const (
+	EngineDocker = "docker"
+	EnginePodman = "podman"
+)
+
 // EngineFacts describe the engine's host, for the manifest and for comparing hosts.
 type EngineFacts struct {
-	Host             string `json:"host"`
-	EngineVersion    string `json:"engine_version"`
+	Host string `json:"host"`
+	// Kind is the engine as it reports itself: "docker" or "podman" ("" when its
+	// report names neither); KindEvidence is what in the report said so.
+	Kind          string `json:"kind,omitempty"`
+	KindEvidence  string `json:"kind_evidence,omitempty"`
+	EngineVersion string `json:"engine_version"`
+	// APIVersion is the Engine API version the kit spoke (negotiated);
+	// EngineAPIVersion the newest the engine offers.
 	APIVersion       string `json:"api_version"`
+	EngineAPIVersion string `json:"engine_api_version,omitempty"`
 	OS               string `json:"os"`
 	OSType           string `json:"os_type"`
 	Kernel           string `json:"kernel"`

@@ -15,9 +15,19 @@ type LineCostDocument struct {
 	Language   string `json:"language"`   // "go", "python" or "node"
 	Runtime    string `json:"runtime"`    // e.g. "go1.26.8 linux/amd64", "Python 3.11.2"
 	Library    string `json:"library"`    // the logging library measured: "log/slog", "logging"
+	// LibraryID is the library as --libraries names it ("slog", "zap", "structlog");
+	// "" in documents written before the experiment had a library axis.
+	LibraryID string `json:"library_id"`
+	// Line is the shape of the line the library wrote (text, text-notime, json,
+	// json-notime; kit/incontainer/linecost.LineShapes), "" before lines had shapes.
+	Line string `json:"line"`
 	// LineFormat is the line every enabled way writes, {seq} being the line's number in
-	// its trial from 0: the host can regenerate a trial's expected bytes from it.
-	LineFormat      string `json:"line_format"`
+	// its trial from 0 and {time} where the library writes its time stamp: the host
+	// regenerates a trial's expected bytes from it, time stamps masked.
+	LineFormat string `json:"line_format"`
+	// TimePattern is the regular expression a time stamp matched when the program
+	// masked it ("" when the line has none).
+	TimePattern     string `json:"time_pattern"`
 	StartedUnixNano int64  `json:"started_unix_ns"`
 	LinesPerTrial   int64  `json:"lines_per_trial"`
 	Trials          int    `json:"trials"`
@@ -97,8 +107,12 @@ type LineCostTrial struct {
 	// Generated is the lines the calls asked for, as the library formats them (nothing
 	// for the disabled ways); File what the way's file holds when read back after the
 	// trial (zero with an empty digest for the ways that write no file). They are equal
-	// when every line was written, in order.
+	// when every line was written, in order. Both are counted with each line's time
+	// stamp replaced by {time} (LineFormat): the rest of every line is regenerated.
 	Generated Counts `json:"generated"`
 	FileName  string `json:"file_name"` // relative to LineCostFS.Dir; "" for no file
 	File      Counts `json:"file"`
+	// FileRaw is the file as it is, time stamps and all: its bytes are what the write
+	// calls wrote. Zero in documents written before lines had time stamps.
+	FileRaw Counts `json:"file_raw"`
 }

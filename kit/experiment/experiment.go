@@ -11,52 +11,64 @@ package experiment
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
-
-	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// Experiment is one published experiment.
+// Experiment is one published experiment: what `logbench experiments` lists, what
+// reproduce runs, and what the bundle commands read. Each part is its own interface, so
+// that each can be read (and faked) alone.
 type Experiment interface {
+	Catalogue
+	Runner
+	Offline
+}
+
+// Catalogue names an experiment.
+type Catalogue interface {
 	// Name is short and self-explaining: "fifo-stall".
 	Name() string
 	// Summary is one line for `logbench experiments`.
 	Summary() string
 	// Source names where the published figures come from.
 	Source() string
-	// Axes name the values of a condition, in order ("api", "mode", "reader").
-	Axes() []string
-	// Flags are the experiment's own flags of `reproduce` (its axes, load, limits).
-	Flags() []cli.Flag
-	// Plan validates those flags into a plan before anything is started (before the
-	// engine is reached).
-	Plan(c *cli.Context) (Plan, error)
-	// Resume continues an interrupted bundle of this experiment with the bundle's own
-	// parameters; the bundle has been verified.
-	Resume(dir string) (Plan, error)
+}
 
+// Runner turns the command line into a plan of runs, or continues a bundle's.
+type Runner interface {
+	// DeclareFlags declares the experiment's own parameters on fs (its axes, load,
+	// limits): each with this experiment's default, and its unit in the usage. A name
+	// two experiments share means the same thing in the same unit in both.
+	DeclareFlags(fs *flag.FlagSet)
+	// Plan validates the parsed flags into a plan of rounds, every problem before
+	// anything is started (before the engine is reached).
+	Plan(fs *Flags, rounds int) (Plan, error)
+	// Resume continues an interrupted bundle of this experiment with the bundle's own
+	// parameters; the bundle must verify.
+	Resume(dir string) (Plan, error)
+}
+
+// Offline reads the experiment's bundles, with no engine.
+type Offline interface {
 	// Layout is a bundle's files in the order an archive holds them, SHA256SUMS last.
 	Layout() []string
 	// Verify checks a bundle of this experiment: every file, checksum and figure.
 	Verify(files *bundle.Files) *verify.Result
-	// Compare writes verified bundles of this experiment side by side (and the
-	// published figures, with opt.Published); warnings go to warn.
+	// Compare writes verified bundles of this experiment side by side through the
+	// comparison engine (kit/offline/compare), and the published figures with
+	// opt.Published; warnings go to warn.
 	Compare(out, warn io.Writer, sources []Source, opt CompareOptions) error
-	// Report writes one bundle as a self-contained HTML page.
-	Report(w io.Writer, res *verify.Result, version string) error
-}
-
-// MultiReporter is an experiment whose report draws several bundles on one page (hosts
-// side by side); `logbench report A B` needs it.
-type MultiReporter interface {
-	ReportMany(w io.Writer, sources []Source, version string) error
+	// Report draws verified bundles of this experiment as one self-contained HTML
+	// page, several on the same axes.
+	Report(w io.Writer, sources []Source, version string) error
 }
 
 // Source is one verified bundle to compare, with its label.
@@ -75,6 +87,9 @@ type CompareOptions struct {
 	Match []string
 	// Wide keeps every metric and column in text; without it text fits 120 columns.
 	Wide bool
+	// Threshold is the practical threshold in %: a smaller change is never counted as
+	// changed, whatever its p. 0 takes the default (1%); negative is none.
+	Threshold float64
 }
 
 // Env is the engine a plan will run on, and the platform of its images.
@@ -84,6 +99,15 @@ type Env struct {
 	// VolumeExists asks the engine whether a named volume exists, for a plan that
 	// writes to one the user names; nil when the engine cannot be asked.
 	VolumeExists func(name string) (bool, error)
+	// Image asks the engine for an image it already has, by reference: its ID, or
+	// found false; nil when the engine cannot be asked.
+	Image func(ref string) (id string, found bool, err error)
+}
+
+// Noter is a plan with something to say under its size: what it leaves out, and why
+// (line-cost: the ways a library does not offer).
+type Noter interface {
+	Notes() []string
 }
 
 // Preparer is a plan with work to do on the engine before its first run (the
@@ -160,27 +184,27 @@ type Run struct {
 	Failure string
 }
 
-// Condition is one cell of an experiment's matrix: one value per axis, in order.
-type Condition []string
+// Condition is one cell of an experiment's matrix, typed by its experiment (fifo-stall's
+// has an API, a logging mode and a reader): a plan hands out its own conditions, and is
+// handed them back. String names the condition ("go/json-sync/slow") wherever it is
+// written, and two conditions are the same when their names are.
+type Condition interface{ String() string }
 
-func (c Condition) String() string { return strings.Join(c, "/") }
+// Key is a condition and a round, for resuming.
+func Key(c Condition, round int) string { return fmt.Sprintf("%s/%d", c, round) }
 
-// Key is the condition and round, for resuming.
-func (c Condition) Key(round int) string { return fmt.Sprintf("%s/%d", c, round) }
+// NanoCPUs is a CPU limit in the engine's unit: 250_000_000 is 0.25 CPU.
+func NanoCPUs(cpus float64) int64 { return int64(math.Round(cpus * 1e9)) }
 
-// Cross is every combination of the axes' values, the first axis varying slowest.
-func Cross(axes ...[]string) []Condition {
-	out := []Condition{nil}
-	for _, values := range axes {
-		var next []Condition
-		for _, prefix := range out {
-			for _, v := range values {
-				next = append(next, append(append(Condition(nil), prefix...), v))
-			}
+// VolumeSafe makes a run ID fit the engine's names of volumes and containers
+// ([a-zA-Z0-9][a-zA-Z0-9_.-]*): "console+file" becomes "console_file".
+func VolumeSafe(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-' {
+			return r
 		}
-		out = next
-	}
-	return out
+		return '_'
+	}, id)
 }
 
 // ContainerSpec is one container of a pod.
@@ -201,6 +225,23 @@ type ContainerSpec struct {
 	// HostPIDs puts the container in the host's PID namespace, so that it can read the
 	// engine's own processes in /proc (still read-only, no capabilities, unprivileged).
 	HostPIDs bool
+	// Env are environment variables NAME=VALUE added to the image's.
+	Env []string
+	// MountPath puts the pod's volume at another path in this container than the pod's
+	// (a foreign image's log directory); "" is PodSpec.MountPath.
+	MountPath string
+	// Relax loosens the kit's hardening for this container (a foreign image that needs
+	// it); nil keeps all of it.
+	Relax *Relax
+}
+
+// Relax is what a container is allowed beyond the kit's hardening (read-only root, the
+// kit's unprivileged uid, all capabilities dropped, no new privileges).
+type Relax struct {
+	WritableRoot  bool     // the root file system is writable
+	ImageUser     bool     // the image's own user, not PodSpec.User
+	CapAdd        []string // capabilities added back after dropping all
+	NewPrivileges bool     // setuid binaries and file capabilities take effect
 }
 
 // PodSpec is one run's containers around a shared volume. The first container owns the
@@ -214,6 +255,10 @@ type PodSpec struct {
 	ResultPath string // file the conductor leaves behind, inside MountPath
 	User       string // uid:gid the containers run as
 	PidsLimit  int64
+	// NoFile and NProc are every container's RLIMIT_NOFILE and RLIMIT_NPROC (soft and
+	// hard); 0 means contract.DefaultNoFile and contract.DefaultNProc. The engine sets
+	// them explicitly, never leaving them to its defaults.
+	NoFile, NProc int64
 	// Volume names an existing named volume to mount at MountPath instead of a fresh
 	// one of the run's (a user's other disk); the engine neither creates nor removes it.
 	Volume string
@@ -239,6 +284,16 @@ type PodResult struct {
 type Pods interface {
 	RunPod(ctx context.Context, spec PodSpec, progress io.Writer) (PodResult, error)
 }
+
+// CreateError is the engine's refusal to create a pod's container: what it refused
+// (a logging driver's options, say) is the container's spec, not the run.
+type CreateError struct {
+	Role string
+	Err  error
+}
+
+func (e CreateError) Error() string { return fmt.Sprintf("creating %s container: %v", e.Role, e.Err) }
+func (e CreateError) Unwrap() error { return e.Err }
 
 // UsageError is bad input (a flag, a bundle to resume): the command says it in one line
 // and exits with status 2, nothing started.

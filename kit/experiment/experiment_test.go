@@ -28,7 +28,7 @@ func (p *toyPlan) Images() []string                   { return []string{"toy"} }
 func (p *toyPlan) Bundle() experiment.Bundle          { return p.b }
 func (p *toyPlan) Target(experiment.Env) error        { return nil }
 func (p *toyPlan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
-	return experiment.PodSpec{RunID: runID, Conductor: "toy", Containers: []experiment.ContainerSpec{{Role: "toy", Image: images["toy"], Cmd: cond}}}
+	return experiment.PodSpec{RunID: runID, Conductor: "toy", Containers: []experiment.ContainerSpec{{Role: "toy", Image: images["toy"], Cmd: strings.Split(cond.String(), "/")}}}
 }
 
 type toyResult struct {
@@ -84,7 +84,7 @@ func result(v int, failure string) []byte {
 }
 
 func TestRotateStartsEachRoundElsewhere(t *testing.T) {
-	conds := experiment.Cross([]string{"a", "b"}, []string{"x", "y", "z"})
+	conds := cross([]string{"a", "b"}, []string{"x", "y", "z"})
 	if len(conds) != 6 || conds[0].String() != "a/x" || conds[5].String() != "b/z" {
 		t.Fatalf("cross %v", conds)
 	}
@@ -130,7 +130,7 @@ func TestEngineFailureNamesTheMostPreciseReason(t *testing.T) {
 // fake engine: a container killed, a result that says the run failed (a drain that
 // timed out), OOM, and then an engine error that measured nothing.
 func TestMatrixKeepsFailedRunsAndStopsOnlyForTheEngine(t *testing.T) {
-	p := &toyPlan{conds: experiment.Cross([]string{"1", "2", "3", "4", "5"}), rounds: 1, b: &toyBundle{}}
+	p := &toyPlan{conds: cross([]string{"1", "2", "3", "4", "5"}), rounds: 1, b: &toyBundle{}}
 	p.b.common.RunsPlanned = 5
 	pods := &fakePods{answer: func(spec experiment.PodSpec) (experiment.PodResult, error) {
 		switch spec.Containers[0].Cmd[0] {
@@ -176,7 +176,7 @@ func TestMatrixKeepsFailedRunsAndStopsOnlyForTheEngine(t *testing.T) {
 // bundle marked interrupted and saved.
 func TestAnInterruptKeepsWhatWasMeasured(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &toyPlan{conds: experiment.Cross([]string{"1", "2", "3"}), rounds: 1, b: &toyBundle{}}
+	p := &toyPlan{conds: cross([]string{"1", "2", "3"}), rounds: 1, b: &toyBundle{}}
 	pods := &fakePods{answer: func(spec experiment.PodSpec) (experiment.PodResult, error) {
 		if spec.Containers[0].Cmd[0] == "2" {
 			cancel()
@@ -270,7 +270,7 @@ func scripted(values map[string][]int) *fakePods {
 // complete with 3 runs that count out of 7 performed.
 func TestARunOverTheBoundIsRedoneAndKept(t *testing.T) {
 	rb := &retryBundle{bound: 2, retries: 2}
-	p := &retryPlan{toyPlan: toyPlan{conds: experiment.Cross([]string{"a", "b", "c"}), rounds: 1}, rb: rb}
+	p := &retryPlan{toyPlan: toyPlan{conds: cross([]string{"a", "b", "c"}), rounds: 1}, rb: rb}
 	rb.common.RunsPlanned = 3
 	pods := scripted(map[string][]int{"a": {5, 5, 1}, "b": {5, 5, 5, 1}, "c": {1}})
 	var lines []string
@@ -306,7 +306,7 @@ func TestARunOverTheBoundIsRedoneAndKept(t *testing.T) {
 func TestAResumedMatrixRedoesASupersededRunAsItsNextAttempt(t *testing.T) {
 	rb := &retryBundle{bound: 2, retries: 2, runs: []retryRun{{cond: "a", round: 1, attempt: 1, value: 5, superseded: true}}}
 	rb.common.RunsPlanned, rb.common.RunsCompleted, rb.common.RunsSuperseded = 1, 1, 1
-	p := &retryPlan{toyPlan: toyPlan{conds: experiment.Cross([]string{"a"}), rounds: 1}, rb: rb}
+	p := &retryPlan{toyPlan: toyPlan{conds: cross([]string{"a"}), rounds: 1}, rb: rb}
 	missing := experiment.Missing(experiment.Rotate(p.conds, 1), rb)
 	if len(missing) != 1 {
 		t.Fatalf("missing %+v", missing)
@@ -318,4 +318,32 @@ func TestAResumedMatrixRedoesASupersededRunAsItsNextAttempt(t *testing.T) {
 	if len(rb.runs) != 2 || rb.runs[1].attempt != 2 || rb.runs[1].superseded || !rb.common.Complete {
 		t.Fatalf("runs %v, %+v", rb.runs, rb.common)
 	}
+}
+
+// cond is a condition of the toy experiments here: a name.
+type cond string
+
+func (c cond) String() string { return string(c) }
+
+// cross is every combination of the axes' values, joined by "/", the first axis varying
+// slowest.
+func cross(axes ...[]string) []experiment.Condition {
+	names := []string{""}
+	for _, values := range axes {
+		var next []string
+		for _, prefix := range names {
+			for _, v := range values {
+				if prefix != "" {
+					v = prefix + "/" + v
+				}
+				next = append(next, v)
+			}
+		}
+		names = next
+	}
+	out := make([]experiment.Condition, len(names))
+	for i, n := range names {
+		out[i] = cond(n)
+	}
+	return out
 }

@@ -2,10 +2,14 @@ package experiment
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // PlannedRun is one run of a matrix.
@@ -55,6 +59,12 @@ type Matrix struct {
 	// done; its line says it is redone.
 	OnStart func(i int, pr PlannedRun)
 	OnRun   func(done int, line string, verified bool)
+	// ProbeImage, when set, is the image holding the speed probe (/probe): it runs
+	// before and after each attempt in a pod of one container with the limits of the
+	// run's first container (its API), and Probes keeps a row per attempt, written to
+	// probes.csv with the bundle. A resumed matrix starts from the bundle's rows.
+	ProbeImage string
+	Probes     []bundle.ProbeRow
 }
 
 // Run performs runs and returns the first error that stops the matrix (an interrupt,
@@ -94,6 +104,7 @@ func (m *Matrix) attempt(ctx context.Context, b Bundle, retrier Retrier, i int, 
 		m.OnStart(i, pr)
 	}
 	spec := m.Plan.Pod(pr.Condition, NewRunID(pr.Condition, pr.Round), m.Images)
+	before := m.probe(ctx, spec, "before")
 	run, runErr := Perform(ctx, m.Pods, spec, m.Progress)
 	run.Condition, run.Round, run.Position, run.Attempt = pr.Condition, pr.Round, pr.Position, attempt
 	if runErr != nil && !b.Measured(run) {
@@ -102,6 +113,13 @@ func (m *Matrix) attempt(ctx context.Context, b Bundle, retrier Retrier, i int, 
 			return false, m.interrupted(runErr)
 		}
 		return false, runErr
+	}
+	if m.ProbeImage != "" {
+		after := bundle.None
+		if runErr == nil {
+			after = m.probe(ctx, spec, "after")
+		}
+		m.Probes = append(m.Probes, bundle.ProbeRow{RunID: run.ID, Condition: pr.Condition.String(), BeforeMBPerS: before, AfterMBPerS: after})
 	}
 	line, verified := b.Add(run)
 	c := b.Common()
@@ -136,7 +154,14 @@ func (m *Matrix) save() error {
 	c := b.Common()
 	c.FinishedUTC = time.Now().UTC()
 	c.Complete = c.RunsCompleted-c.RunsSuperseded == c.RunsPlanned
+	var probes []bundle.ProbeRow
+	if m.ProbeImage != "" || len(m.Probes) > 0 {
+		probes, c.SpeedProbe = bundle.DeriveProbes(m.Probes, contract.ProbeKernel)
+	}
 	files, err := b.Files()
+	if err == nil && probes != nil {
+		files[bundle.ProbeFile], err = bundle.EncodeProbes(probes)
+	}
 	if err == nil {
 		err = m.Save(m.Dir, files)
 	}
@@ -144,4 +169,25 @@ func (m *Matrix) save() error {
 		return fmt.Errorf("saving bundle %s: %w", m.Dir, err)
 	}
 	return nil
+}
+
+// probe runs the speed probe with the limits of spec's first container (the run's API),
+// and says its speed; absent when it is off or could not run (a probe never fails a
+// run: its absence is in probes.csv for all to see).
+func (m *Matrix) probe(ctx context.Context, spec PodSpec, when string) bundle.Opt {
+	if m.ProbeImage == "" || len(spec.Containers) == 0 || ctx.Err() != nil {
+		return bundle.None
+	}
+	api := spec.Containers[0]
+	args := contract.DefaultProbeArgs()
+	pod := PodSpec{RunID: spec.RunID + "-probe-" + when, Conductor: "probe", MountPath: contract.RunDir, ResultPath: args.Result,
+		User: contract.User, PidsLimit: spec.PidsLimit,
+		Containers: []ContainerSpec{{Role: "probe", Image: m.ProbeImage, Entrypoint: []string{"/probe"}, Cmd: args.Args(),
+			NanoCPUs: api.NanoCPUs, MemoryBytes: api.MemoryBytes}}}
+	out, err := m.Pods.RunPod(ctx, pod, io.Discard)
+	var res contract.ProbeResult
+	if err != nil || out.Result == nil || json.Unmarshal(out.Result, &res) != nil {
+		return bundle.None
+	}
+	return bundle.MBPerS(res.Bytes, res.CPUNanos)
 }

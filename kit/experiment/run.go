@@ -39,7 +39,7 @@ func EngineFailure(spec PodSpec, out PodResult) string {
 			failures = append(failures, fmt.Sprintf("%s container killed for exceeding its memory limit (OOM)", x.Role))
 		}
 		if !x.Running && x.ExitCode != 0 && !(x.Role == spec.Conductor && x.ExitCode == contract.ExitRunFailed) {
-			failures = append(failures, fmt.Sprintf("%s container exited with code %d%s", x.Role, x.ExitCode, lastLine(x.LogTail)))
+			failures = append(failures, fmt.Sprintf("%s container exited with code %d%s", x.Role, x.ExitCode, LastLine(x.LogTail)))
 		}
 	}
 	// The engine's own account adds to the containers' only when it is all there is,
@@ -61,8 +61,9 @@ func JoinFailures(reasons ...string) string {
 	return strings.Join(kept, "; ")
 }
 
-// lastLine is the last line a container printed, as ": <line>", or nothing.
-func lastLine(s string) string {
+// LastLine is the last line a container printed, as ": <line>", or nothing.
+func LastLine(s string) string {
+	s = strings.TrimSpace(s)
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		s = s[i+1:]
 	}
@@ -76,5 +77,5 @@ func lastLine(s string) string {
 func NewRunID(cond Condition, round int) string {
 	var b [3]byte
 	rand.Read(b[:])
-	return fmt.Sprintf("%s-r%d-%s", strings.Join(cond, "-"), round, hex.EncodeToString(b[:]))
+	return fmt.Sprintf("%s-r%d-%s", strings.ReplaceAll(cond.String(), "/", "-"), round, hex.EncodeToString(b[:]))
 }

@@ -10,17 +10,25 @@ import (
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/experiments/linecost"
 	"github.com/logbench/logbench/kit/experiments/qps"
+	"github.com/logbench/logbench/kit/experiments/yourapi"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // All are the experiments, the first the default of reproduce.
-var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment{}, linecost.Experiment{}}
+var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment{}, linecost.Experiment{}, yourapi.Experiment{}}
 
 // Default is reproduce's experiment when none is named.
 var Default = All[0]
 
-// Lookup finds an experiment by name.
+// Unnamed is the experiment of a bundle whose manifest names none: it was written
+// before the kit had several experiments.
+var Unnamed experiment.Experiment = fifostall.Experiment{}
+
+// Lookup finds an experiment by name; "" is Unnamed.
 func Lookup(name string) (experiment.Experiment, error) {
+	if name == "" {
+		return Unnamed, nil
+	}
 	for _, e := range All {
 		if e.Name() == name {
 			return e, nil

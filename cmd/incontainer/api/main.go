@@ -17,17 +17,14 @@ import (
 )
 
 func main() {
-	mode := flag.String("mode", string(logmode.None), "logging mode")
-	fifoPath := flag.String("fifo", "/run/logbench/log.fifo", "log FIFO")
-	maxLog := flag.Int64("max-log-bytes", 0, "output-volume stop condition (0: none)")
-	access := flag.String("access-log", "", "serve the qps experiment's API instead, with this access-log configuration: none, console, file or console+file")
-	logDir := flag.String("log-dir", "/run/logbench/logs", "with -access-log: directory of the date-named log file")
+	a := contract.DefaultAPIArgs()
+	a.Bind(flag.CommandLine)
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *access != "" {
-		srv, err := accesslog.New(accesslog.Options{Config: *access, LogDir: *logDir, Stdout: os.Stdout})
+	if a.AccessLog != "" {
+		srv, err := accesslog.New(accesslog.Options{Config: a.AccessLog, LogDir: a.LogDir, Stdout: os.Stdout})
 		if err == nil {
 			err = srv.Run(ctx, control.Loopback(contract.WorkloadPort), control.Loopback(contract.APIControlPort))
 		}
@@ -38,9 +35,9 @@ func main() {
 		return
 	}
 	srv, err := apiserver.New(apiserver.Config{
-		Mode:        logmode.Mode(*mode),
-		FIFOPath:    *fifoPath,
-		MaxLogBytes: *maxLog,
+		Mode:        logmode.Mode(a.Mode),
+		FIFOPath:    a.FIFO,
+		MaxLogBytes: a.MaxLogBytes,
 		Workload:    control.Loopback(contract.WorkloadPort),
 		Control:     control.Loopback(contract.APIControlPort),
 	})

@@ -17,20 +17,13 @@ import (
 )
 
 func main() {
-	c := linecost.DefaultConfig("/run/logbench")
-	ways := flag.String("ways", strings.Join(linecost.Ways, ","), "comma-separated ways to measure")
-	flag.Int64Var(&c.Lines, "lines", c.Lines, fmt.Sprintf("lines per trial (at least %d)", linecost.MinLines))
-	flag.IntVar(&c.Trials, "trials", c.Trials, "trials per way, kept")
-	flag.IntVar(&c.Warmup, "warmup", c.Warmup, "warm-up trials per way, run first and discarded")
-	flag.StringVar(&c.Dir, "dir", c.Dir, "directory for the log files (the run's volume)")
-	out := flag.String("out", "-", `file for the JSON document ("-": standard output)`)
-	flag.IntVar(&c.QueueSize, "queue-size", c.QueueSize, "lines the queue way's queue holds")
-	flag.StringVar(&c.QueueFull, "queue-full", c.QueueFull, "when the queue is full: block or drop")
+	a := linecost.DefaultArgs("/run/logbench")
+	a.Bind(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(2, fmt.Errorf("unexpected arguments %q", flag.Args()))
 	}
-	c.Ways = strings.Split(*ways, ",")
+	c := linecost.ConfigOf(a)
 	if err := c.Validate(); err != nil {
 		fail(2, err)
 	}
@@ -46,10 +39,10 @@ func main() {
 		fail(1, err)
 	}
 	b = append(b, '\n')
-	if *out == "-" {
+	if a.Out == "-" {
 		_, err = os.Stdout.Write(b)
 	} else {
-		err = os.WriteFile(*out, b, 0o644)
+		err = os.WriteFile(a.Out, b, 0o644)
 	}
 	if err != nil {
 		fail(1, err)

@@ -22,37 +22,22 @@ import (
 )
 
 func main() {
-	var p contract.RunParams
-	flag.Float64Var(&p.Rate, "rate", 20, "requests per second")
-	flag.DurationVar(&p.Duration, "duration", 8*time.Second, "load duration")
-	flag.IntVar(&p.WarmupCount, "warmup", 2, "warm-up requests")
-	flag.DurationVar(&p.RequestTimeout, "request-timeout", 60*time.Second, "timeout of one request")
-	flag.DurationVar(&p.MaxRunTime, "max-run-time", 5*time.Minute, "stop condition on the whole run")
-	flag.BoolVar(&p.MeasureTimer, "measure-timer", false, "measure the clock and timers before the warm-up")
-	sweep := flag.String("sweep", "", "instead of a run, find the capacity: comma-separated rising rates (req/s)")
-	sweepStep := flag.Duration("sweep-step", 2*time.Second, "load per sweep rate")
-	sweepLag := flag.Duration("sweep-max-lag", time.Millisecond, "send-lag p99 a sweep rate must keep")
-	sweepTrials := flag.Int("sweep-trials", 3, "trials at each sweep rate; most must hold it")
-	procs := flag.Int("gomaxprocs", 0, "Go's GOMAXPROCS (0: Go's default for the container's CPU limit)")
-	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
-	withReader := flag.Bool("with-reader", false, "run the FIFO reader as a child process in this container (the shared client topology)")
-	readerFIFO := flag.String("reader-fifo", "/run/logbench/log.fifo", "with -with-reader: the log FIFO")
-	readerRate := flag.Int64("reader-rate-bytes", 0, "with -with-reader: the reader's bound in bytes per second (0: none)")
-	asReader := flag.Bool("as-reader", false, "be the FIFO reader (how -with-reader starts its child)")
+	a := contract.DefaultLoadgenArgs()
+	a.Bind(flag.CommandLine)
 	flag.Parse()
-	if *procs > 0 {
-		runtime.GOMAXPROCS(*procs)
+	if a.GOMAXPROCS > 0 {
+		runtime.GOMAXPROCS(a.GOMAXPROCS)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *asReader {
-		os.Exit(runReader(ctx, *readerFIFO, *readerRate))
+	if a.AsReader {
+		os.Exit(runReader(ctx, a.ReaderFIFO, a.ReaderRate))
 	}
-	if *withReader {
+	if a.WithReader {
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
-		child, err := startReader(cancel, *readerFIFO, *readerRate)
+		child, err := startReader(cancel, a.ReaderFIFO, a.ReaderRate)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
 			os.Exit(contract.ExitNoResult)
@@ -67,21 +52,21 @@ func main() {
 		Progress:    os.Stdout,
 		Poll:        20 * time.Millisecond,
 	}
-	if *sweep != "" {
-		rates, err := parseRates(*sweep)
+	if a.Sweep != "" {
+		rates, err := parseRates(a.Sweep)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen: -sweep:", err)
 			exit(contract.ExitNoResult)
 		}
-		res := c.Sweep(ctx, contract.SweepParams{Rates: rates, Step: *sweepStep, MaxLagP99: *sweepLag, Trials: *sweepTrials})
-		if err := writeJSON(*resultPath, res); err != nil {
+		res := c.Sweep(ctx, contract.SweepParams{Rates: rates, Step: a.SweepStep, MaxLagP99: a.SweepMaxLag, Trials: a.SweepTrials})
+		if err := writeJSON(a.Result, res); err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
 			exit(contract.ExitNoResult)
 		}
 		return
 	}
-	res := c.Run(ctx, p)
-	if err := writeJSON(*resultPath, res); err != nil {
+	res := c.Run(ctx, a.Run)
+	if err := writeJSON(a.Result, res); err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		exit(contract.ExitNoResult)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -43,7 +42,9 @@ func startReader(cancel context.CancelCauseFunc, fifoPath string, rateBytes int6
 	if err != nil {
 		return nil, fmt.Errorf("starting the reader: %w", err)
 	}
-	cmd := exec.Command(self, "-as-reader", "-reader-fifo", fifoPath, "-reader-rate-bytes", strconv.FormatInt(rateBytes, 10))
+	a := contract.DefaultLoadgenArgs()
+	a.AsReader, a.ReaderFIFO, a.ReaderRate = true, fifoPath, rateBytes
+	cmd := exec.Command(self, a.Args()...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the reader: %w", err)

@@ -15,45 +15,48 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"syscall"
-	"time"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
 	"github.com/logbench/logbench/kit/incontainer/control"
+	"github.com/logbench/logbench/kit/incontainer/foreign"
 )
 
 func main() {
-	var p closedloop.Params
-	flag.StringVar(&p.URL, "url", fmt.Sprintf("http://127.0.0.1:%d/", contract.WorkloadPort), "the URL to load (plain http)")
-	flag.IntVar(&p.Connections, "connections", 10, "keep-alive connections")
-	flag.IntVar(&p.Pipelining, "pipelining", 1, "requests in flight per connection")
-	flag.DurationVar(&p.Duration, "duration", 5*time.Second, "measured interval")
-	flag.DurationVar(&p.Warmup, "warmup", time.Second, "load before the API's counters are reset, not counted")
-	flag.DurationVar(&p.Timeout, "timeout", closedloop.DefaultTimeout, "per request, from its send")
-	flag.Float64Var(&p.CPULimitCores, "cpu-limit", 0, "cores the generator may use, for the saturation rule (0: GOMAXPROCS)")
-	controlPort := flag.Int("control-port", contract.APIControlPort, "the API's control port on loopback")
-	readyTimeout := flag.Duration("ready-timeout", time.Minute, "longest wait for the API to say ready")
-	resultPath := flag.String("result", "/run/logbench/result.json", "where to write the result")
-	engineURL := flag.String("engine-cpu-url", "", "the engine CPU helper's /sample, read before and after the measured interval (empty: not measured)")
-	procRoot := flag.String("proc", "/proc", "the proc file system of the host's load (and, with -engine-cpu-server, of the engine's processes)")
-	wrkDir := flag.String("wrk-dir", "", "after the measured load, start the wrk container waiting in this folder and wait for it (empty: no wrk phase)")
-	wrkTimeout := flag.Duration("wrk-timeout", 2*time.Minute, "longest wait for the wrk phase")
-	engineServer := flag.String("engine-cpu-server", "", "serve the engine's CPU at this address instead (the helper, in the host's PID namespace)")
+	a := contract.DefaultQPSLoadArgs()
+	a.Bind(flag.CommandLine)
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "qpsload: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
 	}
+	// The generator's event loop waits in a raw system call and leaves the process's
+	// other goroutines to a second processor (kit/incontainer/closedloop); a CPU limit
+	// of one CPU would give the runtime only the one.
+	runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	p := closedloop.Params{URL: a.URL, Connections: a.Connections, Pipelining: a.Pipelining, Duration: a.Duration, Warmup: a.Warmup,
+		Timeout: a.Timeout, CPULimitCores: a.CPULimit}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if *engineServer != "" {
-		if _, err := closedloop.SampleEngine(*procRoot); err != nil {
+	if a.EngineCPUServer != "" {
+		if _, err := closedloop.SampleEngine(a.Proc, a.EngineKind); err != nil {
 			fmt.Fprintln(os.Stderr, "qpsload:", err)
 			os.Exit(1)
 		}
-		srv := &http.Server{Addr: *engineServer, Handler: closedloop.EngineHandler(*procRoot)}
+		handler := closedloop.EngineHandler(a.Proc, a.EngineKind)
+		if a.PodCPU {
+			owner, err := os.Hostname()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "qpsload:", err)
+				os.Exit(1)
+			}
+			handler = closedloop.EngineHandlerWithPod(a.Proc, a.EngineKind, owner)
+		}
+		srv := &http.Server{Addr: a.EngineCPUServer, Handler: handler}
 		go func() { <-ctx.Done(); srv.Close() }()
 		if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			fmt.Fprintln(os.Stderr, "qpsload:", err)
@@ -61,12 +64,36 @@ func main() {
 		}
 		return
 	}
-	res, err := closedloop.Conduct(ctx, closedloop.ConductParams{Load: p, Control: control.NewClient(*controlPort), ReadyTimeout: *readyTimeout,
-		EngineURL: *engineURL, ProcRoot: *procRoot, WrkDir: *wrkDir, WrkTimeout: *wrkTimeout})
+	if a.Foreign != "" {
+		p.URL = strings.TrimSpace(p.URL)
+		fp := foreign.Params{URL: p.URL, Load: a.Foreign, Closed: p, Rate: a.Rate, Warmup: p.Warmup, Duration: p.Duration, Timeout: p.Timeout,
+			ReadyTimeout: a.ReadyTimeout, ProbeOnly: a.ProbeOnly, LogDir: a.LogDir, Settle: a.Settle, EngineURL: a.EngineCPUURL, ProcRoot: a.Proc}
+		if a.LogDir != "" {
+			if rel, err := filepath.Rel(a.LogDir, a.Result); err == nil && !strings.HasPrefix(rel, "..") {
+				fp.Skip = []string{rel, rel + ".tmp"}
+			}
+		}
+		res, err := foreign.Conduct(ctx, fp)
+		if err != nil {
+			res.Failure = joinText(res.Failure, "interrupted")
+		}
+		if err := writeJSON(a.Result, res); err != nil {
+			fmt.Fprintln(os.Stderr, "qpsload:", err)
+			os.Exit(contract.ExitNoResult)
+		}
+		if res.Failure != "" {
+			fmt.Fprintln(os.Stderr, "qpsload:", res.Failure)
+			os.Exit(contract.ExitRunFailed)
+		}
+		fmt.Printf("%d requests sent in all, ready after %.2f s\n", res.SentTotal, res.Ready.AfterS)
+		os.Exit(contract.ExitVerified)
+	}
+	res, err := closedloop.Conduct(ctx, closedloop.ConductParams{Load: p, Control: control.NewClient(a.ControlPort), ReadyTimeout: a.ReadyTimeout,
+		EngineURL: a.EngineCPUURL, ProcRoot: a.Proc, WrkDir: a.WrkDir, WrkTimeout: a.WrkTimeout, WrkAfter: a.WrkAfter})
 	if err != nil {
 		res.Failure = joinText(res.Failure, "interrupted")
 	}
-	if err := writeJSON(*resultPath, res); err != nil {
+	if err := writeJSON(a.Result, res); err != nil {
 		fmt.Fprintln(os.Stderr, "qpsload:", err)
 		os.Exit(contract.ExitNoResult)
 	}

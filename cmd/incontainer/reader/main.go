@@ -15,15 +15,15 @@ import (
 )
 
 func main() {
-	fifoPath := flag.String("fifo", "/run/logbench/log.fifo", "log FIFO")
-	rate := flag.Int64("rate-bytes", 0, "upper bound on bytes read per second (0: unlimited)")
+	a := contract.DefaultReaderArgs()
+	a.Bind(flag.CommandLine)
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	r := fiforeader.New(fiforeader.Config{
-		FIFOPath:        *fifoPath,
-		RateBytesPerSec: *rate,
+		FIFOPath:        a.FIFO,
+		RateBytesPerSec: a.RateBytes,
 		Control:         control.Loopback(contract.ReaderPort),
 	})
 	if err := r.Run(ctx); err != nil {

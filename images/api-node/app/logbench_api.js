@@ -254,7 +254,33 @@ function readProcess (statusPath = '/proc/self/status', mountinfoPath = '/proc/s
       if (fields[4] === '/') f.root_read_only = fields[5].split(',').includes('ro')
     }
   } catch (e) {}
+  f.limits = readLimits()
   return f
+}
+
+// The process's nofile and nproc limits and its cgroup's pids.max
+// (kit/contract/limits.go's Rlimits): -1 unlimited, 0 not read.
+function readLimits (limitsPath = '/proc/self/limits', cgroupRoot = '/sys/fs/cgroup') {
+  const lim = { nofile_soft: 0, nofile_hard: 0, nproc_soft: 0, nproc_hard: 0, pids_max: 0 }
+  const value = (s) => (s === 'unlimited' || s === 'max') ? -1 : Number(s)
+  const names = { 'Max open files': 'nofile', 'Max processes': 'nproc' }
+  try {
+    for (const line of fs.readFileSync(limitsPath, 'utf8').split('\n')) {
+      for (const [name, key] of Object.entries(names)) {
+        if (!line.startsWith(name)) continue
+        const [soft, hard] = line.slice(name.length).trim().split(/\s+/)
+        lim[key + '_soft'] = value(soft)
+        lim[key + '_hard'] = value(hard)
+      }
+    }
+  } catch (e) {}
+  for (const p of [cgroupRoot + '/pids/pids.max', cgroupRoot + '/pids.max']) {
+    try {
+      lim.pids_max = value(fs.readFileSync(p, 'utf8').trim())
+      break
+    } catch (e) {}
+  }
+  return lim
 }
 
 function versions () {
@@ -480,7 +506,8 @@ module.exports = {
   timeLong,
   fileDate,
   parseArgs,
-  readProcess
+  readProcess,
+  readLimits
 }
 
 if (require.main === module) main()

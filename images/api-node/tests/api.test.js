@@ -169,6 +169,7 @@ test('control documents: ready, status, versions, process facts, unknown paths',
   assert.strictEqual(doc.ready, true)
   assert.strictEqual(doc.process.present, true)
   assert.strictEqual(doc.process.uid, process.getuid())
+  assert.ok(doc.process.limits.nofile_soft !== 0 && doc.process.limits.nproc_hard !== 0, JSON.stringify(doc.process.limits))
   for (const k of ['since_reset_ms', 'cpu_user_us', 'cpu_system_us', 'rss_bytes']) {
     assert.strictEqual(typeof doc.usage[k], 'number', k)
   }
@@ -194,4 +195,18 @@ test('not ready: reset and report refused, ready says so', async () => {
 test('an unknown configuration is refused', () => {
   assert.throws(() => new api.API({ config: 'syslog' }), /unknown configuration "syslog"/)
   assert.throws(() => new api.API({ config: 'file' }), /log directory/)
+})
+
+test('process limits: /proc/self/limits and pids.max, unlimited as -1', (t) => {
+  const fs = require('fs')
+  const os = require('os')
+  const dir = fs.mkdtempSync(require('path').join(os.tmpdir(), 'limits-'))
+  t.after(() => fs.rmSync(dir, { recursive: true }))
+  fs.writeFileSync(dir + '/limits', 'Limit                     Soft Limit           Hard Limit           Units     \n' +
+    'Max processes             4096                 4096                 processes \n' +
+    'Max open files            4096                 unlimited            files     \n')
+  fs.mkdirSync(dir + '/pids')
+  fs.writeFileSync(dir + '/pids/pids.max', 'max\n')
+  assert.deepStrictEqual(api.readLimits(dir + '/limits', dir),
+    { nofile_soft: 4096, nofile_hard: -1, nproc_soft: 4096, nproc_hard: 4096, pids_max: -1 })
 })

@@ -26,7 +26,7 @@ function tempDir (t) {
 
 function config (dir, opts = {}) {
   // No periodic flush inside a trial unless a test asks; few timer reads.
-  return new lc.Config(dir, { lines: LINES, flushIntervalMs: 3600e3, timerReads: 1000, ...opts })
+  return new lc.Config(dir, { lines: LINES, flushIntervalMs: 3600e3, timerReads: 1000, lineShape: 'text-notime', ...opts })
 }
 
 // The json names of a Go struct's fields, read from the kit's source; null when the
@@ -312,4 +312,93 @@ test('the cgroup, v1 and v2, as the Go reader reads it', (t) => {
   const v2 = lc.readCgroup(root2, procCgroup)
   assert.deepStrictEqual([v2.cgroup_version, v2.cpu_limit_cores, v2.memory_limit_bytes, v2.swap_limit_bytes, v2.cpu_usage_ns, v2.memory_usage_bytes],
     [2, 0, 0, -1, 7000, 42])
+})
+
+// --- libraries: the plain logger with its time stamp, and winston (Debian's
+// node-winston, in the Node base) -------------------------------------------------
+
+// The templates the Go registry holds (kit/incontainer/linecost/libraries.go), read from
+// its source: the host regenerates every line from those, so these must be the same.
+function goTemplates () {
+  const src = fs.readFileSync(path.join(REPO, 'kit/incontainer/linecost/libraries.go'), 'utf8')
+  const consts = { textFields: lc.TEXT_FIELDS, jsonFields: '"seq":{seq},"user":"alice","path":"/api/items","status":200' }
+  const names = { Text: 'text', TextNoTime: 'text-notime', JSON: 'json', JSONNoTime: 'json-notime' }
+  const out = {}
+  for (const lib of src.matchAll(/\{ID: "(\w+)", Language: "(\w+)"[\s\S]*?\n\t\}/g)) {
+    for (const m of lib[0].matchAll(/Line(\w+):\s+(.+),\n/g)) {
+      let v = ''
+      for (const part of m[2].match(/"(?:[^"\\]|\\.)*"|`[^`]*`|\w+/g)) {
+        if (part[0] === '`') v += part.slice(1, -1)
+        else if (part[0] === '"') v += JSON.parse(part)
+        else v += consts[part]
+      }
+      out[lib[1]] = out[lib[1]] || {}
+      out[lib[1]][names[m[1]]] = v
+    }
+  }
+  return out
+}
+
+function hasWinston () {
+  // Debian's node searches /usr/share/nodejs for Debian's packages; another node is
+  // told to (as helpers.js does for Express).
+  const Module = require('module')
+  const parts = (process.env.NODE_PATH || '').split(path.delimiter).filter(Boolean)
+  if (!parts.includes('/usr/share/nodejs')) {
+    process.env.NODE_PATH = [...parts, '/usr/share/nodejs'].join(path.delimiter)
+    Module._initPaths()
+  }
+  try {
+    require.resolve('winston')
+    return true
+  } catch {
+    return false
+  }
+}
+
+test('the libraries write the Go registry\'s templates', () => {
+  const go = goTemplates()
+  for (const [id, lib] of Object.entries(lc.LIBRARIES)) assert.deepStrictEqual(lib.lines, go[id], id)
+  const mask = lc.masker('time={time} level=INFO seq={seq}')
+  assert.strictEqual(mask('time=2026-12-01T16:05:43.504Z level=INFO seq=7'), 'time={time} level=INFO seq=7')
+  assert.strictEqual(mask('time=later level=INFO seq=7'), 'time=later level=INFO seq=7')
+  assert.strictEqual(lc.masker('level=INFO seq={seq}'), null)
+})
+
+async function checkLibrary (t, library, lineShape) {
+  const template = lc.templateOf(library, lineShape)
+  const want = lc.expectedOf(template, LINES)
+  const sink = []
+  const inst = await lc.newInstance('format', '', { sink, library, lineShape })
+  inst.run(LINES)
+  await inst.finish()
+  const mask = lc.masker(template) || ((r) => r)
+  assert.strictEqual(mask(sink[0].replace(/\n$/, '')) + '\n', lc.render(template, 0), `${library} ${lineShape}: ${sink[0]}`)
+  assert.strictEqual(inst.user.built, LINES)
+  const cfg = config(tempDir(t), { library, lineShape })
+  for (const way of ['buffered', 'unbuffered', 'fsync', 'queue']) {
+    const tr = await lc.trial(cfg, way, `${library}-${way}.log`)
+    assert.deepStrictEqual(tr.file, want, `${library} ${lineShape} ${way}`)
+    assert.deepStrictEqual(tr.generated, want)
+    assert.strictEqual(tr.file_raw.bytes, tr.written_bytes)
+    assert.strictEqual(template.includes('{time}'), tr.file_raw.sha256 !== tr.file.sha256)
+    if (way === 'unbuffered' || way === 'queue') assert.strictEqual(tr.write_calls, LINES, way)
+    if (way === 'fsync') assert.strictEqual(tr.fsync_calls, LINES)
+    if (way === 'buffered') assert.ok(tr.write_calls * 10 <= LINES)
+  }
+  for (const [way, built] of [['disabled-lazy', 0], ['disabled-eager', LINES]]) {
+    const tr = await lc.trial(cfg, way, 'x.log')
+    assert.deepStrictEqual([tr.args_built, tr.file_name, tr.generated], [built, '', lc.nothing()], way)
+  }
+}
+
+test('the plain logger with its time stamp', async (t) => { await checkLibrary(t, 'util', 'default') })
+
+test('winston, every shape', { skip: !hasWinston() && 'no winston (Debian\'s node-winston)' }, async (t) => {
+  for (const shape of ['default', 'text', 'text-notime', 'json-notime']) await checkLibrary(t, 'winston', shape)
+})
+
+test('a shape a library has no encoder for is not offered', async () => {
+  assert.match(new lc.Config('/tmp', { ways: ['format'], library: 'util', lineShape: 'json' }).problems().join(' '), /not offered/)
+  await assert.rejects(lc.newInstance('format', '', { library: 'util', lineShape: 'json' }), /not offered/)
 })

@@ -1,5 +1,5 @@
 """What the API reports of its own process: the interpreter's version, and its
-privileges as the kernel sees them (kit/contract/contract.go's ProcessFacts)."""
+privileges and limits as the kernel sees them (kit/contract/contract.go's ProcessFacts)."""
 
 import os
 import sys
@@ -12,6 +12,32 @@ def runtime_version():
 def _read(path):
     with open(path) as f:
         return f.read().strip()
+
+
+def _limit(text):
+    return -1 if text in ("unlimited", "max") else int(text)
+
+
+def read_limits(limits_path="/proc/self/limits", cgroup_root="/sys/fs/cgroup"):
+    """The process's nofile and nproc limits and its cgroup's pids.max
+    (kit/contract/limits.go's Rlimits): -1 unlimited, 0 not read."""
+    lim = {"nofile_soft": 0, "nofile_hard": 0, "nproc_soft": 0, "nproc_hard": 0, "pids_max": 0}
+    names = {"Max open files": "nofile", "Max processes": "nproc"}
+    try:
+        for line in _read(limits_path).splitlines():
+            for name, key in names.items():
+                if line.startswith(name):
+                    soft, hard = line[len(name):].split()[:2]
+                    lim[key + "_soft"], lim[key + "_hard"] = _limit(soft), _limit(hard)
+    except (OSError, ValueError):
+        pass
+    for path in (cgroup_root + "/pids/pids.max", cgroup_root + "/pids.max"):
+        try:
+            lim["pids_max"] = _limit(_read(path))
+            break
+        except (OSError, ValueError):
+            continue
+    return lim
 
 
 def read_process(status_path="/proc/self/status", root="/"):
@@ -32,4 +58,5 @@ def read_process(status_path="/proc/self/status", root="/"):
         f["root_read_only"] = bool(os.statvfs(root).f_flag & os.ST_RDONLY)
     except OSError:
         pass
+    f["limits"] = read_limits()
     return f

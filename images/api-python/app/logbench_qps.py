@@ -67,9 +67,7 @@ class CountingStream:
         self.raw = raw
         self.lock = threading.Lock()
         self.total = Count()
-        self.since = Count()
-        self.write_errors = 0
-        self.failure = ""
+        self.reset()
 
     def write(self, text):
         data = text.encode("utf-8")
@@ -91,15 +89,23 @@ class CountingStream:
         pass
 
     def reset(self):
+        # Under the lock the writes take (the control server's thread resets while the
+        # event loop's thread writes): a file's offset read here is exactly where the
+        # counted bytes begin, with no line written between the two.
         with self.lock:
             self.since = Count()
             self.write_errors = 0
             self.failure = ""
+            if isinstance(self.raw, DatedFile):
+                self.start_offset, self.rotations_at_reset = self.raw.offset, self.raw.rotations
 
     def doc(self):
         with self.lock:
             d = self.since.doc()
             d.update(write_errors=self.write_errors, failure=self.failure, total=self.total.doc())
+            if isinstance(self.raw, DatedFile):
+                d.update(path=self.raw.path, start_offset_bytes=self.start_offset, pending_bytes=0,
+                         rotations=self.raw.rotations - self.rotations_at_reset)
             return d
 
 
@@ -148,8 +154,7 @@ class API:
         # As published: the file logger first, then the console logger.
         if config in ("file", "console+file"):
             os.makedirs(log_dir, exist_ok=True)
-            self.file = DatedFile(log_dir, self.now)
-            self.sinks["file"] = CountingStream(self.file)
+            self.sinks["file"] = CountingStream(DatedFile(log_dir, self.now))
             self.loggers.append((self._logger("file", self.sinks["file"]), True))
         if config in ("console", "console+file"):
             self.sinks["console"] = CountingStream(os.fdopen(stdout_fd, "wb", buffering=0, closefd=False))
@@ -170,20 +175,12 @@ class API:
     def reset(self):
         for s in self.sinks.values():
             s.reset()
-        if "file" in self.sinks:
-            self.start_offset, self.rotations_at_reset = self.file.offset, self.file.rotations
         self.requests = 0
         self.reset_at = time.monotonic()
         self.usage_at_reset = resource.getrusage(resource.RUSAGE_SELF)
 
     def report(self):
-        sinks = {}
-        for name, s in self.sinks.items():
-            d = s.doc()
-            if name == "file":
-                d.update(path=self.file.path, start_offset_bytes=self.start_offset, pending_bytes=0,
-                         rotations=self.file.rotations - self.rotations_at_reset)
-            sinks[name] = d
+        sinks = {name: s.doc() for name, s in self.sinks.items()}
         ru, r0 = resource.getrusage(resource.RUSAGE_SELF), self.usage_at_reset
         return {
             "implementation": "python",

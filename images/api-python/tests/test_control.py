@@ -173,6 +173,20 @@ class ProcessTest(unittest.TestCase):
         self.assertEqual((p["cap_effective"], p["no_new_privs"], p["root_read_only"]), (0x1ffffffffff, False, False))
 
 
+    def test_limits(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(d + "/limits", "w") as f:
+                f.write("Limit                     Soft Limit           Hard Limit           Units     \n"
+                        "Max processes             4096                 4096                 processes \n"
+                        "Max open files            4096                 unlimited            files     \n")
+            os.makedirs(d + "/pids")
+            with open(d + "/pids/pids.max", "w") as f:
+                f.write("128\n")
+            lim = process.read_limits(d + "/limits", d)
+        self.assertEqual(lim, {"nofile_soft": 4096, "nofile_hard": -1, "nproc_soft": 4096,
+                               "nproc_hard": 4096, "pids_max": 128})
+
+
 class CommandLineTest(unittest.TestCase):
     def test_flags_like_the_go_api(self):
         args = api.parse_args(["-mode", "json-queue", "-fifo", "/run/logbench/log.fifo", "-max-log-bytes", "268435456"])

@@ -26,7 +26,106 @@ def config(dir, **kw):
     kw.setdefault("lines", LINES)
     kw.setdefault("flush_interval", 3600)  # no periodic flush inside a trial unless a test asks
     kw.setdefault("timer_reads", 1000)
+    kw.setdefault("line_shape", "text-notime")  # the line before lines had a time stamp
     return lc.Config(dir, **kw)
+
+
+def importable(name):
+    try:
+        __import__(name)
+        return True
+    except ImportError:
+        return False
+
+
+# The templates the Go registry holds (kit/incontainer/linecost/libraries.go), read from
+# its source: the host regenerates every line from those, so these must be the same.
+def go_templates():
+    import re
+    root = os.path.join(os.path.dirname(__file__), "..", "..", "..")
+    with open(os.path.join(root, "kit/incontainer/linecost/libraries.go")) as f:
+        src = f.read()
+    consts = {"textFields": lc.TEXT_FIELDS, "jsonFields": '"seq":{seq},"user":"alice","path":"/api/items","status":200'}
+    out = {}
+    for lib in re.finditer(r'\{ID: "(\w+)", Language: "(\w+)".*?\n\t\}', src, re.S):
+        for shape, expr in re.findall(r"Line(\w+):\s+(.+),\n", lib.group(0)):
+            value = ""
+            for part in re.findall(r'"(?:[^"\\]|\\.)*"|`[^`]*`|\w+', expr):
+                if part[0] == "`":
+                    value += part[1:-1]
+                elif part[0] == '"':
+                    value += json.loads(part)
+                else:
+                    value += consts[part]
+            name = {"Text": "text", "TextNoTime": "text-notime", "JSON": "json", "JSONNoTime": "json-notime"}[shape]
+            out.setdefault(lib.group(1), {})[name] = value
+    return out
+
+
+class LibrariesTest(unittest.TestCase):
+    """structlog and loguru (Debian's python3-structlog and python3-loguru, in the Python
+    base), and logging with time stamps: each writes the Go registry's template."""
+
+    def test_templates_are_the_kits(self):
+        go = go_templates()
+        for lib, spec in lc.LIBRARIES.items():
+            self.assertEqual(spec["lines"], go[lib], lib)
+        self.assertIn("[T ]", lc.TIME_PATTERN)
+
+    def test_masker(self):
+        mask = lc.masker("time={time} level=INFO seq={seq}")
+        self.assertEqual(mask(b"time=2026-12-01 16:05:43,504 level=INFO seq=7"), b"time={time} level=INFO seq=7")
+        self.assertEqual(mask(b"time=later level=INFO seq=7"), b"time=later level=INFO seq=7")
+        self.assertIsNone(lc.masker("level=INFO seq={seq}"))
+
+    def check_library(self, library, shape):
+        template = lc.template_of(library, shape)
+        want = lc.expected_of(template, LINES)
+        with tempfile.TemporaryDirectory() as d:
+            cfg = config(d, library=library, line_shape=shape)
+            sink = []
+            inst = lc.new_instance("format", "", sink=sink, library=library, line_shape=shape)
+            inst.run(LINES)
+            inst.finish()
+            mask = lc.masker(template) or (lambda r: r)
+            got = b"".join(mask(x.encode().rstrip(b"\n")) + b"\n" for x in sink)
+            self.assertEqual(got.split(b"\n")[0], lc.render(template, 0).rstrip(b"\n"), (library, shape, sink[0]))
+            self.assertEqual(inst.user.built, LINES)
+            for way in ("buffered", "unbuffered", "fsync"):
+                tr = lc.trial(cfg, way, "%s-%s.log" % (library, way))
+                self.assertEqual(tr["file"], want, (library, shape, way))
+                self.assertEqual(tr["generated"], want)
+                self.assertEqual(tr["file_raw"]["bytes"], tr["written_bytes"])
+                self.assertEqual("{time}" in template, tr["file_raw"]["sha256"] != tr["file"]["sha256"])
+                if way == "unbuffered":
+                    self.assertEqual(tr["write_calls"], LINES)
+                if way == "fsync":
+                    self.assertEqual(tr["fsync_calls"], LINES)
+                if way == "buffered":
+                    self.assertLessEqual(tr["write_calls"] * 10, LINES)
+            for way, built in (("disabled-lazy", 0), ("disabled-eager", LINES)):
+                tr = lc.trial(cfg, way, "x.log")
+                self.assertEqual((tr["args_built"], tr["file_name"], tr["generated"]), (built, "", lc.nothing()), way)
+
+    def test_logging_with_time(self):
+        self.check_library("logging", "default")
+
+    @unittest.skipUnless(importable("structlog"), "no structlog (Debian's python3-structlog)")
+    def test_structlog(self):
+        for shape in ("default", "text", "text-notime", "json-notime"):
+            self.check_library("structlog", shape)
+
+    @unittest.skipUnless(importable("loguru"), "no loguru (Debian's python3-loguru)")
+    def test_loguru(self):
+        for shape in ("default", "text-notime"):
+            self.check_library("loguru", shape)
+
+    def test_not_offered(self):
+        for library, way, line in (("structlog", "queue", "default"), ("loguru", "queue", "default"),
+                                   ("logging", "format", "json"), ("loguru", "format", "json")):
+            self.assertIn(lc.NOT_OFFERED, " ".join(lc.Config("/tmp", ways=[way], library=library, line_shape=line).problems()))
+            with self.assertRaisesRegex(ValueError, lc.NOT_OFFERED):
+                lc.new_instance(way, "", library=library, line_shape=line)
 
 
 class LineTest(unittest.TestCase):

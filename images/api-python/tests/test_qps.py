@@ -87,5 +87,29 @@ class Serving(unittest.TestCase):
         self.assertTrue(stdout.startswith(b'[04:05:06.789] 127.0.0.1 - "GET / HTTP/1.1" 200 - '))
 
 
+class Reset(unittest.TestCase):
+    def test_a_line_written_as_the_reset_ends_is_counted_from_the_offset(self):
+        # The control server's thread resets while the event loop's thread writes. A line
+        # that lands just after the counts are zeroed must also lie after the offset
+        # the reset records, or the file from that offset misses a counted line.
+        with tempfile.TemporaryDirectory() as d:
+            api = qps.API("file", d, now=lambda: T)
+            api.log("127.0.0.1", "GET", "/", "1.1", 200, 0.0001)  # the warm-up
+            sink = api.sinks["file"]
+            zero = sink.reset
+
+            def reset_then_write(*args, **kwargs):
+                got = zero(*args, **kwargs)
+                api.log("127.0.0.1", "GET", "/", "1.1", 200, 0.0001)
+                return got
+            sink.reset = reset_then_write
+            api.reset()
+            report = api.report()["sinks"]["file"]
+            with open(report["path"], "rb") as f:
+                tail = f.read()[report["start_offset_bytes"]:]
+            self.assertEqual((report["lines"], report["bytes"], report["sha256"]),
+                             (tail.count(b"\n"), len(tail), hashlib.sha256(tail).hexdigest()))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logbench/logbench/kit/experiment"
@@ -26,14 +28,14 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	var recorded struct {
-		Manifest bundle.Manifest    `json:"manifest"`
-		Records  []bundle.RunRecord `json:"records"`
+		Manifest schema.Manifest    `json:"manifest"`
+		Records  []schema.RunRecord `json:"records"`
 	}
 	if err := json.Unmarshal(body, &recorded); err != nil {
 		t.Fatal(err)
 	}
 	mp := recorded.Manifest.Parameters
-	p := NewPlan(experiment.Cross(mp.APIs, mp.Modes, mp.Readers), mp.Rounds, mp)
+	p := NewPlan(Cross(mp.APIs, mp.Modes, mp.Readers), mp.Rounds, mp)
 	if err := p.Target(experiment.Env{Platform: mp.Platform}); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run := experiment.Run{ID: rec.RunID, Condition: experiment.Condition{rec.API, string(rec.Mode), rec.Reader},
+		run := experiment.Run{ID: rec.RunID, Condition: Cond{rec.API, string(rec.Mode), rec.Reader},
 			Round: rec.Round, Position: rec.Position, Started: rec.Started, Wall: rec.Wall,
 			Pod: experiment.PodResult{Result: result, Exits: rec.Exits}, Failure: rec.Failure}
 		if !b.Measured(run) {
@@ -58,7 +60,7 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range bundle.DataFiles {
+	for _, name := range schema.DataFiles {
 		want, err := os.ReadFile(filepath.Join("testdata/before/bundle", name))
 		if err != nil {
 			t.Fatal(err)
@@ -84,11 +86,12 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 }
 
 // addedColumns are the columns the kit added since that bundle was written: the trust
-// of each run and condition (attempts redone, host noise, resolution). Nothing else
-// may differ.
+// of each run and condition (attempts redone, host noise, resolution), and each
+// container's process limits as it read them. Nothing else may differ.
 var addedColumns = map[string][]string{
-	bundle.RunsFile:       {"attempt", "superseded", "host_steal_pct", "host_cpu_pressure_pct", "host_noisy"},
-	bundle.ConditionsFile: {"runs_trusted", "runs_superseded", "runs_noisy", "p99_resolved"},
+	schema.ContainersFile: {"nofile_limit", "nproc_limit", "pids_max"},
+	schema.RunsFile:       {"attempt", "superseded", "host_steal_pct", "host_cpu_pressure_pct", "host_noisy"},
+	schema.ConditionsFile: {"runs_trusted", "runs_superseded", "runs_noisy", "p99_resolved"},
 }
 
 // sameButAdded compares a CSV file with the one written before: the same columns in the

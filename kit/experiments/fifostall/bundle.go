@@ -7,19 +7,20 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/results/reference"
 )
 
 // Bundle is this experiment's bundle as a matrix fills it.
 type Bundle struct {
-	B *bundle.Bundle
+	B *schema.Bundle
 	// Last is the rows of the run added last.
-	Last bundle.Rows
+	Last schema.Rows
 }
 
 var _ experiment.Bundle = (*Bundle)(nil)
@@ -34,9 +35,9 @@ func (b *Bundle) Measured(run experiment.Run) bool {
 
 // Record is the run's record: what the conductor measured, and why it is not data if
 // it is not.
-func Record(run experiment.Run, maxLag float64) bundle.RunRecord {
-	c := run.Condition
-	rec := bundle.RunRecord{RunID: run.ID, API: c[0], Mode: logmode.Mode(c[1]), Reader: c[2], Round: run.Round, Position: run.Position, Attempt: run.Attempt,
+func Record(run experiment.Run, maxLag float64) schema.RunRecord {
+	c := run.Condition.(Cond)
+	rec := schema.RunRecord{RunID: run.ID, API: c.API, Mode: logmode.Mode(c.Mode), Reader: c.Reader, Round: run.Round, Position: run.Position, Attempt: run.Attempt,
 		Started: run.Started, Exits: run.Pod.Exits, Wall: run.Wall, MaxSendLagP99: durationMs(maxLag)}
 	resultFailure := ""
 	if run.Pod.Result != nil {
@@ -51,7 +52,9 @@ func Record(run experiment.Run, maxLag float64) bundle.RunRecord {
 }
 
 func (b *Bundle) Add(run experiment.Run) (string, bool) {
-	rows := bundle.Derive(Record(run, b.B.Manifest.Parameters.MaxSendLagP99Ms))
+	rec := Record(run, b.B.Manifest.Parameters.MaxSendLagP99Ms)
+	rec.Failure = experiment.JoinFailures(rec.Failure, LimitsFailure(rec.Result, b.B.Manifest.Parameters))
+	rows := schema.Derive(rec)
 	b.B.Runs = append(b.B.Runs, rows)
 	b.Last = rows
 	r := rows.Run
@@ -97,7 +100,7 @@ func (b *Bundle) Retry(run experiment.Run) bool {
 func (b *Bundle) Attempts(cond experiment.Condition, round int) int {
 	n := 0
 	for _, r := range b.B.Runs {
-		if condOf(r.Run).Key(r.Run.Round) == cond.Key(round) {
+		if experiment.Key(condOf(r.Run), r.Run.Round) == experiment.Key(cond, round) {
 			n++
 		}
 	}
@@ -108,16 +111,14 @@ func (b *Bundle) Attempts(cond experiment.Condition, round int) int {
 // not it.
 func (b *Bundle) Has(cond experiment.Condition, round int) bool {
 	for _, r := range b.B.Runs {
-		if !r.Run.Superseded && condOf(r.Run).Key(r.Run.Round) == cond.Key(round) {
+		if !r.Run.Superseded && experiment.Key(condOf(r.Run), r.Run.Round) == experiment.Key(cond, round) {
 			return true
 		}
 	}
 	return false
 }
 
-func condOf(r bundle.RunRow) experiment.Condition {
-	return experiment.Condition{r.API, r.Mode, r.Reader}
-}
+func condOf(r schema.RunRow) Cond { return Cond{r.API, r.Mode, r.Reader} }
 
 func (b *Bundle) Files() (map[string][]byte, error) { return b.B.Files() }
 
@@ -127,11 +128,11 @@ func (b *Bundle) Summary(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := compare.Published(b.B.Conditions, pub).Write(w, "text"); err != nil {
+	if err := Published(b.B.Conditions, pub).Write(w, "text"); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\npublished: %s; model: the FIFO/reader arithmetic (pipe capacity from the kernel)\n", reference.Source)
-	for _, l := range compare.PublishedLegend {
+	for _, l := range PublishedLegend {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w, b.TrustSummary())
@@ -176,14 +177,14 @@ func (b *Bundle) TrustSummary() string {
 		s += fmt.Sprintf("\nSTILL UNTRUSTED after retries: %s", strings.Join(untrusted, ", "))
 	}
 	if len(unresolved) > 0 {
-		s += fmt.Sprintf("\nNOT RESOLVED (p99 under %g x the send lag): %s", bundle.ResolutionFactor, strings.Join(unresolved, ", "))
+		s += fmt.Sprintf("\nNOT RESOLVED (p99 under %g x the send lag): %s", schema.ResolutionFactor, strings.Join(unresolved, ", "))
 	}
 	return s + fmt.Sprintf("\nclient topology: %s", TopologyOf(p))
 }
 
 // UnlikePublished lists where p departs from the published setup (its parameters, in
 // the manifest's own keys: results/reference/fifo-stall/setup.json).
-func UnlikePublished(p bundle.Params) []string {
+func UnlikePublished(p schema.Params) []string {
 	have := map[string]string{}
 	if body, err := json.Marshal(map[string]any{"parameters": p}); err == nil {
 		var generic map[string]any

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // CalibrateOptions size the calibration of the instrument: the load generator's send
@@ -46,10 +46,10 @@ var CalibrateDefaults = CalibrateOptions{
 // "reader" and "loadgen": the sweep needs a server that keeps up), inside the plan's
 // limits. Runs that fail are an error: an instrument that cannot calibrate should not be
 // trusted.
-func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map[string]string, o CalibrateOptions) (bundle.Calibration, error) {
-	c := bundle.Calibration{RateRPS: s.Protocol.Rate, CapacityCPUs: o.CapacityCPUs, CapacityLagBoundMs: float64(o.LagBound) / 1e6}
+func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map[string]string, o CalibrateOptions) (schema.Calibration, error) {
+	c := schema.Calibration{RateRPS: s.Protocol.Rate, CapacityCPUs: o.CapacityCPUs, CapacityLagBoundMs: float64(o.LagBound) / 1e6}
 	stamp := time.Now().UTC().Format("150405")
-	one := func(what string, s Settings, cond experiment.Condition) (bundle.Rows, *contract.Result, error) {
+	one := func(what string, s Settings, cond Cond) (schema.Rows, *contract.Result, error) {
 		p := &Plan{Settings: s}
 		run, err := experiment.Perform(ctx, pods, p.Pod(cond, "calibrate-"+what+"-"+stamp, images), io.Discard)
 		run.Condition, run.Round, run.Position = cond, 1, 1
@@ -57,12 +57,12 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 		if err == nil && rec.Failure != "" {
 			err = fmt.Errorf("%s run failed: %s", what, rec.Failure)
 		}
-		return bundle.Derive(rec), &rec.Result, err
+		return schema.Derive(rec), &rec.Result, err
 	}
 
 	lag := s
 	lag.Protocol.Duration, lag.Protocol.MeasureTimer = o.LagRun, true
-	rows, res, err := one("lag", lag, experiment.Condition{GoAPI, string(logmode.None), FastReader})
+	rows, res, err := one("lag", lag, Cond{GoAPI, string(logmode.None), FastReader})
 	if err != nil {
 		return c, err
 	}
@@ -78,7 +78,7 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 
 	reader := s
 	reader.Protocol.Duration = o.ReaderRun
-	if rows, _, err = one("reader", reader, experiment.Condition{GoAPI, string(logmode.JSONQueue), SlowReader}); err != nil {
+	if rows, _, err = one("reader", reader, Cond{GoAPI, string(logmode.JSONQueue), SlowReader}); err != nil {
 		return c, err
 	}
 	c.ReaderBoundBytesPerS, _ = ReaderRate(SlowReader)
@@ -94,7 +94,7 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 	}
 	c.CapacityRPS = sweep.CapacityRPS
 	for _, r := range sweep.Rates {
-		row := bundle.SweepStepRow{RateRPS: r.RateRPS, Held: r.Held}
+		row := schema.SweepStepRow{RateRPS: r.RateRPS, Held: r.Held}
 		for _, t := range r.Trials {
 			row.Errors += t.Errors
 			row.LagP99Ms = append(row.LagP99Ms, t.LagP99Ms)
@@ -116,10 +116,10 @@ func Sweep(ctx context.Context, pods experiment.Pods, s Settings, images map[str
 	// One Go processor per CPU of the limit: the scheduler spins just before each send,
 	// and an idle processor spinning beside a busy one would exceed the CPU quota.
 	procs := max(1, int(math.Ceil(l.LoadgenCPUs)))
-	args := []string{"-sweep", strings.Join(rates, ","), "-sweep-step", p.Step.String(), "-sweep-max-lag", p.MaxLagP99.String(),
-		"-sweep-trials", strconv.Itoa(p.Trials), "-gomaxprocs", strconv.Itoa(procs)}
+	lg := contract.DefaultLoadgenArgs()
+	lg.Sweep, lg.SweepStep, lg.SweepMaxLag, lg.SweepTrials, lg.GOMAXPROCS = strings.Join(rates, ","), p.Step, p.MaxLagP99, p.Trials, procs
 	plan := &Plan{Settings: s}
-	run, err := experiment.Perform(ctx, pods, plan.pod(GoAPI, string(logmode.None), 0, runID, l, images, args), io.Discard)
+	run, err := experiment.Perform(ctx, pods, plan.pod(GoAPI, string(logmode.None), 0, runID, l, images, lg), io.Discard)
 	res, perr := sweepResult(run)
 	if err != nil {
 		return res, err

@@ -4,13 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // calibrationPods answers the three pods of a calibration with made-up but consistent
@@ -53,8 +55,8 @@ func (p *calibrationPods) RunPod(_ context.Context, spec experiment.PodSpec, _ i
 }
 
 func calibrationSettings() Settings {
-	return SettingsOf(bundle.Params{RateRPS: 20, DurationS: 8, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 1 << 20, MaxSendLagP99Ms: 1,
-		Limits: bundle.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}})
+	return SettingsOf(schema.Params{RateRPS: 20, DurationS: 8, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 1 << 20, MaxSendLagP99Ms: 1,
+		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}})
 }
 
 func TestCalibrateReadsEachFigureFromItsRun(t *testing.T) {
@@ -78,11 +80,11 @@ func TestCalibrateReadsEachFigureFromItsRun(t *testing.T) {
 	}
 	// The lag run measures the timers; the sweep gives the API and the load generator
 	// the capacity's CPUs, and one Go processor per CPU.
-	if !strings.Contains(strings.Join(pods.specs[0].Containers[2].Cmd, " "), "-measure-timer") {
+	if !loadgenArgs(t, pods.specs[0].Containers[2].Cmd).Run.MeasureTimer {
 		t.Errorf("lag run: %v", pods.specs[0].Containers[2].Cmd)
 	}
 	sweep := pods.specs[2]
-	if sweep.Containers[0].NanoCPUs != 1e9 || sweep.Containers[2].NanoCPUs != 1e9 || !strings.Contains(strings.Join(sweep.Containers[2].Cmd, " "), "-gomaxprocs 1") {
+	if sweep.Containers[0].NanoCPUs != 1e9 || sweep.Containers[2].NanoCPUs != 1e9 || loadgenArgs(t, sweep.Containers[2].Cmd).GOMAXPROCS != 1 {
 		t.Errorf("sweep pod: %+v", sweep.Containers)
 	}
 }
@@ -97,4 +99,16 @@ func TestAnInstrumentThatCannotCalibrateIsNotTrusted(t *testing.T) {
 			t.Errorf("%s failing: no error", fail)
 		}
 	}
+}
+
+// loadgenArgs reads a load generator's command line as the program does.
+func loadgenArgs(t *testing.T, cmd []string) contract.LoadgenArgs {
+	t.Helper()
+	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	a := contract.DefaultLoadgenArgs()
+	a.Bind(fs)
+	if err := fs.Parse(cmd); err != nil {
+		t.Fatalf("%v: %v", cmd, err)
+	}
+	return a
 }

@@ -5,19 +5,19 @@
 package fifostall
 
 import (
+	"flag"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
 // Name is the experiment's name.
-const Name = bundle.FirstExperiment
+const Name = schema.Name
 
 // Experiment is the FIFO-stall experiment as a plug-in.
 type Experiment struct{}
@@ -32,19 +32,18 @@ func (Experiment) Summary() string {
 
 func (Experiment) Source() string { return reference.Source }
 
-func (Experiment) Axes() []string { return []string{"api", "mode", "reader"} }
-
-func (Experiment) Flags() []cli.Flag {
-	return append([]cli.Flag{
-		&cli.StringFlag{Name: "modes", Value: strings.Join(logmode.Names(), ","), Usage: "fifo-stall: logging modes, comma-separated"},
-		&cli.StringFlag{Name: "readers", Value: strings.Join(Readers, ","), Usage: "fifo-stall: readers, comma-separated"},
-		&cli.BoolFlag{Name: "calibrate", Value: true, Usage: "fifo-stall: measure the instrument first and record it in the manifest (--calibrate=false to skip)"},
-		&cli.IntFlag{Name: "retries", Value: 2, Usage: "fifo-stall: perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle)"},
-	}, RunFlags(PythonAPI)...)
+// DeclareFlags declares the matrix's axes, the retries and the calibration, and the
+// flags every run of this experiment has (DeclareRunFlags).
+func (Experiment) DeclareFlags(fs *flag.FlagSet) {
+	fs.String("modes", strings.Join(logmode.Names(), ","), "logging modes, comma-separated")
+	fs.String("readers", strings.Join(Readers, ","), "readers, comma-separated")
+	fs.Bool("calibrate", true, "measure the instrument first and record it in the manifest (--calibrate=false to skip)")
+	fs.Int("retries", 2, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle)")
+	DeclareRunFlags(fs, PythonAPI)
 }
 
 // Plan validates reproduce's flags into the matrix API x mode x reader.
-func (Experiment) Plan(c *cli.Context) (experiment.Plan, error) {
+func (Experiment) Plan(c *experiment.Flags, rounds int) (experiment.Plan, error) {
 	var modes []string
 	for _, name := range splitList(c.String("modes")) {
 		m, err := logmode.Parse(name)
@@ -69,8 +68,8 @@ func (Experiment) Plan(c *cli.Context) (experiment.Plan, error) {
 	if params.Retries = c.Int("retries"); params.Retries < 0 || params.Retries > 10 {
 		return nil, usagef("--retries %d: want 0 to 10", params.Retries)
 	}
-	p := NewPlan(experiment.Cross(params.APIs, modes, readers), c.Int("reps"), params)
-	p.calibrate = c.Bool("calibrate")
+	p := NewPlan(Cross(params.APIs, modes, readers), rounds, params)
+	p.Calibrate = c.Bool("calibrate")
 	return p, nil
 }
 
@@ -80,17 +79,17 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	if err != nil {
 		return nil, usagef("--resume %s: %v", dir, err)
 	}
-	checked := verify.Verify(files)
+	checked := schema.Verify(files)
 	if !checked.OK() {
 		return nil, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
 			dir, len(checked.Problems), checked.Problems[0], dir)
 	}
-	b := checked.Bundle
+	b := schema.Of(checked)
 	if b.Manifest.Command != "reproduce" {
 		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.Manifest.Command)
 	}
 	mp := b.Manifest.Parameters
-	return &Plan{conds: experiment.Cross(mp.APIs, mp.Modes, mp.Readers), rounds: mp.Rounds, Settings: SettingsOf(mp), bundle: &Bundle{B: b}}, nil
+	return &Plan{conds: Cross(mp.APIs, mp.Modes, mp.Readers), rounds: mp.Rounds, Settings: SettingsOf(mp), bundle: &Bundle{B: b}}, nil
 }
 
 func splitList(s string) []string {

@@ -4,51 +4,61 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"time"
+
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/bundle"
-)
-
-// Where every image has the mount point of the run's shared volume, and the
-// unprivileged uid:gid every container runs as (the Dockerfiles say both too).
-const (
-	RunDir = "/run/logbench"
-	User   = "65532:65532"
 )
 
 // Paths inside every container of a run.
 const (
-	fifoPath   = RunDir + "/log.fifo"
-	resultPath = RunDir + "/result.json"
+	fifoPath   = contract.RunDir + "/log.fifo"
+	resultPath = contract.RunDir + "/result.json"
 )
+
+// Cond is a condition of this experiment: one API, logging mode and reader.
+type Cond struct{ API, Mode, Reader string }
+
+func (c Cond) String() string { return c.API + "/" + c.Mode + "/" + c.Reader }
+
+// Cross is every API x mode x reader, the API varying slowest.
+func Cross(apis, modes, readers []string) []Cond {
+	var out []Cond
+	for _, a := range apis {
+		for _, m := range modes {
+			for _, r := range readers {
+				out = append(out, Cond{a, m, r})
+			}
+		}
+	}
+	return out
+}
 
 // Plan is a matrix of this experiment and the bundle it fills.
 type Plan struct {
-	conds    []experiment.Condition
+	conds    []Cond
 	rounds   int
 	Settings Settings
 	bundle   *Bundle
-	// calibrate has Prepare measure the instrument first.
-	calibrate bool
+	// Calibrate has Prepare measure the instrument first.
+	Calibrate bool
 }
 
 var _ experiment.Plan = (*Plan)(nil)
 
 // NewPlan is a fresh matrix of conds x rounds with params; the bundle's manifest is the
 // caller's to fill (experiment.Common).
-func NewPlan(conds []experiment.Condition, rounds int, params bundle.Params) *Plan {
+func NewPlan(conds []Cond, rounds int, params schema.Params) *Plan {
 	params.Rounds = rounds
 	params.APIs, params.Modes, params.Readers = nil, nil, nil
 	for _, c := range conds {
-		params.APIs = appendOnce(params.APIs, c[0])
-		params.Modes = appendOnce(params.Modes, c[1])
-		params.Readers = appendOnce(params.Readers, c[2])
+		params.APIs = appendOnce(params.APIs, c.API)
+		params.Modes = appendOnce(params.Modes, c.Mode)
+		params.Readers = appendOnce(params.Readers, c.Reader)
 	}
-	b := &bundle.Bundle{Manifest: bundle.Manifest{Parameters: params}}
+	b := &schema.Bundle{Manifest: schema.Manifest{Parameters: params}}
 	b.Manifest.Experiment = Name
 	return &Plan{conds: conds, rounds: rounds, Settings: SettingsOf(params), bundle: &Bundle{B: b}}
 }
@@ -62,7 +72,7 @@ func (p *Plan) Target(env experiment.Env) error {
 // Prepare calibrates the instrument when the plan asks for it, and records the
 // calibration in the manifest; a calibration that fails is a warning, not a stop.
 func (p *Plan) Prepare(ctx context.Context, pods experiment.Pods, images map[string]string, imageBuild time.Duration, out io.Writer) error {
-	if !p.calibrate {
+	if !p.Calibrate {
 		return nil
 	}
 	fmt.Fprintln(out, "calibrating the instrument on this engine (about a minute)")
@@ -81,9 +91,15 @@ func (p *Plan) Prepare(ctx context.Context, pods experiment.Pods, images map[str
 	return nil
 }
 
-func (p *Plan) Conditions() []experiment.Condition { return p.conds }
-func (p *Plan) Rounds() int                        { return p.rounds }
-func (p *Plan) Bundle() experiment.Bundle          { return p.bundle }
+func (p *Plan) Conditions() []experiment.Condition {
+	out := make([]experiment.Condition, len(p.conds))
+	for i, c := range p.conds {
+		out[i] = c
+	}
+	return out
+}
+func (p *Plan) Rounds() int               { return p.rounds }
+func (p *Plan) Bundle() experiment.Bundle { return p.bundle }
 
 // FIFO returns the plan's bundle as this experiment's.
 func (p *Plan) FIFO() *Bundle { return p.bundle }
@@ -103,14 +119,10 @@ func (p *Plan) Images() []string {
 // Pod is one run's three containers: the API owns the network namespace, the reader and
 // the load generator (the conductor) join it.
 func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
-	rate, _ := ReaderRate(cond[2])
-	pr := p.Settings.Protocol
-	args := []string{"-rate", fmt.Sprint(pr.Rate), "-duration", pr.Duration.String(), "-warmup", strconv.Itoa(pr.WarmupCount),
-		"-request-timeout", pr.RequestTimeout.String(), "-max-run-time", pr.MaxRunTime.String()}
-	if pr.MeasureTimer {
-		args = append(args, "-measure-timer")
-	}
-	return p.pod(cond[0], cond[1], rate, runID, p.Settings.Limits, images, args)
+	c := cond.(Cond)
+	lg := contract.DefaultLoadgenArgs()
+	lg.Run = p.Settings.Protocol
+	return p.pod(c.API, c.Mode, p.Settings.ReaderBounds[c.Reader], runID, p.Settings.Limits, images, lg)
 }
 
 // pod is one run's containers. Split, the reader and the load generator each have a
@@ -118,31 +130,35 @@ func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]st
 // container is the client: it runs the reader as its child process, both under the
 // client's one budget (the loadgen limits), and containers.csv's reader and loadgen rows
 // then read the same cgroup.
-func (p *Plan) pod(api, mode string, readerRate int64, runID string, l bundle.Limits, images map[string]string, loadgenArgs []string) experiment.PodSpec {
-	apiC := experiment.ContainerSpec{Role: "api", Image: images[ImageOf(api)], NanoCPUs: nanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
-		Cmd: []string{"-mode", mode, "-fifo", fifoPath, "-max-log-bytes", strconv.FormatInt(p.Settings.MaxLogBytes, 10)}}
-	readerArgs := []string{"-fifo", fifoPath, "-rate-bytes", strconv.FormatInt(readerRate, 10)}
-	loadgenC := experiment.ContainerSpec{Role: "loadgen", Image: images["loadgen"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
-		Cmd: append(slices.Clone(loadgenArgs), "-result", resultPath)}
+func (p *Plan) pod(api, mode string, readerRate int64, runID string, l schema.Limits, images map[string]string, lg contract.LoadgenArgs) experiment.PodSpec {
+	apiArgs := contract.DefaultAPIArgs()
+	apiArgs.Mode, apiArgs.FIFO, apiArgs.MaxLogBytes = mode, fifoPath, p.Settings.MaxLogBytes
+	apiC := experiment.ContainerSpec{Role: "api", Image: images[ImageOf(api)], NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
+		Cmd: apiArgs.FIFOArgs()}
+	reader := contract.ReaderArgs{FIFO: fifoPath, RateBytes: readerRate}
+	lg.Result = resultPath
+	shared := p.Settings.ClientTopology == SharedClient
+	if shared {
+		lg.WithReader, lg.ReaderFIFO, lg.ReaderRate = true, fifoPath, readerRate
+	}
+	loadgenC := experiment.ContainerSpec{Role: "loadgen", Image: images["loadgen"], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
+		Cmd: lg.Args()}
 	containers := []experiment.ContainerSpec{apiC,
-		{Role: "reader", Image: images["reader"], NanoCPUs: nanoCPUs(l.ReaderCPUs), MemoryBytes: l.ReaderMemoryBytes, Cmd: readerArgs},
+		{Role: "reader", Image: images["reader"], NanoCPUs: experiment.NanoCPUs(l.ReaderCPUs), MemoryBytes: l.ReaderMemoryBytes, Cmd: reader.Args()},
 		loadgenC}
-	if p.Settings.ClientTopology == SharedClient {
-		loadgenC.Cmd = append(loadgenC.Cmd, "-with-reader", "-reader-fifo", fifoPath, "-reader-rate-bytes", strconv.FormatInt(readerRate, 10))
+	if shared {
 		containers = []experiment.ContainerSpec{apiC, loadgenC}
 	}
 	return experiment.PodSpec{
 		RunID:      runID,
 		Conductor:  "loadgen",
-		MountPath:  RunDir,
+		MountPath:  contract.RunDir,
 		ResultPath: resultPath,
-		User:       User,
+		User:       contract.User,
 		PidsLimit:  l.PidsLimit,
 		Containers: containers,
 	}
 }
-
-func nanoCPUs(cpus float64) int64 { return int64(cpus*1e9 + 0.5) }
 
 func appendOnce(list []string, s string) []string {
 	if contains(list, s) {

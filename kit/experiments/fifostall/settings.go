@@ -1,18 +1,17 @@
 package fifostall
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/docker/go-units"
-	"github.com/urfave/cli/v2"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/incontainer/fiforeader"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // The API implementations: Go (net/http) and the article's Python 3.11 asyncio API.
@@ -76,19 +75,21 @@ func ReaderBounds() map[string]int64 {
 // (SettingsOf), so that what runs is what the manifest says ran.
 type Settings struct {
 	Protocol    contract.RunParams
-	Limits      bundle.Limits
+	Limits      schema.Limits
 	MaxLogBytes int64
 	// MaxSendLagP99 flags runs whose load generator was later than this against its
 	// schedule (p99).
 	MaxSendLagP99 time.Duration
 	// ClientTopology is SharedClient or SplitClient.
 	ClientTopology string
+	// ReaderBounds are each reader's bound in bytes per second (0: none).
+	ReaderBounds map[string]int64
 }
 
 // SettingsOf turns recorded parameters into run settings.
-func SettingsOf(p bundle.Params) Settings {
+func SettingsOf(p schema.Params) Settings {
 	maxRun := time.Duration(p.MaxRunTimeS * float64(time.Second))
-	return Settings{
+	s := Settings{
 		Protocol: contract.RunParams{
 			Rate:           p.RateRPS,
 			Duration:       time.Duration(p.DurationS * float64(time.Second)),
@@ -100,31 +101,34 @@ func SettingsOf(p bundle.Params) Settings {
 		MaxLogBytes:    p.MaxLogBytes,
 		MaxSendLagP99:  time.Duration(p.MaxSendLagP99Ms * 1e6),
 		ClientTopology: TopologyOf(p),
+		ReaderBounds:   p.ReaderBounds,
 	}
+	if s.ReaderBounds == nil { // parameters made by hand, not read from a manifest
+		s.ReaderBounds = ReaderBounds()
+	}
+	return s
 }
 
 var usagef = experiment.Usagef
 
-// RunFlags are the flags of every command that performs runs of this experiment;
-// defaultAPI is the command's own.
-func RunFlags(defaultAPI string) []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "api", Value: defaultAPI, Usage: "API implementation: go (net/http), python (the article's asyncio API) or all"},
-		&cli.Float64Flag{Name: "rate", Value: 20, Usage: "offered load, requests per second"},
-		&cli.DurationFlag{Name: "duration", Value: 8 * time.Second, Usage: "measured load per run"},
-		&cli.IntFlag{Name: "warmup", Value: 2, Usage: "warm-up requests before each run's measurement"},
-		&cli.Float64Flag{Name: "api-cpus", Value: 0.25, Usage: "CPU limit of the API container"},
-		&cli.StringFlag{Name: "api-memory", Value: "128MiB", Usage: "memory limit of the API container (no swap)"},
-		&cli.Float64Flag{Name: "reader-cpus", Value: 0.25, Usage: "CPU limit of the reader container"},
-		&cli.StringFlag{Name: "reader-memory", Value: "256MiB", Usage: "memory limit of the reader container (no swap)"},
-		&cli.Float64Flag{Name: "loadgen-cpus", Value: 0.25, Usage: "CPU limit of the load generator container"},
-		&cli.StringFlag{Name: "loadgen-memory", Value: "256MiB", Usage: "memory limit of the load generator container (no swap)"},
-		&cli.Int64Flag{Name: "pids-limit", Value: 128, Usage: "process/thread limit of each container"},
-		&cli.DurationFlag{Name: "max-run-time", Value: 2 * time.Minute, Usage: "stop condition: longest a run may take"},
-		&cli.StringFlag{Name: "max-log-bytes", Value: "256MiB", Usage: "stop condition: most log bytes a run may generate"},
-		&cli.DurationFlag{Name: "max-send-lag", Value: time.Millisecond, Usage: "flag a run as not trustworthy when its send-lag p99 exceeds this"},
-		&cli.StringFlag{Name: "client-topology", Value: SharedClient, Usage: "shared: the reader and the load generator in one client container with one budget (--loadgen-cpus, --loadgen-memory), as published; split: a container each, with its own limits"},
-	}
+// DeclareRunFlags declares the flags of every command that performs runs of this
+// experiment; defaultAPI is the command's own.
+func DeclareRunFlags(fs *flag.FlagSet, defaultAPI string) {
+	fs.String("api", defaultAPI, "API implementation: go (net/http), python (the article's asyncio API) or all")
+	fs.Float64("rate", 20, "offered load, requests per second")
+	fs.Duration("duration", 8*time.Second, "measured load per run")
+	fs.Int("warmup-requests", 2, "warm-up requests before each run's measurement, not measured")
+	fs.Float64("api-cpus", 0.25, "CPU limit of the API container, in CPUs (0.01 to 1024)")
+	fs.String("api-memory", "128MiB", "memory limit of the API container (no swap)")
+	fs.Float64("reader-cpus", 0.25, "CPU limit of the reader container, in CPUs (0.01 to 1024)")
+	fs.String("reader-memory", "256MiB", "memory limit of the reader container (no swap)")
+	fs.Float64("loadgen-cpus", 0.25, "CPU limit of the load generator container, in CPUs (0.01 to 1024)")
+	fs.String("loadgen-memory", "256MiB", "memory limit of the load generator container (no swap)")
+	fs.Int64("pids-limit", 128, "process/thread limit of each container")
+	fs.Duration("max-run-time", 2*time.Minute, "stop condition: longest a run may take")
+	fs.String("max-log-bytes", "256MiB", "stop condition: most log bytes a run may generate")
+	fs.Duration("max-send-lag", time.Millisecond, "flag a run as not trustworthy when its send-lag p99 exceeds this (at most 10ms)")
+	fs.String("client-topology", SharedClient, "shared: the reader and the load generator in one client container with one budget (--loadgen-cpus, --loadgen-memory), as published; split: a container each, with its own limits")
 }
 
 // The client topologies: where the reader and the load generator run.
@@ -139,7 +143,7 @@ const (
 
 // TopologyOf reads a manifest's client topology; a bundle written before the kit
 // offered the shared one has none, and ran split.
-func TopologyOf(p bundle.Params) string {
+func TopologyOf(p schema.Params) string {
 	if p.ClientTopology == "" {
 		return SplitClient
 	}
@@ -148,61 +152,61 @@ func TopologyOf(p bundle.Params) string {
 
 // ParamsFrom validates the run flags, all before anything starts, into the parameters
 // the manifest records; SettingsOf gives the settings that run.
-func ParamsFrom(c *cli.Context) (bundle.Params, error) {
+func ParamsFrom(c *experiment.Flags) (schema.Params, error) {
 	d := c.Duration
 	protocol := contract.RunParams{
 		Rate:        c.Float64("rate"),
 		Duration:    d("duration"),
-		WarmupCount: c.Int("warmup"),
+		WarmupCount: c.Int("warmup-requests"),
 		MaxRunTime:  d("max-run-time"),
 	}
 	apis, err := ParseAPIs(c.String("api"))
 	if err != nil {
-		return bundle.Params{}, usagef("--api: %v", err)
+		return schema.Params{}, usagef("--api: %v", err)
 	}
 	switch {
 	case !(protocol.Rate > 0 && protocol.Rate <= 10000):
-		return bundle.Params{}, usagef("--rate %v: want more than 0 and at most 10000 requests per second", protocol.Rate)
+		return schema.Params{}, usagef("--rate %v: want more than 0 and at most 10000 requests per second", protocol.Rate)
 	case protocol.Duration <= 0 || protocol.Duration > time.Hour:
-		return bundle.Params{}, usagef("--duration %v: want more than 0 and at most 1h", protocol.Duration)
+		return schema.Params{}, usagef("--duration %v: want more than 0 and at most 1h", protocol.Duration)
 	case protocol.Count() < 1:
-		return bundle.Params{}, usagef("--rate x --duration gives no request")
+		return schema.Params{}, usagef("--rate x --duration gives no request")
 	case protocol.WarmupCount < 0 || protocol.WarmupCount > 1000:
-		return bundle.Params{}, usagef("--warmup %d: want 0 to 1000", protocol.WarmupCount)
+		return schema.Params{}, usagef("--warmup-requests %d: want 0 to 1000", protocol.WarmupCount)
 	case protocol.MaxRunTime < protocol.Duration+5*time.Second:
-		return bundle.Params{}, usagef("--max-run-time %v: want at least --duration + 5s", protocol.MaxRunTime)
+		return schema.Params{}, usagef("--max-run-time %v: want at least --duration + 5s", protocol.MaxRunTime)
 	}
-	var l bundle.Limits
-	if l.APICPUs, err = cpus(c, "api-cpus"); err != nil {
-		return bundle.Params{}, err
+	var l schema.Limits
+	if l.APICPUs, err = c.CPUs("api-cpus"); err != nil {
+		return schema.Params{}, err
 	}
-	if l.ReaderCPUs, err = cpus(c, "reader-cpus"); err != nil {
-		return bundle.Params{}, err
+	if l.ReaderCPUs, err = c.CPUs("reader-cpus"); err != nil {
+		return schema.Params{}, err
 	}
-	if l.LoadgenCPUs, err = cpus(c, "loadgen-cpus"); err != nil {
-		return bundle.Params{}, err
+	if l.LoadgenCPUs, err = c.CPUs("loadgen-cpus"); err != nil {
+		return schema.Params{}, err
 	}
 	for flag, dst := range map[string]*int64{"api-memory": &l.APIMemoryBytes, "reader-memory": &l.ReaderMemoryBytes, "loadgen-memory": &l.LoadgenMemoryBytes} {
-		if *dst, err = bytesFlag(c, flag, 6<<20); err != nil { // the engine refuses less
-			return bundle.Params{}, err
+		if *dst, err = c.Size(flag, experiment.MinMemory); err != nil {
+			return schema.Params{}, err
 		}
 	}
-	if l.PidsLimit = c.Int64("pids-limit"); l.PidsLimit < 16 {
-		return bundle.Params{}, usagef("--pids-limit %d: want at least 16", l.PidsLimit)
+	if l.PidsLimit, err = c.Pids("pids-limit"); err != nil {
+		return schema.Params{}, err
 	}
-	maxLogBytes, err := bytesFlag(c, "max-log-bytes", 1<<20)
+	maxLogBytes, err := c.Size("max-log-bytes", 1<<20)
 	if err != nil {
-		return bundle.Params{}, err
+		return schema.Params{}, err
 	}
 	maxLag := c.Duration("max-send-lag")
-	if maxLag <= 0 {
-		return bundle.Params{}, usagef("--max-send-lag %v: want more than 0", maxLag)
+	if maxLag <= 0 || float64(maxLag)/1e6 > schema.MaxSendLagBoundMs {
+		return schema.Params{}, usagef("--max-send-lag %v: want more than 0 and at most %gms", maxLag, schema.MaxSendLagBoundMs)
 	}
 	topology := c.String("client-topology")
 	if topology != SharedClient && topology != SplitClient {
-		return bundle.Params{}, usagef("--client-topology %q: want shared or split", topology)
+		return schema.Params{}, usagef("--client-topology %q: want shared or split", topology)
 	}
-	return bundle.Params{
+	return schema.Params{
 		APIs:           apis,
 		Rounds:         1,
 		RateRPS:        protocol.Rate,
@@ -218,20 +222,4 @@ func ParamsFrom(c *cli.Context) (bundle.Params, error) {
 		ClientTopology:  topology,
 		Limits:          l,
 	}, nil
-}
-
-func cpus(c *cli.Context, flag string) (float64, error) {
-	v := c.Float64(flag)
-	if !(v >= 0.01 && v <= 1024) {
-		return 0, usagef("--%s %v: want 0.01 to 1024 CPUs", flag, v)
-	}
-	return v, nil
-}
-
-func bytesFlag(c *cli.Context, flag string, least int64) (int64, error) {
-	v, err := units.RAMInBytes(c.String(flag))
-	if err != nil || v < least {
-		return 0, usagef("--%s %q: want a size of at least %s, such as 128MiB", flag, c.String(flag), units.BytesSize(float64(least)))
-	}
-	return v, nil
 }

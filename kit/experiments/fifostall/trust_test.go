@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -33,9 +35,9 @@ func resultWithLag(t *testing.T, lag time.Duration) []byte {
 // TestFIFOStallRedoesARunOverItsBound: a verified run over the bound is redone while
 // retries remain, and marked superseded; one within it, or out of retries, is kept.
 func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
-	params := bundle.Params{APIs: []string{GoAPI}, Rounds: 1, RateRPS: 20, DurationS: 1, MaxSendLagP99Ms: 1, Retries: 1}
-	cond := experiment.Condition{GoAPI, "none", FastReader}
-	p := NewPlan([]experiment.Condition{cond}, 1, params)
+	params := schema.Params{APIs: []string{GoAPI}, Rounds: 1, RateRPS: 20, DurationS: 1, MaxSendLagP99Ms: 1, Retries: 1}
+	cond := Cond{GoAPI, "none", FastReader}
+	p := NewPlan([]Cond{cond}, 1, params)
 	b := p.FIFO()
 	add := func(id string, attempt int, lag time.Duration) experiment.Run {
 		run := experiment.Run{ID: id, Condition: cond, Round: 1, Position: 1, Attempt: attempt, Pod: experiment.PodResult{Result: resultWithLag(t, lag)}}
@@ -60,7 +62,7 @@ func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := bundle.DecodeCSV[bundle.ConditionRow](bundle.ConditionsFile, files[bundle.ConditionsFile], 5)
+	d := bundle.DecodeCSV[schema.ConditionRow](schema.ConditionsFile, files[schema.ConditionsFile], 5)
 	if c := d.Rows[0]; c.Runs != 1 || c.RunsSuperseded != 1 || c.RunsTrusted != 0 {
 		t.Fatalf("condition %+v", c)
 	}
@@ -75,9 +77,9 @@ func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
 // TestTheSharedTopologyIsOneClientContainer: shared runs the reader inside the load
 // generator's container under its limits; split keeps three containers.
 func TestTheSharedTopologyIsOneClientContainer(t *testing.T) {
-	params := bundle.Params{APIs: []string{GoAPI}, RateRPS: 20, DurationS: 1, MaxRunTimeS: 60,
-		Limits: bundle.Limits{APICPUs: 0.25, ReaderCPUs: 0.5, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20}}
-	cond := experiment.Condition{GoAPI, "none", SlowReader}
+	params := schema.Params{APIs: []string{GoAPI}, RateRPS: 20, DurationS: 1, MaxRunTimeS: 60,
+		Limits: schema.Limits{APICPUs: 0.25, ReaderCPUs: 0.5, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20}}
+	cond := Cond{GoAPI, "none", SlowReader}
 	for _, tc := range []struct {
 		topology string
 		roles    []string
@@ -88,7 +90,7 @@ func TestTheSharedTopologyIsOneClientContainer(t *testing.T) {
 		{"", []string{"api", "reader", "loadgen"}, []string{"api", "reader", "loadgen"}}, // a bundle from before: split
 	} {
 		params.ClientTopology = tc.topology
-		p := NewPlan([]experiment.Condition{cond}, 1, params)
+		p := NewPlan([]Cond{cond}, 1, params)
 		spec := p.Pod(cond, "r", map[string]string{"api": "A", "reader": "R", "loadgen": "L"})
 		var roles []string
 		for _, c := range spec.Containers {
@@ -98,7 +100,7 @@ func TestTheSharedTopologyIsOneClientContainer(t *testing.T) {
 			t.Errorf("%q: roles %v, images %v", tc.topology, roles, p.Images())
 		}
 		client := spec.Containers[len(spec.Containers)-1]
-		if tc.topology == SharedClient && (client.NanoCPUs != 250_000_000 || !slices.Contains(client.Cmd, "-with-reader") || !slices.Contains(client.Cmd, "262144")) {
+		if tc.topology == SharedClient && (client.NanoCPUs != 250_000_000 || !loadgenArgs(t, client.Cmd).WithReader || loadgenArgs(t, client.Cmd).ReaderRate != 262144) {
 			t.Errorf("shared client %+v", client)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -49,11 +50,16 @@ func (b *Bundle) Measured(run experiment.Run) bool {
 
 // Add derives a run's rows from the program's document.
 func (b *Bundle) Add(run experiment.Run) (string, bool) {
-	r := RunRow{RunID: run.ID, Language: run.Condition[0], Way: run.Condition[1], Round: run.Round, Position: run.Position,
+	p := b.Manifest.Parameters
+	c := run.Condition.(Cond)
+	r := RunRow{RunID: run.ID, Language: c.Language, Way: c.Way, Round: run.Round, Position: run.Position,
 		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Volume: b.Manifest.Parameters.Volume,
 		Exits: exits(run.Pod.Exits)}
 	if r.Volume == "" {
 		r.Volume = "logbench-" + run.ID
+	}
+	if !p.Legacy() {
+		r.LibraryID = c.Library
 	}
 	var doc *contract.LineCostDocument
 	failure := run.Failure
@@ -63,7 +69,7 @@ func (b *Bundle) Add(run experiment.Run) (string, bool) {
 			doc, failure = nil, experiment.JoinFailures(failure, "unreadable document: "+err.Error())
 		}
 	}
-	r, trials := Derive(r, doc, failure)
+	r, trials := Derive(p, r, doc, failure)
 	b.Runs = append(b.Runs, r)
 	b.Trials = append(b.Trials, trials...)
 	state := "verified"
@@ -72,10 +78,10 @@ func (b *Bundle) Add(run experiment.Run) (string, bool) {
 	}
 	var cpu, wall []float64
 	for _, t := range trials {
-		cpu, wall = append(cpu, t.CPUNsPerLine), append(wall, t.WallNsPerLine)
+		cpu, wall = append(cpu, float64(t.CPUNsPerLine)), append(wall, float64(t.WallNsPerLine))
 	}
-	return fmt.Sprintf("%-22s cpu %s/line  wall %s/line  throttled %d/%d trials  %s",
-		r.Language+"/"+r.Way, Ns(Median(cpu)), Ns(Median(wall)), r.TrialsThrottle, len(trials), state), r.Verified
+	return fmt.Sprintf("%-30s cpu %s/line  wall %s/line  throttled %d/%d trials  %s",
+		run.Condition.String(), Ns(Median(cpu)), Ns(Median(wall)), r.TrialsThrottle, len(trials), state), r.Verified
 }
 
 func exits(xs []contract.Exit) string {
@@ -92,7 +98,8 @@ func exits(xs []contract.Exit) string {
 
 func (b *Bundle) Has(cond experiment.Condition, round int) bool {
 	for _, r := range b.Runs {
-		if (experiment.Condition{r.Language, r.Way}).Key(r.Round) == cond.Key(round) {
+		lib, _ := LibraryOfRun(r.Language, r.LibraryID)
+		if experiment.Key(Cond{r.Language, lib.ID, r.Way}, r.Round) == experiment.Key(cond, round) {
 			return true
 		}
 	}
@@ -121,12 +128,12 @@ func (b *Bundle) Summary(w io.Writer) error {
 	}
 	WriteTable(w, b.Conditions, p)
 	fmt.Fprintln(w)
-	for _, o := range Orderings(b.Conditions) {
+	for _, o := range Orderings(ByLibrary(b.Conditions)) {
 		fmt.Fprintln(w, o)
 	}
 	if pub, err := LoadPublished(); err == nil {
 		fmt.Fprintln(w)
-		for _, r := range Ratios(b.Conditions, pub) {
+		for _, r := range Ratios(ByLibrary(b.Conditions), pub) {
 			fmt.Fprintln(w, r)
 		}
 	}
@@ -159,32 +166,87 @@ func volumeKind(v string) string {
 	return v
 }
 
-// WriteTable writes the conditions as a fixed-width table.
+// WriteTable writes the conditions as fixed-width tables, one per language: each
+// library's ways, the headline and the calling thread's CPU per line with their 95%
+// intervals, and the share of a core at the plan's rate over that interval; a way a
+// library cannot do is marked not offered.
 func WriteTable(w io.Writer, conds []ConditionRow, p Params) {
 	limit := "no CPU limit"
 	if p.CPUs > 0 {
 		limit = fmt.Sprintf("%g CPU", p.CPUs)
 	}
-	fmt.Fprintf(w, "per line: median of trials [95%% bootstrap interval]; headline = thread CPU time, wall time for fsync; %s, %s memory\n",
-		limit, bytesSize(p.MemoryBytes))
-	fmt.Fprintf(w, "%-7s %-15s %5s %-4s %11s %25s %9s %11s %11s %11s %9s %12s %13s %s\n",
-		"lang", "way", "runs", "head", "per line", "95% interval", "x cheap", "cpu", "wall", "all threads", "thr.trl", "thr.periods",
-		fmt.Sprintf("core@%g/s", p.RateLinesPerS), "published")
+	line := "text-notime (the kit's line before lines had a time stamp)"
+	if !p.Legacy() {
+		line = p.Line
+	}
+	fmt.Fprintf(w, "per line: median of trials [95%% bootstrap interval]; headline = thread CPU time, wall time for fsync; %s, %s memory; line %s\n",
+		limit, bytesSize(p.MemoryBytes), line)
+	var langs []string
 	for _, c := range conds {
-		pub := "-"
-		if c.PublishedFigure != "" {
-			pub = c.PublishedFigure
+		if !contains(langs, c.Language) {
+			langs = append(langs, c.Language)
 		}
-		fmt.Fprintf(w, "%-7s %-15s %2d/%-2d %-4s %11s %25s %9s %11s %11s %11s %9s %12d %13s %s\n",
-			c.Language, c.Way, c.RunsVerified, c.Runs, c.Headline, Ns(c.NsPerLine),
-			"["+Ns(c.NsPerLineLow)+", "+Ns(c.NsPerLineHigh)+"]", ratio(c.RatioToCheapest),
-			Ns(c.CPUNsPerLine), Ns(c.WallNsPerLine), Ns(c.CgroupCPUNsPerLine),
-			fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), c.ThrottledPeriods, pct(c.ShareOfCoreAtRate), pub)
+	}
+	rate := fmt.Sprintf("core@%g/s", p.RateLinesPerS)
+	for _, lang := range langs {
+		fmt.Fprintf(w, "\n%s\n", lang)
+		fmt.Fprintf(w, "%-9s %-11s %-15s %5s %-4s %11s %23s %11s %23s %9s %19s %9s %11s %11s %9s %s\n",
+			"library", "line", "way", "runs", "head", "per line", "95% interval", "cpu", "cpu 95% interval", rate, "interval", "x cheap",
+			"wall", "all threads", "thr.trl", "published")
+		for _, c := range conds {
+			if c.Language != lang {
+				continue
+			}
+			lib := c.Library
+			if lib == "" {
+				lib = lc.DefaultLibrary(lang).ID
+			}
+			shape := c.Line
+			if shape == "" {
+				shape = lc.LineTextNoTime
+			}
+			if c.NotOffered != "" {
+				fmt.Fprintf(w, "%-9s %-11s %-15s %s: %s\n", lib, shape, c.Way, lc.NotOfferedMark, c.NotOffered)
+				continue
+			}
+			pub := "-"
+			if c.PublishedFigure != "" {
+				pub = c.PublishedFigure
+			}
+			cpuCI, shareCI := "-", "-"
+			if !p.Legacy() {
+				cpuCI = "[" + Ns(c.CPUNsPerLineLow) + ", " + Ns(c.CPUNsPerLineHigh) + "]"
+				shareCI = "[" + pct(c.ShareOfCoreAtRateLow) + ", " + pct(c.ShareOfCoreAtRateHigh) + "]"
+			}
+			fmt.Fprintf(w, "%-9s %-11s %-15s %2d/%-2d %-4s %11s %23s %11s %23s %9s %19s %9s %11s %11s %9s %s\n",
+				lib, shape, c.Way, c.RunsVerified, c.Runs, c.Headline, Ns(c.NsPerLine),
+				"["+Ns(c.NsPerLineLow)+", "+Ns(c.NsPerLineHigh)+"]", Ns(c.CPUNsPerLine), cpuCI,
+				pct(c.ShareOfCoreAtRate), shareCI, ratio(c.RatioToCheapest),
+				Ns(c.WallNsPerLine), Ns(c.CgroupCPUNsPerLine), fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), pub)
+		}
 	}
 }
 
+// ByLibrary labels each condition's language with its library ("go/zap") when the
+// bundle has a library axis, so that the seed's orderings and ratios are checked within
+// one library, never across two.
+func ByLibrary(conds []ConditionRow) []ConditionRow {
+	out := make([]ConditionRow, 0, len(conds))
+	for _, c := range conds {
+		if c.NotOffered != "" {
+			continue
+		}
+		if c.Library != "" {
+			c.Language += "/" + c.Library
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // Ns formats nanoseconds with a unit that keeps three figures.
-func Ns(v float64) string {
+func Ns[F ~float64](f F) string {
+	v := float64(f)
 	switch {
 	case math.IsNaN(v):
 		return "-"
@@ -196,14 +258,16 @@ func Ns(v float64) string {
 	return fmt.Sprintf("%.3g ns", v)
 }
 
-func ratio(v float64) string {
+func ratio[F ~float64](f F) string {
+	v := float64(f)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "-"
 	}
 	return fmt.Sprintf("%.3gx", v)
 }
 
-func pct(v float64) string {
+func pct[F ~float64](f F) string {
+	v := float64(f)
 	if math.IsNaN(v) {
 		return "-"
 	}

@@ -1,149 +1,171 @@
 package linecost
 
 import (
-	"encoding/csv"
-	"encoding/json"
-	"fmt"
 	"io"
 	"math"
-	"strconv"
+	"slices"
+	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
+	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/results/reference"
 )
 
-// CompareRow is one condition of one bundle in a comparison.
-type CompareRow struct {
-	Language string  `json:"language"`
-	Way      string  `json:"way"`
-	Bundle   string  `json:"bundle"` // the label, or "published"
-	Headline string  `json:"headline"`
-	Runs     string  `json:"runs"` // verified/all
-	Ns       float64 `json:"ns_per_line"`
-	Low      float64 `json:"ns_per_line_ci_low"`
-	High     float64 `json:"ns_per_line_ci_high"`
-	Ratio    float64 `json:"ratio_to_cheapest"`
-	// Throttled is trials throttled / trials.
-	Throttled string `json:"throttled_trials"`
+// Metrics are the experiment's metrics in the order compare shows them; the Wide ones
+// only with --wide.
+var Metrics = []compare.Metric{
+	{Name: "ns_per_line", Title: "cost per line (the headline clock: thread CPU, or wall for fsync)"},
+	{Name: "ns_per_line_at_median_speed", Title: "cost per line at the bundle's median host speed (speed probe)", Wide: true},
+	{Name: "cpu_ns_per_line", Title: "thread CPU per line", Wide: true},
+	{Name: "wall_ns_per_line", Title: "wall time per line", Wide: true},
 }
 
-// Compare sets verified bundles side by side, condition by condition, each with its
-// own bootstrap interval (drawn when the bundle was saved, seeded by condition), and the
-// published figure with opt.Published. Bundles measured under other limits or rates
-// are said to differ on warn.
+// compareLegend says what the test of each metric rests on.
+var compareLegend = []string{
+	"line-cost: a way's figure is the median of its verified runs' trials, and the bootstrap draws runs, then trials within each; the headline is the calling thread's CPU time per line, but wall time for fsync, which waits on the disk.",
+	"line-cost marks: throttled trials, a wall-clock figure with trials a CPU limit throttled (it stretched their wall time, not their CPU time; conditions.csv counts them). The published figures are the seed's wall-clock times per line, given for no language: they stand beside every language's headline.",
+}
+
+// Compare sets bundles side by side condition by condition with the comparison engine
+// (kit/offline/compare), the published figures first with opt.Published.
 func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
-	type keyed struct {
-		label string
-		b     *Bundle
-	}
-	var bs []keyed
+	in := compare.Input{Experiment: Name, Metrics: Metrics, Legend: compareLegend}
+	var bundles []*Bundle
 	for _, s := range sources {
 		b, err := bundleOf(s.Result)
 		if err != nil {
 			return err
 		}
-		bs = append(bs, keyed{s.Label, b})
+		bundles = append(bundles, b)
 	}
-	if len(bs) == 0 {
-		return fmt.Errorf("nothing to compare")
+	if opt.Published {
+		pub, err := LoadPublished()
+		if err != nil {
+			return err
+		}
+		setup, err := reference.SetupOf(Name)
+		if err != nil {
+			return err
+		}
+		in.Published = &setup
+		in.Sides = append(in.Sides, compare.Side{Label: compare.PublishedLabel, Rows: PublishedRows(pub, bundles), Host: compare.PublishedHost(setup)})
 	}
-	first := bs[0].b.Manifest.Parameters
-	for _, k := range bs[1:] {
-		p := k.b.Manifest.Parameters
-		if p.CPUs != first.CPUs || p.MemoryBytes != first.MemoryBytes {
-			fmt.Fprintf(warn, "%s ran under %g CPU, %s; %s under %g CPU, %s: the CPU-bound ways' wall times are not alike\n",
-				k.label, p.CPUs, bytesSize(p.MemoryBytes), bs[0].label, first.CPUs, bytesSize(first.MemoryBytes))
-		}
-		if k.b.Manifest.Engine.Host != bs[0].b.Manifest.Engine.Host {
-			fmt.Fprintf(warn, "%s ran on %s, %s on %s\n", k.label, k.b.Manifest.Engine.Host, bs[0].label, bs[0].b.Manifest.Engine.Host)
-		}
+	for i, s := range sources {
+		b := bundles[i]
+		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: Rows(b, s.Result.Speed), Common: &b.Manifest.Common, Manifest: b.Manifest,
+			Host: []compare.KV{{Key: "runtime", Value: runtimes(b)}}})
 	}
-	// Conditions in the first bundle's order, then any the others add.
-	var order [][2]string
-	for _, k := range bs {
-		for _, c := range k.b.Conditions {
-			key := [2]string{c.Language, c.Way}
-			if !containsKey(order, key) {
-				order = append(order, key)
-			}
-		}
-	}
-	var rows []CompareRow
-	for _, key := range order {
-		for _, k := range bs {
-			for _, c := range k.b.Conditions {
-				if c.Language == key[0] && c.Way == key[1] {
-					rows = append(rows, CompareRow{Language: c.Language, Way: c.Way, Bundle: k.label, Headline: c.Headline,
-						Runs: fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), Ns: c.NsPerLine, Low: c.NsPerLineLow, High: c.NsPerLineHigh,
-						Ratio: c.RatioToCheapest, Throttled: fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials)})
-				}
-			}
-		}
-		if opt.Published {
-			pub, err := LoadPublished()
-			if err != nil {
-				return err
-			}
-			if f, ok := pub.PerLine(key[1]); ok {
-				rows = append(rows, CompareRow{Language: key[0], Way: key[1], Bundle: "published", Headline: "wall", Ns: f.Ns, Low: nan, High: nan, Ratio: nan})
-			}
-		}
-	}
-	switch opt.Format {
-	case "", "text", "markdown":
-		md := opt.Format == "markdown"
-		if md {
-			fmt.Fprintln(out, "| language | way | bundle | runs | headline | per line | 95% interval | x cheapest | throttled trials |")
-			fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|")
-		} else {
-			fmt.Fprintf(out, "%-7s %-15s %-20s %-6s %-4s %11s %25s %9s %s\n", "lang", "way", "bundle", "runs", "head", "per line", "95% interval", "x cheap", "throttled")
-		}
-		for _, r := range rows {
-			interval := "-"
-			if !math.IsNaN(r.Low) {
-				interval = "[" + Ns(r.Low) + ", " + Ns(r.High) + "]"
-			}
-			if md {
-				fmt.Fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Language, r.Way, r.Bundle, r.Runs, r.Headline, Ns(r.Ns), interval, ratio(r.Ratio), r.Throttled)
-			} else {
-				fmt.Fprintf(out, "%-7s %-15s %-20s %-6s %-4s %11s %25s %9s %s\n", r.Language, r.Way, r.Bundle, r.Runs, r.Headline, Ns(r.Ns), interval, ratio(r.Ratio), r.Throttled)
-			}
-		}
-		return nil
-	case "csv":
-		w := csv.NewWriter(out)
-		w.Write([]string{"language", "way", "bundle", "runs", "headline", "ns_per_line", "ns_per_line_ci_low", "ns_per_line_ci_high", "ratio_to_cheapest", "throttled_trials"})
-		for _, r := range rows {
-			w.Write([]string{r.Language, r.Way, r.Bundle, r.Runs, r.Headline, num(r.Ns), num(r.Low), num(r.High), num(r.Ratio), r.Throttled})
-		}
-		w.Flush()
-		return w.Error()
-	case "json":
-		for i := range rows {
-			for _, f := range []*float64{&rows[i].Ns, &rows[i].Low, &rows[i].High, &rows[i].Ratio} {
-				if math.IsNaN(*f) || math.IsInf(*f, 0) {
-					*f = -1 // JSON has no NaN; -1 is no figure
-				}
-			}
-		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
-	}
-	return experiment.Usagef("--format %q: line-cost compares as text, markdown, csv or json", opt.Format)
+	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Resamples: opt.Resamples, Threshold: opt.Threshold}, opt.Format, opt.Wide)
 }
 
-func num(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-func containsKey(list [][2]string, k [2]string) bool {
-	for _, v := range list {
-		if v == k {
-			return true
+// Rows are a line-cost bundle's rows for the comparison engine: per language and way,
+// each verified run's trials are its values, and the figure is their median. A
+// wall-clock figure with throttled trials is marked.
+//
+// A condition is a language, library and way; a bundle written before the library axis
+// measured each language's first library, and compares as it. With the speed probe's
+// figures (speed: each run's speed over the bundle's median, verify.Result.Speed), the
+// headline is also given at the bundle's median speed, each trial's cost times its run's
+// speed: kept apart from the raw figure, as ns_per_line_at_median_speed.
+func Rows(b *Bundle, speed map[string]float64) []compare.Row {
+	library := map[string]string{} // verified runs' library, by run
+	for _, r := range b.Runs {
+		if lib, ok := LibraryOfRun(r.Language, r.LibraryID); ok && r.Verified {
+			library[r.RunID] = lib.ID
 		}
 	}
-	return false
+	var out []compare.Row
+	for _, c := range b.Conditions {
+		lib, ok := LibraryOfRun(c.Language, c.Library)
+		if !ok || c.NotOffered != "" {
+			continue
+		}
+		cond := []compare.KV{{Key: "language", Value: c.Language}, {Key: "library", Value: lib.ID}, {Key: "way", Value: c.Way}}
+		var ids []string
+		head, cpu, wall, norm := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
+		for _, t := range b.Trials {
+			if t.Language != c.Language || t.Way != c.Way || library[t.RunID] != lib.ID {
+				continue
+			}
+			if !slices.Contains(ids, t.RunID) {
+				ids = append(ids, t.RunID)
+			}
+			h := float64(t.CPUNsPerLine)
+			if c.Headline == HeadlineWall {
+				h = float64(t.WallNsPerLine)
+			}
+			head[t.RunID] = append(head[t.RunID], h)
+			if sp := speed[t.RunID]; sp > 0 {
+				norm[t.RunID] = append(norm[t.RunID], h*sp)
+			}
+			cpu[t.RunID] = append(cpu[t.RunID], float64(t.CPUNsPerLine))
+			wall[t.RunID] = append(wall[t.RunID], float64(t.WallNsPerLine))
+		}
+		var throttled []string
+		if c.ThrottledTrials > 0 {
+			throttled = []string{"throttled trials"}
+		}
+		row := func(metric string, values map[string][]float64, value float64, marks []string) {
+			var runs [][]float64
+			for _, id := range ids {
+				runs = append(runs, values[id])
+			}
+			if len(runs) == 0 {
+				return
+			}
+			r := compare.Measured(cond, metric, "ns", compare.Median{}, runs)
+			r.Value = value
+			r.Marks = marks
+			out = append(out, r)
+		}
+		headMarks := []string(nil)
+		if c.Headline == HeadlineWall {
+			headMarks = throttled
+		}
+		row("ns_per_line", head, float64(c.NsPerLine), headMarks)
+		if len(norm) == len(ids) {
+			row("ns_per_line_at_median_speed", norm, math.NaN(), headMarks)
+		}
+		row("cpu_ns_per_line", cpu, float64(c.CPUNsPerLine), nil)
+		row("wall_ns_per_line", wall, float64(c.WallNsPerLine), throttled)
+	}
+	return out
+}
+
+// PublishedRows are the seed's times per line, for every language and way the bundles
+// have (the seed names no language).
+func PublishedRows(pub Published, bundles []*Bundle) []compare.Row {
+	type lw struct{ language, way string }
+	var order []lw
+	for _, b := range bundles {
+		for _, c := range b.Conditions {
+			if !slices.Contains(order, lw{c.Language, c.Way}) {
+				order = append(order, lw{c.Language, c.Way})
+			}
+		}
+	}
+	var out []compare.Row
+	for _, k := range order {
+		if f, ok := pub.PerLine(k.way); ok {
+			out = append(out, compare.Fixed([]compare.KV{{Key: "language", Value: k.language}, {Key: "library", Value: lc.DefaultLibrary(k.language).ID}, {Key: "way", Value: k.way}}, "ns_per_line", "ns", f.Ns))
+		}
+	}
+	return out
+}
+
+// runtimes names each language's runtime as its runs recorded it.
+func runtimes(b *Bundle) string {
+	var out []string
+	for _, lang := range b.Manifest.Parameters.Languages {
+		name := lang
+		for _, r := range b.Runs {
+			if r.Language == lang && r.Runtime != "" {
+				name = r.Runtime
+				break
+			}
+		}
+		out = append(out, name)
+	}
+	return strings.Join(out, "; ")
 }

@@ -1,12 +1,17 @@
 package linecost
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocarina/gocsv"
 
 	"github.com/logbench/logbench/kit/contract"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
@@ -21,24 +26,13 @@ func TestEveryColumnIsDescribed(t *testing.T) {
 	if u := bundle.Undocumented(pkg); len(u) > 0 {
 		t.Errorf("columns without a description (or a number without a unit) in kit/experiments/linecost/datapackage.go columnDocs: %s", strings.Join(u, ", "))
 	}
-	columns := map[string]bool{}
-	for _, r := range pkg.Resources {
-		if r.Schema != nil {
-			for _, f := range r.Schema.Fields {
-				columns[r.Path+":"+f.Name], columns[":"+f.Name] = true, true
-			}
-		}
-	}
-	for file, docs := range columnDocs {
-		for col := range docs {
-			if !columns[file+":"+col] {
-				t.Errorf("columnDocs describes %s:%s, which no file has", file, col)
-			}
-		}
+	if s := bundle.Stale(pkg, columnDocs); len(s) > 0 {
+		t.Errorf("columnDocs describes columns no file has: %s", strings.Join(s, ", "))
 	}
 	for _, tb := range tables {
+		r, _ := pkg.Resource(tb.File)
 		for _, col := range tb.Optional {
-			if !columns[tb.File+":"+col] {
+			if r.Schema == nil || !slices.ContainsFunc(r.Schema.Fields, func(f bundle.SchemaField) bool { return f.Name == col }) {
 				t.Errorf("%s: optional column %s is not one of its columns", tb.File, col)
 			}
 		}
@@ -57,6 +51,51 @@ func failedBundle(t *testing.T) *Bundle {
 			}
 		}
 	})
+}
+
+// TestAMissingFigureIsAnEmptyField: the bundle with missing figures writes each as an
+// empty field, as every experiment does and its data package declares, never "NaN";
+// and the same files with "NaN" in those fields, as bundles written before spell them,
+// verify all the same.
+func TestAMissingFigureIsAnEmptyField(t *testing.T) {
+	b := failedBundle(t)
+	files := saved(t, b, nil)
+	for _, name := range []string{TrialsFile, ConditionsFile} {
+		if bytes.Contains(files.Data[name], []byte("NaN")) {
+			t.Errorf("%s spells a missing figure NaN", name)
+		}
+	}
+	pkg, err := bundle.ParseDataPackage(files.Data[DataPackageFile])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range pkg.Resources {
+		if r.Schema != nil && !slices.Equal(r.Schema.MissingValues, []string{""}) {
+			t.Errorf("%s: missingValues %q, want the empty field alone", r.Path, r.Schema.MissingValues)
+		}
+	}
+	old := emptyLegacyMissing(files.Data[ConditionsFile], reflect.TypeFor[ConditionRow]())
+	if !bytes.Equal(old, files.Data[ConditionsFile]) {
+		t.Fatal("a file without NaN was rewritten")
+	}
+	// The figure columns' empty fields as an earlier kit wrote them: "NaN".
+	legacy := strings.ReplaceAll(string(files.Data[ConditionsFile]), ",,", ",NaN,")
+	read := emptyLegacyMissing([]byte(legacy), reflect.TypeFor[ConditionRow]())
+	var have, want []ConditionRow
+	if err := gocsv.UnmarshalBytes(read, &have); err != nil {
+		t.Fatalf("NaN as written before does not read: %v", err)
+	}
+	if err := gocsv.UnmarshalBytes(files.Data[ConditionsFile], &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(have) != len(want) {
+		t.Fatalf("%d rows, want %d", len(have), len(want))
+	}
+	for i := range want {
+		if have[i].NsPerLine.Present() != want[i].NsPerLine.Present() || have[i].PublishedNsPerLine.Present() != want[i].PublishedNsPerLine.Present() {
+			t.Errorf("row %d: NaN read as %v, %v; the empty field as %v, %v", i, have[i].NsPerLine, have[i].PublishedNsPerLine, want[i].NsPerLine, want[i].PublishedNsPerLine)
+		}
+	}
 }
 
 // TestTheBundleLoadsThroughItsDataPackage reads every CSV file as datapackage.json
@@ -114,11 +153,11 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 	missing := 0
 	for i, row := range tables[TrialsFile] {
 		tr := b.Trials[i]
-		if row["thread_cpu_ns"] != tr.ThreadCPUNs || row["cpu_ns_per_line"] != tr.CPUNsPerLine || row["throttled"] != tr.Throttled {
+		if row["thread_cpu_ns"] != tr.ThreadCPUNs || row["cpu_ns_per_line"] != float64(tr.CPUNsPerLine) || row["throttled"] != tr.Throttled {
 			t.Fatalf("trial %d: %v against %+v", i, row, tr)
 		}
 		// A NaN in the file is a missing value, never a number.
-		if got, want := row["cgroup_cpu_ns_per_line"], value(tr.CgroupCPUNsPerLin); got != want {
+		if got, want := row["cgroup_cpu_ns_per_line"], value(float64(tr.CgroupCPUNsPerLin)); got != want {
 			t.Fatalf("trial %d: cgroup_cpu_ns_per_line %v, want %v", i, got, want)
 		}
 		if row["cgroup_cpu_ns_per_line"] == nil {
@@ -134,10 +173,10 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		if row["language"] != c.Language || row["way"] != c.Way || row["trials"] != int64(c.Trials) || row["headline"] != c.Headline {
 			t.Fatalf("condition %d: %v against %+v", i, row, c)
 		}
-		for col, v := range map[string]float64{"ns_per_line": c.NsPerLine, "ns_per_line_ci_low": c.NsPerLineLow, "ratio_to_cheapest": c.RatioToCheapest,
+		for col, v := range map[string]bundle.Opt{"ns_per_line": c.NsPerLine, "ns_per_line_ci_low": c.NsPerLineLow, "ratio_to_cheapest": c.RatioToCheapest,
 			"cpu_cores": c.CPUCores, "published_ns_per_line": c.PublishedNsPerLine} {
-			if row[col] != value(v) {
-				t.Fatalf("condition %s/%s: %s %v, want %v", c.Language, c.Way, col, row[col], value(v))
+			if row[col] != value(float64(v)) {
+				t.Fatalf("condition %s/%s: %s %v, want %v", c.Language, c.Way, col, row[col], value(float64(v)))
 			}
 			if row[col] == nil {
 				missing++
@@ -219,9 +258,9 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 	if res.Counts.Files != 4 {
 		t.Errorf("files checked %d, want 4", res.Counts.Files)
 	}
-	// Its archive order holds datapackage.json before SHA256SUMS.
+	// Its archive order holds datapackage.json after the data files, SHA256SUMS last.
 	layout := Experiment{}.Layout()
-	if layout[len(layout)-2] != DataPackageFile || layout[len(layout)-1] != bundle.SumsFile {
+	if !slices.Contains(layout, DataPackageFile) || layout[len(layout)-1] != bundle.SumsFile {
 		t.Errorf("layout %v", layout)
 	}
 }

@@ -1,14 +1,17 @@
 // Package linecost is the kit's third experiment: what one log line costs, seven ways
 // (format only, a disabled DEBUG line with eager and with lazy arguments, buffered,
-// unbuffered, fsync per line, a queue with a writer thread), in each language's usual
-// logging, measured inside that language's API image under the API's limits. Each run
+// unbuffered, fsync per line, a queue with a writer thread), in the logging libraries
+// people choose between in each language (--libraries; Go: log/slog, zap, zerolog,
+// logrus; Python: logging, structlog, loguru; Node.js: util.format, winston), each
+// writing its own line, time stamp included (--line), measured inside that language's
+// API image under the API's limits. Each run
 // is one container measuring one way; its trials are timed by the calling thread's CPU
 // clock and the monotonic clock, with the cgroup's CPU and throttling read around each,
 // and every line written is verified against the kit's own regeneration of it.
 package linecost
 
 import (
-	"github.com/urfave/cli/v2"
+	"flag"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -29,19 +32,14 @@ var _ experiment.Experiment = Experiment{}
 func (Experiment) Name() string { return Name }
 
 func (Experiment) Summary() string {
-	return "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python/Node.js, CPU and wall time per line, every line verified"
+	return "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python/Node.js x their libraries, CPU and wall time per line, every line verified"
 }
 
-func (Experiment) Source() string    { return Source }
-func (Experiment) Axes() []string    { return []string{"language", "way"} }
-func (Experiment) Flags() []cli.Flag { return Flags() }
+func (Experiment) Source() string                { return Source }
+func (Experiment) DeclareFlags(fs *flag.FlagSet) { DeclareFlags(fs) }
 
-// Plan validates reproduce's flags into the matrix language x way.
-func (Experiment) Plan(c *cli.Context) (experiment.Plan, error) {
-	rounds := 3
-	if c.IsSet("reps") {
-		rounds = c.Int("reps")
-	}
+// Plan validates reproduce's flags into the matrix language x library x way.
+func (Experiment) Plan(c *experiment.Flags, rounds int) (experiment.Plan, error) {
 	p, err := ParamsFrom(c, rounds)
 	if err != nil {
 		return nil, err

@@ -10,11 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
@@ -50,11 +49,11 @@ func recordedBundle(t *testing.T, edit func(lang string, doc *contract.LineCostD
 	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
 	for i, cond := range p.Conditions() {
 		var doc contract.LineCostDocument
-		if err := json.Unmarshal(recorded(t, cond[0]), &doc); err != nil {
+		if err := json.Unmarshal(recorded(t, cond.(Cond).Language), &doc); err != nil {
 			t.Fatal(err)
 		}
 		if edit != nil {
-			edit(cond[0], &doc)
+			edit(cond.(Cond).Language, &doc)
 		}
 		result, _ := json.Marshal(doc)
 		run := experiment.Run{ID: experiment.NewRunID(cond, 1), Condition: cond, Round: 1, Position: i + 1, Started: time.Unix(1e9, 0),
@@ -118,7 +117,7 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 			!(c.NsPerLineLow <= c.NsPerLine && c.NsPerLine <= c.NsPerLineHigh) || !(c.RatioToCheapest >= 1) {
 			t.Errorf("%+v", c)
 		}
-		if want := c.RateLinesPerS * c.CPUNsPerLine / 1e9; c.ShareOfCoreAtRate != want {
+		if want := bundle.Opt(c.RateLinesPerS) * c.CPUNsPerLine / 1e9; c.ShareOfCoreAtRate != want {
 			t.Errorf("%s/%s: share %v, want %v", c.Language, c.Way, c.ShareOfCoreAtRate, want)
 		}
 		if (c.Way == lc.Fsync) != (c.Headline == HeadlineWall) {
@@ -236,7 +235,7 @@ func TestEachWayIsCheckedForWhatItDoes(t *testing.T) {
 			}
 			files, _ := b.Files()
 			for _, c := range b.Conditions {
-				if c.Language == Go && c.Way == tc.way && (c.RunsVerified != 0 || c.Trials != 0 || !math.IsNaN(c.NsPerLine)) {
+				if c.Language == Go && c.Way == tc.way && (c.RunsVerified != 0 || c.Trials != 0 || c.NsPerLine.Present()) {
 					t.Errorf("a condition without a verified run has figures: %+v", c)
 				}
 			}
@@ -333,7 +332,7 @@ func TestMedianAndBootstrap(t *testing.T) {
 }
 
 func TestOrderings(t *testing.T) {
-	row := func(way string, ns float64) ConditionRow {
+	row := func(way string, ns bundle.Opt) ConditionRow {
 		return ConditionRow{Language: Go, Way: way, Headline: HeadlineOf(way), NsPerLine: ns, NsPerLineLow: ns * 0.9, NsPerLineHigh: ns * 1.1, CgroupCPUNsPerLine: ns}
 	}
 	conds := []ConditionRow{row(lc.Format, 1000), row(lc.DisabledEager, 400), row(lc.DisabledLazy, 30), row(lc.Buffered, 1200),
@@ -361,17 +360,16 @@ func TestOrderings(t *testing.T) {
 // parse runs the experiment's flags as reproduce would.
 func parse(t *testing.T, args ...string) (Params, error) {
 	t.Helper()
-	app := &cli.App{Flags: append(Flags(), &cli.IntFlag{Name: "reps", Value: 3})}
-	var p Params
-	var perr error
-	app.Action = func(c *cli.Context) error {
-		p, perr = ParamsFrom(c, c.Int("reps"))
-		return nil
+	reps := 3
+	if len(args) >= 2 && args[0] == "--reps" {
+		reps, _ = strconv.Atoi(args[1])
+		args = args[2:]
 	}
-	if err := app.Run(append([]string{"logbench"}, args...)); err != nil {
+	fs := experiment.FlagsOf(Experiment{})
+	if err := fs.Set.Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	return p, perr
+	return ParamsFrom(fs, reps)
 }
 
 func TestFlags(t *testing.T) {
@@ -383,12 +381,12 @@ func TestFlags(t *testing.T) {
 		p.CPUs != 0.25 || p.MemoryBytes != 128<<20 || p.RateLinesPerS != 1000 || p.WarmupTrials != 1 || p.Rounds != 3 {
 		t.Fatalf("defaults %+v", p)
 	}
-	if p, err = parse(t, "--cpus", "0", "--rate", "50000", "--ways", "fsync,queue", "--languages", "node,python"); err != nil || !slices.Equal(p.Languages, []string{Node, Python}) || p.CPUs != 0 || p.RateLinesPerS != 50000 {
+	if p, err = parse(t, "--cpus", "0", "--line-rate", "50000", "--ways", "fsync,queue", "--languages", "node,python"); err != nil || !slices.Equal(p.Languages, []string{Node, Python}) || p.CPUs != 0 || p.RateLinesPerS != 50000 {
 		t.Fatalf("%+v %v", p, err)
 	}
 	for _, tc := range [][]string{
 		{"--ways", "format,shout"}, {"--languages", "rust"}, {"--languages", ","}, {"--lines", "999"}, {"--fsync-lines", "10"},
-		{"--trials", "1"}, {"--cpus", "0.001"}, {"--memory", "1MiB"}, {"--queue-full", "wait"}, {"--rate", "0"}, {"--volume", "a/b"},
+		{"--trials", "1"}, {"--cpus", "0.001"}, {"--memory", "1MiB"}, {"--queue-full", "wait"}, {"--line-rate", "0"}, {"--volume", "a/b"},
 	} {
 		_, err := parse(t, tc...)
 		var u experiment.UsageError
@@ -416,8 +414,8 @@ func TestPod(t *testing.T) {
 	p := recordedParams
 	p.CPUs, p.Volume = 0, "fastdisk"
 	plan := NewPlan(p)
-	spec := plan.Pod(experiment.Condition{Python, lc.Fsync}, "python-fsync-r1-abc", map[string]string{"api-python": "sha256:py", "api": "sha256:go"})
-	if len(spec.Containers) != 1 || spec.Conductor != "linecost" || spec.Volume != "fastdisk" || spec.MountPath != RunDir {
+	spec := plan.Pod(Cond{Python, "logging", lc.Fsync}, "python-fsync-r1-abc", map[string]string{"api-python": "sha256:py", "api": "sha256:go"})
+	if len(spec.Containers) != 1 || spec.Conductor != "linecost" || spec.Volume != "fastdisk" || spec.MountPath != contract.RunDir {
 		t.Fatalf("%+v", spec)
 	}
 	c := spec.Containers[0]
@@ -427,6 +425,7 @@ func TestPod(t *testing.T) {
 	// The container's command is the program's own flags (cmd/incontainer/linecost).
 	fs := flag.NewFlagSet("linecost", flag.ContinueOnError)
 	ways, lines, out := fs.String("ways", "", ""), fs.Int64("lines", 0, ""), fs.String("out", "", "")
+	library, line := fs.String("library", "", ""), fs.String("line", "", "")
 	fs.Int("trials", 0, "")
 	fs.Int("warmup", 0, "")
 	fs.String("dir", "", "")
@@ -435,17 +434,17 @@ func TestPod(t *testing.T) {
 	if err := fs.Parse(c.Cmd); err != nil {
 		t.Fatal(err)
 	}
-	if *ways != lc.Fsync || *lines != 1000 || *out != spec.ResultPath || !strings.Contains(spec.ResultPath, "python-fsync-r1-abc") {
+	if *ways != lc.Fsync || *lines != 1000 || *library != "logging" || *line != lc.LineTextNoTime || *out != spec.ResultPath || !strings.Contains(spec.ResultPath, "python-fsync-r1-abc") {
 		t.Fatalf("%v -> %s", c.Cmd, spec.ResultPath)
 	}
-	node := plan.Pod(experiment.Condition{Node, lc.Queue}, "x", map[string]string{"api-node": "sha256:node", "api": "sha256:go"}).Containers[0]
+	node := plan.Pod(Cond{Node, "util", lc.Queue}, "x", map[string]string{"api-node": "sha256:node", "api": "sha256:go"}).Containers[0]
 	if node.Image != "sha256:node" || !slices.Equal(node.Entrypoint, []string{"/usr/bin/node", "/app/logbench_linecost.js"}) {
 		t.Fatalf("%+v", node)
 	}
 	if !slices.Equal(plan.Images(), []string{"api", "api-python", "api-node"}) {
 		t.Fatalf("images %v", plan.Images())
 	}
-	if go1 := plan.Pod(experiment.Condition{Go, lc.Format}, "x", map[string]string{"api": "sha256:go"}).Containers[0]; go1.Entrypoint[0] != "/linecost" || go1.Image != "sha256:go" {
+	if go1 := plan.Pod(Cond{Go, "slog", lc.Format}, "x", map[string]string{"api": "sha256:go"}).Containers[0]; go1.Entrypoint[0] != "/linecost" || go1.Image != "sha256:go" {
 		t.Fatalf("%+v", go1)
 	}
 }
@@ -460,11 +459,12 @@ func TestCompareAndReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(out.String(), "\ngo      fsync"); n != 3 { // a, b and the published figure
+	// One row of fsync: the published figure, a and b side by side.
+	if n := strings.Count(out.String(), "\ngo/slog/fsync "); n != 1 || !strings.Contains(out.String(), "published  a") {
 		t.Fatalf("%d fsync rows:\n%s", n, out.String())
 	}
 	var page bytes.Buffer
-	if err := (Experiment{}).Report(&page, res, "test"); err != nil {
+	if err := (Experiment{}).Report(&page, []experiment.Source{{Label: res.Name, Result: res}}, "test"); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"<svg", "Verified", "fsync &gt;&gt; unbuffered", "published"} {

@@ -59,7 +59,7 @@ func Orderings(conds []ConditionRow) []Ordering {
 	for _, lang := range langs {
 		get := func(way string) (ConditionRow, bool) {
 			for _, c := range conds {
-				if c.Language == lang && c.Way == way && !math.IsNaN(c.NsPerLine) {
+				if c.Language == lang && c.Way == way && c.NsPerLine.Present() {
 					return c, true
 				}
 			}
@@ -75,8 +75,8 @@ func Orderings(conds []ConditionRow) []Ordering {
 				return o
 			}
 			o.Measured = true
-			o.Holds = ca.NsPerLine > k*cb.NsPerLine
-			o.Clear = ca.NsPerLineLow > k*cb.NsPerLineHigh
+			o.Holds = float64(ca.NsPerLine) > k*float64(cb.NsPerLine)
+			o.Clear = float64(ca.NsPerLineLow) > k*float64(cb.NsPerLineHigh)
 			o.Evidence = fmt.Sprintf("%s %s (%s) against %s %s (%s): %.3gx", a, Ns(ca.NsPerLine), ca.Headline, b, Ns(cb.NsPerLine), cb.Headline, ca.NsPerLine/cb.NsPerLine)
 			return o
 		}
@@ -108,7 +108,7 @@ func Orderings(conds []ConditionRow) []Ordering {
 func (o Ordering) unbufferedNs(conds []ConditionRow) float64 {
 	for _, c := range conds {
 		if c.Language == o.Language && c.Way == lc.Unbuffered {
-			return c.NsPerLine
+			return float64(c.NsPerLine)
 		}
 	}
 	return math.NaN()
@@ -127,7 +127,7 @@ func Ratios(conds []ConditionRow, pub Published) []string {
 		ns := func(way string) float64 {
 			for _, c := range conds {
 				if c.Language == lang && c.Way == way {
-					return c.NsPerLine
+					return float64(c.NsPerLine)
 				}
 			}
 			return math.NaN()
@@ -142,7 +142,7 @@ func Ratios(conds []ConditionRow, pub Published) []string {
 			cheapest := math.NaN()
 			for _, c := range conds {
 				if c.Language == lang && c.RatioToCheapest == 1 {
-					cheapest = c.NsPerLine
+					cheapest = float64(c.NsPerLine)
 				}
 			}
 			out = append(out, fmt.Sprintf("%-7s fsync / cheapest way    %8s   published %s (%s)", lang, ratio(ns(lc.Fsync)/cheapest), f.Note, Ns(f.Value*1e3)))

@@ -1,222 +1,313 @@
 package linecost
 
 import (
-	"bytes"
 	"fmt"
-	"html/template"
 	"image/color"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
+	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/report"
-	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// Colours of the report's style (kit/offline/report): Okabe and Ito, apart for the
-// colour-blind and in grey.
-var (
-	langColour = map[string]color.Color{Go: color.RGBA{0, 114, 178, 255}, Python: color.RGBA{230, 159, 0, 255}, Node: color.RGBA{0, 158, 115, 255}}
-	pubColour  = color.RGBA{120, 120, 120, 255}
-	lightGrey  = color.RGBA{225, 225, 225, 255}
-	sans       = font.Font{Typeface: "Liberation", Variant: "Sans"}
-)
+// Report draws several bundles on one page, on the same axes: a colour per bundle.
+func (Experiment) Report(w io.Writer, sources []experiment.Source, version string) error {
+	return writeReport(w, sources, version)
+}
 
-// Report writes one bundle as a self-contained HTML page: the verification, the
-// table beside the published figures, the orderings, and a plot of every way's time
-// per line (log axis) with its interval.
-func (Experiment) Report(w io.Writer, res *verify.Result, version string) error {
-	b, err := bundleOf(res)
-	if err != nil {
-		return err
+// drawn is one bundle as the drawings need it.
+type drawn struct {
+	label  string
+	colour color.RGBA
+	b      *Bundle
+}
+
+func (d drawn) cond(lang, way string) *ConditionRow {
+	for i, c := range d.b.Conditions {
+		if c.Language == lang && c.Way == way {
+			return &d.b.Conditions[i]
+		}
 	}
+	return nil
+}
+
+func writeReport(w io.Writer, sources []experiment.Source, version string) error {
 	pub, err := LoadPublished()
 	if err != nil {
 		return err
 	}
-	var table, orderings bytes.Buffer
-	WriteTable(&table, b.Conditions, b.Manifest.Parameters)
-	for _, o := range Orderings(b.Conditions) {
-		fmt.Fprintln(&orderings, o)
+	var bs []drawn
+	var page report.Bundles
+	var langs, ways []string
+	for _, s := range sources {
+		b, err := bundleOf(s.Result)
+		if err != nil {
+			return err
+		}
+		bs = append(bs, drawn{label: s.Label, colour: page.Add(s.Label, s.Result, &b.Manifest.Common, b.Manifest.Parameters), b: b})
+		for _, c := range b.Conditions {
+			if !slices.Contains(langs, c.Language) {
+				langs = append(langs, c.Language)
+			}
+			if !slices.Contains(ways, c.Way) {
+				ways = append(ways, c.Way)
+			}
+		}
 	}
-	for _, r := range Ratios(b.Conditions, pub) {
-		fmt.Fprintln(&orderings, r)
+	disk := report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2}
+	for _, d := range bs {
+		disk.Rows = append(disk.Rows, []string{d.label, d.b.fsFacts()})
 	}
-	plotSVG, plotErr := costPlot(b.Conditions)
-	var problems []string
-	for _, p := range res.Problems {
-		problems = append(problems, p.String())
+
+	p, err := page.Page(Name, version,
+		"What one log line costs the calling thread, way by way (formatting, a disabled level, buffered and unbuffered writes, fsync, a queue), in Go, Python and Node.js. Published: "+Source,
+		nil, disk)
+	if err != nil {
+		return err
 	}
-	m := b.Manifest
-	data := map[string]any{
-		"Name": res.Name, "OK": res.OK(), "Problems": problems, "Version": version,
-		"Command": m.Command, "Created": m.CreatedUTC.Format("2006-01-02 15:04 UTC"),
-		"Engine": fmt.Sprintf("%s, Docker %s, %d CPUs, %s, cgroup v%s, kernel %s", m.Engine.Host, m.Engine.EngineVersion, m.Engine.CPUs, m.Engine.Platform, m.Engine.CgroupVersion, m.Engine.Kernel),
-		"Disk":   b.fsFacts(), "Table": table.String(), "Orderings": orderings.String(),
-		"Plot": template.HTML(plotSVG), "PlotErr": plotErr, "Source": Source,
-		"Runs": fmt.Sprintf("%d runs, %d verified", len(b.Runs), res.Counts.Verified),
+
+	var heads []report.Figure
+	for _, lang := range langs {
+		g := &report.Grouped{Points: true, Published: make([]float64, len(ways))}
+		for i, way := range ways {
+			g.Published[i] = math.NaN()
+			if f, ok := pub.PerLine(way); ok {
+				g.Published[i] = f.Ns
+			}
+		}
+		for _, d := range bs {
+			s := report.Series{Name: d.label, Colour: d.colour}
+			for _, way := range ways {
+				v := report.Absent
+				if c := d.cond(lang, way); c != nil && c.NsPerLine > 0 {
+					v = report.Value{V: float64(c.NsPerLine), Lo: float64(c.NsPerLineLow), Hi: float64(c.NsPerLineHigh)}
+				}
+				s.Values = append(s.Values, v)
+			}
+			g.Series = append(g.Series, s)
+		}
+		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
 	}
-	return page.Execute(w, data)
+	p.Sections = append(p.Sections, report.Section{ID: "headline", Title: "Time per line",
+		Caption: "Each way's headline per line: the median over trials (square) with its 95% bootstrap interval (whisker), on a log scale; the calling thread's CPU time, wall time for fsync, which waits on the disk. The dashed black strokes are the seed's figures (wall-clock, on a virtual machine), the same for every language.",
+		Figures: heads})
+
+	var cw []report.Figure
+	for _, lang := range langs {
+		cw = append(cw, cpuWallPlot(bs, lang, ways))
+	}
+	p.Sections = append(p.Sections, report.Section{ID: "cpu-wall", Title: "CPU time against wall time",
+		Caption: "Each way's median CPU time per line against its median wall time per line (log scales). On the diagonal the thread did nothing but run; above it, CPU time on other threads counted in; below it, waiting: on the disk (fsync), or on a CPU limit that throttled the container.",
+		Figures: cw, Warnings: throttled(bs)})
+
+	p.Sections = append(p.Sections, report.Section{ID: "findings", Title: "The seed's findings",
+		Caption: "The fidelity checks are the seed's orderings and ratios, not its absolute nanoseconds.",
+		Tables:  []report.Table{orderingTable(bs), ratioTable(bs, pub)}})
+	p.Sections = append(p.Sections, report.Section{ID: "conditions", Title: "Conditions",
+		Caption: "Every figure recomputed from the trials of verified runs: medians over trials; the interval a bootstrap of the headline's median.",
+		Tables:  conditionTables(bs)})
+	p.Sections = append(p.Sections, page.Images())
+	return report.Write(w, p)
 }
 
-var page = template.Must(template.New("linecost").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>logbench report: {{.Name}}</title>
-<style>
-  :root { --ok: #0b7a3e; --bad: #b3261e; --ink: #1d1d1f; --muted: #5f6368; --rule: #e3e3e3; }
-  body { margin: 0; padding: 24px 32px 48px; font: 15px/1.45 "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); background: #fff; }
-  main { max-width: 1400px; margin: 0 auto; }
-  h1 { font-size: 26px; margin: 0 0 4px; }
-  h2 { font-size: 20px; margin: 36px 0 6px; padding-top: 8px; border-top: 1px solid var(--rule); }
-  p.sub { color: var(--muted); margin: 0 0 12px; }
-  .status { padding: 12px 16px; border-radius: 6px; margin: 16px 0; border: 1px solid; }
-  .status.ok { border-color: var(--ok); background: #eef8f1; }
-  .status.bad { border-color: var(--bad); background: #fcefee; }
-  .status ul { margin: 8px 0 0; padding-left: 20px; font: 13px/1.4 "Liberation Mono", Menlo, Consolas, monospace; }
-  pre { font: 12px/1.4 "Liberation Mono", Menlo, Consolas, monospace; overflow-x: auto; }
-  figure { margin: 0; max-width: 900px; }
-  figure svg { width: 100%; height: auto; display: block; }
-  .err { color: var(--bad); font-family: monospace; }
-  footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
-</style>
-</head>
-<body>
-<main>
-<h1>logbench report: {{.Name}}</h1>
-<p class="sub">line-cost · {{.Command}} · {{.Created}} · {{.Runs}} · {{.Engine}}</p>
-{{if .OK}}<div class="status ok"><strong>Verified</strong>: every file, every trial's lines and every figure recomputed and equal.</div>
-{{else}}<div class="status bad"><strong>Does not verify</strong><ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
-<h2>Time per line</h2>
-<p class="sub">Median of trials, with its 95% bootstrap interval; CPU time of the calling thread, wall time for fsync; grey diamonds are the seed's figures (wall-clock, on a virtual machine).</p>
-{{if .Plot}}<figure>{{.Plot}}</figure>{{else}}<p class="err">{{.PlotErr}}</p>{{end}}
-<pre>{{.Table}}</pre>
-<h2>The seed's findings</h2>
-<pre>{{.Orderings}}</pre>
-<p class="sub">Log files on {{.Disk}}.</p>
-<footer>published: {{.Source}} · written by logbench {{.Version}}</footer>
-</main>
-</body>
-</html>
-`))
-
-// costPlot draws every condition's headline per line on a log axis, one colour per
-// language, its interval as error bars, and the published figures beside them.
-func costPlot(conds []ConditionRow) (out string, err error) {
-	defer func() {
-		if r := recover(); r != nil { // gonum/plot panics on a few inputs: a missing plot, not a crash
-			out, err = "", fmt.Errorf("plot: %v", r)
-		}
-	}()
-	p := plot.New()
-	p.Title.Text = "What one log line costs"
-	p.Title.TextStyle.Font = font.From(sans, 13)
-	p.X.Label.Text, p.Y.Label.Text = "way", "ns per line (log)"
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font = font.From(sans, 11)
-		a.Tick.Label.Font = font.From(sans, 10)
-	}
-	p.Legend.TextStyle.Font = font.From(sans, 10)
-	p.Legend.Top, p.Legend.Left = true, true
-	g := plotter.NewGrid()
-	g.Vertical.Width = 0
-	g.Horizontal.Color = lightGrey
-	p.Add(g)
-
-	var ways, langs []string
-	for _, c := range conds {
-		if !contains(ways, c.Way) {
-			ways = append(ways, c.Way)
-		}
-		if !contains(langs, c.Language) {
-			langs = append(langs, c.Language)
-		}
-	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	widen := func(v float64) {
-		if v > 0 && !math.IsInf(v, 0) {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
-	pub, _ := LoadPublished()
-	for li, lang := range langs {
-		var xys plotter.XYs
-		var errs plotter.YErrors
-		offset := (float64(li) - float64(len(langs)-1)/2) * 0.18
-		for wi, way := range ways {
-			for _, c := range conds {
-				if c.Language != lang || c.Way != way || !(c.NsPerLine > 0) {
-					continue
-				}
-				xys = append(xys, plotter.XY{X: float64(wi) + offset, Y: c.NsPerLine})
-				low, high := c.NsPerLine-c.NsPerLineLow, c.NsPerLineHigh-c.NsPerLine
-				if math.IsNaN(low) || c.NsPerLineLow <= 0 {
-					low, high = 0, 0
-				}
-				errs = append(errs, struct{ Low, High float64 }{low, high})
-				widen(c.NsPerLineLow)
-				widen(c.NsPerLineHigh)
-				widen(c.NsPerLine)
+// cpuWallPlot sets each way's CPU time per line against its wall time, a colour per
+// bundle, the way's name beside its point.
+func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
+	title := lang + ": CPU against wall time per line"
+	ch := report.NewChart(title, "wall ns per line (log scale)", "CPU ns per line (log scale)")
+	lo, hi := math.Inf(1), 0.0
+	for _, d := range bs {
+		for _, way := range ways {
+			if c := d.cond(lang, way); c != nil && c.CPUNsPerLine > 0 && c.WallNsPerLine > 0 {
+				w, u := float64(c.WallNsPerLine), float64(c.CPUNsPerLine)
+				lo, hi = min(lo, w, u), max(hi, w, u)
 			}
+		}
+	}
+	// A label's height in decades of the y axis (about 11 points in 200).
+	step := math.Log10(hi*3/(lo/2)) * 0.055
+	for _, d := range bs {
+		var xys plotter.XYs
+		var names []string
+		for _, way := range ways {
+			c := d.cond(lang, way)
+			if c == nil || !(c.CPUNsPerLine > 0) || !(c.WallNsPerLine > 0) {
+				continue
+			}
+			xys = append(xys, plotter.XY{X: float64(c.WallNsPerLine), Y: float64(c.CPUNsPerLine)})
+			names = append(names, way)
 		}
 		if len(xys) == 0 {
 			continue
 		}
-		col := langColour[lang]
-		if col == nil {
-			col = color.Black
-		}
-		s, err := plotter.NewScatter(xys)
+		pts, err := report.Points(xys, d.colour, report.Shapes[0], 3.5)
 		if err != nil {
-			return "", err
+			return report.Failed(title, err)
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{xys, errs})
-		if err != nil {
-			return "", err
-		}
-		eb.LineStyle.Color = col
-		p.Add(eb, s)
-		p.Legend.Add(lang, s)
-	}
-	var pxys plotter.XYs
-	for wi, way := range ways {
-		if f, ok := pub.PerLine(way); ok {
-			pxys = append(pxys, plotter.XY{X: float64(wi) + 0.32, Y: f.Ns})
-			widen(f.Ns)
+		ch.Add(pts)
+		ch.AddLegend(d.label, pts)
+		if l, err := plotter.NewLabels(plotter.XYLabels{XYs: apart(xys, step), Labels: names}); err == nil {
+			for i := range l.TextStyle {
+				l.TextStyle[i].Font.Size = 9
+				l.TextStyle[i].Color = d.colour
+			}
+			l.Offset.X = 5
+			ch.Add(l)
 		}
 	}
-	if len(pxys) > 0 {
-		s, err := plotter.NewScatter(pxys)
-		if err != nil {
-			return "", err
-		}
-		s.GlyphStyle = draw.GlyphStyle{Color: pubColour, Radius: vg.Points(3.5), Shape: draw.PyramidGlyph{}}
-		p.Add(s)
-		p.Legend.Add("published", s)
+	if math.IsInf(lo, 1) {
+		return report.Failed(title, fmt.Errorf("no way of %s has both clocks", lang))
 	}
-	if !(lo > 0) {
-		lo, hi = 1, 10
+	lo, hi = lo/2, hi*3
+	if diag, err := report.Line(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}}, report.Grey, 1, true); err == nil {
+		ch.Add(diag)
+		ch.AddLegend("CPU = wall", diag)
 	}
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = report.LogTicks{}
-	p.Y.Min, p.Y.Max = lo/1.5, hi*1.5
-	var ticks []plot.Tick
-	for i, w := range ways {
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: w})
+	for _, a := range []*plot.Axis{&ch.P.X, &ch.P.Y} {
+		a.Scale = plot.LogScale{}
+		a.Tick.Marker = report.LogTicks{}
+		a.Min, a.Max = lo, hi
 	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	p.X.Min, p.X.Max = -0.6, float64(len(ways))-0.4
+	return ch.Render()
+}
 
-	return report.SVG(p, vg.Points(720), vg.Points(380))
+// apart moves the labels of points close together on log axes down, one under the
+// other, so that ways of about the same cost keep legible names.
+func apart(xys plotter.XYs, step float64) plotter.XYs {
+	out := slices.Clone(xys)
+	order := make([]int, len(xys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmpFloat(xys[a].Y, xys[b].Y) })
+	for k := 1; k < len(order); k++ {
+		cur, prev := &out[order[k]], out[order[k-1]]
+		near := math.Abs(math.Log10(cur.X)-math.Log10(prev.X)) < 4*step
+		if near && math.Log10(cur.Y)-math.Log10(prev.Y) < step {
+			cur.Y = prev.Y * math.Pow(10, step)
+		}
+	}
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// throttled says where a CPU limit stretched trials' wall time.
+func throttled(bs []drawn) []string {
+	var out []string
+	for _, d := range bs {
+		n, of := 0, 0
+		for _, c := range d.b.Conditions {
+			n += c.ThrottledTrials
+			of += c.Trials
+		}
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%s: %d of %d trials were throttled by the CPU limit (%g CPU): their wall time includes waiting for the quota, so the headline of every CPU-bound way is the thread's CPU time.",
+				d.label, n, of, d.b.Manifest.Parameters.CPUs))
+		}
+	}
+	return out
+}
+
+func orderingTable(bs []drawn) report.Table {
+	t := report.Table{Caption: "The seed's orderings.", Header: []string{"bundle", "language", "claim", "verdict", "evidence"}, Text: 5}
+	for _, d := range bs {
+		for _, o := range Orderings(d.b.Conditions) {
+			state := "not measured"
+			switch {
+			case o.Unjudged:
+				state = "cannot be judged"
+			case !o.Measured:
+			case o.Holds && o.Clear:
+				state = "holds"
+			case o.Holds:
+				state = "holds by the medians (the intervals overlap)"
+			default:
+				state = "DOES NOT HOLD"
+			}
+			t.Rows = append(t.Rows, []string{d.label, o.Language, o.Claim, state, o.Evidence})
+		}
+	}
+	return t
+}
+
+func ratioTable(bs []drawn, pub Published) report.Table {
+	t := report.Table{Caption: "The seed's ratios.", Header: []string{"bundle", "language", "ratio", "measured", "published"}, Text: 3}
+	for _, d := range bs {
+		conds := d.b.Conditions
+		var langs []string
+		for _, c := range conds {
+			if !slices.Contains(langs, c.Language) {
+				langs = append(langs, c.Language)
+			}
+		}
+		for _, lang := range langs {
+			ns := func(way string) float64 {
+				if c := d.cond(lang, way); c != nil {
+					return float64(c.NsPerLine)
+				}
+				return math.NaN()
+			}
+			if f, ok := pub.Find(lc.Buffered, "speedup_vs_unbuffered"); ok {
+				t.Rows = append(t.Rows, []string{d.label, lang, "unbuffered / buffered", ratio(ns(lc.Unbuffered) / ns(lc.Buffered)), fmt.Sprintf("%gx", f.Value)})
+			}
+			if f, ok := pub.Find(lc.Unbuffered, "syscall_extra_per_line"); ok {
+				t.Rows = append(t.Rows, []string{d.label, lang, "unbuffered − buffered", Ns(ns(lc.Unbuffered) - ns(lc.Buffered)), fmt.Sprintf("~%g %s (the write system call)", f.Value, f.Unit)})
+			}
+			if f, ok := pub.Find(lc.Fsync, "time_per_line"); ok {
+				cheapest := math.NaN()
+				for _, c := range conds {
+					if c.Language == lang && c.RatioToCheapest == 1 {
+						cheapest = float64(c.NsPerLine)
+					}
+				}
+				t.Rows = append(t.Rows, []string{d.label, lang, "fsync / cheapest way", ratio(ns(lc.Fsync) / cheapest), fmt.Sprintf("%s (%s)", f.Note, Ns(f.Value*1e3))})
+			}
+		}
+	}
+	return t
+}
+
+func conditionTables(bs []drawn) []report.Table {
+	var out []report.Table
+	for _, d := range bs {
+		t := report.Table{Caption: d.label, Text: 2, Header: []string{"condition", "headline", "runs ok", "trials", "per line", "95% interval", "× cheapest", "CPU per line", "wall per line", "container CPU per line",
+			"cores busy", "throttled trials", "share of a core at " + rate(d.b.Manifest.Parameters.RateLinesPerS), "published"}}
+		for _, c := range d.b.Conditions {
+			pubFig := "—"
+			if c.PublishedFigure != "" {
+				pubFig = c.PublishedFigure
+			}
+			t.Rows = append(t.Rows, []string{c.Language + "/" + c.Way, c.Headline, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), strconv.Itoa(c.Trials),
+				Ns(c.NsPerLine), "[" + Ns(c.NsPerLineLow) + ", " + Ns(c.NsPerLineHigh) + "]", ratio(c.RatioToCheapest),
+				Ns(c.CPUNsPerLine), Ns(c.WallNsPerLine), Ns(c.CgroupCPUNsPerLine), fixed(float64(c.CPUCores), 2), fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials),
+				fixed(float64(c.ShareOfCoreAtRate)*100, 3) + "%", pubFig})
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func rate(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) + " lines/s" }
+
+func fixed(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64)
 }

@@ -1,27 +1,24 @@
 package linecost
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"math"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gocarina/gocsv"
 
+	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/number"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // Layout is the bundle's files in archive order: the data files, datapackage.json (which
 // a bundle written before the kit described its files lacks), SHA256SUMS last.
 func (Experiment) Layout() []string {
-	return append(slices.Clone(DataFiles), DataPackageFile, bundle.SumsFile)
+	return bundle.Layout(DataFiles...)
 }
 
 // Verify checks every file, checksum and figure of a line-cost bundle: each trial's
@@ -52,40 +49,26 @@ func (c *checker) problem(p verify.Problem) { c.res.Problems = append(c.res.Prob
 // check verifies files and returns the bundle as read (nil when the files could not be
 // read far enough).
 func check(f *bundle.Files) (*verify.Result, *Bundle) {
-	c := &checker{res: &verify.Result{Name: f.Name}, files: f.Data, ok: map[string]bool{}}
+	c := &checker{res: &verify.Result{Name: f.Name, Experiment: Name}, files: f.Data, ok: map[string]bool{}}
 	layout := Experiment{}.Layout()
-	var extra []string
-	for name := range f.Data {
-		if !slices.Contains(layout, name) {
-			extra = append(extra, name)
-		}
-	}
-	slices.Sort(extra)
-	for _, e := range append(extra, f.Extra...) {
-		c.problem(verify.Problem{File: e, Msg: "not a bundle file (a line-cost bundle holds exactly " + strings.Join(layout, ", ") + ")"})
-	}
-	c.checksums()
-
+	verify.Entries(c.res, f, layout)
+	verify.Checksums(c.res, f.Data, layout, DataFiles)
 	b := &Bundle{}
-	if body, ok := f.Data[bundle.ManifestFile]; ok {
-		if err := json.Unmarshal(body, &b.Manifest); err != nil {
-			c.problem(verify.Problem{File: bundle.ManifestFile, Msg: "does not parse: " + err.Error()})
-		} else {
-			c.ok[bundle.ManifestFile] = true
-			c.res.Common = &b.Manifest.Common
-			m := b.Manifest
-			if m.Experiment != Name {
-				c.problem(verify.Problem{File: bundle.ManifestFile, Column: "experiment", Have: strconv.Quote(m.Experiment), Want: strconv.Quote(Name)})
-			}
-			if m.SchemaVersion != bundle.SchemaVersion {
-				c.problem(verify.Problem{File: bundle.ManifestFile, Column: "schema_version", Have: fmt.Sprint(m.SchemaVersion), Want: fmt.Sprint(bundle.SchemaVersion)})
-			}
+	// The tables are read under today's column names and units; the data package checks
+	// the files as they are, under the names they were written with.
+	original := c.files
+	c.files = currentColumns(c.files)
+	if verify.Manifest(c.res, f.Data, &b.Manifest, func() *bundle.Common { return &b.Manifest.Common }) {
+		c.ok[bundle.ManifestFile] = true
+		if m := b.Manifest; m.Experiment != Name {
+			c.problem(verify.Problem{File: bundle.ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(m.Experiment)), Want: strconv.Quote(Name)})
 		}
 	}
 	c.table(RunsFile, &b.Runs)
 	c.table(TrialsFile, &b.Trials)
 	c.table(ConditionsFile, &b.Conditions)
-	verify.CheckDataPackage(c.res, c.files, DataFiles, func(name string) bool { return c.ok[name] })
+	c.headers(b.Manifest.Parameters.Legacy()) // rules.go
+	verify.CheckDataPackage(c.res, original, DataFiles, func(name string) bool { return c.ok[name] })
 	if !c.ok[bundle.ManifestFile] || !c.ok[RunsFile] || !c.ok[TrialsFile] {
 		return c.res, nil
 	}
@@ -93,6 +76,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	if c.ok[ConditionsFile] {
 		c.conditions(b)
 	}
+	c.rules(b) // rules.go
 	m := b.Manifest.Common
 	verified := 0
 	for _, r := range b.Runs {
@@ -107,52 +91,16 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 		c.problem(verify.Problem{File: bundle.ManifestFile, Column: "runs_verified", Have: fmt.Sprint(m.RunsVerified), Want: fmt.Sprint(verified), Msg: "verified rows of " + RunsFile})
 	}
 	c.res.Counts.Runs, c.res.Counts.Verified, c.res.Counts.Conditions = len(b.Runs), verified, len(b.Conditions)
-	c.res.Described = fmt.Sprintf("%d runs (%d verified), %d trials, %d conditions", len(b.Runs), verified, len(b.Trials), len(b.Conditions))
+	c.res.Counts.Trusted = -1 // no instrument bound to judge a run by: every verified run counts alike
+	c.res.Described = fmt.Sprintf("%d trials", len(b.Trials))
+	c.weakened(b)
 	c.res.Own = b
+	runs := map[string]bool{}
+	for _, r := range b.Runs {
+		runs[r.RunID] = true
+	}
+	verify.Probes(c.res, c.files, c.res.Common, runs)
 	return c.res, b
-}
-
-// checksums: SHA256SUMS lists every data file once, and each matches; it may list
-// datapackage.json, whose sum verify.CheckDataPackage checks.
-func (c *checker) checksums() {
-	body, ok := c.files[bundle.SumsFile]
-	if !ok {
-		c.problem(verify.Problem{File: bundle.SumsFile, Msg: "missing: nothing can be checked against it"})
-		return
-	}
-	listed := map[string]string{}
-	for i, text := range strings.Split(strings.TrimSuffix(string(body), "\n"), "\n") {
-		sum, name, ok := strings.Cut(text, "  ")
-		if _, err := hex.DecodeString(sum); !ok || len(sum) != 64 || err != nil {
-			c.problem(verify.Problem{File: bundle.SumsFile, Line: i + 1, Msg: "not `<sha256>  <file>`"})
-			continue
-		}
-		if name == DataPackageFile {
-			continue // verify.CheckDataPackage checks its sum
-		}
-		if _, twice := listed[name]; twice || !slices.Contains(DataFiles, name) {
-			c.problem(verify.Problem{File: bundle.SumsFile, Line: i + 1, Msg: "lists " + strconv.Quote(name) + " again, or a file that is not the bundle's"})
-			continue
-		}
-		listed[name] = strings.ToLower(sum)
-	}
-	for _, name := range DataFiles {
-		data, present := c.files[name]
-		want, isListed := listed[name]
-		switch {
-		case !present:
-			c.problem(verify.Problem{File: name, Msg: "missing"})
-		case !isListed:
-			c.problem(verify.Problem{File: name, Msg: "not listed in " + bundle.SumsFile})
-		default:
-			sum := sha256.Sum256(data)
-			if have := hex.EncodeToString(sum[:]); have != want {
-				c.problem(verify.Problem{File: name, Column: "SHA-256", Have: have, Want: want, Msg: bundle.SumsFile})
-			} else {
-				c.res.Counts.Files++
-			}
-		}
-	}
 }
 
 func (c *checker) table(name string, rows any) {
@@ -160,8 +108,12 @@ func (c *checker) table(name string, rows any) {
 	if !ok {
 		return
 	}
+	body = emptyLegacyMissing(body, reflect.TypeOf(rows).Elem().Elem())
 	if err := gocsv.UnmarshalBytes(body, rows); err != nil {
 		c.problem(verify.Problem{File: name, Msg: "does not parse: " + err.Error()})
+		return
+	}
+	if !c.infinities(name, rows) {
 		return
 	}
 	c.ok[name] = true
@@ -177,8 +129,8 @@ func (c *checker) rows(b *Bundle) {
 			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: "the run is listed twice"})
 		}
 		byRun[r.RunID] = i
-		if !contains(p.Languages, r.Language) || !contains(p.Ways, r.Way) || r.Round < 1 || r.Round > p.Rounds {
-			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("%s/%s round %d is not a condition of the manifest", r.Language, r.Way, r.Round)})
+		if !c.isCondition(p, r) {
+			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("%s/%s/%s round %d is not a condition of the manifest", r.Language, r.LibraryID, r.Way, r.Round)})
 		}
 	}
 	trialsOf := make([][]TrialRow, len(b.Runs))
@@ -190,19 +142,20 @@ func (c *checker) rows(b *Bundle) {
 			continue
 		}
 		r := b.Runs[ri]
+		template := templateOfRun(p, r)
 		if t.Language != r.Language || t.Way != r.Way || t.Round != r.Round {
 			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Msg: "language, way or round differ from the run's"})
 		}
-		if r.LineFormat == lc.LineFormat && t.Lines != p.LinesOf(t.Way) {
+		if r.LineFormat == template && t.Lines != p.LinesOf(t.Way) {
 			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Column: "lines", Have: fmt.Sprint(t.Lines), Want: fmt.Sprint(p.LinesOf(t.Way)), Msg: "the manifest's lines per trial"})
 		}
-		c.same(TrialsFile, line, key, t, CheckTrial(t), "recomputed from the trial's counts and the kit's own lines")
+		c.same(TrialsFile, line, key, t, CheckTrialWith(t, template), "recomputed from the trial's counts and the kit's own lines")
 		trialsOf[ri] = append(trialsOf[ri], t)
 	}
 	for i, r := range b.Runs {
 		key := "run " + r.RunID
-		if r.Verified && r.LineFormat != lc.LineFormat {
-			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Column: "line_format", Have: strconv.Quote(r.LineFormat), Want: strconv.Quote(lc.LineFormat)})
+		if template := templateOfRun(p, r); r.Verified && r.LineFormat != template {
+			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Column: "line_format", Have: strconv.Quote(r.LineFormat), Want: strconv.Quote(template)})
 		}
 		if r.Verified && len(trialsOf[i]) != p.Trials {
 			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("verified with %d trials in %s, the manifest asks %d", len(trialsOf[i]), TrialsFile, p.Trials)})
@@ -211,6 +164,27 @@ func (c *checker) rows(b *Bundle) {
 		want.Verified = false
 		c.same(RunsFile, i+2, key, r, FinishRun(want, trialsOf[i]), "recomputed from its trials in "+TrialsFile)
 	}
+}
+
+// isCondition: the run is of a language, library and way the manifest asks, in one of
+// its rounds.
+func (c *checker) isCondition(p Params, r RunRow) bool {
+	if r.Round < 1 || r.Round > p.Rounds || (p.Legacy() && r.LibraryID != "") {
+		return false
+	}
+	lib, ok := LibraryOfRun(r.Language, r.LibraryID)
+	return ok && slices.ContainsFunc(p.Conditions(), func(cond experiment.Condition) bool {
+		return cond == Cond{r.Language, lib.ID, r.Way}
+	})
+}
+
+// templateOfRun is the kit's own line of the run's library in the manifest's shape.
+func templateOfRun(p Params, r RunRow) string {
+	lib, ok := LibraryOfRun(r.Language, r.LibraryID)
+	if !ok {
+		return lc.LineFormat
+	}
+	return p.TemplateOf(lib)
 }
 
 // conditions: conditions.csv is what Figures derives from the rows.
@@ -235,9 +209,10 @@ func (c *checker) same(file string, line int, key string, have, want any, why st
 	hv, wv := reflect.ValueOf(have), reflect.ValueOf(want)
 	for i := range hv.NumField() {
 		a, b := hv.Field(i).Interface(), wv.Field(i).Interface()
-		if fa, ok := a.(float64); ok {
-			fb := b.(float64)
-			if fa == fb || math.IsNaN(fa) && math.IsNaN(fb) {
+		// A figure (float64 or bundle.Opt) is compared as a number: a == b never holds
+		// for two NaNs, each an absent figure.
+		if k := hv.Field(i).Kind(); k == reflect.Float64 {
+			if number.Same(hv.Field(i).Float(), wv.Field(i).Float()) {
 				continue
 			}
 		} else if a == b {

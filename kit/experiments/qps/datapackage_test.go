@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,20 +20,8 @@ func TestEveryColumnIsDescribed(t *testing.T) {
 	if u := bundle.Undocumented(pkg); len(u) > 0 {
 		t.Errorf("columns without a description (or a number without a unit) in kit/experiments/qps/datapackage.go columnDocs: %s", strings.Join(u, ", "))
 	}
-	columns := map[string]bool{}
-	for _, r := range pkg.Resources {
-		if r.Schema != nil {
-			for _, f := range r.Schema.Fields {
-				columns[r.Path+":"+f.Name], columns[":"+f.Name] = true, true
-			}
-		}
-	}
-	for file, docs := range columnDocs {
-		for col := range docs {
-			if !columns[file+":"+col] {
-				t.Errorf("columnDocs describes %s:%s, which no file has", file, col)
-			}
-		}
+	if s := bundle.Stale(pkg, columnDocs); len(s) > 0 {
+		t.Errorf("columnDocs describes columns no file has: %s", strings.Join(s, ", "))
 	}
 }
 
@@ -84,12 +73,12 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 	sawFailure := false
 	for i, row := range tables[RunsFile] {
 		r := b.Runs[i]
-		if row["run_id"] != r.RunID || row["verified"] != r.Verified || row["requests"] != r.Requests || row["requests_per_s"] != r.RequestsPerS {
+		if row["run_id"] != r.RunID || row["verified"] != r.Verified || row["responses"] != r.Requests || row["requests_per_s"] != optValue(r.RequestsPerS) {
 			t.Fatalf("run %d: %v against %+v", i, row, r)
 		}
 		// An absent figure is a missing value, never a zero.
-		if v, present := row["cpu_engine_cores"]; !present || v != nil {
-			t.Errorf("run %s: cpu_engine_cores %v, want missing (not measured)", r.RunID, v)
+		if v, present := row["engine_cpu_cores"]; !present || v != nil {
+			t.Errorf("run %s: engine_cpu_cores %v, want missing (not measured)", r.RunID, v)
 		}
 		if got, want := row["log_lines_read"], optValue(r.LogLinesRead); got != want {
 			t.Errorf("run %s: log_lines_read %v, want %v", r.RunID, got, want)
@@ -103,7 +92,7 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		t.Fatal("the bundle has no failed run: the test reads no failure")
 	}
 	for i, row := range tables[SeriesFile] {
-		if row["second"] != int64(b.Series[i].Second) || row["requests"] != b.Series[i].Requests {
+		if row["second"] != int64(b.Series[i].Second) || row["responses"] != b.Series[i].Requests {
 			t.Fatalf("series %d: %v", i, row)
 		}
 	}
@@ -169,10 +158,10 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 		files *bundle.Files
 		want  string
 	}{
-		"a wrong type": {rewrite(func(p *bundle.DataPackage) { field(p, RunsFile, "requests").Type = "boolean" }),
-			`runs.csv line 2: requests: "300": not a boolean (as datapackage.json describes it)`},
+		"a wrong type": {rewrite(func(p *bundle.DataPackage) { field(p, RunsFile, "responses").Type = "boolean" }),
+			`runs.csv line 2: responses: "300": not a boolean (as datapackage.json describes it)`},
 		"a wrong name": {rewrite(func(p *bundle.DataPackage) { field(p, SeriesFile, "second").Name = "seconds" }),
-			"series.csv line 1: header run_id,second,requests is not the schema's fields run_id,seconds,requests"},
+			"series.csv line 1: header run_id,second,responses is not the schema's fields run_id,seconds,responses"},
 		"a column left out": {rewrite(func(p *bundle.DataPackage) {
 			for i, r := range p.Resources {
 				if r.Path == ConditionsFile {
@@ -180,7 +169,9 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 				}
 			}
 		}), "conditions.csv line 1: header"},
-		"a file left out": {rewrite(func(p *bundle.DataPackage) { p.Resources = p.Resources[:len(p.Resources)-1] }),
+		"a file left out": {rewrite(func(p *bundle.DataPackage) {
+			p.Resources = slices.DeleteFunc(p.Resources, func(r bundle.Resource) bool { return r.Path == ConditionsFile })
+		}),
 			"datapackage.json: describes no resource conditions.csv"},
 		"edited after SHA256SUMS": {func() *bundle.Files {
 			f := withSums(without())

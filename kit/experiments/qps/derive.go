@@ -5,10 +5,9 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // The configurations: which access logs the API writes.
@@ -41,52 +40,53 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		r.Requests += s.Requests
 		counts[i] = float64(s.Requests)
 	}
-	r.RequestsPerS, r.RequestsPerSStdev, r.RequestsPerSOver = 0, 0, 0
+	// Without a measured interval there is no rate, no spread and no generator CPU to
+	// speak of: absent, not 0, which would read as a figure.
+	r.RequestsPerS, r.RequestsPerSStdev, r.RequestsPerSOver, r.GeneratorCores = None, None, None, None
 	if r.MeasuredS > 0 {
-		r.RequestsPerSOver = float64(r.Requests) / r.MeasuredS
+		r.RequestsPerSOver = Opt(float64(r.Requests) / r.MeasuredS)
+		r.GeneratorCores = Opt(r.GeneratorCPUS / r.MeasuredS)
 	}
 	whole := min(int(math.Floor(r.MeasuredS)), len(counts))
 	if whole == 0 {
 		r.RequestsPerS = r.RequestsPerSOver
 	} else {
-		r.RequestsPerS = stats.Mean(counts[:whole])
+		mean := stats.Mean(counts[:whole])
+		r.RequestsPerS = Opt(mean)
 		var ss float64
 		for _, c := range counts[:whole] {
-			ss += (c - r.RequestsPerS) * (c - r.RequestsPerS)
+			ss += (c - mean) * (c - mean)
 		}
-		r.RequestsPerSStdev = math.Sqrt(ss / float64(whole))
+		r.RequestsPerSStdev = Opt(math.Sqrt(ss / float64(whole)))
 	}
-	r.GeneratorCores = 0
-	if r.MeasuredS > 0 {
-		r.GeneratorCores = r.GeneratorCPUS / r.MeasuredS
-	}
-	r.GeneratorBusy = r.GeneratorLimit > 0 && r.GeneratorCores >= closedloop.SaturationShare*r.GeneratorLimit
+	r.GeneratorBusy = r.GeneratorLimit > 0 && r.GeneratorCores.Present() && float64(r.GeneratorCores) >= closedloop.SaturationShare*r.GeneratorLimit
 	apiCPUUs := float64(r.APICPUUserUs + r.APICPUSystemUs)
+	hasCPU := r.APICPUUserUs.Present() && r.APICPUSystemUs.Present()
 	r.APICPUCores, r.APICPUUsPerReq = None, None
-	if r.APIIntervalMs > 0 {
-		r.APICPUCores = Opt(apiCPUUs / 1e3 / r.APIIntervalMs)
+	if hasCPU && r.APIIntervalMs.Present() && r.APIIntervalMs > 0 {
+		r.APICPUCores = Opt(apiCPUUs / 1e3 / float64(r.APIIntervalMs))
 	}
-	if r.APIRequests > 0 {
+	if hasCPU && r.APIRequests.Present() && r.APIRequests > 0 {
 		r.APICPUUsPerReq = Opt(apiCPUUs / float64(r.APIRequests))
 	}
 	r.EngineCores, r.EngineUsPerReq, r.OtherCores = None, None, None
-	if r.EngineMeasured && r.EngineIntervalS > 0 {
-		r.EngineCores = Opt(r.EngineCPUS / r.EngineIntervalS)
-		if r.APIRequests > 0 {
-			r.EngineUsPerReq = Opt(r.EngineCPUS * 1e6 / float64(r.APIRequests))
+	if r.EngineMeasured && r.EngineCPUS.Present() && r.EngineIntervalS.Present() && r.EngineIntervalS > 0 {
+		r.EngineCores = r.EngineCPUS / r.EngineIntervalS
+		if r.APIRequests.Present() && r.APIRequests > 0 {
+			r.EngineUsPerReq = r.EngineCPUS * 1e6 / r.APIRequests
 		}
 	}
-	if present(r.HostBusyPct) && r.HostCPUs > 0 && present(r.APICPUCores) {
-		other := float64(r.HostBusyPct)/100*float64(r.HostCPUs) - float64(r.APICPUCores) - r.GeneratorCores
-		if present(r.EngineCores) {
+	if r.HostBusyPct.Present() && r.HostCPUs.Present() && r.HostCPUs > 0 && r.APICPUCores.Present() && r.GeneratorCores.Present() {
+		other := float64(r.HostBusyPct)/100*float64(r.HostCPUs) - float64(r.APICPUCores) - float64(r.GeneratorCores)
+		if r.EngineCores.Present() {
 			other -= float64(r.EngineCores)
 		}
 		r.OtherCores = Opt(other)
 	}
-	r.HostNoisy = present(r.OtherCores) && float64(r.OtherCores) > NoisyOtherCores
+	r.HostNoisy = r.OtherCores.Present() && float64(r.OtherCores) > NoisyOtherCores
 	r.WrkAgreement = None
-	if present(r.WrkRequestsPerS) && r.WrkRequestsPerS > 0 && r.RequestsPerSOver > 0 {
-		r.WrkAgreement = Opt(r.RequestsPerSOver / float64(r.WrkRequestsPerS))
+	if r.WrkRequestsPerS.Present() && r.WrkRequestsPerS > 0 && r.RequestsPerSOver.Present() && r.RequestsPerSOver > 0 {
+		r.WrkAgreement = r.RequestsPerSOver / r.WrkRequestsPerS
 	}
 
 	var fails []string
@@ -101,7 +101,11 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		fail("%d errors (%d timeouts) and %d non-2xx responses", r.Errors, r.Timeouts, r.Non2xx)
 	}
 	if r.GeneratorBusy {
-		fail("the load generator used %.2f of its %.2f cores: it may have been the bottleneck", r.GeneratorCores, r.GeneratorLimit)
+		fail("the load generator used %.2f of its %.2f cores: it may have been the bottleneck", float64(r.GeneratorCores), r.GeneratorLimit)
+	}
+	if !r.APIRequests.Present() {
+		// Without the API's report nothing says it answered the load or wrote its lines.
+		fail("the API sent no report of its requests")
 	}
 	if r.SinkWriteErrors > 0 {
 		fail("the API's log sinks had %d write errors", r.SinkWriteErrors)
@@ -109,8 +113,8 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 	switch {
 	case r.WrkFailure != "":
 		fail("wrk: %s", r.WrkFailure)
-	case r.WrkErrors > 0:
-		fail("wrk: %d socket errors and non-2xx or 3xx responses", r.WrkErrors)
+	case r.WrkErrors.Present() && r.WrkErrors > 0:
+		fail("wrk: %.0f socket errors and non-2xx or 3xx responses", float64(r.WrkErrors))
 	}
 	// A rate wrk does not confirm is still a verified run (every log line was read
 	// back), but not a confirmed rate: wrk_agreement says by how much, and the summary,
@@ -123,7 +127,7 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 	// Console: the engine's log stream against what the API wrote to stdout.
 	switch {
 	case !hasConsole(r.Config):
-		r.ConsoleVerified = "-"
+		r.ConsoleVerified = "" // missing: no console log to check
 		if r.ConsoleTotalLines != 0 {
 			fail("console: the API wrote %d lines to stdout in configuration %s", r.ConsoleTotalLines, r.Config)
 		}
@@ -134,24 +138,29 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		r.ConsoleVerified = "not read back"
 		readable = false
 		fail("console: the engine's log stream could not be read back")
-	case r.ConsoleReadLines == r.ConsoleTotalLines && r.ConsoleReadBytes == r.ConsoleTotalBytes && r.ConsoleReadSHA256 == r.ConsoleTotalSHA256:
+	case !r.ConsoleReadLines.Present() || !r.ConsoleReadBytes.Present():
+		// Read back, yet no counts: nothing to set against what was written.
+		r.ConsoleVerified = "read back without its counts"
+		readable = false
+		fail("console: %s", r.ConsoleVerified)
+	case int64(r.ConsoleReadLines) == r.ConsoleTotalLines && int64(r.ConsoleReadBytes) == r.ConsoleTotalBytes && r.ConsoleReadSHA256 == r.ConsoleTotalSHA256:
 		r.ConsoleVerified = "equal"
-		read += r.ConsoleReadLines
-	case nonBlocking && r.ConsoleReadLines < r.ConsoleTotalLines && r.ConsoleReadBytes < r.ConsoleTotalBytes:
+		read += int64(r.ConsoleReadLines)
+	case nonBlocking && int64(r.ConsoleReadLines) < r.ConsoleTotalLines && int64(r.ConsoleReadBytes) < r.ConsoleTotalBytes:
 		// Non-blocking mode drops lines when its buffer is full: a figure, not a failure.
-		dropped = r.ConsoleTotalLines - r.ConsoleReadLines
+		dropped = r.ConsoleTotalLines - int64(r.ConsoleReadLines)
 		r.ConsoleVerified = fmt.Sprintf("dropped %d", dropped)
-		read += r.ConsoleReadLines
+		read += int64(r.ConsoleReadLines)
 	default:
 		r.ConsoleVerified = fmt.Sprintf("differs: read %d lines, %d bytes, SHA-256 %.12s; written %d lines, %d bytes, SHA-256 %.12s",
-			r.ConsoleReadLines, r.ConsoleReadBytes, r.ConsoleReadSHA256, r.ConsoleTotalLines, r.ConsoleTotalBytes, r.ConsoleTotalSHA256)
+			int64(r.ConsoleReadLines), int64(r.ConsoleReadBytes), r.ConsoleReadSHA256, r.ConsoleTotalLines, r.ConsoleTotalBytes, r.ConsoleTotalSHA256)
 		fail("console: %s", r.ConsoleVerified)
-		read += r.ConsoleReadLines
+		read += int64(r.ConsoleReadLines)
 	}
 	// File: the file on the volume against what the API handed its stream.
 	switch {
 	case !hasFile(r.Config):
-		r.FileVerified = "-"
+		r.FileVerified = "" // missing: no log file to check
 		if r.FileTotalLines != 0 {
 			fail("file: the API wrote %d lines to a file in configuration %s", r.FileTotalLines, r.Config)
 		}
@@ -159,18 +168,28 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		r.FileVerified = "not read back"
 		readable = false
 		fail("file: the log file could not be read back")
+	case !r.FileReadLines.Present() || !r.FileReadBytes.Present() || !r.FileTailLines.Present() || !r.FileTailBytes.Present():
+		r.FileVerified = "read back without its counts"
+		readable = false
+		fail("file: %s", r.FileVerified)
 	case r.FileRotations != 0:
 		r.FileVerified = fmt.Sprintf("the date changed %d times during the run", r.FileRotations)
 		fail("file: %s: the file holds part of the lines", r.FileVerified)
-	case r.FileReadLines != r.FileTotalLines || r.FileReadBytes != r.FileTotalBytes || r.FileReadSHA256 != r.FileTotalSHA256 ||
-		r.FileTailLines != r.FileLines || r.FileTailBytes != r.FileBytes || r.FileTailSHA256 != r.FileSHA256:
+	case int64(r.FileReadLines) != r.FileTotalLines || int64(r.FileReadBytes) != r.FileTotalBytes || r.FileReadSHA256 != r.FileTotalSHA256:
 		r.FileVerified = fmt.Sprintf("differs: read %d lines, %d bytes, SHA-256 %.12s; written %d lines, %d bytes, SHA-256 %.12s",
-			r.FileReadLines, r.FileReadBytes, r.FileReadSHA256, r.FileTotalLines, r.FileTotalBytes, r.FileTotalSHA256)
+			int64(r.FileReadLines), int64(r.FileReadBytes), r.FileReadSHA256, r.FileTotalLines, r.FileTotalBytes, r.FileTotalSHA256)
 		fail("file: %s", r.FileVerified)
-		read += r.FileReadLines
+		read += int64(r.FileReadLines)
+	case int64(r.FileTailLines) != r.FileLines || int64(r.FileTailBytes) != r.FileBytes || r.FileTailSHA256 != r.FileSHA256:
+		// The whole file is as written, but the counted part does not begin at the
+		// reset's offset: the API recorded the offset and zeroed its counts apart.
+		r.FileVerified = fmt.Sprintf("differs from the reset's offset on: read %d lines, %d bytes, SHA-256 %.12s; counted %d lines, %d bytes, SHA-256 %.12s",
+			int64(r.FileTailLines), int64(r.FileTailBytes), r.FileTailSHA256, r.FileLines, r.FileBytes, r.FileSHA256)
+		fail("file: %s", r.FileVerified)
+		read += int64(r.FileReadLines)
 	default:
 		r.FileVerified = "equal"
-		read += r.FileReadLines
+		read += int64(r.FileReadLines)
 	}
 	r.LogLinesRead, r.LogLinesDropped = None, None
 	if readable {
@@ -204,12 +223,12 @@ func DeriveConditions(runs []RunRow, p Params, pub Published) []ConditionRow {
 		c.RatioToConsoleFile = None
 		c.CostPerRequestUs, c.CostPerRequestAPIUs, c.CostPerRequestEngineUs = None, None, None
 		if cf := find(c.API, ConsoleFile); cf != nil {
-			c.RatioToConsoleFile = ratio(c.RequestsPerS, cf.RequestsPerS)
+			c.RatioToConsoleFile = bundle.Ratio(c.RequestsPerS, cf.RequestsPerS)
 		}
 		if none := find(c.API, NoLog); none != nil {
-			c.CostPerRequestAPIUs = diff(c.CPUAPIUsPerReq, none.CPUAPIUsPerReq)
-			c.CostPerRequestEngineUs = diff(c.CPUEngineUsPerReq, none.CPUEngineUsPerReq)
-			if present(c.CostPerRequestAPIUs) && present(c.CostPerRequestEngineUs) {
+			c.CostPerRequestAPIUs = bundle.Diff(c.CPUAPIUsPerReq, none.CPUAPIUsPerReq)
+			c.CostPerRequestEngineUs = bundle.Diff(c.CPUEngineUsPerReq, none.CPUEngineUsPerReq)
+			if c.CostPerRequestAPIUs.Present() && c.CostPerRequestEngineUs.Present() {
 				c.CostPerRequestUs = c.CostPerRequestAPIUs + c.CostPerRequestEngineUs
 			}
 		}
@@ -241,54 +260,74 @@ func deriveCondition(api, config string, runs []RunRow, pub Published) Condition
 		if r.HostNoisy {
 			c.RunsNoisy++
 		}
-		rps = append(rps, r.RequestsPerS)
-		over = append(over, r.RequestsPerSOver)
-		p50 = append(p50, r.LatencyP50Ms)
-		p99 = append(p99, r.LatencyP99Ms)
-		gen = append(gen, r.GeneratorCores)
+		if r.RequestsPerS.Present() {
+			rps = append(rps, float64(r.RequestsPerS))
+		}
+		if r.RequestsPerSOver.Present() {
+			over = append(over, float64(r.RequestsPerSOver))
+		}
+		// A run without a response has no latency (a verified run has responses).
+		if r.LatencyP50Ms.Present() && r.LatencyP99Ms.Present() {
+			p50 = append(p50, float64(r.LatencyP50Ms))
+			p99 = append(p99, float64(r.LatencyP99Ms))
+		}
+		if r.GeneratorCores.Present() {
+			gen = append(gen, float64(r.GeneratorCores))
+		}
 		c.Errors += r.Errors
 		c.LogLinesWritten += r.LogLinesWritten
-		if present(r.LogLinesRead) {
+		if r.LogLinesRead.Present() {
 			read += int64(r.LogLinesRead)
 			dropped += int64(r.LogLinesDropped)
 		} else {
 			readable = false
 		}
-		if present(r.APICPUCores) {
+		if r.APICPUCores.Present() {
 			cores = append(cores, float64(r.APICPUCores))
 		}
-		if present(r.APICPUUsPerReq) {
+		if r.APICPUUsPerReq.Present() {
 			usPer = append(usPer, float64(r.APICPUUsPerReq))
 		}
-		if present(r.EngineCores) {
+		if r.EngineCores.Present() {
 			engCores = append(engCores, float64(r.EngineCores))
 		}
-		if present(r.EngineUsPerReq) {
+		if r.EngineUsPerReq.Present() {
 			engUs = append(engUs, float64(r.EngineUsPerReq))
 		}
-		if present(r.OtherCores) {
+		if r.OtherCores.Present() {
 			other = append(other, float64(r.OtherCores))
 		}
-		if present(r.WrkRequestsPerS) {
+		if r.WrkRequestsPerS.Present() {
 			wrk = append(wrk, float64(r.WrkRequestsPerS))
 		}
-		if present(r.WrkAgreement) {
+		if r.WrkAgreement.Present() {
 			agree = append(agree, float64(r.WrkAgreement))
 		}
 	}
-	c.WrkRequestsPerS, c.WrkAgreement = meanOpt(wrk), meanOpt(agree)
-	c.RequestsPerS, c.RequestsPerSCILow, c.RequestsPerSCIHigh = meanCI(rps)
-	c.RequestsPerSOver = meanOpt(over)
-	c.LatencyP50Ms, c.LatencyP99Ms = meanOpt(p50), meanOpt(p99)
-	c.CPUAPICores, c.CPUAPIUsPerReq = meanOpt(cores), meanOpt(usPer)
-	c.GeneratorCPUCores = meanOpt(gen)
+	c.WrkRequestsPerS = bundle.MeanOf(wrk)
+	c.WrkAgreement, c.WrkAgreementCILow, c.WrkAgreementCIHigh = bundle.MeanCI(agree)
+	c.RunsWrk, c.RunsWrkAgreeing = None, None
+	if len(agree) > 0 {
+		n := 0
+		for _, a := range agree {
+			if WrkAgrees(a) {
+				n++
+			}
+		}
+		c.RunsWrk, c.RunsWrkAgreeing = Opt(len(agree)), Opt(n)
+	}
+	c.RequestsPerS, c.RequestsPerSCILow, c.RequestsPerSCIHigh = bundle.MeanCI(rps)
+	c.RequestsPerSOver = bundle.MeanOf(over)
+	c.LatencyP50Ms, c.LatencyP99Ms = bundle.MeanOf(p50), bundle.MeanOf(p99)
+	c.CPUAPICores, c.CPUAPIUsPerReq = bundle.MeanOf(cores), bundle.MeanOf(usPer)
+	c.GeneratorCPUCores = bundle.MeanOf(gen)
 	// A figure of some runs only would not be the condition's.
 	c.CPUEngineCores, c.CPUEngineUsPerReq, c.OtherCPUCores = None, None, None
 	if len(engCores) == c.RunsVerified {
-		c.CPUEngineCores, c.CPUEngineUsPerReq = meanOpt(engCores), meanOpt(engUs)
+		c.CPUEngineCores, c.CPUEngineUsPerReq = bundle.MeanOf(engCores), bundle.MeanOf(engUs)
 	}
 	if len(other) == c.RunsVerified {
-		c.OtherCPUCores = meanOpt(other)
+		c.OtherCPUCores = bundle.MeanOf(other)
 	}
 	c.LogLinesRead, c.LogLinesDropped = None, None
 	if readable && c.RunsVerified > 0 {
@@ -296,46 +335,3 @@ func deriveCondition(api, config string, runs []RunRow, pub Published) Condition
 	}
 	return c
 }
-
-// meanCI is the mean and its 95% Student-t interval; the interval is absent with fewer
-// than two values.
-func meanCI(v []float64) (mean, low, high Opt) {
-	if len(v) == 0 {
-		return None, None, None
-	}
-	m := stats.Mean(v)
-	if len(v) < 2 {
-		return Opt(m), None, None
-	}
-	var ss float64
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	sd := math.Sqrt(ss / float64(len(v)-1))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(v) - 1)}.Quantile(0.975)
-	h := t * sd / math.Sqrt(float64(len(v)))
-	return Opt(m), Opt(m - h), Opt(m + h)
-}
-
-func meanOpt(v []float64) Opt {
-	if len(v) == 0 {
-		return None
-	}
-	return Opt(stats.Mean(v))
-}
-
-func ratio(num, den Opt) Opt {
-	if !present(num) || !present(den) || den == 0 {
-		return None
-	}
-	return num / den
-}
-
-func diff(a, b Opt) Opt {
-	if !present(a) || !present(b) {
-		return None
-	}
-	return a - b
-}
-
-func present(o Opt) bool { return !math.IsNaN(float64(o)) }

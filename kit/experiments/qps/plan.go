@@ -6,29 +6,47 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 )
 
 // Where every image has the mount point of the run's shared volume, and the
 // unprivileged uid:gid every container runs as (the Dockerfiles say both too).
 const (
-	RunDir     = "/run/logbench"
-	User       = "65532:65532"
-	resultPath = RunDir + "/result.json"
+	resultPath = contract.RunDir + "/result.json"
 	// enginePort is where the engine CPU helper answers on the pod's loopback.
 	enginePort = 9003
-	logDir     = RunDir + "/logs"
+	logDir     = contract.RunDir + "/logs"
 )
 
 // EngineHelper says what the engine CPU helper is, for the manifest.
 const EngineHelper = "a container of the qpsload image in the host's PID namespace (read-only root, no capabilities, no new privileges, uid 65532, 0.1 CPU, 64 MiB) " +
-	"reads /proc/<pid>/stat of dockerd, containerd and containerd-shim before and after the measured interval and answers on the pod's loopback only"
+	"reads /proc/<pid>/stat of the engine's processes (Docker: dockerd, containerd and containerd-shim; Podman: conmon and podman system service) before and after the measured interval and answers on the pod's loopback only"
+
+// Cond is a condition of this experiment: one API and access-log configuration.
+type Cond struct{ API, Config string }
+
+func (c Cond) String() string { return c.API + "/" + c.Config }
+
+// cross is every API x configuration, the API varying slowest.
+func cross(apis, configs []string) []experiment.Condition {
+	var out []experiment.Condition
+	for _, a := range apis {
+		for _, c := range configs {
+			out = append(out, Cond{a, c})
+		}
+	}
+	return out
+}
 
 // Plan is a matrix of this experiment and the bundle it fills.
 type Plan struct {
 	conds  []experiment.Condition
 	bundle *Bundle
+	// pods counts the pods made per condition, for the order of wrk's phase.
+	pods map[string]int
 }
 
 var _ experiment.Plan = (*Plan)(nil)
@@ -38,18 +56,20 @@ func NewPlan(p Params) *Plan {
 	b := &Bundle{M: Manifest{Parameters: p}}
 	b.M.Experiment = Name
 	if !p.EngineCPU {
-		b.M.Unmeasured = []string{"cpu_engine_cores: the engine's own CPU (dockerd, containerd, the shims) was not measured (--engine-cpu=false)"}
+		b.M.Unmeasured = []string{"engine_cpu_cores: the engine's own CPU was not measured (--engine-cpu=false)"}
 	}
 	if p.Wrk {
 		b.M.Parameters.WrkCommand = strings.Join(WrkArgs(p), " ")
-	} else if slices.Contains(p.Configs, NoLog) {
+		b.M.Parameters.WrkConfigs = slices.Clone(p.Configs)
+		b.M.Parameters.WrkOrder = WrkAlternate
+	} else {
 		why := "--wrk=false"
 		if p.Pipelining > 1 {
 			why = "--pipelining over 1, which wrk does not offer"
 		}
 		b.M.Unmeasured = append(b.M.Unmeasured, "wrk_requests_per_s: the kit's load was not checked against wrk ("+why+")")
 	}
-	return &Plan{conds: experiment.Cross(p.APIs, p.Configs), bundle: b}
+	return &Plan{conds: cross(p.APIs, p.Configs), bundle: b, pods: map[string]int{}}
 }
 
 func (p *Plan) Conditions() []experiment.Condition { return p.conds }
@@ -68,7 +88,7 @@ func (p *Plan) Images() []string {
 		}
 	}
 	names = append(names, "qpsload")
-	if p.bundle.M.Parameters.Wrk && slices.Contains(p.bundle.M.Parameters.Configs, NoLog) {
+	if p.bundle.M.Parameters.Wrk {
 		names = append(names, "wrk")
 	}
 	return names
@@ -78,6 +98,12 @@ func (p *Plan) Images() []string {
 func (p *Plan) Target(env experiment.Env) error {
 	params := &p.bundle.M.Parameters
 	params.Platform = env.Platform
+	if params.LogDriver == "" {
+		params.LogDriver, params.LogDriverChosenBy = experiment.DefaultLogDriver(env.Engine)
+	} else if params.LogDriverChosenBy == "" {
+		params.LogDriverChosenBy = "--log-driver"
+	}
+	p.targetEngineCPU(env.Engine)
 	if drivers := env.Engine.LogDrivers; len(drivers) > 0 && !slices.Contains(drivers, params.LogDriver) {
 		return usagef("--log-driver %s: this engine offers %v", params.LogDriver, drivers)
 	}
@@ -89,42 +115,51 @@ func (p *Plan) Target(env experiment.Env) error {
 // driver and is read back after the run when its configuration writes to it.
 func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
 	pr := p.bundle.M.Parameters
-	api, config := cond[0], cond[1]
+	c := cond.(Cond)
+	api, config := c.API, c.Config
 	l := pr.Limits
+	load := contract.DefaultQPSLoadArgs()
+	load.Connections, load.Pipelining = pr.Connections, pr.Pipelining
+	load.Duration, load.Warmup = contract.Seconds(pr.DurationS), contract.Seconds(pr.WarmupS)
+	load.CPULimit, load.Result = l.LoadgenCPUs, resultPath
 	spec := experiment.PodSpec{
-		RunID:      volumeSafe(runID),
+		RunID:      experiment.VolumeSafe(runID),
 		Conductor:  "loadgen",
-		MountPath:  RunDir,
+		MountPath:  contract.RunDir,
 		ResultPath: resultPath,
-		User:       User,
+		User:       contract.User,
 		PidsLimit:  l.PidsLimit,
+		NoFile:     contract.NoFileFor(pr.Connections),
 		Containers: []experiment.ContainerSpec{
-			{Role: "api", Image: images[ImageOf(api)], NanoCPUs: nanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
+			{Role: "api", Image: images[ImageOf(api)], NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
 				Entrypoint: apiEntrypoint(api), Cmd: apiArgs(api, config), LogDriver: pr.LogDriver, LogOpts: pr.LogOpts},
-			{Role: "loadgen", Image: images["qpsload"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
-				Cmd: []string{"-connections", strconv.Itoa(pr.Connections), "-pipelining", strconv.Itoa(pr.Pipelining),
-					"-duration", fmt.Sprintf("%gs", pr.DurationS), "-warmup", fmt.Sprintf("%gs", pr.WarmupS),
-					"-cpu-limit", fmt.Sprint(l.LoadgenCPUs), "-result", resultPath}},
+			{Role: "loadgen", Image: images["qpsload"], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
+				Cmd: nil}, // load's, once every part of it is known
 		},
 	}
 	if pr.EngineCPU {
-		helper := experiment.ContainerSpec{Role: "enginecpu", Image: images["qpsload"], NanoCPUs: nanoCPUs(0.1), MemoryBytes: 64 << 20, HostPIDs: true,
-			Cmd: []string{"-engine-cpu-server", fmt.Sprintf("127.0.0.1:%d", enginePort)}}
+		serve := contract.DefaultQPSLoadArgs()
+		serve.EngineCPUServer, serve.EngineKind = fmt.Sprintf("127.0.0.1:%d", enginePort), pr.EngineKind
+		helper := experiment.ContainerSpec{Role: "enginecpu", Image: images["qpsload"], NanoCPUs: experiment.NanoCPUs(0.1), MemoryBytes: 64 << 20, HostPIDs: true,
+			Cmd: serve.Args()}
 		// Started before the conductor, which asks it once the load begins.
 		spec.Containers = []experiment.ContainerSpec{spec.Containers[0], helper, spec.Containers[1]}
-		gen := &spec.Containers[2]
-		gen.Cmd = append(gen.Cmd, "-engine-cpu-url", fmt.Sprintf("http://127.0.0.1:%d/sample", enginePort))
+		load.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", enginePort)
 	}
 	if wrkRuns(pr, config) {
-		// Between the API and the conductor: it waits on the volume for the conductor's
-		// signal, with the generator's limits, and outlives the run (max_run_time_s).
-		w := experiment.ContainerSpec{Role: "wrk", Image: images["wrk"], NanoCPUs: nanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
+		// Between the API and the conductor, in the pod's network namespace like the
+		// generator: it waits on the volume for the conductor's signal, with the
+		// generator's limits, and outlives the run (max_run_time_s).
+		w := experiment.ContainerSpec{Role: "wrk", Image: images["wrk"], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes,
 			Entrypoint: []string{"/bin/sh", "-c", wrkScript, "wrk-phase", strconv.Itoa(int(math.Ceil(pr.MaxRunTimeS)))}, Cmd: WrkArgs(pr)}
 		n := len(spec.Containers)
 		spec.Containers = append(spec.Containers[:n-1:n-1], w, spec.Containers[n-1])
-		gen := &spec.Containers[n]
-		gen.Cmd = append(gen.Cmd, "-wrk-dir", RunDir, "-wrk-timeout", fmt.Sprintf("%ds", wrkSeconds(pr.DurationS)+60))
+		load.WrkDir, load.WrkTimeout = contract.RunDir, time.Duration(wrkSeconds(pr.DurationS)+60)*time.Second
+		p.pods[c.String()]++
+		load.WrkAfter = p.pods[c.String()]%2 == 0
 	}
+	// The conductor is the pod's last container.
+	spec.Containers[len(spec.Containers)-1].Cmd = load.Args()
 	if hasConsole(config) && pr.LogDriver != "none" {
 		spec.CollectLogs = []string{"api"}
 	}
@@ -147,16 +182,3 @@ func apiEntrypoint(api string) []string {
 	}
 	return nil
 }
-
-// volumeSafe makes a run ID fit the engine's names of volumes and containers
-// ([a-zA-Z0-9][a-zA-Z0-9_.-]*): "console+file" becomes "console_file".
-func volumeSafe(id string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '-' {
-			return r
-		}
-		return '_'
-	}, id)
-}
-
-func nanoCPUs(cpus float64) int64 { return int64(math.Round(cpus * 1e9)) }

@@ -2,6 +2,7 @@ package qps
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -20,14 +21,19 @@ func (p *Plan) Prepare(ctx context.Context, pods experiment.Pods, images map[str
 	if pr.LogDriver == "json-file" && len(pr.LogOpts) == 0 {
 		return nil
 	}
-	fmt.Fprintf(out, "trying --log-driver %s %s on the engine\n", pr.LogDriver, fmtOpts(pr.LogOpts))
+	fmt.Fprintf(out, "trying --log-driver %s on the engine\n", strings.TrimSpace(pr.LogDriver+" "+experiment.FormatLogOpts(pr.LogOpts)))
 	probe := *p
 	probe.bundle = &Bundle{M: p.bundle.M}
 	probe.bundle.M.Parameters.DurationS, probe.bundle.M.Parameters.WarmupS, probe.bundle.M.Parameters.EngineCPU = 0.5, 0, false
-	spec := probe.Pod(experiment.Condition{pr.APIs[0], Console}, "probe-"+time.Now().UTC().Format("150405"), images)
+	spec := probe.Pod(Cond{pr.APIs[0], Console}, "probe-"+time.Now().UTC().Format("150405"), images)
 	_, err := pods.RunPod(ctx, spec, io.Discard)
-	if err != nil && ctx.Err() == nil && strings.Contains(err.Error(), "creating api container") {
-		return usagef("--log-driver %s --log-opt %s: the engine refuses it: %v", pr.LogDriver, fmtOpts(pr.LogOpts), err)
+	var refused experiment.CreateError
+	if errors.As(err, &refused) && ctx.Err() == nil && refused.Role == "api" {
+		what := "--log-driver " + pr.LogDriver
+		if len(pr.LogOpts) > 0 {
+			what += " --log-opt " + experiment.FormatLogOpts(pr.LogOpts)
+		}
+		return usagef("%s: the engine refuses it: %v", what, err)
 	}
 	return err
 }

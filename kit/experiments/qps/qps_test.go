@@ -6,15 +6,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
@@ -42,6 +39,7 @@ type fakeRun struct {
 	noLogs       bool
 	errors       int64
 	generatorCPU float64
+	offsetLate   int // the reset's offset lies this many counted lines into the file
 }
 
 func (f fakeRun) run(id string, round int) experiment.Run {
@@ -56,7 +54,7 @@ func (f fakeRun) run(id string, round int) experiment.Run {
 	res := closedloop.RunResult{
 		Warmup: closedloop.Result{Requests: int64(f.warm)},
 		Load: closedloop.Result{StartUnixNs: 1, MeasuredS: float64(len(f.series)), Requests: requests, Status2xx: requests,
-			Errors: f.errors, RequestsPerSecond: f.series, LatencyP50Ms: 2, LatencyP99Ms: 5,
+			Errors: f.errors, RequestsPerSecond: f.series, LatencyP50Ms: 2, LatencyP90Ms: 4, LatencyP99Ms: 5, LatencyMaxMs: 9,
 			GeneratorCPUS: f.generatorCPU, GeneratorCPULimitCores: 1},
 		API: &closedloop.APIReport{Implementation: "node", Requests: requests, Sinks: map[string]closedloop.Sink{},
 			Versions: map[string]string{"node": "18.19.0", "express": "4.18.2", "morgan": "1.10.0"}},
@@ -76,10 +74,13 @@ func (f fakeRun) run(id string, round int) experiment.Run {
 	if hasFile(f.config) {
 		res.API.Sinks[File] = closedloop.Sink{Count: since, Total: total, Path: "/run/logbench/logs/2026-11-30.log", StartOffsetBytes: total.Bytes - since.Bytes}
 		res.File = &closedloop.FileReadback{Path: "/run/logbench/logs/2026-11-30.log", Whole: total, FromOffset: since}
+		if f.offsetLate > 0 {
+			res.File.FromOffset = closedloop.CountOf(lines(f.lines-f.offsetLate, f.warm+f.offsetLate))
+		}
 	}
 	body, _ := json.Marshal(res)
 	pod.Result = body
-	return experiment.Run{ID: id, Condition: experiment.Condition{NodeAPI, f.config}, Round: round, Position: 1,
+	return experiment.Run{ID: id, Condition: Cond{NodeAPI, f.config}, Round: round, Position: 1,
 		Started: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), Wall: 8 * time.Second, Pod: pod}
 }
 
@@ -175,8 +176,8 @@ func TestEveryLineBackVerifiesAndTheFiguresFollow(t *testing.T) {
 	if d := float64(cf.CostPerRequestUs) - wantCost; d > 1e-9 || d < -1e-9 {
 		t.Errorf("cost per request %v, want %v", cf.CostPerRequestUs, wantCost)
 	}
-	if present(cf.CPUEngineCores) {
-		t.Errorf("cpu_engine_cores %v: not measured, must stay empty", cf.CPUEngineCores)
+	if cf.CPUEngineCores.Present() {
+		t.Errorf("engine_cpu_cores %v: not measured, must stay empty", cf.CPUEngineCores)
 	}
 }
 
@@ -190,8 +191,21 @@ func TestALostConsoleLineFailsABlockingRun(t *testing.T) {
 	if r.Verified || !strings.Contains(r.Failure, "console: differs: read 109 lines") {
 		t.Fatalf("verified %v, failure %q", r.Verified, r.Failure)
 	}
-	if b.Conditions[0].RunsVerified != 0 || present(b.Conditions[0].RequestsPerS) {
+	if b.Conditions[0].RunsVerified != 0 || b.Conditions[0].RequestsPerS.Present() {
 		t.Errorf("a failed run must not count: %+v", b.Conditions[0])
+	}
+}
+
+func TestAFileCountedFromTheWrongOffsetFailsTheRun(t *testing.T) {
+	// The whole file is as written, but a line counted after the reset lies before the
+	// offset the API recorded: the API zeroed its counts and read the offset apart.
+	f := fakeRun{config: File, warm: 10, lines: 100, series: []int64{100}, offsetLate: 1}
+	b, files := fill(t, testParams(File), f.run("f1", 1))
+	mustVerify(t, files)
+	r := b.Runs[0]
+	want := "file: differs from the reset's offset on: read 99 lines"
+	if r.Verified || !strings.Contains(r.Failure, want) {
+		t.Fatalf("verified %v, failure %q, want it to hold %q", r.Verified, r.Failure, want)
 	}
 }
 
@@ -289,7 +303,7 @@ func TestThePodAsksForTheLogStreamBack(t *testing.T) {
 		if api.Image != "sha256:node" || api.LogDriver != "json-file" || api.NanoCPUs != 1e9 || api.MemoryBytes != 512<<20 {
 			t.Errorf("%s: api container %+v", cond, api)
 		}
-		if want := hasConsole(cond[1]); (len(spec.CollectLogs) == 1) != want {
+		if want := hasConsole(cond.(Cond).Config); (len(spec.CollectLogs) == 1) != want {
 			t.Errorf("%s: collect logs %v", cond, spec.CollectLogs)
 		}
 		if spec.Conductor != "loadgen" || spec.Containers[1].Image != "sha256:load" {
@@ -329,33 +343,31 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.APIs[0] != NodeAPI || len(p.Configs) != 4 || p.DurationS != 5 || p.Limits.APICPUs != 1 || p.Limits.LoadgenCPUs != 1 || p.LogDriver != "json-file" {
-		t.Errorf("defaults: %+v", p)
+	if p.APIs[0] != NodeAPI || len(p.Configs) != 4 || p.DurationS != 5 || p.Limits.APICPUs != 1 || p.Limits.LoadgenCPUs != 1 || p.LogDriver != "" {
+		t.Errorf("defaults: %+v (the log driver is the engine's to choose)", p)
 	}
-	p, err = parse(t, "--api-cpus", "0", "--log-opt", "mode=non-blocking", "--log-opt", "max-buffer-size=1m")
-	if err != nil || p.Limits.APICPUs != 0 || !p.NonBlocking || p.LogOpts["max-buffer-size"] != "1m" {
-		t.Errorf("unlimited, non-blocking: %+v %v", p, err)
+	p, err = parse(t, "--api-cpus", "2", "--log-opt", "mode=non-blocking", "--log-opt", "max-buffer-size=1m")
+	if err != nil || p.Limits.APICPUs != 2 || !p.NonBlocking || p.LogOpts["max-buffer-size"] != "1m" {
+		t.Errorf("two CPUs, non-blocking: %+v %v", p, err)
+	}
+	if _, err := parse(t, "--api-cpus", "0"); err == nil {
+		t.Error("--api-cpus 0 accepted: a CPU limit means the same in every experiment, 0.01 to 1024 CPUs")
 	}
 }
 
 func parse(t *testing.T, args ...string) (Params, error) {
 	t.Helper()
-	set := flag.NewFlagSet("reproduce", flag.ContinueOnError)
-	for _, f := range (Experiment{}).Flags() {
-		if err := f.Apply(set); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := set.Parse(args); err != nil {
+	fs := experiment.FlagsOf(Experiment{})
+	if err := fs.Set.Parse(args); err != nil {
 		t.Fatalf("%v: %v", args, err)
 	}
-	return ParamsFrom(cli.NewContext(cli.NewApp(), set, nil))
+	return ParamsFrom(fs, 3)
 }
 
 func TestTheEngineCPUIsAHelperAndAFigure(t *testing.T) {
 	p := testParams(Console, NoLog)
 	p.EngineCPU, p.EngineCPUHow = true, EngineHelper
-	spec := NewPlan(p).Pod(experiment.Condition{NodeAPI, Console}, "r", map[string]string{"api-node": "n", "qpsload": "q"})
+	spec := NewPlan(p).Pod(Cond{NodeAPI, Console}, "r", map[string]string{"api-node": "n", "qpsload": "q"})
 	if len(spec.Containers) != 3 || !spec.Containers[1].HostPIDs || spec.Containers[1].Role != "enginecpu" || spec.Containers[2].Role != spec.Conductor {
 		t.Fatalf("containers %+v", spec.Containers)
 	}
@@ -396,7 +408,7 @@ type refusing struct{ specs []experiment.PodSpec }
 
 func (r *refusing) RunPod(_ context.Context, spec experiment.PodSpec, _ io.Writer) (experiment.PodResult, error) {
 	r.specs = append(r.specs, spec)
-	return experiment.PodResult{}, errors.New("creating api container: Error response from daemon: gelf-address is a required parameter")
+	return experiment.PodResult{}, experiment.CreateError{Role: "api", Err: errors.New("Error response from daemon: gelf-address is a required parameter")}
 }
 
 func TestALogDriverTheEngineRefusesIsBadInputBeforeTheMatrix(t *testing.T) {
@@ -410,5 +422,96 @@ func TestALogDriverTheEngineRefusesIsBadInputBeforeTheMatrix(t *testing.T) {
 	var ue experiment.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "gelf-address") || len(pods.specs) != 1 || pods.specs[0].Containers[0].LogDriver != "gelf" {
 		t.Fatalf("err %v, pods %+v", err, pods.specs)
+	}
+}
+
+// TestARunWithoutResponsesHasNoLatency: the generator reports 0 ms when nothing
+// answered; the run's row holds no latency then, as fifo-stall's does, never 0.
+func TestARunWithoutResponsesHasNoLatency(t *testing.T) {
+	if mean, p50, p90, p99, max := latencies(0, 0, 0, 0, 0, 0); mean.Present() || p50.Present() || p90.Present() || p99.Present() || max.Present() {
+		t.Errorf("no response: %v %v %v %v %v", mean, p50, p90, p99, max)
+	}
+	if _, p50, _, p99, _ := latencies(3, 1, 2, 3, 4, 5); p50 != 2 || p99 != 4 {
+		t.Errorf("responses: p50 %v p99 %v", p50, p99)
+	}
+}
+
+// TestWhatWasNotMeasuredIsEmpty: a run without the engine's sample, the host's, a wrk
+// phase or a read-back leaves those columns empty, never 0, and still verifies; a run
+// without the API's report is not data, and its counts are empty too.
+func TestWhatWasNotMeasuredIsEmpty(t *testing.T) {
+	p := testParams(File, NoLog)
+	noReport := fakeRun{config: NoLog, series: []int64{500, 500}}.run("n", 1)
+	var res closedloop.RunResult
+	json.Unmarshal(noReport.Pod.Result, &res)
+	res.API = nil
+	noReport.Pod.Result, _ = json.Marshal(res)
+	unread := fakeRun{config: File, lines: 1000, series: []int64{500, 500}}.run("f", 1)
+	json.Unmarshal(unread.Pod.Result, &res)
+	res.File.Failure = "no such file"
+	unread.Pod.Result, _ = json.Marshal(res)
+	b, files := fill(t, p, unread, noReport)
+	mustVerify(t, files)
+	f, n := b.Runs[0], b.Runs[1]
+	for name, o := range map[string]Opt{
+		"engine_cpu_s": f.EngineCPUS, "engine_dockerd_cpu_s": f.EngineDockerdS, "engine_interval_s": f.EngineIntervalS, "host_cpus": f.HostCPUs,
+		"wrk_requests": f.WrkRequests, "wrk_duration_s": f.WrkDurationS, "wrk_errors": f.WrkErrors,
+		"console_lines_read": f.ConsoleReadLines, "console_bytes_read": f.ConsoleReadBytes, "file_lines_read": f.FileReadLines,
+		"file_bytes_read": f.FileReadBytes, "file_lines_read_since_reset": f.FileTailLines, "file_bytes_read_since_reset": f.FileTailBytes,
+		"api_requests (no report)": n.APIRequests, "api_interval_ms (no report)": n.APIIntervalMs,
+		"api_cpu_user_us (no report)": n.APICPUUserUs, "api_cpu_system_us (no report)": n.APICPUSystemUs, "api_rss_bytes (no report)": n.APIRSSBytes,
+		"api_cpu_cores (no report)": n.APICPUCores, "api_cpu_us_per_request (no report)": n.APICPUUsPerReq,
+	} {
+		if o.Present() {
+			t.Errorf("%s: %v, want empty", name, o)
+		}
+	}
+	if n.Verified || !strings.Contains(n.Failure, "no report") {
+		t.Errorf("a run without the API's report: verified %v (%s)", n.Verified, n.Failure)
+	}
+	header, first, _ := strings.Cut(string(files.Data[RunsFile]), "\n")
+	cols, cells := strings.Split(header, ","), strings.Split(strings.SplitN(first, "\n", 2)[0], ",")
+	for i, c := range cols {
+		if c == "engine_cpu_s" || c == "host_cpus" || c == "wrk_requests" || c == "file_lines_read" {
+			if i >= len(cells) || cells[i] != "" {
+				t.Errorf("runs.csv %s: %q, want empty", c, cells[i])
+			}
+		}
+	}
+}
+
+// TestAnEarlierKitsZeroForNoIntervalStillVerifies: bundles written before wrote 0
+// where a run had no measured interval; verify reads that 0 as the missing value it
+// stood for, and says so.
+func TestAnEarlierKitsZeroForNoIntervalStillVerifies(t *testing.T) {
+	p := testParams(NoLog)
+	run := fakeRun{config: NoLog}.run("n", 1)
+	var res closedloop.RunResult
+	json.Unmarshal(run.Pod.Result, &res)
+	res.Load.MeasuredS = 0
+	run.Pod.Result, _ = json.Marshal(res)
+	_, files := fill(t, p, run)
+	mustVerify(t, files)
+	body := string(files.Data[RunsFile])
+	header, rest, _ := strings.Cut(body, "\n")
+	cols := strings.Split(header, ",")
+	cells := strings.Split(strings.TrimSuffix(rest, "\n"), ",")
+	for i, c := range cols {
+		switch c {
+		case "requests_per_s", "requests_per_s_stdev", "requests_per_s_over_interval", "generator_cpu_cores":
+			if cells[i] != "" {
+				t.Fatalf("%s: %q, want empty", c, cells[i])
+			}
+			cells[i] = "0"
+		}
+	}
+	files = withSums(map[string][]byte{ManifestFile: files.Data[ManifestFile], RunsFile: []byte(header + "\n" + strings.Join(cells, ",") + "\n"),
+		SeriesFile: files.Data[SeriesFile], ConditionsFile: files.Data[ConditionsFile], DataPackageFile: files.Data[DataPackageFile]})
+	v := Experiment{}.Verify(files)
+	for _, p := range v.Problems {
+		t.Errorf("problem: %s", p)
+	}
+	if len(v.Notes) == 0 || !strings.Contains(fmt.Sprint(v.Notes), "4 figures written 0 by an earlier kit") {
+		t.Errorf("notes %v", v.Notes)
 	}
 }

@@ -45,20 +45,30 @@ type Params struct {
 	WarmupS     float64  `json:"warmup_s"`
 	// LogDriver and LogOpts are the API container's logging driver ("json-file") and
 	// its options, as the docker CLI spells them; NonBlocking says mode=non-blocking.
-	LogDriver   string            `json:"log_driver"`
-	LogOpts     map[string]string `json:"log_opts,omitempty"`
-	NonBlocking bool              `json:"non_blocking"`
-	Limits      Limits            `json:"limits"`
-	MaxRunTimeS float64           `json:"max_run_time_s"`
+	LogDriver string `json:"log_driver"`
+	// LogDriverChosenBy says where the driver came from: the --log-driver flag, or the
+	// engine (see DefaultLogDriver). Absent in bundles written before the kit chose.
+	LogDriverChosenBy string            `json:"log_driver_chosen_by,omitempty"`
+	LogOpts           map[string]string `json:"log_opts,omitempty"`
+	NonBlocking       bool              `json:"non_blocking"`
+	Limits            Limits            `json:"limits"`
+	MaxRunTimeS       float64           `json:"max_run_time_s"`
 	// EngineCPU says a helper container measured the engine's own CPU; EngineCPUHow says
 	// what it is allowed to see.
 	EngineCPU    bool   `json:"engine_cpu"`
 	EngineCPUHow string `json:"engine_cpu_how,omitempty"`
-	// Wrk says Debian's wrk loaded the API after the kit's load in every run of the none
-	// configuration, as an independent check; WrkCommand is its command line.
-	Wrk        bool   `json:"wrk"`
-	WrkCommand string `json:"wrk_command,omitempty"`
-	Platform   string `json:"platform"`
+	// EngineKind is the engine whose processes the helper counted ("docker",
+	// "podman"), as the engine reported itself.
+	EngineKind string `json:"engine_kind,omitempty"`
+	// Wrk says Debian's wrk loaded the API as an independent check, in every run of
+	// the configurations WrkConfigs, in the order WrkOrder (WrkAlternate); WrkCommand is
+	// its command line. A bundle of an earlier kit has neither WrkConfigs nor WrkOrder:
+	// its wrk ran after the kit's load in the none configuration only.
+	Wrk        bool     `json:"wrk"`
+	WrkCommand string   `json:"wrk_command,omitempty"`
+	WrkConfigs []string `json:"wrk_configs,omitempty"`
+	WrkOrder   string   `json:"wrk_order,omitempty"`
+	Platform   string   `json:"platform"`
 }
 
 // Limits of the containers; a CPU limit of 0 is none, recorded as such.
@@ -91,22 +101,22 @@ type RunRow struct {
 	MeasuredS          float64 `csv:"measured_s"`
 	Status2xx          int64   `csv:"status_2xx"`
 	Non2xx             int64   `csv:"non_2xx"`
-	Errors             int64   `csv:"errors"`
+	Errors             int64   `csv:"no_response" was:"errors"`
 	Timeouts           int64   `csv:"timeouts"`
-	LatencyMeanMs      float64 `csv:"latency_mean_ms"`
-	LatencyP50Ms       float64 `csv:"latency_p50_ms"`
-	LatencyP90Ms       float64 `csv:"latency_p90_ms"`
-	LatencyP99Ms       float64 `csv:"latency_p99_ms"`
-	LatencyMaxMs       float64 `csv:"latency_max_ms"`
+	LatencyMeanMs      Opt     `csv:"mean_ms" was:"latency_mean_ms"`
+	LatencyP50Ms       Opt     `csv:"p50_ms" was:"latency_p50_ms"`
+	LatencyP90Ms       Opt     `csv:"p90_ms" was:"latency_p90_ms"`
+	LatencyP99Ms       Opt     `csv:"p99_ms" was:"latency_p99_ms"`
+	LatencyMaxMs       Opt     `csv:"max_ms" was:"latency_max_ms"`
 	GeneratorCPUS      float64 `csv:"generator_cpu_s"`
 	GeneratorLimit     float64 `csv:"generator_cpu_limit_cores"`
 	WarmupRequests     int64   `csv:"warmup_requests"`
 	APIImplementation  string  `csv:"api_implementation"`
-	APIRequests        int64   `csv:"api_requests"` // as the API counted them since the reset
-	APICPUUserUs       int64   `csv:"api_cpu_user_us"`
-	APICPUSystemUs     int64   `csv:"api_cpu_system_us"`
-	APIIntervalMs      float64 `csv:"api_interval_ms"` // from the reset to the report
-	APIRSSBytes        int64   `csv:"api_rss_bytes"`
+	APIRequests        Opt     `csv:"api_requests"`    // as the API counted them since the reset; absent without its report
+	APICPUUserUs       Opt     `csv:"api_cpu_user_us"` // the three absent without the API's report
+	APICPUSystemUs     Opt     `csv:"api_cpu_system_us"`
+	APIIntervalMs      Opt     `csv:"api_interval_ms"` // from the reset to the report; absent without it
+	APIRSSBytes        Opt     `csv:"api_rss_bytes"`
 	SinkWriteErrors    int64   `csv:"sink_write_errors"`
 	ConsoleLines       int64   `csv:"console_lines_written"` // since the reset
 	ConsoleBytes       int64   `csv:"console_bytes_written"`
@@ -116,8 +126,8 @@ type RunRow struct {
 	// ConsoleRead says the engine's log stream was read back; its lines, bytes and
 	// SHA-256 follow.
 	ConsoleRead       bool   `csv:"console_read"`
-	ConsoleReadLines  int64  `csv:"console_lines_read"`
-	ConsoleReadBytes  int64  `csv:"console_bytes_read"`
+	ConsoleReadLines  Opt    `csv:"console_lines_read"` // absent when not read
+	ConsoleReadBytes  Opt    `csv:"console_bytes_read"`
 	ConsoleReadSHA256 string `csv:"console_sha256_read"`
 	FileLines         int64  `csv:"file_lines_written"` // since the reset
 	FileBytes         int64  `csv:"file_bytes_written"`
@@ -128,42 +138,49 @@ type RunRow struct {
 	FileRotations     int    `csv:"file_rotations"`
 	FilePath          string `csv:"file_path"`
 	FileRead          bool   `csv:"file_read"`
-	FileReadLines     int64  `csv:"file_lines_read"` // the whole file
-	FileReadBytes     int64  `csv:"file_bytes_read"`
+	FileReadLines     Opt    `csv:"file_lines_read"` // the whole file; absent when not read
+	FileReadBytes     Opt    `csv:"file_bytes_read"`
 	FileReadSHA256    string `csv:"file_sha256_read"`
-	FileTailLines     int64  `csv:"file_lines_read_since_reset"` // from the reset's offset on
-	FileTailBytes     int64  `csv:"file_bytes_read_since_reset"`
+	FileTailLines     Opt    `csv:"file_lines_read_since_reset"` // from the reset's offset on
+	FileTailBytes     Opt    `csv:"file_bytes_read_since_reset"`
 	FileTailSHA256    string `csv:"file_sha256_read_since_reset"`
 	// The engine's processes (dockerd, containerd, the shims) over the measured
 	// interval, from the helper in the host's PID namespace; and the whole host's CPU.
-	EngineMeasured  bool    `csv:"engine_measured"`
-	EngineCPUS      float64 `csv:"engine_cpu_s"`
-	EngineDockerdS  float64 `csv:"engine_dockerd_cpu_s"`
-	EngineIntervalS float64 `csv:"engine_interval_s"`
-	EngineFailure   string  `csv:"engine_failure"`
-	HostBusyPct     Opt     `csv:"host_cpu_busy_pct"`
-	HostCPUs        int     `csv:"host_cpus"`
-	// wrk after the kit's load, same API container, same connections and duration (the
-	// none configuration): absent figures in the runs without it.
-	WrkRequests     int64   `csv:"wrk_requests"`
-	WrkDurationS    float64 `csv:"wrk_duration_s"`
-	WrkRequestsPerS Opt     `csv:"wrk_requests_per_s"`
-	WrkLatencyP50Ms Opt     `csv:"wrk_latency_p50_ms"`
-	WrkLatencyP99Ms Opt     `csv:"wrk_latency_p99_ms"`
-	WrkErrors       int64   `csv:"wrk_errors"`
-	WrkFailure      string  `csv:"wrk_failure"`
+	EngineMeasured  bool   `csv:"engine_measured"`
+	EngineCPUS      Opt    `csv:"engine_cpu_s"` // the three absent when not measured
+	EngineDockerdS  Opt    `csv:"engine_dockerd_cpu_s"`
+	EngineIntervalS Opt    `csv:"engine_interval_s"`
+	EngineFailure   string `csv:"engine_failure"`
+	HostBusyPct     Opt    `csv:"host_cpu_busy_pct"`
+	HostCPUs        Opt    `csv:"host_cpus"` // absent when the host was not read
+	// wrk next to the kit's load (WrkAlternate; after it, in none only, in a bundle of
+	// an earlier kit), same API container, same connections and duration: absent
+	// figures in the runs without it.
+	WrkRequests     Opt    `csv:"wrk_requests"`
+	WrkDurationS    Opt    `csv:"wrk_duration_s"`
+	WrkRequestsPerS Opt    `csv:"wrk_requests_per_s"`
+	WrkLatencyP50Ms Opt    `csv:"wrk_latency_p50_ms"`
+	WrkLatencyP99Ms Opt    `csv:"wrk_latency_p99_ms"`
+	WrkErrors       Opt    `csv:"wrk_errors"`
+	WrkFailure      string `csv:"wrk_failure"`
+	// WrkHostBusyPct is the whole host's busy CPU over wrk's phase, as HostBusyPct is
+	// over the kit's load: how alike the two loads' hosts were.
+	WrkHostBusyPct Opt `csv:"wrk_host_cpu_busy_pct"`
+	// WrkAfterKit says wrk ran after the kit's measured load, not before it; then the
+	// console's and the file's totals are the API's once wrk ended.
+	WrkAfterKit bool `csv:"wrk_after_kit"`
 
 	// Derived (DeriveRun).
-	Requests          int64   `csv:"requests"`             // sum of the series
-	RequestsPerS      float64 `csv:"requests_per_s"`       // mean of the whole seconds' counts, as autocannon
-	RequestsPerSStdev float64 `csv:"requests_per_s_stdev"` // population, whole seconds
-	RequestsPerSOver  float64 `csv:"requests_per_s_over_interval"`
-	GeneratorCores    float64 `csv:"generator_cpu_cores"`
-	GeneratorBusy     bool    `csv:"generator_saturated"`
-	APICPUCores       Opt     `csv:"cpu_api_cores"`
-	APICPUUsPerReq    Opt     `csv:"cpu_api_us_per_request"`
-	EngineCores       Opt     `csv:"cpu_engine_cores"`
-	EngineUsPerReq    Opt     `csv:"cpu_engine_us_per_request"`
+	Requests          int64 `csv:"responses" was:"requests"`     // sum of the series
+	RequestsPerS      Opt   `csv:"requests_per_s"`               // mean of the whole seconds' counts, as autocannon; absent without a measured interval
+	RequestsPerSStdev Opt   `csv:"requests_per_s_stdev"`         // population, whole seconds; absent without one
+	RequestsPerSOver  Opt   `csv:"requests_per_s_over_interval"` // absent without a measured interval
+	GeneratorCores    Opt   `csv:"generator_cpu_cores"`          // absent without a measured interval
+	GeneratorBusy     bool  `csv:"generator_saturated"`
+	APICPUCores       Opt   `csv:"api_cpu_cores" was:"cpu_api_cores"`
+	APICPUUsPerReq    Opt   `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request"`
+	EngineCores       Opt   `csv:"engine_cpu_cores" was:"cpu_engine_cores"`
+	EngineUsPerReq    Opt   `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request"`
 	// OtherCores is the host's busy CPU that neither the API, the generator nor the
 	// engine used: other work on the host, the noise of the run.
 	OtherCores Opt `csv:"other_cpu_cores"`
@@ -176,7 +193,7 @@ type RunRow struct {
 	// WrkAgreement is RequestsPerSOver over WrkRequestsPerS; past WrkTolerance the run
 	// is not data.
 	WrkAgreement    Opt    `csv:"wrk_agreement"`
-	ConsoleVerified string `csv:"console_check"` // "equal", "dropped N", "not read (driver none)", "-", or what differs
+	ConsoleVerified string `csv:"console_check"` // "equal", "dropped N", "not read (driver none)", what differs; "" without a console log
 	FileVerified    string `csv:"file_check"`
 	Verified        bool   `csv:"verified"`
 	Failure         string `csv:"failure"`
@@ -187,7 +204,7 @@ type RunRow struct {
 type SeriesRow struct {
 	RunID    string `csv:"run_id"`
 	Second   int    `csv:"second"` // 0-based
-	Requests int64  `csv:"requests"`
+	Requests int64  `csv:"responses" was:"requests"`
 }
 
 // ConditionRow is one cell api x config (conditions.csv), pooling its verified runs.
@@ -205,18 +222,18 @@ type ConditionRow struct {
 	RequestsPerSOver   Opt `csv:"requests_per_s_over_interval"`
 	// RatioToConsoleFile is this condition's requests/s over console+file's, same API.
 	RatioToConsoleFile Opt   `csv:"ratio_to_console_file"`
-	LatencyP50Ms       Opt   `csv:"latency_p50_ms"` // mean of the runs'
-	LatencyP99Ms       Opt   `csv:"latency_p99_ms"`
-	Errors             int64 `csv:"errors"`
+	LatencyP50Ms       Opt   `csv:"p50_run_mean_ms" was:"latency_p50_ms"` // mean of the runs'
+	LatencyP99Ms       Opt   `csv:"p99_run_mean_ms" was:"latency_p99_ms"`
+	Errors             int64 `csv:"no_response" was:"errors"`
 	LogLinesWritten    int64 `csv:"log_lines_written"`
 	LogLinesRead       Opt   `csv:"log_lines_read"`
 	LogLinesDropped    Opt   `csv:"log_lines_dropped"`
-	CPUAPICores        Opt   `csv:"cpu_api_cores"`
+	CPUAPICores        Opt   `csv:"api_cpu_cores" was:"cpu_api_cores"`
 	// CPUEngineCores is the engine's own CPU (dockerd, containerd, the shims), outside
 	// the container; absent when it was not measured.
-	CPUEngineCores    Opt `csv:"cpu_engine_cores"`
-	CPUAPIUsPerReq    Opt `csv:"cpu_api_us_per_request"`
-	CPUEngineUsPerReq Opt `csv:"cpu_engine_us_per_request"`
+	CPUEngineCores    Opt `csv:"engine_cpu_cores" was:"cpu_engine_cores"`
+	CPUAPIUsPerReq    Opt `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request"`
+	CPUEngineUsPerReq Opt `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request"`
 	// The cost of logging per request: the CPU time per request over none's, same API,
 	// inside the container, outside it (the engine), and both (absent when the engine
 	// was not measured).
@@ -227,7 +244,13 @@ type ConditionRow struct {
 	PublishedReqPerS       Opt `csv:"published_requests_per_s"`
 	PublishedRatio         Opt `csv:"published_ratio_to_console_file"`
 	GeneratorCPUCores      Opt `csv:"generator_cpu_cores"`
-	// wrk's rate and the kit's over it, means over the verified runs that have them.
-	WrkRequestsPerS Opt `csv:"wrk_requests_per_s"`
-	WrkAgreement    Opt `csv:"wrk_agreement"`
+	// wrk's rate and the kit's over it, means over the verified runs that have them;
+	// the agreement's 95% Student-t interval over those runs (absent with fewer than
+	// 2), like requests_per_s's, and how many of them agree within WrkTolerance.
+	WrkRequestsPerS    Opt `csv:"wrk_requests_per_s"`
+	WrkAgreement       Opt `csv:"wrk_agreement"`
+	WrkAgreementCILow  Opt `csv:"wrk_agreement_ci_low"`
+	WrkAgreementCIHigh Opt `csv:"wrk_agreement_ci_high"`
+	RunsWrk            Opt `csv:"runs_wrk"`
+	RunsWrkAgreeing    Opt `csv:"runs_wrk_agreeing"`
 }

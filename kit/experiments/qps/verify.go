@@ -1,27 +1,21 @@
 package qps
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/number"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
-
-// maxLineErrors bounds the parse problems reported per file.
-const maxLineErrors = 20
 
 // Layout is the bundle's files in archive order: the data files, datapackage.json (which
 // a bundle written before the kit described its files lacks), SHA256SUMS last.
 func (Experiment) Layout() []string {
-	return append(slices.Clone(DataFiles), DataPackageFile, SumsFile)
+	return bundle.Layout(DataFiles...)
 }
 
 // Verify checks every file, checksum and figure of a bundle: each run's derived
@@ -33,31 +27,28 @@ func (Experiment) Verify(files *bundle.Files) *verify.Result {
 }
 
 // bundleOf is the bundle a verification of this experiment read.
-func bundleOf(res *verify.Result) (*Bundle, error) {
-	if b, ok := res.Own.(*Bundle); ok && b != nil {
-		return b, nil
-	}
-	return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, Name)
-}
+func bundleOf(res *verify.Result) (*Bundle, error) { return verify.OwnOf[Bundle](res, Name) }
 
 func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
-	v := &verifier{res: &verify.Result{Name: files.Name}, files: files.Data}
+	v := &verifier{res: &verify.Result{Name: files.Name, Experiment: Name}, files: files.Data}
 	b := &Bundle{}
-	v.entries(files)
-	v.checksums()
+	verify.Entries(v.res, files, Experiment{}.Layout())
+	verify.Checksums(v.res, files.Data, Experiment{}.Layout(), DataFiles)
 	manifestOK := v.manifest(b)
-	runLines, runsOK := decode(v, RunsFile, &b.Runs)
-	_, seriesOK := decode(v, SeriesFile, &b.Series)
-	condLines, condsOK := decode(v, ConditionsFile, &b.Conditions)
+	runLines, runsOK, _ := verify.Rows(v.res, v.files, RunsFile, &b.Runs, addedLater[RunsFile])
+	legacyDash(v.res, b.Runs)
+	_, seriesOK, _ := verify.Rows(v.res, v.files, SeriesFile, &b.Series, nil)
+	condLines, condsOK, condAbsent := verify.Rows(v.res, v.files, ConditionsFile, &b.Conditions, addedLater[ConditionsFile])
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
 	verify.CheckDataPackage(v.res, v.files, DataFiles, func(name string) bool { return parsed[name] })
 	c := &v.res.Counts
-	c.Runs, c.Timeline, c.Conditions = len(b.Runs), len(b.Series), len(b.Conditions)
+	c.Runs, c.Conditions = len(b.Runs), len(b.Conditions)
+	c.Trusted = -1 // a closed loop has no send-lag bound: no run is more or less trusted
+	requests := 0
 	for _, r := range b.Runs {
 		if r.Verified {
 			c.Verified++
-			c.Trusted++ // no send-lag bound in a closed loop: every verified run counts
-			c.Requests += int(r.Requests)
+			requests += int(r.Requests)
 			if r.HostNoisy {
 				c.Noisy++
 			}
@@ -65,6 +56,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	}
 	if runsOK && seriesOK && manifestOK {
 		v.runs(b, runLines)
+		v.rules(b, runLines) // rules.go
 	}
 	if runsOK && manifestOK {
 		m := b.M
@@ -90,7 +82,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 			}
 			for i := range min(len(want), len(b.Conditions)) {
 				h := b.Conditions[i]
-				differ(v, ConditionsFile, condLines[i], "condition "+h.API+"/"+h.Config, h, want[i], 0, "recomputed from "+RunsFile)
+				differ(v, ConditionsFile, condLines[i], "condition "+h.API+"/"+h.Config, h, want[i], 0, "recomputed from "+RunsFile, condAbsent)
 			}
 		}
 	}
@@ -98,14 +90,13 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	// has none, and its verification says why.
 	if manifestOK && runsOK && seriesOK && condsOK {
 		v.res.Own = b
-		verified := 0
+		runs := map[string]bool{}
 		for _, r := range b.Runs {
-			if r.Verified {
-				verified++
-			}
+			runs[r.RunID] = true
 		}
-		v.res.Counts.Runs, v.res.Counts.Verified, v.res.Counts.Conditions = len(b.Runs), verified, len(b.Conditions)
-		v.res.Described = fmt.Sprintf("%d runs (%d verified), %d per-second rows, %d conditions", len(b.Runs), verified, len(b.Series), len(b.Conditions))
+		verify.Probes(v.res, v.files, v.res.Common, runs)
+		v.res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(b.Series))
+		v.weakened(b)
 	}
 	return v.res, b
 }
@@ -117,108 +108,31 @@ type verifier struct {
 
 func (v *verifier) problem(p verify.Problem) { v.res.Problems = append(v.res.Problems, p) }
 
-// entries: a bundle holds its own files and nothing else.
-func (v *verifier) entries(f *bundle.Files) {
-	names := Experiment{}.Layout()
-	var extra []string
-	for name := range f.Data {
-		if !slices.Contains(names, name) {
-			extra = append(extra, name)
-		}
-	}
-	slices.Sort(extra)
-	for _, e := range append(extra, f.Extra...) {
-		v.problem(verify.Problem{File: e, Msg: "not a bundle file (a qps bundle holds exactly " + strings.Join(names, ", ") + ")"})
-	}
-}
-
-// checksums: SHA256SUMS lists every data file, and each matches; it may list
-// datapackage.json, whose sum verify.CheckDataPackage checks.
-func (v *verifier) checksums() {
-	body, ok := v.files[SumsFile]
-	if !ok {
-		v.problem(verify.Problem{File: SumsFile, Msg: "missing: nothing can be checked against it"})
-		return
-	}
-	sums, err := bundle.ParseSums(body)
-	if err != nil {
-		v.problem(verify.Problem{File: SumsFile, Msg: err.Error()})
-		return
-	}
-	for name := range sums {
-		if !slices.Contains(DataFiles, name) && name != DataPackageFile {
-			v.problem(verify.Problem{File: SumsFile, Msg: fmt.Sprintf("lists %s, which is not a bundle file", strconv.Quote(name))})
-		}
-	}
-	for _, name := range DataFiles {
-		data, present := v.files[name]
-		want, listed := sums[name]
-		switch {
-		case !present:
-			v.problem(verify.Problem{File: name, Msg: "missing"})
-		case !listed:
-			v.problem(verify.Problem{File: name, Msg: "not listed in " + SumsFile})
-		default:
-			sum := sha256.Sum256(data)
-			if have := hex.EncodeToString(sum[:]); have != strings.ToLower(want) {
-				v.problem(verify.Problem{File: name, Column: "SHA-256", Have: have, Want: want, Msg: fmt.Sprintf("%s; %d bytes", SumsFile, len(data))})
-			} else {
-				v.res.Counts.Files++
-			}
-		}
-	}
-}
-
 func (v *verifier) manifest(b *Bundle) bool {
-	body, ok := v.files[ManifestFile]
-	if !ok {
+	if !verify.Manifest(v.res, v.files, &b.M, func() *bundle.Common { return &b.M.Common }) {
 		return false
 	}
-	if err := json.Unmarshal(body, &b.M); err != nil {
-		v.problem(verify.Problem{File: ManifestFile, Msg: "not valid JSON for this experiment: " + err.Error()})
+	if b.M.Experiment != Name {
+		v.problem(verify.Problem{File: ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(b.M.Experiment)), Want: strconv.Quote(Name)})
 		return false
 	}
-	switch {
-	case b.M.SchemaVersion != bundle.SchemaVersion:
-		v.problem(verify.Problem{File: ManifestFile, Column: "schema_version", Have: strconv.Itoa(b.M.SchemaVersion), Want: strconv.Itoa(bundle.SchemaVersion)})
-		return false
-	case b.M.Experiment != Name:
-		v.problem(verify.Problem{File: ManifestFile, Column: "experiment", Have: strconv.Quote(b.M.Experiment), Want: strconv.Quote(Name)})
-		return false
-	}
-	v.res.Common = &b.M.Common
 	return true
 }
 
-func decode[T any](v *verifier, file string, rows *[]T) ([]int, bool) {
-	body, ok := v.files[file]
-	if !ok {
-		return nil, false
-	}
-	d := bundle.DecodeCSV[T](file, body, maxLineErrors)
-	for _, e := range d.Errs {
-		v.problem(verify.Problem{File: file, Line: e.Line, Column: e.Column, Msg: e.Msg})
-	}
-	missing := 0
-	for _, col := range d.Missing {
-		if addedLater[file][col] {
-			// Read as absent (DecodeCSV): the run had no wrk phase, and its figures
-			// recompute as they were written.
-			v.res.Notes = append(v.res.Notes, verify.Problem{File: file, Column: col, Msg: "missing: written by a kit before the wrk check; read as absent"})
-			continue
-		}
-		missing++
-		v.problem(verify.Problem{File: file, Column: col, Msg: "missing column"})
-	}
-	*rows = d.Rows
-	return d.Lines, len(d.Errs) == 0 && missing == 0
-}
+// The kits that added columns, as addedLater names them.
+const (
+	kitWrkCheck = "the wrk check"
+	kitWrkEvery = "wrk checked every configuration"
+)
 
-// addedLater are columns a bundle of an earlier kit lacks, by file: the wrk check's.
-var addedLater = map[string]map[string]bool{
-	RunsFile: {"wrk_requests": true, "wrk_duration_s": true, "wrk_requests_per_s": true, "wrk_latency_p50_ms": true,
-		"wrk_latency_p99_ms": true, "wrk_errors": true, "wrk_failure": true, "wrk_agreement": true},
-	ConditionsFile: {"wrk_requests_per_s": true, "wrk_agreement": true},
+// addedLater are columns a bundle of an earlier kit lacks, by file, and what added
+// them: the wrk check's, then its interval and counts per condition.
+var addedLater = map[string]map[string]string{
+	RunsFile: {"wrk_requests": kitWrkCheck, "wrk_duration_s": kitWrkCheck, "wrk_requests_per_s": kitWrkCheck, "wrk_latency_p50_ms": kitWrkCheck,
+		"wrk_latency_p99_ms": kitWrkCheck, "wrk_errors": kitWrkCheck, "wrk_failure": kitWrkCheck, "wrk_agreement": kitWrkCheck,
+		"wrk_host_cpu_busy_pct": kitWrkEvery, "wrk_after_kit": kitWrkEvery},
+	ConditionsFile: {"wrk_requests_per_s": kitWrkCheck, "wrk_agreement": kitWrkCheck,
+		"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery},
 }
 
 // runs: every run's derived columns are what its observed columns and series give.
@@ -230,6 +144,7 @@ func (v *verifier) runs(b *Bundle, lines []int) {
 	seen := map[string]bool{}
 	p := b.M.Parameters
 	first := derivedFrom()
+	legacy := 0
 	for i, r := range b.Runs {
 		key := "run " + r.RunID
 		if seen[r.RunID] {
@@ -247,13 +162,27 @@ func (v *verifier) runs(b *Bundle, lines []int) {
 			}
 		}
 		want := DeriveRun(r, series, p.NonBlocking)
-		differ(v, RunsFile, lines[i], key, r, want, first, "recomputed from the run's observed columns and "+SeriesFile)
+		if n := legacyZeros(&b.Runs[i], want); n > 0 {
+			r, legacy = b.Runs[i], legacy+n
+		}
+		differ(v, RunsFile, lines[i], key, r, want, first, "recomputed from the run's observed columns and "+SeriesFile, nil)
 	}
 	for id := range seriesOf {
 		if !seen[id] {
 			v.problem(verify.Problem{File: SeriesFile, Key: "run " + id, Msg: "no such run in " + RunsFile})
 		}
 	}
+	if legacy > 0 {
+		v.res.Notes = append(v.res.Notes, verify.Problem{File: RunsFile, Column: "requests_per_s, requests_per_s_stdev, requests_per_s_over_interval, generator_cpu_cores",
+			Msg: fmt.Sprintf("%d figures written 0 by an earlier kit where they are undefined (no measured interval, or no whole second), read as missing (empty)", legacy)})
+	}
+}
+
+// legacyZeros reads as absent the derived figures of a run that an earlier kit wrote
+// 0 where they are undefined (bundle.EarlierZeros), and says how many.
+func legacyZeros(r *RunRow, want RunRow) int {
+	return bundle.EarlierZeros([2]*Opt{&r.RequestsPerS, &want.RequestsPerS}, [2]*Opt{&r.RequestsPerSStdev, &want.RequestsPerSStdev},
+		[2]*Opt{&r.RequestsPerSOver, &want.RequestsPerSOver}, [2]*Opt{&r.GeneratorCores, &want.GeneratorCores})
 }
 
 // derivedFrom is the index of RunRow's first derived field.
@@ -262,13 +191,14 @@ func derivedFrom() int {
 	return f.Index[0]
 }
 
-// differ reports every field of have from index from on that is not want's.
-func differ(v *verifier, file string, line int, key string, have, want any, from int, why string) {
+// differ reports every field of have from index from on that is not want's, but for
+// the columns skip names.
+func differ(v *verifier, file string, line int, key string, have, want any, from int, why string, skip map[string]bool) {
 	h, w := reflect.ValueOf(have), reflect.ValueOf(want)
 	t := h.Type()
 	for i := from; i < t.NumField(); i++ {
 		hv, wv := h.Field(i), w.Field(i)
-		if equal(hv, wv) {
+		if equal(hv, wv) || skip[t.Field(i).Tag.Get("csv")] {
 			continue
 		}
 		v.problem(verify.Problem{File: file, Line: line, Key: key, Column: t.Field(i).Tag.Get("csv"), Have: show(hv), Want: show(wv), Msg: why})
@@ -278,11 +208,7 @@ func differ(v *verifier, file string, line int, key string, have, want any, from
 func equal(h, w reflect.Value) bool {
 	switch h.Kind() {
 	case reflect.Float64:
-		a, b := h.Float(), w.Float()
-		if math.IsNaN(a) || math.IsNaN(b) {
-			return math.IsNaN(a) && math.IsNaN(b)
-		}
-		return a == b || math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
+		return number.Same(h.Float(), w.Float())
 	}
 	return h.Interface() == w.Interface()
 }
@@ -298,4 +224,21 @@ func show(v reflect.Value) string {
 		return strconv.Quote(v.String())
 	}
 	return fmt.Sprint(v.Interface())
+}
+
+// legacyDash reads a check a bundle of an earlier kit spelled "-" (no such log) as the
+// missing value it is, so that it compares with the check derived afresh; a note says so.
+func legacyDash(res *verify.Result, runs []RunRow) {
+	n := 0
+	for i := range runs {
+		for _, check := range []*string{&runs[i].ConsoleVerified, &runs[i].FileVerified} {
+			if *check == "-" {
+				*check, n = "", n+1
+			}
+		}
+	}
+	if n > 0 {
+		res.Notes = append(res.Notes, verify.Problem{File: RunsFile, Column: "console_check, file_check",
+			Msg: fmt.Sprintf("%d checks spelled - by an earlier kit, read as missing (empty)", n)})
+	}
 }

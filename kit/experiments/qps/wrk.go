@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,9 +13,12 @@ import (
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
 )
 
-// The independent check of the kit's load generator: in the none configuration, after
-// the kit's own measured load, Debian's wrk loads the same API container with the same
-// connections for the same duration, alone, and the two rates must agree.
+// The independent check of the kit's load generator: in every run of every
+// configuration, Debian's wrk loads the same API container from the same network
+// namespace (the pod's) with the same connections for the same duration, alone, next
+// to the kit's own measured load (right before it or right after it, WrkAlternate), so
+// that a bundle's loads interleave and the host's drift falls on both alike. The two
+// rates must agree.
 
 // WrkTolerance is how far the kit's rate may be from wrk's, as a share of wrk's: the
 // issue's "must agree within 5%". A run past it is not data: an instrument that an
@@ -29,7 +33,7 @@ func WrkAgrees(agreement float64) bool { return math.Abs(agreement-1) <= WrkTole
 // measures), runs wrk, leaves its output and exit status on the shared volume, and
 // stays up until the pod is removed, since a container that ended would end the run.
 // $1 is how long to stay up; wrk's command line follows.
-const wrkScript = `d=` + RunDir + `
+const wrkScript = `d=` + contract.RunDir + `
 up="$1"; shift
 mkfifo "$d/` + closedloop.WrkStartFIFO + `" || exit 1
 read turn < "$d/` + closedloop.WrkStartFIFO + `"
@@ -48,8 +52,26 @@ func WrkArgs(p Params) []string {
 
 func wrkSeconds(d float64) int { return max(1, int(math.Round(d))) }
 
-// wrkRuns says whether a run of config has the wrk phase.
-func wrkRuns(p Params, config string) bool { return p.Wrk && config == NoLog }
+// WrkAlternate is the order of a run's two loads since wrk checks every configuration:
+// a condition's odd runs (its 1st, 3rd, ... pod) have the kit's warm-up, wrk, then the
+// kit's measured load; its even runs the kit's warm-up, the kit's measured load, then
+// wrk. So neither instrument always loads the API first (warmer or colder, before or
+// after the other's log lines), and runs.csv's wrk_after_kit says which run had which.
+// A manifest without an order (a bundle of an earlier kit) had wrk after the kit's
+// load, in none only.
+const WrkAlternate = "alternate: warmup,wrk,kit in a condition's odd runs; warmup,kit,wrk in its even runs"
+
+// wrkRuns says whether a run of config has the wrk phase: every configuration's, or
+// none's only in a bundle of an earlier kit (no wrk_configs in its manifest).
+func wrkRuns(p Params, config string) bool {
+	if !p.Wrk {
+		return false
+	}
+	if p.WrkConfigs == nil {
+		return config == NoLog
+	}
+	return slices.Contains(p.WrkConfigs, config)
+}
 
 // WrkFigures are what ParseWrk reads from wrk's output.
 type WrkFigures struct {

@@ -9,11 +9,14 @@ package bases
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -95,11 +98,12 @@ var copies = []debian.Copy{
 
 var defaultEnv = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C.UTF-8"}
 
-// Python is Debian bookworm's python3 (3.11) with its standard library.
+// Python is Debian bookworm's python3 (3.11) with its standard library, and structlog
+// and loguru for the line-cost experiment's libraries.
 var Python = Base{
 	Repository: "logbench/python-base",
 	Spec: debian.Spec{
-		Packages: append([]string{"python3"}, system...),
+		Packages: append([]string{"python3", "python3-structlog", "python3-loguru"}, system...),
 		Omit:     omit, Strip: strip, Copies: copies,
 	},
 	Env: defaultEnv,
@@ -117,12 +121,12 @@ var Python = Base{
 var interpreter = regexp.MustCompile(`^python3\.\d+$`)
 
 // Node is Debian bookworm's nodejs with node-express and node-morgan, for
-// images/api-node. Debian's node finds the packaged modules in /usr/share/nodejs
+// images/api-node, and node-winston for the line-cost experiment's libraries. Debian's node finds the packaged modules in /usr/share/nodejs
 // without NODE_PATH.
 var Node = Base{
 	Repository: "logbench/node-base",
 	Spec: debian.Spec{
-		Packages: append([]string{"nodejs", "node-express", "node-morgan"}, system...),
+		Packages: append([]string{"nodejs", "node-express", "node-morgan", "node-winston"}, system...),
 		Omit:     omit, Strip: strip, Copies: copies,
 	},
 	Env: defaultEnv,
@@ -182,24 +186,24 @@ type Built struct {
 	Reused   bool              `json:"reused"`
 }
 
-// Tag is the base's name for a platform: logbench/python-base:bookworm-amd64.
+// Tag is the base's name for a platform, with a digest of the packages it asks for:
+// logbench/python-base:bookworm-amd64-1a2b3c4d. A base whose package list changes
+// (a package added for an experiment) gets another tag, so that an engine's base built
+// from the old list is not reused for it.
 func (b Base) Tag(platform string) (string, error) {
 	arch, err := debian.ArchOf(platform)
 	if err != nil {
 		return "", err
 	}
-	return b.Repository + ":" + debian.DefaultSuite + "-" + arch, nil
+	return b.Repository + ":" + debian.DefaultSuite + "-" + arch + "-" + b.packagesDigest(), nil
 }
 
-// EnsurePython returns the Python base for platform, building it if the engine lacks it.
-func EnsurePython(ctx context.Context, eng *engine.Engine, platform string, progress io.Writer) (Built, error) {
-	return Options{}.Ensure(ctx, eng, Python, platform, progress)
-}
-
-// EnsureNode returns the Node base for platform, building it if the engine lacks it.
-// Its Versions carry node's, express's and morgan's versions for a manifest.
-func EnsureNode(ctx context.Context, eng *engine.Engine, platform string, progress io.Writer) (Built, error) {
-	return Options{}.Ensure(ctx, eng, Node, platform, progress)
+// packagesDigest is 8 hex digits of the SHA-256 of the sorted package list.
+func (b Base) packagesDigest() string {
+	pkgs := slices.Clone(b.Spec.Packages)
+	slices.Sort(pkgs)
+	sum := sha256.Sum256([]byte(strings.Join(pkgs, " ")))
+	return hex.EncodeToString(sum[:4])
 }
 
 // Ensure returns base for platform. An image already on the engine under the base's

@@ -27,14 +27,14 @@ func TestUpstream(t *testing.T) {
 
 func TestTagsArePerPlatform(t *testing.T) {
 	for platform, want := range map[string]string{
-		"linux/amd64": "logbench/python-base:bookworm-amd64",
-		"linux/arm64": "logbench/python-base:bookworm-arm64",
+		"linux/amd64": "logbench/python-base:bookworm-amd64-" + Python.packagesDigest(),
+		"linux/arm64": "logbench/python-base:bookworm-arm64-" + Python.packagesDigest(),
 	} {
 		if have, err := Python.Tag(platform); err != nil || have != want {
 			t.Errorf("Tag(%s) = %q, %v", platform, have, err)
 		}
 	}
-	if have, _ := Node.Tag("linux/arm64"); have != "logbench/node-base:bookworm-arm64" {
+	if have, _ := Node.Tag("linux/arm64"); have != "logbench/node-base:bookworm-arm64-"+Node.packagesDigest() || Node.packagesDigest() == Python.packagesDigest() {
 		t.Errorf("node: %s", have)
 	}
 }

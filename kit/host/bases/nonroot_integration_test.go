@@ -19,8 +19,10 @@ import (
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/pkg/stdcopy"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/debian"
+	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/enginetest"
 )
 
@@ -208,7 +210,10 @@ func nobodyCache(t *testing.T) string {
 func run(t *testing.T, ctx context.Context, ref string, cmd ...string) string {
 	t.Helper()
 	docker := enginetest.Docker(t)
-	c, err := docker.ContainerCreate(ctx, &container.Config{Image: ref, Cmd: cmd}, &container.HostConfig{NetworkMode: "none"}, nil, nil, "")
+	// The kit's process limits, as on every container it makes: an engine's defaults may
+	// exceed the host's hard limits (Podman's do here).
+	c, err := docker.ContainerCreate(ctx, &container.Config{Image: ref, Cmd: cmd},
+		&container.HostConfig{NetworkMode: "none", Resources: container.Resources{Ulimits: engine.Ulimits(experiment.PodSpec{})}}, nil, nil, "")
 	must(t, err)
 	defer docker.ContainerRemove(context.Background(), c.ID, container.RemoveOptions{Force: true})
 	wait, errs := docker.ContainerWait(ctx, c.ID, container.WaitConditionNextExit)

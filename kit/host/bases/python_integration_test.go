@@ -3,19 +3,17 @@ package bases_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/enginetest"
-	"github.com/logbench/logbench/kit/host/images"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // TestPythonAPIRunsUnderTheSameConductor ensures the base image (built from Debian
@@ -26,19 +24,11 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 	eng := enginetest.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	facts, err := eng.Facts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	source, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
 	progress := testWriter{t}
-	builder := &images.Builder{Engine: eng, SourceDir: source, Env: os.Environ(), Progress: progress}
+	builder, platform := enginetest.Builder(t, eng, progress)
 
 	started := time.Now()
-	py, err := builder.BuildPython(ctx, facts.Platform, bases.Options{})
+	py, err := builder.BuildPython(ctx, platform, bases.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,16 +37,16 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 	if !strings.HasPrefix(py.PythonVersion, "3.11") || py.Role != "api" || len(py.BinarySHA256) != 64 {
 		t.Fatalf("python image %+v", py)
 	}
-	goImages, err := builder.Build(ctx, facts.Platform)
+	goImages, err := builder.Build(ctx, platform)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	params := bundle.Params{RateRPS: 20, DurationS: 2, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1,
-		Limits: bundle.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
+	params := schema.Params{RateRPS: 20, DurationS: 2, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1,
+		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
 			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}}
-	cond := experiment.Condition{fifostall.PythonAPI, string(logmode.JSONQueue), fifostall.SlowReader}
-	plan := fifostall.NewPlan([]experiment.Condition{cond}, 1, params)
+	cond := fifostall.Cond{API: fifostall.PythonAPI, Mode: string(logmode.JSONQueue), Reader: fifostall.SlowReader}
+	plan := fifostall.NewPlan([]fifostall.Cond{cond}, 1, params)
 	ids := map[string]string{fifostall.ImageOf(fifostall.PythonAPI): py.ID, "reader": goImages["reader"].ID, "loadgen": goImages["loadgen"].ID}
 	runID := fmt.Sprintf("python-it-%d", time.Now().UnixNano())
 	performed, err := experiment.Perform(ctx, eng, plan.Pod(cond, runID, ids), progress)
@@ -77,7 +67,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		reader.Counts != api.Counters.Written {
 		t.Errorf("written %+v, read %+v, want %d bytes each", api.Counters.Written, reader.Counts, want)
 	}
-	run := bundle.Derive(rec).Run
+	run := schema.Derive(rec).Run
 	if run.Requests != 40 || run.Errors != 0 || len(api.Spans) != 40 || run.SpanLogCallMeanUs <= 0 {
 		t.Errorf("run %+v, %d spans", run, len(api.Spans))
 	}

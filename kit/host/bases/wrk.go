@@ -1,12 +1,9 @@
 package bases
 
 import (
-	"context"
 	"fmt"
-	"io"
 
 	"github.com/logbench/logbench/kit/host/debian"
-	"github.com/logbench/logbench/kit/host/engine"
 )
 
 // Labels of the wrk image: wrk's upstream version ("4.1.0") and the Debian one.
@@ -36,9 +33,4 @@ var Wrk = Base{
 		}
 		return map[string]string{WrkVersionLabel: Upstream(v), WrkDebianVersionLabel: v}, nil
 	},
-}
-
-// EnsureWrk returns the wrk image for platform, building it if the engine lacks it.
-func EnsureWrk(ctx context.Context, eng *engine.Engine, platform string, progress io.Writer) (Built, error) {
-	return Options{}.Ensure(ctx, eng, Wrk, platform, progress)
 }

@@ -145,8 +145,11 @@ func (o Options) Build(ctx context.Context, spec Spec, w io.Writer) (Result, err
 	if err != nil {
 		return Result{}, fmt.Errorf("%s/dists/%s/InRelease: %w", o.Mirror, o.Suite, err)
 	}
-	if rel.Codename != "" && rel.Codename != o.Suite {
-		return Result{}, fmt.Errorf("%s/dists/%s/InRelease is signed for %q, not %q", o.Mirror, o.Suite, rel.Codename, o.Suite)
+	if err := checkIdentity(rel, o.Suite); err != nil {
+		return Result{}, fmt.Errorf("%s/dists/%s/InRelease %w", o.Mirror, o.Suite, err)
+	}
+	if err := o.checkFresh(rel, time.Now()); err != nil {
+		return Result{}, fmt.Errorf("%s/dists/%s/InRelease %w", o.Mirror, o.Suite, err)
 	}
 	inSum := sha256.Sum256(raw)
 	res := Result{Mirror: o.Mirror, Suite: o.Suite, Arch: o.Arch, ReleaseDate: rel.Date, InReleaseSHA256: hex.EncodeToString(inSum[:])}
@@ -198,6 +201,9 @@ func (o Options) Build(ctx context.Context, spec Spec, w io.Writer) (Result, err
 
 var snapshotTime = regexp.MustCompile(`^\d{8}T\d{6}Z$`)
 
+// snapshotArchive is SnapshotArchive; a test points it at a local mirror.
+var snapshotArchive = SnapshotArchive
+
 func (o Options) withDefaults() (Options, error) {
 	if o.Arch == "" {
 		return o, errors.New("debian: no architecture given")
@@ -216,7 +222,7 @@ func (o Options) withDefaults() (Options, error) {
 		if !snapshotTime.MatchString(s) {
 			return o, fmt.Errorf("debian: snapshot %q is neither a date (2024-06-15) nor a snapshot time (20240615T000000Z)", o.Snapshot)
 		}
-		o.Mirror = SnapshotArchive + s
+		o.Mirror = snapshotArchive + s
 	}
 	o.Mirror = strings.TrimRight(o.Mirror, "/")
 	if o.CacheDir == "" {

@@ -55,6 +55,10 @@ func (o Options) download(ctx context.Context, path string, limit int64) ([]byte
 // cache is tried first, and a file read from it is checked again; a download is kept
 // in the cache only once it has checked out.
 func (o Options) fetch(ctx context.Context, path, sum string, size int64) ([]byte, error) {
+	// The digest names the cache file: anything but 64 hex digits could name another.
+	if !isSHA256(sum) {
+		return nil, fmt.Errorf("mirror %s: %s: the signed index gives %q, not a SHA-256 (64 hex digits)", o.Mirror, path, cut(sum))
+	}
 	cached := filepath.Join(o.CacheDir, sum)
 	if b, err := os.ReadFile(cached); err == nil {
 		if sha(b) == sum {

@@ -121,8 +121,11 @@ func parseIndex(text []byte) (*index, error) {
 			priority:  priorityRank[f["Priority"]],
 			rawStanza: raw,
 		}
-		if e.Name == "" || e.Version == "" || e.Filename == "" || len(e.SHA256) != 64 {
-			return nil, fmt.Errorf("Packages: incomplete entry %q", e.Name)
+		if e.Name == "" || e.Version == "" || e.Filename == "" || e.SHA256 == "" {
+			return nil, fmt.Errorf("Packages: incomplete entry %q", cut(e.Name))
+		}
+		if !isSHA256(e.SHA256) {
+			return nil, fmt.Errorf("Packages: %s: SHA256 %q is not 64 hex digits", cut(e.Name), cut(e.SHA256))
 		}
 		if old, ok := idx.pkgs[e.Name]; ok {
 			// A suite's index can hold an older version beside the current one (a point

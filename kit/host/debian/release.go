@@ -23,6 +23,7 @@ var archiveKeys embed.FS
 
 // release is the part of a signed Release file the build uses.
 type release struct {
+	Suite      string
 	Codename   string
 	Date       time.Time
 	ValidUntil time.Time
@@ -98,7 +99,7 @@ func parseRelease(text []byte) (release, error) {
 		return release{}, fmt.Errorf("Release: unreadable: %v", err)
 	}
 	f := st[0]
-	rel := release{Codename: f["Codename"], files: map[string]fileSum{}}
+	rel := release{Suite: f["Suite"], Codename: f["Codename"], files: map[string]fileSum{}}
 	if rel.Date, err = parseDate(f["Date"]); err != nil {
 		return release{}, fmt.Errorf("Release: Date: %w", err)
 	}
@@ -113,8 +114,11 @@ func parseRelease(text []byte) (release, error) {
 			continue
 		}
 		size, err := strconv.ParseInt(fields[1], 10, 64)
-		if err != nil {
-			return release{}, fmt.Errorf("Release: SHA256 line %q: %w", line, err)
+		if err != nil || size < 0 {
+			return release{}, fmt.Errorf("Release: SHA256 line %q: not a size", cut(line))
+		}
+		if !isSHA256(fields[0]) {
+			return release{}, fmt.Errorf("Release: SHA256 line %q: not 64 hex digits", cut(line))
 		}
 		rel.files[fields[2]] = fileSum{size: size, sha256: fields[0]}
 	}

@@ -138,6 +138,9 @@ func (t *tree) addDeb(deb []byte, pkg string) error {
 		if err != nil {
 			return fmt.Errorf("data.tar: %w", err)
 		}
+		if err := plainName(h.Name); err != nil {
+			return fmt.Errorf("data.tar: %q: %w", cut(h.Name), err)
+		}
 		name := clean(h.Name)
 		if name == "" {
 			continue
@@ -145,6 +148,9 @@ func (t *tree) addDeb(deb []byte, pkg string) error {
 		typ := h.Typeflag
 		if typ == tar.TypeRegA {
 			typ = tar.TypeReg
+		}
+		if (typ == tar.TypeChar || typ == tar.TypeBlock) && !under(name, "dev") {
+			return fmt.Errorf("data.tar: %s: a device outside dev/: refused", cut(name))
 		}
 		n := &node{pkg: pkg, hdr: tar.Header{
 			Typeflag: typ, Name: name, Mode: h.Mode & 0o7777, Uid: h.Uid, Gid: h.Gid,
@@ -159,6 +165,9 @@ func (t *tree) addDeb(deb []byte, pkg string) error {
 		case tar.TypeSymlink:
 			n.hdr.Linkname = h.Linkname
 		case tar.TypeLink:
+			if err := plainName(h.Linkname); err != nil {
+				return fmt.Errorf("data.tar: %s: hard link to %q: %w", name, cut(h.Linkname), err)
+			}
 			n.hdr.Linkname = clean(h.Linkname)
 		case tar.TypeDir, tar.TypeChar, tar.TypeBlock, tar.TypeFifo:
 		default:
@@ -238,6 +247,9 @@ func (t *tree) finish(spec Spec, pkgs []*entry) error {
 		if err := t.put(&node{pkg: "link " + l.Path, hdr: tar.Header{Typeflag: tar.TypeSymlink, Name: l.Path, Linkname: l.Target, Mode: 0o777}}); err != nil {
 			return err
 		}
+	}
+	if err := t.throughLinks(); err != nil {
+		return err
 	}
 	status := dpkgStatus(pkgs)
 	if err := t.put(&node{pkg: "dpkg status", body: status, hdr: tar.Header{Typeflag: tar.TypeReg, Name: "var/lib/dpkg/status", Mode: 0o644, Size: int64(len(status))}}); err != nil {
@@ -335,4 +347,40 @@ func (t *tree) write(w io.Writer, mtime time.Time) (int, error) {
 		count++
 	}
 	return count, tw.Close()
+}
+
+// plainName refuses a name in a package's data.tar that is absolute or has a `..`:
+// dpkg-deb writes "./usr/bin/x", and anything else would be placed somewhere the
+// package did not say.
+func plainName(name string) error {
+	if strings.HasPrefix(name, "/") {
+		return errors.New("an absolute name: refused")
+	}
+	for _, part := range strings.Split(name, "/") {
+		if part == ".." {
+			return errors.New("`..` in the name: refused")
+		}
+	}
+	return nil
+}
+
+// throughLinks refuses every entry whose path passes through a symbolic link of the
+// tree, or under anything else that is not a folder: an unpacker that follows the link would write it elsewhere (a link
+// usr/share/x -> /etc, then usr/share/x/passwd, is the image's /etc/passwd), round the
+// check that no file is in two packages.
+func (t *tree) throughLinks() error {
+	for _, name := range sortedKeys(t.nodes) {
+		for p := path.Dir(name); p != "."; p = path.Dir(p) {
+			l, ok := t.nodes[p]
+			switch {
+			case !ok || l.hdr.Typeflag == tar.TypeDir:
+			case l.hdr.Typeflag == tar.TypeSymlink:
+				return fmt.Errorf("%s (from %s) passes through the symbolic link %s -> %s (from %s): refused",
+					cut(name), t.nodes[name].pkg, cut(p), cut(l.hdr.Linkname), l.pkg)
+			default:
+				return fmt.Errorf("%s (from %s) is under %s (from %s), which is not a folder: refused", cut(name), t.nodes[name].pkg, cut(p), l.pkg)
+			}
+		}
+	}
+	return nil
 }

@@ -67,6 +67,10 @@ func (e *Engine) Build(ctx context.Context, spec BuildSpec, progress io.Writer) 
 		Labels:      spec.Labels,
 		Remove:      true,
 		ForceRemove: true,
+		// A step of the kit's builds never needs a network (nothing is pulled or
+		// downloaded), and the engine's default bridge may be absent (a second dockerd
+		// started with --bridge none on the same host deletes docker0).
+		NetworkMode: "none",
 	})
 	if err != nil {
 		return Image{}, fmt.Errorf("building %s: %w", spec.Tag, err)
@@ -132,4 +136,10 @@ func (e *Engine) Tag(ctx context.Context, id, ref string) error {
 		return fmt.Errorf("tagging %s as %s: %w", id, ref, err)
 	}
 	return nil
+}
+
+// ImageID is the ID of the image ref names on the engine, and whether there is one.
+func (e *Engine) ImageID(ctx context.Context, ref string) (string, bool, error) {
+	img, found, err := e.LookupImage(ctx, ref)
+	return img.ID, found, err
 }

@@ -63,7 +63,15 @@ func (e *Engine) Facts(ctx context.Context) (contract.EngineFacts, error) {
 	if err != nil {
 		return contract.EngineFacts{}, fmt.Errorf("engine info: %w", err)
 	}
+	v, err := e.cli.ServerVersion(ctx)
+	if err != nil {
+		return contract.EngineFacts{}, fmt.Errorf("engine version: %w", err)
+	}
+	kind, evidence := KindOf(v)
 	return contract.EngineFacts{
+		Kind:             kind,
+		KindEvidence:     evidence,
+		EngineAPIVersion: v.APIVersion,
 		Host:             info.Name,
 		EngineVersion:    info.ServerVersion,
 		APIVersion:       e.cli.ClientVersion(),

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -9,7 +10,9 @@ import (
 )
 
 // FindLabelled lists the containers and volumes that carry Label (for runID, or any
-// run when runID is empty), without removing them.
+// run when runID is empty), without removing them. Containers that joined another's
+// network namespace come first, so that removing in this order leaves no container
+// another one depends on (Podman refuses to remove those).
 func (e *Engine) FindLabelled(ctx context.Context, runID string) (Leftovers, error) {
 	f := labelFilter(runID)
 	var found Leftovers
@@ -17,9 +20,15 @@ func (e *Engine) FindLabelled(ctx context.Context, runID string) (Leftovers, err
 	if err != nil {
 		return found, err
 	}
+	var owners []string
 	for _, c := range list {
-		found.Containers = append(found.Containers, c.ID)
+		if strings.HasPrefix(c.HostConfig.NetworkMode, "container:") {
+			found.Containers = append(found.Containers, c.ID)
+		} else {
+			owners = append(owners, c.ID)
+		}
 	}
+	found.Containers = append(found.Containers, owners...)
 	vols, err := e.cli.VolumeList(ctx, volume.ListOptions{Filters: f})
 	if err != nil {
 		return found, err

@@ -27,26 +27,40 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 		progress = io.Discard
 	}
 	labels := map[string]string{Label: spec.RunID}
+	ids := make(map[string]string, len(spec.Containers))
 	defer func() {
 		// Cleanup must happen even when ctx is cancelled (Ctrl-C).
 		cleanupCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if _, cerr := e.RemoveLabelled(cleanupCtx, spec.RunID); cerr != nil {
+		// The pod's own containers first, joiners before the network namespace's owner
+		// (Podman refuses to remove a container others depend on), then whatever else
+		// carries the run's label.
+		cerr := e.removePod(cleanupCtx, podOrder(spec, ids))
+		if _, lerr := e.RemoveLabelled(cleanupCtx, spec.RunID); lerr != nil || cerr != nil {
+			cerr = errors.Join(cerr, lerr)
 			err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
 		}
 	}()
+	// What the engine creates is created whole even when ctx is cancelled meanwhile: a
+	// request cut off by Ctrl-C may still create its volume or container after the
+	// client has given up, too late for the cleanup above to see it. So creation runs
+	// on a context of its own, and ctx is looked at between the steps.
+	createCtx, stopCreating := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	defer stopCreating()
 	volName := spec.Volume
 	if volName == "" {
-		vol, err := e.cli.VolumeCreate(ctx, volume.CreateOptions{Name: "logbench-" + spec.RunID, Labels: labels})
+		vol, err := e.cli.VolumeCreate(createCtx, volume.CreateOptions{Name: "logbench-" + spec.RunID, Labels: labels})
 		if err != nil {
 			return res, fmt.Errorf("creating volume: %w", err)
 		}
 		volName = vol.Name
 	}
 
-	ids := make(map[string]string, len(spec.Containers))
 	var owner string
 	for _, c := range spec.Containers {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
 		netMode := container.NetworkMode("none")
 		if owner != "" {
 			netMode = container.NetworkMode("container:" + owner)
@@ -55,14 +69,29 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 		if c.HostPIDs {
 			pidMode = "host"
 		}
-		created, err := e.cli.ContainerCreate(ctx,
-			&container.Config{Image: c.Image, Entrypoint: c.Entrypoint, Cmd: c.Cmd, User: spec.User, Labels: labels},
+		user, readOnly, security, mountPath := spec.User, true, []string{"no-new-privileges"}, spec.MountPath
+		var capAdd []string
+		if c.MountPath != "" {
+			mountPath = c.MountPath
+		}
+		if r := c.Relax; r != nil {
+			if r.ImageUser {
+				user = ""
+			}
+			if r.NewPrivileges {
+				security = nil
+			}
+			readOnly, capAdd = !r.WritableRoot, r.CapAdd
+		}
+		created, err := e.cli.ContainerCreate(createCtx,
+			&container.Config{Image: c.Image, Entrypoint: c.Entrypoint, Cmd: c.Cmd, User: user, Env: c.Env, Labels: labels},
 			&container.HostConfig{
 				NetworkMode:    netMode,
-				ReadonlyRootfs: true,
+				ReadonlyRootfs: readOnly,
 				CapDrop:        []string{"ALL"},
-				SecurityOpt:    []string{"no-new-privileges"},
-				Mounts:         []mount.Mount{{Type: mount.TypeVolume, Source: volName, Target: spec.MountPath}},
+				CapAdd:         capAdd,
+				SecurityOpt:    security,
+				Mounts:         []mount.Mount{{Type: mount.TypeVolume, Source: volName, Target: mountPath}},
 				LogConfig:      container.LogConfig{Type: c.LogDriver, Config: c.LogOpts},
 				PidMode:        pidMode,
 				Resources: container.Resources{
@@ -70,10 +99,11 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 					Memory:     c.MemoryBytes,
 					MemorySwap: c.MemoryBytes, // equal to Memory: no swap
 					PidsLimit:  &spec.PidsLimit,
+					Ulimits:    Ulimits(spec),
 				},
 			}, nil, nil, "logbench-"+spec.RunID+"-"+c.Role)
 		if err != nil {
-			return res, fmt.Errorf("creating %s container: %w", c.Role, err)
+			return res, experiment.CreateError{Role: c.Role, Err: err}
 		}
 		ids[c.Role] = created.ID
 		if owner == "" {
@@ -100,8 +130,22 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 			}
 		}()
 	}
-	for _, c := range spec.Containers {
-		if err := e.cli.ContainerStart(ctx, ids[c.Role], container.StartOptions{}); err != nil {
+	for i, c := range spec.Containers {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		if err := e.cli.ContainerStart(createCtx, ids[c.Role], container.StartOptions{}); err != nil {
+			// A container that joins the first one's network namespace cannot start once
+			// that one has exited (a service that dies at once): its exit, not the
+			// engine's refusal to join, is what the run has to say.
+			first := spec.Containers[0].Role
+			if ins, ierr := e.cli.ContainerInspect(waitCtx, ids[first]); c.Role != first && ierr == nil && ins.State != nil && !ins.State.Running {
+				res.Failure = fmt.Sprintf("%s container exited before %s could start", first, c.Role)
+				for _, started := range spec.Containers[:i] { // the engine gives the rest a code of its own
+					res.Exits = append(res.Exits, e.exitOf(waitCtx, started.Role, ids[started.Role]))
+				}
+				return res, nil
+			}
 			return res, fmt.Errorf("starting %s container: %w", c.Role, err)
 		}
 	}

@@ -5,13 +5,16 @@ package enginetest
 
 import (
 	"context"
+	"io"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/docker/docker/client"
 
 	"github.com/logbench/logbench/kit/host/engine"
+	"github.com/logbench/logbench/kit/host/images"
 )
 
 // Require returns a connected engine, or skips (fails under CI) the test.
@@ -45,4 +48,32 @@ func Docker(t testing.TB) *client.Client {
 	}
 	t.Cleanup(func() { cli.Close() })
 	return cli
+}
+
+// Builder is the kit's image builder on eng, for tests that build the kit's images,
+// with the module's root (found above the test's folder) as its source, and the
+// engine's own platform.
+func Builder(t testing.TB, eng *engine.Engine, progress io.Writer) (*images.Builder, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	facts, err := eng.Facts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's folder")
+		}
+		dir = parent
+	}
+	return &images.Builder{Engine: eng, SourceDir: dir, Env: os.Environ(), Progress: progress}, facts.Platform
 }

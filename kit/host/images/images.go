@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/host/engine"
 )
 
@@ -26,15 +27,9 @@ var Roles = []string{"api", "reader", "loadgen", "qpsload"}
 
 // Extras are programs a role's image holds beside its own, each from
 // cmd/incontainer/<name> and at /<name>: the API image also holds the line-cost
-// measurement, run in its place so that it is measured in the same image and limits.
-var Extras = map[string][]string{"api": {"linecost"}}
-
-// RunDir is where each image has the mount point of the run's shared volume, owned by
-// the unprivileged user the containers run as, so that a fresh volume inherits it.
-const RunDir = "/run/logbench"
-
-// User is the unprivileged uid:gid of every container (the Dockerfiles say it too).
-const User = "65532:65532"
+// measurement, run in its place so that it is measured in the same image and limits,
+// and the speed probe, run before and after every run with the API's limits.
+var Extras = map[string][]string{"api": {"linecost", "probe"}}
 
 // LocalTag is the stable name of a role's most recently built image for the engine's
 // own platform: the name compose/ runs.
@@ -143,9 +138,9 @@ func (b *Builder) image(ctx context.Context, role, platform, binPath string) (Bu
 	built := Built{Role: role, Platform: platform, BinarySHA256: hex.EncodeToString(binSum[:])}
 
 	files := map[string]engine.ContextFile{
-		"Dockerfile":            {Body: dockerfile, Mode: 0o644},
-		"rootfs/" + role:        {Body: bin, Mode: 0o755},
-		"rootfs" + RunDir + "/": {Dir: true, Mode: 0o755},
+		"Dockerfile":                     {Body: dockerfile, Mode: 0o644},
+		"rootfs/" + role:                 {Body: bin, Mode: 0o755},
+		"rootfs" + contract.RunDir + "/": {Dir: true, Mode: 0o755},
 	}
 	labels := map[string]string{"io.logbench.role": role, "io.logbench.binary-sha256": built.BinarySHA256}
 	for _, x := range Extras[role] {

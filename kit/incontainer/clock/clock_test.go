@@ -13,22 +13,31 @@ func TestSleepUntilIsPrecise(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var late []time.Duration
+	// The sleeper against the runtime's own timers, interleaved, so that both meet the
+	// same host: never early, and later than time.Sleep at the median only if the
+	// mechanism is broken. How late either is depends on the host's load; on a quiet
+	// machine the sleeper's median is tens of microseconds, the runtime's about half a
+	// millisecond (logged).
+	var late, runtimeLate []time.Duration
 	for i := range 50 {
 		at := time.Now().Add(time.Duration(1000+i*97) * time.Microsecond) // fractions of a millisecond
 		if err := s.SleepUntil(context.Background(), at); err != nil {
 			t.Fatal(err)
 		}
 		late = append(late, time.Since(at))
+		at = time.Now().Add(time.Duration(1000+i*97) * time.Microsecond)
+		time.Sleep(time.Until(at))
+		runtimeLate = append(runtimeLate, time.Since(at))
 	}
 	sort.Slice(late, func(i, j int) bool { return late[i] < late[j] })
+	sort.Slice(runtimeLate, func(i, j int) bool { return runtimeLate[i] < runtimeLate[j] })
 	if late[0] < 0 {
 		t.Fatalf("woke %v early", -late[0])
 	}
-	// The median is what the mechanism gives (runtime timers: about half a
-	// millisecond); the tail is the machine's load.
-	if median := late[len(late)/2]; median > 400*time.Microsecond {
-		t.Fatalf("median lateness %v", median)
+	median, runtimeMedian := late[len(late)/2], runtimeLate[len(runtimeLate)/2]
+	t.Logf("median lateness %v, time.Sleep's %v", median, runtimeMedian)
+	if median > runtimeMedian {
+		t.Fatalf("median lateness %v, later than time.Sleep's %v", median, runtimeMedian)
 	}
 }
 

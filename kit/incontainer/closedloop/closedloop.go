@@ -4,9 +4,11 @@
 // as soon as a response has fully arrived. The server's speed sets the rate; what is
 // measured is how many requests per second it completes.
 //
-// The client is written on net.Conn because net/http does not pipeline; responses are
-// parsed by net/http's ReadResponse. Each connection is one goroutine that writes its
-// first Pipelining requests at once, then one more after each response.
+// The client is an event loop on one thread (epoll, as wrk's), because net/http does
+// not pipeline and a goroutine per connection costs the generator CPU the API it loads
+// may need (eventloop_linux.go says how much); responses are parsed by a small parser
+// of its own (response.go). Each connection writes its first Pipelining requests at
+// once, then one more after each response.
 //
 // The figures follow autocannon's definitions where it has one: requests per second is
 // the mean of the counts of responses completed in each second of the measured
@@ -16,16 +18,11 @@
 package closedloop
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net"
-	"net/http"
 	"net/url"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -33,14 +30,16 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
 )
 
 // Defaults and rules.
 const (
 	// DefaultTimeout is autocannon's: a response must be complete this long after its
-	// request was sent, or the request counts as a timeout.
-	DefaultTimeout = 10 * time.Second
+	// request was sent, or the request counts as a timeout. The conductor's -timeout
+	// defaults to it (contract.QPSLoadArgs).
+	DefaultTimeout = contract.ClosedLoopTimeout
 	// RedialDelay is the pause after a failed connect, so that a refusing server does
 	// not turn the generator into a busy loop.
 	RedialDelay = 10 * time.Millisecond
@@ -202,20 +201,13 @@ func Run(ctx context.Context, p Params) (Result, error) {
 		budget: p.maxRequests,
 	}
 	workers := make([]*worker, p.Connections)
-	var wg sync.WaitGroup
 	for i := range workers {
-		w := &worker{sh: sh}
-		workers[i] = w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.run(loadCtx)
-		}()
+		workers[i] = &worker{sh: sh}
 	}
 	allDone := make(chan struct{})
 	go func() {
-		wg.Wait()
-		close(allDone)
+		defer close(allDone)
+		sh.drive(loadCtx, workers)
 	}()
 
 	// The measured interval starts after the warm-up and ends at its end, at the end
@@ -236,7 +228,7 @@ func Run(ctx context.Context, p Params) (Result, error) {
 		to = sh.from // ended in the warm-up: an empty interval
 	}
 	stop()
-	wg.Wait()
+	<-allDone
 
 	res := summarize(p, workers, sh.from, to)
 	res.GeneratorCPUS = (cpuTo - cpuFrom).Seconds()
@@ -302,8 +294,8 @@ func (s *shared) noteError(err error) {
 	s.errOnce.Do(func() { s.errFirst = err.Error() })
 }
 
-// worker is one connection's goroutine and what it observed. Only the goroutine
-// writes it, and it is read after the goroutine has ended.
+// worker is what one connection observed (across its redials). Only the event loop
+// writes it, and it is read after the loop has ended.
 type worker struct {
 	sh *shared
 
@@ -317,118 +309,6 @@ type worker struct {
 	connects, bytes          int64
 	sent, responses          int64
 	inFlight                 int64
-}
-
-func (w *worker) run(ctx context.Context) {
-	d := net.Dialer{Timeout: w.sh.p.Timeout}
-	for ctx.Err() == nil {
-		conn, err := d.DialContext(ctx, "tcp", w.sh.tg.addr)
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			w.fail(time.Now(), err, 1)
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(RedialDelay):
-			}
-			continue
-		}
-		w.connects++
-		more := w.serve(ctx, conn)
-		conn.Close()
-		if !more {
-			return
-		}
-	}
-}
-
-// serve runs the load on one connection until it fails, ctx ends or the budget is
-// spent; false when there is nothing more to send.
-func (w *worker) serve(ctx context.Context, conn net.Conn) bool {
-	// Ending ctx unblocks a read or write in progress.
-	stopWatch := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
-	defer stopWatch()
-
-	p, req := w.sh.p, w.sh.tg.request
-	br := bufio.NewReaderSize(&countingReader{r: conn, n: &w.bytes}, 16<<10)
-	// Send times of the requests in flight, oldest first.
-	queue := make([]time.Time, 0, p.Pipelining)
-
-	n := 0
-	for n < p.Pipelining && w.sh.take() {
-		n++
-	}
-	if n == 0 {
-		return false
-	}
-	batch := make([]byte, 0, n*len(req))
-	for range n {
-		batch = append(batch, req...)
-	}
-	now := time.Now()
-	if _, err := conn.Write(batch); err != nil {
-		return w.lost(ctx, err, n)
-	}
-	w.sent += int64(n)
-	for range n {
-		queue = append(queue, now)
-	}
-
-	for len(queue) > 0 {
-		if err := conn.SetReadDeadline(queue[0].Add(p.Timeout)); err != nil {
-			return w.lost(ctx, err, len(queue))
-		}
-		if ctx.Err() != nil { // ended before the deadline above was set
-			w.inFlight += int64(len(queue))
-			return false
-		}
-		resp, err := http.ReadResponse(br, nil)
-		if err == nil {
-			_, err = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-		done := time.Now()
-		if err != nil {
-			return w.lost(ctx, err, len(queue))
-		}
-		w.complete(done, done.Sub(queue[0]), resp.StatusCode)
-		copy(queue, queue[1:])
-		queue = queue[:len(queue)-1]
-		if resp.Close {
-			// The server closes the connection: requests written after this one will
-			// not be answered.
-			if len(queue) > 0 {
-				return w.lost(ctx, errors.New("server closed the connection with requests in flight"), len(queue))
-			}
-			return ctx.Err() == nil
-		}
-		if ctx.Err() != nil || !w.sh.take() {
-			continue // collect what is in flight, send no more
-		}
-		now := time.Now()
-		if _, err := conn.Write(req); err != nil {
-			return w.lost(ctx, err, len(queue)+1)
-		}
-		w.sent++
-		queue = append(queue, now)
-	}
-	return false
-}
-
-// lost accounts for n requests without a response on a failed connection; whether
-// to go on with a new connection.
-func (w *worker) lost(ctx context.Context, err error, n int) bool {
-	if ctx.Err() != nil {
-		w.inFlight += int64(n)
-		return false
-	}
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		w.countTimeouts(time.Now(), n)
-	}
-	w.fail(time.Now(), err, n)
-	return true
 }
 
 func (w *worker) countTimeouts(at time.Time, n int) {
@@ -455,17 +335,6 @@ func (w *worker) complete(done time.Time, latency time.Duration, status int) {
 	w.doneAt = append(w.doneAt, int64(done.Sub(w.sh.from)))
 	w.latency = append(w.latency, int64(latency))
 	w.status = append(w.status, int16(status))
-}
-
-type countingReader struct {
-	r io.Reader
-	n *int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	*c.n += int64(n)
-	return n, err
 }
 
 // summarize merges the workers' observations over the measured interval [from, to).

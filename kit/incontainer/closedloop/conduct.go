@@ -18,7 +18,7 @@ import (
 )
 
 // The conductor of one qps run: wait for the API's control port to say ready, warm up,
-// reset the API's counters, offer the measured load, ask the API for its report (its
+// let wrk load the API (when asked), reset the API's counters, offer the measured load, ask the API for its report (its
 // counters per log sink), and read the date-named log file back from the shared volume,
 // so that the run's result says what the API wrote and what is on disk.
 
@@ -93,8 +93,16 @@ type RunResult struct {
 	// Host is how busy the whole host was over the measured interval, and its CPUs.
 	Host     *contract.HostSample `json:"host,omitempty"`
 	HostCPUs int                  `json:"host_cpus"`
-	// Wrk is the wrk phase after the measured load (nil: not asked for).
-	Wrk *WrkRun `json:"wrk,omitempty"`
+	// Wrk is the wrk phase between the warm-up and the measured load (nil: not asked
+	// for), and WrkHost how busy the whole host was over it.
+	Wrk     *WrkRun              `json:"wrk,omitempty"`
+	WrkHost *contract.HostSample `json:"wrk_host,omitempty"`
+	// WrkAfterKit says wrk ran after the kit's measured load (ConductParams.WrkAfter);
+	// then APIAfterWrk is the API's report and FileAfterWrk the file read back once wrk
+	// ended, whose totals include wrk's lines.
+	WrkAfterKit  bool          `json:"wrk_after_kit,omitempty"`
+	APIAfterWrk  *APIReport    `json:"api_after_wrk,omitempty"`
+	FileAfterWrk *FileReadback `json:"file_after_wrk,omitempty"`
 	// ReadyAfterS is how long the API took to say ready.
 	ReadyAfterS float64 `json:"ready_after_s"`
 	// Failure says why the run is not data ("" when nothing went wrong here).
@@ -114,6 +122,9 @@ type ConductParams struct {
 	// WrkTimeout the longest wait for it.
 	WrkDir     string
 	WrkTimeout time.Duration
+	// WrkAfter runs wrk after the measured load and the report in place of before it,
+	// then asks the API for its report again and reads the file back again.
+	WrkAfter bool
 }
 
 // Conduct runs a qps run. Failures are in the result; the error is ctx's.
@@ -132,6 +143,15 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 		out.Warmup = res
 		if err != nil {
 			out.Failure = "warm-up: " + err.Error()
+			return out, ctx.Err()
+		}
+	}
+	// wrk loads the warm API now, alone, right before the kit's measured load and
+	// before the reset, so that the API's counters since the reset are the kit's load
+	// only and its totals (what the console and the file hold) include wrk's lines.
+	if p.WrkDir != "" && !p.WrkAfter {
+		runWrk(ctx, p, &out)
+		if ctx.Err() != nil {
 			return out, ctx.Err()
 		}
 	}
@@ -178,8 +198,8 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 	// The report outlives an interrupt: what was measured is kept.
 	reportCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
-	var rep APIReport
-	if err := p.Control.Get(reportCtx, "/report", &rep); err != nil {
+	rep, err := settledReport(reportCtx, p.Control, res.SentTotal)
+	if err != nil {
 		out.Failure = join(out.Failure, "the API's report: "+err.Error())
 		return out, ctx.Err()
 	}
@@ -188,12 +208,38 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 		rb := ReadBack(f.Path, f.StartOffsetBytes)
 		out.File = &rb
 	}
-	// wrk loads the API only now, after the report, so nothing else loads it meanwhile.
-	if p.WrkDir != "" && ctx.Err() == nil {
-		w := RunWrk(ctx, p.WrkDir, p.WrkTimeout)
-		out.Wrk = &w
+	if p.WrkDir != "" && p.WrkAfter && ctx.Err() == nil {
+		out.WrkAfterKit = true
+		runWrk(ctx, p, &out)
+		var after APIReport
+		afterCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+		defer cancel()
+		if err := p.Control.Get(afterCtx, "/report", &after); err != nil {
+			out.Failure = join(out.Failure, "the API's report after wrk: "+err.Error())
+			return out, ctx.Err()
+		}
+		out.APIAfterWrk = &after
+		if f, ok := after.Sinks["file"]; ok {
+			rb := ReadBack(f.Path, f.StartOffsetBytes)
+			out.FileAfterWrk = &rb
+		}
 	}
 	return out, ctx.Err()
+}
+
+// runWrk is the wrk phase and the host's load over it.
+func runWrk(ctx context.Context, p ConductParams, out *RunResult) {
+	var host *hostload.Sampler
+	if p.ProcRoot != "" {
+		host, _ = hostload.NewSampler(p.ProcRoot)
+	}
+	w := RunWrk(ctx, p.WrkDir, p.WrkTimeout)
+	out.Wrk = &w
+	if host != nil {
+		if s, err := host.Sample(); err == nil {
+			out.WrkHost = &s
+		}
+	}
 }
 
 // ReadBack counts the file at path, whole and from offset on.
@@ -287,4 +333,30 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "; " + b
+}
+
+// settleBound is how long the conductor waits for the requests still in flight when the
+// load ended to be answered and logged before it takes the API's report.
+const settleBound = 2 * time.Second
+
+// settledReport takes the API's report once it has answered every request the load
+// sent since the reset (those in flight at the load's end are answered, and their access
+// lines written, after it), or after settleBound, whichever comes first: otherwise a
+// line written between the report and the file's read-back would set the two apart.
+func settledReport(ctx context.Context, c *control.Client, sent int64) (APIReport, error) {
+	deadline := time.Now().Add(settleBound)
+	for {
+		var rep APIReport
+		if err := c.Get(ctx, "/report", &rep); err != nil {
+			return rep, err
+		}
+		if rep.Requests >= sent || time.Now().After(deadline) {
+			return rep, nil
+		}
+		select {
+		case <-ctx.Done():
+			return rep, nil
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }

@@ -3,12 +3,16 @@ package closedloop
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,6 +51,7 @@ type fakeAPI struct {
 	ready   atomic.Bool
 	resets  atomic.Int64
 	counted atomic.Int64
+	onReset func()
 }
 
 func (a *fakeAPI) workload(w http.ResponseWriter, r *http.Request) {
@@ -74,6 +79,9 @@ func (a *fakeAPI) control(w http.ResponseWriter, r *http.Request) {
 		a.mu.Unlock()
 		a.counted.Store(0)
 		a.resets.Add(1)
+		if a.onReset != nil {
+			a.onReset()
+		}
 	case "/report":
 		a.mu.Lock()
 		defer a.mu.Unlock()
@@ -143,9 +151,200 @@ func TestEngineDeltaCountsOnlyProcessesInBothSamples(t *testing.T) {
 	if d.IntervalS != 2 || d.CPUS != 0.75 || d.ByComm["dockerd"] != 0.5 || d.ByComm["containerd-shim"] != 0.25 {
 		t.Fatalf("%+v", d)
 	}
-	for comm, want := range map[string]bool{"dockerd": true, "containerd": true, "containerd-shim": true, "node": false, "docker": false} {
-		if IsEngine(comm) != want {
-			t.Errorf("IsEngine(%q) = %v", comm, !want)
+	for comm, want := range map[string]bool{"dockerd": true, "containerd": true, "containerd-shim": true, "node": false, "docker": false, "conmon": false} {
+		if IsEngine(EngineDocker, comm, nil) != want {
+			t.Errorf("IsEngine(docker, %q) = %v", comm, !want)
 		}
+	}
+}
+
+func TestEngineDeltaCountsThePodsProcessesAndTheOnesStartedInBetween(t *testing.T) {
+	before := EngineSample{UnixNano: 0, Processes: []EngineProcess{{PID: 1, Comm: "dockerd", CPUS: 1}},
+		Pod: []EngineProcess{{PID: 10, Comm: "python3", CPUS: 2}, {PID: 11, Comm: "worker", CPUS: 5}}}
+	after := EngineSample{UnixNano: 1e9, Processes: []EngineProcess{{PID: 1, Comm: "dockerd", CPUS: 1.5}},
+		Pod: []EngineProcess{{PID: 10, Comm: "python3", CPUS: 2.75}, {PID: 12, Comm: "worker", CPUS: 0.25}}}
+	d := EngineDelta(before, after)
+	if d.CPUS != 0.5 || d.PodCPUS != 1 {
+		t.Errorf("engine %g s, pod %g s; want 0.5 and 1 (0.75 of the process in both, 0.25 of the one started in between; the one that ended is lost)", d.CPUS, d.PodCPUS)
+	}
+}
+
+func TestSamplePodFindsAContainersProcessesByItsCgroup(t *testing.T) {
+	root := t.TempDir()
+	self, err := os.ReadFile("/proc/self/stat") // a whole stat line, fields after the name kept
+	if err != nil {
+		t.Skip("no /proc/self/stat")
+	}
+	rest := string(self[strings.LastIndexByte(string(self), ')')+1:])
+	for pid, cg := range map[string]string{"10": "12:cpu,cpuacct:/docker/0123456789abcdef0123\n", "11": "0::/system.slice/other.scope\n"} {
+		os.MkdirAll(filepath.Join(root, pid), 0o755)
+		os.WriteFile(filepath.Join(root, pid, "cgroup"), []byte(cg), 0o644)
+		os.WriteFile(filepath.Join(root, pid, "stat"), []byte(pid+" (python3)"+rest), 0o644)
+	}
+	procs, err := SamplePod(root, "0123456789ab")
+	if err != nil || len(procs) != 1 || procs[0].PID != 10 {
+		t.Fatalf("%v %+v", err, procs)
+	}
+	if _, err := SamplePod(root, "ffffffffffff"); err == nil {
+		t.Error("no process of the container: want an error")
+	}
+}
+
+func TestPodmansProcessesAreConmonAndTheService(t *testing.T) {
+	for _, c := range []struct {
+		comm    string
+		cmdline []string
+		want    bool
+	}{
+		{"conmon", nil, true},
+		{"podman", []string{"podman", "system", "service", "--time=0", "unix:///run/podman.sock"}, true},
+		{"podman", []string{"podman", "ps"}, false},
+		{"dockerd", nil, false},
+		{"containerd-shim", nil, false},
+	} {
+		if got := IsEngine(EnginePodman, c.comm, c.cmdline); got != c.want {
+			t.Errorf("IsEngine(podman, %q, %q) = %v", c.comm, c.cmdline, got)
+		}
+	}
+	if IsEngine("", "dockerd", nil) || EngineProcessesOf("") != "" {
+		t.Error("an unknown kind of engine has no processes the kit can identify")
+	}
+	if _, err := SampleEngine("/proc", ""); err == nil {
+		t.Error("sampling an unknown kind of engine did not fail")
+	}
+}
+
+// fakeWrk plays the wrk container: it makes the FIFO in dir, waits for its turn, sends
+// n requests to url, notes when it ran in events, and leaves its output and exit status.
+func fakeWrk(t *testing.T, dir, url string, n int, events func(string)) {
+	t.Helper()
+	fifo := filepath.Join(dir, WrkStartFIFO)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		body, err := os.ReadFile(fifo) // blocks until the conductor writes its turn
+		if err != nil || string(body) != "go\n" {
+			events(fmt.Sprintf("wrk turn %q %v", body, err))
+			return
+		}
+		events("wrk")
+		for range n {
+			resp, err := http.Get(url)
+			if err != nil {
+				events("wrk: " + err.Error())
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		os.WriteFile(filepath.Join(dir, WrkOutput), []byte(fmt.Sprintf("  %d requests in 1.00s, 1.00KB read\nRequests/sec: %d.00\n", n, n)), 0o644)
+		os.WriteFile(filepath.Join(dir, WrkExit), []byte("0\n"), 0o644)
+	}()
+}
+
+// TestConductRunsWrkBetweenTheWarmupAndTheMeasuredLoad: the loads of a run alternate
+// as the bundle's do (kit's warm-up, wrk, reset, kit's measured load), so the API's
+// counters since the reset are the kit's load alone, and the file's whole (and the
+// console's total) include wrk's lines, which the read-back finds.
+func TestConductRunsWrkBetweenTheWarmupAndTheMeasuredLoad(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "access.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var mu sync.Mutex
+	var events []string
+	note := func(e string) { mu.Lock(); events = append(events, e); mu.Unlock() }
+	api := &fakeAPI{file: f, onReset: func() { note("reset") }}
+	api.ready.Store(true)
+	work := httptest.NewServer(http.HandlerFunc(api.workload))
+	defer work.Close()
+	ctl := httptest.NewServer(http.HandlerFunc(api.control))
+	defer ctl.Close()
+	const wrkRequests = 37
+	fakeWrk(t, dir, work.URL+"/", wrkRequests, note)
+
+	res, err := Conduct(context.Background(), ConductParams{
+		Load: Params{URL: work.URL + "/", Connections: 2, Pipelining: 1, Warmup: 200 * time.Millisecond, Duration: 300 * time.Millisecond,
+			AtMeasureStart: func() { note("kit") }},
+		Control:      &control.Client{Base: ctl.URL, HTTP: http.DefaultClient},
+		ReadyTimeout: 5 * time.Second,
+		WrkDir:       dir,
+		WrkTimeout:   10 * time.Second,
+		ProcRoot:     "/proc",
+	})
+	if err != nil || res.Failure != "" {
+		t.Fatalf("err %v, failure %q", err, res.Failure)
+	}
+	// AtMeasureStart marks each of the kit's loads: its warm-up, then its measured one.
+	if got := strings.Join(events, ","); got != "kit,wrk,reset,kit" {
+		t.Errorf("events %q, want kit,wrk,reset,kit", got)
+	}
+	if res.Wrk == nil || res.Wrk.Failure != "" || res.Wrk.ExitCode != 0 || !strings.Contains(res.Wrk.Output, "Requests/sec") {
+		t.Fatalf("wrk phase %+v", res.Wrk)
+	}
+	// The host's load over each of the two loads, to compare them by.
+	if res.WrkHost == nil || res.Host == nil || res.WrkHost.UnixNano >= res.Host.UnixNano {
+		t.Errorf("host over wrk's phase %+v, over the kit's load %+v", res.WrkHost, res.Host)
+	}
+	sink := res.API.Sinks["file"]
+	if sink.Lines != res.API.Requests || sink.Total.Lines < res.Warmup.Requests+wrkRequests+sink.Lines {
+		t.Errorf("since the reset %d lines for %d requests; total %d lines for %d warm-up + %d wrk + %d", sink.Lines, res.API.Requests,
+			sink.Total.Lines, res.Warmup.Requests, wrkRequests, sink.Lines)
+	}
+	// A request the load cut off at its end may still write its line after the report
+	// (the fake API answers it anyway): at most one per connection.
+	if extra := res.File.Whole.Lines - sink.Total.Lines; extra < 0 || extra > 2 || res.File.FromOffset.Lines-sink.Lines != extra {
+		t.Errorf("file read back %+v, the API counted %+v", res.File, sink)
+	}
+}
+
+// TestConductRunsWrkAfterTheMeasuredLoadWhenAsked: with WrkAfter, wrk loads the API
+// after the kit's load and its report; the report after wrk and the file read back
+// after it hold wrk's lines, the first report and read-back do not.
+func TestConductRunsWrkAfterTheMeasuredLoadWhenAsked(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "access.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var mu sync.Mutex
+	var events []string
+	note := func(e string) { mu.Lock(); events = append(events, e); mu.Unlock() }
+	api := &fakeAPI{file: f, onReset: func() { note("reset") }}
+	api.ready.Store(true)
+	work := httptest.NewServer(http.HandlerFunc(api.workload))
+	defer work.Close()
+	ctl := httptest.NewServer(http.HandlerFunc(api.control))
+	defer ctl.Close()
+	const wrkRequests = 41
+	fakeWrk(t, dir, work.URL+"/", wrkRequests, note)
+
+	res, err := Conduct(context.Background(), ConductParams{
+		Load: Params{URL: work.URL + "/", Connections: 2, Pipelining: 1, Warmup: 200 * time.Millisecond, Duration: 300 * time.Millisecond,
+			AtMeasureStart: func() { note("kit") }},
+		Control:      &control.Client{Base: ctl.URL, HTTP: http.DefaultClient},
+		ReadyTimeout: 5 * time.Second,
+		WrkDir:       dir,
+		WrkTimeout:   10 * time.Second,
+		WrkAfter:     true,
+	})
+	if err != nil || res.Failure != "" {
+		t.Fatalf("err %v, failure %q", err, res.Failure)
+	}
+	if got := strings.Join(events, ","); got != "kit,reset,kit,wrk" {
+		t.Errorf("events %q, want kit,reset,kit,wrk", got)
+	}
+	if !res.WrkAfterKit || res.Wrk == nil || res.Wrk.Failure != "" || res.APIAfterWrk == nil || res.FileAfterWrk == nil {
+		t.Fatalf("wrk after: %v, phase %+v, report %v, file %v", res.WrkAfterKit, res.Wrk, res.APIAfterWrk, res.FileAfterWrk)
+	}
+	first, last := res.API.Sinks["file"], res.APIAfterWrk.Sinks["file"]
+	// As above, a request cut off at the load's end may write its line after the
+	// first report; wrk's are all in the second.
+	if extra := res.File.Whole.Lines - first.Total.Lines; extra < 0 || extra > 2 || res.FileAfterWrk.Whole != last.Total || last.Total.Lines < first.Total.Lines+wrkRequests {
+		t.Errorf("file read back %+v then %+v; the API counted %+v then %+v", res.File.Whole, res.FileAfterWrk.Whole, first.Total, last.Total)
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// The wrk phase of a qps run: after the conductor's own measured load, Debian's wrk
-// loads the same API container, alone, as an independent check of the load
-// generator. The wrk container (kit/experiments/qps) makes a FIFO in the shared
+// The wrk phase of a qps run: between the conductor's warm-up and its own measured
+// load, Debian's wrk loads the same API container from the same network namespace,
+// alone, as an independent check of the load generator. The wrk container (kit/experiments/qps) makes a FIFO in the shared
 // volume and blocks reading it, so that it costs nothing while the conductor
 // measures; the conductor's write is its turn. It then writes wrk's output and exit
 // status to the volume and stays up until the pod is removed (a container that ended

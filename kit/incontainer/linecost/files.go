@@ -73,7 +73,8 @@ func (t *tally) counts() contract.Counts {
 	return contract.Counts{Bytes: t.bytes, Lines: t.lines, SHA256: hex.EncodeToString(t.h.Sum(nil))}
 }
 
-// Expected is what lines calls of an enabled way generate: lines 0..lines-1.
+// Expected is what lines calls of an enabled way generate with the kit's line before
+// lines had a time stamp (LineFormat): lines 0..lines-1.
 func Expected(lines int64) contract.Counts {
 	t := newTally()
 	buf := make([]byte, 0, 64<<10)
@@ -91,18 +92,20 @@ func Expected(lines int64) contract.Counts {
 // nothing is the Counts of an empty stream.
 func nothing() contract.Counts { return newTally().counts() }
 
-// readBack counts the file as it is on disk now.
-func readBack(path string) (contract.Counts, error) {
+// readBack counts the file as it is on disk now: with each line's time stamp masked,
+// and as it is.
+func readBack(path string, m Masker) (masked, raw contract.Counts, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return contract.Counts{}, err
+		return masked, raw, err
 	}
 	defer f.Close()
-	t := newTally()
+	t := newMaskingTally(m)
 	if _, err := io.Copy(t, bufio.NewReaderSize(f, 64<<10)); err != nil {
-		return contract.Counts{}, err
+		return masked, raw, err
 	}
-	return t.counts(), nil
+	masked, raw = t.counts()
+	return masked, raw, nil
 }
 
 // threadWriteSyscalls is the calling thread's write system calls so far, as the kernel

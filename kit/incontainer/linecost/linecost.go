@@ -2,7 +2,7 @@
 // formatting alone, a disabled DEBUG line with eager and with lazy arguments, an
 // enabled line to a buffer, to the file with one write per line, with an fsync per line,
 // and handed to a bounded queue that a writer goroutine drains. Each way is log/slog as
-// a program would call it (see wayInfo), writing the same line as the Python program
+// a program would call it (see goLibraries), writing the same line as the Python program
 // (images/api-python/app/logbench_linecost.py).
 //
 // A trial is Lines calls of one way on a goroutine locked to its thread, timed by the
@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -56,6 +57,10 @@ const (
 
 // Config says what to measure.
 type Config struct {
+	// Library is the id of the Go library measured (Libraries); "" for the first.
+	Library string
+	// Line is the line's shape (LineShapes); "" for LineDefault.
+	Line          string
 	Ways          []string
 	Lines         int64 // per trial
 	Trials        int   // kept
@@ -85,6 +90,18 @@ func DefaultConfig(dir string) Config {
 // Validate says what is wrong with c, if anything.
 func (c Config) Validate() error {
 	var errs []error
+	lib, known := LibraryOf("go", c.library())
+	if !known {
+		errs = append(errs, fmt.Errorf("unknown library %q (Go: %v)", c.Library, LibraryIDs("go")))
+	}
+	if !slices.Contains(LineShapes, c.line()) {
+		errs = append(errs, fmt.Errorf("unknown line %q (lines: %v)", c.Line, LineShapes))
+	}
+	for _, w := range c.Ways {
+		if ok, why := lib.Offers(w, c.line()); known && slices.Contains(Ways, w) && !ok {
+			errs = append(errs, fmt.Errorf("%s: %s %s", w, NotOfferedMark, why))
+		}
+	}
 	if len(c.Ways) == 0 {
 		errs = append(errs, errors.New("no ways to measure"))
 	}
@@ -129,6 +146,20 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+func (c Config) library() string {
+	if c.Library == "" {
+		return DefaultLibrary("go").ID
+	}
+	return c.Library
+}
+
+func (c Config) line() string {
+	if c.Line == "" {
+		return LineDefault
+	}
+	return c.Line
+}
+
 func (c Config) writesFiles() bool {
 	return slices.ContainsFunc(c.Ways, writesFile)
 }
@@ -148,14 +179,20 @@ func Run(ctx context.Context, c Config) (Document, error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 
+	lib, _ := LibraryOf("go", c.library())
+	shape := lib.Shape(c.line())
+	template, _ := lib.Template(shape)
 	doc := Document{
 		Experiment: "line-cost", Language: "go",
 		Runtime: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
-		Library: "log/slog", LineFormat: LineFormat, StartedUnixNano: time.Now().UnixNano(),
+		Library: lib.Name, LibraryID: lib.ID, Line: shape, LineFormat: template, StartedUnixNano: time.Now().UnixNano(),
 		LinesPerTrial: c.Lines, Trials: c.Trials, WarmupTrials: c.Warmup,
 		QueueSize: c.QueueSize, QueueFull: c.QueueFull,
 		BufferBytes: c.BufferBytes, FlushIntervalNanos: int64(c.FlushInterval),
 		FS: FSFacts{Dir: c.Dir},
+	}
+	if strings.Contains(template, TimeMark) {
+		doc.TimePattern = TimePattern
 	}
 	timer, err := MeasureTimer(c.TimerReads)
 	if err != nil {
@@ -172,7 +209,8 @@ func Run(ctx context.Context, c Config) (Document, error) {
 		}
 	}
 	for _, w := range c.Ways {
-		doc.Ways = append(doc.Ways, WayResult{Way: w, Call: wayInfo[w].call, Path: wayInfo[w].path})
+		call, path := goWayInfo(lib, shape, w)
+		doc.Ways = append(doc.Ways, WayResult{Way: w, Call: call, Path: path})
 	}
 	for round := range c.Warmup + c.Trials {
 		for i, w := range c.Ways {
@@ -183,6 +221,9 @@ func Run(ctx context.Context, c Config) (Document, error) {
 			name := fmt.Sprintf("linecost-go-%s-%02d.log", w, round-c.Warmup)
 			if warm {
 				name = fmt.Sprintf("linecost-go-%s-warmup-%02d.log", w, round)
+			}
+			if lib.ID != DefaultLibrary("go").ID {
+				name = "linecost-go-" + lib.ID + strings.TrimPrefix(name, "linecost-go")
 			}
 			tr, err := c.trial(w, name)
 			if err != nil {
@@ -209,7 +250,9 @@ func (c Config) trial(way, name string) (Trial, error) {
 		tr.FileName = name
 		path = filepath.Join(c.Dir, name)
 	}
-	in, err := newInstance(way, path, wayOptions{
+	lib, _ := LibraryOf("go", c.library())
+	template, _ := lib.Template(c.line())
+	in, err := newLibraryInstance(lib, c.line(), way, path, wayOptions{
 		bufferBytes: c.BufferBytes, flushInterval: c.FlushInterval,
 		queueSize: c.QueueSize, queueFull: c.QueueFull,
 	}, nil)
@@ -249,9 +292,9 @@ func (c Config) trial(way, name string) (Trial, error) {
 	if sys0 >= 0 && sys1 >= 0 {
 		tr.ThreadWriteSyscalls = sys1 - sys0
 	}
-	fill(&tr, way, in)
+	fill(&tr, way, in, template)
 	if in.file != nil {
-		if tr.File, err = readBack(path); err != nil {
+		if tr.File, tr.FileRaw, err = readBack(path, NewMasker(template)); err != nil {
 			return tr, err
 		}
 	}
@@ -259,7 +302,7 @@ func (c Config) trial(way, name string) (Trial, error) {
 }
 
 // fill sets the counts that follow from the way's instance after its trial.
-func fill(tr *Trial, way string, in *instance) {
+func fill(tr *Trial, way string, in *instance, template string) {
 	if in.file != nil {
 		tr.WriteCalls = in.file.writes.Load()
 		tr.FsyncCalls = in.file.syncs.Load()
@@ -270,7 +313,7 @@ func fill(tr *Trial, way string, in *instance) {
 	}
 	tr.Generated = nothing()
 	if way != DisabledEager && way != DisabledLazy {
-		tr.Generated = Expected(tr.Lines)
+		tr.Generated = ExpectedOf(template, tr.Lines)
 	}
 }
 

@@ -8,16 +8,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 const testLines = MinLines
 
 func testConfig(t *testing.T) Config {
 	c := DefaultConfig(t.TempDir())
+	c.Line = LineTextNoTime // the kit's line before lines had a time stamp
 	c.Lines = testLines
 	c.FlushInterval = time.Hour // no periodic flush inside a trial unless a test asks
 	c.TimerReads = 1000
@@ -178,7 +183,7 @@ func TestBufferedFlushesPeriodically(t *testing.T) {
 	want := Expected(3)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		have, err := readBack(path)
+		have, _, err := readBack(path, Masker{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,5 +363,27 @@ func TestReadFSFacts(t *testing.T) {
 	}
 	if _, err := ReadFSFacts(filepath.Join(dir, "none"), "/"); err == nil {
 		t.Error("no error for a missing mountinfo")
+	}
+}
+
+// TestTheCommandLineDefaultsAreTheConfiguration: the program's flags default to
+// DefaultConfig, the first Go library and its own line, and every flag reaches the
+// configuration.
+func TestTheCommandLineDefaultsAreTheConfiguration(t *testing.T) {
+	want := DefaultConfig("/run/logbench")
+	want.Library, want.Line = DefaultLibrary("go").ID, LineDefault
+	a := DefaultArgs("/run/logbench")
+	if have := ConfigOf(a); !reflect.DeepEqual(have, want) {
+		t.Errorf("defaults: %+v, want %+v", have, want)
+	}
+	if a.Out != "-" {
+		t.Errorf("out %q, want standard output", a.Out)
+	}
+	a = contract.LineCostArgs{Library: "zap", Line: LineJSON, Ways: Buffered + "," + Fsync, Lines: 1500, Trials: 3, Warmup: 2, Dir: "/d",
+		QueueSize: 64, QueueFull: Drop}
+	c := ConfigOf(a)
+	if c.Library != "zap" || c.Line != LineJSON || !slices.Equal(c.Ways, []string{Buffered, Fsync}) || c.Lines != 1500 || c.Trials != 3 ||
+		c.Warmup != 2 || c.Dir != "/d" || c.QueueSize != 64 || c.QueueFull != Drop || c.BufferBytes != DefaultBufferBytes {
+		t.Errorf("%+v -> %+v", a, c)
 	}
 }

@@ -71,7 +71,7 @@ func (u *user) LogValue() slog.Value {
 	return slog.StringValue(u.name)
 }
 
-// dropTime removes slog's time stamp from every record (see LineFormat).
+// dropTime removes slog's time stamp from every record (the -notime shapes).
 func dropTime(groups []string, a slog.Attr) slog.Attr {
 	if len(groups) == 0 && a.Key == slog.TimeKey {
 		return slog.Attr{}
@@ -79,26 +79,21 @@ func dropTime(groups []string, a slog.Attr) slog.Attr {
 	return a
 }
 
+// newLogger is slog's text handler without time, the kit's line before lines had a
+// time stamp (LineFormat).
 func newLogger(w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: dropTime}))
 }
 
-// wayInfo describes a way for the document.
-var wayInfo = map[string]struct{ call, path string }{
-	Format: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
-		"slog.TextHandler formats the record into its buffer and writes it to io.Discard"},
-	DisabledEager: {`logger.Debug(fmt.Sprintf("served seq=%d user=%s path=%s status=%d", seq, u, path, 200))`,
-		"fmt.Sprintf builds the message at the call site; slog.Logger.Debug finds DEBUG disabled and returns"},
-	DisabledLazy: {`logger.Debug("served", "seq", seq, "user", u, "path", path, "status", 200)`,
-		"slog.Logger.Debug finds DEBUG disabled and returns: the arguments, boxed in ...any, are never rendered"},
-	Buffered: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
-		"slog.TextHandler writes each record to a bufio.Writer of 4 KiB, which writes to the file when full; a goroutine flushes it every second"},
-	Unbuffered: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
-		"slog.TextHandler writes each record to the *os.File: one write system call per line, as to os.Stderr"},
-	Fsync: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
-		"slog.TextHandler writes each record to a writer that calls Write then Sync (fsync) on the *os.File"},
-	Queue: {`logger.Info("served", "seq", seq, "user", u, "path", path, "status", 200)`,
-		"slog.TextHandler formats on the caller, whose Write copies the line into a bounded channel; one goroutine writes each line to the *os.File with one write system call"},
+// wayPath says what each way does with the line once the library has made it.
+var wayPath = map[string]string{
+	Format:        "formats the line and writes it to io.Discard",
+	DisabledEager: "fmt.Sprintf builds the message at the call site; the logger finds DEBUG disabled and returns",
+	DisabledLazy:  "the logger finds DEBUG disabled and returns: the arguments are never rendered",
+	Buffered:      "writes each line to a bufio.Writer of 4 KiB, which writes to the file when full; a goroutine flushes it every second",
+	Unbuffered:    "writes each line to the *os.File: one write system call per line, as to os.Stderr",
+	Fsync:         "writes each line to a writer that calls Write then Sync (fsync) on the *os.File",
+	Queue:         "formats on the caller, whose Write copies the line into a bounded channel; one goroutine writes each line to the *os.File with one write system call",
 }
 
 // instance is one trial's set-up of a way.
@@ -119,10 +114,23 @@ type wayOptions struct {
 	queueFull     string
 }
 
-// newInstance prepares way for one trial, writing to path (unused by the ways that
-// write no file). discard stands in for io.Discard in the format way, so that a test
-// can see what was formatted.
+// newInstance prepares way of log/slog's text handler without time (the kit's line
+// before lines had a time stamp) for one trial; see newLibraryInstance.
 func newInstance(way, path string, o wayOptions, discard io.Writer) (*instance, error) {
+	return newLibraryInstance(DefaultLibrary("go"), LineTextNoTime, way, path, o, discard)
+}
+
+// newLibraryInstance prepares way of lib writing line (a shape) for one trial, writing
+// to path (unused by the ways that write no file). discard stands in for io.Discard in
+// the format way, so that a test can see what was formatted.
+func newLibraryInstance(lib Library, line, way, path string, o wayOptions, discard io.Writer) (*instance, error) {
+	if ok, why := lib.Offers(way, line); !ok {
+		return nil, fmt.Errorf("%s %s", NotOfferedMark, why)
+	}
+	g, ok := goLibraries[lib.ID]
+	if !ok {
+		return nil, fmt.Errorf("no Go library %q", lib.ID)
+	}
 	in := &instance{user: &user{name: userName}, finish: func() error { return nil }}
 	u := in.user
 	var out io.Writer
@@ -133,18 +141,18 @@ func newInstance(way, path string, o wayOptions, discard io.Writer) (*instance, 
 		}
 		out = discard
 	case DisabledEager:
-		l := newLogger(io.Discard, slog.LevelInfo)
+		c := g.make(io.Discard, lib.Shape(line), u)
 		in.run = func(n int64) {
 			for seq := range n {
-				l.Debug(fmt.Sprintf("served seq=%d user=%s path=%s status=%d", seq, u, itemPath, httpStatus))
+				c.debugEager(seq)
 			}
 		}
 		return in, nil
 	case DisabledLazy:
-		l := newLogger(io.Discard, slog.LevelInfo)
+		c := g.make(io.Discard, lib.Shape(line), u)
 		in.run = func(n int64) {
 			for seq := range n {
-				l.Debug("served", "seq", seq, "user", u, "path", itemPath, "status", httpStatus)
+				c.debugLazy(seq)
 			}
 		}
 		return in, nil
@@ -157,6 +165,12 @@ func newInstance(way, path string, o wayOptions, discard io.Writer) (*instance, 
 		in.finish = f.Close
 		switch way {
 		case Buffered:
+			if g.buffered != nil {
+				w, closeBuf := g.buffered(f, o.bufferBytes, o.flushInterval)
+				out = w
+				in.finish = func() error { return firstError(closeBuf(), f.Close()) }
+				break
+			}
 			pw := newPeriodicWriter(f, o.bufferBytes, o.flushInterval)
 			out = pw
 			in.finish = func() error { return firstError(pw.Close(), f.Close()) }
@@ -173,10 +187,10 @@ func newInstance(way, path string, o wayOptions, discard io.Writer) (*instance, 
 	default:
 		return nil, fmt.Errorf("unknown way %q (ways: %v)", way, Ways)
 	}
-	l := newLogger(out, slog.LevelInfo)
+	c := g.make(out, lib.Shape(line), u)
 	in.run = func(n int64) {
 		for seq := range n {
-			l.Info("served", "seq", seq, "user", u, "path", itemPath, "status", httpStatus)
+			c.info(seq)
 		}
 	}
 	return in, nil

@@ -37,10 +37,14 @@ func TestOfferKeepsTheScheduleWhileTheServerStalls(t *testing.T) {
 		if want := plan.Start.Add(time.Duration(i) * 20 * time.Millisecond).UnixNano(); o.Scheduled != want {
 			t.Fatalf("request %d scheduled %d, want %d", i, o.Scheduled, want)
 		}
-		// Waiting for the server would make sends at least 180 ms late; a loaded test
-		// machine can delay a send by tens of milliseconds without the schedule waiting.
-		if lag := o.SendLag(); lag < 0 || lag > 100*time.Millisecond {
-			t.Errorf("request %d left %v late: the schedule waited for the server", i, lag)
+		// A schedule that waited for the server would send each request only after the
+		// previous one's answer, 200 ms after its send; the open loop sends it 20 ms after.
+		// So the logical check is the order, not a bound on how late a loaded host sends.
+		if o.SendLag() < 0 {
+			t.Errorf("request %d left %v before its schedule", i, o.SendLag())
+		}
+		if i > 0 && o.Sent >= obs[i-1].Done {
+			t.Errorf("request %d left after request %d was answered: the schedule waited for the server", i, i-1)
 		}
 		if o.Latency() < 200*time.Millisecond {
 			t.Errorf("request %d latency %v is shorter than the stall", i, o.Latency())

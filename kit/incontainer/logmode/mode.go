@@ -65,6 +65,17 @@ func (m Mode) BytesPerRequest() int {
 	return 0
 }
 
+// LinesPerRequest is how many log lines the mode writes for one request.
+func (m Mode) LinesPerRequest() int {
+	switch m {
+	case Short1, JSONPrebuiltSync, JSONSync, JSONQueue:
+		return 1
+	case Short10:
+		return 10
+	}
+	return 0
+}
+
 // Queued reports whether the mode writes from a separate writer instead of the
 // request path.
 func (m Mode) Queued() bool { return m == JSONQueue }

@@ -6,6 +6,7 @@ package archive
 
 import (
 	"archive/tar"
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -29,10 +30,15 @@ type Limits struct {
 	MaxEntries    int   // entries of any kind, the folder's own included
 	MaxFileBytes  int64 // any one file
 	MaxTotalBytes int64 // every file together
+	// MaxBytesOf, if set, is a tighter bound for a file by its name (within the
+	// folder), or 0 for MaxFileBytes: a table of one row per run need not be as big as
+	// one of every request.
+	MaxBytesOf func(name string) int64
 }
 
-// DefaultLimits suit a result bundle: a handful of files, each under 512 MiB.
-var DefaultLimits = Limits{MaxEntries: 64, MaxFileBytes: 512 << 20, MaxTotalBytes: 1 << 30}
+// DefaultLimits suit a result bundle: a handful of files, each under 64 MiB, 128 MiB in
+// all (the biggest archived bundle holds 3.5 MB).
+var DefaultLimits = Limits{MaxEntries: 64, MaxFileBytes: 64 << 20, MaxTotalBytes: 128 << 20}
 
 // Mode bits in an archive: fixed, so the archive does not depend on the umask.
 const (
@@ -112,13 +118,22 @@ func quote(s string) string {
 // names that are not clean, anything outside the folder or in a subfolder, symbolic and
 // hard links, devices, FIFOs and every other non-regular entry, a name seen twice, more
 // entries or bigger files than lim allows, and a truncated or corrupt stream.
+//
+// An archive has one meaning: exactly one gzip member holding one tar stream that ends
+// with its two zero blocks, followed by nothing but the zeros that pad a tar record.
+// A second gzip member, bytes after the first, or a tar stream without its end blocks
+// is refused, because other readers (tar xzf reads every member) would unpack files
+// this reader never saw.
 func Read(r io.Reader, lim Limits) (folder string, files []File, err error) {
-	zr, err := gzip.NewReader(r)
+	// A bufio.Reader of our own: gzip reads through it byte by byte (io.ByteReader) and
+	// so stops at the member's end, leaving whatever follows to be seen here.
+	src := bufio.NewReader(r)
+	zr, err := gzip.NewReader(src)
 	if err != nil {
 		return "", nil, &Error{Msg: "not a gzip stream: " + err.Error()}
 	}
 	defer zr.Close()
-	zr.Multistream(false) // one gzip member; whatever follows it is not read
+	zr.Multistream(false) // one gzip member: what follows is checked below, not read
 	// The tar stream itself is bounded too: headers and padding take a little room
 	// beyond the files, and a PAX record at most 1 MiB per entry (archive/tar's own cap).
 	stream := &capped{r: zr, left: lim.MaxTotalBytes + int64(lim.MaxEntries+2)*(1<<20+1024) + 10240}
@@ -127,8 +142,19 @@ func Read(r io.Reader, lim Limits) (folder string, files []File, err error) {
 	var total int64
 	entries := 0
 	for {
+		before := stream.read
+		stream.zeros = 0
 		hdr, err := tr.Next()
 		if errors.Is(err, io.EOF) {
+			// archive/tar also takes a stream that simply stops (no end blocks, or
+			// one) as its end. The call that ends it skips the last entry's padding
+			// (under 512 bytes) and must then have read two zero blocks.
+			if n := stream.read - before; n < 2*blockSize || stream.zeros < 2*blockSize {
+				if head, _ := src.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) {
+					return "", nil, &Error{Msg: "the tar stream stops without its two zero end blocks and a second gzip member follows (tar xzf would read it as more files): refused"}
+				}
+				return "", nil, &Error{Msg: "the tar stream stops without its two zero end blocks: refused"}
+			}
 			break
 		}
 		if err != nil {
@@ -180,8 +206,15 @@ func Read(r io.Reader, lim Limits) (folder string, files []File, err error) {
 			return "", nil, &Error{Entry: name, Msg: "appears twice"}
 		}
 		seen[rest] = true
-		if hdr.Size < 0 || hdr.Size > lim.MaxFileBytes {
-			return "", nil, &Error{Entry: name, Msg: fmt.Sprintf("%d bytes, more than the %d a file may have", hdr.Size, lim.MaxFileBytes)}
+		// The header's size is checked before a byte of the file is read.
+		most := lim.MaxFileBytes
+		if lim.MaxBytesOf != nil {
+			if m := lim.MaxBytesOf(rest); m > 0 && m < most {
+				most = m
+			}
+		}
+		if hdr.Size < 0 || hdr.Size > most {
+			return "", nil, &Error{Entry: name, Msg: fmt.Sprintf("%d bytes, more than the %d a file may have", hdr.Size, most)}
 		}
 		if total += hdr.Size; total > lim.MaxTotalBytes {
 			return "", nil, &Error{Entry: name, Msg: fmt.Sprintf("the files add up to more than %d bytes", lim.MaxTotalBytes)}
@@ -192,9 +225,28 @@ func Read(r io.Reader, lim Limits) (folder string, files []File, err error) {
 		}
 		files = append(files, File{Name: rest, Body: body})
 	}
-	// Read to the end of the gzip member, so that its CRC-32 is checked.
-	if _, err := io.Copy(io.Discard, stream); err != nil {
+	// Read to the end of the gzip member, so that its CRC-32 is checked: only the
+	// zeros that pad a tar record (tar writes 10 KiB records) may follow the end blocks.
+	stream.zeros = 0
+	after, err := io.Copy(io.Discard, stream)
+	if err != nil {
 		return "", nil, streamError(err, stream)
+	}
+	if after != stream.zeros {
+		return "", nil, &Error{Msg: fmt.Sprintf("%d bytes after the tar stream's end blocks, not all zero padding: refused", after)}
+	}
+	// Nothing may follow the gzip member: not a second member, not a byte.
+	if head, _ := src.Peek(2); len(head) > 0 {
+		what := "trailing bytes"
+		if bytes.Equal(head, []byte{0x1f, 0x8b}) {
+			what = "a second gzip member"
+		}
+		n, _ := io.Copy(io.Discard, io.LimitReader(src, 1<<20))
+		size := fmt.Sprintf("%d bytes", n)
+		if n == 1<<20 {
+			size = "1 MiB or more"
+		}
+		return "", nil, &Error{Msg: fmt.Sprintf("%s after the first gzip member (%s): an archive is one gzip member and nothing after it: refused", what, size)}
 	}
 	if folder == "" {
 		return "", nil, &Error{Msg: "empty archive: no folder in it"}
@@ -290,10 +342,14 @@ func checkName(name string) error {
 
 // capped passes at most left bytes through, then fails: it stops a decompression bomb
 // before the tar reader has seen the bytes, whatever the headers claim.
+// It also counts what it passed (read) and how many of the last bytes passed were
+// zeros (zeros, since the caller last reset it).
 type capped struct {
-	r    io.Reader
-	left int64
-	hit  bool
+	r     io.Reader
+	left  int64
+	hit   bool
+	read  int64
+	zeros int64
 }
 
 func (c *capped) Read(p []byte) (int, error) {
@@ -306,7 +362,25 @@ func (c *capped) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
+	c.read += int64(n)
+	// Trailing zeros of what has passed: a run of zeros continues or restarts.
+	if z := trailingZeros(p[:n]); z == n {
+		c.zeros += int64(n)
+	} else {
+		c.zeros = int64(z)
+	}
 	return n, err
+}
+
+// blockSize is a tar block's: an archive ends with two zero blocks.
+const blockSize = 512
+
+func trailingZeros(p []byte) int {
+	i := len(p)
+	for i > 0 && p[i-1] == 0 {
+		i--
+	}
+	return len(p) - i
 }
 
 var errTooBig = errors.New("the archive expands to more than its limits allow")

@@ -15,7 +15,7 @@ import (
 type Common struct {
 	SchemaVersion int `json:"schema_version"`
 	// Experiment names the experiment (kit/experiments); a bundle written before the
-	// kit had several has none, and is the first one's: fifo-stall.
+	// kit had several has none.
 	Experiment string `json:"experiment,omitempty"`
 	KitVersion string `json:"kit_version"`
 	// KitCommit is the source tree's git commit the images were built from, with
@@ -46,19 +46,17 @@ type Common struct {
 	// time the emulator, and are not a measurement of that platform.
 	Platform string `json:"platform,omitempty"`
 	Emulated bool   `json:"emulated,omitempty"`
+	// SpeedProbe is the speed probe's spread over the runs (probes.csv); absent when
+	// the probe was off, or in a bundle written before the kit had it.
+	SpeedProbe *ProbeSummary `json:"speed_probe,omitempty"`
 }
 
-// FirstExperiment is the experiment of a bundle whose manifest names none.
-const FirstExperiment = "fifo-stall"
-
-// ExperimentOf reads which experiment wrote a manifest.
+// ExperimentOf reads which experiment wrote a manifest: "" for a manifest written
+// before the kit named its experiments (the registry, kit/experiments, knows whose).
 func ExperimentOf(manifest []byte) (string, error) {
 	var c Common
 	if err := json.Unmarshal(manifest, &c); err != nil {
 		return "", fmt.Errorf("%s: %w", ManifestFile, err)
-	}
-	if c.Experiment == "" {
-		return FirstExperiment, nil
 	}
 	return c.Experiment, nil
 }

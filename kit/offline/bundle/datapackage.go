@@ -3,6 +3,7 @@ package bundle
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -16,7 +17,7 @@ import (
 const DataPackageFile = "datapackage.json"
 
 // OptionalFiles are bundle files that a bundle written by an older kit may lack.
-var OptionalFiles = []string{DataPackageFile}
+var OptionalFiles = []string{DataPackageFile, ProbeFile}
 
 // DataPackage is the part of the Data Package specification a bundle uses.
 type DataPackage struct {
@@ -86,157 +87,6 @@ type Table struct {
 	Enums map[string][]string
 }
 
-// tables are the fifo-stall bundle's CSV files with their row types and what each row is.
-var tables = []Table{
-	{RunsFile, "runs", "One row per run, failed and redone ones too: its condition, whether it is data, and the figures derived from its requests, containers and timeline.", reflect.TypeFor[RunRow](), []string{"run_id"}, nil, nil, nil},
-	{RequestsFile, "requests", "One row per measured request (warm-up requests are not measured). Phase times count from the request's scheduled send time.", reflect.TypeFor[RequestRow](), []string{"run_id", "seq"}, nil, nil, nil},
-	{ContainersFile, "containers", "One row per container per run: its limits as the kernel applied them and its counters over the measured interval.", reflect.TypeFor[ContainerRow](), []string{"run_id", "role"}, nil, nil, nil},
-	{TimelineFile, "timeline", "Cumulative log bytes over time: series generated (the API's, one sample per record) and read (the reader's, one per read).", reflect.TypeFor[TimelineRow](), nil, nil, nil, map[string][]string{"series": {"generated", "read"}}},
-	{ConditionsFile, "conditions", "One row per condition (api x mode x reader): figures pooled over its verified runs that were not redone, and the model's expectation.", reflect.TypeFor[ConditionRow](), []string{"api", "mode", "reader"}, nil, nil, nil},
-}
-
-// columnDocs are every column's unit and meaning, by file; a column missing here is a
-// test failure (datapackage_test.go), so that a new column cannot go undescribed.
-var columnDocs = map[string]map[string]Doc{
-	"": { // shared by several files
-		"run_id": {"", "The run's identifier, unique in the bundle; runs.csv has its condition."},
-		"api":    {"", "The API implementation: go (net/http) or python (the article's asyncio API)."},
-		"mode":   {"", "The logging mode (none, short1, short10, json-only, json-prebuilt-sync, json-sync, json-queue)."},
-		"reader": {"", "The FIFO reader: fast (unbounded) or slow (bounded; the manifest's parameters.reader_bounds_bytes_per_s, where 0 means unbounded)."},
-	},
-	RequestsFile: {
-		"seq":                {"1", "The request's sequence number in its run, from 0."},
-		"scheduled_utc":      {"", "When the request was scheduled to be sent, UTC, RFC 3339 with nanoseconds."},
-		"scheduled_offset_s": {"s", "Scheduled send time from the run's first scheduled send."},
-		"sent_ms":            {"ms", "Send lag: from the scheduled time to the actual send. Latency counts from the schedule, so this is part of it."},
-		"connected_ms":       {"ms", "Connection established, from the scheduled send."},
-		"first_byte_ms":      {"ms", "First response byte, from the scheduled send."},
-		"latency_ms":         {"ms", "End of the response body, from the scheduled send (open-loop latency)."},
-		"status":             {"1", "HTTP status; 0 when no response arrived."},
-		"error":              {"", "What went wrong with the request; empty (missing) when nothing did."},
-		"span_generate_us":   {"us", "Time the API spent generating the log record, as it measured itself; 0 when the mode generates none."},
-		"span_log_call_us":   {"us", "Time the API's log call took, as it measured itself; 0 when the mode logs nothing."},
-	},
-	RunsFile: {
-		"round":                     {"1", "The round of the matrix, from 1."},
-		"position":                  {"1", "The run's place in its round, from 1 (the order rotates between rounds)."},
-		"started_utc":               {"", "When the kit started the run, UTC, RFC 3339."},
-		"attempt":                   {"1", "Which attempt at this condition and round, from 1; a later attempt redoes a run over its send-lag bound; 0 in a bundle written before the kit redid runs."},
-		"superseded":                {"", "true when a later attempt redid this run: kept and counted, never pooled."},
-		"verified":                  {"", "true when the run is data: every container exited cleanly and every log byte was read (the SHA-256 of writer and reader agree)."},
-		"failure":                   {"", "Why the run is not data; empty (missing) when it is."},
-		"stop_condition":            {"", "The stop condition that ended the run early (max run time, max log bytes); empty when none did."},
-		"requests":                  {"1", "Measured requests."},
-		"errors":                    {"1", "Requests that failed or got a status other than 200."},
-		"p50_ms":                    {"ms", "Median latency of the run's requests, nearest rank; missing without requests."},
-		"p99_ms":                    {"ms", "99th-percentile latency of the run's requests, nearest rank; missing without requests."},
-		"mean_ms":                   {"ms", "Mean latency; missing without requests."},
-		"max_ms":                    {"ms", "Largest latency; missing without requests."},
-		"send_lag_p99_ms":           {"ms", "99th percentile of the send lag (sent_ms); missing without requests."},
-		"send_lag_trusted":          {"", "true when send_lag_p99_ms kept within the manifest's parameters.max_send_lag_p99_ms: the latencies carry no error that large."},
-		"bytes_generated":           {"bytes", "Log bytes the API generated."},
-		"bytes_written":             {"bytes", "Log bytes the API wrote to the FIFO."},
-		"bytes_read":                {"bytes", "Log bytes the reader read."},
-		"lines_written":             {"1", "Log lines written."},
-		"lines_read":                {"1", "Log lines read."},
-		"sha256_writer":             {"", "SHA-256 of every byte written, hex; empty when nothing was."},
-		"sha256_reader":             {"", "SHA-256 of every byte read, hex; equal to sha256_writer when no byte was lost."},
-		"queue_drops":               {"1", "Records a non-blocking queue dropped."},
-		"span_generate_mean_us":     {"us", "Mean of span_generate_us; missing without requests."},
-		"span_log_call_mean_us":     {"us", "Mean of span_log_call_us; missing without requests."},
-		"load_duration_s":           {"s", "The configured load duration."},
-		"to_last_response_s":        {"s", "From the first scheduled send to the later of the load's end and the last response."},
-		"to_logs_read_s":            {"s", "From the first scheduled send until, also, every log byte was read."},
-		"drain_s":                   {"s", "From the last response until every log byte was read; 0 when the reader kept up."},
-		"backlog_max_bytes":         {"bytes", "Largest gap between bytes generated and bytes read (timeline.csv)."},
-		"api_cpu_cores":             {"cores", "Mean CPU the API's cgroup used, from the reset after warm-up to the last response."},
-		"api_cpu_throttled_periods": {"1", "CFS periods in which the API was throttled."},
-		"reader_rate_bytes_per_s":   {"bytes/s", "The reader's achieved rate, first to last read."},
-		"pipe_capacity_bytes":       {"bytes", "The FIFO's capacity as the kernel reported it."},
-		"host_cpu_median_pct":       {"%", "Median whole-host CPU use, sampled about once a second; missing without samples."},
-		"host_cpu_max_pct":          {"%", "Largest whole-host CPU use sampled; missing without samples."},
-		"host_load1_max":            {"1", "Largest 1-minute load average sampled; missing without samples."},
-		"host_steal_pct":            {"%", "CPU time stolen by the hypervisor over the run; missing where the host does not report it."},
-		"host_cpu_pressure_pct":     {"%", "CPU pressure (PSI some avg10) over the run; missing where the kernel does not report it."},
-		"host_noisy":                {"", "true when steal or CPU pressure passed the kit's noise thresholds: other work shared the host."},
-		"wall_s":                    {"s", "The kit's whole run: creating the pod to removing everything."},
-		"inherent_s":                {"s", "From the first warm-up send until every log byte was read."},
-		"overhead_s":                {"s", "wall_s - inherent_s: the kit's own cost."},
-	},
-	ContainersFile: {
-		"role":                  {"", "The container's role: api, reader, loadgen or client (reader and load generator together)."},
-		"cgroup_version":        {"1", "The cgroup version the container's limits were read from: 1 or 2 (an integer)."},
-		"cpu_limit_cores":       {"cores", "CPU limit as applied; 0 means none."},
-		"memory_limit_bytes":    {"bytes", "Memory limit as applied; 0 means none."},
-		"swap_limit_bytes":      {"bytes", "Swap allowed on top of memory, as applied: 0 means none (the kit's setting); -1 means unlimited; cgroup v1 reports memory+swap, converted here."},
-		"interval_s":            {"s", "The interval the counters cover."},
-		"cpu_used_ns":           {"ns", "CPU time used over the interval."},
-		"cpu_cores":             {"cores", "cpu_used_ns over interval_s."},
-		"cpu_periods":           {"1", "CFS periods elapsed."},
-		"cpu_throttled_periods": {"1", "CFS periods in which the container was throttled."},
-		"cpu_throttled_ms":      {"ms", "Time throttled."},
-		"memory_peak_bytes":     {"bytes", "Peak memory use."},
-		"exit_code":             {"1", "The container's exit code."},
-		"oom_killed":            {"", "true when the kernel killed it for memory."},
-		"uid":                   {"", "The user id the process ran as, as it read it itself; empty when not reported."},
-		"cap_effective":         {"", "Effective capabilities, a hex bitmap (0: none); empty when not reported."},
-		"no_new_privs":          {"", "The no_new_privs flag (1: set); empty when not reported."},
-		"root_read_only":        {"", "Whether the root file system was read-only (true/false); empty when not reported."},
-	},
-	TimelineFile: {
-		"series":   {"", "generated (the API's records) or read (the reader's reads)."},
-		"offset_s": {"s", "From the run's first scheduled send."},
-		"bytes":    {"bytes", "Cumulative bytes of the series at offset_s."},
-	},
-	ConditionsFile: {
-		"runs":                           {"1", "Runs of the condition, failed ones included, superseded attempts not."},
-		"runs_verified":                  {"1", "Verified runs (not superseded): the runs every figure pools."},
-		"runs_trusted":                   {"1", "Of those, runs whose send lag kept within the bound (send_lag_trusted)."},
-		"runs_superseded":                {"1", "Runs redone by a later attempt: counted, never pooled."},
-		"runs_noisy":                     {"1", "Pooled runs on a noisy host (host_noisy)."},
-		"requests":                       {"1", "Requests pooled."},
-		"errors":                         {"1", "Errors among them."},
-		"p50_ms":                         {"ms", "Median of the pooled requests' latencies, nearest rank; missing without requests."},
-		"p99_ms":                         {"ms", "99th percentile of the pooled latencies, nearest rank; missing without requests."},
-		"p99_resolved":                   {"", "true when p99_ms is at least 5 times the worst send-lag p99: the instrument resolves it."},
-		"p99_run_min_ms":                 {"ms", "Smallest per-run p99; missing without runs."},
-		"p99_run_max_ms":                 {"ms", "Largest per-run p99; missing without runs."},
-		"mean_ms":                        {"ms", "Mean of the pooled latencies."},
-		"max_ms":                         {"ms", "Largest pooled latency."},
-		"span_generate_mean_us":          {"us", "Mean record generation time over the pooled requests."},
-		"span_log_call_mean_us":          {"us", "Mean log call time over the pooled requests."},
-		"drain_s":                        {"s", "Mean drain over runs."},
-		"drain_min_s":                    {"s", "Smallest drain."},
-		"drain_max_s":                    {"s", "Largest drain."},
-		"rps_to_last_response":           {"req/s", "Requests over the summed to_last_response_s."},
-		"rps_to_logs_read":               {"req/s", "Requests over the summed to_logs_read_s."},
-		"backlog_max_bytes":              {"bytes", "Largest backlog over runs."},
-		"api_cpu_cores":                  {"cores", "Mean API CPU over runs."},
-		"api_cpu_throttled_periods":      {"1", "API throttled periods, summed over runs."},
-		"reader_cpu_throttled_periods":   {"1", "Reader throttled periods, summed over runs."},
-		"loadgen_cpu_throttled_periods":  {"1", "Load generator throttled periods, summed over runs."},
-		"send_lag_p99_max_ms":            {"ms", "Worst per-run send-lag p99."},
-		"host_cpu_median_pct":            {"%", "Median of the runs' median host CPU."},
-		"host_cpu_max_pct":               {"%", "Largest host CPU sampled."},
-		"host_load1_max":                 {"1", "Largest 1-minute load average sampled."},
-		"offered_bytes_per_s":            {"bytes/s", "Log bytes per second the load offers (the model's input)."},
-		"reader_bound_bytes_per_s":       {"bytes/s", "The reader's bound; 0 means unbounded."},
-		"predicted_drain_s":              {"s", "The model's drain; missing where the model does not apply (an unbounded reader, a mode that logs nothing)."},
-		"predicted_rps_to_last_response": {"req/s", "The model's throughput to the last response; missing where it does not apply."},
-		"predicted_rps_to_logs_read":     {"req/s", "The model's throughput to the last log byte read; missing where it does not apply."},
-		"predicted_backlog_max_bytes":    {"bytes", "The model's largest backlog; missing where it does not apply."},
-		"predicted_p99_ms":               {"ms", "The model's p99 for synchronous modes, requests served in arrival order; missing where it does not apply."},
-	},
-}
-
-// manifestText documents the manifest's keys that a reader could misread.
-const manifestText = "The bundle's manifest: which experiment and kit wrote it (experiment, kit_version, kit_commit, command), when, " +
-	"on which engine (engine.*; engine.cgroup_version is a string, \"1\" or \"2\"), with which images, how far the matrix got " +
-	"(runs_planned, runs_completed, runs_verified, complete, interrupted), the parameters every run shared and the instrument's calibration. " +
-	"Sentinels: parameters.reader_bounds_bytes_per_s maps a reader to its bound, 0 = unbounded; parameters.max_send_lag_p99_ms 0 = a bundle " +
-	"written before the bound was recorded (1 ms applies); calibration.capacity_rps 0 = the capacity sweep found no rate that held; " +
-	"calibration is absent when the run was not calibrated."
-
 // fieldsOf are the Table Schema fields of a table: every csv-tagged field of its row
 // type, in file order, typed from its Go type, described from docs (by file, then the
 // columns several files share under "").
@@ -250,6 +100,11 @@ func fieldsOf(t Table, docs map[string]map[string]Doc) []SchemaField {
 			d = docs[""][f.name]
 		}
 		sf.Unit, sf.Description = d.Unit, d.Text
+		if len(f.was) > 0 {
+			// A reader of an older bundle of the same experiment finds the column there
+			// under its former name.
+			sf.Description += " Named " + strings.Join(f.was, " or ") + " in bundles written before the column was renamed."
+		}
 		if strings.HasSuffix(f.name, "_utc") {
 			sf.Type, sf.Format = "datetime", "any"
 		}
@@ -294,7 +149,12 @@ func Describe(name, title, description, manifestText string, tables []Table, doc
 		Resources: []Resource{{Name: "manifest", Path: ManifestFile, Profile: "data-resource", Format: "json", MediaType: "application/json",
 			Encoding: "utf-8", Description: manifestText}},
 	}
-	for _, t := range tables {
+	docs = maps.Clone(docs)
+	if docs == nil {
+		docs = map[string]map[string]Doc{}
+	}
+	docs[ProbeFile] = probeDocs
+	for _, t := range append(slices.Clone(tables), probeTable) {
 		missing := t.MissingValues
 		if missing == nil {
 			missing = []string{""}
@@ -306,14 +166,6 @@ func Describe(name, title, description, manifestText string, tables []Table, doc
 	return p
 }
 
-// NewDataPackage describes a fifo-stall bundle's files.
-func NewDataPackage() DataPackage {
-	return Describe("logbench-fifo-stall-bundle", "logbench fifo-stall result bundle",
-		"A result bundle of the fifo-stall experiment: every run's requests, containers and log timeline, and the figures derived from them. "+
-			"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every figure from the rows. An empty CSV field is a missing value.",
-		manifestText, tables, columnDocs)
-}
-
 // JSON is the package as its datapackage.json holds it: indented, with a final newline.
 func (p DataPackage) JSON() []byte {
 	body, err := json.MarshalIndent(p, "", "  ")
@@ -322,9 +174,6 @@ func (p DataPackage) JSON() []byte {
 	}
 	return append(body, '\n')
 }
-
-// DataPackageJSON is the datapackage.json every fifo-stall bundle this kit writes carries.
-func DataPackageJSON() []byte { return NewDataPackage().JSON() }
 
 // Undocumented lists the columns of p without a meaning, as file:column, and those
 // without a unit where the column is a number: a test of each experiment calls it, so
@@ -344,6 +193,30 @@ func Undocumented(p DataPackage) []string {
 			}
 		}
 	}
+	return out
+}
+
+// Stale lists the columns docs describe, as file:column ("" for a column several files
+// share), that no file of p has: a meaning left behind when its column went, which a test
+// of each experiment catches beside Undocumented.
+func Stale(p DataPackage, docs map[string]map[string]Doc) []string {
+	columns := map[string]bool{}
+	for _, r := range p.Resources {
+		if r.Schema != nil {
+			for _, f := range r.Schema.Fields {
+				columns[r.Path+":"+f.Name], columns[":"+f.Name] = true, true
+			}
+		}
+	}
+	var out []string
+	for file, cols := range docs {
+		for col := range cols {
+			if !columns[file+":"+col] {
+				out = append(out, file+":"+col)
+			}
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -388,5 +261,12 @@ func (p DataPackage) Resource(path string) (Resource, bool) {
 // bool, time.Time), a missing value is nil. It reads every row, returning at most
 // maxErrors problems (0: all).
 func (r Resource) ReadTable(body []byte, maxErrors int) ([]map[string]any, []LineError) {
-	return readTable(r, body, maxErrors)
+	return readTable(r, body, maxErrors, true)
+}
+
+// CheckTable is ReadTable keeping no row: the problems alone, in memory that does not
+// grow with the file.
+func (r Resource) CheckTable(body []byte, maxErrors int) []LineError {
+	_, errs := readTable(r, body, maxErrors, false)
+	return errs
 }

@@ -9,13 +9,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/logbench/logbench/kit/offline/number"
+	"github.com/logbench/logbench/kit/offline/printable"
 )
 
 // readTable is Resource.ReadTable: the Table Schema casts of the types a bundle uses
 // (https://specs.frictionlessdata.io/table-schema/#types-and-formats), with their default
 // formats: integer and number as decimal text, boolean's default true and false values,
 // datetime in ISO 8601 (format "any": RFC 3339 with or without fractions).
-func readTable(r Resource, body []byte, maxErrors int) ([]map[string]any, []LineError) {
+// With keep false no row is kept: the file is only checked, in memory that does not
+// grow with it.
+func readTable(r Resource, body []byte, maxErrors int, keep bool) ([]map[string]any, []LineError) {
 	var errs []LineError
 	add := func(e LineError) bool {
 		errs = append(errs, e)
@@ -26,7 +31,7 @@ func readTable(r Resource, body []byte, maxErrors int) ([]map[string]any, []Line
 		return nil, errs
 	}
 	cr := csv.NewReader(bytes.NewReader(body))
-	cr.ReuseRecord = false
+	cr.ReuseRecord = !keep
 	header, err := cr.Read()
 	if err != nil {
 		add(LineError{File: r.Path, Line: 1, Msg: "no header: " + err.Error()})
@@ -37,7 +42,7 @@ func readTable(r Resource, body []byte, maxErrors int) ([]map[string]any, []Line
 		want = append(want, f.Name)
 	}
 	if !slices.Equal(header, want) {
-		add(LineError{File: r.Path, Line: 1, Msg: "header " + strings.Join(header, ",") + " is not the schema's fields " + strings.Join(want, ",")})
+		add(LineError{File: r.Path, Line: 1, Msg: "header " + printable.Cut(printable.Escape(strings.Join(header, ","), false), 200) + " is not the schema's fields " + printable.Cut(strings.Join(want, ","), 200)})
 		return nil, errs
 	}
 	missing := map[string]bool{}
@@ -54,7 +59,10 @@ func readTable(r Resource, body []byte, maxErrors int) ([]map[string]any, []Line
 			add(LineError{File: r.Path, Line: line, Msg: err.Error()})
 			return rows, errs
 		}
-		row := make(map[string]any, len(rec))
+		var row map[string]any
+		if keep {
+			row = make(map[string]any, len(rec))
+		}
 		for i, f := range r.Schema.Fields {
 			v, err := cast(f, rec[i], missing)
 			if err != nil {
@@ -63,9 +71,13 @@ func readTable(r Resource, body []byte, maxErrors int) ([]map[string]any, []Line
 				}
 				continue
 			}
-			row[f.Name] = v
+			if keep {
+				row[f.Name] = v
+			}
 		}
-		rows = append(rows, row)
+		if keep {
+			rows = append(rows, row)
+		}
 	}
 	return rows, errs
 }
@@ -89,13 +101,11 @@ func cast(f SchemaField, s string, missing map[string]bool) (any, error) {
 		}
 		return v, nil
 	case "number":
-		switch s {
-		case "NaN", "INF", "-INF":
-			return nil, errors.New("not a finite number") // the spec allows them; a bundle never writes them
-		}
-		v, err := strconv.ParseFloat(s, 64)
+		// The spec allows NaN, INF and -INF (and ParseFloat many more spellings); a
+		// bundle never writes them but as a missing value its schema declares.
+		v, err := number.Parse(s)
 		if err != nil {
-			return nil, errors.New("not a number")
+			return nil, err
 		}
 		return v, nil
 	case "boolean":

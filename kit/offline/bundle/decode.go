@@ -10,6 +10,9 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/logbench/logbench/kit/offline/number"
+	"github.com/logbench/logbench/kit/offline/printable"
 )
 
 // LineError is one line or field of a bundle file that does not parse. Line counts from
@@ -29,7 +32,8 @@ func (e LineError) Error() string {
 		fmt.Fprintf(&b, " line %d", e.Line)
 	}
 	if e.Column != "" {
-		fmt.Fprintf(&b, ": column %s", e.Column)
+		// A header field can be anything, a whole line included: cut like a value.
+		fmt.Fprintf(&b, ": column %s", printable.Cut(printable.Escape(e.Column, false), 60))
 	}
 	if e.Value != "" || e.Column != "" {
 		fmt.Fprintf(&b, ": %s", quoteValue(e.Value))
@@ -86,7 +90,8 @@ type Decoded[T any] struct {
 }
 
 // DecodeCSV reads one bundle CSV file strictly: the header may name only columns of T,
-// each once; every line must have as many fields as the header; every field must parse
+// each once, by its name or by a name it had in bundles already written (its `was`
+// tag, see csvFields); every line must have as many fields as the header; every field must parse
 // as its column's type. It never stops at the first bad line, so that one edit does not
 // hide another, but keeps at most maxErrors problems, the last one saying how many more
 // there were.
@@ -123,18 +128,25 @@ func DecodeCSV[T any](file string, body []byte, maxErrors int) (d Decoded[T]) {
 	byName := map[string]int{}
 	for i, f := range fields {
 		byName[f.name] = i
+		for _, old := range f.was {
+			byName[old] = i
+		}
 	}
 	at := make([]int, len(header)) // header position -> index in fields
-	inFile := map[string]bool{}
+	inFile := map[string]bool{}    // by today's name: a column and its old name are one
 	for i, h := range header {
 		j, known := byName[h]
+		name := h
+		if known {
+			name = fields[j].name
+		}
 		switch {
 		case !known:
 			fail(LineError{Line: 1, Column: h, Value: h, Msg: "not a column of this schema"})
-		case inFile[h]:
+		case inFile[name]:
 			fail(LineError{Line: 1, Column: h, Value: h, Msg: "named twice in the header"})
 		}
-		at[i], inFile[h] = j, true
+		at[i], inFile[name] = j, true
 	}
 	if len(d.Errs) > 0 {
 		return d
@@ -209,10 +221,14 @@ func csvMsg(err error) string {
 type csvField struct {
 	name  string
 	index []int
+	was   []string // the names the column had in bundles already written
 }
 
 // csvFields lists a struct's columns as gocsv names them: the `csv` tag (options after
-// a comma dropped, "-" skipped), embedded structs flattened in place.
+// a comma dropped, "-" skipped), embedded structs flattened in place. A column renamed
+// so that one idea has one name in every experiment keeps its former names in a `was`
+// tag (space-separated): the kit writes the new name and reads either, so that bundles
+// already archived still read.
 func csvFields(t reflect.Type) []csvField {
 	var out []csvField
 	for i := range t.NumField() {
@@ -222,7 +238,7 @@ func csvFields(t reflect.Type) []csvField {
 		}
 		if f.Anonymous && f.Type.Kind() == reflect.Struct && !unmarshals(f.Type) {
 			for _, inner := range csvFields(f.Type) {
-				out = append(out, csvField{name: inner.name, index: append([]int{i}, inner.index...)})
+				out = append(out, csvField{name: inner.name, index: append([]int{i}, inner.index...), was: inner.was})
 			}
 			continue
 		}
@@ -233,7 +249,7 @@ func csvFields(t reflect.Type) []csvField {
 		if name == "" {
 			name = f.Name
 		}
-		out = append(out, csvField{name: name, index: []int{i}})
+		out = append(out, csvField{name: name, index: []int{i}, was: strings.Fields(f.Tag.Get("was"))})
 	}
 	return out
 }
@@ -253,6 +269,11 @@ func setField(v reflect.Value, s string) error {
 		case csvUnmarshaler:
 			if err := u.UnmarshalCSV(s); err != nil {
 				return fmt.Errorf("not a number or empty")
+			}
+			// A figure type reads an empty field as absent (a NaN); any other
+			// spelling of a NaN or an infinity is refused, whatever the type took.
+			if k := v.Kind(); (k == reflect.Float32 || k == reflect.Float64) && s != "" && !number.Finite(v.Float()) {
+				return number.ErrNotFinite
 			}
 			return nil
 		case encoding.TextUnmarshaler:
@@ -281,9 +302,12 @@ func setField(v reflect.Value, s string) error {
 		}
 		v.SetUint(n)
 	case reflect.Float32, reflect.Float64:
-		f, err := strconv.ParseFloat(s, v.Type().Bits())
+		f, err := number.Parse(s)
+		if err == nil && v.Kind() == reflect.Float32 && !number.Finite(float64(float32(f))) {
+			err = number.ErrNotFinite
+		}
 		if err != nil {
-			return fmt.Errorf("not a number")
+			return err
 		}
 		v.SetFloat(f)
 	default:

@@ -6,15 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/logbench/logbench/kit/offline/archive"
 )
-
-// maxBundleBytes bounds all the files of a bundle a reader holds in memory together.
-const maxBundleBytes = 1 << 30
 
 // Files are a bundle's files in memory, as read from a folder or an archive, before
 // anything is believed: the input of verification.
@@ -26,10 +22,6 @@ type Files struct {
 	// "runs.csv (a symbolic link)".
 	Extra []string
 }
-
-// Names are the fifo-stall bundle's own file names, in the order an archive holds them:
-// the data files, the optional ones (datapackage.json), SHA256SUMS.
-func Names() []string { return append(append(slices.Clone(DataFiles), OptionalFiles...), SumsFile) }
 
 // maxEntries bounds the entries of a bundle folder or archive a reader takes.
 const maxEntries = 64
@@ -58,7 +50,7 @@ func Open(path string) (*Files, error) {
 // OpenArchive reads a bundle from a .tar.gz archive of its folder (see archive.Read for
 // what is refused).
 func OpenArchive(path string) (*Files, error) {
-	folder, files, err := archive.ReadFile(path, archive.Limits{MaxEntries: maxEntries, MaxFileBytes: maxFileBytes, MaxTotalBytes: maxBundleBytes})
+	folder, files, err := archive.ReadFile(path, archive.Limits{MaxEntries: maxEntries, MaxFileBytes: maxFileBytes, MaxTotalBytes: maxBundleBytes, MaxBytesOf: MaxFileBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +92,7 @@ func ReadFolder(dir string) (*Files, error) {
 			out.Extra = append(out.Extra, name+" (not a regular file)")
 			continue
 		}
-		body, err := readLimited(filepath.Join(dir, name), maxFileBytes)
+		body, err := readLimited(filepath.Join(dir, name), MaxFileBytes(name))
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,11 +12,14 @@ import (
 
 func TestReadFolderReadsRegularFilesAndNamesTheRest(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "b")
-	b := &Bundle{Manifest: Manifest{Common: Common{SchemaVersion: SchemaVersion}}}
-	b.Runs = append(b.Runs, Derive(sampleRecord()))
-	if err := b.Save(dir); err != nil {
+	files := map[string][]byte{ManifestFile: []byte("{}\n"), DataPackageFile: []byte("{}\n")}
+	for _, name := range []string{"runs.csv", "requests.csv", "containers.csv", "timeline.csv", "conditions.csv"} {
+		files[name] = []byte("run_id\nr1\n")
+	}
+	if err := WriteFiles(dir, files); err != nil {
 		t.Fatal(err)
 	}
+	names := []string{ManifestFile, "runs.csv", "requests.csv", "containers.csv", "timeline.csv", "conditions.csv", DataPackageFile, SumsFile}
 	os.Mkdir(filepath.Join(dir, "plots"), 0o755)
 	os.Symlink("/etc/passwd", filepath.Join(dir, "passwd"))
 	os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644)
@@ -30,7 +34,7 @@ func TestReadFolderReadsRegularFilesAndNamesTheRest(t *testing.T) {
 		t.Fatalf("name %q, %d files, extra %q", f.Name, len(f.Data), f.Extra)
 	}
 	// The archive of it reads back as the same files.
-	body, err := f.Archive(Names(), time.Time{})
+	body, err := f.Archive(names, time.Time{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,15 +49,15 @@ func TestReadFolderReadsRegularFilesAndNamesTheRest(t *testing.T) {
 func TestReadFolderRefusesAnOversizedFile(t *testing.T) {
 	dir := t.TempDir()
 	// A sparse file: its size is all that matters, and it is refused before any read.
-	f, err := os.Create(filepath.Join(dir, RequestsFile))
+	f, err := os.Create(filepath.Join(dir, "requests.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
-	if err := os.Truncate(filepath.Join(dir, RequestsFile), maxFileBytes+1); err != nil {
+	if err := os.Truncate(filepath.Join(dir, "requests.csv"), maxFileBytes+1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFolder(dir); err == nil || !strings.Contains(err.Error(), "more than the 536870912 a bundle file may have") {
+	if _, err := ReadFolder(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than the %d a bundle file may have", maxFileBytes)) {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := Open(filepath.Join(dir, "nothing-here")); err == nil {

@@ -22,7 +22,11 @@ import (
 // central 95% of its resamples; a change's interval pairs the two sources' i-th
 // resamples (they are independent: nothing pairs one bundle's runs with another's), and
 // its two-sided p-value is twice the smaller share of resampled differences on either
-// side of zero. A change is marked when p < Alpha; otherwise it is "~".
+// side of zero. A change is counted when p < Alpha and it is at least Threshold % of
+// the baseline (a practical threshold: a smaller change is never counted, whatever its
+// p); otherwise it is "~". A side with runs needs two of them at least: with one run
+// there is no variation between runs to resample, so no p-value is claimed ("too few
+// runs"). A side without runs (a published figure) is fixed in every resample.
 //
 // Runs are the unit that is resampled first because runs are what vary: the requests of
 // one run share its host's state, so pooling them and resampling requests alone (as
@@ -81,6 +85,34 @@ func (q Quantile) Of(sorted []float64, counts []int32, n int) float64 {
 	return math.NaN()
 }
 
+// Median is the middle of the pooled values (the mean of the two middle ones for an
+// even count), as a median of trials is usually given.
+type Median struct{}
+
+func (Median) Name() string { return "median" }
+
+func (Median) Of(sorted []float64, counts []int32, n int) float64 {
+	if n == 0 {
+		return math.NaN()
+	}
+	lo, hi := (n-1)/2, n/2 // 0-based ranks of the middle values
+	var a, b float64
+	seen := 0
+	found := 0
+	for i, v := range sorted {
+		next := seen + int(counts[i])
+		if found == 0 && lo < next {
+			a, found = v, 1
+		}
+		if found == 1 && hi < next {
+			b = v
+			break
+		}
+		seen = next
+	}
+	return (a + b) / 2
+}
+
 // Mean is the arithmetic mean of the pooled values. A per-run figure (a drain, a
 // throughput) is a run of one value, and its Mean is the mean over runs.
 type Mean struct{}
@@ -113,6 +145,10 @@ type Row struct {
 	Value float64
 	// Requests counts what the value rests on, for the reader (0: the values counted).
 	Requests int
+	// Marks say why the figure is not to be trusted as it stands ("p99 not resolved",
+	// "wrk disagrees", "2 of 3 runs noisy"): every output shows them, and a marked row
+	// counts in no geomean.
+	Marks []string
 }
 
 // Measured is a row whose value is the statistic of its runs.
@@ -152,13 +188,20 @@ type Options struct {
 	Match     []string
 	Resamples int     // per source and row (DefaultResamples)
 	Alpha     float64 // significance level (0.05)
-	Seed      uint64  // mixed into every row's seed (DefaultSeed)
+	// Threshold is the practical threshold in %: a change smaller than it is never
+	// counted as changed. 0 takes DefaultThreshold; negative is none.
+	Threshold float64
+	Seed      uint64 // mixed into every row's seed (DefaultSeed)
 	// Metrics orders and titles the metrics; a metric not listed comes after, as named.
 	Metrics []Metric
+	// Experiment names the experiment in the JSON and CSV.
+	Experiment string
 }
 
 // Result is a comparison: the first source is the baseline.
 type Result struct {
+	Experiment string // the experiment's name, for the JSON and CSV
+
 	Sources []string // labels, baseline first
 	Keys    []string // condition keys, in order
 	Match   []string // the keys rows were matched by
@@ -169,6 +212,8 @@ type Result struct {
 	Metrics []MetricResult
 	Hosts   []Source // the sources' Host facts, with their labels
 	Alpha   float64
+	// Threshold is the practical threshold in % (0: none).
+	Threshold float64
 	// Resamples is how many bootstrap resamples each interval rests on.
 	Resamples int
 }
@@ -211,25 +256,57 @@ type Cell struct {
 	ChangePct  float64 // (ratio - 1) * 100
 	ChangeLow  float64 // 95% interval of the change, in %
 	ChangeHigh float64
-	P          float64 // two-sided bootstrap p-value of the difference
-	// Significant is P < Alpha; nil when there is no test (no runs on either side).
-	Significant *bool
+	P          float64 // two-sided bootstrap p-value of the difference; NaN without a test
+	// Test says how the change was judged: TestBootstrap, TestTooFewRuns (a side has
+	// one run), TestNone (neither side has runs); "" in the baseline column.
+	Test string
+	// Changed is P < Alpha with a change of at least the threshold; nil without a test.
+	Changed *bool
+	// BelowThreshold says P < Alpha but the change is smaller than the threshold.
+	BelowThreshold bool
+	// Marks are the row's (Row.Marks).
+	Marks []string
+	// Comparable says the cell counts in the geomean: both sides present, positive,
+	// finite and unmarked.
+	Comparable bool
 }
+
+// How a change was judged (Cell.Test).
+const (
+	TestBootstrap  = "bootstrap"
+	TestTooFewRuns = "too few runs"
+	TestNone       = "no runs"
+)
 
 // Summary is one column's "k of n conditions changed".
 type Summary struct {
 	Column    string
-	Changed   int // p < Alpha
+	Changed   int // p < Alpha and at least the threshold
 	Compared  int // conditions with a test
-	Corrected int // p < Alpha / Compared (Bonferroni): changes that survive the number of tests
-	// GeoMeanRatio is the geometric mean of the ratios to the baseline over conditions
-	// both have with positive values; NaN for none.
+	Corrected int // changed with p < Alpha / Compared (Bonferroni): changes that survive the number of tests
+	// ChangedMarked counts the changes of which either side is marked (Row.Marks).
+	ChangedMarked int
+	// Untested counts the conditions both sides have that could not be tested (too few
+	// runs, or no runs).
+	Untested int
+	// GeoMeanRatio is the geometric mean of the ratios to the baseline over the
+	// comparable conditions (Cell.Comparable); NaN for none.
 	GeoMeanRatio float64
 	GeoMeanOver  int
+	// GeoMeanOf counts the conditions both sides have; LeftOut names those not in the
+	// geomean, with why ("json-sync/slow: p99 not resolved").
+	GeoMeanOf int
+	LeftOut   []string
+	// LeftOutMarked counts those of LeftOut that are marked (the others are not both
+	// positive).
+	LeftOutMarked int
 }
 
 // DefaultResamples is how many bootstrap resamples a confidence interval rests on.
 const DefaultResamples = 2000
+
+// DefaultThreshold is the practical threshold, in %.
+const DefaultThreshold = 1.0
 
 // DefaultSeed is mixed into every row's seed.
 const DefaultSeed = 0x6c6f6762656e6368 // "logbench"
@@ -248,7 +325,13 @@ func Compare(sources []Source, opt Options) (Result, error) {
 	if opt.Seed == 0 {
 		opt.Seed = DefaultSeed
 	}
-	res := Result{Alpha: opt.Alpha, Resamples: opt.Resamples}
+	switch {
+	case opt.Threshold == 0:
+		opt.Threshold = DefaultThreshold
+	case opt.Threshold < 0:
+		opt.Threshold = 0
+	}
+	res := Result{Experiment: opt.Experiment, Alpha: opt.Alpha, Resamples: opt.Resamples, Threshold: opt.Threshold}
 	for _, s := range sources {
 		res.Sources = append(res.Sources, s.Label)
 		res.Hosts = append(res.Hosts, Source{Label: s.Label, Host: s.Host})
@@ -337,6 +420,18 @@ func Compare(sources []Source, opt Options) (Result, error) {
 		}
 	}
 
+	// Conditions come in the order the measured sources give them, then any that only
+	// a source of fixed figures (the published) has.
+	var scan, fixed []int
+	for i, s := range sources {
+		if slices.ContainsFunc(s.Rows, func(r Row) bool { return len(r.Runs) > 0 }) {
+			scan = append(scan, i)
+		} else {
+			fixed = append(fixed, i)
+		}
+	}
+	scan = append(scan, fixed...)
+
 	for _, metric := range metricOrder {
 		desc := Metric{Name: metric, Title: metric}
 		for _, m := range opt.Metrics {
@@ -351,7 +446,8 @@ func Compare(sources []Source, opt Options) (Result, error) {
 		var conds []string
 		byCond := map[string]*Line{}
 		rowsOf := map[string][]*Row{}
-		for i, s := range sources {
+		for _, i := range scan {
+			s := sources[i]
 			for j := range s.Rows {
 				r := &s.Rows[j]
 				if r.Metric != metric {
@@ -392,19 +488,35 @@ func Compare(sources []Source, opt Options) (Result, error) {
 						base = nil
 					}
 				} else if b := line.Cells[0]; b.Present {
-					against(&cell, b, base, boot, opt.Alpha)
+					against(&cell, b, base, boot, opt.Alpha, opt.Threshold)
 				}
 				line.Cells[c] = cell
-				if c > 0 && cell.Significant != nil {
-					summaries[c].Compared++
-					if *cell.Significant {
-						summaries[c].Changed++
+				if c == 0 || !cell.Present || !line.Cells[0].Present {
+					continue
+				}
+				s := &summaries[c]
+				s.GeoMeanOf++
+				if cell.Changed != nil {
+					s.Compared++
+					if *cell.Changed {
+						s.Changed++
+						if len(cell.Marks) > 0 || len(line.Cells[0].Marks) > 0 {
+							s.ChangedMarked++
+						}
 					}
+				} else {
+					s.Untested++
 				}
-				if c > 0 && cell.Ratio > 0 && !math.IsInf(cell.Ratio, 0) {
-					logSums[c] += math.Log(cell.Ratio)
-					summaries[c].GeoMeanOver++
+				if why, marked := incomparable(line.Cells[0], cell); why != "" {
+					s.LeftOut = append(s.LeftOut, conditionText(line.Condition)+": "+why)
+					if marked {
+						s.LeftOutMarked++
+					}
+					continue
 				}
+				line.Cells[c].Comparable = true
+				logSums[c] += math.Log(cell.Ratio)
+				s.GeoMeanOver++
 			}
 			mr.Rows = append(mr.Rows, *line)
 		}
@@ -418,7 +530,7 @@ func Compare(sources []Source, opt Options) (Result, error) {
 		// Bonferroni: the changes that stay below Alpha divided by the tests made.
 		for _, line := range mr.Rows {
 			for c, cell := range line.Cells {
-				if c > 0 && cell.Significant != nil && summaries[c].Compared > 0 && cell.P < opt.Alpha/float64(summaries[c].Compared) {
+				if c > 0 && cell.Changed != nil && *cell.Changed && cell.P < opt.Alpha/float64(summaries[c].Compared) {
 					summaries[c].Corrected++
 				}
 			}
@@ -460,6 +572,30 @@ func defaultMatch(sources []Source, keys []string) []string {
 	return out
 }
 
+// incomparable says why a cell and its baseline b count in no geomean ("" when they
+// do): a ratio needs both values positive and finite, and a figure marked as not
+// trusted would carry its doubt into the mean.
+func incomparable(b, c Cell) (why string, marked bool) {
+	switch {
+	case len(b.Marks) > 0:
+		return strings.Join(b.Marks, ", "), true
+	case len(c.Marks) > 0:
+		return strings.Join(c.Marks, ", "), true
+	case !(b.Value > 0) || math.IsInf(b.Value, 0) || !(c.Value > 0) || math.IsInf(c.Value, 0) || !(c.Ratio > 0) || math.IsInf(c.Ratio, 0):
+		return "not both positive", false
+	}
+	return "", false
+}
+
+// conditionText is a condition as the tables show it: its values, "json-sync/slow".
+func conditionText(cond []KV) string {
+	vals := make([]string, len(cond))
+	for i, kv := range cond {
+		vals[i] = kv.Value
+	}
+	return strings.Join(vals, "/")
+}
+
 func absent() Cell {
 	nan := math.NaN()
 	return Cell{Value: nan, Low: nan, High: nan, Ratio: nan, ChangePct: nan, ChangeLow: nan, ChangeHigh: nan, P: nan}
@@ -469,6 +605,7 @@ func absent() Cell {
 func evaluate(r *Row, resamples int, seed uint64) (Cell, []float64) {
 	c := absent()
 	c.Present = true
+	c.Marks = r.Marks
 	stat := r.Stat
 	if stat == nil {
 		stat = Mean{}
@@ -491,7 +628,7 @@ func evaluate(r *Row, resamples int, seed uint64) (Cell, []float64) {
 }
 
 // against fills a cell's change to the baseline's cell b.
-func against(c *Cell, b Cell, base, boot []float64, alpha float64) {
+func against(c *Cell, b Cell, base, boot []float64, alpha, threshold float64) {
 	if !c.Present || math.IsNaN(c.Value) || math.IsNaN(b.Value) {
 		return
 	}
@@ -499,12 +636,19 @@ func against(c *Cell, b Cell, base, boot []float64, alpha float64) {
 		c.Ratio = c.Value / b.Value
 		c.ChangePct = (c.Ratio - 1) * 100
 	}
+	// A side with runs needs two: one run has no variation between runs to resample.
+	if b.Runs == 1 || c.Runs == 1 {
+		c.Test = TestTooFewRuns
+		return
+	}
 	// The difference's resamples: pair the i-th of each side; a side without runs is
 	// its fixed value in every resample.
 	n := max(len(base), len(boot))
 	if n == 0 {
+		c.Test = TestNone
 		return
 	}
+	c.Test = TestBootstrap
 	at := func(s []float64, fixed float64, i int) float64 {
 		if len(s) == 0 {
 			return fixed
@@ -531,8 +675,11 @@ func against(c *Cell, b Cell, base, boot []float64, alpha float64) {
 	lo, hi := interval(ratios)
 	c.ChangeLow, c.ChangeHigh = lo, hi
 	c.P = min(1, 2*float64(min(below, above)+1)/float64(n+1))
-	sig := c.P < alpha
-	c.Significant = &sig
+	significant := c.P < alpha
+	large := math.Abs(c.ChangePct) >= threshold || math.IsNaN(c.ChangePct)
+	changed := significant && large
+	c.BelowThreshold = significant && !large
+	c.Changed = &changed
 }
 
 // pool is a row's values sorted, each with the run it came from.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,10 +44,17 @@ func (r Result) Render(w io.Writer, format string, notes Notes, wide bool, width
 	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
 }
 
-// cellText is how the text shows a cell's parts.
+// Marked follows a value whose figure is marked as not to be trusted as it stands
+// (Row.Marks); the table's footer says why.
+const Marked = "?"
+
+// valueText is how the text shows a cell's value.
 func valueText(c Cell) string {
 	if !c.Present {
 		return "-"
+	}
+	if len(c.Marks) > 0 {
+		return Figure(c.Value) + Marked
 	}
 	return Figure(c.Value)
 }
@@ -58,16 +66,22 @@ func ciText(c Cell) string {
 	return "[" + Figure(c.Low) + ", " + Figure(c.High) + "]"
 }
 
-// changeText is benchstat's mark: the change in % and its p-value, or "~" when the
-// change is within noise.
-func changeText(c Cell) string {
+// changeText is benchstat's mark: the change in % and its p-value when it counts as
+// a change, or "~" and why not.
+func changeText(c Cell, threshold float64) string {
 	switch {
-	case !c.Present || math.IsNaN(c.ChangePct) && c.Significant == nil:
+	case !c.Present || math.IsNaN(c.ChangePct) && c.Changed == nil:
 		return "-"
-	case c.Significant == nil:
-		return pct(c.ChangePct) + " (no test)"
-	case !*c.Significant:
+	case math.IsNaN(c.ChangePct) && !*c.Changed:
 		return fmt.Sprintf("~ (p=%s)", pValue(c.P))
+	case c.Test == TestTooFewRuns:
+		return "~ " + pct(c.ChangePct) + " (too few runs)"
+	case c.Changed == nil:
+		return pct(c.ChangePct) + " (no test)"
+	case c.BelowThreshold:
+		return fmt.Sprintf("~ %s (p=%s, <%g%%)", pct(c.ChangePct), pValue(c.P), threshold)
+	case !*c.Changed:
+		return fmt.Sprintf("~ %s (p=%s)", pct(c.ChangePct), pValue(c.P))
 	}
 	return fmt.Sprintf("%s (p=%s)", pct(c.ChangePct), pValue(c.P))
 }
@@ -114,6 +128,8 @@ func (r Result) text(w io.Writer, notes Notes, wide bool, width int, markdown bo
 		}
 		if markdown {
 			fmt.Fprintf(w, "### Hosts\n\n")
+		} else if width > 0 && t.width() > width {
+			t = t.wrapCells(width)
 		}
 		t.write(w, markdown)
 		fmt.Fprintln(w)
@@ -129,26 +145,59 @@ func (r Result) text(w io.Writer, notes Notes, wide bool, width int, markdown bo
 			title += " (" + m.Unit + ")"
 		}
 		title += ": " + m.Stat
-		// Every column; then without the compared columns' intervals; then without any.
-		var t grid
+		// Every column; then without the compared columns' intervals; then without any;
+		// then the compared columns in several tables, each with the baseline.
+		all := make([]int, len(r.Columns))
+		for i := range all {
+			all[i] = i
+		}
+		tables := []grid{r.table(m, 0, all)}
 		dropped := ""
 		for level, note := range []string{"", " (intervals of the compared columns left out to fit; --wide shows them)", " (intervals left out to fit; --wide shows them)"} {
-			t, dropped = r.table(m, level), note
-			if width == 0 || t.width() <= width {
+			tables[0], dropped = r.table(m, level, all), note
+			if width == 0 || tables[0].width() <= width {
 				break
 			}
+		}
+		if width > 0 && tables[0].width() > width && len(all) > 2 {
+			tables = nil
+			chunk := []int{0}
+			for _, i := range all[1:] {
+				if next := append(slices.Clone(chunk), i); len(chunk) == 1 || r.table(m, 2, next).width() <= width {
+					chunk = next
+					continue
+				}
+				tables = append(tables, r.table(m, 2, chunk))
+				chunk = []int{0, i}
+			}
+			tables = append(tables, r.table(m, 2, chunk))
+			dropped = " (intervals left out and columns split to fit; --wide shows them side by side)"
 		}
 		if markdown {
 			fmt.Fprintf(w, "### %s\n\n", title)
 		} else {
 			fmt.Fprintln(w, wrap(title+dropped, width))
 		}
-		t.write(w, markdown)
+		for i, t := range tables {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			t.write(w, markdown)
+		}
+		if marks := r.marks(m); len(marks) > 0 {
+			fmt.Fprintln(w, wrap(Marked+" marked, in no geomean: "+strings.Join(marks, "; "), width))
+			if markdown {
+				fmt.Fprintln(w)
+			}
+		}
 		for _, s := range m.Summary {
-			if s.Compared == 0 && s.GeoMeanOver == 0 {
+			if s.GeoMeanOf == 0 {
 				continue
 			}
-			fmt.Fprintln(w, wrap(summaryText(s, r.Alpha, r.Sources[0]), width))
+			fmt.Fprintln(w, wrap(r.summaryText(s), width))
+			if markdown {
+				fmt.Fprintln(w)
+			}
 		}
 		fmt.Fprintln(w)
 	}
@@ -174,21 +223,74 @@ func (r Result) text(w io.Writer, notes Notes, wide bool, width int, markdown bo
 	return nil
 }
 
-func summaryText(s Summary, alpha float64, base string) string {
-	g := "-"
-	if !math.IsNaN(s.GeoMeanRatio) {
-		g = fmt.Sprintf("%.3fx over %d", s.GeoMeanRatio, s.GeoMeanOver)
+// marks lists a metric's marked cells, by column and reason:
+// "fifo-py p99 not resolved: none/slow, short1/fast".
+func (r Result) marks(m MetricResult) []string {
+	var keys []string
+	conds := map[string][]string{}
+	for i := range r.Columns {
+		for _, line := range m.Rows {
+			c := line.Cells[i]
+			if !c.Present || len(c.Marks) == 0 {
+				continue
+			}
+			for _, mark := range c.Marks {
+				k := r.Columns[i].Label + " " + mark
+				if _, ok := conds[k]; !ok {
+					keys = append(keys, k)
+				}
+				conds[k] = append(conds[k], conditionText(line.Condition))
+			}
+		}
 	}
-	return fmt.Sprintf("%s vs %s: %d of %d conditions changed (p < %g), %d with the Bonferroni bound p < %.2g; geomean of ratios %s",
-		s.Column, base, s.Changed, s.Compared, alpha, s.Corrected, alpha/math.Max(1, float64(s.Compared)), g)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k + ": " + strings.Join(conds[k], ", ")
+	}
+	return out
+}
+
+// summaryText is a column's "k of n changed" and geomean, saying what each rests on.
+func (r Result) summaryText(s Summary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s vs %s: ", s.Column, r.Columns[0].Label)
+	if s.Compared > 0 {
+		fmt.Fprintf(&b, "%d of %d conditions changed (p < %g and |change| >= %g%%; %d with the Bonferroni bound p < %.2g)",
+			s.Changed, s.Compared, r.Alpha, r.Threshold, s.Corrected, r.Alpha/float64(s.Compared))
+		if s.ChangedMarked > 0 {
+			fmt.Fprintf(&b, ", %d of the changes on a marked figure %s", s.ChangedMarked, Marked)
+		}
+	} else {
+		b.WriteString("no condition tested")
+	}
+	if s.Untested > 0 {
+		fmt.Fprintf(&b, ", %d not tested (too few runs or none)", s.Untested)
+	}
+	b.WriteString("; geomean of ratios ")
+	if math.IsNaN(s.GeoMeanRatio) {
+		fmt.Fprintf(&b, "none: no condition of %d comparable", s.GeoMeanOf)
+	} else {
+		fmt.Fprintf(&b, "%.3fx over %d of %d conditions", s.GeoMeanRatio, s.GeoMeanOver, s.GeoMeanOf)
+	}
+	var left []string
+	if s.LeftOutMarked > 0 {
+		left = append(left, fmt.Sprintf("%d marked %s", s.LeftOutMarked, Marked))
+	}
+	if n := len(s.LeftOut) - s.LeftOutMarked; n > 0 {
+		left = append(left, fmt.Sprintf("%d not both positive", n))
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(&b, " (left out: %s)", strings.Join(left, ", "))
+	}
+	return b.String()
 }
 
 // legend says how to read the tables.
 func (r Result) legend() []string {
 	return []string{
 		fmt.Sprintf("Intervals: 95%%, hierarchical bootstrap (%d resamples: the runs with replacement, then each drawn run's values with replacement), seeded by the row's own values, so a bundle's interval does not depend on its place on the command line.", r.Resamples),
-		fmt.Sprintf("vs base: the change against the first column, and the two-sided bootstrap p-value of the difference (independent resamples of each side); ~ marks p >= %g, within noise. With 3 runs a side the bootstrap over runs is coarse, and a rank test on per-run values could not go below p = 0.1.", r.Alpha),
-		fmt.Sprintf("Multiple comparisons: at p < %g about 1 in 20 unchanged conditions is marked by chance; the Bonferroni count keeps only changes below %g divided by the conditions tested.", r.Alpha, r.Alpha),
+		fmt.Sprintf("vs base: the change against the first column in %%, and the two-sided bootstrap p-value of the difference (independent resamples of each side). A change counts when p < %g and it is at least %g%% (--threshold); otherwise ~, within noise or too small to matter. A side of one run gives no p-value (too few runs): nothing varies between its runs to resample. With 3 runs a side the bootstrap over runs is coarse, and a rank test on per-run values could not go below p = 0.1.", r.Alpha, r.Threshold),
+		fmt.Sprintf("Multiple comparisons: at p < %g about 1 in 20 unchanged conditions is marked by chance; the Bonferroni count keeps only changes below %g divided by the conditions tested. The geomean is over the comparable conditions only: both values positive and finite, neither marked %s.", r.Alpha, r.Alpha, Marked),
 		"Matched by " + strings.Join(r.Match, ",") + ": rows agree on these keys; a column named [key=value] is the part of a source with that value of a key not matched by (--match sets the keys).",
 	}
 }
@@ -196,13 +298,18 @@ func (r Result) legend() []string {
 // table lays out one metric: level 0 has every interval, 1 drops the compared columns',
 // 2 drops all. A column without any figure of the metric is left out, and so is the
 // change when the baseline has none.
-func (r Result) table(m MetricResult, level int) grid {
+func (r Result) table(m MetricResult, level int, cols []int) grid {
 	has := make([]bool, len(r.Columns))
 	hasCI := make([]bool, len(r.Columns))
 	for _, line := range m.Rows {
 		for i, c := range line.Cells {
 			has[i] = has[i] || c.Present
 			hasCI[i] = hasCI[i] || c.Present && !math.IsNaN(c.Low)
+		}
+	}
+	for i := range has {
+		if !slices.Contains(cols, i) {
+			has[i] = false
 		}
 	}
 	showCI := func(i int) bool { return hasCI[i] && (level == 0 || level == 1 && i == 0) }
@@ -238,12 +345,16 @@ func (r Result) table(m MetricResult, level int) grid {
 				row = append(row, ciText(c))
 			}
 			if showChange(i) {
-				row = append(row, changeText(c))
+				row = append(row, changeText(c, r.Threshold))
 			}
 		}
 		g.rows = append(g.rows, row)
 	}
-	if len(m.Summary) > 0 && has[0] {
+	anyGeomean := false
+	for i, sum := range m.Summary {
+		anyGeomean = anyGeomean || has[i+1] && sum.GeoMeanOver > 0
+	}
+	if anyGeomean && has[0] {
 		row := []string{"geomean"}
 		for i := range r.Columns {
 			if !has[i] {
@@ -319,6 +430,42 @@ func (g grid) widths() []int {
 		}
 	}
 	return w
+}
+
+// wrapCells breaks the cells after the first column at spaces, over as many lines as
+// they need, so that the table fits width columns where the words allow.
+func (g grid) wrapCells(width int) grid {
+	n := len(g.header[0]) - 1
+	first := g.widths()[0]
+	each := max(12, (width-first-2*n)/max(1, n))
+	out := grid{header: g.header, spans: g.spans}
+	for _, r := range g.rows {
+		var cols [][]string
+		lines := 1
+		for _, c := range r[1:] {
+			parts := strings.Split(wrap(c, each), "\n")
+			for i := range parts {
+				parts[i] = strings.TrimSpace(parts[i])
+			}
+			cols = append(cols, parts)
+			lines = max(lines, len(parts))
+		}
+		for l := range lines {
+			row := []string{""}
+			if l == 0 {
+				row[0] = r[0]
+			}
+			for _, parts := range cols {
+				cell := ""
+				if l < len(parts) {
+					cell = parts[l]
+				}
+				row = append(row, cell)
+			}
+			out.rows = append(out.rows, row)
+		}
+	}
+	return out
 }
 
 func (g grid) width() int {
@@ -407,7 +554,7 @@ type JSONRow struct {
 	Baseline  bool              `json:"baseline"`
 	Present   bool              `json:"present"`
 	Runs      int               `json:"runs"`
-	Requests  int               `json:"requests"`
+	Values    int               `json:"values"` // values the figure rests on: requests, seconds, trials, runs
 	Value     *float64          `json:"value"`
 	Low       *float64          `json:"low"`
 	High      *float64          `json:"high"`
@@ -416,8 +563,17 @@ type JSONRow struct {
 	ChangeLow *float64          `json:"change_low_pct"`
 	ChangeHi  *float64          `json:"change_high_pct"`
 	P         *float64          `json:"p"`
-	// Significant is null where there is no test (the baseline, a missing side).
-	Significant *bool `json:"significant"`
+	// Test is how the change was judged: "bootstrap", "too few runs", "no runs"; ""
+	// in the baseline and where a side is missing.
+	Test string `json:"test"`
+	// Changed is null where there is no test (the baseline, a missing side, too few
+	// runs); BelowThreshold says p < alpha but the change is under the threshold.
+	Changed        *bool `json:"changed"`
+	BelowThreshold bool  `json:"below_threshold"`
+	// Marks say why the figure is not to be trusted as it stands (empty: nothing).
+	Marks []string `json:"marks"`
+	// Comparable says the row counts in its column's geomean.
+	Comparable bool `json:"comparable"`
 }
 
 // Records are the comparison as flat rows, baseline first within each condition.
@@ -435,9 +591,9 @@ func (r Result) Records() []JSONRow {
 					cond[kv.Key] = kv.Value
 				}
 				row := JSONRow{Metric: m.Name, Unit: m.Unit, Condition: cond, Source: col.Source, Column: col.Label, Baseline: i == 0,
-					Present: c.Present, Runs: c.Runs, Requests: c.Requests, Value: num(c.Value), Low: num(c.Low), High: num(c.High),
+					Present: c.Present, Runs: c.Runs, Values: c.Requests, Value: num(c.Value), Low: num(c.Low), High: num(c.High),
 					Ratio: num(c.Ratio), ChangePct: num(c.ChangePct), ChangeLow: num(c.ChangeLow), ChangeHi: num(c.ChangeHigh), P: num(c.P),
-					Significant: c.Significant}
+					Test: c.Test, Changed: c.Changed, BelowThreshold: c.BelowThreshold, Marks: append([]string{}, c.Marks...), Comparable: c.Comparable}
 				out = append(out, row)
 			}
 		}
@@ -455,8 +611,12 @@ func (r Result) json(w io.Writer, notes Notes) error {
 		Changed      int      `json:"changed"`
 		Compared     int      `json:"compared"`
 		Bonferroni   int      `json:"changed_bonferroni"`
+		Marked       int      `json:"changed_marked"`
+		Untested     int      `json:"untested"`
 		GeoMeanRatio *float64 `json:"geomean_ratio"`
 		GeoMeanOver  int      `json:"geomean_over"`
+		GeoMeanOf    int      `json:"geomean_of"`
+		LeftOut      []string `json:"geomean_left_out"`
 	}
 	type metric struct {
 		Metric    string    `json:"metric"`
@@ -466,17 +626,19 @@ func (r Result) json(w io.Writer, notes Notes) error {
 		Summary   []summary `json:"summary"`
 	}
 	doc := struct {
-		Sources   []string  `json:"sources"`
-		Baseline  string    `json:"baseline"`
-		Match     []string  `json:"match"`
-		Alpha     float64   `json:"alpha"`
-		Resamples int       `json:"resamples"`
-		Hosts     []host    `json:"hosts"`
-		Metrics   []metric  `json:"metrics"`
-		Rows      []JSONRow `json:"rows"`
-		Warnings  []string  `json:"warnings"`
-		Legend    []string  `json:"legend"`
-	}{Sources: r.Sources, Match: r.Match, Alpha: r.Alpha, Resamples: r.Resamples, Rows: r.Records(),
+		Experiment string    `json:"experiment"`
+		Sources    []string  `json:"sources"`
+		Baseline   string    `json:"baseline"`
+		Match      []string  `json:"match"`
+		Alpha      float64   `json:"alpha"`
+		Threshold  float64   `json:"threshold_pct"`
+		Resamples  int       `json:"resamples"`
+		Hosts      []host    `json:"hosts"`
+		Metrics    []metric  `json:"metrics"`
+		Rows       []JSONRow `json:"rows"`
+		Warnings   []string  `json:"warnings"`
+		Legend     []string  `json:"legend"`
+	}{Experiment: r.Experiment, Sources: r.Sources, Match: r.Match, Alpha: r.Alpha, Threshold: r.Threshold, Resamples: r.Resamples, Rows: r.Records(),
 		Warnings: append([]string{}, notes.Warnings...), Legend: append(r.legend(), notes.Legend...)}
 	if len(r.Sources) > 0 {
 		doc.Baseline = r.Sources[0]
@@ -491,7 +653,8 @@ func (r Result) json(w io.Writer, notes Notes) error {
 	for _, m := range r.Metrics {
 		mm := metric{Metric: m.Name, Title: m.Title, Unit: m.Unit, Statistic: m.Stat, Summary: []summary{}}
 		for _, s := range m.Summary {
-			mm.Summary = append(mm.Summary, summary{s.Column, s.Changed, s.Compared, s.Corrected, num(s.GeoMeanRatio), s.GeoMeanOver})
+			mm.Summary = append(mm.Summary, summary{s.Column, s.Changed, s.Compared, s.Corrected, s.ChangedMarked, s.Untested, num(s.GeoMeanRatio), s.GeoMeanOver,
+				s.GeoMeanOf, append([]string{}, s.LeftOut...)})
 		}
 		doc.Metrics = append(doc.Metrics, mm)
 	}
@@ -504,10 +667,10 @@ func (r Result) json(w io.Writer, notes Notes) error {
 // in full, empty fields for missing values, the interval in two columns.
 func (r Result) csv(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	header := []string{"metric", "unit"}
+	header := []string{"experiment", "metric", "unit"}
 	header = append(header, r.Keys...)
-	header = append(header, "source", "column", "baseline", "runs", "requests", "value", "low", "high",
-		"ratio", "change_pct", "change_low_pct", "change_high_pct", "p", "significant")
+	header = append(header, "source", "column", "baseline", "runs", "values", "value", "low", "high",
+		"ratio", "change_pct", "change_low_pct", "change_high_pct", "p", "test", "changed", "below_threshold", "marks", "comparable")
 	cw.Write(header)
 	f := func(v *float64) string {
 		if v == nil {
@@ -516,20 +679,21 @@ func (r Result) csv(w io.Writer) error {
 		return strconv.FormatFloat(*v, 'g', -1, 64)
 	}
 	for _, row := range r.Records() {
-		rec := []string{row.Metric, row.Unit}
+		rec := []string{r.Experiment, row.Metric, row.Unit}
 		for _, k := range r.Keys {
 			rec = append(rec, row.Condition[k])
 		}
-		sig := ""
-		if row.Significant != nil {
-			sig = strconv.FormatBool(*row.Significant)
+		changed := ""
+		if row.Changed != nil {
+			changed = strconv.FormatBool(*row.Changed)
 		}
 		runs, reqs := "", ""
 		if row.Present {
-			runs, reqs = strconv.Itoa(row.Runs), strconv.Itoa(row.Requests)
+			runs, reqs = strconv.Itoa(row.Runs), strconv.Itoa(row.Values)
 		}
 		rec = append(rec, row.Source, row.Column, strconv.FormatBool(row.Baseline), runs, reqs, f(row.Value), f(row.Low), f(row.High),
-			f(row.Ratio), f(row.ChangePct), f(row.ChangeLow), f(row.ChangeHi), f(row.P), sig)
+			f(row.Ratio), f(row.ChangePct), f(row.ChangeLow), f(row.ChangeHi), f(row.P), row.Test, changed,
+			strconv.FormatBool(row.BelowThreshold), strings.Join(row.Marks, "; "), strconv.FormatBool(row.Comparable))
 		for i, c := range rec {
 			rec[i] = ascii(c)
 		}

@@ -1,5 +1,8 @@
-// Package compare puts figures side by side: a bundle's conditions beside the published
-// figures and the model, or several bundles beside each other.
+// Package compare puts the bundles of any experiment side by side: each experiment
+// hands its rows (condition, metric, per-run values) and its manifests to Write, and
+// the engine gives one table per metric with intervals, changes and p-values from a
+// hierarchical bootstrap, the hosts, and a warning for every difference between the
+// bundles. Table and Figure lay out any other table the kit prints.
 package compare
 
 import (
@@ -98,12 +101,4 @@ func Figure(v float64) string {
 		return fmt.Sprintf("%.2f", v)
 	}
 	return fmt.Sprintf("%.3g", v)
-}
-
-// span formats a min..max range.
-func span(lo, hi float64) string {
-	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return "-"
-	}
-	return Figure(lo) + "–" + Figure(hi)
 }

@@ -1,125 +1,190 @@
+// Package report is what every experiment's report page shares: the plot renderer
+// (gonum/plot, inlined as SVG), the page (one HTML template, one style), and the pieces
+// every experiment draws alike: a table of the bundles' hosts, a table of their
+// parameters read from the manifests' JSON, each bundle's verification, grouped bars
+// with centred whiskers, log axes, a colour per bundle and legends beside the data.
+// An experiment's own drawings live in its package (kit/experiments/NAME) and give
+// this package sections of figures and tables; nothing here knows an experiment.
+//
+// The page needs no network and no script; html/template escapes every string from a
+// bundle.
 package report
 
-import "html/template"
+import (
+	"errors"
+	"html/template"
+	"image/color"
+	"io"
+	"strings"
 
-// page is the report's one HTML file: inline CSS, inline SVG, no script, nothing fetched.
-var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// Page is one report: one or several bundles of one experiment on the same axes.
+type Page struct {
+	// Experiment names the experiment; Title the bundles.
+	Experiment, Title string
+	// Sub is a line under the title: what the experiment measures, the published source.
+	Sub string
+	// Bundles are each bundle's verification, in the order and colours of the plots.
+	Bundles []Status
+	// Sections are the experiment's: figures, tables and warnings, in order.
+	Sections []Section
+	// Version names the kit that writes the page.
+	Version string
+}
+
+// Status is one bundle's verification as the page shows it.
+type Status struct {
+	Label    string
+	Colour   template.CSS
+	OK       bool
+	Summary  string
+	Problems []string
+	More     int // problems beyond those listed
+	Notes    []string
+}
+
+// maxProblems bounds the verification problems the page lists per bundle.
+const maxProblems = 50
+
+// StatusOf is a bundle's verification, in colour c.
+func StatusOf(label string, c color.RGBA, res *verify.Result) Status {
+	s := Status{Label: label, Colour: template.CSS(CSS(c)), OK: res.OK(), Summary: res.Summary()}
+	for i, p := range res.Problems {
+		if i == maxProblems {
+			s.More = len(res.Problems) - i
+			break
+		}
+		s.Problems = append(s.Problems, p.String())
+	}
+	for _, n := range res.Notes {
+		s.Notes = append(s.Notes, n.String())
+	}
+	return s
+}
+
+// Section is a part of the page under one heading.
+type Section struct {
+	ID, Title, Caption string
+	// Warnings stand out above the figures (NOT CONFIRMED, an unlike setup).
+	Warnings []string
+	Figures  []Figure
+	Tables   []Table
+	// Empty is said when there is nothing to draw.
+	Empty string
+}
+
+// Table is a table of the page. Its first Text columns are words, the rest figures
+// (right-aligned). Rows marked in Differs are shaded: the bundles disagree there.
+type Table struct {
+	Caption string
+	Header  []string
+	Rows    [][]string
+	Text    int
+	Differs []bool
+}
+
+// Write writes the page.
+func Write(w io.Writer, p Page) error {
+	if len(p.Bundles) == 0 {
+		return errors.New("report: no bundle to draw")
+	}
+	if p.Title == "" {
+		var names []string
+		for _, b := range p.Bundles {
+			names = append(names, b.Label)
+		}
+		p.Title = strings.Join(names, ", ")
+	}
+	return page.Execute(w, p)
+}
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"num": func(t Table, i int) bool { return i >= t.Text },
+	"differs": func(t Table, i int) bool {
+		return i < len(t.Differs) && t.Differs[i]
+	},
+}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>logbench report: {{.Title}}</title>
+<title>logbench report: {{.Experiment}}: {{.Title}}</title>
 <style>
   :root { --ok: #0b7a3e; --bad: #b3261e; --ink: #1d1d1f; --muted: #5f6368; --rule: #e3e3e3; }
   * { box-sizing: border-box; }
   body { margin: 0; padding: 24px clamp(12px, 3vw, 32px) 48px; font: 15px/1.45 "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); background: #fff; }
   main { max-width: 1400px; margin: 0 auto; }
-  h1 { font-size: 26px; margin: 0 0 4px; }
+  h1 { font-size: 26px; margin: 0 0 4px; overflow-wrap: anywhere; }
   h2 { font-size: 20px; margin: 36px 0 6px; padding-top: 8px; border-top: 1px solid var(--rule); }
-  h3 { font-size: 15px; margin: 0 0 4px; }
   p.sub, p.caption { color: var(--muted); margin: 0 0 12px; }
-  .status { padding: 12px 16px; border-radius: 6px; margin: 16px 0; border: 1px solid; }
+  .status { padding: 10px 14px; border-radius: 6px; margin: 10px 0; border: 1px solid; border-left-width: 8px; }
   .status.ok { border-color: var(--ok); background: #eef8f1; }
   .status.bad { border-color: var(--bad); background: #fcefee; }
-  .status.note { border-color: var(--rule); background: #f6f7f9; }
-  .status strong { font-size: 17px; }
-  .status .sum { white-space: pre-line; overflow-wrap: anywhere; }
+  .status.warn { border-color: var(--bad); background: #fff7e6; }
+  .status .who { font-weight: bold; }
+  .status strong { font-size: 16px; }
+  .status .sum { white-space: pre-line; overflow-wrap: anywhere; font-size: 14px; }
   .status.ok strong { color: var(--ok); }
   .status.bad strong { color: var(--bad); }
-  .status ul { margin: 8px 0 0; padding-left: 20px; font: 13px/1.4 "Liberation Mono", Menlo, Consolas, monospace; }
+  .status ul { margin: 8px 0 0; padding-left: 20px; font: 13px/1.4 "Liberation Mono", Menlo, Consolas, monospace; overflow-wrap: anywhere; }
+  .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: -2px; margin-right: 6px; }
   .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(560px, 100%), 1fr)); gap: 16px 28px; }
   .grid > figure { min-width: 0; }
   figure { margin: 0; }
   figure svg { width: 100%; height: auto; display: block; }
   figure svg text { font-family: "Liberation Sans", Arial, Helvetica, sans-serif !important; }
   .err { color: var(--bad); font-family: monospace; }
+  .tables { display: flex; flex-wrap: wrap; gap: 12px 28px; margin-top: 12px; }
+  .tables > div { min-width: 0; max-width: 100%; overflow-x: auto; }
+  /* A table wider than the window scrolls in its box; a shadow at an edge says there is more. */
+  .tables > div { background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)), linear-gradient(to right, rgba(255,255,255,0), #fff 70%) 100% 0,
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.25), rgba(0,0,0,0)), radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.25), rgba(0,0,0,0)) 100% 0;
+    background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 14px 100%, 14px 100%; background-attachment: local, local, scroll, scroll; }
   table { border-collapse: collapse; font-size: 13px; }
-  th, td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var(--rule); vertical-align: top; }
+  caption { text-align: left; color: var(--muted); padding-bottom: 4px; }
+  th, td { text-align: left; padding: 3px 10px 3px 0; border-bottom: 1px solid var(--rule); vertical-align: top; overflow-wrap: break-word; }
+  td { min-width: 4em; }
+  tr > th:first-child { white-space: nowrap; }
   th { color: var(--muted); font-weight: normal; }
-  td.n { text-align: right; font-variant-numeric: tabular-nums; }
-  .facts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); gap: 8px 28px; }
-  .facts > div { min-width: 0; overflow-x: auto; }
-  td { overflow-wrap: anywhere; }
-  .wide { overflow-x: auto; }
-  article.bundle { border-top: 3px solid var(--rule); margin-top: 32px; }
+  td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+  tr.differs td, tr.differs th { background: #fff4d6; }
   footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 </style>
 </head>
 <body>
 <main>
-{{if gt (len .Bundles) 1}}<h1>logbench report: {{.Title}}</h1>
-<p class="sub">{{len .Bundles}} bundles side by side, each with its own plots below.</p>
-<section id="hosts">
-<h2>Hosts</h2>
-<div class="wide"><table>
-<tr><th></th>{{range .Bundles}}<th>{{.Name}}</th>{{end}}</tr>
-{{range .Hosts}}<tr>{{range $i, $c := .}}{{if eq $i 0}}<th>{{$c}}</th>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
-{{end}}</table></div>
+<h1>logbench report: {{.Experiment}}: {{.Title}}</h1>
+{{if .Sub}}<p class="sub">{{.Sub}}</p>{{end}}
+<section id="verification">
+<h2>Verification and trust</h2>
+<p class="caption">Each bundle in the colour of its marks in every plot: whether every file, checksum and figure recomputes, and how far each condition can be trusted.</p>
+{{range .Bundles}}<div class="status {{if .OK}}ok{{else}}bad{{end}}" style="border-left-color: {{.Colour}}">
+<span class="swatch" style="background: {{.Colour}}"></span><span class="who">{{.Label}}</span>
+{{if .OK}}<strong>Verified</strong>{{else}}<strong>Does not verify</strong>{{end}} — <span class="sum">{{.Summary}}</span>
+{{if .Problems}}<ul>{{range .Problems}}<li>{{.}}</li>{{end}}{{if .More}}<li>… and {{.More}} more (logbench verify lists them all)</li>{{end}}</ul>{{end}}
+{{if .Notes}}<ul>{{range .Notes}}<li>note: {{.}}</li>{{end}}</ul>{{end}}
+</div>
+{{end}}</section>
+{{range .Sections}}
+<section id="{{.ID}}">
+<h2>{{.Title}}</h2>
+{{if .Caption}}<p class="caption">{{.Caption}}</p>{{end}}
+{{range .Warnings}}<div class="status warn">{{.}}</div>
+{{end}}{{if .Empty}}<p>{{.Empty}}</p>{{end}}
+{{if .Figures}}<div class="grid">{{range .Figures}}
+<figure>{{if .Err}}<p class="err">{{.Title}}: could not be drawn: {{.Err}}</p>{{else}}{{.SVG}}{{end}}</figure>{{end}}
+</div>{{end}}
+{{if .Tables}}<div class="tables">{{range $t := .Tables}}<div><table>
+{{if $t.Caption}}<caption>{{$t.Caption}}</caption>{{end}}
+<tr>{{range $t.Header}}<th>{{.}}</th>{{end}}</tr>
+{{range $r, $row := $t.Rows}}<tr{{if differs $t $r}} class="differs"{{end}}>{{range $i, $c := $row}}{{if num $t $i}}<td class="n">{{$c}}</td>{{else if eq $i 0}}<th>{{$c}}</th>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
+{{end}}</table></div>{{end}}</div>{{end}}
 </section>
-{{range .Bundles}}<article class="bundle">
-{{template "bundle" .}}
-</article>
-{{end}}{{else}}{{template "bundle" (index .Bundles 0)}}{{end}}
+{{end}}
 <footer>Written by logbench {{.Version}} from {{.Title}}. Self-contained: no script, nothing fetched.</footer>
 </main>
 </body>
 </html>
-`))
-
-// bundleBlock is one bundle's part of the page.
-var _ = template.Must(page.New("bundle").Parse(`<h1>{{if .Prefix}}{{.Name}}{{else}}logbench report: {{.Name}}{{end}}</h1>
-<p class="sub">{{.Command}} · {{.Created}} to {{.Finished}} · written by logbench {{.KitVersion}}</p>
-
-<section id="{{.Prefix}}verification">
-{{if .OK}}<div class="status ok"><strong>Verified</strong> — <span class="sum">{{.Summary}}</span></div>
-{{else}}<div class="status bad"><strong>Does not verify</strong> — <span class="sum">{{.Summary}}</span>
-<ul>{{range .Problems}}<li>{{.}}</li>{{end}}{{if .MoreProblems}}<li>… and {{.MoreProblems}} more (logbench verify lists them all)</li>{{end}}</ul></div>
-{{end}}{{if .Notes}}<div class="status note"><strong>Notes</strong><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
-</section>
-
-<section id="{{.Prefix}}host" class="facts">
-<div><h3>Host</h3><table>{{range .Facts}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table></div>
-<div><h3>Setup</h3><table>{{range .Setup}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table></div>
-</section>
-{{range .Sections}}
-<section id="{{$.Prefix}}{{.ID}}">
-<h2>{{.Title}}</h2>
-<p class="caption">{{.Caption}}</p>
-{{if .Empty}}<p>{{.Empty}}</p>{{end}}
-<div class="grid">{{range .Plots}}
-<figure>{{if .Err}}<p class="err">{{.Title}}: could not be drawn: {{.Err}}</p>{{else}}{{.SVG}}{{end}}</figure>{{end}}
-</div>
-</section>
-{{end}}
-<section id="{{.Prefix}}conditions">
-<h2>Conditions</h2>
-<p class="caption">Every figure recomputed from the runs; failed runs are counted, never pooled.</p>
-<div class="wide"><table>
-<tr>{{range .ConditionHeader}}<th>{{.}}</th>{{end}}</tr>
-{{range .Conditions}}<tr>{{range $i, $c := .}}{{if eq $i 0}}<td>{{$c}}</td>{{else}}<td class="n">{{$c}}</td>{{end}}{{end}}</tr>
-{{end}}</table></div>
-</section>
-
-{{if .Calibration}}<section id="{{.Prefix}}calibration">
-<h2>Calibration</h2>
-<p class="caption">The instrument measured on this engine inside the same limits just before the runs: every latency carries the send lag.</p>
-<div class="wide"><table>{{range .Calibration}}<tr><th>{{index . 0}}</th><td>{{index . 1}}</td></tr>{{end}}</table></div>
-</section>{{else}}<section id="{{.Prefix}}calibration"><h2>Calibration</h2><p>This bundle was not calibrated: the instrument's send lag and capacity on this engine are unknown.</p></section>{{end}}
-
-<section id="{{.Prefix}}runs">
-<h2>Runs: trust and host noise</h2>
-<p class="caption">Every run, failed and redone ones too: whether it is data, whether its send lag kept within the bound, and how busy the host was.</p>
-<div class="wide"><table>
-<tr>{{range .RunHeader}}<th>{{.}}</th>{{end}}</tr>
-{{range .Runs}}<tr>{{range $i, $c := .}}{{if lt $i 2}}<td>{{$c}}</td>{{else}}<td class="n">{{$c}}</td>{{end}}{{end}}</tr>
-{{end}}</table></div>
-</section>
-
-<section id="{{.Prefix}}images">
-<h2>Images</h2>
-<div class="wide"><table><tr><th>role</th><th>tag</th><th>arch</th><th>size</th><th>binary SHA-256</th><th>runtime</th></tr>
-{{range .Images}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table></div>
-</section>
-
 `))

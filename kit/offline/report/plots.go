@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,19 +19,40 @@ import (
 
 // Colours, chosen to stay apart for the colour-blind (Okabe and Ito) and in grey.
 var (
-	blue     = color.RGBA{0, 114, 178, 255}
-	orange   = color.RGBA{230, 159, 0, 255}
-	green    = color.RGBA{0, 158, 115, 255}
-	red      = color.RGBA{213, 94, 0, 255}
-	purple   = color.RGBA{170, 51, 119, 255}
-	paleBlue = color.RGBA{170, 205, 230, 255}
-	grey     = color.RGBA{120, 120, 120, 255}
-	light    = color.RGBA{225, 225, 225, 255}
+	Blue     = color.RGBA{0, 114, 178, 255}
+	Orange   = color.RGBA{230, 159, 0, 255}
+	Green    = color.RGBA{0, 158, 115, 255}
+	Red      = color.RGBA{213, 94, 0, 255}
+	Purple   = color.RGBA{170, 51, 119, 255}
+	Sky      = color.RGBA{86, 180, 233, 255}
+	PaleBlue = color.RGBA{170, 205, 230, 255}
+	Grey     = color.RGBA{120, 120, 120, 255}
+	Light    = color.RGBA{225, 225, 225, 255}
+	Black    = color.RGBA{0, 0, 0, 255}
 )
+
+// Palette colours bundles (or runs, or conditions) apart, in this order on every page:
+// the first bundle is blue in every plot of it.
+var Palette = []color.RGBA{Blue, Orange, Green, Red, Purple, Sky, Grey}
+
+// Colour is the i-th colour of the palette, round again past its end.
+func Colour(i int) color.RGBA { return Palette[i%len(Palette)] }
+
+// CSS writes a colour as CSS.
+func CSS(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+
+// Published is the mark of a published figure in every plot: black.
+var Published = Black
 
 // sans is the plots' typeface: Liberation Sans, metric-compatible with Arial and
 // Helvetica, so that a browser without it lays the text out the same.
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// Sizes of a plot, in points: two fit side by side on a wide page.
+const (
+	PlotW = 7 * vg.Inch
+	PlotH = 4.2 * vg.Inch
+)
 
 // newPlot is a plot in the report's style.
 func newPlot(title, xLabel, yLabel string) *plot.Plot {
@@ -42,32 +64,31 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font = font.From(sans, 11)
 		a.Tick.Label.Font = font.From(sans, 10)
-		a.LineStyle.Color = grey
-		a.Tick.LineStyle.Color = grey
+		a.LineStyle.Color = Grey
+		a.Tick.LineStyle.Color = Grey
 	}
-	p.Legend.TextStyle.Font = font.From(sans, 10)
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(8), vg.Points(-4)
-	p.Legend.ThumbnailWidth = vg.Points(18)
 	g := plotter.NewGrid()
-	g.Vertical.Color, g.Horizontal.Color = light, light
+	g.Vertical.Color, g.Horizontal.Color = Light, Light
 	g.Vertical.Width = 0 // categories need no vertical lines
 	p.Add(g)
 	return p
 }
 
-// SVG renders a plot as inline SVG (no XML prolog), for every experiment's report.
-// gonum/plot panics on a few inputs (a log axis over nothing positive); a report shows
-// that as a missing plot, not a crash.
+// SVG renders a plot as inline SVG (no XML prolog). gonum/plot panics on a few inputs
+// (a log axis over nothing positive); a report shows that as a missing plot, not a
+// crash.
 func SVG(p *plot.Plot, w, h vg.Length) (out string, err error) {
+	return render(p.Title.Text, w, h, p.Draw)
+}
+
+func render(title string, w, h vg.Length, drawFn func(draw.Canvas)) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", fmt.Errorf("plot %q: %v", p.Title.Text, r)
+			out, err = "", fmt.Errorf("plot %q: %v", title, r)
 		}
 	}()
 	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
-	p.Draw(draw.New(c))
+	drawFn(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return "", err
@@ -76,17 +97,50 @@ func SVG(p *plot.Plot, w, h vg.Length) (out string, err error) {
 	if i := strings.Index(s, "<svg"); i >= 0 {
 		s = s[i:]
 	}
-	return s, nil
+	return untag(s), nil
+}
+
+// Tags. gonum's SVG canvas writes paths without ids or classes; a drawing that wants
+// its next path findable in the page (a bar, a whisker, the legend, the data area)
+// writes a sentinel text just before it, and render turns the pair into one path with
+// class="lb-ROLE" and data- attributes. The browser test reads the geometry through
+// them.
+const tagMark = "@@lb:"
+
+var tagPattern = regexp.MustCompile(`<text[^>]*>` + tagMark + `([a-z0-9=;_.-]*)@@</text>\s*<path `)
+
+// tag makes the next path drawn on c carry role and attributes ("s=1", "c=2").
+func tag(c draw.Canvas, role string, attrs ...string) {
+	face := font.DefaultCache.Lookup(font.From(sans, 1), vg.Points(1))
+	c.Canvas.FillString(face, c.Min, tagMark+strings.Join(append([]string{role}, attrs...), ";")+"@@")
+}
+
+func untag(s string) string {
+	return tagPattern.ReplaceAllStringFunc(s, func(m string) string {
+		sub := tagPattern.FindStringSubmatch(m)
+		parts := strings.Split(sub[1], ";")
+		out := `<path class="lb-` + parts[0] + `"`
+		for _, a := range parts[1:] {
+			if k, v, ok := strings.Cut(a, "="); ok {
+				out += ` data-` + k + `="` + v + `"`
+			}
+		}
+		return out + " "
+	})
 }
 
 // LogTicks labels a log axis at 1, 2 and 5 times each power of ten, with minor ticks
-// between: readable for latencies that run from a millisecond to seconds.
+// between: readable for figures that run over several powers of ten.
 type LogTicks struct{}
 
 func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
 		return nil
 	}
+	// Over more than three powers of ten, 1, 2 and 5 crowd: powers of ten only.
+	wide := math.Log10(hi/lo) > 3
+	// Within less than a power of ten, every tick is labelled.
+	narrow := hi/lo < 8
 	var ticks []plot.Tick
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)) && len(ticks) < 200; e++ {
 		base := math.Pow(10, e)
@@ -96,8 +150,8 @@ func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			if m == 1 || !wide && (m == 2 || m == 5) || narrow {
+				t.Label = Short(v)
 			}
 			ticks = append(ticks, t)
 		}
@@ -105,9 +159,26 @@ func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// logAxis sets a log scale over [lo, hi], widened a little so that no point sits on an
+// Short writes a round figure of an axis briefly: 0.5, 20, 5000, 20k, 1M, 2G.
+func Short(v float64) string {
+	for _, u := range []struct {
+		div    float64
+		suffix string
+	}{{1e9, "G"}, {1e6, "M"}, {1e4, "k"}} {
+		if math.Abs(v) >= u.div {
+			d := 1e3
+			if u.suffix != "k" {
+				d = u.div
+			}
+			return strconv.FormatFloat(v/d, 'g', 4, 64) + u.suffix
+		}
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// LogAxis sets a log scale over [lo, hi], widened a little so that no point sits on an
 // edge.
-func logAxis(a *plot.Axis, lo, hi float64) {
+func LogAxis(a *plot.Axis, lo, hi float64) {
 	if !(lo > 0) || !(hi >= lo) {
 		lo, hi = 0.1, 10
 	}
@@ -116,8 +187,8 @@ func logAxis(a *plot.Axis, lo, hi float64) {
 	a.Min, a.Max = lo/1.4, hi*1.4
 }
 
-// line draws xys in a colour, dashed or not.
-func line(xys plotter.XYs, c color.Color, width float64, dashed bool) (*plotter.Line, error) {
+// Line draws xys in a colour, dashed or not.
+func Line(xys plotter.XYs, c color.Color, width float64, dashed bool) (*plotter.Line, error) {
 	l, err := plotter.NewLine(xys)
 	if err != nil {
 		return nil, err
@@ -129,8 +200,8 @@ func line(xys plotter.XYs, c color.Color, width float64, dashed bool) (*plotter.
 	return l, nil
 }
 
-// points draws xys as glyphs.
-func points(xys plotter.XYs, c color.Color, shape draw.GlyphDrawer, radius float64) (*plotter.Scatter, error) {
+// Points draws xys as glyphs.
+func Points(xys plotter.XYs, c color.Color, shape draw.GlyphDrawer, radius float64) (*plotter.Scatter, error) {
 	s, err := plotter.NewScatter(xys)
 	if err != nil {
 		return nil, err
@@ -139,9 +210,12 @@ func points(xys plotter.XYs, c color.Color, shape draw.GlyphDrawer, radius float
 	return s, nil
 }
 
-// thin keeps at most n points of a series, evenly, always with its last: a run's
+// Shapes tell series apart where colours tell bundles apart.
+var Shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, Diamond{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
+
+// Thin keeps at most n points of a series, evenly, always with its last: a run's
 // timeline has a sample per record or read, more than a plot can show.
-func thin(xys plotter.XYs, n int) plotter.XYs {
+func Thin(xys plotter.XYs, n int) plotter.XYs {
 	if len(xys) <= n || n < 2 {
 		return xys
 	}
@@ -153,11 +227,11 @@ func thin(xys plotter.XYs, n int) plotter.XYs {
 	return out
 }
 
-// linearTicks labels a linear axis at about five round values (1, 2 or 5 times a power
+// LinearTicks labels a linear axis at about five round values (1, 2 or 5 times a power
 // of ten), written without trailing zeros.
-type linearTicks struct{}
+type LinearTicks struct{}
 
-func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
+func (LinearTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		return nil
 	}
@@ -178,4 +252,48 @@ func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// Categories puts labels on the x axis at 0..n-1, tilted when they are long.
+func Categories(p *plot.Plot, labels []string) {
+	p.NominalX(labels...)
+	long := 0
+	for _, l := range labels {
+		long = max(long, len(l))
+	}
+	if long*len(labels) > 60 {
+		p.X.Tick.Label.Rotation = math.Pi / 7
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
+}
+
+// Diamond is a glyph that plotter does not have.
+type Diamond struct{}
+
+func (Diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineWidth(vg.Points(1))
+	c.SetColor(sty.Color)
+	r := sty.Radius
+	var path vg.Path
+	path.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	path.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	path.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	path.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	path.Close()
+	c.Fill(path)
+}
+
+// Dash is a horizontal stroke across a category, the mark of a published figure.
+type Dash struct{}
+
+func (Dash) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineWidth(vg.Points(2))
+	c.SetLineDash(nil, 0)
+	c.SetColor(sty.Color)
+	var path vg.Path
+	path.Move(vg.Point{X: pt.X - sty.Radius, Y: pt.Y})
+	path.Line(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	c.Stroke(path)
 }

@@ -1,18 +1,10 @@
 package verify
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"strings"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
-
-// dataPackage checks a fifo-stall bundle's datapackage.json (see CheckDataPackage).
-func (v *verifier) dataPackage() {
-	CheckDataPackage(v.res, v.files, bundle.DataFiles, func(name string) bool { return v.ok[name] })
-}
 
 // CheckDataPackage checks a bundle's datapackage.json, whichever experiment wrote it,
 // into res: listed in SHA256SUMS and matching it, a Data Package this kit reads, naming
@@ -27,31 +19,15 @@ func (v *verifier) dataPackage() {
 // checked here, and counted in res.Counts.Files when it matches.
 func CheckDataPackage(res *Result, files map[string][]byte, dataFiles []string, parsed func(name string) bool) {
 	const file = bundle.DataPackageFile
-	problem := func(p Problem) { res.Problems = append(res.Problems, p) }
+	problem := res.Problem
 	body, ok := files[file]
 	if !ok {
 		res.Notes = append(res.Notes, Problem{File: file,
 			Msg: "absent: a bundle written before the kit described its files (this kit's datapackage.json describes its columns, less any noted missing)"})
 		return
 	}
-	if sums, ok := files[bundle.SumsFile]; ok {
-		listed := false
-		for i, line := range strings.Split(string(sums), "\n") {
-			sum, name, ok := parseSumLine(line)
-			if !ok || name != file {
-				continue
-			}
-			listed = true
-			have := sha256.Sum256(body)
-			if h := hex.EncodeToString(have[:]); h != strings.ToLower(sum) {
-				problem(Problem{File: file, Column: "SHA-256", Have: h, Want: strings.ToLower(sum), Msg: fmt.Sprintf("%s line %d; %d bytes", bundle.SumsFile, i+1, len(body))})
-				return
-			}
-			res.Counts.Files++
-		}
-		if !listed {
-			problem(Problem{File: file, Msg: "not listed in " + bundle.SumsFile})
-		}
+	if _, ok := files[bundle.SumsFile]; ok && !listed(res, files, file, body) {
+		return
 	}
 	pkg, err := bundle.ParseDataPackage(body)
 	if err != nil {
@@ -68,7 +44,7 @@ func CheckDataPackage(res *Result, files map[string][]byte, dataFiles []string, 
 		if r.Schema == nil || !present || !parsed(name) {
 			continue
 		}
-		_, errs := r.ReadTable(data, maxLineErrors)
+		errs := r.CheckTable(data, MaxLineErrors)
 		for _, e := range errs {
 			msg := e.Msg
 			if e.Column != "" {
@@ -78,3 +54,7 @@ func CheckDataPackage(res *Result, files map[string][]byte, dataFiles []string, 
 		}
 	}
 }
+
+// MaxLineErrors bounds the parse problems reported per file: past that, one more says
+// how many were left out.
+const MaxLineErrors = 20

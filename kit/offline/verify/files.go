@@ -13,28 +13,31 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// entries: a bundle holds its own files and nothing else.
-func (v *verifier) entries(f *bundle.Files) {
+// Entries checks that a bundle holds its own files (names, in archive order) and
+// nothing else.
+func Entries(res *Result, f *bundle.Files, names []string) {
 	var extra []string
 	for name := range f.Data {
-		if !slices.Contains(bundle.Names(), name) {
+		if !slices.Contains(names, name) {
 			extra = append(extra, name)
 		}
 	}
 	slices.Sort(extra)
 	for _, e := range append(extra, f.Extra...) {
-		v.problem(Problem{File: short(e), Msg: "not a bundle file (a bundle holds exactly " + strings.Join(bundle.Names(), ", ") + ")"})
+		res.Problem(Problem{File: Short(e), Msg: "not a bundle file (a " + res.Experiment + " bundle holds exactly " + strings.Join(names, ", ") + ")"})
 	}
 }
 
-// checksums: SHA256SUMS lists every data file once, and each matches.
-func (v *verifier) checksums() {
-	body, ok := v.files[bundle.SumsFile]
+// Checksums checks that SHA256SUMS lists every one of dataFiles once, and that each
+// matches; it may also list the files of names that are not data files (the data
+// package), which their own checks look up in it.
+func Checksums(res *Result, files map[string][]byte, names, dataFiles []string) {
+	body, ok := files[bundle.SumsFile]
 	if !ok {
-		v.problem(Problem{File: bundle.SumsFile, Msg: "missing: nothing can be checked against it"})
-		for _, name := range bundle.DataFiles {
-			if _, ok := v.files[name]; !ok {
-				v.problem(Problem{File: name, Msg: "missing"})
+		res.Problem(Problem{File: bundle.SumsFile, Msg: "missing: nothing can be checked against it"})
+		for _, name := range dataFiles {
+			if _, ok := files[name]; !ok {
+				res.Problem(Problem{File: name, Msg: "missing"})
 			}
 		}
 		return
@@ -53,33 +56,33 @@ func (v *verifier) checksums() {
 		sum, name, ok := parseSumLine(text)
 		switch {
 		case !ok:
-			v.problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("not `<sha256>  <file>`: %s", short(text))})
+			res.Problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("not `<sha256>  <file>`: %s", Short(text))})
 		case name == bundle.SumsFile:
-			v.problem(Problem{File: bundle.SumsFile, Line: n, Msg: "lists itself"})
-		case !slices.Contains(bundle.Names(), name):
-			v.problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("lists %s, which is not a bundle file", strconv.Quote(name))})
+			res.Problem(Problem{File: bundle.SumsFile, Line: n, Msg: "lists itself"})
+		case !slices.Contains(names, name):
+			res.Problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("lists %s, which is not a bundle file", strconv.Quote(Short(name)))})
 		case want[name].line > 0:
-			v.problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("lists %s again (first on line %d)", name, want[name].line)})
+			res.Problem(Problem{File: bundle.SumsFile, Line: n, Msg: fmt.Sprintf("lists %s again (first on line %d)", name, want[name].line)})
 		default:
 			want[name] = listed{strings.ToLower(sum), n}
 		}
 	}
-	for _, name := range bundle.DataFiles {
-		data, present := v.files[name]
+	for _, name := range dataFiles {
+		data, present := files[name]
 		w, isListed := want[name]
 		switch {
 		case !present && isListed:
-			v.problem(Problem{File: name, Msg: fmt.Sprintf("missing (%s line %d lists it)", bundle.SumsFile, w.line)})
+			res.Problem(Problem{File: name, Msg: fmt.Sprintf("missing (%s line %d lists it)", bundle.SumsFile, w.line)})
 		case !present:
-			v.problem(Problem{File: name, Msg: "missing, and not listed in " + bundle.SumsFile})
+			res.Problem(Problem{File: name, Msg: "missing, and not listed in " + bundle.SumsFile})
 		case !isListed:
-			v.problem(Problem{File: name, Msg: "not listed in " + bundle.SumsFile})
+			res.Problem(Problem{File: name, Msg: "not listed in " + bundle.SumsFile})
 		default:
 			sum := sha256.Sum256(data)
 			if have := hex.EncodeToString(sum[:]); have != w.sum {
-				v.problem(Problem{File: name, Column: "SHA-256", Have: have, Want: w.sum, Msg: fmt.Sprintf("%s line %d; %d bytes", bundle.SumsFile, w.line, len(data))})
+				res.Problem(Problem{File: name, Column: "SHA-256", Have: have, Want: w.sum, Msg: fmt.Sprintf("%s line %d; %d bytes", bundle.SumsFile, w.line, len(data))})
 			} else {
-				v.res.Counts.Files++
+				res.Counts.Files++
 			}
 		}
 	}
@@ -98,38 +101,41 @@ func parseSumLine(text string) (sum, name string, ok bool) {
 	return sum, name, true
 }
 
-// manifest: it parses, and its schema_version is one this kit reads.
-func (v *verifier) manifest() {
-	body, ok := v.files[bundle.ManifestFile]
+// Manifest checks that the manifest parses, that its schema_version is one this kit
+// reads, and decodes it into into; it says whether it could, and on success records
+// the common part of the manifest in res.
+func Manifest(res *Result, files map[string][]byte, into any, common func() *bundle.Common) bool {
+	body, ok := files[bundle.ManifestFile]
 	if !ok {
-		return
+		return false
 	}
 	var head struct {
 		SchemaVersion *int `json:"schema_version"`
 	}
 	if err := json.Unmarshal(body, &head); err != nil {
-		v.problem(jsonProblem(body, err))
-		return
+		res.Problem(JSONProblem(body, err))
+		return false
 	}
 	switch {
 	case head.SchemaVersion == nil:
-		v.problem(Problem{File: bundle.ManifestFile, Column: "schema_version", Msg: "missing"})
-		return
+		res.Problem(Problem{File: bundle.ManifestFile, Column: "schema_version", Msg: "missing"})
+		return false
 	case *head.SchemaVersion != bundle.SchemaVersion:
-		v.problem(Problem{File: bundle.ManifestFile, Column: "schema_version", Have: strconv.Itoa(*head.SchemaVersion), Want: strconv.Itoa(bundle.SchemaVersion),
+		res.Problem(Problem{File: bundle.ManifestFile, Column: "schema_version", Have: strconv.Itoa(*head.SchemaVersion), Want: strconv.Itoa(bundle.SchemaVersion),
 			Msg: "the only version this kit reads"})
-		return
+		return false
 	}
-	if err := json.Unmarshal(body, &v.manifestBody); err != nil {
-		v.problem(jsonProblem(body, err))
-		return
+	if err := json.Unmarshal(body, into); err != nil {
+		res.Problem(JSONProblem(body, err))
+		return false
 	}
-	v.ok[bundle.ManifestFile] = true
-	v.res.Common = &v.manifestBody.Common
+	res.Common = common()
+	return true
 }
 
-func jsonProblem(body []byte, err error) Problem {
-	p := Problem{File: bundle.ManifestFile, Msg: "not valid JSON: " + err.Error()}
+// JSONProblem names where a JSON document failed to decode.
+func JSONProblem(body []byte, err error) Problem {
+	p := Problem{File: bundle.ManifestFile, Msg: "not valid JSON: " + Short(err.Error())}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {

@@ -1,12 +1,16 @@
+// Package verify holds what every experiment's verification shares: a problem named
+// precisely enough to find by hand, the result and its summary, the check of a bundle's
+// entries and checksums, of its manifest's version and of its data package, and the one
+// test of whether a recomputed figure equals the one written. Each experiment checks its
+// own rows and figures with these (kit/experiments/<name>).
 package verify
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/printable"
 )
 
 // Problem is one way a bundle is not what it claims, precise enough to find by hand.
@@ -44,115 +48,100 @@ func (p Problem) String() string {
 	default:
 		b.WriteString(p.Msg)
 	}
-	// Whatever a hostile file put in a name or a value, a problem stays one line.
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, b.String())
+	// Whatever a hostile file put in a name or a value, a problem stays one short line.
+	return printable.String(b.String())
 }
 
-// Counts say how much was checked.
+// Counts say how much was checked, in the terms every experiment shares.
 type Counts struct {
 	Files      int // files whose SHA-256 matched SHA256SUMS
-	Runs       int
+	Runs       int // rows of runs, failed and redone ones too
 	Verified   int // runs marked verified
-	Trusted    int // verified runs that count (not superseded) whose send lag kept within the bound
 	Superseded int // runs redone: kept, and in no condition's figures
+	// Trusted are the verified runs that count (not superseded) whose instrument the
+	// experiment can vouch for (fifo-stall: the send lag kept within its bound);
+	// -1 when the experiment has no such test or the bundle's format did not record it.
+	Trusted    int
 	Noisy      int // verified runs that count, measured on a noisy host
-	Requests   int
-	Containers int
-	Timeline   int // timeline samples
 	Conditions int
 }
 
 // Result is a bundle's verification, by whichever experiment wrote the bundle.
 type Result struct {
 	Name string
+	// Experiment names the experiment that checked the bundle.
+	Experiment string
 	// Common is what every bundle's manifest says (engine, images, emulated, runs); nil
 	// when the manifest could not be read.
 	Common *bundle.Common
 	// Own is the bundle as its files say, in its experiment's own type, for its compare
 	// and report; nil when the files could not be read far enough to say.
 	Own any
-	// Bundle is Own for the fifo-stall experiment, with Conditions as in conditions.csv.
-	Bundle *bundle.Bundle
-	// Described is what an experiment other than fifo-stall says it checked, in the
-	// summary's words ("12 runs (12 verified), 48 per-second rows, 4 conditions").
+	// Described says, in the summary's words, what the experiment checked beyond the
+	// counts ("6720 requests, 126 container rows, 14 conditions").
 	Described string
+	// Trust says per condition how far its figures can be trusted, one line each.
+	Trust []string
+	// Weakened names, one line each, what weakens a figure even in a bundle that
+	// verifies: noisy runs, disagreement with an independent tool, throttled trials,
+	// wide intervals, and what the bundle's format did not record.
+	Weakened []string
 	// Problems make the bundle wrong: anything but none fails verification.
 	Problems []Problem
 	// Notes are differences that do not: the model's predictions in conditions.csv
 	// differ from this kit's model, which changes between kit versions.
 	Notes  []Problem
 	Counts Counts
+	// Speed is each run's speed probe over the bundle's median (Probes), by run ID: a
+	// rate divided by it, or a time multiplied by it, is what the run would have shown
+	// on the bundle's median host.
+	Speed map[string]float64
+}
+
+// OwnOf is the bundle res read, in its experiment's own type B, for that experiment's
+// compare and report; an error names the bundle when res is no verification of that
+// experiment (named experiment) or its files could not be read far enough.
+func OwnOf[B any](res *Result, experiment string) (*B, error) {
+	if b, ok := res.Own.(*B); ok && b != nil {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, experiment)
 }
 
 // OK says the bundle has no problem.
 func (r *Result) OK() bool { return len(r.Problems) == 0 }
 
-// Summary says in one line what was checked and how far the runs can be trusted, then
-// one line per condition (Trust).
+// Problem adds a problem.
+func (r *Result) Problem(p Problem) { r.Problems = append(r.Problems, p) }
+
+// Summary says in one line what was checked, then one line per condition (Trust), then
+// what weakens the figures (Weakened).
 func (r *Result) Summary() string {
 	c := r.Counts
-	s := fmt.Sprintf("%s: %d files match %s; %d runs (%d verified, %d lag-trusted, %d redone, %d on a noisy host), %d requests, %d container rows, %d timeline samples, %d conditions",
-		r.Name, c.Files, bundle.SumsFile, c.Runs, c.Verified, c.Trusted, c.Superseded, c.Noisy, c.Requests, c.Containers, c.Timeline, c.Conditions)
+	runs := fmt.Sprintf("%d runs (%d verified", c.Runs, c.Verified)
+	if c.Trusted >= 0 {
+		runs += fmt.Sprintf(", %d trusted", c.Trusted)
+	}
+	runs += fmt.Sprintf(", %d redone, %d on a noisy host), %d conditions", c.Superseded, c.Noisy, c.Conditions)
+	s := fmt.Sprintf("%s: %d files match %s; %s: %s", Printable(r.Name), c.Files, bundle.SumsFile, r.Experiment, runs)
 	if r.Described != "" {
-		s = fmt.Sprintf("%s: %d files match %s; %s", r.Name, c.Files, bundle.SumsFile, r.Described)
+		s += ", " + r.Described
 	}
 	if r.OK() {
 		s = "OK: " + s + "; every aggregate recomputed and equal"
 	} else {
 		s = fmt.Sprintf("FAILED: %s; %d problems", s, len(r.Problems))
 	}
-	// Then how far each condition can be trusted, one indented line each.
-	for _, line := range r.Trust() {
-		s += "\n  " + line
+	for _, line := range r.Trust {
+		s += "\n  " + Printable(line)
+	}
+	for _, line := range r.Weakened {
+		s += "\n  weakened: " + Printable(line)
 	}
 	return s
 }
 
-// Trust says per condition how far its figures can be trusted, one line each: runs
-// verified and lag-trusted of those that count, runs redone, runs on a noisy host, and
-// whether the p99 is resolved (bundle.Resolved), as conditions.csv has them:
-// "go/json-sync/slow: 3/3 verified, 2/3 lag-trusted, 1 redone; p99 4.1 ms not resolved (under 5 x the send-lag p99 of 0.9 ms)".
-func (r *Result) Trust() []string {
-	if r.Bundle == nil {
-		return nil
-	}
-	var out []string
-	for _, c := range r.Bundle.Conditions {
-		out = append(out, TrustLine(c))
-	}
-	return out
-}
-
-// TrustLine is one condition's line of Trust.
-func TrustLine(c bundle.ConditionRow) string {
-	s := fmt.Sprintf("%s/%s/%s: %d/%d verified, %d/%d lag-trusted", c.API, c.Mode, c.Reader, c.RunsVerified, c.Runs, c.RunsTrusted, c.Runs)
-	if c.RunsSuperseded > 0 {
-		s += fmt.Sprintf(", %d redone", c.RunsSuperseded)
-	}
-	if c.RunsNoisy > 0 {
-		s += fmt.Sprintf(", %d on a noisy host", c.RunsNoisy)
-	}
-	if c.RunsTrusted < c.Runs {
-		s += "; STILL UNTRUSTED RUNS"
-	}
-	switch p99, lag := float64(c.P99Ms), float64(c.SendLagP99MaxMs); {
-	case math.IsNaN(p99):
-	case c.P99Resolved:
-		s += fmt.Sprintf("; p99 %s ms resolved (send-lag p99 at most %s ms)", number3(p99), number3(lag))
-	default:
-		s += fmt.Sprintf("; p99 %s ms NOT resolved (under %g x the send-lag p99 of %s ms)", number3(p99), bundle.ResolutionFactor, number3(lag))
-	}
-	return s
-}
-
-func number3(f float64) string {
-	if math.IsNaN(f) {
-		return "-"
-	}
-	return strconv.FormatFloat(f, 'g', 3, 64)
-}
+// Printable shows control characters of a string from a bundle instead of sending them
+// to a terminal (an escape sequence in a mode's or a host's name could clear the
+// screen), on one line.
+func Printable(s string) string { return printable.Escape(s, false) }

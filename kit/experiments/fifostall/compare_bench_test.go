@@ -1,0 +1,24 @@
+package fifostall
+
+import (
+	"testing"
+
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
+	"github.com/logbench/logbench/kit/offline/compare"
+)
+
+// BenchmarkCompare compares two bundles the size of the published matrix (7 modes x 2
+// readers x 3 runs of 160 requests): every metric's hierarchical bootstrap, 2000
+// resamples a row.
+func BenchmarkCompare(b *testing.B) {
+	modes := []string{"none", "short1", "short10", "json-only", "json-prebuilt-sync", "json-sync", "json-queue"}
+	x := schematest.New(schematest.Options{Seed: 1, Modes: modes, Rounds: 3})
+	y := schematest.New(schematest.Options{Seed: 2, Modes: modes, Rounds: 3, Scale: 1.3})
+	sources := []labeled{{"a", x}, {"b", y}}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := compareSome(sources, false, compare.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,496 @@
+package fifostall
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+
+	"github.com/docker/go-units"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/offline/report"
+)
+
+// The drawings of fifo-stall's page. Several bundles share each plot's axes: a colour
+// per bundle (the page's legend of bundles), a shape or a line style per series.
+
+// find is the condition of a bundle at category cat (api/mode or mode) and reader.
+func (d drawn) find(cat, reader string, multiAPI bool) (condition, bool) {
+	for _, c := range d.conds {
+		if c.reader == reader && c.label(multiAPI) == cat {
+			return c, true
+		}
+	}
+	return condition{}, false
+}
+
+// latencyRange is the smallest and largest positive latency figure the plots of reader
+// show, over every bundle, so that they share one scale.
+func latencyRange(bs []drawn, reader string) (lo, hi float64) {
+	lo, hi = math.Inf(1), 0
+	med := math.Inf(1)
+	for _, d := range bs {
+		for _, c := range d.conds {
+			if c.reader != reader {
+				continue
+			}
+			for _, v := range append(slices.Clone(c.lat), c.pubP99) {
+				if v > 0 && !math.IsInf(v, 0) {
+					lo, hi = min(lo, v), max(hi, v)
+				}
+			}
+			if v := stats.NearestRank(c.lat, 50); v > 0 {
+				med = min(med, v)
+			}
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return 0.1, 10
+	}
+	// Below the median of the fastest condition nothing is plotted: start there.
+	if !math.IsInf(med, 1) {
+		lo = med
+	}
+	return lo, hi
+}
+
+// bundleLegend names each bundle in its colour, when there are several.
+func bundleLegend(ch *report.Chart, bs []drawn) {
+	if len(bs) < 2 {
+		return
+	}
+	for _, d := range bs {
+		ch.AddLegend(d.label, report.Swatch{Colour: d.colour})
+	}
+}
+
+// group is the layout of bundles within a category, the same as the bars'.
+func group(bs []drawn) *report.Grouped {
+	g := &report.Grouped{}
+	for _, d := range bs {
+		g.Series = append(g.Series, report.Series{Name: d.label, Colour: d.colour})
+	}
+	return g
+}
+
+func percentilePlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure {
+	var out []report.Figure
+	pcts := []struct {
+		name string
+		pct  float64
+		col  color.RGBA
+	}{{"p50", 50, report.Blue}, {"p90", 90, report.Green}, {"p99", 99, report.Orange}, {"max", 100, report.Red}}
+	g := group(bs)
+	for _, reader := range readers {
+		// Each reader its own range: the slow reader's seconds would flatten the fast
+		// reader's milliseconds.
+		lo, hi := latencyRange(bs, reader)
+		title := fmt.Sprintf("Latency percentiles, %s reader", reader)
+		ch := report.NewChart(title, "", "latency (ms, log scale)")
+		bundleLegend(ch, bs)
+		// Points per condition, never lines: the conditions are categories, and a line
+		// between two modes would claim something between them.
+		for k, s := range pcts {
+			var legend plot.Thumbnailer
+			for j, d := range bs {
+				var xys plotter.XYs
+				for i, cat := range cats {
+					c, ok := d.find(cat, reader, multiAPI)
+					if !ok {
+						continue
+					}
+					if v := stats.NearestRank(c.lat, s.pct); v > 0 {
+						xys = append(xys, plotter.XY{X: g.X(i, j), Y: v})
+					}
+				}
+				col := s.col
+				if len(bs) > 1 {
+					col = d.colour
+				}
+				if len(xys) == 0 {
+					continue
+				}
+				pts, err := report.Points(xys, col, report.Shapes[k], 3.5)
+				if err != nil {
+					out = append(out, report.Failed(title, err))
+					continue
+				}
+				ch.Add(pts)
+				if legend == nil {
+					if len(bs) > 1 {
+						grey, _ := report.Points(xys, report.Grey, report.Shapes[k], 3.5)
+						legend = grey
+					} else {
+						legend = pts
+					}
+				}
+			}
+			if legend != nil {
+				ch.AddLegend(s.name, legend)
+			}
+		}
+		report.Categories(ch.P, cats)
+		report.LogAxis(&ch.P.Y, lo, hi)
+		out = append(out, ch.Render())
+	}
+	return out
+}
+
+// runPlots draw each condition's pooled p99 with the range of its runs' p99s as a
+// whisker, every run's p99 as a dot, and the published p99.
+func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure {
+	var out []report.Figure
+	for _, reader := range readers {
+		lo, hi := latencyRange(bs, reader)
+		title := fmt.Sprintf("p99 per run, %s reader", reader)
+		g := group(bs)
+		g.Points = true
+		g.Published = make([]float64, len(cats))
+		var dots []plot.Plotter
+		for i, cat := range cats {
+			g.Published[i] = math.NaN()
+			for j, d := range bs {
+				c, ok := d.find(cat, reader, multiAPI)
+				if !ok {
+					g.Series[j].Values = append(g.Series[j].Values, report.Absent)
+					continue
+				}
+				if c.pubP99 > 0 {
+					g.Published[i] = c.pubP99
+				}
+				v := report.Value{V: float64(c.row.P99Ms), Lo: math.NaN(), Hi: math.NaN()}
+				if !(v.V > 0) {
+					v.V = math.NaN()
+				}
+				var ys plotter.XYs
+				for _, r := range c.runs {
+					if p := float64(r.Run.P99Ms); p > 0 {
+						ys = append(ys, plotter.XY{X: g.X(i, j), Y: p})
+					}
+				}
+				if len(ys) > 1 {
+					v.Lo, v.Hi = ys[0].Y, ys[0].Y
+					for _, y := range ys {
+						v.Lo, v.Hi = min(v.Lo, y.Y), max(v.Hi, y.Y)
+					}
+				}
+				g.Series[j].Values = append(g.Series[j].Values, v)
+				if len(ys) > 0 {
+					if pts, err := report.Points(ys, bs[j].colour, draw.RingGlyph{}, 2.5); err == nil {
+						dots = append(dots, pts)
+					}
+				}
+			}
+		}
+		ch := report.NewChart(title, "", "p99 latency (ms, log scale)")
+		ch.Add(g)
+		ch.Add(dots...)
+		for _, s := range g.Series {
+			name := s.Name
+			if len(bs) == 1 {
+				name = "pooled p99, runs' range"
+			}
+			ch.AddLegend(name, report.Swatch{Colour: s.Colour})
+		}
+		if ring, err := report.Points(plotter.XYs{{}}, report.Grey, draw.RingGlyph{}, 2.5); err == nil {
+			ch.AddLegend("each run's p99", ring)
+		}
+		if slices.ContainsFunc(g.Published, func(v float64) bool { return v > 0 }) {
+			ch.AddLegend("published p99", report.PublishedMark{})
+		}
+		report.Categories(ch.P, cats)
+		report.LogAxis(&ch.P.Y, lo, hi)
+		out = append(out, ch.Render())
+	}
+	return out
+}
+
+// dashes are the line styles of bundles on one plot of lines.
+var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
+
+// hdrPlots draw each condition's latency against 1/(1-q) on log axes, as HdrHistogram's
+// percentile plots do: the tail gets the room a linear percentile axis gives the
+// median. One plot per reader; a line joins the percentiles of one condition only; a
+// colour per condition, a line style per bundle.
+func hdrPlots(bs []drawn, readers []string, multiAPI bool) []report.Figure {
+	var out []report.Figure
+	for _, reader := range readers {
+		title := fmt.Sprintf("Latency by percentile, %s reader", reader)
+		ch := report.NewChart(title, "percentile (log scale of 1/(1-q))", "latency (ms, log scale)")
+		lo, hi := math.Inf(1), 0.0
+		maxX := 2.0
+		var named []string
+		for j, d := range bs {
+			for i, c := range ofReader(d.conds, reader) {
+				if len(c.lat) == 0 {
+					continue
+				}
+				sorted := slices.Sorted(slices.Values(c.lat))
+				n := len(sorted)
+				var xys plotter.XYs
+				for k := range n {
+					q := float64(k) / float64(n) // the fraction below this value
+					if sorted[k] <= 0 {
+						continue
+					}
+					x := 1 / (1 - q)
+					xys = append(xys, plotter.XY{X: x, Y: sorted[k]})
+					lo, hi, maxX = min(lo, sorted[k]), max(hi, sorted[k]), max(maxX, x)
+				}
+				if len(xys) == 0 {
+					continue
+				}
+				l, err := report.Line(report.Thin(xys, 2000), report.Colour(i), 1.4, false)
+				if err != nil {
+					continue
+				}
+				l.Dashes = dashes[j%len(dashes)]
+				ch.Add(l)
+				if name := c.label(multiAPI); !slices.Contains(named, name) {
+					named = append(named, name)
+					ch.AddLegend(name, report.Swatch{Colour: report.Colour(i)})
+				}
+			}
+		}
+		if math.IsInf(lo, 1) {
+			continue
+		}
+		if len(bs) > 1 {
+			for j, d := range bs {
+				if l, err := report.Line(plotter.XYs{{}, {X: 1}}, report.Grey, 1.4, false); err == nil {
+					l.Dashes = dashes[j%len(dashes)]
+					ch.AddLegend(d.label, l)
+				}
+			}
+		}
+		ch.P.X.Scale = plot.LogScale{}
+		ch.P.X.Tick.Marker = percentileTicks{}
+		ch.P.X.Min, ch.P.X.Max = 1, maxX*1.2
+		report.LogAxis(&ch.P.Y, lo, hi)
+		out = append(out, ch.Render())
+	}
+	return out
+}
+
+// ofReader are the conditions of one reader.
+func ofReader(conds []condition, reader string) []condition {
+	var out []condition
+	for _, c := range conds {
+		if c.reader == reader {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// keys are every bundle's conditions, in the first bundle's order, then the others':
+// mode/reader, or api/mode/reader when a bundle has several APIs.
+func keys(bs []drawn, multiAPI bool) []string {
+	var out []string
+	for _, d := range bs {
+		for _, c := range d.conds {
+			if k := c.label(multiAPI) + "/" + c.reader; !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+func (d drawn) byKey(key string, multiAPI bool) (condition, bool) {
+	for _, c := range d.conds {
+		if c.label(multiAPI)+"/"+c.reader == key {
+			return c, true
+		}
+	}
+	return condition{}, false
+}
+
+// titleOf names a plot of one condition: with its API when one bundle is drawn.
+func titleOf(bs []drawn, c condition, key string) string {
+	if len(bs) == 1 {
+		return c.key()
+	}
+	return key
+}
+
+// schedulePlots draw each request's latency at its scheduled send time: a stall shows
+// as a ramp, a slow start as early outliers. One bundle: a colour per run, so that a
+// run unlike the others shows; several: a colour per bundle.
+func schedulePlots(bs []drawn, multiAPI bool) []report.Figure {
+	var out []report.Figure
+	for _, key := range keys(bs, multiAPI) {
+		var ch *report.Chart
+		lo, hi := math.Inf(1), 0.0
+		for j, d := range bs {
+			c, ok := d.byKey(key, multiAPI)
+			if !ok {
+				continue
+			}
+			if ch == nil {
+				ch = report.NewChart(titleOf(bs, c, key)+": latency by scheduled send", "scheduled send (s from the first)", "latency (ms, log scale)")
+			}
+			for i, run := range c.runs {
+				var xys plotter.XYs
+				for _, q := range run.Requests {
+					if q.LatencyMs > 0 && !math.IsInf(q.LatencyMs, 0) {
+						xys = append(xys, plotter.XY{X: q.ScheduledOffsetS, Y: q.LatencyMs})
+						lo, hi = min(lo, q.LatencyMs), max(hi, q.LatencyMs)
+					}
+				}
+				if len(xys) == 0 {
+					continue
+				}
+				col := d.colour
+				if len(bs) == 1 {
+					col = report.Colour(i)
+				}
+				pts, err := report.Points(xys, col, draw.CircleGlyph{}, 1.6)
+				if err != nil {
+					continue
+				}
+				ch.Add(pts)
+				switch {
+				case len(bs) == 1:
+					ch.AddLegend(fmt.Sprintf("run %d (%s)", run.Run.Round, run.Run.RunID), pts)
+				case i == 0:
+					ch.AddLegend(bs[j].label, pts)
+				}
+			}
+		}
+		if math.IsInf(lo, 1) {
+			continue
+		}
+		ch.P.X.Min = 0
+		ch.P.X.Tick.Marker = report.LinearTicks{}
+		report.LogAxis(&ch.P.Y, lo, hi)
+		out = append(out, ch.Render())
+	}
+	return out
+}
+
+// saturates says whether the condition offers more log bytes per second than its
+// reader reads.
+func saturates(c condition) bool {
+	r := c.row
+	return r.ReaderBoundBytesPerS > 0 && r.OfferedBytesPerS > r.ReaderBoundBytesPerS && len(c.runs) > 0
+}
+
+// timelinePlots draw, for each condition that saturates its reader, the log bytes
+// generated and read and the backlog between them over time, a line per run.
+func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
+	var out []report.Figure
+	for _, key := range keys(bs, multiAPI) {
+		var end, top, bound, durationS float64
+		ch := (*report.Chart)(nil)
+		for j, d := range bs {
+			c, ok := d.byKey(key, multiAPI)
+			if !ok || !saturates(c) {
+				continue
+			}
+			if ch == nil {
+				title := titleOf(bs, c, key)
+				if len(bs) == 1 {
+					title = fmt.Sprintf("%s (%d runs)", title, len(c.runs))
+				}
+				ch = report.NewChart(title, "s since the first scheduled send", "log bytes (KiB)")
+				bound, durationS = c.row.ReaderBoundBytesPerS/1024, d.b.Manifest.Parameters.DurationS
+			}
+			for i, run := range c.runs {
+				var gen, read plotter.XYs
+				for _, t := range run.Timeline {
+					xy := plotter.XY{X: t.OffsetS, Y: float64(t.Bytes) / 1024}
+					if math.IsNaN(xy.X) || math.IsInf(xy.X, 0) || math.IsNaN(xy.Y) || math.IsInf(xy.Y, 0) {
+						continue
+					}
+					end, top = max(end, xy.X), max(top, xy.Y)
+					switch t.Series {
+					case "generated":
+						gen = append(gen, xy)
+					case "read":
+						read = append(read, xy)
+					}
+				}
+				for k, s := range []struct {
+					name string
+					xys  plotter.XYs
+					col  color.RGBA
+				}{{"generated", gen, report.Blue}, {"read", read, report.Orange}, {"backlog", backlog(run.Timeline), report.Green}} {
+					if len(s.xys) == 0 {
+						continue
+					}
+					col := s.col
+					if len(bs) > 1 {
+						col = d.colour
+					}
+					l, err := report.Line(report.Thin(s.xys, 500), col, 1.3, false)
+					if err != nil {
+						continue
+					}
+					if len(bs) > 1 {
+						l.Dashes = dashes[k%len(dashes)]
+					}
+					ch.Add(l)
+					if i == 0 && (len(bs) == 1 || j == 0) {
+						if len(bs) > 1 {
+							legend, _ := report.Line(plotter.XYs{{}, {X: 1}}, report.Grey, 1.3, false)
+							legend.Dashes = l.Dashes
+							ch.AddLegend(s.name, legend)
+						} else {
+							ch.AddLegend(s.name, l)
+						}
+					}
+				}
+			}
+		}
+		if ch == nil {
+			continue
+		}
+		bundleLegend(ch, bs)
+		ch.P.X.Min, ch.P.Y.Min = 0, 0
+		ch.P.X.Tick.Marker, ch.P.Y.Tick.Marker = report.LinearTicks{}, report.LinearTicks{}
+		if end > 0 && top > 0 {
+			until := min(end, top/bound)
+			if l, err := report.Line(plotter.XYs{{X: 0, Y: 0}, {X: until, Y: bound * until}}, report.Grey, 1, true); err == nil {
+				ch.Add(l)
+				ch.AddLegend(fmt.Sprintf("reader bound %s/s", units.BytesSize(bound*1024)), l)
+			}
+			if durationS > 0 {
+				if l, err := report.Line(plotter.XYs{{X: durationS, Y: 0}, {X: durationS, Y: top}}, report.Grey, 1, true); err == nil {
+					l.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
+					ch.Add(l)
+					ch.AddLegend("end of the load", l)
+				}
+			}
+			ch.P.X.Max, ch.P.Y.Max = end*1.02, top*1.05
+		}
+		out = append(out, ch.Render())
+	}
+	return out
+}
+
+// cpuPlots are the API's CPU per condition, a plot per reader, a bar per bundle.
+func cpuPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure {
+	var out []report.Figure
+	for _, reader := range readers {
+		g := group(bs)
+		for _, cat := range cats {
+			for j, d := range bs {
+				v := report.Absent
+				if c, ok := d.find(cat, reader, multiAPI); ok {
+					if x := float64(c.row.APICPUCores); !math.IsNaN(x) && !math.IsInf(x, 0) {
+						v.V = x
+					}
+				}
+				g.Series[j].Values = append(g.Series[j].Values, v)
+			}
+		}
+		out = append(out, report.Bars(fmt.Sprintf("API CPU, %s reader", reader), "mean cores", cats, g, false))
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+package fifostall
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+)
+
+// percentileTicks label 1/(1-q) at 0%, 50%, 90%, 99%, 99.9%.
+type percentileTicks struct{}
+
+func (percentileTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, q := range []float64{0, 50, 90, 99, 99.9, 99.99} {
+		x := 1 / (1 - q/100)
+		if x >= lo && x <= hi {
+			out = append(out, plot.Tick{Value: x, Label: strconv.FormatFloat(q, 'f', -1, 64) + "%"})
+		}
+	}
+	return out
+}
+
+func figRange(lo, hi float64) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return "-"
+	}
+	return ms(lo) + "–" + ms(hi)
+}
+
+// backlog is a run's log backlog over time: bytes generated minus bytes read, at each
+// sample of either series.
+func backlog(tl []schema.TimelineRow) plotter.XYs {
+	type ev struct {
+		t   float64
+		gen bool
+		b   int64
+	}
+	var evs []ev
+	for _, r := range tl {
+		if r.Series == "generated" || r.Series == "read" {
+			evs = append(evs, ev{r.OffsetS, r.Series == "generated", r.Bytes})
+		}
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return evs[i].t < evs[j].t })
+	var gen, read int64
+	var out plotter.XYs
+	for _, e := range evs {
+		if e.gen {
+			gen = e.b
+		} else {
+			read = e.b
+		}
+		if !math.IsNaN(e.t) && !math.IsInf(e.t, 0) {
+			out = append(out, plotter.XY{X: e.t, Y: float64(max(0, gen-read)) / 1024})
+		}
+	}
+	return out
+}
+
+// ms writes milliseconds with three significant digits (1.23, 12.3, 123, 1758): the
+// page's one format for latencies; "-" when absent.
+func ms(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case math.Abs(v) >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case math.Abs(v) >= 1:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// fixed writes a figure with a fixed number of decimals, so that a column lines up
+// (0.000, 0.249, 2.031 s); "-" when absent.
+func fixed(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func superseded(b bool) string {
+	if b {
+		return " (redone)"
+	}
+	return ""
+}
+
+// calibrationRows are the instrument's calibration, as the manifest has it.
+func calibrationRows(c *schema.Calibration) [][2]string {
+	if c == nil {
+		return nil
+	}
+	capacity := fmt.Sprintf("%s req/s on %g CPU (send-lag p99 within %s ms)", fixed(c.CapacityRPS, 0), c.CapacityCPUs, ms(c.CapacityLagBoundMs))
+	if c.CapacityRPS == 0 {
+		capacity = "no rate held in the sweep"
+	}
+	return [][2]string{
+		{"send lag at " + fixed(c.RateRPS, 0) + " req/s", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms", ms(c.SendLagP50Ms), ms(c.SendLagP99Ms), ms(c.SendLagMaxMs))},
+		{"slow reader", fmt.Sprintf("%s KiB/s achieved of a %s KiB/s bound", fixed(c.ReaderAchievedBytesPerS/1024, 1), fixed(float64(c.ReaderBoundBytesPerS)/1024, 1))},
+		{"pipe capacity", fmt.Sprintf("%s KiB", fixed(float64(c.PipeCapacityBytes)/1024, 0))},
+		{"clock and timers", fmt.Sprintf("resolution %d ns; sleep overshoot p50 %s us, p99 %s us", c.ClockResolutionNs, fixed(c.SleepOvershootP50Us, 1), fixed(c.SleepOvershootP99Us, 1))},
+		{"load generator capacity", capacity},
+		{"kit overhead per run", fixed(c.RunOverheadS, 2) + " s"},
+	}
+}

@@ -1,0 +1,293 @@
+package fifostall
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+
+	"github.com/docker/go-units"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/report"
+	"github.com/logbench/logbench/results/reference"
+)
+
+// publishedAPI is the API the article measured.
+var publishedAPI = reference.MustSetup(Name).API
+
+// Report draws several bundles on one page, on the same axes: a colour per bundle.
+func (Experiment) Report(w io.Writer, sources []experiment.Source, version string) error {
+	return writeReport(w, sources, version)
+}
+
+// drawn is one bundle as the drawings need it.
+type drawn struct {
+	label  string
+	colour color.RGBA
+	b      *schema.Bundle
+	conds  []condition
+}
+
+// condition is one cell of the matrix with what the plots need.
+type condition struct {
+	api, mode, reader string
+	row               schema.ConditionRow // recomputed from the runs
+	lat               []float64           // pooled latencies of the verified runs
+	runs              []schema.Rows       // the verified runs
+	pubP99            float64
+}
+
+func (c condition) label(multiAPI bool) string {
+	if multiAPI {
+		return c.api + "/" + c.mode
+	}
+	return c.mode
+}
+
+func (c condition) key() string { return c.api + "/" + c.mode + "/" + c.reader }
+
+func writeReport(w io.Writer, sources []experiment.Source, version string) error {
+	pub, err := reference.Load()
+	if err != nil {
+		return err
+	}
+	var bs []drawn
+	var page report.Bundles
+	for _, s := range sources {
+		if s.Result == nil || schema.Of(s.Result) == nil {
+			return errors.New("report: " + s.Label + " could not be read far enough to plot")
+		}
+		b := schema.Of(s.Result)
+		colour := page.Add(s.Label, s.Result, &b.Manifest.Common, b.Manifest.Parameters)
+		bs = append(bs, drawn{label: s.Label, colour: colour, b: b, conds: conditions(b, pub)})
+	}
+	var apis, modes, readers []string
+	for _, d := range bs {
+		apis = appendAll(apis, d.b.Manifest.Parameters.APIs)
+		modes = appendAll(modes, orderBy(d.b.Manifest.Parameters.Modes, d.conds, func(c condition) string { return c.mode }))
+		readers = appendAll(readers, orderBy(d.b.Manifest.Parameters.Readers, d.conds, func(c condition) string { return c.reader }))
+	}
+	// Bundles of one API each are set side by side by mode, whatever their APIs (a
+	// Python bundle beside a Go one); a bundle of several APIs needs api/mode.
+	multiAPI := false
+	for _, d := range bs {
+		multiAPI = multiAPI || len(d.b.Manifest.Parameters.APIs) > 1
+	}
+	var cats []string // api/mode or mode, the x axis of every plot by condition
+	for _, api := range apis {
+		for _, m := range modes {
+			if has(bs, func(c condition) bool { return c.api == api && c.mode == m }) {
+				if l := (condition{api: api, mode: m}).label(multiAPI); !slices.Contains(cats, l) {
+					cats = append(cats, l)
+				}
+			}
+		}
+	}
+
+	p, err := page.Page(Name, version,
+		"Latency of an API whose log goes to a FIFO read at a bounded rate: each condition's requests from the scheduled send to the end of the response. Published: "+reference.MustSetup(Name).Source,
+		nil)
+	if err != nil {
+		return err
+	}
+
+	p.Sections = append(p.Sections, report.Section{ID: "percentiles", Title: "Latency percentiles",
+		Caption: "Pooled over each condition's verified runs, from the scheduled send to the end of the response (log scale): a colour per bundle, a shape per percentile. Each reader has its own scale.",
+		Figures: percentilePlots(bs, cats, readers, multiAPI)})
+	p.Sections = append(p.Sections, report.Section{ID: "p99-runs", Title: "p99 per run",
+		Caption: "Each condition's pooled p99 (square) with the range of its runs' p99s (whisker) and each run's (dots), a colour per bundle" + publishedNote(pub, apis) + ".",
+		Figures: runPlots(bs, cats, readers, multiAPI)})
+	p.Sections = append(p.Sections, report.Section{ID: "hdr", Title: "Latency by percentile",
+		Caption: "Every pooled request's latency at its percentile, on a log scale of 1/(1-q) as HdrHistogram draws it: the tail has room. A colour per condition" + dashNote(bs) + ".",
+		Figures: hdrPlots(bs, readers, multiAPI)})
+	p.Sections = append(p.Sections, report.Section{ID: "schedule", Title: "Latency by scheduled send",
+		Caption: scheduleCaption(bs),
+		Figures: schedulePlots(bs, multiAPI)})
+	tl := report.Section{ID: "timeline", Title: "Log bytes generated, read and waiting",
+		Caption: "The conditions where the offered log volume exceeds the reader's bound: bytes the API generated, bytes the reader had read, and the backlog between them (KiB) since the first scheduled send, each run a line. The dashed grey line is the reader's bound." + timelineNote(bs)}
+	tl.Figures = timelinePlots(bs, multiAPI)
+	if len(tl.Figures) == 0 {
+		tl.Empty = "No condition here offers more log bytes per second than its reader reads (the slow reader with a 16 KiB mode does)."
+	}
+	p.Sections = append(p.Sections, tl)
+	p.Sections = append(p.Sections, report.Section{ID: "cpu", Title: "API CPU",
+		Caption: "Mean cores the API's cgroup used, from the reset after warm-up to the last response, over the verified runs; a bar per bundle.",
+		Figures: cpuPlots(bs, cats, readers, multiAPI)})
+	p.Sections = append(p.Sections, report.Section{ID: "conditions", Title: "Conditions and the model",
+		Caption: "Every figure recomputed from the runs; failed runs are counted, never pooled. The model's p99, drain and backlog are this kit's prediction from the reader's bound.",
+		Tables:  conditionTables(bs)})
+	p.Sections = append(p.Sections, report.Section{ID: "calibration", Title: "Calibration",
+		Caption: "The instrument measured on this engine inside the same limits just before the runs: every latency carries the send lag.",
+		Tables:  []report.Table{calibrationTable(bs)}})
+	p.Sections = append(p.Sections, report.Section{ID: "runs", Title: "Runs: trust and host noise",
+		Caption: "Every run, failed and redone ones too: whether it is data, whether its send lag kept within the bound, and how busy the host was.",
+		Tables:  runTables(bs)})
+	p.Sections = append(p.Sections, page.Images())
+	return report.Write(w, p)
+}
+
+func appendAll(xs, ys []string) []string {
+	for _, y := range ys {
+		if !slices.Contains(xs, y) {
+			xs = append(xs, y)
+		}
+	}
+	return xs
+}
+
+// has says whether any bundle has a condition like f.
+func has(bs []drawn, f func(condition) bool) bool {
+	for _, d := range bs {
+		if slices.ContainsFunc(d.conds, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func publishedNote(pub reference.Figures, apis []string) string {
+	if pub == nil || !slices.Contains(apis, publishedAPI) {
+		return ""
+	}
+	return "; the black stroke is the article's pooled p99, where it published one"
+}
+
+func dashNote(bs []drawn) string {
+	if len(bs) < 2 {
+		return ""
+	}
+	return "; a line style per bundle (solid: " + bs[0].label + ")"
+}
+
+func scheduleCaption(bs []drawn) string {
+	if len(bs) < 2 {
+		return "Each request at the time it was scheduled, a colour per run: a stall is a ramp, a run unlike the others its own colour."
+	}
+	return "Each request at the time it was scheduled, a colour per bundle (every run of a bundle in it): a stall is a ramp."
+}
+
+func timelineNote(bs []drawn) string {
+	if len(bs) < 2 {
+		return ""
+	}
+	return " A colour per bundle; generated solid, read dashed, backlog dotted."
+}
+
+// conditions recomputes the conditions and gathers each one's requests and runs.
+func conditions(b *schema.Bundle, pub reference.Figures) []condition {
+	rows := schema.DeriveConditions(b.Runs, b.Manifest.Parameters)
+	out := make([]condition, 0, len(rows))
+	for _, r := range rows {
+		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, pubP99: math.NaN()}
+		for _, run := range b.Runs {
+			if run.Run.Verified && !run.Run.Superseded && run.Run.API == r.API && run.Run.Mode == r.Mode && run.Run.Reader == r.Reader {
+				c.runs = append(c.runs, run)
+				for _, q := range run.Requests {
+					c.lat = append(c.lat, q.LatencyMs)
+				}
+			}
+		}
+		// The article measured one API: its figures stand beside that API's conditions only.
+		if pub != nil && r.API == publishedAPI {
+			if v, ok := pub.Lookup(r.Mode, r.Reader, "p99_pooled"); ok {
+				c.pubP99 = v
+			}
+		}
+		out = append(out, c)
+	}
+	// Modes in the manifest's order, which is the article's.
+	modes := orderBy(b.Manifest.Parameters.Modes, out, func(c condition) string { return c.mode })
+	slices.SortStableFunc(out, func(a, b condition) int { return slices.Index(modes, a.mode) - slices.Index(modes, b.mode) })
+	return out
+}
+
+// orderBy lists the values of key in the order of want, then any others as they come.
+func orderBy(want []string, conds []condition, key func(condition) string) []string {
+	var out []string
+	have := map[string]bool{}
+	for _, c := range conds {
+		have[key(c)] = true
+	}
+	for _, w := range want {
+		if have[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	for _, c := range conds {
+		if k := key(c); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// conditionTables are every bundle's conditions, a table each.
+func conditionTables(bs []drawn) []report.Table {
+	var out []report.Table
+	for _, d := range bs {
+		t := report.Table{Caption: d.label, Text: 1, Header: []string{"condition", "runs verified", "lag-trusted", "noisy host", "requests", "errors", "p50 ms", "p99 ms", "p99 resolved",
+			"model p99 ms", "published p99 ms", "per-run p99 ms", "max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read",
+			"max backlog KiB", "model backlog KiB", "API CPU cores"}}
+		for _, c := range d.conds {
+			r := c.row
+			t.Rows = append(t.Rows, []string{
+				c.key(), fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), fmt.Sprintf("%d/%d", r.RunsTrusted, r.RunsVerified),
+				strconv.Itoa(r.RunsNoisy), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),
+				ms(float64(r.P50Ms)), ms(float64(r.P99Ms)), yes(r.P99Resolved), ms(float64(r.PredictedP99Ms)), ms(c.pubP99),
+				figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)), ms(float64(r.MaxMs)),
+				fixed(float64(r.DrainS), 3), fixed(float64(r.PredictedDrainS), 3), fixed(float64(r.RPSToLastResponse), 2), fixed(float64(r.RPSToLogsRead), 2),
+				fixed(float64(r.BacklogMaxBytes)/1024, 1), fixed(float64(r.PredictedBacklogMaxBytes)/1024, 1), fixed(float64(r.APICPUCores), 4),
+			})
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// calibrationTable sets the bundles' calibrations side by side.
+func calibrationTable(bs []drawn) report.Table {
+	t := report.Table{Header: []string{""}, Text: len(bs) + 1}
+	var names []string
+	values := map[string][]string{}
+	for i, d := range bs {
+		t.Header = append(t.Header, d.label)
+		rows := calibrationRows(d.b.Manifest.Calibration)
+		if rows == nil {
+			rows = [][2]string{{"calibration", "not calibrated: the instrument's send lag and capacity on this engine are unknown"}}
+		}
+		for _, r := range rows {
+			if _, ok := values[r[0]]; !ok {
+				names = append(names, r[0])
+				values[r[0]] = make([]string, len(bs))
+			}
+			values[r[0]][i] = r[1]
+		}
+	}
+	for _, n := range names {
+		t.Rows = append(t.Rows, append([]string{n}, values[n]...))
+	}
+	return t
+}
+
+// runTables are every bundle's runs.
+func runTables(bs []drawn) []report.Table {
+	var out []report.Table
+	for _, d := range bs {
+		t := report.Table{Caption: d.label, Text: 2, Header: []string{"run", "condition", "round", "attempt", "verified", "p99 ms", "send-lag p99 ms", "send lag trusted", "host CPU median %", "host steal %", "CPU pressure %", "noisy host", "bytes read"}}
+		for _, run := range d.b.Runs {
+			r := run.Run
+			t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Mode + "/" + r.Reader, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt),
+				yes(r.Verified) + superseded(r.Superseded), ms(float64(r.P99Ms)), ms(float64(r.SendLagP99Ms)), yes(r.SendLagTrusted),
+				fixed(float64(r.HostCPUMedianPct), 1), fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1), yes(r.HostNoisy),
+				units.BytesSize(float64(r.BytesRead))})
+		}
+		out = append(out, t)
+	}
+	return out
+}

@@ -1,0 +1,142 @@
+package fifostall
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/report/reporttest"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// verified saves a synthetic bundle and verifies it, as the report command does.
+func verified(t *testing.T, o schematest.Options) *verify.Result {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "pi5")
+	if err := schematest.New(o).Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	files, err := bundle.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Experiment{}.Verify(files)
+}
+
+// archived verifies a bundle of results/.
+func archived(t *testing.T, path string) *verify.Result {
+	t.Helper()
+	files, err := bundle.Open(filepath.Join("..", "..", "..", "results", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Experiment{}.Verify(files)
+	res.Name = strings.TrimSuffix(filepath.Base(path), ".tar.gz")
+	return res
+}
+
+var allModes = []string{"none", "short1", "short10", "json-only", "json-prebuilt-sync", "json-sync", "json-queue"}
+
+func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
+	res := verified(t, schematest.Options{Modes: allModes, Rounds: 2})
+	html := reporttest.Render(t, Experiment{}, res)
+	// Percentiles, per-run p99 and HDR for each reader, one schedule plot per condition,
+	// one timeline per saturating condition (the three 16 KiB modes with the slow
+	// reader), and CPU for each reader.
+	if n := strings.Count(html, "<svg"); n != 2+2+2+14+3+2 {
+		t.Errorf("%d plots, want 25", n)
+	}
+	for _, want := range []string{
+		"<h2>Latency percentiles</h2>", "<h2>p99 per run</h2>", "<h2>Log bytes generated, read and waiting</h2>", "<h2>API CPU</h2>",
+		"<h2>Conditions and the model</h2>", "<h2>Verification and trust</h2>", "<strong>Verified</strong>", "go/json-sync/slow (2 runs)", "Latency percentiles, slow reader",
+		"<th>kernel</th><td>6.12.0-test</td>", "<th>cgroup</th><td>v2 systemd</td>", "<th>limits.api_cpus</th>",
+		`class="lb-bar"`, `class="lb-legend"`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	reporttest.SelfContained(t, html)
+}
+
+func TestTheReportShowsProblemsAndEscapesWhatTheBundleSays(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bad")
+	b := schematest.New(schematest.Options{Modes: []string{"json-queue"}, Rounds: 1, Duration: time.Second})
+	if err := b.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	files, err := bundle.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files.Extra = append(files.Extra, `<img src=x onerror=alert(1)>`)
+	html := reporttest.Render(t, Experiment{}, Experiment{}.Verify(files))
+	if !strings.Contains(html, "Does not verify") || !strings.Contains(html, "&lt;img src=x onerror=alert(1)&gt;: not a bundle file") {
+		t.Fatalf("the problem is not shown, escaped:\n%s", html[:min(len(html), 3000)])
+	}
+	if strings.Contains(html, "<img src=x") {
+		t.Fatal("a file name went into the page as HTML")
+	}
+}
+
+func TestAReportOfNothingSaysSo(t *testing.T) {
+	if err := (Experiment{}).Report(&bytes.Buffer{}, []experiment.Source{{Label: "x", Result: &verify.Result{Name: "x"}}}, "test"); err == nil {
+		t.Fatal("no error for a bundle that could not be read")
+	}
+	// A bundle without a saturating condition says there is no timeline to show.
+	res := verified(t, schematest.Options{Modes: []string{"short1"}, Readers: []string{"fast"}, Rounds: 1, Duration: time.Second})
+	if html := reporttest.Render(t, Experiment{}, res); !strings.Contains(html, "No condition here offers more log bytes per second than its reader reads") {
+		t.Fatal("no word on the missing timeline")
+	}
+}
+
+// Two bundles of different APIs share every plot's axes by mode: one plot per reader,
+// not one page per bundle.
+func TestTwoBundlesShareTheAxes(t *testing.T) {
+	py, gobundle := archived(t, "2026-11-30-vm2/fifo-py.tar.gz"), archived(t, "2026-11-30-vm2/fifo-go.tar.gz")
+	if !py.OK() || !gobundle.OK() {
+		t.Fatalf("the archived bundles do not verify: %s\n%s", py.Summary(), gobundle.Summary())
+	}
+	html := reporttest.Render(t, Experiment{}, py, gobundle)
+	for _, want := range []string{"<h1>logbench report: fifo-stall: fifo-py, fifo-go</h1>", "Latency percentiles, fast reader", "none/slow: latency by scheduled send",
+		"<th>apis</th><td>python</td><td>go</td>", `class="lb-published"`} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if n := strings.Count(html, "Latency percentiles, fast reader</text>"); n != 1 {
+		t.Errorf("%d plots of the fast reader's percentiles, want one for both bundles", n)
+	}
+	if strings.Contains(html, "python/none/fast: latency") {
+		t.Error("a plot of one bundle's condition where both have it")
+	}
+	if strings.Contains(html, "{APIs:") {
+		t.Error("the parameters are a struct dump")
+	}
+}
+
+// TestTheReportRendersInABrowser opens the pages of one and of two bundles in headless
+// Chromium at 1400 and 800 px: nothing wider than the window, every whisker on its
+// bar's centre, no legend on the data, no table clipped.
+func TestTheReportRendersInABrowser(t *testing.T) {
+	reporttest.Chromium(t)
+	one := reporttest.Render(t, Experiment{}, verified(t, schematest.Options{Modes: allModes, Rounds: 2}))
+	for _, l := range reporttest.Check(t, one) {
+		if l.SVGs != 25 || l.Whiskers == 0 || l.Legends < 25 {
+			t.Errorf("%d plots, %d whiskers, %d legends", l.SVGs, l.Whiskers, l.Legends)
+		}
+	}
+	reporttest.Screenshot(t, one, 1400)
+	two := reporttest.Render(t, Experiment{}, archived(t, "2026-11-30-vm2/fifo-py.tar.gz"), archived(t, "2026-11-30-vm2/fifo-go.tar.gz"))
+	for _, l := range reporttest.Check(t, two) {
+		if l.Whiskers == 0 || l.Bars == 0 {
+			t.Errorf("%d bars, %d whiskers", l.Bars, l.Whiskers)
+		}
+	}
+	reporttest.Screenshot(t, two, 800)
+}

@@ -1,0 +1,380 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// The rules of what can happen at all: a row that breaks one cannot have been observed,
+// however consistent the files are with each other (../README.md, "What verify checks").
+const (
+	RulePhases      = "phases-ordered"      // sent <= connected <= first byte <= done, within a request
+	RuleSeq         = "seq-contiguous"      // a run's seq is 0..n-1 or 1..n
+	RuleAttempts    = "attempts-contiguous" // a round's attempts are 1..k, or 0 alone
+	RuleLines       = "lines-per-request"   // each mode writes a known number of lines and bytes per request
+	RuleLimits      = "limits-applied"      // the manifest's limits are those the containers read
+	RuleTimes       = "times-recomputed"    // to_last_response_s, to_logs_read_s, drain_s, overhead_s
+	RuleRecords     = "records-in-requests" // the k-th record generated between the k-th send and the k-th response
+	RuleLagBound    = "send-lag-bound"      // max_send_lag_p99_ms within the flag's range
+	RulePercentiles = "percentiles-ordered" // p50 <= p99 <= max
+	RuleCPU         = "cpu-non-negative"    // CPU time, cores and throttling are never negative
+)
+
+// MaxSendLagBoundMs is the largest send-lag bound the kit accepts (--max-send-lag): at
+// the published 20 req/s a lag of 10 ms is a fifth of the interval between sends, and
+// latencies resolved to that are no measure of a logger that costs a millisecond.
+const MaxSendLagBoundMs = 10.0
+
+// timeTolerance is how far, in seconds, a time written in runs.csv may be from its
+// recomputation from the rows: the rows hold times to the nanosecond, the recomputation
+// adds float64 rounding.
+const timeTolerance = 1e-6
+
+// limitTolerance: the kernel applies a CPU limit as a quota in whole microseconds per
+// period (Docker's is 100 ms), and rounds a memory limit down to a page.
+const (
+	cpuLimitTolerance    = 1e-3
+	memoryLimitTolerance = 64 << 10
+)
+
+// rows checks every rule that does not rest on a recomputation of figures.
+func (v *verifier) rows() {
+	if v.ok[RequestsFile] {
+		v.requestRules()
+	}
+	if v.ok[ContainersFile] {
+		v.containerRules()
+	}
+	if v.ok[bundle.ManifestFile] {
+		v.lagBound()
+	}
+	for i, r := range v.runRows {
+		if r.RunID == "" || v.byRun[r.RunID] != i {
+			continue
+		}
+		at := func(column, have, want, rule, msg string) {
+			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
+		}
+		p := []float64{float64(r.P50Ms), float64(r.P99Ms), float64(r.MaxMs)}
+		if a, b := verify.Disorder(p...); a >= 0 {
+			names := []string{"p50_ms", "p99_ms", "max_ms"}
+			at(names[b], number(p[b]), "at least "+number(p[a]), RulePercentiles, names[b]+" below "+names[a])
+		}
+		if r.APICPUCores < 0 || r.APICPUThrottledPeriods < 0 {
+			at("api_cpu_cores", number(r.APICPUCores), "0 or more", RuleCPU, "CPU time and throttled periods are never negative")
+		}
+		v.linesRule(i, at)
+		if v.ok[RequestsFile] && v.ok[TimelineFile] {
+			v.timesRule(i, at)
+			v.recordsRule(i)
+		}
+	}
+}
+
+// requestRules: within a request the phases come in order; a run's seq has no gap.
+func (v *verifier) requestRules() {
+	reported := 0
+	for j, q := range v.requests {
+		// A phase that did not happen (an error before it) is 0, and is left out.
+		phases := []float64{q.SentMs, q.ConnectedMs, q.FirstByteMs, q.LatencyMs}
+		names := []string{"sent_ms", "connected_ms", "first_byte_ms", "latency_ms"}
+		written := slices.Clone(phases)
+		for k := range phases {
+			if phases[k] == 0 {
+				phases[k] = math.NaN()
+			}
+		}
+		if a, b := verify.Disorder(phases...); a >= 0 {
+			if reported++; reported <= maxLineErrors {
+				v.problem(verify.Problem{File: RequestsFile, Line: v.reqLines[j], Key: "run " + short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
+					Column: names[b], Have: number(written[b]), Want: "at least " + number(written[a]),
+					Msg: verify.Rule(RulePhases, names[b]+" before "+names[a]+": a request's phases come in order")})
+			}
+		}
+	}
+	if reported > maxLineErrors {
+		v.problem(verify.Problem{File: RequestsFile, Column: "latency_ms", Msg: verify.Rule(RulePhases, fmt.Sprintf("%d requests in all have phases out of order", reported))})
+	}
+	for i, r := range v.runRows {
+		if r.RunID == "" || v.byRun[r.RunID] != i || len(v.reqOf[i]) == 0 {
+			continue
+		}
+		idx := slices.Clone(v.reqOf[i])
+		slices.SortStableFunc(idx, func(a, b int) int { return int(v.requests[a].Seq - v.requests[b].Seq) })
+		first := v.requests[idx[0]].Seq
+		if first != 0 && first != 1 {
+			v.problem(verify.Problem{File: RequestsFile, Line: v.reqLines[idx[0]], Key: "run " + r.RunID, Column: "seq", Have: i64(first), Want: "0 or 1",
+				Msg: verify.Rule(RuleSeq, "a run's requests are numbered from 0 (or 1)")})
+			continue
+		}
+		for k, j := range idx {
+			if want := first + int64(k); v.requests[j].Seq != want {
+				v.problem(verify.Problem{File: RequestsFile, Line: v.reqLines[j], Key: "run " + r.RunID, Column: "seq", Have: i64(v.requests[j].Seq), Want: i64(want),
+					Msg: verify.Rule(RuleSeq, fmt.Sprintf("a run's %d requests are numbered %d..%d without a gap or a repeat", len(idx), first, first+int64(len(idx))-1))})
+				break
+			}
+		}
+	}
+}
+
+// linesRule: a verified run's mode wrote its known lines and bytes for each request;
+// with errors, a request may not have reached the API, so no more than that.
+func (v *verifier) linesRule(i int, at func(column, have, want, rule, msg string)) {
+	r := v.runRows[i]
+	mode, err := logmode.Parse(r.Mode)
+	if err != nil || !r.Verified {
+		return
+	}
+	n := int64(r.Requests)
+	for _, f := range []struct {
+		column string
+		have   int64
+		per    int
+	}{
+		{"lines_written", r.LinesWritten, mode.LinesPerRequest()},
+		{"bytes_generated", r.BytesGenerated, mode.BytesPerRequest()},
+	} {
+		want := n * int64(f.per)
+		switch {
+		case r.Errors == 0 && f.have != want:
+			at(f.column, i64(f.have), i64(want), RuleLines, fmt.Sprintf("%s writes %d per request, and the run has %d requests without an error", mode, f.per, n))
+		case r.Errors > 0 && f.have > want:
+			at(f.column, i64(f.have), "at most "+i64(want), RuleLines, fmt.Sprintf("%s writes %d per request, and the run has %d requests", mode, f.per, n))
+		}
+	}
+}
+
+// timesRule: a verified run's times follow from its rows as Derive computed them: the
+// last response is the latest end of a request, the log was read at the timeline's last
+// read, and the load lasted at least its configured duration. A failed run may not have
+// read its log to the end, so its times are taken as written.
+func (v *verifier) timesRule(i int, at func(column, have, want, rule, msg string)) {
+	r := v.runRows[i]
+	written := !slices.ContainsFunc(v.absent[RunsFile], func(c string) bool { return c == "wall_s" || c == "inherent_s" || c == "overhead_s" })
+	if written && r.InherentS > 0 && !near(r.OverheadS, r.WallS-r.InherentS, 1e-9) && math.Abs(r.OverheadS-(r.WallS-r.InherentS)) > timeTolerance {
+		at("overhead_s", number(r.OverheadS), number(r.WallS-r.InherentS), RuleTimes, "wall_s - inherent_s")
+	}
+	if !r.Verified || len(v.reqOf[i]) == 0 {
+		return
+	}
+	last := math.NaN()
+	for _, j := range v.reqOf[i] {
+		if q := v.requests[j]; q.LatencyMs > 0 {
+			last = max(nanZero(last), q.ScheduledOffsetS+q.LatencyMs/1e3)
+		}
+	}
+	read := math.NaN()
+	for _, j := range v.tlOf[i] {
+		if t := v.timeline[j]; t.Series == SeriesRead {
+			read = max(nanZero(read), t.OffsetS)
+		}
+	}
+	if math.IsNaN(last) {
+		return
+	}
+	from := fmt.Sprintf("recomputed from %s %s and %s %s", RequestsFile, lineSpan(v.reqOf[i], v.reqLines), TimelineFile, lineSpan(v.tlOf[i], v.tlLines))
+	check := func(column string, have, want float64, how string) {
+		if slices.Contains(v.absent[RunsFile], column) {
+			return
+		}
+		if math.Abs(have-want) > timeTolerance || math.IsNaN(have) {
+			at(column, number(have), number(want), RuleTimes, how+", "+from)
+		}
+	}
+	check("to_last_response_s", r.ToLastResponseS, max(r.LoadDurationS, last), "the later of load_duration_s and the last response")
+	if math.IsNaN(read) {
+		return // nothing was logged: no read completed the log
+	}
+	check("to_logs_read_s", r.ToLogsReadS, max(r.LoadDurationS, read, last), "the latest of load_duration_s, the last response and the last read")
+	check("drain_s", r.DrainS, max(0, read-last), "the last read after the last response")
+}
+
+func nanZero(f float64) float64 {
+	if math.IsNaN(f) {
+		return math.Inf(-1)
+	}
+	return f
+}
+
+// containerRules: CPU counters are never negative, and each container ran under the
+// limits the manifest says were asked for.
+func (v *verifier) containerRules() {
+	l := v.manifestBody.Parameters.Limits
+	shared := v.manifestBody.Parameters.ClientTopology == "shared"
+	type off1 struct {
+		first, rows int
+		have, want  string
+	}
+	mismatch := map[limitKey]*off1{}
+	var order []limitKey
+	off := func(k limitKey, j int, have, want string) {
+		if m, ok := mismatch[k]; ok {
+			m.rows++
+			return
+		}
+		mismatch[k] = &off1{first: j, rows: 1, have: have, want: want}
+		order = append(order, k)
+	}
+	for j, c := range v.containers {
+		at := func(column, have, want, rule, msg string) {
+			v.problem(verify.Problem{File: ContainersFile, Line: v.ctLines[j], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
+		}
+		for _, f := range []struct {
+			column string
+			value  float64
+		}{
+			{"cpu_used_ns", float64(c.CPUUsedNs)}, {"cpu_cores", c.CPUCores}, {"cpu_periods", float64(c.CPUPeriods)},
+			{"cpu_throttled_periods", float64(c.CPUThrottled)}, {"cpu_throttled_ms", c.CPUThrottledMs}, {"interval_s", c.IntervalS},
+		} {
+			if f.value < 0 {
+				at(f.column, number(f.value), "0 or more", RuleCPU, "a counter over the measured interval never runs backwards")
+			}
+		}
+		if !v.ok[bundle.ManifestFile] || c.CgroupVersion == 0 {
+			continue // the container's limits were never read (a run that failed early)
+		}
+		var cpus float64
+		var mem int64
+		param := c.Role
+		switch {
+		case c.Role == "api":
+			cpus, mem = l.APICPUs, l.APIMemoryBytes
+		case c.Role == "reader" && !shared:
+			cpus, mem = l.ReaderCPUs, l.ReaderMemoryBytes
+		case c.Role == "reader" || c.Role == "loadgen":
+			// Shared, the reader runs in the load generator's container, under its limits.
+			cpus, mem, param = l.LoadgenCPUs, l.LoadgenMemoryBytes, "loadgen"
+		default:
+			continue
+		}
+		if math.Abs(c.CPULimitCores-cpus) > cpuLimitTolerance {
+			off(limitKey{param + "_cpus", "cpu_limit_cores"}, j, number(c.CPULimitCores), number(cpus))
+		}
+		if d := c.MemoryLimitBytes - mem; d > 0 || d <= -memoryLimitTolerance || (mem == 0) != (c.MemoryLimitBytes == 0) {
+			off(limitKey{param + "_memory_bytes", "memory_limit_bytes"}, j, i64(c.MemoryLimitBytes), i64(mem))
+		}
+	}
+	// One problem per limit, at its first row: a forged limit is off in every run.
+	for _, k := range order {
+		m := mismatch[k]
+		more := ""
+		if m.rows > 1 {
+			more = fmt.Sprintf("; %d rows in all", m.rows)
+		}
+		c := v.containers[m.first]
+		v.problem(verify.Problem{File: ContainersFile, Line: v.ctLines[m.first], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: k.column, Have: m.have, Want: m.want,
+			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.limits.%s, as the kernel applies it (0: no limit)%s", bundle.ManifestFile, k.param, more))})
+	}
+}
+
+type limitKey struct{ param, column string }
+
+// lagBound: the send-lag bound decides which runs are trusted, so it is held to the
+// range the kit's flag accepts, and a bound other than the kit's default is said.
+func (v *verifier) lagBound() {
+	b := v.manifestBody.Parameters.MaxSendLagP99Ms
+	if b < 0 || b > MaxSendLagBoundMs {
+		v.problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters.max_send_lag_p99_ms", Have: number(b), Want: fmt.Sprintf("at most %g", MaxSendLagBoundMs),
+			Msg: verify.Rule(RuleLagBound, "the range --max-send-lag accepts")})
+		return
+	}
+	if b != 0 && b != DefaultMaxSendLagP99Ms {
+		v.res.Weakened = append(v.res.Weakened, fmt.Sprintf("send-lag bound %g ms, not the kit's default %g ms: runs are called trusted against it", b, DefaultMaxSendLagP99Ms))
+	}
+}
+
+// attemptsContiguous: a round's attempts are 1..k (or all 0, before the kit redid runs).
+func (v *verifier) attemptsContiguous(name string, idx []int) {
+	atts := make([]int, 0, len(idx))
+	for _, i := range idx {
+		atts = append(atts, v.runRows[i].Attempt)
+	}
+	if slices.Contains(atts, 0) {
+		return // attempts() names a 0 among others
+	}
+	slices.Sort(atts)
+	for k, a := range atts {
+		if a != k+1 {
+			i := idx[0]
+			for _, j := range idx {
+				if v.runRows[j].Attempt == a {
+					i = j
+				}
+			}
+			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + v.runRows[i].RunID, Column: "attempt", Have: strconv.Itoa(a), Want: strconv.Itoa(k + 1),
+				Msg: verify.Rule(RuleAttempts, fmt.Sprintf("the %d runs of %s are attempts 1..%d", len(atts), name, len(atts)))})
+			return
+		}
+	}
+}
+
+// recordTolerance, in seconds: the API and the load generator read one host clock in
+// their own processes; in the archived bundles every record came at least 71 us inside
+// its bounds.
+const recordTolerance = 200e-6
+
+// recordsRule: the API generates a request's records while it handles it, after the
+// load generator sent it and before the response ends. So, by time order, the k-th
+// record (of m per request) comes after the k-th send and the k*m-th before the k-th
+// response; a verified run without errors has m records per request in timeline.csv.
+func (v *verifier) recordsRule(i int) {
+	r := v.runRows[i]
+	mode, err := logmode.Parse(r.Mode)
+	m := mode.LinesPerRequest()
+	if err != nil || !r.Verified || r.Errors != 0 || m == 0 || len(v.reqOf[i]) == 0 {
+		return
+	}
+	type at struct {
+		t    float64
+		line int
+	}
+	var gen, sent, done []at
+	for _, j := range v.tlOf[i] {
+		if t := v.timeline[j]; t.Series == SeriesGenerated {
+			gen = append(gen, at{t.OffsetS, v.tlLines[j]})
+		}
+	}
+	for _, j := range v.reqOf[i] {
+		q := v.requests[j]
+		sent = append(sent, at{q.ScheduledOffsetS + q.SentMs/1e3, v.reqLines[j]})
+		done = append(done, at{q.ScheduledOffsetS + q.LatencyMs/1e3, v.reqLines[j]})
+	}
+	key := "run " + r.RunID
+	if len(gen) != m*len(done) {
+		v.problem(verify.Problem{File: TimelineFile, Key: key, Column: "series", Have: strconv.Itoa(len(gen)), Want: strconv.Itoa(m * len(done)),
+			Msg: verify.Rule(RuleRecords, fmt.Sprintf("generated samples of %s %s: %s generates %d records per request, one sample each", TimelineFile, lineSpan(v.tlOf[i], v.tlLines), mode, m))})
+		return
+	}
+	byTime := func(a, b at) int {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(gen, byTime)
+	slices.SortStableFunc(sent, byTime)
+	slices.SortStableFunc(done, byTime)
+	for k := range done {
+		if g := gen[(k+1)*m-1]; g.t > done[k].t+recordTolerance {
+			v.problem(verify.Problem{File: RequestsFile, Line: done[k].line, Key: key, Column: "latency_ms", Have: fmt.Sprintf("a response at %.6f s", done[k].t),
+				Want: fmt.Sprintf("at least %.6f s", g.t-recordTolerance),
+				Msg:  verify.Rule(RuleRecords, fmt.Sprintf("%d responses had ended, but only %d of their %d records were generated (%s line %d)", k+1, (k+1)*m-1, (k+1)*m, TimelineFile, g.line))})
+			return
+		}
+		if g := gen[k*m]; g.t < sent[k].t-recordTolerance {
+			v.problem(verify.Problem{File: RequestsFile, Line: sent[k].line, Key: key, Column: "sent_ms", Have: fmt.Sprintf("a send at %.6f s", sent[k].t),
+				Want: fmt.Sprintf("at most %.6f s", g.t+recordTolerance),
+				Msg:  verify.Rule(RuleRecords, fmt.Sprintf("record %d was generated (%s line %d) before request %d was sent", k*m+1, TimelineFile, g.line, k+1))})
+			return
+		}
+	}
+}

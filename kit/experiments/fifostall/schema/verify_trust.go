@@ -1,0 +1,53 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// trust says how far the bundle's figures can be trusted, from the runs as verify
+// recomputed them, never from the flags and counts the files claim: a bundle written
+// before the kit recorded a flag has it recomputed (the send-lag bound, the host's
+// noise), or the summary says plainly that its format did not record it.
+func (v *verifier) trust() {
+	c := &v.res.Counts
+	c.Trusted, c.Noisy = 0, 0
+	for i, r := range v.runRows {
+		want, ok := v.recomputed[i]
+		if !ok || !r.Verified || r.Superseded {
+			continue
+		}
+		if want.SendLagTrusted {
+			c.Trusted++
+		}
+		if want.HostNoisy {
+			c.Noisy++
+		}
+	}
+	for _, cond := range v.derived {
+		v.res.Trust = append(v.res.Trust, TrustLine(cond))
+	}
+	var unresolved, untrusted int
+	for _, cond := range v.derived {
+		if p99 := float64(cond.P99Ms); !math.IsNaN(p99) && !cond.P99Resolved {
+			unresolved++
+		}
+		if cond.RunsTrusted < cond.Runs {
+			untrusted++
+		}
+	}
+	w := &v.res.Weakened
+	if untrusted > 0 {
+		*w = append(*w, fmt.Sprintf("%d of %d conditions have runs whose send-lag p99 was over the bound: their latencies carry the load generator's error", untrusted, len(v.derived)))
+	}
+	if unresolved > 0 {
+		*w = append(*w, fmt.Sprintf("%d of %d conditions have a p99 under %g x their largest send-lag p99 (marked ~): the instrument cannot resolve it", unresolved, len(v.derived), ResolutionFactor))
+	}
+	if c.Noisy > 0 {
+		*w = append(*w, fmt.Sprintf("%d runs were measured on a noisy host (steal over %g%% or CPU pressure over %g%%)", c.Noisy, NoisyStealPct, NoisyCPUPressurePct))
+	}
+	if slices.Contains(v.absent[RunsFile], "host_steal_pct") {
+		*w = append(*w, "host noise: this bundle's format did not record it (no host_steal_pct column); no run can be called quiet or noisy")
+	}
+}

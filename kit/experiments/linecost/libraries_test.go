@@ -1,0 +1,146 @@
+package linecost
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// libraryParams measure every Go library with the default line (time stamps in).
+var libraryParams = Params{Languages: []string{Go}, Libraries: []string{"slog", "zap", "zerolog", "logrus"}, Line: lc.LineDefault,
+	Ways: []string{lc.Format, lc.DisabledLazy, lc.Buffered, lc.Unbuffered, lc.Queue}, Rounds: 1, Lines: 1000, FsyncLines: 1000, Trials: 2,
+	QueueSize: lc.DefaultQueueSize, QueueFull: lc.Block, RateLinesPerS: 1000, CPUs: 0.25, MemoryBytes: 128 << 20, PidsLimit: 128, Resamples: 200}
+
+// measured runs the Go program in this process for each library, as its container
+// would, and fills a plan's bundle with its documents, edit applied to each.
+func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument)) *Bundle {
+	t.Helper()
+	plan := NewPlan(p)
+	if err := plan.Target(experiment.Env{Platform: "linux/amd64"}); err != nil {
+		t.Fatal(err)
+	}
+	b := plan.LineCost()
+	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
+	for i, cond := range plan.Conditions() {
+		c := lc.DefaultConfig(t.TempDir())
+		c.Library, c.Line, c.Ways, c.Lines, c.Trials, c.Warmup, c.TimerReads = cond.(Cond).Library, p.Line, []string{cond.(Cond).Way}, p.Lines, p.Trials, 0, 100
+		doc, err := lc.Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if edit != nil {
+			edit(&doc)
+		}
+		result, _ := json.Marshal(doc)
+		run := experiment.Run{ID: experiment.NewRunID(cond, 1), Condition: cond, Round: 1, Position: i + 1, Started: time.Unix(1e9, 0),
+			Wall: time.Second, Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
+		summary, verified := b.Add(run)
+		if !verified && edit == nil {
+			if r := b.Runs[len(b.Runs)-1]; strings.Contains(r.Failure, "cgroup") {
+				t.Skip("no cgroup to read here: " + r.Failure)
+			}
+		}
+		t.Log(summary)
+		b.Manifest.RunsCompleted++
+		if verified {
+			b.Manifest.RunsVerified++
+		}
+	}
+	return b
+}
+
+func TestEveryGoLibraryVerifies(t *testing.T) {
+	b := measured(t, libraryParams, nil)
+	if len(b.Runs) != 20 || b.Manifest.RunsVerified != 20 {
+		for _, r := range b.Runs {
+			t.Log(r.LibraryID, r.Way, r.Failure)
+		}
+		t.Fatalf("%d runs, %d verified", len(b.Runs), b.Manifest.RunsVerified)
+	}
+	res := Experiment{}.Verify(saved(t, b, nil))
+	if !res.OK() {
+		t.Fatalf("%v", res.Problems)
+	}
+	got, _ := bundleOf(res)
+	if len(got.Conditions) != 20 || got.Conditions[5].Library != "zap" || got.Conditions[5].Line != lc.LineJSON || !(got.Conditions[5].CPUNsPerLineLow > 0) {
+		t.Fatalf("conditions %+v", got.Conditions[5])
+	}
+	for _, r := range got.Runs {
+		if !strings.Contains(r.LineFormat, lc.TimeMark) {
+			t.Errorf("%s: line %q has no time stamp", r.LibraryID, r.LineFormat)
+		}
+	}
+	for _, tr := range got.Trials {
+		if tr.Way == lc.Unbuffered && (tr.FileRawBytes != tr.WrittenBytes || tr.FileRawSHA256 == tr.FileSHA256) {
+			t.Errorf("%s: raw %d bytes %s, masked %s", tr.RunID, tr.FileRawBytes, tr.FileRawSHA256, tr.FileSHA256)
+		}
+	}
+}
+
+// A program that writes another line than the kit's, or masks what is not a time
+// stamp, does not verify.
+func TestLinesOtherThanTheKitsFail(t *testing.T) {
+	p := libraryParams
+	p.Libraries, p.Ways = []string{"zerolog"}, []string{lc.Unbuffered}
+	b := measured(t, p, func(doc *contract.LineCostDocument) {
+		doc.LineFormat = strings.Replace(doc.LineFormat, `,"time":"{time}"`, "", 1)
+	})
+	if b.Runs[0].Verified || !strings.Contains(b.Runs[0].Failure, "not the kit's line") {
+		t.Fatalf("%+v", b.Runs[0])
+	}
+	b = measured(t, p, func(doc *contract.LineCostDocument) {
+		doc.Ways[0].Trials[0].File.SHA256 = doc.Ways[0].Trials[0].FileRaw.SHA256
+	})
+	if b.Runs[0].Verified || !strings.Contains(b.Trials[0].Failure, "the file holds") {
+		t.Fatalf("%+v", b.Trials[0])
+	}
+}
+
+// A bundle with a way a library does not offer verifies: its row is marked, with no
+// runs, and its datapackage describes it.
+func TestABundleWithAWayNotOfferedVerifies(t *testing.T) {
+	p := libraryParams
+	p.Ways = []string{lc.Format}
+	p.Libraries, p.Languages, p.Line = []string{"zerolog", "slog"}, []string{Go}, lc.LineText // zerolog has no text line
+	b := measured(t, p, nil)
+	res := Experiment{}.Verify(saved(t, b, nil))
+	if !res.OK() {
+		t.Fatalf("%v", res.Problems)
+	}
+}
+
+func TestNotOfferedIsMarked(t *testing.T) {
+	p := libraryParams
+	p.Libraries, p.Line = []string{"zerolog", "slog"}, lc.LineText
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p.Conditions() {
+		if c.(Cond).Library == "zerolog" {
+			t.Fatalf("zerolog has no text line, yet %v is a condition", c)
+		}
+	}
+	if n := p.NotOffered(); len(n) != len(p.Ways) || !strings.Contains(n[0], lc.NotOfferedMark) {
+		t.Fatalf("%v", n)
+	}
+	conds := Figures(p, nil, nil, Published{})
+	if conds[0].Library != "zerolog" || conds[0].NotOffered == "" || conds[0].Runs != 0 {
+		t.Fatalf("%+v", conds[0])
+	}
+	var table strings.Builder
+	WriteTable(&table, conds, p)
+	if !strings.Contains(table.String(), "zerolog   text        format          "+lc.NotOfferedMark+": ") {
+		t.Fatalf("no mark in the table:\n%s", table.String())
+	}
+	p.Libraries = []string{"zerolog"}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), lc.NotOfferedMark) {
+		t.Fatalf("only not-offered ways: %v", err)
+	}
+}

@@ -1,0 +1,220 @@
+package qps
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/results/reference"
+)
+
+// PublishedLabel is the published figures' column in a comparison.
+const PublishedLabel = compare.PublishedLabel
+
+// Metrics are the experiment's metrics in the order compare shows them.
+var Metrics = []compare.Metric{
+	{Name: "requests_per_s", Title: "requests per second"},
+	{Name: "requests_per_s_at_median_speed", Title: "requests per second at the bundle's median host speed (speed probe)", Wide: true},
+	{Name: "ratio_to_console_file", Title: "requests per second over console+file's, same API and round"},
+	{Name: "p50_run_mean_ms", Title: "median latency, mean over runs"},
+	{Name: "p99_run_mean_ms", Title: "p99 latency, mean over runs"},
+	{Name: "api_cpu_us_per_request", Title: "API CPU per request"},
+	{Name: "engine_cpu_us_per_request", Title: "engine CPU per request (dockerd, containerd, shims)"},
+}
+
+// compareLegend says what the test of each metric rests on.
+var compareLegend = []string{
+	"qps: requests/s is the mean over runs of each run's mean of its whole seconds' counts (series.csv); the bootstrap draws runs, then seconds within each. The ratio to console+file pairs each run with the console+file run of its API and round. Latencies and CPU per request are one figure per run (a bundle keeps no single request), and the bootstrap draws runs. Only verified runs count.",
+	fmt.Sprintf("qps marks: NOT CONFIRMED when the kit's rate of an API is more than %g%% off wrk's on the same container (its req/s and ratios are not vouched for); noisy runs, a condition with runs during which other work on the host took over %g cores (verify names how many).", WrkTolerance*100, NoisyOtherCores),
+}
+
+// Compare sets bundles side by side condition by condition with the comparison engine
+// (kit/offline/compare), the published figures first with opt.Published.
+func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
+	in := compare.Input{Experiment: Name, Metrics: Metrics, Legend: compareLegend}
+	var bundles []*Bundle
+	for _, s := range sources {
+		b, err := bundleOf(s.Result)
+		if err != nil {
+			return err
+		}
+		bundles = append(bundles, b)
+	}
+	if opt.Published {
+		pub, err := LoadPublished()
+		if err != nil {
+			return err
+		}
+		setup, err := reference.SetupOf(Name)
+		if err != nil {
+			return err
+		}
+		in.Published = &setup
+		in.Sides = append(in.Sides, compare.Side{Label: PublishedLabel, Rows: PublishedRows(pub, setup.API, bundles), Host: compare.PublishedHost(setup)})
+		for i, b := range bundles {
+			// The last difference, the API itself, is every bundle's: the legend says it once.
+			u := UnlikePublished(b.M.Parameters)
+			for _, d := range u[:len(u)-1] {
+				in.Warnings = append(in.Warnings, "WARNING: "+sources[i].Label+" differs from the published setup: "+d)
+			}
+			if i == 0 {
+				in.Legend = append(slices.Clone(in.Legend), "published: "+u[len(u)-1]+".")
+			}
+		}
+	}
+	for i, s := range sources {
+		b := bundles[i]
+		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: Rows(b, s.Result.Speed), Common: &b.M.Common, Manifest: b.M,
+			Host: []compare.KV{{Key: "runtime", Value: runtimes(b.M)}}})
+	}
+	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Resamples: opt.Resamples, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+}
+
+// Rows are a qps bundle's rows for the comparison engine, per condition over its
+// verified runs: requests/s with each run's whole seconds as its values, the ratio to
+// console+file per round, the latencies and CPU per request one figure per run. A
+// condition with noisy runs is marked, and an API whose rate wrk contradicts has its
+// requests/s and ratios marked NOT CONFIRMED.
+//
+// With the speed probe's figures (speed: each run's speed over the bundle's median,
+// verify.Result.Speed), requests/s is also given at the bundle's median speed, each run's
+// rate divided by its speed: kept apart from the raw figure, as
+// requests_per_s_at_median_speed.
+func Rows(b *Bundle, speed map[string]float64) []compare.Row {
+	seconds := map[string][]float64{}
+	for _, s := range b.Series {
+		seconds[s.RunID] = append(seconds[s.RunID], float64(s.Requests))
+	}
+	verified := func(api, config string) []RunRow {
+		var out []RunRow
+		for _, r := range b.Runs {
+			if r.Verified && r.API == api && r.Config == config {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	unconfirmed := map[string]string{}
+	for _, c := range b.Conditions {
+		if c.WrkAgreement.Present() && !WrkAgrees(float64(c.WrkAgreement)) {
+			unconfirmed[c.API] = fmt.Sprintf("NOT CONFIRMED by wrk (the kit's rate %.2f x wrk's)", float64(c.WrkAgreement))
+		}
+	}
+	var out []compare.Row
+	for _, c := range b.Conditions {
+		cond := []compare.KV{{Key: "api", Value: c.API}, {Key: "config", Value: c.Config}}
+		var marks []string
+		if c.RunsNoisy > 0 {
+			marks = append(marks, "noisy runs")
+		}
+		rateMarks := slices.Clone(marks)
+		if u, ok := unconfirmed[c.API]; ok {
+			rateMarks = append(rateMarks, u)
+		}
+		runs := verified(c.API, c.Config)
+		var rps, rpsNorm, p50, p99, apiUs, engUs [][]float64
+		for _, r := range runs {
+			if sp := speed[r.RunID]; sp > 0 && r.RequestsPerS.Present() && r.RequestsPerS > 0 {
+				rpsNorm = append(rpsNorm, []float64{float64(r.RequestsPerS) / sp})
+			}
+			whole := min(int(math.Floor(r.MeasuredS)), len(seconds[r.RunID]))
+			if whole > 0 {
+				rps = append(rps, seconds[r.RunID][:whole])
+			} else if r.RequestsPerS.Present() {
+				rps = append(rps, []float64{float64(r.RequestsPerS)})
+			}
+			if r.LatencyP50Ms.Present() && r.LatencyP99Ms.Present() {
+				p50 = append(p50, []float64{float64(r.LatencyP50Ms)})
+				p99 = append(p99, []float64{float64(r.LatencyP99Ms)})
+			}
+			if r.APICPUUsPerReq.Present() {
+				apiUs = append(apiUs, []float64{float64(r.APICPUUsPerReq)})
+			}
+			if r.EngineUsPerReq.Present() {
+				engUs = append(engUs, []float64{float64(r.EngineUsPerReq)})
+			}
+		}
+		row := func(metric, unit string, runs [][]float64, value Opt, marks []string) {
+			if len(runs) == 0 {
+				return
+			}
+			r := compare.Measured(cond, metric, unit, compare.Mean{}, runs)
+			r.Value = float64(value)
+			r.Marks = marks
+			out = append(out, r)
+		}
+		row("requests_per_s", "req/s", rps, c.RequestsPerS, rateMarks)
+		if len(rpsNorm) == len(runs) {
+			row("requests_per_s_at_median_speed", "req/s", rpsNorm, None, rateMarks)
+		}
+		if c.Config != ConsoleFile {
+			var ratios [][]float64
+			for _, r := range runs {
+				for _, cf := range verified(c.API, ConsoleFile) {
+					if ratio := bundle.Ratio(r.RequestsPerS, cf.RequestsPerS); cf.Round == r.Round && ratio.Present() {
+						ratios = append(ratios, []float64{float64(ratio)})
+					}
+				}
+			}
+			row("ratio_to_console_file", "x", ratios, c.RatioToConsoleFile, rateMarks)
+		}
+		row("p50_run_mean_ms", "ms", p50, c.LatencyP50Ms, marks)
+		row("p99_run_mean_ms", "ms", p99, c.LatencyP99Ms, marks)
+		row("api_cpu_us_per_request", "us", apiUs, c.CPUAPIUsPerReq, marks)
+		if len(engUs) == c.RunsVerified { // a figure of some runs only would not be the condition's
+			row("engine_cpu_us_per_request", "us", engUs, c.CPUEngineUsPerReq, marks)
+		}
+	}
+	return out
+}
+
+// PublishedRows are the article's requests/s and ratios to console+file, for every
+// configuration the bundles have, under the API the article measured.
+func PublishedRows(pub Published, api string, bundles []*Bundle) []compare.Row {
+	var configs []string
+	for _, b := range bundles {
+		for _, c := range b.M.Parameters.Configs {
+			if !slices.Contains(configs, c) {
+				configs = append(configs, c)
+			}
+		}
+	}
+	var out []compare.Row
+	for _, config := range configs {
+		cond := []compare.KV{{Key: "api", Value: api}, {Key: "config", Value: config}}
+		v, ok := pub.RequestsPerS[config]
+		if !ok {
+			continue
+		}
+		out = append(out, compare.Fixed(cond, "requests_per_s", "req/s", v))
+		if cf, ok := pub.RequestsPerS[ConsoleFile]; ok && config != ConsoleFile && cf > 0 {
+			out = append(out, compare.Fixed(cond, "ratio_to_console_file", "x", v/cf))
+		}
+	}
+	return out
+}
+
+// runtimes names each API's runtime and libraries as its image recorded them.
+func runtimes(m Manifest) string {
+	var out []string
+	for _, api := range m.Parameters.APIs {
+		v := m.Versions[api]
+		var parts []string
+		for k, x := range v {
+			parts = append(parts, k+" "+x)
+		}
+		sort.Strings(parts)
+		if len(parts) == 0 {
+			out = append(out, api)
+			continue
+		}
+		out = append(out, strings.Join(parts, ", "))
+	}
+	return strings.Join(out, "; ")
+}

@@ -1,0 +1,75 @@
+package qps
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/report/reporttest"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// archived verifies a bundle of results/.
+func archived(t *testing.T, path string) *verify.Result {
+	t.Helper()
+	files, err := bundle.Open(filepath.Join("..", "..", "..", "results", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Experiment{}.Verify(files)
+	if !res.OK() {
+		t.Fatalf("%s does not verify: %s", path, res.Summary())
+	}
+	res.Name = strings.TrimSuffix(filepath.Base(path), ".tar.gz")
+	return res
+}
+
+// The page has what a reader of the qps experiment needs: the rates with their
+// intervals beside the published ones, the ratios that are the fidelity check, each
+// run's seconds, latency, CPU per request and wrk's verdict; parameters as a table.
+func TestTheReportDrawsWhatQPSReadersNeed(t *testing.T) {
+	final, wrk := archived(t, "2026-11-30-vm2/qps-final.tar.gz"), archived(t, "2026-11-30-vm2/qps-wrk.tar.gz")
+	one := reporttest.Render(t, Experiment{}, final)
+	for _, want := range []string{
+		"<h1>logbench report: qps: qps-final</h1>", "Requests per second</text>", "Ratio to console+file</text>",
+		"console+file: requests per second</text>", "none: requests per second</text>", "Latency p99</text>", "Latency max</text>",
+		"API CPU per request</text>", "Engine CPU per request</text>", "No bundle here ran wrk",
+		"<th>limits.api_cpus</th>", `class="lb-published"`, `class="lb-whisker"`, "express",
+	} {
+		if !strings.Contains(one, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	for _, banned := range []string{"{APIs:", "<pre", "LogOpts:map"} {
+		if strings.Contains(one, banned) {
+			t.Errorf("the page has %q", banned)
+		}
+	}
+	reporttest.SelfContained(t, one)
+
+	// Two bundles on the same axes: one rate plot, a colour each; wrk's disagreement named.
+	two := reporttest.Render(t, Experiment{}, final, wrk)
+	if n := strings.Count(two, "Requests per second</text>"); n != 1 {
+		t.Errorf("%d rate plots, want one for both bundles", n)
+	}
+	for _, want := range []string{"<h1>logbench report: qps: qps-final, qps-wrk</h1>", "NOT CONFIRMED: qps-wrk, node/none", "The kit&#39;s rate over wrk&#39;s</text>",
+		`<th>qps-wrk</th><td>node/none</td>`, "qps-final, qps-wrk: the published API is Nest.js"} {
+		if !strings.Contains(two, want) {
+			t.Errorf("the page of two lacks %q", want)
+		}
+	}
+}
+
+func TestTheReportRendersInABrowser(t *testing.T) {
+	reporttest.Chromium(t)
+	final, wrk := archived(t, "2026-11-30-vm2/qps-final.tar.gz"), archived(t, "2026-11-30-vm2/qps-wrk.tar.gz")
+	for _, page := range []string{reporttest.Render(t, Experiment{}, final), reporttest.Render(t, Experiment{}, final, wrk)} {
+		for _, l := range reporttest.Check(t, page) {
+			if l.Whiskers == 0 || l.Legends != l.SVGs {
+				t.Errorf("%d whiskers; %d legends in %d plots", l.Whiskers, l.Legends, l.SVGs)
+			}
+		}
+	}
+	reporttest.Screenshot(t, reporttest.Render(t, Experiment{}, final, wrk), 800)
+}

@@ -1,0 +1,236 @@
+package yourapi
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/incontainer/foreign"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// LinesTolerance is how far a run's lines per request may be from its configuration's
+// median before the run is marked: 0.05 lines, plus 1% of the median. A service's
+// start-up and shutdown lines, and a request in flight when the load stops, move the
+// figure by far less over the thousands of requests of a run.
+func LinesTolerance(median float64) float64 { return 0.05 + 0.01*math.Abs(median) }
+
+// NoisyOtherCores is the busy CPU of the host, beyond the service, the generator and
+// the engine, over which a run is marked noisy (as in the qps experiment).
+const NoisyOtherCores = 0.25
+
+// DeriveRun fills one run's derived columns from its observed ones and its series;
+// Mark, which sets the run against the others, is DeriveRuns'.
+func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
+	counts := make([]float64, len(series))
+	r.Requests = 0
+	for i, s := range series {
+		r.Requests += s.Requests
+		counts[i] = float64(s.Requests)
+	}
+	// Without a measured interval there is no rate over it: absent, not 0.
+	r.RequestsPerS, r.RequestsPerSOver = None, None
+	if r.MeasuredS > 0 {
+		r.RequestsPerSOver = Opt(float64(r.Requests) / r.MeasuredS)
+	}
+	// Autocannon's figure: the mean of the whole seconds' counts.
+	if whole := min(int(math.Floor(r.MeasuredS+1e-9)), len(counts)); whole == 0 {
+		r.RequestsPerS = r.RequestsPerSOver
+	} else {
+		r.RequestsPerS = Opt(stats.Mean(counts[:whole]))
+	}
+	// The lines of the sinks read back; a sink not read adds nothing (and its counts
+	// are absent, not 0, in bundles written now).
+	console, consoleBytes := r.ConsoleRead && r.ConsoleLines.Present() && r.ConsoleBytes.Present(), int64(0)
+	file, fileBytes := r.FileRead && r.FileLines.Present() && r.FileBytes.Present(), int64(0)
+	r.Lines = 0
+	if console {
+		r.Lines, consoleBytes = int64(r.ConsoleLines), int64(r.ConsoleBytes)
+	}
+	if file {
+		r.Lines, fileBytes = r.Lines+int64(r.FileLines), int64(r.FileBytes)
+	}
+	r.LinesPerRequest, r.ConsolePerReq, r.FilePerReq, r.BytesPerRequest = None, None, None, None
+	if r.SentTotal > 0 {
+		n := float64(r.SentTotal)
+		if console {
+			r.ConsolePerReq = r.ConsoleLines / Opt(n)
+		}
+		if file {
+			r.FilePerReq = r.FileLines / Opt(n)
+		}
+		if console || file {
+			r.LinesPerRequest = Opt(float64(r.Lines) / n)
+			r.BytesPerRequest = Opt(float64(consoleBytes+fileBytes) / n)
+		}
+	}
+	r.APICores, r.EngineCores, r.APIUsPerReq, r.EngineUsPerReq, r.CPUUsPerReq = None, None, None, None, None
+	measured := r.CPUMeasured && r.APICPUS.Present() && r.EngineCPUS.Present() && r.CPUIntervalS.Present() && r.CPUIntervalS > 0
+	if measured {
+		r.APICores, r.EngineCores = r.APICPUS/r.CPUIntervalS, r.EngineCPUS/r.CPUIntervalS
+		if r.Requests > 0 {
+			n := Opt(r.Requests)
+			r.APIUsPerReq, r.EngineUsPerReq = r.APICPUS*1e6/n, r.EngineCPUS*1e6/n
+			r.CPUUsPerReq = r.APIUsPerReq + r.EngineUsPerReq
+		}
+	}
+	r.OtherCores, r.HostNoisy = None, false
+	if r.HostBusyPct.Present() && r.HostCPUs.Present() && r.HostCPUs > 0 && measured && r.MeasuredS > 0 {
+		r.OtherCores = Opt(float64(r.HostBusyPct)/100*float64(r.HostCPUs) - float64(r.APICores) - float64(r.EngineCores) - r.GeneratorCPUS/r.MeasuredS)
+		r.HostNoisy = float64(r.OtherCores) > NoisyOtherCores
+	}
+	// A run that sent nothing has no send lag, and no lag to distrust it for.
+	r.Trusted = r.Load != foreign.Open || !r.SendLagP99Ms.Present() || float64(r.SendLagP99Ms) <= p.MaxSendLagP99Ms
+	r.Mark = ""
+	failure := r.ObservedFailure
+	switch {
+	case r.Requests == 0:
+		failure = experiment.JoinFailures(failure, "no response in the measured interval")
+	case r.Errors > 0:
+		failure = experiment.JoinFailures(failure, fmt.Sprintf("%d requests got no response", r.Errors))
+	}
+	if r.Non2xx > 0 {
+		failure = experiment.JoinFailures(failure, fmt.Sprintf("%d responses were not 2xx", r.Non2xx))
+	}
+	if r.GeneratorBusy {
+		failure = experiment.JoinFailures(failure, "the load generator was saturated: it may have been the bottleneck")
+	}
+	r.Failure, r.Verified = failure, failure == ""
+	return r
+}
+
+// pooled says whether a run counts in its configuration's figures.
+func pooled(r RunRow) bool { return r.Verified && r.Trusted && !r.Superseded }
+
+// DeriveRuns derives every run and marks, within each configuration, a run whose lines
+// per request are off the configuration's median, and in non-blocking mode a run whose
+// console holds fewer lines per request than the configuration's fullest run (lines
+// the driver dropped).
+func DeriveRuns(runs []RunRow, series []SeriesRow, p Params) []RunRow {
+	seriesOf := map[string][]SeriesRow{}
+	for _, s := range series {
+		seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
+	}
+	out := make([]RunRow, len(runs))
+	for i, r := range runs {
+		out[i] = DeriveRun(r, seriesOf[r.RunID], p)
+	}
+	for _, config := range p.ConfigNames() {
+		var lpr, console []float64
+		for _, r := range out {
+			if r.Config == config && r.Verified && !r.Superseded {
+				if r.LinesPerRequest.Present() {
+					lpr = append(lpr, float64(r.LinesPerRequest))
+				}
+				if r.ConsolePerReq.Present() {
+					console = append(console, float64(r.ConsolePerReq))
+				}
+			}
+		}
+		if len(lpr) < 2 {
+			continue
+		}
+		median := medianOf(lpr)
+		fullest := slices.Max(append(console, math.Inf(-1)))
+		for i := range out {
+			r := &out[i]
+			if r.Config != config || !r.Verified || r.Superseded || !r.LinesPerRequest.Present() {
+				continue
+			}
+			var marks []string
+			if v := float64(r.LinesPerRequest); math.Abs(v-median) > LinesTolerance(median) {
+				marks = append(marks, fmt.Sprintf("lines per request %.3f, the configuration's median %.3f", v, median))
+			}
+			if p.NonBlocking && r.ConsolePerReq.Present() {
+				if short := fullest - float64(r.ConsolePerReq); short > LinesTolerance(fullest) {
+					marks = append(marks, fmt.Sprintf("console about %.0f lines short of the configuration's fullest run: dropped by the driver in non-blocking mode", short*float64(r.SentTotal)))
+				}
+			}
+			r.Mark = experiment.JoinFailures(marks...)
+		}
+	}
+	return out
+}
+
+func medianOf(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// DeriveConditions pools every configuration's runs, in the manifest's order.
+func DeriveConditions(runs []RunRow, p Params) []ConditionRow {
+	var out []ConditionRow
+	for _, cfg := range p.Configs {
+		out = append(out, deriveCondition(cfg, runs, p))
+	}
+	var base ConditionRow
+	for _, c := range out {
+		if c.Config == p.Baseline {
+			base = c
+		}
+	}
+	for i := range out {
+		c := &out[i]
+		c.RatioToBaseline = bundle.Ratio(c.RequestsPerS, base.RequestsPerS)
+		c.CostAPIUs = bundle.Diff(c.APIUsPerReq, base.APIUsPerReq)
+		c.CostEngineUs = bundle.Diff(c.EngineUsPerReq, base.EngineUsPerReq)
+		c.CostPerRequestUs = bundle.Diff(c.CPUUsPerReq, base.CPUUsPerReq)
+	}
+	return out
+}
+
+func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
+	c := ConditionRow{Config: cfg.Name, Setting: cfg.String(), Baseline: cfg.Name == p.Baseline, LinesSteady: true}
+	var rps, p50, p99, lpr, con, file, bpr, apiC, engC, apiU, engU, cpuU []float64
+	add := func(list *[]float64, o Opt) {
+		if o.Present() {
+			*list = append(*list, float64(o))
+		}
+	}
+	for _, r := range runs {
+		if r.Config != cfg.Name {
+			continue
+		}
+		c.Runs++
+		if r.Verified {
+			c.RunsVerified++
+		}
+		if r.Verified && r.HostNoisy {
+			c.RunsNoisy++
+		}
+		if r.Mark != "" {
+			c.RunsMarked++
+			c.LinesSteady = false
+		}
+		if !pooled(r) {
+			continue
+		}
+		c.RunsPooled++
+		add(&rps, r.RequestsPerS)
+		add(&p50, r.LatencyP50Ms)
+		add(&p99, r.LatencyP99Ms)
+		add(&lpr, r.LinesPerRequest)
+		add(&con, r.ConsolePerReq)
+		add(&file, r.FilePerReq)
+		add(&bpr, r.BytesPerRequest)
+		add(&apiC, r.APICores)
+		add(&engC, r.EngineCores)
+		add(&apiU, r.APIUsPerReq)
+		add(&engU, r.EngineUsPerReq)
+		add(&cpuU, r.CPUUsPerReq)
+	}
+	c.RequestsPerS, c.RequestsPerSLow, c.RequestsPerSHigh = bundle.MeanCI(rps)
+	c.LatencyP50Ms, c.LatencyP99Ms = bundle.MeanOf(p50), bundle.MeanOf(p99)
+	c.LinesPerRequest, c.ConsolePerReq, c.FilePerReq, c.BytesPerRequest = bundle.MeanOf(lpr), bundle.MeanOf(con), bundle.MeanOf(file), bundle.MeanOf(bpr)
+	c.APICores, c.EngineCores = bundle.MeanOf(apiC), bundle.MeanOf(engC)
+	c.APIUsPerReq, c.EngineUsPerReq, c.CPUUsPerReq = bundle.MeanOf(apiU), bundle.MeanOf(engU), bundle.MeanOf(cpuU)
+	return c
+}

@@ -1,0 +1,192 @@
+package yourapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/incontainer/foreign"
+)
+
+// Where the kit's containers mount the run's volume, and the uid:gid they run as.
+const (
+	RunDir     = "/run/logbench"
+	User       = "65532:65532"
+	resultPath = RunDir + "/result.json"
+	helperPort = 9003
+	// LoadImage is the kit's image that conducts the run and measures CPU.
+	LoadImage = "qpsload"
+)
+
+// CPUHow says how CPU is measured, for the manifest.
+const CPUHow = "a helper container of the qpsload image in the host's PID namespace (read-only root, no capabilities, no new privileges, uid 65532, 0.1 CPU, 64 MiB) " +
+	"reads /proc/<pid>/stat before and after the measured interval: of dockerd, containerd and containerd-shim (outside the container: the engine's CPU), " +
+	"and of the processes whose /proc/<pid>/cgroup names the service's container (inside: their user + system time, those present at the second sample; " +
+	"a process that ended in between is not counted)"
+
+// Plan is a matrix of this experiment and the bundle it fills.
+type Plan struct {
+	bundle *Bundle
+}
+
+var (
+	_ experiment.Plan     = (*Plan)(nil)
+	_ experiment.Preparer = (*Plan)(nil)
+)
+
+// NewPlan is a fresh matrix of p's configurations x rounds.
+func NewPlan(p Params) *Plan {
+	p.CPUHow = CPUHow
+	b := &Bundle{M: Manifest{Parameters: p, Counted: Counted}}
+	b.M.Experiment = Name
+	return &Plan{bundle: b}
+}
+
+// Cond is a condition of this experiment: one logging configuration, by its name.
+type Cond string
+
+func (c Cond) String() string { return string(c) }
+
+func (p *Plan) Conditions() []experiment.Condition {
+	var out []experiment.Condition
+	for _, name := range p.bundle.M.Parameters.ConfigNames() {
+		out = append(out, Cond(name))
+	}
+	return out
+}
+func (p *Plan) Rounds() int               { return p.bundle.M.Parameters.Rounds }
+func (p *Plan) Bundle() experiment.Bundle { return p.bundle }
+
+// YourAPI returns the plan's bundle as this experiment's.
+func (p *Plan) YourAPI() *Bundle { return p.bundle }
+
+// Images are the kit's own: the service's image is the user's, found in Target.
+func (p *Plan) Images() []string { return []string{LoadImage} }
+
+// Target finds the image on the engine (the kit does not pull) and refuses a log
+// driver the engine does not offer; on resume, the image must still be the one the
+// bundle ran.
+func (p *Plan) Target(env experiment.Env) error {
+	params := &p.bundle.M.Parameters
+	params.Platform = env.Platform
+	if params.LogDriver == "" {
+		params.LogDriver, _ = experiment.DefaultLogDriver(env.Engine)
+	}
+	if drivers := env.Engine.LogDrivers; len(drivers) > 0 && !contains(drivers, params.LogDriver) {
+		return usagef("--log-driver %s: this engine offers %v", params.LogDriver, drivers)
+	}
+	if env.Image == nil {
+		return usagef("--image %s: this engine cannot be asked for its images", params.Image)
+	}
+	id, found, err := env.Image(params.Image)
+	if err != nil {
+		return fmt.Errorf("--image %s: asking the engine: %w", params.Image, err)
+	}
+	if !found {
+		return usagef("--image %s: the engine has no such image (pull or build it first: the kit runs what the engine has)", params.Image)
+	}
+	if params.ImageID != "" && params.ImageID != id {
+		return usagef("--resume: %s is now %.19s, the bundle ran %.19s; resume with the same image, or start a new bundle", params.Image, id, params.ImageID)
+	}
+	params.ImageID = id
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Pod is one run's three containers: the service owns the network namespace; the CPU
+// helper (the host's PID namespace) and the conductor join it and reach the service
+// on 127.0.0.1.
+func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
+	return p.pod(string(cond.(Cond)), runID, images, false)
+}
+
+func (p *Plan) pod(config, runID string, images map[string]string, probe bool) experiment.PodSpec {
+	pr := p.bundle.M.Parameters
+	cfg := pr.Config(config)
+	l := pr.Limits
+	h := pr.Hardening
+	api := experiment.ContainerSpec{Role: "api", Image: pr.ImageID, Cmd: cfg.Cmd, Env: cfg.Env,
+		NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes, LogDriver: pr.LogDriver, LogOpts: pr.LogOpts, MountPath: pr.LogFile}
+	if len(h.Relaxed) > 0 {
+		api.Relax = &experiment.Relax{WritableRoot: !h.ReadOnlyRoot, ImageUser: h.User == "", CapAdd: h.CapAdd, NewPrivileges: !h.NoNewPrivileges}
+	}
+	serve := contract.DefaultQPSLoadArgs()
+	serve.EngineCPUServer, serve.PodCPU = fmt.Sprintf("127.0.0.1:%d", helperPort), true
+	helper := experiment.ContainerSpec{Role: "enginecpu", Image: images[LoadImage], NanoCPUs: experiment.NanoCPUs(0.1), MemoryBytes: 64 << 20, HostPIDs: true,
+		Cmd: serve.Args()}
+	load := contract.DefaultQPSLoadArgs()
+	load.Foreign, load.URL = pr.Load, fmt.Sprintf("http://127.0.0.1:%d%s", pr.Port, pr.Path)
+	load.Duration, load.Warmup, load.ReadyTimeout = contract.Seconds(pr.DurationS), contract.Seconds(pr.WarmupS), contract.Seconds(pr.ReadyTimeoutS)
+	load.CPULimit, load.Result = l.LoadgenCPUs, resultPath
+	load.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", helperPort)
+	if pr.Load == foreign.Closed {
+		load.Connections, load.Pipelining = pr.Connections, pr.Pipelining
+	} else {
+		load.Rate = pr.RateRPS
+	}
+	if pr.LogFile != "" {
+		load.LogDir = RunDir
+	}
+	load.ProbeOnly = probe
+	gen := experiment.ContainerSpec{Role: "loadgen", Image: images[LoadImage], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes, Cmd: load.Args()}
+	spec := experiment.PodSpec{RunID: experiment.VolumeSafe(runID), Conductor: "loadgen", MountPath: RunDir, ResultPath: resultPath, User: User,
+		PidsLimit: l.PidsLimit, Containers: []experiment.ContainerSpec{api, helper, gen}}
+	if pr.LogDriver != "none" && !probe {
+		spec.CollectLogs = []string{"api"}
+	}
+	return spec
+}
+
+// Prepare starts the service once, in the first configuration, before the matrix and
+// asks its path until it answers: an image that does not start, a port nothing listens
+// on, a path that does not answer 2xx, or a log driver the engine refuses are bad input,
+// said in one line before anything is measured.
+func (p *Plan) Prepare(ctx context.Context, pods experiment.Pods, images map[string]string, _ time.Duration, out io.Writer) error {
+	pr := p.bundle.M.Parameters
+	config := pr.Configs[0].Name
+	fmt.Fprintf(out, "trying %s (%s) on port %d, GET %s\n", pr.Image, config, pr.Port, pr.Path)
+	spec := p.pod(config, "probe-"+time.Now().UTC().Format("150405.000"), images, true)
+	spec.RunID = experiment.VolumeSafe(spec.RunID)
+	res, err := pods.RunPod(ctx, spec, io.Discard)
+	if err != nil {
+		var refused experiment.CreateError
+		if errors.As(err, &refused) && ctx.Err() == nil && refused.Role == "api" {
+			return usagef("--image %s: the engine refuses the service's container: %v", pr.Image, err)
+		}
+		return err
+	}
+	var r foreign.Result
+	answered := res.Result != nil && json.Unmarshal(res.Result, &r) == nil
+	if answered && r.Ready.OK {
+		fmt.Fprintf(out, "  answered 2xx after %.2f s\n", r.Ready.AfterS)
+		return nil
+	}
+	// A service that exited says the most, whether the conductor got to ask it or not
+	// (one that dies at once may end before the conductor can join its network).
+	for _, x := range res.Exits {
+		if x.Role == "api" && !x.Running {
+			return usagef("--image %s --port %d --path %s: the container exited (code %d) before answering%s", pr.Image, pr.Port, pr.Path, x.ExitCode, experiment.LastLine(x.LogTail))
+		}
+	}
+	if !answered {
+		why := experiment.EngineFailure(spec, res)
+		if why == "" {
+			why = "the conductor left no result"
+		}
+		return usagef("--image %s: %s", pr.Image, why)
+	}
+	return usagef("--image %s --port %d --path %s: %s", pr.Image, pr.Port, pr.Path, r.Failure)
+}

@@ -1,0 +1,180 @@
+package yourapi
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// Layout is the bundle's files in archive order, SHA256SUMS last.
+func (Experiment) Layout() []string {
+	return bundle.Layout(DataFiles...)
+}
+
+// Verify checks every file and checksum of a bundle, and recomputes every derived
+// figure from the rows: each run's from its observed columns and series, the marks
+// from the runs of each configuration, each configuration from its runs.
+func (Experiment) Verify(files *bundle.Files) *verify.Result {
+	res, _ := verifyFiles(files)
+	return res
+}
+
+func bundleOf(res *verify.Result) (*Bundle, error) { return verify.OwnOf[Bundle](res, Name) }
+
+func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
+	res := &verify.Result{Name: files.Name, Experiment: Name}
+	problem := res.Problem
+	b := &Bundle{}
+	layout := Experiment{}.Layout()
+	verify.Entries(res, files, layout)
+	verify.Checksums(res, files.Data, layout, DataFiles)
+	manifestOK := verify.Manifest(res, files.Data, &b.M, func() *bundle.Common { return &b.M.Common })
+	if manifestOK && b.M.Experiment != Name {
+		problem(verify.Problem{File: ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(b.M.Experiment)), Want: strconv.Quote(Name)})
+		manifestOK = false
+	}
+	runLines, runsOK, _ := verify.Rows(res, files.Data, RunsFile, &b.Runs, nil)
+	_, seriesOK, _ := verify.Rows(res, files.Data, SeriesFile, &b.Series, nil)
+	condLines, condsOK, _ := verify.Rows(res, files.Data, ConditionsFile, &b.Conditions, nil)
+	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
+	verify.CheckDataPackage(res, files.Data, DataFiles, func(name string) bool { return parsed[name] })
+	c := &res.Counts
+	c.Runs, c.Conditions = len(b.Runs), len(b.Conditions)
+	c.Trusted = -1
+	var requests int64
+	for _, r := range b.Runs {
+		if r.Verified {
+			c.Verified++
+			requests += r.Requests
+			if r.HostNoisy && !r.Superseded {
+				c.Noisy++
+			}
+		}
+		if r.Superseded {
+			c.Superseded++
+		}
+	}
+	if !(manifestOK && runsOK && seriesOK && condsOK) {
+		return res, b
+	}
+	p := b.M.Parameters
+	if p.Load == "open" {
+		c.Trusted = 0
+		for _, r := range b.Runs {
+			if r.Verified && r.Trusted {
+				c.Trusted++
+			}
+		}
+	}
+	if b.M.Counted != Counted {
+		problem(verify.Problem{File: ManifestFile, Column: "counted", Msg: "the manifest must say that lines are counted, not verified"})
+	}
+	names := p.ConfigNames()
+	if len(names) == 0 || !slices.Contains(names, p.Baseline) {
+		problem(verify.Problem{File: ManifestFile, Column: "parameters.baseline", Have: strconv.Quote(p.Baseline), Msg: "not one of the configurations"})
+	}
+	// Runs: unique, of a configuration, each derived column as its row and series give.
+	seen := map[string]bool{}
+	seriesOf := map[string]int{}
+	for _, s := range b.Series {
+		seriesOf[s.RunID]++
+	}
+	want := DeriveRuns(b.Runs, b.Series, p)
+	first := derivedFrom()
+	legacy := 0
+	for i := range b.Runs {
+		// An earlier kit wrote 0 for a rate over no measured interval: that 0 was never
+		// a measurement, and is read as the missing value written now.
+		legacy += bundle.EarlierZeros([2]*Opt{&b.Runs[i].RequestsPerS, &want[i].RequestsPerS}, [2]*Opt{&b.Runs[i].RequestsPerSOver, &want[i].RequestsPerSOver})
+	}
+	if legacy > 0 {
+		res.Notes = append(res.Notes, verify.Problem{File: RunsFile, Column: "requests_per_s, requests_per_s_over_interval",
+			Msg: fmt.Sprintf("%d written 0 by an earlier kit without a measured interval, read as missing (empty)", legacy)})
+	}
+	for i, r := range b.Runs {
+		key := "run " + r.RunID
+		if seen[r.RunID] {
+			problem(verify.Problem{File: RunsFile, Line: runLines[i], Key: key, Msg: "run_id appears more than once"})
+		}
+		seen[r.RunID] = true
+		if !slices.Contains(names, r.Config) {
+			problem(verify.Problem{File: RunsFile, Line: runLines[i], Key: key, Msg: fmt.Sprintf("%s is not a configuration of the manifest's parameters", r.Config)})
+		}
+		differ(res, RunsFile, runLines[i], key, r, want[i], first, "recomputed from the run's observed columns, "+SeriesFile+" and its configuration's runs")
+	}
+	for id := range seriesOf {
+		if !seen[id] {
+			problem(verify.Problem{File: SeriesFile, Key: "run " + id, Msg: "no such run in " + RunsFile})
+		}
+	}
+	m := b.M
+	if m.RunsCompleted != len(b.Runs) {
+		problem(verify.Problem{File: ManifestFile, Column: "runs_completed", Have: strconv.Itoa(m.RunsCompleted), Want: strconv.Itoa(len(b.Runs)), Msg: "rows in " + RunsFile})
+	}
+	if m.RunsVerified != c.Verified {
+		problem(verify.Problem{File: ManifestFile, Column: "runs_verified", Have: strconv.Itoa(m.RunsVerified), Want: strconv.Itoa(c.Verified), Msg: "rows of " + RunsFile + " with verified true"})
+	}
+	conds := DeriveConditions(b.Runs, p)
+	if len(conds) != len(b.Conditions) {
+		problem(verify.Problem{File: ConditionsFile, Have: strconv.Itoa(len(b.Conditions)) + " rows", Want: strconv.Itoa(len(conds)), Msg: "one per configuration of the manifest"})
+	}
+	for i := range min(len(conds), len(b.Conditions)) {
+		differ(res, ConditionsFile, condLines[i], "config "+b.Conditions[i].Config, b.Conditions[i], conds[i], 0, "recomputed from "+RunsFile)
+	}
+	res.Own = b
+	runs := map[string]bool{}
+	for _, r := range b.Runs {
+		runs[r.RunID] = true
+	}
+	verify.Probes(res, files.Data, res.Common, runs)
+	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(b.Series))
+	return res, b
+}
+
+// derivedFrom is the index of RunRow's first derived field.
+func derivedFrom() int {
+	f, _ := reflect.TypeFor[RunRow]().FieldByName("Requests")
+	return f.Index[0]
+}
+
+// differ reports every field of have from index from on that is not want's.
+func differ(res *verify.Result, file string, line int, key string, have, want any, from int, why string) {
+	h, w := reflect.ValueOf(have), reflect.ValueOf(want)
+	t := h.Type()
+	for i := from; i < t.NumField(); i++ {
+		hv, wv := h.Field(i), w.Field(i)
+		if equal(hv, wv) {
+			continue
+		}
+		res.Problems = append(res.Problems, verify.Problem{File: file, Line: line, Key: key, Column: t.Field(i).Tag.Get("csv"), Have: show(hv), Want: show(wv), Msg: why})
+	}
+}
+
+func equal(h, w reflect.Value) bool {
+	if h.Kind() == reflect.Float64 {
+		a, b := h.Float(), w.Float()
+		if math.IsNaN(a) || math.IsNaN(b) {
+			return math.IsNaN(a) && math.IsNaN(b)
+		}
+		return verify.Same(a, b)
+	}
+	return h.Interface() == w.Interface()
+}
+
+func show(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Float64:
+		if math.IsNaN(v.Float()) {
+			return "(empty)"
+		}
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case reflect.String:
+		return strconv.Quote(v.String())
+	}
+	return fmt.Sprint(v.Interface())
+}

@@ -1,0 +1,262 @@
+// Package lab performs an experiment's plan on an engine: it checks the platform and
+// the disk, builds the plan's images, fills what every manifest says of the kit, the
+// engine and the images, and runs the matrix into a bundle folder saved after every
+// run. The same code serves one engine or several (cmd/logbench's --engine). It never
+// prints: progress goes to the writer it is given, and bad input is an
+// experiment.UsageError.
+package lab
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// Engine is what a reproduction needs of an engine: the real one (kit/host/engine), or
+// a fake in tests of the orchestration.
+type Engine interface {
+	experiment.Pods
+	Facts(ctx context.Context) (contract.EngineFacts, error)
+	VolumeExists(ctx context.Context, name string) (bool, error)
+	// ImageID is the ID of the image ref names, for a plan that runs an image the
+	// engine already has (a user's own API).
+	ImageID(ctx context.Context, ref string) (id string, found bool, err error)
+	Close() error
+}
+
+// Images finds or builds the images a plan names for a platform, and says which, in
+// the order a manifest lists them.
+type Images interface {
+	Build(ctx context.Context, platform string, names []string, progress io.Writer) (ids map[string]string, imgs []bundle.Image, err error)
+}
+
+// Target is a reached engine, the platform its runs use, and where they are reported.
+type Target struct {
+	Engine Engine
+	Facts  contract.EngineFacts
+	// Context and Endpoint name the engine as it was chosen, for the manifest.
+	Context, Endpoint string
+	Platform          string
+	// Emulated says the platform is not the engine's own, which CheckPlatform allowed.
+	Emulated bool
+	Images   Images
+	// Out gets progress lines.
+	Out io.Writer
+}
+
+// CheckPlatform refuses a platform the engine does not run natively unless emulated
+// allows it: an emulated run times the emulator, not the host, so it is only done when
+// asked for, and its bundle says so everywhere.
+func (t *Target) CheckPlatform(emulated bool) error {
+	native := t.Platform == t.Facts.Platform
+	switch {
+	case native && emulated:
+		return experiment.Usagef("--emulated: this engine runs %s natively; --emulated is for another platform than the engine's", t.Platform)
+	case !native && !emulated:
+		return experiment.Usagef("--platform %s: this engine runs %s; an emulated run (qemu) times the emulator, not a %s host: add --emulated to run it anyway, marked as no measurement, or only build with `logbench build --platform`", t.Platform, t.Facts.Platform, t.Platform)
+	}
+	t.Emulated = !native
+	return nil
+}
+
+// BuildImages says which engine it is, then finds or builds the images names need.
+func (t *Target) BuildImages(ctx context.Context, names []string) (map[string]string, []bundle.Image, error) {
+	fmt.Fprintf(t.Out, "engine %s %s (API %s) on %s (%s, %d CPUs, cgroup v%s), context %s at %s\n", cmp.Or(t.Facts.Kind, "of an unknown kind"), t.Facts.EngineVersion, t.Facts.APIVersion,
+		t.Facts.Host, t.Facts.Platform, t.Facts.CPUs, t.Facts.CgroupVersion, t.Context, t.Endpoint)
+	if t.Emulated {
+		fmt.Fprintf(t.Out, "EMULATED: %s images on a %s engine; every figure times the emulator and is not a measurement of %s\n", t.Platform, t.Facts.Platform, t.Platform)
+	}
+	return t.Images.Build(ctx, t.Platform, names, t.Out)
+}
+
+// Options say what a session writes and where.
+type Options struct {
+	// Command is the command that made the bundle ("reproduce", "run").
+	Command string
+	// Dir is the bundle's folder: a new one, or the bundle being resumed.
+	Dir      string
+	Resuming bool
+	// KitVersion and KitCommit name the kit that built the images.
+	KitVersion, KitCommit string
+	// SpeedProbe times the host's speed before and after every run (probes.csv).
+	SpeedProbe bool
+}
+
+// Session is a plan ready to run on a target: its images built, its bundle's manifest
+// filled, its missing runs known.
+type Session struct {
+	Target *Target
+	Plan   experiment.Plan
+	Matrix *experiment.Matrix
+	Runs   []experiment.PlannedRun
+	// Images are every image built, by name; ImageBuild how long that took.
+	Images     map[string]string
+	ImageBuild time.Duration
+	resuming   bool
+}
+
+// Prepare readies p on t: the plan is told the engine (it refuses what the engine
+// cannot do), a resumed bundle must have run on the same platform, the disk must hold
+// the bundle, and the images are built; only then is anything created on the engine.
+func Prepare(ctx context.Context, t *Target, p experiment.Plan, o Options) (*Session, error) {
+	started := time.Now()
+	env := experiment.Env{Engine: t.Facts, Platform: t.Platform,
+		VolumeExists: func(name string) (bool, error) { return t.Engine.VolumeExists(ctx, name) },
+		Image:        func(ref string) (string, bool, error) { return t.Engine.ImageID(ctx, ref) }}
+	if err := p.Target(env); err != nil {
+		return nil, err
+	}
+	b := p.Bundle()
+	if o.Resuming {
+		if c := b.Common(); c.Emulated != t.Emulated || (c.Platform != "" && c.Platform != t.Platform) {
+			return nil, experiment.Usagef("cannot resume %s: its runs are %s%s, this engine would run %s%s", o.Dir, c.Platform, emulatedWord(c.Emulated), t.Platform, emulatedWord(t.Emulated))
+		}
+	}
+	all := experiment.Rotate(p.Conditions(), p.Rounds())
+	runs := experiment.Missing(all, b)
+	if err := CheckDisk(o.Dir, len(runs)); err != nil {
+		return nil, err
+	}
+	buildStart := time.Now()
+	ids, imgs, err := t.BuildImages(ctx, p.Images())
+	if err != nil {
+		return nil, err
+	}
+	imageBuild := time.Since(buildStart)
+	common := b.Common()
+	if !o.Resuming {
+		fillCommon(t, o, common, started, imgs)
+	} else if err := sameImages(common.Images, imgs); err != nil {
+		return nil, err
+	}
+	common.Interrupted = false // this invocation has not been
+	common.RunsPlanned = len(all)
+	m := &experiment.Matrix{Pods: t.Engine, Plan: p, Images: ids, Dir: o.Dir, Save: bundle.WriteFiles, Progress: io.Discard}
+	if o.SpeedProbe {
+		m.ProbeImage = ids["api"]
+	}
+	if o.Resuming {
+		if m.Probes, err = bundle.ReadProbes(o.Dir); err != nil {
+			return nil, err
+		}
+	}
+	return &Session{
+		Target:     t,
+		Plan:       p,
+		Matrix:     m,
+		Runs:       runs,
+		Images:     ids,
+		ImageBuild: imageBuild,
+		resuming:   o.Resuming,
+	}, nil
+}
+
+// Run prepares the engine for the plan if it asks (a Preparer: fifo-stall calibrates
+// its instrument; not again when resuming) and performs the missing runs. An interrupt
+// leaves a valid partial bundle and returns an error that says so.
+func (s *Session) Run(ctx context.Context) error {
+	if pre, ok := s.Plan.(experiment.Preparer); ok && !s.resuming {
+		if err := pre.Prepare(ctx, s.Target.Engine, s.Images, s.ImageBuild, s.Target.Out); err != nil {
+			if ctx.Err() != nil {
+				return Interrupted{"interrupted while preparing; nothing was measured"}
+			}
+			return err
+		}
+	}
+	err := s.Matrix.Run(ctx, s.Runs)
+	if ctx.Err() != nil {
+		c := s.Plan.Bundle().Common()
+		return Interrupted{fmt.Sprintf("interrupted: %d of %d runs kept in %s; continue with `logbench reproduce --resume %s`",
+			c.RunsCompleted, c.RunsPlanned, s.Matrix.Dir, s.Matrix.Dir)}
+	}
+	return err
+}
+
+// Outcome is how a reproduction went.
+type Outcome struct {
+	Runs   int // runs performed (a redone one counts once)
+	Failed int // of them, runs that are not data
+}
+
+// Reproduce runs the session, telling onStart of each run as it starts and onRun of
+// each once it is saved (either may be nil), then writes the experiment's summary of
+// the bundle to the target's writer if any run was kept.
+func (s *Session) Reproduce(ctx context.Context, onStart func(i int, pr experiment.PlannedRun), onRun func(done int, line string, verified bool)) (Outcome, error) {
+	o := Outcome{Runs: len(s.Runs)}
+	s.Matrix.OnStart = onStart
+	s.Matrix.OnRun = func(done int, line string, verified bool) {
+		if !verified {
+			o.Failed++
+		}
+		if onRun != nil {
+			onRun(done, line, verified)
+		}
+	}
+	err := s.Run(ctx)
+	b := s.Plan.Bundle()
+	if b.Common().RunsCompleted > 0 {
+		fmt.Fprintln(s.Target.Out)
+		if serr := b.Summary(s.Target.Out); serr != nil && err == nil {
+			err = serr
+		}
+		if b.Common().Emulated {
+			fmt.Fprintf(s.Target.Out, "EMULATED: these figures time the emulator, not a %s host; they are not a measurement\n", b.Common().Platform)
+		}
+	}
+	return o, err
+}
+
+// Interrupted ends a session stopped by a signal: the bundle holds every run so far.
+type Interrupted struct{ Msg string }
+
+func (e Interrupted) Error() string { return e.Msg }
+
+// IsInterrupted says whether err ended a session early.
+func IsInterrupted(err error) bool {
+	var i Interrupted
+	return errors.As(err, &i)
+}
+
+// fillCommon fills what every bundle's manifest says of the kit, the engine and the
+// images, for a new bundle.
+func fillCommon(t *Target, o Options, m *bundle.Common, started time.Time, imgs []bundle.Image) {
+	m.SchemaVersion = bundle.SchemaVersion
+	m.KitVersion = o.KitVersion
+	m.KitCommit = o.KitCommit
+	m.Command = o.Command
+	m.CreatedUTC = started.UTC()
+	m.Engine = t.Facts
+	m.KitHost = bundle.KitHost{OS: runtime.GOOS, Arch: runtime.GOARCH, GoVersion: runtime.Version()}
+	m.Images = imgs
+	m.EngineContext, m.EngineEndpoint = t.Context, t.Endpoint
+	m.Platform, m.Emulated = t.Platform, t.Emulated
+}
+
+// sameImages refuses to resume with binaries other than the bundle's.
+func sameImages(have, now []bundle.Image) error {
+	digest := map[string]string{}
+	for _, img := range have {
+		digest[img.Role] = img.BinarySHA256
+	}
+	for _, img := range now {
+		if d, ok := digest[img.Role]; ok && d != img.BinarySHA256 {
+			return fmt.Errorf("cannot resume: the %s binary differs from the bundle's (%.12s now, %.12s then); resume from the same source, or start a new bundle", img.Role, img.BinarySHA256, d)
+		}
+	}
+	return nil
+}
+
+func emulatedWord(emulated bool) string {
+	if emulated {
+		return " emulated"
+	}
+	return ""
+}

@@ -1,0 +1,408 @@
+// Package foreign conducts a run against a service the kit did not write: an image
+// with no control port and no counters of its own. It waits until the service answers
+// its URL with a 2xx status, warms it up, offers the load (the qps experiment's closed
+// loop, or fifo-stall's open loop), samples the engine's CPU and the service's
+// processes' CPU through the engine CPU helper around the measured interval, and
+// counts the log files the service left in its log directory. Every request the
+// service was sent is counted, so that its log lines can be set against them: what the
+// lines say is not known and not checked.
+package foreign
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/incontainer/closedloop"
+	"github.com/logbench/logbench/kit/incontainer/hostload"
+	"github.com/logbench/logbench/kit/incontainer/loadgen"
+)
+
+// The load shapes.
+const (
+	Closed = "closed"
+	Open   = "open"
+)
+
+// Params are one run.
+type Params struct {
+	URL  string
+	Load string // Closed or Open
+	// Closed is the closed loop's load, its Warmup first on the same connections.
+	Closed closedloop.Params
+	// The open loop: requests per second for Warmup (not measured), then Duration.
+	Rate     float64
+	Warmup   time.Duration
+	Duration time.Duration
+	Timeout  time.Duration
+	// ReadyTimeout is the longest wait for a 2xx answer.
+	ReadyTimeout time.Duration
+	// ProbeOnly ends the run once the service has answered (the kit's check of its
+	// port and path before the matrix).
+	ProbeOnly bool
+	// LogDir is where the service's log directory is mounted ("": no log file);
+	// Skip are files in it that are not the service's (the conductor's result).
+	LogDir string
+	Skip   []string
+	// Settle is how long the conductor waits after the load before counting the
+	// files, for the service to write what it has buffered.
+	Settle time.Duration
+	// EngineURL is the engine CPU helper's /sample ("": not measured).
+	EngineURL string
+	// ProcRoot is the proc file system of the host's load ("": not read).
+	ProcRoot string
+}
+
+// Ready is how the service came to answer.
+type Ready struct {
+	AfterS float64 `json:"after_s"`
+	// Probes are the requests that reached the service until it answered 2xx: each
+	// got a response and may be logged. Attempts also counts those that found nothing
+	// listening or got no answer.
+	Probes     int64  `json:"probes"`
+	Attempts   int64  `json:"attempts"`
+	LastStatus int    `json:"last_status,omitempty"`
+	LastError  string `json:"last_error,omitempty"`
+	OK         bool   `json:"ok"`
+}
+
+// OpenResult is the open loop's measured interval: latency from each request's
+// scheduled send, and how late the sends left (send lag).
+type OpenResult struct {
+	RateRPS     float64 `json:"rate_rps"`
+	DurationS   float64 `json:"duration_s"`
+	StartUnixNs int64   `json:"start_unix_ns"`
+	Scheduled   int64   `json:"scheduled"`
+	Status2xx   int64   `json:"status_2xx"`
+	Non2xx      int64   `json:"non_2xx"`
+	Errors      int64   `json:"errors"`
+	ErrorSample string  `json:"error_sample,omitempty"`
+	// RequestsPerSecond counts the responses of each second of the schedule.
+	RequestsPerSecond []int64 `json:"requests_per_second"`
+	LatencyMeanMs     float64 `json:"latency_mean_ms"`
+	LatencyP50Ms      float64 `json:"latency_p50_ms"`
+	LatencyP90Ms      float64 `json:"latency_p90_ms"`
+	LatencyP99Ms      float64 `json:"latency_p99_ms"`
+	LatencyMaxMs      float64 `json:"latency_max_ms"`
+	SendLagP50Ms      float64 `json:"send_lag_p50_ms"`
+	SendLagP99Ms      float64 `json:"send_lag_p99_ms"`
+	SendLagMaxMs      float64 `json:"send_lag_max_ms"`
+	GeneratorCPUS     float64 `json:"generator_cpu_s"`
+}
+
+// File is one file of the log directory as counted after the run.
+type File struct {
+	Path  string `json:"path"`
+	Lines int64  `json:"lines"`
+	Bytes int64  `json:"bytes"`
+}
+
+// Result is the run's result file.
+type Result struct {
+	Load  string `json:"load"`
+	Ready Ready  `json:"ready"`
+	// Closed is the closed loop's run, its warm-up on the same connections.
+	Closed *closedloop.Result `json:"closed,omitempty"`
+	Open   *OpenResult        `json:"open,omitempty"`
+	// SentTotal is every request sent to the service: the probes it answered,
+	// warm-up and load.
+	SentTotal int64 `json:"sent_total"`
+	// Files are the log directory's files (nil: no log directory), FilesFailure why
+	// they could not all be read; an empty list is a directory counted empty.
+	Files        []File                `json:"files"`
+	FilesFailure string                `json:"files_failure,omitempty"`
+	Engine       *closedloop.EngineCPU `json:"engine,omitempty"`
+	Host         *contract.HostSample  `json:"host,omitempty"`
+	HostCPUs     int                   `json:"host_cpus"`
+	Failure      string                `json:"failure,omitempty"`
+}
+
+// Conduct performs a run. Failures are in the result; the error is ctx's.
+func Conduct(ctx context.Context, p Params) (Result, error) {
+	out := Result{Load: p.Load}
+	out.Ready = WaitReady(ctx, p.URL, p.ReadyTimeout)
+	out.SentTotal = out.Ready.Probes
+	if !out.Ready.OK {
+		out.Failure = out.Ready.Reason(p.URL, p.ReadyTimeout)
+		return out, ctx.Err()
+	}
+	if p.ProbeOnly {
+		return out, ctx.Err()
+	}
+	// The samples before the measured interval: the closed loop takes them from its
+	// load's goroutines when the interval begins.
+	var mu sync.Mutex
+	var engineBefore closedloop.EngineSample
+	var engineErr error
+	var host *hostload.Sampler
+	sampleBefore := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if p.EngineURL != "" {
+			engineBefore, engineErr = closedloop.FetchEngineSample(ctx, p.EngineURL)
+		}
+		if p.ProcRoot != "" {
+			host, _ = hostload.NewSampler(p.ProcRoot)
+		}
+	}
+	if p.Load == Open {
+		if err := warmUp(ctx, p, &out); err != nil {
+			out.Failure = "warm-up: " + err.Error()
+			return out, ctx.Err()
+		}
+		sampleBefore()
+	}
+	loadErr := measure(ctx, p, &out, sampleBefore)
+	mu.Lock()
+	defer mu.Unlock()
+	if p.ProcRoot != "" {
+		out.HostCPUs = runtime.NumCPU()
+	}
+	if host != nil {
+		if s, err := host.Sample(); err == nil {
+			out.Host = &s
+		}
+	}
+	if p.EngineURL != "" {
+		var after closedloop.EngineSample
+		if engineErr == nil {
+			after, engineErr = closedloop.FetchEngineSample(context.WithoutCancel(ctx), p.EngineURL)
+		}
+		e := closedloop.EngineDelta(engineBefore, after)
+		if engineErr != nil {
+			e = closedloop.EngineCPU{Failure: engineErr.Error()}
+		}
+		out.Engine = &e
+	}
+	if loadErr != nil {
+		out.Failure = "load: " + loadErr.Error()
+	}
+	if p.LogDir != "" {
+		if p.Settle > 0 {
+			select {
+			case <-time.After(p.Settle):
+			case <-ctx.Done():
+			}
+		}
+		out.Files, out.FilesFailure = CountFiles(p.LogDir, p.Skip)
+	}
+	return out, ctx.Err()
+}
+
+// warmUp offers the open loop's warm-up; every request of it has ended when it returns.
+func warmUp(ctx context.Context, p Params, out *Result) error {
+	n := int(p.Rate * p.Warmup.Seconds())
+	if n == 0 {
+		return nil
+	}
+	obs := loadgen.Offer(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Count: n, Start: time.Now().Add(5 * time.Millisecond), Timeout: p.Timeout})
+	out.SentTotal += sent(obs)
+	return ctx.Err()
+}
+
+// measure offers the measured load. The closed loop warms up and measures on the same
+// connections, calling atStart when the measured interval begins, so that only the
+// requests in flight when it stops are sent and perhaps not served.
+func measure(ctx context.Context, p Params, out *Result, atStart func()) error {
+	switch p.Load {
+	case Closed:
+		l := p.Closed
+		l.URL, l.AtMeasureStart = p.URL, atStart
+		if l.Warmup <= 0 {
+			atStart()
+		}
+		res, err := closedloop.Run(ctx, l)
+		out.Closed = &res
+		out.SentTotal += res.SentTotal
+		return err
+	case Open:
+		before := cpuTime()
+		start := time.Now().Add(5 * time.Millisecond)
+		n := int(p.Rate * p.Duration.Seconds())
+		obs := loadgen.Offer(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Count: n, Start: start, FirstSeq: 1 << 32, Timeout: p.Timeout})
+		out.SentTotal += sent(obs)
+		r := Summarize(obs, p.Rate, p.Duration, start)
+		r.GeneratorCPUS = (cpuTime() - before).Seconds()
+		out.Open = &r
+		return ctx.Err()
+	}
+	return fmt.Errorf("unknown load %q", p.Load)
+}
+
+// sent counts the requests that left.
+func sent(obs []contract.Observation) int64 {
+	var n int64
+	for _, o := range obs {
+		if o.Sent != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Summarize is an open loop's observations as its result: a response counts in the
+// second of the schedule in which it completed.
+func Summarize(obs []contract.Observation, rate float64, duration time.Duration, start time.Time) OpenResult {
+	r := OpenResult{RateRPS: rate, DurationS: duration.Seconds(), StartUnixNs: start.UnixNano(), Scheduled: int64(len(obs))}
+	seconds := int(duration.Seconds())
+	if float64(seconds) < duration.Seconds() {
+		seconds++
+	}
+	r.RequestsPerSecond = make([]int64, max(seconds, 1))
+	var lat, lag []float64
+	for _, o := range obs {
+		if o.Sent != 0 {
+			lag = append(lag, float64(o.SendLag())/1e6)
+		}
+		switch {
+		case o.Err != "":
+			r.Errors++
+			if r.ErrorSample == "" {
+				r.ErrorSample = o.Err
+			}
+			continue
+		case o.Status < 200 || o.Status > 299:
+			r.Non2xx++
+		default:
+			r.Status2xx++
+		}
+		lat = append(lat, float64(o.Latency())/1e6)
+		sec := min(max(int((o.Done-r.StartUnixNs)/1e9), 0), len(r.RequestsPerSecond)-1)
+		r.RequestsPerSecond[sec]++
+	}
+	sort.Float64s(lat)
+	sort.Float64s(lag)
+	if len(lat) > 0 {
+		r.LatencyMeanMs, r.LatencyMaxMs = stats.Mean(lat), lat[len(lat)-1]
+		r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms = stats.NearestRank(lat, 50), stats.NearestRank(lat, 90), stats.NearestRank(lat, 99)
+	}
+	if len(lag) > 0 {
+		r.SendLagP50Ms, r.SendLagP99Ms, r.SendLagMaxMs = stats.NearestRank(lag, 50), stats.NearestRank(lag, 99), lag[len(lag)-1]
+	}
+	return r
+}
+
+// cpuTime is this process's CPU time (user + system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// WaitReady asks url until it answers 2xx or timeout passes; every request counts.
+func WaitReady(ctx context.Context, rawURL string, timeout time.Duration) Ready {
+	started := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 2 * time.Second}
+	var r Ready
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+		if err != nil {
+			r.LastError = err.Error()
+			return r
+		}
+		r.Attempts++
+		resp, err := client.Do(req)
+		if err == nil {
+			r.Probes++
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			r.LastStatus, r.LastError = resp.StatusCode, ""
+			if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+				r.OK, r.AfterS = true, time.Since(started).Seconds()
+				return r
+			}
+		} else {
+			r.LastError = err.Error()
+		}
+		select {
+		case <-ctx.Done():
+			return r
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Reason says in one line why the service was not ready.
+func (r Ready) Reason(rawURL string, timeout time.Duration) string {
+	u, _ := url.Parse(rawURL)
+	host, path := rawURL, "/"
+	if u != nil {
+		host, path = u.Host, u.RequestURI()
+	}
+	switch {
+	case r.LastStatus != 0:
+		return fmt.Sprintf("GET %s answered %d %s, not 2xx (for %s)", path, r.LastStatus, http.StatusText(r.LastStatus), timeout)
+	case refused(r.LastError):
+		return fmt.Sprintf("nothing listened on %s within %s", host, timeout)
+	}
+	return fmt.Sprintf("GET %s got no answer within %s: %s", path, timeout, r.LastError)
+}
+
+func refused(msg string) bool {
+	return msg == "" || strings.Contains(msg, "connection refused") || strings.Contains(msg, "context deadline exceeded")
+}
+
+// CountFiles counts the lines and bytes of every regular file under dir but skip.
+func CountFiles(dir string, skip []string) ([]File, string) {
+	files := []File{}
+	var failures []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			failures = append(failures, err.Error())
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if !d.Type().IsRegular() || slices.Contains(skip, rel) {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			failures = append(failures, err.Error())
+			return nil
+		}
+		defer f.Close()
+		c := File{Path: rel}
+		buf := make([]byte, 1<<16)
+		for {
+			n, err := f.Read(buf)
+			c.Bytes += int64(n)
+			for _, b := range buf[:n] {
+				if b == '\n' {
+					c.Lines++
+				}
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				failures = append(failures, err.Error())
+				break
+			}
+		}
+		files = append(files, c)
+		return nil
+	})
+	if err != nil {
+		failures = append(failures, err.Error())
+	}
+	return files, strings.Join(failures, "; ")
+}
