@@ -25,10 +25,15 @@ type Client struct {
 func Loopback(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }
 
 // NewClient returns a client for the control port on loopback.
+//
+// Each request opens its own connection. A kept-alive one goes idle during the
+// warm-up, and a server closes idle connections on its own clock (Node.js after 5 s):
+// a POST sent as that clock runs out meets a reset, and Go resends only idempotent
+// requests. A loopback connect per control request costs nothing measurable.
 func NewClient(port int) *Client {
 	return &Client{
 		Base: "http://" + Loopback(port),
-		HTTP: &http.Client{Timeout: 10 * time.Second},
+		HTTP: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second},
 	}
 }
 
