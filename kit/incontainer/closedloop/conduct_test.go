@@ -243,43 +243,50 @@ func fakeWrk(t *testing.T, dir, url string, n int, events func(string)) {
 	}()
 }
 
-// TestConductRunsWrkBetweenTheWarmupAndTheMeasuredLoad: the loads of a run alternate
-// as the bundle's do (kit's warm-up, wrk, reset, kit's measured load), so the API's
-// counters since the reset are the kit's load alone, and the file's whole (and the
-// console's total) include wrk's lines, which the read-back finds.
-func TestConductRunsWrkBetweenTheWarmupAndTheMeasuredLoad(t *testing.T) {
+// conductWithWrk conducts a run against a fake API and a fake wrk that sends
+// wrkRequests, with p's WrkAfter and ProcRoot, and returns its result and the order of
+// its loads and the reset ("kit", "wrk", "reset", comma-separated).
+func conductWithWrk(t *testing.T, wrkRequests int, p ConductParams) (RunResult, string) {
+	t.Helper()
 	dir := t.TempDir()
 	f, err := os.Create(filepath.Join(dir, "access.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	var mu sync.Mutex
 	var events []string
 	note := func(e string) { mu.Lock(); events = append(events, e); mu.Unlock() }
 	api := &fakeAPI{file: f, onReset: func() { note("reset") }}
 	api.ready.Store(true)
 	work := httptest.NewServer(http.HandlerFunc(api.workload))
-	defer work.Close()
+	t.Cleanup(work.Close)
 	ctl := httptest.NewServer(http.HandlerFunc(api.control))
-	defer ctl.Close()
-	const wrkRequests = 37
+	t.Cleanup(ctl.Close)
 	fakeWrk(t, dir, work.URL+"/", wrkRequests, note)
 
-	res, err := Conduct(context.Background(), ConductParams{
-		Load: Params{URL: work.URL + "/", Connections: 2, Pipelining: 1, Warmup: 200 * time.Millisecond, Duration: 300 * time.Millisecond,
-			AtMeasureStart: func() { note("kit") }},
-		Control:      &control.Client{Base: ctl.URL, HTTP: http.DefaultClient},
-		ReadyTimeout: 5 * time.Second,
-		WrkDir:       dir,
-		WrkTimeout:   10 * time.Second,
-		ProcRoot:     "/proc",
-	})
+	p.Load = Params{URL: work.URL + "/", Connections: 2, Pipelining: 1, Warmup: 200 * time.Millisecond, Duration: 300 * time.Millisecond,
+		AtMeasureStart: func() { note("kit") }}
+	p.Control = &control.Client{Base: ctl.URL, HTTP: http.DefaultClient}
+	p.ReadyTimeout, p.WrkDir, p.WrkTimeout = 5*time.Second, dir, 10*time.Second
+	res, err := Conduct(context.Background(), p)
 	if err != nil || res.Failure != "" {
 		t.Fatalf("err %v, failure %q", err, res.Failure)
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	return res, strings.Join(events, ",")
+}
+
+// TestConductRunsWrkBetweenTheWarmupAndTheMeasuredLoad: the loads of a run alternate
+// as the bundle's do (kit's warm-up, wrk, reset, kit's measured load), so the API's
+// counters since the reset are the kit's load alone, and the file's whole (and the
+// console's total) include wrk's lines, which the read-back finds.
+func TestConductRunsWrkBetweenTheWarmupAndTheMeasuredLoad(t *testing.T) {
+	const wrkRequests = 37
+	res, events := conductWithWrk(t, wrkRequests, ConductParams{ProcRoot: "/proc"})
 	// AtMeasureStart marks each of the kit's loads: its warm-up, then its measured one.
-	if got := strings.Join(events, ","); got != "kit,wrk,reset,kit" {
+	if got := events; got != "kit,wrk,reset,kit" {
 		t.Errorf("events %q, want kit,wrk,reset,kit", got)
 	}
 	if res.Wrk == nil || res.Wrk.Failure != "" || res.Wrk.ExitCode != 0 || !strings.Contains(res.Wrk.Output, "Requests/sec") {
@@ -305,37 +312,9 @@ func TestConductRunsWrkBetweenTheWarmupAndTheMeasuredLoad(t *testing.T) {
 // after the kit's load and its report; the report after wrk and the file read back
 // after it hold wrk's lines, the first report and read-back do not.
 func TestConductRunsWrkAfterTheMeasuredLoadWhenAsked(t *testing.T) {
-	dir := t.TempDir()
-	f, err := os.Create(filepath.Join(dir, "access.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var mu sync.Mutex
-	var events []string
-	note := func(e string) { mu.Lock(); events = append(events, e); mu.Unlock() }
-	api := &fakeAPI{file: f, onReset: func() { note("reset") }}
-	api.ready.Store(true)
-	work := httptest.NewServer(http.HandlerFunc(api.workload))
-	defer work.Close()
-	ctl := httptest.NewServer(http.HandlerFunc(api.control))
-	defer ctl.Close()
 	const wrkRequests = 41
-	fakeWrk(t, dir, work.URL+"/", wrkRequests, note)
-
-	res, err := Conduct(context.Background(), ConductParams{
-		Load: Params{URL: work.URL + "/", Connections: 2, Pipelining: 1, Warmup: 200 * time.Millisecond, Duration: 300 * time.Millisecond,
-			AtMeasureStart: func() { note("kit") }},
-		Control:      &control.Client{Base: ctl.URL, HTTP: http.DefaultClient},
-		ReadyTimeout: 5 * time.Second,
-		WrkDir:       dir,
-		WrkTimeout:   10 * time.Second,
-		WrkAfter:     true,
-	})
-	if err != nil || res.Failure != "" {
-		t.Fatalf("err %v, failure %q", err, res.Failure)
-	}
-	if got := strings.Join(events, ","); got != "kit,reset,kit,wrk" {
+	res, events := conductWithWrk(t, wrkRequests, ConductParams{WrkAfter: true})
+	if got := events; got != "kit,reset,kit,wrk" {
 		t.Errorf("events %q, want kit,reset,kit,wrk", got)
 	}
 	if !res.WrkAfterKit || res.Wrk == nil || res.Wrk.Failure != "" || res.APIAfterWrk == nil || res.FileAfterWrk == nil {
