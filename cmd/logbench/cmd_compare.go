@@ -17,12 +17,11 @@ import (
 func compareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "compare",
-		Usage:     "put bundles of any experiment side by side, condition by condition: each value with its 95% interval, the change against the first in %, and its p-value or ~ (hierarchical bootstrap over runs, then the values within each run)",
+		Usage:     "put bundles of any experiment side by side, condition by condition: each value with its 95% interval, the change against the first in %, and its p-value or ~ (Student-t over runs, Welch's t-test on run figures, the smallest detectable change beside every ~)",
 		ArgsUsage: "BUNDLE [BUNDLE...]",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "published", Usage: "put the article's figures first, as the baseline"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output: " + strings.Join(compare.Formats, ", ")},
-			&cli.IntFlag{Name: "resamples", Value: compare.DefaultResamples, Usage: "bootstrap resamples per interval"},
 			&cli.StringFlag{Name: "match", Usage: "condition keys that must agree, comma-separated, among the condition's axes its tables name (fifo-stall: api, mode, reader; a key an experiment lacks is refused); e.g. mode,reader sets one API against another; default: every key that does not name a whole source"},
 			&cli.Float64Flag{Name: "threshold", Value: compare.DefaultThreshold, Usage: "practical threshold in %: a smaller change is never counted as changed, whatever its p (0: none)"},
 			&cli.BoolFlag{Name: "wide", Usage: "text: every metric and interval, however wide (default: fit 120 columns)"},
@@ -42,8 +41,6 @@ func compareCommand() *cli.Command {
 				return usagef("compare needs a second bundle, or --published to compare with the article")
 			case !slices.Contains(compare.Formats, c.String("format")):
 				return usagef("--format %q: want one of %s", c.String("format"), strings.Join(compare.Formats, ", "))
-			case c.Int("resamples") < 100 || c.Int("resamples") > 100000:
-				return usagef("--resamples %d: want 100 to 100000", c.Int("resamples"))
 			case !(c.Float64("threshold") >= 0 && c.Float64("threshold") < 100):
 				return usagef("--threshold %v: want a change in %%, 0 (none) to under 100", c.Float64("threshold"))
 			}
@@ -72,7 +69,7 @@ func compareCommand() *cli.Command {
 				return err
 			}
 			err = exp.Compare(c.App.Writer, c.App.ErrWriter, sources,
-				experiment.CompareOptions{Published: c.Bool("published"), Format: c.String("format"), Resamples: c.Int("resamples"),
+				experiment.CompareOptions{Published: c.Bool("published"), Format: c.String("format"),
 					Match: match, Wide: c.Bool("wide"), Threshold: threshold})
 			var bad compare.InputError
 			if errors.As(err, &bad) {

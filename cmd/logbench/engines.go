@@ -15,7 +15,6 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/offline/compare"
 )
 
 // ComparisonFile is what `reproduce --engine A --engine B` writes beside the bundles:
@@ -135,7 +134,7 @@ func reproduceOnEngines(c *cli.Context, exp experiment.Experiment, names []strin
 		say(out, "no comparison: %s; `logbench compare --allow-emulated` sets them side by side anyway", emulatedAgainstNative(sources))
 	default:
 		var text bytes.Buffer
-		err := exp.Compare(&text, &text, sources, experiment.CompareOptions{Format: "text", Resamples: compare.DefaultResamples})
+		err := exp.Compare(&text, &text, sources, experiment.CompareOptions{Format: "text"})
 		if err == nil {
 			err = os.WriteFile(filepath.Join(root, ComparisonFile), text.Bytes(), 0o644)
 		}

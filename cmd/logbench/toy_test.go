@@ -135,7 +135,7 @@ func (toy) Compare(out, warn io.Writer, sources []experiment.Source, opt experim
 		}
 		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: rows, Common: &b.M.Common, Manifest: b.M})
 	}
-	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Resamples: opt.Resamples, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
 }
 
 func (toy) Report(w io.Writer, sources []experiment.Source, version string) error {

@@ -81,7 +81,6 @@ type Source struct {
 type CompareOptions struct {
 	Published bool
 	Format    string
-	Resamples int
 	// Match names the condition keys two rows must agree on (--match mode,reader sets
 	// one API against another); empty: the experiment's default.
 	Match []string

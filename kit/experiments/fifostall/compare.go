@@ -54,7 +54,7 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 	if err != nil {
 		return err
 	}
-	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Resamples: opt.Resamples, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
 }
 
 // compareInput is the comparison of bundles, labelled, after the published figures

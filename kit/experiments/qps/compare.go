@@ -73,7 +73,7 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: Rows(b, s.Result.Speed), Common: &b.M.Common, Manifest: b.M,
 			Host: []compare.KV{{Key: "runtime", Value: runtimes(b.M)}}})
 	}
-	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Resamples: opt.Resamples, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
 }
 
 // Rows are a qps bundle's rows for the comparison engine, per condition over its

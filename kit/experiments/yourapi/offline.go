@@ -80,7 +80,7 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 	for _, m := range metrics {
 		ms = append(ms, m.Metric)
 	}
-	res, err := compare.Compare(srcs, compare.Options{Match: opt.Match, Resamples: opt.Resamples, Metrics: ms})
+	res, err := compare.Compare(srcs, compare.Options{Match: opt.Match, Metrics: ms})
 	if err != nil {
 		return err
 	}

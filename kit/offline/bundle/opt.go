@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/number"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Opt is a figure that may be absent: it is written as an empty field.
@@ -63,21 +63,15 @@ func (o Opt) Present() bool { return !math.IsNaN(float64(o)) }
 // MeanCI is the mean of v and its 95% Student-t interval over them; the interval is
 // absent with fewer than two values, and everything is absent without any.
 func MeanCI(v []float64) (mean, low, high Opt) {
-	if len(v) == 0 {
-		return None, None, None
+	e := figure.Of(v)
+	return optOf(e.Value), optOf(e.Low), optOf(e.High)
+}
+
+func optOf(f float64) Opt {
+	if math.IsNaN(f) {
+		return None
 	}
-	m := stats.Mean(v)
-	if len(v) < 2 {
-		return Opt(m), None, None
-	}
-	var ss float64
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	sd := math.Sqrt(ss / float64(len(v)-1))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(v) - 1)}.Quantile(0.975)
-	h := t * sd / math.Sqrt(float64(len(v)))
-	return Opt(m), Opt(m - h), Opt(m + h)
+	return Opt(f)
 }
 
 // MeanOf is the mean of v, absent without values.

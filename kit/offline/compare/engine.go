@@ -1,54 +1,37 @@
 package compare
 
 import (
-	"cmp"
-	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/logbench/logbench/kit/offline/figure"
 )
 
 // The comparison engine: any experiment hands it, per source, rows of (condition,
 // metric, unit, per-run values) and gets benchstat's table back: one row per condition
-// and metric, each source's value with its 95% interval, the change against the
-// baseline in %, and a significance mark from a test that respects runs.
+// and metric, each source's figure with its 95% interval, the change against the
+// baseline in %, and a significance mark from a test on runs.
 //
-// The test is a hierarchical bootstrap: a resample draws the runs with replacement,
-// then within each drawn run its values (a run's requests, say) with replacement, and
-// computes the metric's statistic over the pooled draw. A source's interval is the
-// central 95% of its resamples; a change's interval pairs the two sources' i-th
-// resamples (they are independent: nothing pairs one bundle's runs with another's), and
-// its two-sided p-value is twice the smaller share of resampled differences on either
-// side of zero. A change is counted when p < Alpha and it is at least Threshold % of
-// the baseline (a practical threshold: a smaller change is never counted, whatever its
-// p); otherwise it is "~". A side with runs needs two of them at least: with one run
-// there is no variation between runs to resample, so no p-value is claimed ("too few
-// runs"). A side without runs (a published figure) is fixed in every resample.
-//
-// Runs are the unit that is resampled first because runs are what vary: the requests of
-// one run share its host's state, so pooling them and resampling requests alone (as
-// this package once did) takes 480 correlated requests for 480 independent ones and
-// gives intervals far too narrow. With few runs (3 per side) the bootstrap over runs is
-// coarse: it cannot see variation between runs beyond the three it has, and it
-// understates the spread by a factor of about sqrt((n-1)/n). A rank test on the per-run
-// values (Mann-Whitney U) would be exact but cannot say more than p = 0.1 with 3 runs
-// a side (the smallest two-sided p of 3 against 3 is 2/20), so it could never mark
-// anything at 0.05: the bootstrap's interval is the better guide, read with that in
-// mind.
-//
-// Every resampling is seeded from the row's own content (metric, condition, values),
-// never from a source's position or label: the same bundle gives the same interval
-// wherever it stands on the command line and whatever else is compared.
+// Every figure and every test come from kit/offline/figure, the kit's one statistic,
+// which verify and report call too: a run's values (its requests' latencies, its
+// seconds' counts) are reduced to the run's own figure by the metric's statistic (the
+// run's p99, its mean rate), and the figure is the mean of those run figures with its
+// Student-t interval over runs; a change is Welch's t-test on the two sides' run
+// figures. Runs are the unit because runs are what vary: the requests of one run share
+// its host's state. One run gives a figure and no interval, no p-value; a side without
+// runs (a published figure) is fixed, and a change against it is a one-sample test. A
+// change is counted when p < Alpha and it is at least Threshold % of the baseline (a
+// practical threshold: a smaller change is never counted, whatever its p); otherwise it
+// is "~", with the smallest change these runs could have detected (MDE) beside it.
 
 // KV is one axis of a condition and its value: api=go.
 type KV struct{ Key, Value string }
 
-// Statistic is what a metric computes over a (resampled) pool of values. The engine
-// gives it the pooled values sorted, each with how many times the resample drew it, so
-// that a quantile or a mean costs O(n) per resample with no sort.
+// Statistic is what a metric computes over one run's values, to give the run's figure.
+// The engine gives it the run's values sorted, each with a count (how many times it
+// stands), so that a quantile or a mean costs O(n) with no sort.
 type Statistic interface {
 	Of(sorted []float64, counts []int32, n int) float64
 	// Name says what the statistic is, for the legend: "p99 (nearest rank)".
@@ -185,13 +168,10 @@ type Options struct {
 	// Match names the condition keys that must agree for two rows to be compared (e.g.
 	// mode,reader to set one API against another). Empty: every key that varies within
 	// some source, or agrees across sources (see Compare).
-	Match     []string
-	Resamples int     // per source and row (DefaultResamples)
-	Alpha     float64 // significance level (0.05)
+	Match []string
 	// Threshold is the practical threshold in %: a change smaller than it is never
 	// counted as changed. 0 takes DefaultThreshold; negative is none.
 	Threshold float64
-	Seed      uint64 // mixed into every row's seed (DefaultSeed)
 	// Metrics orders and titles the metrics; a metric not listed comes after, as named.
 	Metrics []Metric
 	// Experiment names the experiment in the JSON and CSV.
@@ -214,8 +194,6 @@ type Result struct {
 	Alpha   float64
 	// Threshold is the practical threshold in % (0: none).
 	Threshold float64
-	// Resamples is how many bootstrap resamples each interval rests on.
-	Resamples int
 }
 
 // Column is one side of the table.
@@ -247,18 +225,23 @@ type Line struct {
 type Cell struct {
 	Present  bool
 	Value    float64
-	Low      float64 // 95% interval; NaN without runs
+	Low      float64 // 95% interval over runs (figure.Of); NaN with fewer than 2 runs
 	High     float64
 	Runs     int // runs the value rests on (0 for a fixed figure)
-	Requests int // values pooled, or the row's Requests
+	Requests int // values the runs' figures rest on, or the row's Requests
+	// Estimate is the figure as kit/offline/figure states it: the one statistic.
+	Estimate figure.Estimate
 	// Against the baseline (NaN in the baseline column and where either is missing).
 	Ratio      float64 // value / baseline's
 	ChangePct  float64 // (ratio - 1) * 100
 	ChangeLow  float64 // 95% interval of the change, in %
 	ChangeHigh float64
-	P          float64 // two-sided bootstrap p-value of the difference; NaN without a test
-	// Test says how the change was judged: TestBootstrap, TestTooFewRuns (a side has
-	// one run), TestNone (neither side has runs); "" in the baseline column.
+	P          float64 // two-sided p-value of the test on runs; NaN without a test
+	// MDE is the smallest change in % these runs could have detected (figure.Change);
+	// NaN without a test.
+	MDE float64
+	// Test says how the change was judged (figure.Welch, figure.OneSample,
+	// figure.TooFewRuns, figure.NoRuns, ...); "" in the baseline column.
 	Test string
 	// Changed is P < Alpha with a change of at least the threshold; nil without a test.
 	Changed *bool
@@ -267,15 +250,16 @@ type Cell struct {
 	// Marks are the row's (Row.Marks).
 	Marks []string
 	// Comparable says the cell counts in the geomean: both sides present, positive,
-	// finite and unmarked.
+	// unmarked, with intervals resolved from zero (figure.Counts).
 	Comparable bool
 }
 
-// How a change was judged (Cell.Test).
+// How a change was judged (Cell.Test): figure's names.
 const (
-	TestBootstrap  = "bootstrap"
-	TestTooFewRuns = "too few runs"
-	TestNone       = "no runs"
+	TestWelch      = figure.Welch
+	TestOneSample  = figure.OneSample
+	TestTooFewRuns = figure.TooFewRuns
+	TestNone       = figure.NoRuns
 )
 
 // Summary is one column's "k of n conditions changed".
@@ -290,7 +274,7 @@ type Summary struct {
 	// runs, or no runs).
 	Untested int
 	// GeoMeanRatio is the geometric mean of the ratios to the baseline over the
-	// comparable conditions (Cell.Comparable); NaN for none.
+	// comparable conditions (Cell.Comparable); NaN over fewer than figure.MinGeomean.
 	GeoMeanRatio float64
 	GeoMeanOver  int
 	// GeoMeanOf counts the conditions both sides have; LeftOut names those not in the
@@ -302,36 +286,21 @@ type Summary struct {
 	LeftOutMarked int
 }
 
-// DefaultResamples is how many bootstrap resamples a confidence interval rests on.
-const DefaultResamples = 2000
-
 // DefaultThreshold is the practical threshold, in %.
 const DefaultThreshold = 1.0
-
-// DefaultSeed is mixed into every row's seed.
-const DefaultSeed = 0x6c6f6762656e6368 // "logbench"
 
 // Compare matches the sources' rows condition by condition and metric by metric; the
 // first source is the baseline. Rows are matched by opt.Match; by default by every key
 // but those constant within each source and different between them (two bundles of one
 // API each are matched by the other keys, their APIs shown in their columns).
 func Compare(sources []Source, opt Options) (Result, error) {
-	if opt.Resamples <= 0 {
-		opt.Resamples = DefaultResamples
-	}
-	if opt.Alpha <= 0 {
-		opt.Alpha = 0.05
-	}
-	if opt.Seed == 0 {
-		opt.Seed = DefaultSeed
-	}
 	switch {
 	case opt.Threshold == 0:
 		opt.Threshold = DefaultThreshold
 	case opt.Threshold < 0:
 		opt.Threshold = 0
 	}
-	res := Result{Experiment: opt.Experiment, Alpha: opt.Alpha, Resamples: opt.Resamples, Threshold: opt.Threshold}
+	res := Result{Experiment: opt.Experiment, Alpha: figure.Alpha, Threshold: opt.Threshold}
 	for _, s := range sources {
 		res.Sources = append(res.Sources, s.Label)
 		res.Hosts = append(res.Hosts, Source{Label: s.Label, Host: s.Host})
@@ -472,23 +441,17 @@ func Compare(sources []Source, opt Options) (Result, error) {
 			continue
 		}
 		summaries := make([]Summary, len(res.Columns))
-		logSums := make([]float64, len(res.Columns))
+		ratios := make([][]float64, len(res.Columns))
 		for _, key := range conds {
 			line := byCond[key]
-			var base []float64
 			for c, r := range rowsOf[key] {
 				if r == nil {
 					line.Cells[c] = absent()
 					continue
 				}
-				cell, boot := evaluate(r, opt.Resamples, opt.Seed)
-				if c == 0 {
-					base = boot
-					if len(base) == 0 {
-						base = nil
-					}
-				} else if b := line.Cells[0]; b.Present {
-					against(&cell, b, base, boot, opt.Alpha, opt.Threshold)
+				cell := evaluate(r)
+				if b := line.Cells[0]; c > 0 && b.Present {
+					against(&cell, b, res.Threshold)
 				}
 				line.Cells[c] = cell
 				if c == 0 || !cell.Present || !line.Cells[0].Present {
@@ -515,22 +478,19 @@ func Compare(sources []Source, opt Options) (Result, error) {
 					continue
 				}
 				line.Cells[c].Comparable = true
-				logSums[c] += math.Log(cell.Ratio)
-				s.GeoMeanOver++
+				ratios[c] = append(ratios[c], cell.Ratio)
 			}
 			mr.Rows = append(mr.Rows, *line)
 		}
 		for c := range res.Columns {
 			summaries[c].Column = res.Columns[c].Label
-			summaries[c].GeoMeanRatio = math.NaN()
-			if summaries[c].GeoMeanOver > 0 {
-				summaries[c].GeoMeanRatio = math.Exp(logSums[c] / float64(summaries[c].GeoMeanOver))
-			}
+			summaries[c].GeoMeanRatio, _ = figure.Geomean(ratios[c])
+			summaries[c].GeoMeanOver = len(ratios[c])
 		}
 		// Bonferroni: the changes that stay below Alpha divided by the tests made.
 		for _, line := range mr.Rows {
 			for c, cell := range line.Cells {
-				if c > 0 && cell.Changed != nil && *cell.Changed && cell.P < opt.Alpha/float64(summaries[c].Compared) {
+				if c > 0 && cell.Changed != nil && *cell.Changed && cell.P < res.Alpha/float64(summaries[c].Compared) {
 					summaries[c].Corrected++
 				}
 			}
@@ -573,18 +533,16 @@ func defaultMatch(sources []Source, keys []string) []string {
 }
 
 // incomparable says why a cell and its baseline b count in no geomean ("" when they
-// do): a ratio needs both values positive and finite, and a figure marked as not
-// trusted would carry its doubt into the mean.
+// do): a figure marked as not trusted would carry its doubt into the mean, and the rest
+// is figure.Counts (both positive, with intervals resolved from zero).
 func incomparable(b, c Cell) (why string, marked bool) {
 	switch {
 	case len(b.Marks) > 0:
 		return strings.Join(b.Marks, ", "), true
 	case len(c.Marks) > 0:
 		return strings.Join(c.Marks, ", "), true
-	case !(b.Value > 0) || math.IsInf(b.Value, 0) || !(c.Value > 0) || math.IsInf(c.Value, 0) || !(c.Ratio > 0) || math.IsInf(c.Ratio, 0):
-		return "not both positive", false
 	}
-	return "", false
+	return figure.Counts(b.Estimate, c.Estimate), false
 }
 
 // conditionText is a condition as the tables show it: its values, "json-sync/slow".
@@ -598,163 +556,73 @@ func conditionText(cond []KV) string {
 
 func absent() Cell {
 	nan := math.NaN()
-	return Cell{Value: nan, Low: nan, High: nan, Ratio: nan, ChangePct: nan, ChangeLow: nan, ChangeHigh: nan, P: nan}
+	return Cell{Value: nan, Low: nan, High: nan, Ratio: nan, ChangePct: nan, ChangeLow: nan, ChangeHigh: nan, P: nan, MDE: nan, Estimate: figure.Of(nil)}
 }
 
-// evaluate computes a row's value and interval, and returns its resamples.
-func evaluate(r *Row, resamples int, seed uint64) (Cell, []float64) {
+// evaluate states a row's figure: each run reduced to its own figure by the row's
+// statistic, then figure.Of over the runs; a row without runs is its fixed value.
+func evaluate(r *Row) Cell {
 	c := absent()
 	c.Present = true
 	c.Marks = r.Marks
+	if len(r.Runs) == 0 {
+		c.Estimate = figure.Fixed(r.Value)
+	} else {
+		perRun, n := RunFigures(r)
+		c.Estimate = figure.Of(perRun)
+		c.Requests = n
+	}
+	if r.Requests > 0 {
+		c.Requests = r.Requests
+	}
+	c.Value, c.Low, c.High, c.Runs = c.Estimate.Value, c.Estimate.Low, c.Estimate.High, c.Estimate.Runs
+	return c
+}
+
+// RunFigures are a row's runs each reduced to its figure by the row's statistic (Mean
+// without one), a run without values left out; n counts the values they rest on. The
+// figure of the row is figure.Of over them, wherever it is shown.
+func RunFigures(r *Row) (perRun []float64, n int) {
 	stat := r.Stat
 	if stat == nil {
 		stat = Mean{}
 	}
-	pool := newPool(r.Runs)
-	c.Runs, c.Requests = len(pool.runs), pool.n
-	if r.Requests > 0 {
-		c.Requests = r.Requests
+	for _, run := range r.Runs {
+		var v []float64
+		for _, x := range run {
+			if !math.IsNaN(x) {
+				v = append(v, x)
+			}
+		}
+		if len(v) == 0 {
+			continue
+		}
+		slices.Sort(v)
+		counts := make([]int32, len(v))
+		for i := range counts {
+			counts[i] = 1
+		}
+		perRun = append(perRun, stat.Of(v, counts, len(v)))
+		n += len(v)
 	}
-	c.Value = r.Value
-	if math.IsNaN(c.Value) && pool.n > 0 {
-		c.Value = stat.Of(pool.sorted, pool.all, pool.n)
-	}
-	if pool.n == 0 {
-		return c, nil
-	}
-	boot := pool.bootstrap(stat, resamples, rngOf(seed, r))
-	c.Low, c.High = interval(boot)
-	return c, boot
+	return perRun, n
 }
 
-// against fills a cell's change to the baseline's cell b.
-func against(c *Cell, b Cell, base, boot []float64, alpha, threshold float64) {
+// against fills a cell's change to the baseline's cell b: figure.Compare, counted as a
+// change when significant and at least threshold %.
+func against(c *Cell, b Cell, threshold float64) {
 	if !c.Present || math.IsNaN(c.Value) || math.IsNaN(b.Value) {
 		return
 	}
-	if b.Value != 0 {
-		c.Ratio = c.Value / b.Value
-		c.ChangePct = (c.Ratio - 1) * 100
-	}
-	// A side with runs needs two: one run has no variation between runs to resample.
-	if b.Runs == 1 || c.Runs == 1 {
-		c.Test = TestTooFewRuns
+	ch := figure.Compare(b.Estimate, c.Estimate)
+	c.Ratio, c.ChangePct, c.ChangeLow, c.ChangeHigh, c.P, c.MDE, c.Test = ch.Ratio, ch.Pct, ch.Low, ch.High, ch.P, ch.MDE, ch.Test
+	if !ch.Tested() {
 		return
 	}
-	// The difference's resamples: pair the i-th of each side; a side without runs is
-	// its fixed value in every resample.
-	n := max(len(base), len(boot))
-	if n == 0 {
-		c.Test = TestNone
-		return
-	}
-	c.Test = TestBootstrap
-	at := func(s []float64, fixed float64, i int) float64 {
-		if len(s) == 0 {
-			return fixed
-		}
-		return s[i]
-	}
-	diffs := make([]float64, n)
-	ratios := make([]float64, 0, n)
-	below, above := 0, 0
-	for i := range n {
-		a, x := at(base, b.Value, i), at(boot, c.Value, i)
-		d := x - a
-		diffs[i] = d
-		if d <= 0 {
-			below++
-		}
-		if d >= 0 {
-			above++
-		}
-		if a != 0 {
-			ratios = append(ratios, (x/a-1)*100)
-		}
-	}
-	lo, hi := interval(ratios)
-	c.ChangeLow, c.ChangeHigh = lo, hi
-	c.P = min(1, 2*float64(min(below, above)+1)/float64(n+1))
-	significant := c.P < alpha
 	large := math.Abs(c.ChangePct) >= threshold || math.IsNaN(c.ChangePct)
-	changed := significant && large
-	c.BelowThreshold = significant && !large
+	changed := ch.Significant() && large
+	c.BelowThreshold = ch.Significant() && !large
 	c.Changed = &changed
-}
-
-// pool is a row's values sorted, each with the run it came from.
-type pool struct {
-	sorted []float64
-	runs   [][]int // per run: indexes into sorted
-	all    []int32 // every count 1: the pool itself
-	n      int
-}
-
-func newPool(runs [][]float64) pool {
-	type tagged struct {
-		v   float64
-		run int
-	}
-	var vals []tagged
-	for i, r := range runs {
-		for _, v := range r {
-			if !math.IsNaN(v) {
-				vals = append(vals, tagged{v, i})
-			}
-		}
-	}
-	slices.SortStableFunc(vals, func(a, b tagged) int { return cmp.Compare(a.v, b.v) })
-	p := pool{sorted: make([]float64, len(vals)), all: make([]int32, len(vals)), n: len(vals)}
-	members := make([][]int, len(runs))
-	for i, t := range vals {
-		p.sorted[i], p.all[i] = t.v, 1
-		members[t.run] = append(members[t.run], i)
-	}
-	for _, m := range members {
-		if len(m) > 0 {
-			p.runs = append(p.runs, m)
-		}
-	}
-	return p
-}
-
-// bootstrap draws resamples hierarchically: runs with replacement, then each drawn
-// run's values with replacement; it returns the statistic of each, in draw order.
-func (p pool) bootstrap(stat Statistic, resamples int, rng *rand.Rand) []float64 {
-	if p.n == 0 || resamples <= 0 {
-		return nil
-	}
-	counts := make([]int32, p.n)
-	out := make([]float64, resamples)
-	for i := range out {
-		clear(counts)
-		n := 0
-		for range p.runs {
-			run := p.runs[rng.IntN(len(p.runs))]
-			for range run {
-				counts[run[rng.IntN(len(run))]]++
-			}
-			n += len(run)
-		}
-		out[i] = stat.Of(p.sorted, counts, n)
-	}
-	return out
-}
-
-// rngOf seeds a row's resampling from its content: the same row, the same resamples.
-func rngOf(seed uint64, r *Row) *rand.Rand {
-	h := fnv.New64a()
-	h.Write([]byte(r.Metric + "\x00" + kvString(r.Condition) + "\x00"))
-	var b [8]byte
-	for _, run := range r.Runs {
-		binary.LittleEndian.PutUint64(b[:], uint64(len(run)))
-		h.Write(b[:])
-		for _, v := range run {
-			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-			h.Write(b[:])
-		}
-	}
-	return rand.New(rand.NewPCG(seed, h.Sum64()))
 }
 
 func kvString(kvs []KV) string {

@@ -54,20 +54,36 @@ func TestQuantileOfCountsIsTheNearestRank(t *testing.T) {
 	}
 }
 
-func TestTheBootstrapResamplesRunsFirst(t *testing.T) {
-	// Two runs far apart: a resample that draws one run twice has all its values from
-	// it, so some resamples' means sit at each run's mean; pooled resampling of the 200
-	// requests would never stray that far.
+func TestTheIntervalIsOverRunsNotValues(t *testing.T) {
+	// Two runs far apart, 100 values each: pooled as 200 independent values their mean
+	// would look sharp; over runs it is two figures, 1 and 10, and Student's t at one
+	// degree of freedom says how little two runs know.
 	runs := [][]float64{make([]float64, 100), make([]float64, 100)}
 	for i := range 100 {
 		runs[0][i], runs[1][i] = 1+float64(i%3)/100, 10+float64(i%3)/100
 	}
-	cell, boot := evaluate(&Row{Metric: "m", Runs: runs, Stat: Mean{}, Value: math.NaN()}, 400, DefaultSeed)
-	if cell.Low > 1.1 || cell.High < 9.9 {
-		t.Fatalf("interval [%v, %v]: the runs were not resampled", cell.Low, cell.High)
+	cell := evaluate(&Row{Metric: "m", Runs: runs, Stat: Mean{}, Value: math.NaN()})
+	if cell.Runs != 2 || cell.Requests != 200 || cell.Low > -20 || cell.High < 30 {
+		t.Fatalf("cell %+v: the interval is not over the two runs", cell)
 	}
-	if len(boot) != 400 {
-		t.Fatalf("%d resamples", len(boot))
+	// A quantile is each run's own, then the mean over runs.
+	p99 := evaluate(&Row{Metric: "p99", Runs: [][]float64{{1, 2, 3}, {5, 6, 7}}, Stat: Quantile(99), Value: math.NaN()})
+	if p99.Value != 5 {
+		t.Fatalf("p99 over runs %v, want the mean of the runs' p99s (3, 7): 5", p99.Value)
+	}
+}
+
+// A figure whose interval reaches 0 (a drain of 60 µs with runs at 0) counts in no
+// geomean, whatever its ratio.
+func TestAFigureNearZeroStaysOutOfTheGeomean(t *testing.T) {
+	var ra, rb []Row
+	for i, c := range []string{"a", "b", "c"} {
+		ra = append(ra, Measured(cond(c), "drain_s", "s", Mean{}, [][]float64{{0}, {0}, {1.8e-4 * float64(i+1)}}))
+		rb = append(rb, Measured(cond(c), "drain_s", "s", Mean{}, [][]float64{{0}, {2e-5}, {0}}))
+	}
+	s := run(t, []Source{{Label: "a", Rows: ra}, {Label: "b", Rows: rb}}, Options{}).Metrics[0].Summary[0]
+	if !math.IsNaN(s.GeoMeanRatio) || s.GeoMeanOver != 0 || len(s.LeftOut) != 3 {
+		t.Fatalf("summary %+v: noise around 0 entered a geomean", s)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/logbench/logbench/kit/offline/figure"
 )
 
 // Notes are what an experiment adds to a comparison: warnings about how the sources
@@ -67,13 +69,13 @@ func ciText(c Cell) string {
 }
 
 // changeText is benchstat's mark: the change in % and its p-value when it counts as
-// a change, or "~" and why not.
+// a change, or "~" and why not, with the smallest change the runs could have detected.
 func changeText(c Cell, threshold float64) string {
 	switch {
 	case !c.Present || math.IsNaN(c.ChangePct) && c.Changed == nil:
 		return "-"
 	case math.IsNaN(c.ChangePct) && !*c.Changed:
-		return fmt.Sprintf("~ (p=%s)", pValue(c.P))
+		return fmt.Sprintf("~ (p=%s%s)", pValue(c.P), mdeText(c))
 	case c.Test == TestTooFewRuns:
 		return "~ " + pct(c.ChangePct) + " (too few runs)"
 	case c.Changed == nil:
@@ -81,9 +83,17 @@ func changeText(c Cell, threshold float64) string {
 	case c.BelowThreshold:
 		return fmt.Sprintf("~ %s (p=%s, <%g%%)", pct(c.ChangePct), pValue(c.P), threshold)
 	case !*c.Changed:
-		return fmt.Sprintf("~ %s (p=%s)", pct(c.ChangePct), pValue(c.P))
+		return fmt.Sprintf("~ %s (p=%s%s)", pct(c.ChangePct), pValue(c.P), mdeText(c))
 	}
 	return fmt.Sprintf("%s (p=%s)", pct(c.ChangePct), pValue(c.P))
+}
+
+// mdeText is the smallest change the runs could have detected, beside a "~".
+func mdeText(c Cell) string {
+	if math.IsNaN(c.MDE) {
+		return ""
+	}
+	return ", MDE " + strings.TrimPrefix(pct(c.MDE), "+")
 }
 
 func pct(v float64) string {
@@ -268,7 +278,7 @@ func (r Result) summaryText(s Summary) string {
 	}
 	b.WriteString("; geomean of ratios ")
 	if math.IsNaN(s.GeoMeanRatio) {
-		fmt.Fprintf(&b, "none: no condition of %d comparable", s.GeoMeanOf)
+		fmt.Fprintf(&b, "none: %d of %d conditions comparable, %d needed", s.GeoMeanOver, s.GeoMeanOf, figure.MinGeomean)
 	} else {
 		fmt.Fprintf(&b, "%.3fx over %d of %d conditions", s.GeoMeanRatio, s.GeoMeanOver, s.GeoMeanOf)
 	}
@@ -277,7 +287,7 @@ func (r Result) summaryText(s Summary) string {
 		left = append(left, fmt.Sprintf("%d marked %s", s.LeftOutMarked, Marked))
 	}
 	if n := len(s.LeftOut) - s.LeftOutMarked; n > 0 {
-		left = append(left, fmt.Sprintf("%d not both positive", n))
+		left = append(left, fmt.Sprintf("%d without resolved intervals", n))
 	}
 	if len(left) > 0 {
 		fmt.Fprintf(&b, " (left out: %s)", strings.Join(left, ", "))
@@ -288,9 +298,9 @@ func (r Result) summaryText(s Summary) string {
 // legend says how to read the tables.
 func (r Result) legend() []string {
 	return []string{
-		fmt.Sprintf("Intervals: 95%%, hierarchical bootstrap (%d resamples: the runs with replacement, then each drawn run's values with replacement), seeded by the row's own values, so a bundle's interval does not depend on its place on the command line.", r.Resamples),
-		fmt.Sprintf("vs base: the change against the first column in %%, and the two-sided bootstrap p-value of the difference (independent resamples of each side). A change counts when p < %g and it is at least %g%% (--threshold); otherwise ~, within noise or too small to matter. A side of one run gives no p-value (too few runs): nothing varies between its runs to resample. With 3 runs a side the bootstrap over runs is coarse, and a rank test on per-run values could not go below p = 0.1.", r.Alpha, r.Threshold),
-		fmt.Sprintf("Multiple comparisons: at p < %g about 1 in 20 unchanged conditions is marked by chance; the Bonferroni count keeps only changes below %g divided by the conditions tested. The geomean is over the comparable conditions only: both values positive and finite, neither marked %s.", r.Alpha, r.Alpha, Marked),
+		fmt.Sprintf("Figures: each run's figure (its p99, its mean rate, ...), then the mean over runs with its 95%% Student-t interval over runs: runs are what vary. One run gives a figure and no interval. verify, report and the JSON and CSV give every figure with this same interval."),
+		fmt.Sprintf("vs base: the change against the first column in %%, and the two-sided p-value of Welch's t-test on the two sides' run figures (a one-sample t-test against a published figure). A change counts when p < %g and it is at least %g%% (--threshold); otherwise ~, with MDE: the smallest change these runs could have detected (at p < %g with %g%% power). A side of one run gives no p-value (too few runs).", r.Alpha, r.Threshold, r.Alpha, figure.Power*100),
+		fmt.Sprintf("Multiple comparisons: at p < %g about 1 in 20 unchanged conditions is marked by chance; the Bonferroni count keeps only changes below %g divided by the conditions tested. The geomean is over the comparable conditions only, and over %d at least: both figures positive, with an interval (or published) that does not reach 0, neither marked %s.", r.Alpha, r.Alpha, figure.MinGeomean, Marked),
 		"Matched by " + strings.Join(r.Match, ",") + ": rows agree on these keys; a column named [key=value] is the part of a source with that value of a key not matched by (--match sets the keys).",
 	}
 }
@@ -563,8 +573,10 @@ type JSONRow struct {
 	ChangeLow *float64          `json:"change_low_pct"`
 	ChangeHi  *float64          `json:"change_high_pct"`
 	P         *float64          `json:"p"`
-	// Test is how the change was judged: "bootstrap", "too few runs", "no runs"; ""
-	// in the baseline and where a side is missing.
+	// MDE is the smallest change in % these runs could have detected; null without a test.
+	MDE *float64 `json:"mde_pct"`
+	// Test is how the change was judged: "welch t", "one-sample t", "too few runs",
+	// "no runs"; "" in the baseline and where a side is missing.
 	Test string `json:"test"`
 	// Changed is null where there is no test (the baseline, a missing side, too few
 	// runs); BelowThreshold says p < alpha but the change is under the threshold.
@@ -592,7 +604,7 @@ func (r Result) Records() []JSONRow {
 				}
 				row := JSONRow{Metric: m.Name, Unit: m.Unit, Condition: cond, Source: col.Source, Column: col.Label, Baseline: i == 0,
 					Present: c.Present, Runs: c.Runs, Values: c.Requests, Value: num(c.Value), Low: num(c.Low), High: num(c.High),
-					Ratio: num(c.Ratio), ChangePct: num(c.ChangePct), ChangeLow: num(c.ChangeLow), ChangeHi: num(c.ChangeHigh), P: num(c.P),
+					Ratio: num(c.Ratio), ChangePct: num(c.ChangePct), ChangeLow: num(c.ChangeLow), ChangeHi: num(c.ChangeHigh), P: num(c.P), MDE: num(c.MDE),
 					Test: c.Test, Changed: c.Changed, BelowThreshold: c.BelowThreshold, Marks: append([]string{}, c.Marks...), Comparable: c.Comparable}
 				out = append(out, row)
 			}
@@ -632,13 +644,12 @@ func (r Result) json(w io.Writer, notes Notes) error {
 		Match      []string  `json:"match"`
 		Alpha      float64   `json:"alpha"`
 		Threshold  float64   `json:"threshold_pct"`
-		Resamples  int       `json:"resamples"`
 		Hosts      []host    `json:"hosts"`
 		Metrics    []metric  `json:"metrics"`
 		Rows       []JSONRow `json:"rows"`
 		Warnings   []string  `json:"warnings"`
 		Legend     []string  `json:"legend"`
-	}{Experiment: r.Experiment, Sources: r.Sources, Match: r.Match, Alpha: r.Alpha, Threshold: r.Threshold, Resamples: r.Resamples, Rows: r.Records(),
+	}{Experiment: r.Experiment, Sources: r.Sources, Match: r.Match, Alpha: r.Alpha, Threshold: r.Threshold, Rows: r.Records(),
 		Warnings: append([]string{}, notes.Warnings...), Legend: append(r.legend(), notes.Legend...)}
 	if len(r.Sources) > 0 {
 		doc.Baseline = r.Sources[0]
@@ -670,7 +681,7 @@ func (r Result) csv(w io.Writer) error {
 	header := []string{"experiment", "metric", "unit"}
 	header = append(header, r.Keys...)
 	header = append(header, "source", "column", "baseline", "runs", "values", "value", "low", "high",
-		"ratio", "change_pct", "change_low_pct", "change_high_pct", "p", "test", "changed", "below_threshold", "marks", "comparable")
+		"ratio", "change_pct", "change_low_pct", "change_high_pct", "p", "mde_pct", "test", "changed", "below_threshold", "marks", "comparable")
 	cw.Write(header)
 	f := func(v *float64) string {
 		if v == nil {
@@ -692,7 +703,7 @@ func (r Result) csv(w io.Writer) error {
 			runs, reqs = strconv.Itoa(row.Runs), strconv.Itoa(row.Values)
 		}
 		rec = append(rec, row.Source, row.Column, strconv.FormatBool(row.Baseline), runs, reqs, f(row.Value), f(row.Low), f(row.High),
-			f(row.Ratio), f(row.ChangePct), f(row.ChangeLow), f(row.ChangeHi), f(row.P), row.Test, changed,
+			f(row.Ratio), f(row.ChangePct), f(row.ChangeLow), f(row.ChangeHi), f(row.P), f(row.MDE), row.Test, changed,
 			strconv.FormatBool(row.BelowThreshold), strings.Join(row.Marks, "; "), strconv.FormatBool(row.Comparable))
 		for i, c := range rec {
 			rec[i] = ascii(c)
