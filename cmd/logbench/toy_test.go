@@ -119,20 +119,26 @@ func (t toy) Verify(files *bundle.Files) *verify.Result {
 	return res
 }
 
-func (toy) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
+func (toy) Figures(res *verify.Result) ([]compare.Row, error) {
+	b := res.Own.(*toyBundle)
+	var rows []compare.Row
+	for _, size := range b.M.Sizes {
+		var runs [][]float64
+		for _, r := range b.Runs {
+			if r.Lines == size && r.Verified {
+				runs = append(runs, []float64{r.WriteMs})
+			}
+		}
+		rows = append(rows, compare.Measured([]compare.KV{{Key: "lines", Value: strconv.Itoa(size)}}, "write_ms", "ms", compare.Mean{}, runs))
+	}
+	return rows, nil
+}
+
+func (t toy) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
 	in := compare.Input{Experiment: "toy", Metrics: []compare.Metric{{Name: "write_ms", Title: "time to write the lines"}}}
 	for _, s := range sources {
 		b := s.Result.Own.(*toyBundle)
-		var rows []compare.Row
-		for _, size := range b.M.Sizes {
-			var runs [][]float64
-			for _, r := range b.Runs {
-				if r.Lines == size && r.Verified {
-					runs = append(runs, []float64{r.WriteMs})
-				}
-			}
-			rows = append(rows, compare.Measured([]compare.KV{{Key: "lines", Value: strconv.Itoa(size)}}, "write_ms", "ms", compare.Mean{}, runs))
-		}
+		rows, _ := t.Figures(s.Result)
 		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: rows, Common: &b.M.Common, Manifest: b.M})
 	}
 	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -62,6 +63,10 @@ type Offline interface {
 	Layout() []string
 	// Verify checks a bundle of this experiment: every file, checksum and figure.
 	Verify(files *bundle.Files) *verify.Result
+	// Figures are a verified bundle's figures: one row per condition and metric with
+	// each run's values. compare sets them side by side, and verify and report state
+	// them, each figure with the one interval compare.Estimate gives it.
+	Figures(res *verify.Result) ([]compare.Row, error)
 	// Compare writes verified bundles of this experiment side by side through the
 	// comparison engine (kit/offline/compare), and the published figures with
 	// opt.Published; warnings go to warn.

@@ -1,6 +1,7 @@
 package fifostall
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -195,4 +197,13 @@ func apiRuntime(api string, images []bundle.Image) string {
 		}
 	}
 	return api
+}
+
+// Figures are the bundle's figures (Rows), for verify, report and compare alike.
+func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
+	b := schema.Of(res)
+	if b == nil {
+		return nil, fmt.Errorf("%s: not verified as a bundle of the fifo-stall experiment", res.Name)
+	}
+	return Rows(b), nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -168,4 +169,13 @@ func runtimes(b *Bundle) string {
 		out = append(out, name)
 	}
 	return strings.Join(out, "; ")
+}
+
+// Figures are the bundle's figures (Rows), for verify, report and compare alike.
+func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
+	b, err := bundleOf(res)
+	if err != nil {
+		return nil, err
+	}
+	return Rows(b, res.Speed), nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -217,4 +218,13 @@ func runtimes(m Manifest) string {
 		out = append(out, strings.Join(parts, ", "))
 	}
 	return strings.Join(out, "; ")
+}
+
+// Figures are the bundle's figures (Rows), for verify, report and compare alike.
+func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
+	b, err := bundleOf(res)
+	if err != nil {
+		return nil, err
+	}
+	return Rows(b, res.Speed), nil
 }

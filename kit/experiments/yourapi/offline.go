@@ -14,6 +14,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // metrics are the figures a comparison sets side by side, each a value per pooled run.
@@ -221,3 +222,12 @@ pre{font-size:12px;overflow-x:auto}table{border-collapse:collapse;font-size:12px
 {{end}}</table>
 </body></html>
 `))
+
+// Figures are the bundle's figures (Rows), for verify, report and compare alike.
+func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
+	b, err := bundleOf(res)
+	if err != nil {
+		return nil, err
+	}
+	return Rows(b), nil
+}

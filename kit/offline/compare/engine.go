@@ -559,6 +559,17 @@ func absent() Cell {
 	return Cell{Value: nan, Low: nan, High: nan, Ratio: nan, ChangePct: nan, ChangeLow: nan, ChangeHigh: nan, P: nan, MDE: nan, Estimate: figure.Of(nil)}
 }
 
+// Estimate is a row's figure as the kit states it everywhere: each run reduced to its
+// own figure by the row's statistic, then figure.Of over the runs; a row without runs is
+// its fixed value.
+func Estimate(r Row) figure.Estimate {
+	if len(r.Runs) == 0 {
+		return figure.Fixed(r.Value)
+	}
+	perRun, _ := RunFigures(&r)
+	return figure.Of(perRun)
+}
+
 // evaluate states a row's figure: each run reduced to its own figure by the row's
 // statistic, then figure.Of over the runs; a row without runs is its fixed value.
 func evaluate(r *Row) Cell {

@@ -10,10 +10,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/logbench/logbench/kit/offline/figure"
 )
 
 // Table is a header and rows of cells.
@@ -87,18 +88,4 @@ func (t Table) Write(w io.Writer, format string) error {
 }
 
 // Figure formats a figure with a sensible number of digits; absent figures are "-".
-func Figure(v float64) string {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return "-"
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case math.Abs(v) >= 10:
-		return fmt.Sprintf("%.1f", v)
-	case math.Abs(v) >= 1:
-		return fmt.Sprintf("%.2f", v)
-	}
-	return fmt.Sprintf("%.3g", v)
-}
+func Figure(v float64) string { return figure.Text(v) }

@@ -22,6 +22,7 @@ package figure
 import (
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -245,4 +246,31 @@ func variance(v []float64, m float64) float64 {
 
 func tQuantile(df, p float64) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
+}
+
+// Text writes a figure as every table of the kit shows it: three significant digits
+// below 100, whole numbers above; "-" for an absent one.
+func Text(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case math.Abs(v) >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case math.Abs(v) >= 1:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// IntervalText writes the estimate's interval as every table of the kit shows it,
+// "[1630, 10248]"; "" without one.
+func (e Estimate) IntervalText() string {
+	if !e.HasInterval() {
+		return ""
+	}
+	return "[" + Text(e.Low) + ", " + Text(e.High) + "]"
 }

@@ -1,0 +1,168 @@
+package experiments
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/figure"
+)
+
+// One archived bundle of each experiment, the newest of its kind.
+var sameIntervalBundles = []string{
+	"../../results/2026-11-30-vm2/fifo-py.tar.gz",
+	"../../results/2026-12-02-vm/qps-warm20.tar.gz",
+	"../../results/2026-11-30-vm2/lc-final.tar.gz",
+	"../../results/2026-12-01-vm/your-api-stdlib.tar.gz",
+}
+
+// intervalText finds every interval a page or a summary states: "[1630, 10248]".
+var intervalText = regexp.MustCompile(`\[(-?[0-9][0-9.e+-]*|-), (-?[0-9][0-9.e+-]*|-)\]`)
+
+// TestOneFigureHasOneIntervalEverywhere: for every experiment, a figure's interval is
+// the one figure.Of gives over its runs, whichever command shows it. compare's JSON
+// holds exactly the estimate of every figure; every interval verify's summary, compare's
+// text and the report state is the interval of one of the bundle's figures, written
+// by the one formatter, so no command can show a figure with an interval of its own.
+func TestOneFigureHasOneIntervalEverywhere(t *testing.T) {
+	for _, path := range sameIntervalBundles {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			files, err := bundle.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			exp, err := Of(files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := exp.Verify(files)
+			if !res.OK() {
+				t.Fatalf("does not verify: %v", res.Problems)
+			}
+			rows, err := exp.Figures(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stated := map[string]bool{}
+			estimates := map[string]figure.Estimate{}
+			withInterval := 0
+			for _, r := range rows {
+				e := compare.Estimate(r)
+				estimates[figureKey(r.Metric, r.Condition)] = e
+				if e.HasInterval() {
+					stated[e.IntervalText()] = true
+					withInterval++
+				}
+			}
+			if withInterval == 0 {
+				t.Fatal("no figure of the bundle has an interval")
+			}
+
+			// compare's JSON: every figure of the bundle, with its estimate's interval.
+			sources := []experiment.Source{{Label: "a", Result: res}, {Label: "b", Result: res}}
+			var js, text bytes.Buffer
+			if err := exp.Compare(&js, &bytes.Buffer{}, sources, experiment.CompareOptions{Format: "json", Wide: true}); err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Rows []struct {
+					Metric    string            `json:"metric"`
+					Condition map[string]string `json:"condition"`
+					Source    string            `json:"source"`
+					Value     *float64          `json:"value"`
+					Low       *float64          `json:"low"`
+					High      *float64          `json:"high"`
+				} `json:"rows"`
+			}
+			if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+				t.Fatal(err)
+			}
+			checked := 0
+			for _, r := range doc.Rows {
+				if r.Source != "a" {
+					continue
+				}
+				e, ok := estimates[jsonKey(r.Metric, r.Condition, rows)]
+				if !ok {
+					continue
+				}
+				checked++
+				if !sameNumber(r.Low, e.Low) || !sameNumber(r.High, e.High) || !sameNumber(r.Value, e.Value) {
+					t.Errorf("compare --format json: %s %v: %v [%v, %v], the figure is %v [%v, %v]",
+						r.Metric, r.Condition, deref(r.Value), deref(r.Low), deref(r.High), e.Value, e.Low, e.High)
+				}
+			}
+			if checked == 0 {
+				t.Fatal("compare's JSON holds none of the bundle's figures")
+			}
+
+			// Every interval any other command states is one of the figures'.
+			if err := exp.Compare(&text, &bytes.Buffer{}, sources, experiment.CompareOptions{Format: "text", Wide: true}); err != nil {
+				t.Fatal(err)
+			}
+			var page bytes.Buffer
+			if err := exp.Report(&page, sources[:1], "test"); err != nil {
+				t.Fatal(err)
+			}
+			for name, out := range map[string]string{"verify": res.Summary(), "compare": text.String(), "report": page.String()} {
+				for _, m := range intervalText.FindAllString(out, -1) {
+					if !stated[m] {
+						t.Errorf("%s states the interval %s, which is no figure's of the bundle (the figures': %d intervals)", name, m, len(stated))
+					}
+				}
+			}
+		})
+	}
+}
+
+func figureKey(metric string, cond []compare.KV) string {
+	var b strings.Builder
+	b.WriteString(metric)
+	for _, kv := range cond {
+		fmt.Fprintf(&b, "|%s=%s", kv.Key, kv.Value)
+	}
+	return b.String()
+}
+
+// jsonKey is figureKey of a JSON row, its condition in the order the bundle's rows give
+// their keys.
+func jsonKey(metric string, cond map[string]string, rows []compare.Row) string {
+	for _, r := range rows {
+		if r.Metric != metric || len(r.Condition) != len(cond) {
+			continue
+		}
+		match := true
+		for _, kv := range r.Condition {
+			if cond[kv.Key] != kv.Value {
+				match = false
+				break
+			}
+		}
+		if match {
+			return figureKey(metric, r.Condition)
+		}
+	}
+	return ""
+}
+
+func sameNumber(have *float64, want float64) bool {
+	if have == nil {
+		return math.IsNaN(want)
+	}
+	return *have == want || math.Abs(*have-want) <= 1e-9*math.Max(math.Abs(*have), math.Abs(want))
+}
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
