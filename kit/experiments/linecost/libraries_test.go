@@ -11,6 +11,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // libraryParams measure every Go library with the default line (time stamps in).
@@ -57,16 +58,29 @@ func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument))
 }
 
 func TestEveryGoLibraryVerifies(t *testing.T) {
-	b := measured(t, libraryParams, nil)
-	if len(b.Runs) != 20 || b.Manifest.RunsVerified != 20 {
-		for _, r := range b.Runs {
-			t.Log(r.LibraryID, r.Way, r.Failure)
+	// The trials are timed in this process, beside whatever else the machine runs: a
+	// burst of other work during one way's trials can break a rule that compares two
+	// ways' medians (format-floor). Such a rule is about timing, not about what the
+	// program wrote, so the whole measurement is taken again, up to three times; a
+	// fault in what the libraries write fails every attempt.
+	var b *Bundle
+	var res *verify.Result
+	for attempt := 1; ; attempt++ {
+		b = measured(t, libraryParams, nil)
+		if len(b.Runs) != 20 || b.Manifest.RunsVerified != 20 {
+			for _, r := range b.Runs {
+				t.Log(r.LibraryID, r.Way, r.Failure)
+			}
+			t.Fatalf("%d runs, %d verified", len(b.Runs), b.Manifest.RunsVerified)
 		}
-		t.Fatalf("%d runs, %d verified", len(b.Runs), b.Manifest.RunsVerified)
-	}
-	res := Experiment{}.Verify(saved(t, b, nil))
-	if !res.OK() {
-		t.Fatalf("%v", res.Problems)
+		res = Experiment{}.Verify(saved(t, b, nil))
+		if res.OK() {
+			break
+		}
+		if attempt == 3 || !onlyTimingRules(res.Problems) {
+			t.Fatalf("attempt %d: %v", attempt, res.Problems)
+		}
+		t.Logf("attempt %d broke a timing rule on a busy machine, measuring again: %v", attempt, res.Problems)
 	}
 	got, _ := bundleOf(res)
 	if len(got.Conditions) != 20 || got.Conditions[5].Library != "zap" || got.Conditions[5].Line != lc.LineJSON || !(got.Conditions[5].CPUNsPerLineLow > 0) {
@@ -143,4 +157,14 @@ func TestNotOfferedIsMarked(t *testing.T) {
 	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), lc.NotOfferedMark) {
 		t.Fatalf("only not-offered ways: %v", err)
 	}
+}
+
+// onlyTimingRules says every problem is a rule that compares two ways' timings.
+func onlyTimingRules(problems []verify.Problem) bool {
+	for _, p := range problems {
+		if !strings.Contains(p.Msg, "rule format-floor") {
+			return false
+		}
+	}
+	return len(problems) > 0
 }
