@@ -10,15 +10,17 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 func compareCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "compare",
-		Usage:     "put bundles of any experiment side by side, condition by condition: each value with its 95% interval, the change against the first in %, and its p-value or ~ (Student-t over runs, Welch's t-test on run figures, the smallest detectable change beside every ~)",
-		ArgsUsage: "BUNDLE [BUNDLE...]",
+		Name:        "compare",
+		Usage:       "put bundles of any experiment side by side, condition by condition: each value with its 95% interval, the change against the first in %, and its p-value or ~ (Student-t over runs, Welch's t-test on run figures, the smallest detectable change beside every ~)",
+		ArgsUsage:   "BUNDLE [BUNDLE...]",
+		Description: "Bundles of one experiment, the first the baseline; or one bundle and --published, the article's figures the baseline" + alone() + ".",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "published", Usage: "put the article's figures first, as the baseline"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output: " + strings.Join(compare.Formats, ", ")},
@@ -36,9 +38,7 @@ func compareCommand() *cli.Command {
 			n := len(paths)
 			switch {
 			case n == 0:
-				return usagef("compare takes bundles (folders or .tar.gz archives): two or more, or one with --published")
-			case n == 1 && !c.Bool("published"):
-				return usagef("compare needs a second bundle, or --published to compare with the article")
+				return usagef("compare takes bundles (folders or .tar.gz archives): two or more, or one with --published%s", alone())
 			case !slices.Contains(compare.Formats, c.String("format")):
 				return usagef("--format %q: want one of %s", c.String("format"), strings.Join(compare.Formats, ", "))
 			case !(c.Float64("threshold") >= 0 && c.Float64("threshold") < 100):
@@ -65,6 +65,11 @@ func compareCommand() *cli.Command {
 				exp = e
 				sources = append(sources, experiment.Source{Label: uniqueLabel(sources, bundleLabel(path)), Result: res})
 			}
+			// One bundle is set against the article's figures, or, where the experiment's
+			// bundle holds its own reference, against that.
+			if _, within := exp.(experiment.WithinComparer); n == 1 && !within && !c.Bool("published") {
+				return usagef("compare needs a second bundle, or --published to compare with the article")
+			}
 			if err := checkEmulated(c, sources); err != nil {
 				return err
 			}
@@ -78,6 +83,19 @@ func compareCommand() *cli.Command {
 			return err
 		},
 	}
+}
+
+// alone says which experiments' bundles compare within themselves
+// (experiment.WithinComparer), and against what: "; a your-api bundle alone, against
+// the bundle's baseline configuration"; "" for none.
+func alone() string {
+	var out string
+	for _, e := range experiments.All {
+		if w, ok := e.(experiment.WithinComparer); ok {
+			out += "; a " + e.Name() + " bundle alone, against " + w.Reference()
+		}
+	}
+	return out
 }
 
 // loadVerified reads a bundle and refuses one that does not verify: a comparison of a

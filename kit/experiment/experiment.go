@@ -76,6 +76,16 @@ type Offline interface {
 	Report(w io.Writer, sources []Source, version string) error
 }
 
+// WithinComparer is an experiment whose bundle holds its own reference: a baseline
+// condition the manifest names, where the others' is a second bundle or the published
+// figures. Compare given a single bundle sets the bundle's conditions against that one,
+// so compare takes one bundle without --published.
+type WithinComparer interface {
+	// Reference says what one bundle is compared against, for compare's messages:
+	// "the bundle's baseline configuration".
+	Reference() string
+}
+
 // Source is one verified bundle to compare, with its label.
 type Source struct {
 	Label  string

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/report"
@@ -192,74 +191,35 @@ func runGroup(bs []drawn, cats []string, multiAPI bool, of func(RunRow) float64)
 		for j, d := range bs {
 			var vs []float64
 			for _, r := range d.runs(cat, multiAPI) {
-				if v := of(r); !math.IsNaN(v) && !math.IsInf(v, 0) {
-					vs = append(vs, v)
-				}
+				vs = append(vs, of(r))
 			}
-			v := report.Absent
-			if len(vs) > 0 {
-				sum := 0.0
-				for _, x := range vs {
-					sum += x
-				}
-				v.V = sum / float64(len(vs))
-				if len(vs) > 1 {
-					v.Lo, v.Hi = slices.Min(vs), slices.Max(vs)
-				}
-			}
-			g.Series[j].Values = append(g.Series[j].Values, v)
+			g.Series[j].Values = append(g.Series[j].Values, report.OverRuns(vs))
 		}
 	}
 	return g
 }
 
-var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
-
 // seriesPlots draw each run's per-second counts, a plot per condition.
 func seriesPlots(bs []drawn, cats []string, multiAPI bool) []report.Figure {
 	var out []report.Figure
 	for _, cat := range cats {
-		ch := report.NewChart(cat+": requests per second", "second of the measured interval", "requests in the second")
-		top := 0.0
-		for j, d := range bs {
-			for k, r := range d.runs(cat, multiAPI) {
+		var traces []report.Traces
+		for _, d := range bs {
+			t := report.Traces{Label: d.label, Colour: d.colour}
+			for _, r := range d.runs(cat, multiAPI) {
 				var xys plotter.XYs
 				for _, s := range d.b.Series {
 					if s.RunID == r.RunID {
 						xys = append(xys, plotter.XY{X: float64(s.Second), Y: float64(s.Requests)})
-						top = max(top, float64(s.Requests))
 					}
 				}
-				if len(xys) == 0 {
-					continue
-				}
-				col := d.colour
-				if len(bs) == 1 {
-					col = report.Colour(k)
-				}
-				l, err := report.Line(xys, col, 1.4, false)
-				if err != nil {
-					continue
-				}
-				if len(bs) > 1 {
-					l.Dashes = dashes[k%len(dashes)]
-				}
-				pts, _ := report.Points(xys, col, report.Shapes[0], 2)
-				ch.Add(l, pts)
-				switch {
-				case len(bs) == 1:
-					ch.AddLegend(fmt.Sprintf("run %d", r.Round), l, pts)
-				case k == 0:
-					ch.AddLegend(bs[j].label, report.Swatch{Colour: col})
-				}
+				t.Runs = append(t.Runs, report.Trace{Name: fmt.Sprintf("run %d", r.Round), XYs: xys})
 			}
+			traces = append(traces, t)
 		}
-		if top == 0 {
-			continue
+		if f, ok := report.RunLines(cat+": requests per second", "second of the measured interval", "requests in the second", traces); ok {
+			out = append(out, f)
 		}
-		ch.P.X.Min, ch.P.Y.Min, ch.P.Y.Max = 0, 0, top*1.08
-		ch.P.X.Tick.Marker, ch.P.Y.Tick.Marker = report.LinearTicks{}, report.LinearTicks{}
-		out = append(out, ch.Render())
 	}
 	return out
 }

@@ -146,6 +146,11 @@ func (LogTicks) Ticks(lo, hi float64) []plot.Tick {
 		base := math.Pow(10, e)
 		for m := 1; m < 10; m++ {
 			v := float64(m) * base
+			if e < 0 {
+				// 6 / 10 is the double nearest 0.6; 6 * 0.1 is not, and its label
+				// would read 0.6000000000000001.
+				v = float64(m) / math.Pow(10, -e)
+			}
 			if v < lo*0.999 || v > hi*1.001 {
 				continue
 			}

@@ -1,0 +1,159 @@
+package yourapi
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// Metrics are the figures a comparison sets side by side, in its order, each a value
+// per pooled run.
+var Metrics = []compare.Metric{
+	{Name: "requests_per_s", Title: "requests per second"},
+	{Name: "p50_run_mean_ms", Title: "median latency (per run)", Wide: true},
+	{Name: "p99_run_mean_ms", Title: "p99 latency (per run)"},
+	{Name: "cpu_us_per_request", Title: "CPU per request, inside the container + in the engine"},
+	{Name: "api_cpu_us_per_request", Title: "CPU per request inside the container (the service's processes)", Wide: true},
+	{Name: "engine_cpu_us_per_request", Title: "CPU per request in the engine (dockerd, containerd, shims)", Wide: true},
+	{Name: "lines_per_request", Title: "log lines per request (counted, not verified)"},
+	{Name: "bytes_per_request", Title: "log bytes per request (counted, not verified)", Wide: true},
+}
+
+// perRun is how each metric is read from a run, and its unit.
+var perRun = map[string]struct {
+	unit string
+	of   func(RunRow) Opt
+}{
+	"requests_per_s":            {"req/s", func(r RunRow) Opt { return r.RequestsPerS }},
+	"p50_run_mean_ms":           {"ms", func(r RunRow) Opt { return r.LatencyP50Ms }},
+	"p99_run_mean_ms":           {"ms", func(r RunRow) Opt { return r.LatencyP99Ms }},
+	"cpu_us_per_request":        {"us", func(r RunRow) Opt { return r.CPUUsPerReq }},
+	"api_cpu_us_per_request":    {"us", func(r RunRow) Opt { return r.APIUsPerReq }},
+	"engine_cpu_us_per_request": {"us", func(r RunRow) Opt { return r.EngineUsPerReq }},
+	"lines_per_request":         {"lines", func(r RunRow) Opt { return r.LinesPerRequest }},
+	"bytes_per_request":         {"B", func(r RunRow) Opt { return r.BytesPerRequest }},
+}
+
+// ServiceKey is the condition key a bundle compared within itself matches its
+// configurations by: the service, one for the whole bundle, so that each configuration
+// is a column of its own.
+const ServiceKey = "service"
+
+// Rows are a bundle's rows for the comparison engine: per configuration (the baseline
+// first) and metric, one value per pooled run. A configuration with noisy runs is
+// marked, and its lines per request too when a run's lines moved. With within, every
+// row also names the service (ServiceKey), the same in all of them.
+func Rows(b *Bundle, within bool) []compare.Row {
+	p := b.M.Parameters
+	names := []string{p.Baseline}
+	for _, n := range p.ConfigNames() {
+		if n != p.Baseline {
+			names = append(names, n)
+		}
+	}
+	var rows []compare.Row
+	for _, config := range names {
+		cond := []compare.KV{{Key: "config", Value: config}}
+		if within {
+			cond = append([]compare.KV{{Key: ServiceKey, Value: p.Image}}, cond...)
+		}
+		var marks, lineMarks []string
+		for _, c := range b.Conditions {
+			if c.Config != config {
+				continue
+			}
+			if c.RunsNoisy > 0 {
+				marks = append(marks, "noisy runs")
+			}
+			lineMarks = marks
+			if !c.LinesSteady {
+				lineMarks = append(lineMarks[:len(lineMarks):len(lineMarks)], "lines per request moved")
+			}
+		}
+		for _, m := range Metrics {
+			how := perRun[m.Name]
+			var runs [][]float64
+			for _, r := range b.Runs {
+				if r.Config == config && pooled(r) && how.of(r).Present() {
+					runs = append(runs, []float64{float64(how.of(r))})
+				}
+			}
+			if len(runs) == 0 {
+				continue
+			}
+			row := compare.Measured(cond, m.Name, how.unit, compare.Mean{}, runs)
+			row.Marks = marks
+			if m.Name == "lines_per_request" || m.Name == "bytes_per_request" {
+				row.Marks = lineMarks
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// legend says what each metric rests on.
+var legend = []string{
+	"your-api: every figure is one value per run, over the runs that count (verified, trusted and not redone): requests/s as autocannon reports it (the mean of the run's whole seconds), latency the run's own percentile, CPU over the measured interval per response. cpu_us_per_request is inside the container (its processes) + in the engine (dockerd, containerd, the shims).",
+	fmt.Sprintf("your-api marks: noisy runs, a configuration with runs during which other work on the host took over %g cores; lines per request moved, a configuration with a run whose lines per request left its median (runs.csv, column mark).", NoisyOtherCores),
+	"your-api: " + Counted + ".",
+}
+
+// Reference is what one bundle is compared against.
+func (Experiment) Reference() string { return "the bundle's baseline configuration" }
+
+var _ experiment.WithinComparer = Experiment{}
+
+// Compare sets your-api bundles side by side through the kit's comparison engine, the
+// first the baseline, configuration by configuration. One bundle alone is compared
+// within itself: each configuration a column, set against the baseline configuration
+// its manifest names.
+func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
+	if opt.Published {
+		return usagef("--published: your-api has no published figures; a bundle's reference is its own baseline configuration (logbench compare BUNDLE sets the others against it)")
+	}
+	in := compare.Input{Experiment: Name, Metrics: Metrics, Legend: legend}
+	within := len(sources) == 1
+	for _, s := range sources {
+		b, err := bundleOf(s.Result)
+		if err != nil {
+			return err
+		}
+		if within && !hasPooled(b, b.M.Parameters.Baseline) {
+			return fmt.Errorf("%s: the baseline configuration %s has no run that counts (verified, trusted, not redone): there is nothing to set the others against", s.Label, b.M.Parameters.Baseline)
+		}
+		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: Rows(b, within), Common: &b.M.Common, Manifest: b.M,
+			Host: []compare.KV{{Key: "image", Value: b.M.Parameters.Image}}})
+		if within {
+			in.Legend = append(in.Legend, fmt.Sprintf("%s alone: each configuration is a column of its own, [config=NAME], set against the baseline configuration %s; the runs of every configuration were taken in the same rounds on the same host.",
+				s.Label, b.M.Parameters.Baseline))
+		}
+	}
+	match := opt.Match
+	if within && len(match) == 0 {
+		match = []string{ServiceKey}
+	}
+	return compare.Write(out, warn, in, compare.Options{Match: match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+}
+
+// hasPooled says whether a configuration has a run that counts in its figures.
+func hasPooled(b *Bundle, config string) bool {
+	for _, r := range b.Runs {
+		if r.Config == config && pooled(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Figures are the bundle's figures (Rows), for verify, report and compare alike.
+func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
+	b, err := bundleOf(res)
+	if err != nil {
+		return nil, err
+	}
+	return Rows(b, false), nil
+}

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"image/color"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// OverRuns is a per-run figure of one condition as a bar draws it: the mean over the
+// runs, the runs' range as its whisker (none for a single run); Absent without a run.
+// A value that is not finite (a figure a run could not give) counts in neither.
+func OverRuns(values []float64) Value {
+	var vs []float64
+	for _, v := range values {
+		if ok(v) {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
+		return Absent
+	}
+	sum := 0.0
+	for _, v := range vs {
+		sum += v
+	}
+	out := Value{V: sum / float64(len(vs)), Lo: NaN, Hi: NaN}
+	if len(vs) > 1 {
+		out.Lo, out.Hi = slices.Min(vs), slices.Max(vs)
+	}
+	return out
+}
+
+// Trace is one run's line over time: its points, and its name in the legend when its
+// bundle is the page's only one ("run 2").
+type Trace struct {
+	Name string
+	XYs  plotter.XYs
+}
+
+// Traces are one bundle's runs of a condition, in its colour.
+type Traces struct {
+	Label  string
+	Colour color.RGBA
+	Runs   []Trace
+}
+
+// dashes tell one bundle's runs apart when the colour is the bundle's.
+var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
+
+// RunLines draws each run of one condition over time, a line with its points: with one
+// bundle a colour per run, each run named in the legend; with several a colour per
+// bundle, named once, its runs told apart by their dashes. The axes start at 0. It
+// draws nothing (false) when no run has a point above 0.
+func RunLines(title, xLabel, yLabel string, bundles []Traces) (Figure, bool) {
+	ch := NewChart(title, xLabel, yLabel)
+	top := 0.0
+	for _, b := range bundles {
+		for k, r := range b.Runs {
+			if len(r.XYs) == 0 {
+				continue
+			}
+			for _, p := range r.XYs {
+				top = max(top, p.Y)
+			}
+			col := b.Colour
+			if len(bundles) == 1 {
+				col = Colour(k)
+			}
+			l, err := Line(r.XYs, col, 1.4, false)
+			if err != nil {
+				continue
+			}
+			if len(bundles) > 1 {
+				l.Dashes = dashes[k%len(dashes)]
+			}
+			pts, _ := Points(r.XYs, col, Shapes[0], 2)
+			ch.Add(l, pts)
+			switch {
+			case len(bundles) == 1:
+				ch.AddLegend(r.Name, l, pts)
+			case k == 0:
+				ch.AddLegend(b.Label, Swatch{Colour: col})
+			}
+		}
+	}
+	if !(top > 0) || math.IsInf(top, 0) {
+		return Figure{}, false
+	}
+	ch.P.X.Min, ch.P.Y.Min, ch.P.Y.Max = 0, 0, top*1.08
+	ch.P.X.Tick.Marker, ch.P.Y.Tick.Marker = LinearTicks{}, LinearTicks{}
+	return ch.Render(), true
+}
