@@ -13,11 +13,14 @@ const DataPackageFile = bundle.DataPackageFile
 
 // tables are the bundle's CSV files with their row types and what one row is.
 var tables = []bundle.Table{
-	{File: RunsFile, Name: "runs", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"},
+	{File: RunsFile, Name: "runs", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"}, Verified: "verified",
+		// A run's library is its condition's; both are empty in bundles written before the library axis.
+		Refs: []bundle.Ref{{Columns: []string{"language", "library_id", "way"}, Table: ConditionsFile}},
 		Text: "One row per run, failed ones too: one container measuring one way of one language, what its program reported of itself " +
 			"(runtime, library, the call, the clocks' cost, the file system), and its verdict from its trials.",
 		Enums: map[string][]string{"language": Languages, "way": lc.Ways}},
 	{File: TrialsFile, Name: "trials", Row: reflect.TypeFor[TrialRow](), Key: []string{"run_id", "trial"},
+		Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
 		Text: "One row per measured trial (warm-up trials are not kept): lines log calls of one way in a row, timed by the calling thread's CPU clock " +
 			"and the monotonic clock, with the container's cgroup read around it, and every line written checked against the kit's own regeneration of it.",
 		Enums: map[string][]string{"language": Languages, "way": lc.Ways}},

@@ -29,6 +29,7 @@ func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument))
 	}
 	b := plan.LineCost()
 	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
+	b.Manifest.RunsPlanned = len(experiment.Rotate(plan.Conditions(), plan.Rounds())) // as reproduce plans it
 	for i, cond := range plan.Conditions() {
 		c := lc.DefaultConfig(t.TempDir())
 		c.Library, c.Line, c.Ways, c.Lines, c.Trials, c.Warmup, c.TimerReads = cond.(Cond).Library, p.Line, []string{cond.(Cond).Way}, p.Lines, p.Trials, 0, 100
@@ -54,6 +55,7 @@ func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument))
 			b.Manifest.RunsVerified++
 		}
 	}
+	b.Manifest.Complete = b.Manifest.RunsCompleted == b.Manifest.RunsPlanned
 	return b
 }
 

@@ -47,6 +47,7 @@ func recordedBundle(t *testing.T, edit func(lang string, doc *contract.LineCostD
 	}
 	b := p.LineCost()
 	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
+	b.Manifest.RunsPlanned = len(experiment.Rotate(p.Conditions(), p.Rounds())) // as reproduce plans it
 	for i, cond := range p.Conditions() {
 		var doc contract.LineCostDocument
 		if err := json.Unmarshal(recorded(t, cond.(Cond).Language), &doc); err != nil {
@@ -67,6 +68,7 @@ func recordedBundle(t *testing.T, edit func(lang string, doc *contract.LineCostD
 			b.Manifest.RunsVerified++
 		}
 	}
+	b.Manifest.Complete = b.Manifest.RunsCompleted == b.Manifest.RunsPlanned
 	return b
 }
 

@@ -259,6 +259,10 @@ func (p Params) Validate() error {
 	return nil
 }
 
+// Planned is the runs the parameters plan, every condition once a round: what reproduce
+// sets runs_planned to, and verify holds a bundle's manifest to.
+func (p Params) Planned() int { return len(p.Conditions()) * p.Rounds }
+
 // Conditions are language x library x way, the ways a library cannot do left out (see
 // NotOffered).
 func (p Params) Conditions() []experiment.Condition {

@@ -69,6 +69,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	c.table(ConditionsFile, &b.Conditions)
 	c.headers(b.Manifest.Parameters.Legacy()) // rules.go
 	verify.CheckDataPackage(c.res, original, DataFiles, func(name string) bool { return c.ok[name] })
+	verify.Tables(c.res, c.files, tables, func(name string) bool { return c.ok[name] }, b.Manifest.Parameters.Planned())
 	if !c.ok[bundle.ManifestFile] || !c.ok[RunsFile] || !c.ok[TrialsFile] {
 		return c.res, nil
 	}
@@ -77,20 +78,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 		c.conditions(b)
 	}
 	c.rules(b) // rules.go
-	m := b.Manifest.Common
-	verified := 0
-	for _, r := range b.Runs {
-		if r.Verified {
-			verified++
-		}
-	}
-	if m.RunsCompleted != len(b.Runs) {
-		c.problem(verify.Problem{File: bundle.ManifestFile, Column: "runs_completed", Have: fmt.Sprint(m.RunsCompleted), Want: fmt.Sprint(len(b.Runs)), Msg: "rows of " + RunsFile})
-	}
-	if m.RunsVerified != verified {
-		c.problem(verify.Problem{File: bundle.ManifestFile, Column: "runs_verified", Have: fmt.Sprint(m.RunsVerified), Want: fmt.Sprint(verified), Msg: "verified rows of " + RunsFile})
-	}
-	c.res.Counts.Runs, c.res.Counts.Verified, c.res.Counts.Conditions = len(b.Runs), verified, len(b.Conditions)
+	c.res.Counts.Conditions = len(b.Conditions)
 	c.res.Counts.Trusted = -1 // no instrument bound to judge a run by: every verified run counts alike
 	c.res.Described = fmt.Sprintf("%d trials", len(b.Trials))
 	c.weakened(b)
@@ -125,9 +113,6 @@ func (c *checker) rows(b *Bundle) {
 	byRun := map[string]int{}
 	for i, r := range b.Runs {
 		key := "run " + r.RunID
-		if _, twice := byRun[r.RunID]; twice {
-			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: "the run is listed twice"})
-		}
 		byRun[r.RunID] = i
 		if !c.isCondition(p, r) {
 			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("%s/%s/%s round %d is not a condition of the manifest", r.Language, r.LibraryID, r.Way, r.Round)})
@@ -138,8 +123,7 @@ func (c *checker) rows(b *Bundle) {
 		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)
 		ri, known := byRun[t.RunID]
 		if !known {
-			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Msg: "no such run in " + RunsFile})
-			continue
+			continue // verify.Tables names the trial of no run
 		}
 		r := b.Runs[ri]
 		template := templateOfRun(p, r)

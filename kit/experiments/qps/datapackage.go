@@ -14,11 +14,13 @@ const DataPackageFile = bundle.DataPackageFile
 
 // tables are the bundle's CSV files with their row types and what one row is.
 var tables = []bundle.Table{
-	{File: RunsFile, Name: "runs", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"},
+	{File: RunsFile, Name: "runs", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"}, Verified: "verified",
+		Refs: []bundle.Ref{{Columns: []string{"api", "config"}, Table: ConditionsFile}},
 		Text: "One row per run, failed ones too: the closed-loop load as the generator measured it, the API's own counters, the engine's and the host's CPU, " +
 			"every access log read back and checked, and the figures derived from them (from requests on), which verify recomputes.",
 		Enums: map[string][]string{"api": APIs, "config": Configs}},
 	{File: SeriesFile, Name: "series", Row: reflect.TypeFor[SeriesRow](), Key: []string{"run_id", "second"},
+		Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
 		Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in runs.csv."},
 	{File: ConditionsFile, Name: "conditions", Row: reflect.TypeFor[ConditionRow](), Key: []string{"api", "config"},
 		Text:  "One row per condition (api x config, in the manifest's order): figures pooled over its verified runs, and the article's figures beside them.",

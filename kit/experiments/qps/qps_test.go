@@ -96,7 +96,8 @@ func fill(t *testing.T, p Params, runs ...experiment.Run) (*Bundle, *bundle.File
 	plan := NewPlan(p)
 	b := plan.QPS()
 	c := b.Common()
-	c.SchemaVersion, c.Command, c.RunsPlanned = bundle.SchemaVersion, "reproduce", len(runs)
+	// Planned as reproduce plans it; the runs given may be fewer, as in a matrix stopped early.
+	c.SchemaVersion, c.Command, c.RunsPlanned = bundle.SchemaVersion, "reproduce", len(experiment.Rotate(plan.Conditions(), plan.Rounds()))
 	for _, r := range runs {
 		if !b.Measured(r) {
 			t.Fatalf("run %s: not measured", r.ID)
@@ -107,7 +108,7 @@ func fill(t *testing.T, p Params, runs ...experiment.Run) (*Bundle, *bundle.File
 			c.RunsVerified++
 		}
 	}
-	c.Complete = true
+	c.Complete = c.RunsCompleted == c.RunsPlanned
 	files, err := b.Files()
 	if err != nil {
 		t.Fatal(err)

@@ -71,6 +71,10 @@ type Params struct {
 	Platform   string   `json:"platform"`
 }
 
+// Planned is the runs the parameters plan, every API x configuration once a round: what
+// reproduce sets runs_planned to, and verify holds a bundle's manifest to.
+func (p Params) Planned() int { return len(cross(p.APIs, p.Configs)) * p.Rounds }
+
 // Limits of the containers; a CPU limit of 0 is none, recorded as such.
 type Limits struct {
 	APICPUs            float64 `json:"api_cpus"`

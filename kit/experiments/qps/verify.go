@@ -41,13 +41,13 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	condLines, condsOK, condAbsent := verify.Rows(v.res, v.files, ConditionsFile, &b.Conditions, addedLater[ConditionsFile])
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
 	verify.CheckDataPackage(v.res, v.files, DataFiles, func(name string) bool { return parsed[name] })
+	verify.Tables(v.res, v.files, tables, func(name string) bool { return parsed[name] }, b.M.Parameters.Planned())
 	c := &v.res.Counts
-	c.Runs, c.Conditions = len(b.Runs), len(b.Conditions)
+	c.Conditions = len(b.Conditions)
 	c.Trusted = -1 // a closed loop has no send-lag bound: no run is more or less trusted
 	requests := 0
 	for _, r := range b.Runs {
 		if r.Verified {
-			c.Verified++
 			requests += int(r.Requests)
 			if r.HostNoisy {
 				c.Noisy++
@@ -57,18 +57,6 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	if runsOK && seriesOK && manifestOK {
 		v.runs(b, runLines)
 		v.rules(b, runLines) // rules.go
-	}
-	if runsOK && manifestOK {
-		m := b.M
-		if m.RunsCompleted != len(b.Runs) {
-			v.problem(verify.Problem{File: ManifestFile, Column: "runs_completed", Have: strconv.Itoa(m.RunsCompleted), Want: strconv.Itoa(len(b.Runs)), Msg: "rows in " + RunsFile})
-		}
-		if m.RunsVerified != c.Verified {
-			v.problem(verify.Problem{File: ManifestFile, Column: "runs_verified", Have: strconv.Itoa(m.RunsVerified), Want: strconv.Itoa(c.Verified), Msg: "rows of " + RunsFile + " with verified true"})
-		}
-		if want := m.RunsCompleted == m.RunsPlanned; m.Complete != want {
-			v.problem(verify.Problem{File: ManifestFile, Column: "complete", Have: strconv.FormatBool(m.Complete), Want: strconv.FormatBool(want), Msg: "runs_completed == runs_planned"})
-		}
 	}
 	if runsOK && condsOK && manifestOK {
 		pub, err := LoadPublished()
@@ -141,16 +129,11 @@ func (v *verifier) runs(b *Bundle, lines []int) {
 	for _, s := range b.Series {
 		seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
 	}
-	seen := map[string]bool{}
 	p := b.M.Parameters
 	first := derivedFrom()
 	legacy := 0
 	for i, r := range b.Runs {
 		key := "run " + r.RunID
-		if seen[r.RunID] {
-			v.problem(verify.Problem{File: RunsFile, Line: lines[i], Key: key, Msg: "run_id appears more than once"})
-		}
-		seen[r.RunID] = true
 		if !slices.Contains(p.APIs, r.API) || !slices.Contains(p.Configs, r.Config) {
 			v.problem(verify.Problem{File: RunsFile, Line: lines[i], Key: key, Msg: fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", r.API, r.Config)})
 		}
@@ -166,11 +149,6 @@ func (v *verifier) runs(b *Bundle, lines []int) {
 			r, legacy = b.Runs[i], legacy+n
 		}
 		differ(v, RunsFile, lines[i], key, r, want, first, "recomputed from the run's observed columns and "+SeriesFile, nil)
-	}
-	for id := range seriesOf {
-		if !seen[id] {
-			v.problem(verify.Problem{File: SeriesFile, Key: "run " + id, Msg: "no such run in " + RunsFile})
-		}
 	}
 	if legacy > 0 {
 		v.res.Notes = append(v.res.Notes, verify.Problem{File: RunsFile, Column: "requests_per_s, requests_per_s_stdev, requests_per_s_over_interval, generator_cpu_cores",

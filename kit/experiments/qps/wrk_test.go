@@ -88,6 +88,7 @@ func TestTheKitMustAgreeWithWrkWithinFivePercent(t *testing.T) {
 		{&closedloop.WrkRun{Output: "unable to connect to 127.0.0.1:8080 Connection refused\n"}, false, "no Requests/sec line"},
 		{nil, false, "no wrk phase in the conductor's result"},
 	}
+	p.Rounds = len(cases) // a run of each case, one a round
 	var runs []experiment.Run
 	for i, c := range cases {
 		run := withWrk(t, kit.run(fmt.Sprintf("n%d", i), i+1), c.wrk)
@@ -203,6 +204,7 @@ func TestTheAgreementOfAConditionHasAnIntervalThatVerifyRecomputes(t *testing.T)
 	p.WrkConfigs = []string{Console}
 	kit := fakeRun{config: Console, lines: 3000, series: []int64{1000, 1000, 1000}}
 	agreements := []float64{0.97, 1.01, 0.90}
+	p.Rounds = len(agreements)
 	var runs []experiment.Run
 	for i, a := range agreements {
 		runs = append(runs, withWrk(t, kit.run(fmt.Sprintf("c%d", i), i+1), &closedloop.WrkRun{Output: wrkOutput(1000/a, 3000)}))

@@ -7,10 +7,12 @@ import (
 )
 
 var tables = []bundle.Table{
-	{File: RunsFile, Name: "runs", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"},
+	{File: RunsFile, Name: "runs", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"}, Verified: "verified", Superseded: "superseded",
+		Refs: []bundle.Ref{{Columns: []string{"config"}, Table: ConditionsFile}},
 		Text: "One row per run, failed and superseded ones too: the load as the generator measured it, the log lines read back and counted (not verified), " +
 			"CPU inside and outside the service's container, and the figures derived from them (from requests on), which verify recomputes."},
 	{File: SeriesFile, Name: "series", Row: reflect.TypeFor[SeriesRow](), Key: []string{"run_id", "second"},
+		Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
 		Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in runs.csv."},
 	{File: ConditionsFile, Name: "conditions", Row: reflect.TypeFor[ConditionRow](), Key: []string{"config"},
 		Text: "One row per logging configuration, in the manifest's order: figures pooled over its pooled runs (verified, lag-trusted, not superseded), and its cost against the baseline configuration."},

@@ -75,6 +75,10 @@ type Params struct {
 	Platform string `json:"platform"`
 }
 
+// Planned is the runs the parameters plan, every configuration once a round: what
+// reproduce sets runs_planned to, and verify holds a bundle's manifest to.
+func (p Params) Planned() int { return len(p.ConfigNames()) * p.Rounds }
+
 // ConfigNames are the configurations' names, in order.
 func (p Params) ConfigNames() []string {
 	var out []string

@@ -43,20 +43,17 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	condLines, condsOK, _ := verify.Rows(res, files.Data, ConditionsFile, &b.Conditions, nil)
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
 	verify.CheckDataPackage(res, files.Data, DataFiles, func(name string) bool { return parsed[name] })
+	verify.Tables(res, files.Data, tables, func(name string) bool { return parsed[name] }, b.M.Parameters.Planned())
 	c := &res.Counts
-	c.Runs, c.Conditions = len(b.Runs), len(b.Conditions)
+	c.Conditions = len(b.Conditions)
 	c.Trusted = -1
 	var requests int64
 	for _, r := range b.Runs {
 		if r.Verified {
-			c.Verified++
 			requests += r.Requests
 			if r.HostNoisy && !r.Superseded {
 				c.Noisy++
 			}
-		}
-		if r.Superseded {
-			c.Superseded++
 		}
 	}
 	if !(manifestOK && runsOK && seriesOK && condsOK) {
@@ -78,12 +75,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	if len(names) == 0 || !slices.Contains(names, p.Baseline) {
 		problem(verify.Problem{File: ManifestFile, Column: "parameters.baseline", Have: strconv.Quote(p.Baseline), Msg: "not one of the configurations"})
 	}
-	// Runs: unique, of a configuration, each derived column as its row and series give.
-	seen := map[string]bool{}
-	seriesOf := map[string]int{}
-	for _, s := range b.Series {
-		seriesOf[s.RunID]++
-	}
+	// Runs: of a configuration, each derived column as its row and series give.
 	want := DeriveRuns(b.Runs, b.Series, p)
 	first := derivedFrom()
 	legacy := 0
@@ -98,26 +90,10 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	}
 	for i, r := range b.Runs {
 		key := "run " + r.RunID
-		if seen[r.RunID] {
-			problem(verify.Problem{File: RunsFile, Line: runLines[i], Key: key, Msg: "run_id appears more than once"})
-		}
-		seen[r.RunID] = true
 		if !slices.Contains(names, r.Config) {
 			problem(verify.Problem{File: RunsFile, Line: runLines[i], Key: key, Msg: fmt.Sprintf("%s is not a configuration of the manifest's parameters", r.Config)})
 		}
 		differ(res, RunsFile, runLines[i], key, r, want[i], first, "recomputed from the run's observed columns, "+SeriesFile+" and its configuration's runs")
-	}
-	for id := range seriesOf {
-		if !seen[id] {
-			problem(verify.Problem{File: SeriesFile, Key: "run " + id, Msg: "no such run in " + RunsFile})
-		}
-	}
-	m := b.M
-	if m.RunsCompleted != len(b.Runs) {
-		problem(verify.Problem{File: ManifestFile, Column: "runs_completed", Have: strconv.Itoa(m.RunsCompleted), Want: strconv.Itoa(len(b.Runs)), Msg: "rows in " + RunsFile})
-	}
-	if m.RunsVerified != c.Verified {
-		problem(verify.Problem{File: ManifestFile, Column: "runs_verified", Have: strconv.Itoa(m.RunsVerified), Want: strconv.Itoa(c.Verified), Msg: "rows of " + RunsFile + " with verified true"})
 	}
 	conds := DeriveConditions(b.Runs, p)
 	if len(conds) != len(b.Conditions) {

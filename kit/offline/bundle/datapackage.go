@@ -1,8 +1,12 @@
 package bundle
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"reflect"
 	"slices"
@@ -46,6 +50,18 @@ type Schema struct {
 	// MissingValues are the field values that mean "no value": an empty field.
 	MissingValues []string `json:"missingValues"`
 	PrimaryKey    []string `json:"primaryKey,omitempty"`
+	// ForeignKeys are the table's references to another table's key (Table.Refs).
+	ForeignKeys []ForeignKey `json:"foreignKeys,omitempty"`
+}
+
+// ForeignKey is a Table Schema foreign key: Fields of this table name a row of another
+// resource by its key.
+type ForeignKey struct {
+	Fields    []string `json:"fields"`
+	Reference struct {
+		Resource string   `json:"resource"`
+		Fields   []string `json:"fields"`
+	} `json:"reference"`
 }
 
 // SchemaField is one column. Unit is not in the Table Schema specification, which
@@ -71,11 +87,24 @@ type Constraints struct {
 type Doc struct{ Unit, Text string }
 
 // Table is one CSV file of a bundle: its file and resource names, what one row is, the
-// row type whose csv tags give the columns in file order, and the columns that key a row.
+// row type whose csv tags give the columns in file order, and what the kit checks of its
+// rows in every bundle, whichever experiment wrote it (verify.Tables): the columns that
+// key a row, the rows of other tables its rows name, and, in the table of runs, the
+// columns the manifest's counts count.
 type Table struct {
 	File, Name, Text string
 	Row              reflect.Type
-	Key              []string
+	// Key are the columns that key a row: no two rows have the same values in them, and
+	// none is empty where the file has the column.
+	Key []string
+	// Refs are the rows of other tables of the bundle that each row names.
+	Refs []Ref
+	// Verified names, in the table of runs (a row per run, failed and redone ones too),
+	// the column that says a run is data: the manifest's runs_completed counts the
+	// table's rows and runs_verified those with it true. Superseded names the column that
+	// says a later attempt redid the run (runs_superseded), "" in an experiment that
+	// redoes none. Both are "" in every other table.
+	Verified, Superseded string
 	// MissingValues are the field values that mean "no value"; nil is the empty field
 	// alone, which is what bundle.Opt writes.
 	MissingValues []string
@@ -85,6 +114,70 @@ type Table struct {
 	Optional []string
 	// Enums are the values a column takes, by column.
 	Enums map[string][]string
+}
+
+// Ref says that the values of Columns in every row of a table are those of a row of the
+// table of file Table in its columns To, in order; To nil is that table's Key. A
+// reference to a key is a Table Schema foreign key, and the data package says so.
+type Ref struct {
+	Columns []string
+	Table   string
+	To      []string
+}
+
+// Target is the columns a reference names in its table: To, or that table's Key.
+func (r Ref) Target(tables []Table) []string {
+	if r.To != nil {
+		return r.To
+	}
+	for _, t := range tables {
+		if t.File == r.Table {
+			return t.Key
+		}
+	}
+	return nil
+}
+
+// Values reads the values of columns in every row of the table's file body, with the
+// line each row starts on (the header is line 1). A column is found by its name or by a
+// name it had before (its `was` tag in Row); a column the header lacks, as in a bundle
+// written before the kit added it, reads as empty in every row.
+func (t Table) Values(body []byte, columns ...string) (rows [][]string, lines []int, err error) {
+	r := csv.NewReader(bytes.NewReader(body))
+	r.FieldsPerRecord = -1 // a short line is the decoder's to name; here it reads as empty
+	header, err := r.Read()
+	if err != nil {
+		return nil, nil, err
+	}
+	at := make([]int, len(columns))
+	for i, col := range columns {
+		names := []string{col}
+		if t.Row != nil {
+			for _, f := range csvFields(t.Row) {
+				if f.name == col {
+					names = append(names, f.was...)
+				}
+			}
+		}
+		at[i] = slices.IndexFunc(header, func(h string) bool { return slices.Contains(names, h) })
+	}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return rows, lines, nil
+		}
+		if err != nil {
+			return rows, lines, err
+		}
+		line, _ := r.FieldPos(0)
+		row := make([]string, len(columns))
+		for i, j := range at {
+			if j >= 0 && j < len(rec) {
+				row[i] = rec[j]
+			}
+		}
+		rows, lines = append(rows, row), append(lines, line)
+	}
 }
 
 // fieldsOf are the Table Schema fields of a table: every csv-tagged field of its row
@@ -154,6 +247,9 @@ func Describe(name, title, description, manifestText string, tables []Table, doc
 		docs = map[string]map[string]Doc{}
 	}
 	docs[ProbeFile] = probeDocs
+	if err := Declared(tables); err != nil {
+		panic("datapackage: " + err.Error()) // the kit's own declarations: a test finds it
+	}
 	for _, t := range append(slices.Clone(tables), probeTable) {
 		missing := t.MissingValues
 		if missing == nil {
@@ -161,9 +257,76 @@ func Describe(name, title, description, manifestText string, tables []Table, doc
 		}
 		p.Resources = append(p.Resources, Resource{Name: t.Name, Path: t.File, Profile: "tabular-data-resource", Format: "csv",
 			MediaType: "text/csv", Encoding: "utf-8", Description: t.Text,
-			Schema: &Schema{Fields: fieldsOf(t, docs), MissingValues: missing, PrimaryKey: t.Key}})
+			Schema: &Schema{Fields: fieldsOf(t, docs), MissingValues: missing, PrimaryKey: t.Key, ForeignKeys: foreignKeys(t, tables)}})
 	}
 	return p
+}
+
+// Declared checks an experiment's declarations of its tables: every column a key, a
+// reference or a count names is a column of its table's row type, every reference names
+// a declared table with as many columns as it gives, and one table at most is the table
+// of runs. Describe refuses a package whose tables fail it, so that every experiment's
+// tests and every bundle written find a declaration verify could not check.
+func Declared(tables []Table) error {
+	columns := func(t Table) []string {
+		var out []string
+		for _, f := range csvFields(t.Row) {
+			out = append(out, f.name)
+		}
+		return out
+	}
+	runs := 0
+	for _, t := range tables {
+		have := columns(t)
+		named := slices.Concat(t.Key, []string{t.Verified, t.Superseded})
+		for _, r := range t.Refs {
+			named = append(named, r.Columns...)
+			i := slices.IndexFunc(tables, func(o Table) bool { return o.File == r.Table })
+			if i < 0 {
+				return fmt.Errorf("%s: a reference to %s, which is no table of the bundle", t.File, r.Table)
+			}
+			target := r.Target(tables)
+			if len(target) == 0 || len(target) != len(r.Columns) {
+				return fmt.Errorf("%s: a reference of %d columns to %d of %s", t.File, len(r.Columns), len(target), r.Table)
+			}
+			for _, col := range target {
+				if !slices.Contains(columns(tables[i]), col) {
+					return fmt.Errorf("%s: a reference to %s's column %s, which it does not have", t.File, r.Table, col)
+				}
+			}
+		}
+		for _, col := range named {
+			if col != "" && !slices.Contains(have, col) {
+				return fmt.Errorf("%s: no column %s", t.File, col)
+			}
+		}
+		if t.Superseded != "" && t.Verified == "" {
+			return fmt.Errorf("%s: a superseded column in a table that names no verified one", t.File)
+		}
+		if t.Verified != "" {
+			runs++
+		}
+	}
+	if runs > 1 {
+		return fmt.Errorf("%d tables of runs (Verified), want one at most", runs)
+	}
+	return nil
+}
+
+// foreignKeys are t's references to another table's key; a reference to columns that
+// key no table is checked all the same (verify.Tables), but is no foreign key.
+func foreignKeys(t Table, tables []Table) []ForeignKey {
+	var out []ForeignKey
+	for _, r := range t.Refs {
+		i := slices.IndexFunc(tables, func(o Table) bool { return o.File == r.Table })
+		if i < 0 || !slices.Equal(r.Target(tables), tables[i].Key) {
+			continue
+		}
+		fk := ForeignKey{Fields: r.Columns}
+		fk.Reference.Resource, fk.Reference.Fields = tables[i].Name, tables[i].Key
+		out = append(out, fk)
+	}
+	return out
 }
 
 // JSON is the package as its datapackage.json holds it: indented, with a final newline.

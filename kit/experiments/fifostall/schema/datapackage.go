@@ -8,12 +8,24 @@ import (
 
 // tables are the fifo-stall bundle's CSV files with their row types and what each row is.
 var tables = []bundle.Table{
-	{File: RunsFile, Name: "runs", Text: "One row per run, failed and redone ones too: its condition, whether it is data, and the figures derived from its requests, containers and timeline.", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"}},
-	{File: RequestsFile, Name: "requests", Text: "One row per measured request (warm-up requests are not measured). Phase times count from the request's scheduled send time.", Row: reflect.TypeFor[RequestRow](), Key: []string{"run_id", "seq"}},
-	{File: ContainersFile, Name: "containers", Text: "One row per container per run: its limits as the kernel applied them and its counters over the measured interval.", Row: reflect.TypeFor[ContainerRow](), Key: []string{"run_id", "role"}},
-	{File: TimelineFile, Name: "timeline", Text: "Cumulative log bytes over time: series generated (the API's, one sample per record) and read (the reader's, one per read).", Row: reflect.TypeFor[TimelineRow](), Enums: map[string][]string{"series": {"generated", "read"}}},
-	{File: ConditionsFile, Name: "conditions", Text: "One row per condition (api x mode x reader): figures pooled over its verified runs that were not redone, and the model's expectation.", Row: reflect.TypeFor[ConditionRow](), Key: []string{"api", "mode", "reader"}},
+	{File: RunsFile, Name: "runs", Text: "One row per run, failed and redone ones too: its condition, whether it is data, and the figures derived from its requests, containers and timeline.", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"},
+		Refs: []bundle.Ref{{Columns: conditionAxes, Table: ConditionsFile}}, Verified: "verified", Superseded: "superseded"},
+	{File: RequestsFile, Name: "requests", Text: "One row per measured request (warm-up requests are not measured). Phase times count from the request's scheduled send time.", Row: reflect.TypeFor[RequestRow](), Key: []string{"run_id", "seq"},
+		Refs: []bundle.Ref{ofRun}},
+	{File: ContainersFile, Name: "containers", Text: "One row per container per run: its limits as the kernel applied them and its counters over the measured interval.", Row: reflect.TypeFor[ContainerRow](), Key: []string{"run_id", "role"},
+		Refs: []bundle.Ref{ofRun}},
+	{File: TimelineFile, Name: "timeline", Text: "Cumulative log bytes over time: series generated (the API's, one sample per record) and read (the reader's, one per read).", Row: reflect.TypeFor[TimelineRow](), Enums: map[string][]string{"series": {"generated", "read"}},
+		Refs: []bundle.Ref{ofRun}},
+	// A condition's row pools its runs (DeriveConditions): it has one at least, a redone one perhaps.
+	{File: ConditionsFile, Name: "conditions", Text: "One row per condition (api x mode x reader): figures pooled over its verified runs that were not redone, and the model's expectation.", Row: reflect.TypeFor[ConditionRow](), Key: conditionAxes,
+		Refs: []bundle.Ref{{Columns: conditionAxes, Table: RunsFile, To: conditionAxes}}},
 }
+
+// conditionAxes are the columns that name a condition, in runs.csv and conditions.csv.
+var conditionAxes = []string{"api", "mode", "reader"}
+
+// ofRun is a row's reference to its run.
+var ofRun = bundle.Ref{Columns: []string{"run_id"}, Table: RunsFile}
 
 // columnDocs are every column's unit and meaning, by file; a column missing here is a
 // test failure (datapackage_test.go), so that a new column cannot go undescribed.

@@ -181,6 +181,11 @@ type Params struct {
 	Platform       string `json:"platform"`
 }
 
+// Planned is the runs the parameters plan, every API x mode x reader once a round
+// (fifostall.Cross): what reproduce sets runs_planned to, and verify holds a bundle's
+// manifest to. A redone attempt is no run of the plan: runs_superseded counts it.
+func (p Params) Planned() int { return len(p.APIs) * len(p.Modes) * len(p.Readers) * p.Rounds }
+
 // Limits are the requested container limits; containers.csv has them as applied.
 type Limits struct {
 	APICPUs            float64 `json:"api_cpus"`

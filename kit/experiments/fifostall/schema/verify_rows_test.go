@@ -86,7 +86,7 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 		}, true},
 		{schema.RuleSeq, schema.RequestsFile, "seq", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RequestsFile, rowOf(t, dir, schema.RequestsFile, "run_id", run), "seq", "1")
-		}, true},
+		}, false}, // and the key (run_id, seq) twice, which verify.Tables refuses
 		{schema.RuleAttempts, schema.RunsFile, "attempt", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", "python-none-fast-r1-e6f2dd"), "attempt", "2")
 		}, true},

@@ -191,30 +191,9 @@ func (v *verifier) proof(i int, at func(column, have, want, msg string)) {
 	}
 }
 
-// manifestCounts: the manifest counts the runs that runs.csv holds.
-func (v *verifier) manifestCounts() {
-	m := v.manifestBody
-	at := func(column, have, want, msg string) {
-		v.problem(verify.Problem{File: bundle.ManifestFile, Column: column, Have: have, Want: want, Msg: msg})
-	}
-	c := v.res.Counts
-	if m.RunsCompleted != c.Runs {
-		at("runs_completed", strconv.Itoa(m.RunsCompleted), strconv.Itoa(c.Runs), "rows in "+RunsFile)
-	}
-	if m.RunsVerified != c.Verified {
-		at("runs_verified", strconv.Itoa(m.RunsVerified), strconv.Itoa(c.Verified), "rows of "+RunsFile+" with verified true")
-	}
-	if m.RunsSuperseded != c.Superseded {
-		at("runs_superseded", strconv.Itoa(m.RunsSuperseded), strconv.Itoa(c.Superseded), "rows of "+RunsFile+" with superseded true")
-	}
-	counting := m.RunsCompleted - m.RunsSuperseded
-	if counting > m.RunsPlanned {
-		at("runs_planned", strconv.Itoa(m.RunsPlanned), "at least "+strconv.Itoa(counting), "runs_completed - runs_superseded")
-	}
-	if want := counting == m.RunsPlanned; m.Complete != want {
-		at("complete", strconv.FormatBool(m.Complete), strconv.FormatBool(want), "runs_completed - runs_superseded == runs_planned")
-	}
-	p := m.Parameters
+// runsOfParameters: every run is of a condition of the manifest's parameters.
+func (v *verifier) runsOfParameters() {
+	p := v.manifestBody.Parameters
 	for i, r := range v.runRows {
 		for _, f := range []struct {
 			column, value, param string

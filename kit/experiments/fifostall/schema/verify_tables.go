@@ -18,16 +18,7 @@ func (v *verifier) tables() {
 	decode(v, ContainersFile, &v.containers, &v.ctLines)
 	decode(v, TimelineFile, &v.timeline, &v.tlLines)
 	decode(v, ConditionsFile, &v.conds, &v.condLines)
-	c := &v.res.Counts
-	c.Runs, c.Conditions = len(v.runRows), len(v.conds)
-	for _, r := range v.runRows {
-		if r.Verified {
-			c.Verified++
-		}
-		if r.Superseded {
-			c.Superseded++
-		}
-	}
+	v.res.Counts.Conditions = len(v.conds)
 	v.res.Described = fmt.Sprintf("%d requests, %d container rows, %d timeline samples", len(v.requests), len(v.containers), len(v.timeline))
 }
 
@@ -82,7 +73,9 @@ func decode[T any](v *verifier, file string, rows *[]T, lines *[]int) {
 	v.ok[file] = len(d.Errs) == 0 && len(lacking) == 0
 }
 
-// index: run_ids are unique, and every row of the other files names a known one.
+// index gives each run its rows in the other files. A run_id seen again, or a row of no
+// run, is verify.Tables' problem; each run's rows go to its first row, and a row of no
+// run to none.
 func (v *verifier) index() {
 	v.byRun = map[string]int{}
 	for i, r := range v.runRows {
@@ -90,36 +83,25 @@ func (v *verifier) index() {
 			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Column: "run_id", Msg: "empty"})
 			continue
 		}
-		if j, dup := v.byRun[r.RunID]; dup {
-			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Column: "run_id", Msg: fmt.Sprintf("%s again (first on line %d)", strconv.Quote(r.RunID), v.runLines[j])})
-			continue
+		if _, dup := v.byRun[r.RunID]; !dup {
+			v.byRun[r.RunID] = i
 		}
-		v.byRun[r.RunID] = i
 	}
 	n := len(v.runRows)
 	v.reqOf, v.ctOf, v.tlOf = make([][]int, n), make([][]int, n), make([][]int, n)
-	group := func(file string, ok bool, count int, id func(int) string, line func(int) int, into [][]int) {
+	group := func(ok bool, count int, id func(int) string, into [][]int) {
 		if !ok {
 			return
 		}
-		unknown := 0
 		for i := range count {
-			run, known := v.byRun[id(i)]
-			if !known {
-				if unknown++; unknown <= maxLineErrors {
-					v.problem(verify.Problem{File: file, Line: line(i), Column: "run_id", Msg: fmt.Sprintf("%s is not a run in %s", strconv.Quote(short(id(i))), RunsFile)})
-				}
-				continue
+			if run, known := v.byRun[id(i)]; known {
+				into[run] = append(into[run], i)
 			}
-			into[run] = append(into[run], i)
-		}
-		if unknown > maxLineErrors {
-			v.problem(verify.Problem{File: file, Column: "run_id", Msg: fmt.Sprintf("%d rows in all name runs that are not in %s", unknown, RunsFile)})
 		}
 	}
-	group(RequestsFile, v.ok[RequestsFile], len(v.requests), func(i int) string { return v.requests[i].RunID }, func(i int) int { return v.reqLines[i] }, v.reqOf)
-	group(ContainersFile, v.ok[ContainersFile], len(v.containers), func(i int) string { return v.containers[i].RunID }, func(i int) int { return v.ctLines[i] }, v.ctOf)
-	group(TimelineFile, v.ok[TimelineFile], len(v.timeline), func(i int) string { return v.timeline[i].RunID }, func(i int) int { return v.tlLines[i] }, v.tlOf)
+	group(v.ok[RequestsFile], len(v.requests), func(i int) string { return v.requests[i].RunID }, v.reqOf)
+	group(v.ok[ContainersFile], len(v.containers), func(i int) string { return v.containers[i].RunID }, v.ctOf)
+	group(v.ok[TimelineFile], len(v.timeline), func(i int) string { return v.timeline[i].RunID }, v.tlOf)
 
 	b := &Bundle{Manifest: v.manifestBody, Conditions: v.conds}
 	for i, r := range v.runRows {

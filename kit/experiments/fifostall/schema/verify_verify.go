@@ -24,13 +24,14 @@ func Verify(f *bundle.Files) *verify.Result {
 	v.ok[bundle.ManifestFile] = verify.Manifest(res, f.Data, &v.manifestBody, func() *bundle.Common { return &v.manifestBody.Common })
 	v.tables()
 	v.dataPackage() // verify_datapackage.go
+	verify.Tables(res, f.Data, tables, func(name string) bool { return v.ok[name] }, v.manifestBody.Parameters.Planned())
 	if v.ok[RunsFile] {
 		v.index()
 		if v.ok[RequestsFile] {
 			v.runs()
 		}
 		if v.ok[bundle.ManifestFile] {
-			v.manifestCounts()
+			v.runsOfParameters()
 		}
 		v.rows() // verify_rows.go
 		if v.ok[bundle.ManifestFile] && v.ok[RequestsFile] && v.ok[ContainersFile] && v.ok[ConditionsFile] {

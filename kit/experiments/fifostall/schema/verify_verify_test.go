@@ -246,7 +246,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			edit(t, dir, schema.RequestsFile, 0, "run_id", "go-ghost-r9")
 			resum(t, dir)
 			return []string{
-				`requests.csv line 2: run_id: "go-ghost-r9" is not a run in runs.csv`,
+				`requests.csv line 2 (run_id go-ghost-r9): run_id: no row of runs.csv has this run_id`,
 				fmt.Sprintf("runs.csv line 2 (run %s): requests: have 20, want 19", firstRun.RunID),
 			}
 		}, true},
@@ -311,7 +311,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			tb.rows = append(tb.rows, tb.rows[0])
 			tb.write(t, filepath.Join(dir, schema.RunsFile))
 			resum(t, dir)
-			return []string{fmt.Sprintf(`runs.csv line 6: run_id: %q again (first on line 2)`, firstRun.RunID)}
+			return []string{fmt.Sprintf(`runs.csv line 6 (run_id %s): run_id: again (first on line 2)`, firstRun.RunID)}
 		}, true},
 		{"an unknown column, sums fixed", func(t *testing.T, dir string) []string {
 			tb := readTable(t, filepath.Join(dir, schema.TimelineFile))
