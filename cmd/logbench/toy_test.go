@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,231 +18,105 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/lab"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/offline/report"
-	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// toy is an experiment that lives in this test, to show what adding one takes: this
-// type, its plan and bundle, and one registration line. Its pod writes a number of
-// lines and says how long that took; a fake engine stands in for Docker.
-type toy struct{}
-
-const toyRuns = "runs.csv"
-
-// toyRow is one run of the toy (runs.csv).
-type toyRow struct {
-	RunID    string  `csv:"run_id"`
-	Lines    int     `csv:"lines"`
-	Round    int     `csv:"round"`
-	Verified bool    `csv:"verified"`
-	Failure  string  `csv:"failure"`
-	Written  int     `csv:"lines_written"`
-	WriteMs  float64 `csv:"write_ms"`
+// The toy is an experiment that lives in this test, to show what adding one takes: its
+// parameters, its conditions and pod, one table of runs and how a run becomes a row.
+// Its pod writes a number of lines and says how long that took; a fake engine stands in
+// for Docker. The kit does everything else: flags, the matrix, the bundle and its data
+// package, verify, compare in every format, and the report.
+// toy: begin
+type toyParams struct {
+	Sizes toySizes `json:"sizes"`
 }
 
-type toyManifest struct {
-	bundle.Common
-	Sizes  []int `json:"sizes"`
-	Rounds int   `json:"rounds"`
-}
+// toySizes are the lines each run writes: a flag.Value, "10,1000".
+type toySizes []int
 
-func (toy) Name() string { return "toy" }
-func (toy) Summary() string {
-	return "how long a pod takes to write N lines (an example that lives in a test)"
+func (s *toySizes) String() string {
+	return strings.Trim(strings.Join(strings.Fields(fmt.Sprint(*s)), ","), "[]")
 }
-func (toy) Source() string { return "none: it has no published figures" }
-
-func (toy) DeclareFlags(fs *flag.FlagSet) {
-	fs.String("sizes", "10,1000", "lines each run writes, comma-separated counts")
-}
-
-func (toy) Plan(f *experiment.Flags, rounds int) (experiment.Plan, error) {
-	var sizes []int
-	for _, s := range strings.Split(f.String("sizes"), ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
+func (s *toySizes) Set(v string) error {
+	*s = nil
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return nil, experiment.Usagef("--sizes %q: want counts of lines, such as 10,1000", f.String("sizes"))
+			return fmt.Errorf("want counts of lines, such as 10,1000")
 		}
-		sizes = append(sizes, n)
-	}
-	b := &toyBundle{M: toyManifest{Sizes: sizes, Rounds: rounds}}
-	b.M.Experiment = "toy"
-	return &toyPlan{b: b}, nil
-}
-
-func (t toy) Resume(dir string) (experiment.Plan, error) {
-	files, err := bundle.ReadFolder(dir)
-	if err != nil {
-		return nil, experiment.Usagef("--resume %s: %v", dir, err)
-	}
-	res := t.Verify(files)
-	if !res.OK() {
-		return nil, experiment.Usagef("--resume %s: does not verify", dir)
-	}
-	return &toyPlan{b: res.Own.(*toyBundle)}, nil
-}
-
-func (toy) Layout() []string {
-	return []string{bundle.ManifestFile, toyRuns, bundle.DataPackageFile, bundle.SumsFile}
-}
-
-// Verify: the shared checks, then the toy's own rule: a verified run wrote its lines.
-func (t toy) Verify(files *bundle.Files) *verify.Result {
-	res := &verify.Result{Name: files.Name, Experiment: "toy"}
-	verify.Entries(res, files, t.Layout())
-	verify.Checksums(res, files.Data, t.Layout(), []string{bundle.ManifestFile, toyRuns})
-	b := &toyBundle{}
-	okManifest := verify.Manifest(res, files.Data, &b.M, func() *bundle.Common { return &b.M.Common })
-	d := bundle.DecodeCSV[toyRow](toyRuns, files.Data[toyRuns], verify.MaxLineErrors)
-	for _, e := range d.Errs {
-		res.Problem(verify.Problem{File: toyRuns, Line: e.Line, Column: e.Column, Msg: e.Msg})
-	}
-	verify.CheckDataPackage(res, files.Data, []string{bundle.ManifestFile, toyRuns}, func(string) bool { return len(d.Errs) == 0 })
-	b.Runs = d.Rows
-	for i, r := range b.Runs {
-		res.Counts.Runs++
-		if r.Verified {
-			res.Counts.Verified++
-			if r.Written != r.Lines {
-				res.Problem(verify.Problem{File: toyRuns, Line: d.Lines[i], Column: "lines_written", Have: strconv.Itoa(r.Written), Want: strconv.Itoa(r.Lines), Msg: "a verified run wrote every line"})
-			}
-		}
-	}
-	res.Counts.Trusted, res.Counts.Conditions = -1, len(b.M.Sizes)
-	if okManifest && len(d.Errs) == 0 {
-		res.Own = b
-	}
-	return res
-}
-
-func (toy) Figures(res *verify.Result) ([]compare.Row, error) {
-	b := res.Own.(*toyBundle)
-	var rows []compare.Row
-	for _, size := range b.M.Sizes {
-		var runs [][]float64
-		for _, r := range b.Runs {
-			if r.Lines == size && r.Verified {
-				runs = append(runs, []float64{r.WriteMs})
-			}
-		}
-		rows = append(rows, compare.Measured([]compare.KV{{Key: "lines", Value: strconv.Itoa(size)}}, "write_ms", "ms", compare.Mean{}, runs))
-	}
-	return rows, nil
-}
-
-func (t toy) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
-	in := compare.Input{Experiment: "toy", Metrics: []compare.Metric{{Name: "write_ms", Title: "time to write the lines"}}}
-	for _, s := range sources {
-		b := s.Result.Own.(*toyBundle)
-		rows, _ := t.Figures(s.Result)
-		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: rows, Common: &b.M.Common, Manifest: b.M})
-	}
-	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
-}
-
-func (toy) Report(w io.Writer, sources []experiment.Source, version string) error {
-	p := report.Page{Experiment: "toy", Version: version}
-	g := &report.Grouped{}
-	var cats []string
-	for i, s := range sources {
-		b := s.Result.Own.(*toyBundle)
-		p.Bundles = append(p.Bundles, report.StatusOf(s.Label, report.Colour(i), s.Result))
-		series := report.Series{Name: s.Label, Colour: report.Colour(i)}
-		for _, size := range b.M.Sizes {
-			if i == 0 {
-				cats = append(cats, strconv.Itoa(size)+" lines")
-			}
-			var ms []float64
-			for _, r := range b.Runs {
-				if r.Lines == size && r.Verified {
-					ms = append(ms, r.WriteMs)
-				}
-			}
-			v := report.Absent
-			if len(ms) > 0 {
-				v = report.Value{V: ms[0], Lo: slices.Min(ms), Hi: slices.Max(ms)}
-			}
-			series.Values = append(series.Values, v)
-		}
-		g.Series = append(g.Series, series)
-	}
-	p.Sections = []report.Section{{ID: "time", Title: "Time to write", Figures: []report.Figure{report.Bars("Time to write", "ms", cats, g, false)}}}
-	return report.Write(w, p)
-}
-
-type toyPlan struct{ b *toyBundle }
-
-// toyCond is a condition of the toy: the lines a run writes.
-type toyCond int
-
-func (c toyCond) String() string { return strconv.Itoa(int(c)) }
-
-func (p *toyPlan) Conditions() []experiment.Condition {
-	var out []experiment.Condition
-	for _, n := range p.b.M.Sizes {
-		out = append(out, toyCond(n))
-	}
-	return out
-}
-func (p *toyPlan) Rounds() int                     { return p.b.M.Rounds }
-func (p *toyPlan) Images() []string                { return []string{"toy"} }
-func (p *toyPlan) Bundle() experiment.Bundle       { return p.b }
-func (p *toyPlan) Target(env experiment.Env) error { return nil }
-func (p *toyPlan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
-	return experiment.PodSpec{RunID: runID, Conductor: "toy", MountPath: contract.RunDir, ResultPath: contract.RunDir + "/result.json", User: contract.User,
-		Containers: []experiment.ContainerSpec{{Role: "toy", Image: images["toy"], Cmd: []string{"-lines", cond.String()}, NanoCPUs: experiment.NanoCPUs(0.25)}}}
-}
-
-type toyBundle struct {
-	M    toyManifest
-	Runs []toyRow
-}
-
-func (b *toyBundle) Common() *bundle.Common           { return &b.M.Common }
-func (b *toyBundle) Measured(run experiment.Run) bool { return run.Pod.Result != nil }
-func (b *toyBundle) Add(run experiment.Run) (string, bool) {
-	var res struct {
-		Lines int     `json:"lines"`
-		Ms    float64 `json:"ms"`
-	}
-	n := int(run.Condition.(toyCond))
-	row := toyRow{RunID: run.ID, Lines: n, Round: run.Round, Failure: run.Failure}
-	if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
-		row.Failure = experiment.JoinFailures(row.Failure, "unreadable result: "+err.Error())
-	}
-	row.Written, row.WriteMs = res.Lines, res.Ms
-	row.Verified = row.Failure == "" && row.Written == n
-	b.Runs = append(b.Runs, row)
-	return fmt.Sprintf("%d lines in %.2f ms", n, row.WriteMs), row.Verified
-}
-func (b *toyBundle) Has(cond experiment.Condition, round int) bool {
-	return slices.ContainsFunc(b.Runs, func(r toyRow) bool { return strconv.Itoa(r.Lines) == cond.String() && r.Round == round })
-}
-func (b *toyBundle) Files() (map[string][]byte, error) {
-	docs := map[string]map[string]bundle.Doc{toyRuns: {
-		"run_id": {Unit: "", Text: "The run."}, "lines": {Unit: "1", Text: "Lines the run was to write."},
-		"round": {Unit: "1", Text: "The round."}, "verified": {Unit: "", Text: "The run is data."}, "failure": {Unit: "", Text: "Why not."},
-		"lines_written": {Unit: "1", Text: "Lines the pod wrote."}, "write_ms": {Unit: "ms", Text: "How long that took."},
-	}}
-	dp := bundle.Describe("toy", "toy bundle", "An example.", "The manifest.",
-		[]bundle.Table{{File: toyRuns, Name: "runs", Text: "One row per run.", Row: reflect.TypeFor[toyRow](), Key: []string{"run_id"}}}, docs)
-	return bundle.Encode(b.M, map[string]any{toyRuns: &b.Runs}, dp)
-}
-func (b *toyBundle) Summary(w io.Writer) error {
-	for _, size := range b.M.Sizes {
-		for _, r := range b.Runs {
-			if r.Lines == size {
-				fmt.Fprintf(w, "%d lines: %.2f ms\n", size, r.WriteMs)
-			}
-		}
+		*s = append(*s, n)
 	}
 	return nil
 }
+
+// toyRow is one run of the toy (runs.csv).
+type toyRow struct {
+	RunID    string  `csv:"run_id" doc:"The run."`
+	Lines    string  `csv:"lines" unit:"1" doc:"Lines the run was to write: its condition."`
+	Round    int     `csv:"round" unit:"1" doc:"The round, from 1."`
+	Written  int     `csv:"lines_written" unit:"1" doc:"Lines the pod says it wrote."`
+	WriteMs  float64 `csv:"write_ms" unit:"ms" doc:"How long writing them took."`
+	Observed string  `csv:"observed_failure" doc:"What the engine saw go wrong."`
+	Verified bool    `csv:"verified" doc:"The run is data: nothing went wrong and every line was written."`
+	Failure  string  `csv:"failure" doc:"Why the run is not data."`
+}
+
+func newToy() *tabular.Experiment[toyParams, toyRow] {
+	return &tabular.Experiment[toyParams, toyRow]{
+		Info:     tabular.Info{Name: "toy", Summary: "how long a pod takes to write N lines (an example that lives in a test)", Source: "none: it has no published figures"},
+		Defaults: func() toyParams { return toyParams{Sizes: toySizes{10, 1000}} },
+		Bind: func(fs *flag.FlagSet, p *toyParams) {
+			fs.Var(&p.Sizes, "sizes", "lines each run writes, comma-separated counts")
+		},
+		Check: func(p *toyParams) error {
+			if len(p.Sizes) == 0 {
+				return experiment.Usagef("--sizes: want at least one count of lines")
+			}
+			return nil
+		},
+		Axes: []string{"lines"},
+		Conditions: func(p *toyParams) []tabular.Cell {
+			var out []tabular.Cell
+			for _, n := range p.Sizes {
+				out = append(out, tabular.Cell{strconv.Itoa(n)})
+			}
+			return out
+		},
+		Images: []string{"toy"},
+		Pod: func(p *toyParams, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
+			return experiment.PodSpec{RunID: runID, Conductor: "toy", MountPath: contract.RunDir, ResultPath: contract.RunDir + "/result.json", User: contract.User,
+				Containers: []experiment.ContainerSpec{{Role: "toy", Image: images["toy"], Cmd: []string{"-lines", c[0]}, NanoCPUs: experiment.NanoCPUs(0.25)}}}
+		},
+		Observe: func(p *toyParams, run experiment.Run) toyRow {
+			row := toyRow{RunID: run.ID, Lines: run.Condition.String(), Round: run.Round, Observed: run.Failure}
+			var res struct {
+				Lines int     `json:"lines"`
+				Ms    float64 `json:"ms"`
+			}
+			if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
+				row.Observed = experiment.JoinFailures(row.Observed, "unreadable result: "+err.Error())
+			}
+			row.Written, row.WriteMs = res.Lines, res.Ms
+			return row
+		},
+		Judge: func(p *toyParams, r *toyRow) {
+			r.Failure = r.Observed
+			if strconv.Itoa(r.Written) != r.Lines {
+				r.Failure = experiment.JoinFailures(r.Failure, fmt.Sprintf("wrote %d lines of %s", r.Written, r.Lines))
+			}
+			r.Verified = r.Failure == ""
+		},
+		Runs:    bundle.Table{File: "runs.csv", Name: "runs", Text: "One row per run, failed ones too."},
+		Metrics: []compare.Metric{{Name: "write_ms", Title: "time to write the lines"}},
+	}
+}
+
+// toy: end
 
 // fakeEngine is an engine that runs nothing: each pod writes its lines at once and
 // takes 0.01 ms a line. It is all a test of the orchestration needs of Docker.
@@ -279,7 +154,7 @@ func (fakeImages) Build(_ context.Context, platform string, names []string, _ io
 // it in the kit.
 func TestAToyExperimentGoesEndToEnd(t *testing.T) {
 	was := experiments.All
-	experiments.All = append(slices.Clone(experiments.All), toy{}) // the one registration line
+	experiments.All = append(slices.Clone(experiments.All), newToy()) // the one registration line
 	t.Cleanup(func() { experiments.All = was })
 	wasReach := reach
 	reach = func(c *cli.Context, ep engine.Endpoint, out io.Writer) (*target, error) {
@@ -314,4 +189,83 @@ func TestAToyExperimentGoesEndToEnd(t *testing.T) {
 	if out, err := runApp(t, "report", "--out", page, a, b); err != nil {
 		t.Fatalf("report: %v\n%s", err, out)
 	}
+	if html, _ := os.ReadFile(page); !strings.Contains(string(html), "time to write the lines") {
+		t.Errorf("the report draws no figure of the toy")
+	}
+
+	// The data package describes the table from the row type's own tags.
+	var dp bundle.DataPackage
+	if body, err := os.ReadFile(filepath.Join(a, bundle.DataPackageFile)); err != nil || json.Unmarshal(body, &dp) != nil {
+		t.Fatalf("datapackage.json: %v", err)
+	}
+	if r, ok := dp.Resource("runs.csv"); !ok || !slices.ContainsFunc(r.Schema.Fields, func(f bundle.SchemaField) bool {
+		return f.Name == "write_ms" && f.Unit == "ms" && f.Description != ""
+	}) {
+		t.Errorf("datapackage.json does not describe write_ms in ms: %+v", dp.Resources)
+	}
+	// JSON names the experiment and holds its figures.
+	stdout, _, err = runAppSplit(t, "compare", a, b, "--format", "json")
+	if err != nil || !strings.Contains(stdout, `"experiment": "toy"`) || !strings.Contains(stdout, `"metric": "write_ms"`) {
+		t.Fatalf("compare --format json: %v\n%s", err, stdout)
+	}
+
+	// verify recomputes what the toy derives, and holds the manifest to the plan.
+	for name, edit := range map[string]func(string) string{
+		"a derived column":  func(s string) string { return strings.Replace(s, ",true,", ",false,", 1) },
+		"the planned runs":  func(s string) string { return strings.Replace(s, `"runs_planned": 4`, `"runs_planned": 6`, 1) },
+		"an observed count": func(s string) string { return strings.Replace(s, ",10,", ",11,", 1) },
+	} {
+		forged := filepath.Join(dir, "forged-"+strings.ReplaceAll(name, " ", "-"))
+		copyBundle(t, b, forged)
+		file := "runs.csv"
+		if name == "the planned runs" {
+			file = bundle.ManifestFile
+		}
+		body, _ := os.ReadFile(filepath.Join(forged, file))
+		if edited := edit(string(body)); edited != string(body) {
+			os.WriteFile(filepath.Join(forged, file), []byte(edited), 0o644)
+		} else {
+			t.Fatalf("%s: the edit changed nothing", name)
+		}
+		resum(t, forged)
+		if out, err := runApp(t, "verify", forged); err == nil {
+			t.Errorf("verify accepted %s edited:\n%s", name, out)
+		}
+	}
+}
+
+// TestTheToyIsSmall: what an experiment must write, on top of the kit, stays small.
+func TestTheToyIsSmall(t *testing.T) {
+	body, err := os.ReadFile("toy_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(body), "// toy: begin\n")
+	decl, _, found := strings.Cut(after, "// toy: end\n")
+	if n := strings.Count(decl, "\n"); !found || n > 150 {
+		t.Fatalf("the toy experiment's declaration is %d lines (found %v): the kit must keep an experiment to 150", n, found)
+	}
+}
+
+// copyBundle copies a bundle folder.
+func copyBundle(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// resum writes a folder's SHA256SUMS anew, as a forger would.
+func resum(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	var b strings.Builder
+	for _, e := range entries {
+		if e.Name() == bundle.SumsFile {
+			continue
+		}
+		body, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		fmt.Fprintf(&b, "%x  %s\n", sha256.Sum256(body), e.Name())
+	}
+	os.WriteFile(filepath.Join(dir, bundle.SumsFile), []byte(b.String()), 0o644)
 }

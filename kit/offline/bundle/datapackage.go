@@ -182,7 +182,8 @@ func (t Table) Values(body []byte, columns ...string) (rows [][]string, lines []
 
 // fieldsOf are the Table Schema fields of a table: every csv-tagged field of its row
 // type, in file order, typed from its Go type, described from docs (by file, then the
-// columns several files share under "").
+// columns several files share under ""), else from the field's own `unit` and `doc`
+// tags.
 func fieldsOf(t Table, docs map[string]map[string]Doc) []SchemaField {
 	var out []SchemaField
 	for _, f := range csvFields(t.Row) {
@@ -190,7 +191,12 @@ func fieldsOf(t Table, docs map[string]map[string]Doc) []SchemaField {
 		sf := SchemaField{Name: f.name, Type: tableType(ft)}
 		d, ok := docs[t.File][f.name]
 		if !ok {
-			d = docs[""][f.name]
+			d, ok = docs[""][f.name]
+		}
+		if !ok {
+			// A row type may carry its columns' descriptions itself, beside their names.
+			tag := t.Row.FieldByIndex(f.index).Tag
+			d = Doc{Unit: tag.Get("unit"), Text: tag.Get("doc")}
 		}
 		sf.Unit, sf.Description = d.Unit, d.Text
 		if len(f.was) > 0 {

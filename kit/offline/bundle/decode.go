@@ -70,8 +70,11 @@ type Field struct {
 }
 
 // FieldsOf lists the columns of a row type with their struct fields, in file order.
-func FieldsOf[T any]() []Field {
-	fields := csvFields(reflect.TypeFor[T]())
+func FieldsOf[T any]() []Field { return FieldsOfType(reflect.TypeFor[T]()) }
+
+// FieldsOfType is FieldsOf of a row type known at run time.
+func FieldsOfType(t reflect.Type) []Field {
+	fields := csvFields(t)
 	out := make([]Field, len(fields))
 	for i, f := range fields {
 		out[i] = Field{Column: f.name, Index: f.index}

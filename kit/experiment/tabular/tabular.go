@@ -1,0 +1,395 @@
+// Package tabular makes a whole experiment (kit/experiment) from a declaration: typed
+// parameters, a plan's conditions and pods, one table of runs and how a run becomes a
+// row. The kit writes, verifies, compares and draws such an experiment's bundles from
+// the declaration alone.
+package tabular
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/report"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// Experiment is an experiment declared as data: typed parameters that bind their own
+// flags, the conditions and pods of a plan, one table of runs whose row type carries its
+// columns' units and meanings in its tags, how a run becomes a row, and which columns
+// are figures. From that declaration alone the kit writes the bundle (CSV,
+// manifest.json, datapackage.json, SHA256SUMS), verifies it (checksums, the manifest's
+// counts against its plan, unique keys, every derived column recomputed), states its
+// figures over runs with the one statistic (kit/offline/figure), compares bundles in
+// every format and draws a report. The experiment writes only what is its own.
+//
+// P is the parameters, R a row of the runs table; R has the columns run_id, round and
+// verified, and one column per axis of the conditions.
+type Experiment[P, R any] struct {
+	Info Info
+	// Defaults are the parameters before any flag. Bind declares each flag on fs bound
+	// to a field of p (a flag.Value of the standard library); Check refuses parameters
+	// no plan can have, flag or manifest alike, naming the flag.
+	Defaults func() P
+	Bind     func(fs *flag.FlagSet, p *P)
+	Check    func(p *P) error
+	// Axes name the condition's columns of R, in order; Conditions are a plan's cells,
+	// each the values of Axes in that order.
+	Axes       []string
+	Conditions func(p *P) []Cell
+	// Images are the images every run needs; Pod is one run's containers.
+	Images []string
+	Pod    func(p *P, c Cell, runID string, images map[string]string) experiment.PodSpec
+	// Observe turns what a run's pod left into its row's observed columns (the run's ID,
+	// round and axes among them); Judge derives the rest from the row alone (verified,
+	// the failure). verify runs Judge again on every row and compares.
+	Observe func(p *P, run experiment.Run) R
+	Judge   func(p *P, r *R)
+	// Runs describes the table of runs (its file, name, text and extra checks); the kit
+	// sets its row type, key and counted column.
+	Runs bundle.Table
+	// Metrics are the columns of R stated as figures over the verified runs of each
+	// condition.
+	Metrics []compare.Metric
+}
+
+// Info names an experiment: what `logbench experiments` lists.
+type Info struct{ Name, Summary, Source string }
+
+// Cell is a condition of a tabular experiment: the values of its axes, in order.
+type Cell []string
+
+func (c Cell) String() string { return strings.Join(c, "/") }
+
+// tabularManifest is a tabular experiment's manifest.json.
+type tabularManifest[P any] struct {
+	bundle.Common
+	Rounds     int `json:"rounds"`
+	Parameters P   `json:"parameters"`
+}
+
+func (t *Experiment[P, R]) Name() string    { return t.Info.Name }
+func (t *Experiment[P, R]) Summary() string { return t.Info.Summary }
+func (t *Experiment[P, R]) Source() string  { return t.Info.Source }
+
+// DeclareFlags declares the parameters' flags with their defaults.
+func (t *Experiment[P, R]) DeclareFlags(fs *flag.FlagSet) {
+	p := t.Defaults()
+	t.Bind(fs, &p)
+}
+
+// Plan reads the parsed flags into fresh parameters: each flag given is set again on a
+// set bound to them, so that the typed struct, not a name, carries every value.
+func (t *Experiment[P, R]) Plan(f *experiment.Flags, rounds int) (experiment.Plan, error) {
+	p := t.Defaults()
+	fresh := flag.NewFlagSet(t.Info.Name, flag.ContinueOnError)
+	fresh.SetOutput(io.Discard)
+	t.Bind(fresh, &p)
+	var err error
+	f.Set.Visit(func(fl *flag.Flag) {
+		if err == nil {
+			if e := fresh.Set(fl.Name, fl.Value.String()); e != nil {
+				err = experiment.Usagef("--%s %q: %v", fl.Name, fl.Value.String(), e)
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := t.Check(&p); err != nil {
+		return nil, err
+	}
+	b := &tabularBundle[P, R]{t: t}
+	b.M.Experiment, b.M.Rounds, b.M.Parameters = t.Info.Name, rounds, p
+	return &tabularPlan[P, R]{b: b}, nil
+}
+
+// Resume continues a bundle that verifies, with its own parameters.
+func (t *Experiment[P, R]) Resume(dir string) (experiment.Plan, error) {
+	files, err := bundle.ReadFolder(dir)
+	if err != nil {
+		return nil, experiment.Usagef("--resume %s: %v", dir, err)
+	}
+	res := t.Verify(files)
+	b, ok := res.Own.(*tabularBundle[P, R])
+	if !res.OK() || !ok {
+		return nil, experiment.Usagef("--resume %s: the bundle does not verify (logbench verify says why)", dir)
+	}
+	return &tabularPlan[P, R]{b: b}, nil
+}
+
+func (t *Experiment[P, R]) table() bundle.Table {
+	tb := t.Runs
+	tb.Row, tb.Key, tb.Verified = reflect.TypeFor[R](), []string{"run_id"}, "verified"
+	return tb
+}
+
+func (t *Experiment[P, R]) dataFiles() []string { return []string{bundle.ManifestFile, t.Runs.File} }
+
+// Layout is the bundle's files in archive order.
+func (t *Experiment[P, R]) Layout() []string { return bundle.Layout(t.dataFiles()...) }
+
+// Verify checks every file, checksum, count and derived column of a bundle.
+func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
+	res := &verify.Result{Name: files.Name, Experiment: t.Info.Name}
+	verify.Entries(res, files, t.Layout())
+	verify.Checksums(res, files.Data, t.Layout(), t.dataFiles())
+	b := &tabularBundle[P, R]{t: t}
+	manifestOK := verify.Manifest(res, files.Data, &b.M, func() *bundle.Common { return &b.M.Common })
+	if manifestOK {
+		if err := t.Check(&b.M.Parameters); err != nil {
+			res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters", Msg: err.Error()})
+			manifestOK = false
+		}
+	}
+	lines, rowsOK, _ := verify.Rows(res, files.Data, t.Runs.File, &b.Runs, nil)
+	parsed := func(name string) bool {
+		return name == bundle.ManifestFile && manifestOK || name == t.Runs.File && rowsOK
+	}
+	verify.CheckDataPackage(res, files.Data, t.dataFiles(), parsed)
+	planned := 0
+	if manifestOK {
+		planned = len(t.Conditions(&b.M.Parameters)) * b.M.Rounds
+		res.Counts.Conditions = len(t.Conditions(&b.M.Parameters))
+	}
+	verify.Tables(res, files.Data, []bundle.Table{t.table()}, parsed, planned)
+	res.Counts.Trusted = -1
+	if !manifestOK || !rowsOK {
+		return res
+	}
+	for i, r := range b.Runs {
+		want := r
+		t.Judge(&b.M.Parameters, &want)
+		for _, col := range differing(r, want) {
+			res.Problem(verify.Problem{File: t.Runs.File, Line: lines[i], Key: "run " + verify.Short(column(r, "run_id")), Column: col,
+				Have: verify.Short(column(r, col)), Want: verify.Short(column(want, col)), Msg: "recomputed from the row's observed columns"})
+		}
+	}
+	res.Own = b
+	return res
+}
+
+// Figures are every figure of every condition over its verified runs, one value a run.
+func (t *Experiment[P, R]) Figures(res *verify.Result) ([]compare.Row, error) {
+	b, ok := res.Own.(*tabularBundle[P, R])
+	if !ok {
+		return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, t.Info.Name)
+	}
+	return b.figures(), nil
+}
+
+// Compare sets bundles side by side, figure by figure, in any format of compare.
+func (t *Experiment[P, R]) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
+	if opt.Published {
+		return experiment.Usagef("%s has no published figures to compare with (--published)", t.Info.Name)
+	}
+	in := compare.Input{Experiment: t.Info.Name, Metrics: t.Metrics}
+	for _, s := range sources {
+		b, ok := s.Result.Own.(*tabularBundle[P, R])
+		if !ok {
+			return fmt.Errorf("%s: not verified as a bundle of the %s experiment", s.Label, t.Info.Name)
+		}
+		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: b.figures(), Common: &b.M.Common, Manifest: b.M})
+	}
+	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+}
+
+// Report draws every figure of the bundles, each condition's estimate with its
+// interval, one chart a figure.
+func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, version string) error {
+	var bs report.Bundles
+	groups := make([]report.Grouped, len(t.Metrics))
+	var cats []string
+	for _, s := range sources {
+		b, ok := s.Result.Own.(*tabularBundle[P, R])
+		if !ok {
+			return fmt.Errorf("%s: not verified as a bundle of the %s experiment", s.Label, t.Info.Name)
+		}
+		colour := bs.Add(s.Label, s.Result, &b.M.Common, b.M.Parameters)
+		rows := b.figures()
+		for i, m := range t.Metrics {
+			series := report.Series{Name: s.Label, Colour: colour}
+			for _, c := range t.Conditions(&b.M.Parameters) {
+				if !slices.Contains(cats, c.String()) {
+					cats = append(cats, c.String())
+				}
+			}
+			for _, cat := range cats {
+				v := report.Absent
+				for _, r := range rows {
+					if r.Metric == m.Name && kvText(r.Condition) == cat {
+						e := compare.Estimate(r)
+						v = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
+					}
+				}
+				series.Values = append(series.Values, v)
+			}
+			groups[i].Series = append(groups[i].Series, series)
+		}
+	}
+	page, err := bs.Page(t.Info.Name, version, t.Info.Summary, nil)
+	if err != nil {
+		return err
+	}
+	sec := report.Section{ID: "figures", Title: "Figures",
+		Caption: "Each condition's figure: the mean over its verified runs, with its 95% Student-t interval over runs (none from one run)."}
+	for i, m := range t.Metrics {
+		sec.Figures = append(sec.Figures, report.Bars(m.Title, unitOf[R](m.Name), cats, &groups[i], false))
+	}
+	page.Sections = append(page.Sections, sec, bs.Images())
+	return report.Write(w, page)
+}
+
+type tabularPlan[P, R any] struct{ b *tabularBundle[P, R] }
+
+func (p *tabularPlan[P, R]) Conditions() []experiment.Condition {
+	var out []experiment.Condition
+	for _, c := range p.b.t.Conditions(&p.b.M.Parameters) {
+		out = append(out, c)
+	}
+	return out
+}
+func (p *tabularPlan[P, R]) Rounds() int                     { return p.b.M.Rounds }
+func (p *tabularPlan[P, R]) Images() []string                { return p.b.t.Images }
+func (p *tabularPlan[P, R]) Bundle() experiment.Bundle       { return p.b }
+func (p *tabularPlan[P, R]) Target(env experiment.Env) error { return nil }
+func (p *tabularPlan[P, R]) Pod(c experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
+	return p.b.t.Pod(&p.b.M.Parameters, c.(Cell), runID, images)
+}
+
+// tabularBundle is a tabular experiment's bundle in memory.
+type tabularBundle[P, R any] struct {
+	t    *Experiment[P, R]
+	M    tabularManifest[P]
+	Runs []R
+}
+
+func (b *tabularBundle[P, R]) Common() *bundle.Common           { return &b.M.Common }
+func (b *tabularBundle[P, R]) Measured(run experiment.Run) bool { return run.Pod.Result != nil }
+
+func (b *tabularBundle[P, R]) Add(run experiment.Run) (string, bool) {
+	r := b.t.Observe(&b.M.Parameters, run)
+	b.t.Judge(&b.M.Parameters, &r)
+	b.Runs = append(b.Runs, r)
+	verified := column(r, "verified") == "true"
+	var parts []string
+	for _, m := range b.t.Metrics {
+		parts = append(parts, fmt.Sprintf("%s %s %s", m.Name, column(r, m.Name), unitOf[R](m.Name)))
+	}
+	if !verified {
+		parts = append(parts, "NOT VERIFIED: "+column(r, "failure"))
+	}
+	return strings.Join(parts, ", "), verified
+}
+
+func (b *tabularBundle[P, R]) Has(c experiment.Condition, round int) bool {
+	return slices.ContainsFunc(b.Runs, func(r R) bool {
+		return column(r, "round") == strconv.Itoa(round) && b.cellOf(r).String() == c.String()
+	})
+}
+
+func (b *tabularBundle[P, R]) Files() (map[string][]byte, error) {
+	dp := bundle.Describe(b.t.Info.Name, b.t.Info.Name+" bundle", b.t.Info.Summary,
+		"The run's common facts (engine, images, counts), the rounds and the parameters.", []bundle.Table{b.t.table()}, nil)
+	return bundle.Encode(b.M, map[string]any{b.t.Runs.File: &b.Runs}, dp)
+}
+
+// Summary is every figure of every condition, as compare states it.
+func (b *tabularBundle[P, R]) Summary(w io.Writer) error {
+	for _, r := range b.figures() {
+		e := compare.Estimate(r)
+		interval := e.IntervalText()
+		if interval == "" {
+			interval = "(no interval: " + strconv.Itoa(e.Runs) + " run)"
+		}
+		if _, err := fmt.Fprintf(w, "%-24s %-16s %s %s %s\n", kvText(r.Condition), r.Metric, compare.Figure(e.Value), r.Unit, interval); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *tabularBundle[P, R]) cellOf(r R) Cell {
+	var c Cell
+	for _, a := range b.t.Axes {
+		c = append(c, column(r, a))
+	}
+	return c
+}
+
+func (b *tabularBundle[P, R]) figures() []compare.Row {
+	var rows []compare.Row
+	for _, c := range b.t.Conditions(&b.M.Parameters) {
+		var kvs []compare.KV
+		for i, a := range b.t.Axes {
+			kvs = append(kvs, compare.KV{Key: a, Value: c[i]})
+		}
+		for _, m := range b.t.Metrics {
+			var runs [][]float64
+			for _, r := range b.Runs {
+				if column(r, "verified") == "true" && b.cellOf(r).String() == c.String() {
+					if v, err := strconv.ParseFloat(column(r, m.Name), 64); err == nil {
+						runs = append(runs, []float64{v})
+					}
+				}
+			}
+			rows = append(rows, compare.Measured(kvs, m.Name, unitOf[R](m.Name), compare.Mean{}, runs))
+		}
+	}
+	return rows
+}
+
+func kvText(kvs []compare.KV) string {
+	vals := make([]string, len(kvs))
+	for i, kv := range kvs {
+		vals[i] = kv.Value
+	}
+	return strings.Join(vals, "/")
+}
+
+// column is a row's value in the column named name, as the CSV file holds it.
+func column(row any, name string) string {
+	v := reflect.ValueOf(row)
+	for _, f := range fieldsOf(v.Type()) {
+		if f.Column == name {
+			return fmt.Sprint(v.FieldByIndex(f.Index).Interface())
+		}
+	}
+	return ""
+}
+
+// unitOf is the unit a row type's tags give the column name.
+func unitOf[R any](name string) string {
+	for _, f := range bundle.FieldsOf[R]() {
+		if f.Column == name {
+			return reflect.TypeFor[R]().FieldByIndex(f.Index).Tag.Get("unit")
+		}
+	}
+	return ""
+}
+
+// differing are the columns in which two rows differ.
+func differing(a, b any) []string {
+	var out []string
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	for _, f := range fieldsOf(va.Type()) {
+		x, y := va.FieldByIndex(f.Index).Interface(), vb.FieldByIndex(f.Index).Interface()
+		if !reflect.DeepEqual(x, y) && !(isNaN(x) && isNaN(y)) {
+			out = append(out, f.Column)
+		}
+	}
+	return out
+}
+
+func isNaN(v any) bool {
+	f, ok := v.(float64)
+	return ok && f != f
+}
+
+func fieldsOf(t reflect.Type) []bundle.Field { return bundle.FieldsOfType(t) }
