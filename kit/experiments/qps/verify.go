@@ -2,13 +2,10 @@ package qps
 
 import (
 	"fmt"
-	"math"
-	"reflect"
 	"slices"
 	"strconv"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/number"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -70,7 +67,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 			}
 			for i := range min(len(want), len(b.Conditions)) {
 				h := b.Conditions[i]
-				differ(v, ConditionsFile, condLines[i], "condition "+h.API+"/"+h.Config, h, want[i], 0, "recomputed from "+RunsFile, condAbsent)
+				verify.Differ(v.res, ConditionsFile, condLines[i], "condition "+h.API+"/"+h.Config, h, want[i], "", condAbsent, "recomputed from "+RunsFile)
 			}
 		}
 	}
@@ -130,7 +127,6 @@ func (v *verifier) runs(b *Bundle, lines []int) {
 		seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
 	}
 	p := b.M.Parameters
-	first := derivedFrom()
 	legacy := 0
 	for i, r := range b.Runs {
 		key := "run " + r.RunID
@@ -148,7 +144,7 @@ func (v *verifier) runs(b *Bundle, lines []int) {
 		if n := legacyZeros(&b.Runs[i], want); n > 0 {
 			r, legacy = b.Runs[i], legacy+n
 		}
-		differ(v, RunsFile, lines[i], key, r, want, first, "recomputed from the run's observed columns and "+SeriesFile, nil)
+		verify.Differ(v.res, RunsFile, lines[i], key, r, want, "responses", nil, "recomputed from the run's observed columns and "+SeriesFile)
 	}
 	if legacy > 0 {
 		v.res.Notes = append(v.res.Notes, verify.Problem{File: RunsFile, Column: "requests_per_s, requests_per_s_stdev, requests_per_s_over_interval, generator_cpu_cores",
@@ -161,47 +157,6 @@ func (v *verifier) runs(b *Bundle, lines []int) {
 func legacyZeros(r *RunRow, want RunRow) int {
 	return bundle.EarlierZeros([2]*Opt{&r.RequestsPerS, &want.RequestsPerS}, [2]*Opt{&r.RequestsPerSStdev, &want.RequestsPerSStdev},
 		[2]*Opt{&r.RequestsPerSOver, &want.RequestsPerSOver}, [2]*Opt{&r.GeneratorCores, &want.GeneratorCores})
-}
-
-// derivedFrom is the index of RunRow's first derived field.
-func derivedFrom() int {
-	f, _ := reflect.TypeFor[RunRow]().FieldByName("Requests")
-	return f.Index[0]
-}
-
-// differ reports every field of have from index from on that is not want's, but for
-// the columns skip names.
-func differ(v *verifier, file string, line int, key string, have, want any, from int, why string, skip map[string]bool) {
-	h, w := reflect.ValueOf(have), reflect.ValueOf(want)
-	t := h.Type()
-	for i := from; i < t.NumField(); i++ {
-		hv, wv := h.Field(i), w.Field(i)
-		if equal(hv, wv) || skip[t.Field(i).Tag.Get("csv")] {
-			continue
-		}
-		v.problem(verify.Problem{File: file, Line: line, Key: key, Column: t.Field(i).Tag.Get("csv"), Have: show(hv), Want: show(wv), Msg: why})
-	}
-}
-
-func equal(h, w reflect.Value) bool {
-	switch h.Kind() {
-	case reflect.Float64:
-		return number.Same(h.Float(), w.Float())
-	}
-	return h.Interface() == w.Interface()
-}
-
-func show(v reflect.Value) string {
-	if v.Kind() == reflect.Float64 {
-		if math.IsNaN(v.Float()) {
-			return "(empty)"
-		}
-		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
-	}
-	if v.Kind() == reflect.String {
-		return strconv.Quote(v.String())
-	}
-	return fmt.Sprint(v.Interface())
 }
 
 // legacyDash reads a check a bundle of an earlier kit spelled "-" (no such log) as the

@@ -2,8 +2,6 @@ package yourapi
 
 import (
 	"fmt"
-	"math"
-	"reflect"
 	"slices"
 	"strconv"
 
@@ -77,7 +75,6 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	}
 	// Runs: of a configuration, each derived column as its row and series give.
 	want := DeriveRuns(b.Runs, b.Series, p)
-	first := derivedFrom()
 	legacy := 0
 	for i := range b.Runs {
 		// An earlier kit wrote 0 for a rate over no measured interval: that 0 was never
@@ -93,14 +90,14 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 		if !slices.Contains(names, r.Config) {
 			problem(verify.Problem{File: RunsFile, Line: runLines[i], Key: key, Msg: fmt.Sprintf("%s is not a configuration of the manifest's parameters", r.Config)})
 		}
-		differ(res, RunsFile, runLines[i], key, r, want[i], first, "recomputed from the run's observed columns, "+SeriesFile+" and its configuration's runs")
+		verify.Differ(res, RunsFile, runLines[i], key, r, want[i], "responses", nil, "recomputed from the run's observed columns, "+SeriesFile+" and its configuration's runs")
 	}
 	conds := DeriveConditions(b.Runs, p)
 	if len(conds) != len(b.Conditions) {
 		problem(verify.Problem{File: ConditionsFile, Have: strconv.Itoa(len(b.Conditions)) + " rows", Want: strconv.Itoa(len(conds)), Msg: "one per configuration of the manifest"})
 	}
 	for i := range min(len(conds), len(b.Conditions)) {
-		differ(res, ConditionsFile, condLines[i], "config "+b.Conditions[i].Config, b.Conditions[i], conds[i], 0, "recomputed from "+RunsFile)
+		verify.Differ(res, ConditionsFile, condLines[i], "config "+b.Conditions[i].Config, b.Conditions[i], conds[i], "", nil, "recomputed from "+RunsFile)
 	}
 	res.Own = b
 	runs := map[string]bool{}
@@ -110,47 +107,4 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	verify.Probes(res, files.Data, res.Common, runs)
 	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(b.Series))
 	return res, b
-}
-
-// derivedFrom is the index of RunRow's first derived field.
-func derivedFrom() int {
-	f, _ := reflect.TypeFor[RunRow]().FieldByName("Requests")
-	return f.Index[0]
-}
-
-// differ reports every field of have from index from on that is not want's.
-func differ(res *verify.Result, file string, line int, key string, have, want any, from int, why string) {
-	h, w := reflect.ValueOf(have), reflect.ValueOf(want)
-	t := h.Type()
-	for i := from; i < t.NumField(); i++ {
-		hv, wv := h.Field(i), w.Field(i)
-		if equal(hv, wv) {
-			continue
-		}
-		res.Problems = append(res.Problems, verify.Problem{File: file, Line: line, Key: key, Column: t.Field(i).Tag.Get("csv"), Have: show(hv), Want: show(wv), Msg: why})
-	}
-}
-
-func equal(h, w reflect.Value) bool {
-	if h.Kind() == reflect.Float64 {
-		a, b := h.Float(), w.Float()
-		if math.IsNaN(a) || math.IsNaN(b) {
-			return math.IsNaN(a) && math.IsNaN(b)
-		}
-		return verify.Same(a, b)
-	}
-	return h.Interface() == w.Interface()
-}
-
-func show(v reflect.Value) string {
-	switch v.Kind() {
-	case reflect.Float64:
-		if math.IsNaN(v.Float()) {
-			return "(empty)"
-		}
-		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
-	case reflect.String:
-		return strconv.Quote(v.String())
-	}
-	return fmt.Sprint(v.Interface())
 }
