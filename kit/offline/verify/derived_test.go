@@ -16,7 +16,7 @@ type derivedRow struct {
 
 func TestDerivedNamesEveryDerivedCellThatDiffers(t *testing.T) {
 	have := []derivedRow{{"a", 1, 2, math.NaN(), "x"}, {"b", 5, 10.5, 1, "old"}}
-	want := []derivedRow{{"a", 9, 2, math.NaN(), "x"}, {"b", 5, 10.500000000000002, 1, "new"}}
+	want := []derivedRow{{"a", 9, 2, math.NaN(), "x"}, {"b", 5, 11, 1, "new"}}
 	res := &Result{}
 	Derived(res, "t.csv", []int{2, 3}, func(r derivedRow) string { return r.ID }, have, want, "out", map[string]bool{"later": true}, "recomputed")
 	// "in" is observed (before "out"), "later" absent from the file: only b's out differs.
