@@ -18,10 +18,10 @@ import (
 func TestEveryColumnIsDescribed(t *testing.T) {
 	pkg := DataPackage()
 	if u := bundle.Undocumented(pkg); len(u) > 0 {
-		t.Errorf("columns without a description (or a number without a unit) in kit/experiments/qps/datapackage.go columnDocs: %s", strings.Join(u, ", "))
+		t.Errorf("columns without a description (or a number without a unit) in the row types' tags (kit/experiments/qps/schema.go): %s", strings.Join(u, ", "))
 	}
-	if s := bundle.Stale(pkg, columnDocs); len(s) > 0 {
-		t.Errorf("columnDocs describes columns no file has: %s", strings.Join(s, ", "))
+	if s := bundle.Stale(pkg, computedDocs); len(s) > 0 {
+		t.Errorf("computedDocs describes columns no file has: %s", strings.Join(s, ", "))
 	}
 }
 

@@ -88,173 +88,173 @@ type Limits struct {
 // ones after Derived follow from them and from the run's series (DeriveRun), and verify
 // recomputes them.
 type RunRow struct {
-	RunID      string  `csv:"run_id"`
-	API        string  `csv:"api"`
-	Config     string  `csv:"config"`
-	Round      int     `csv:"round"`
-	Position   int     `csv:"position"`
-	StartedUTC string  `csv:"started_utc"`
-	WallS      float64 `csv:"wall_s"`
-	LogDriver  string  `csv:"log_driver"`
+	RunID      string  `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	API        string  `csv:"api" doc:"The API implementation serving the load: node (Express with morgan, the published stack without Nest), go (gorilla/handlers' access log) or python (the standard library's logging)."`
+	Config     string  `csv:"config" doc:"Which access logs the API writes: console+file, console (stdout, through the engine's logging driver), file (a daily file on a volume) or none."`
+	Round      int     `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
+	Position   int     `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
+	StartedUTC string  `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339 with nanoseconds."`
+	WallS      float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run, from creating the pod to removing it."`
+	LogDriver  string  `csv:"log_driver" doc:"The API container's logging driver (the manifest's parameters.log_driver); none discards stdout, so the console log cannot be read back."`
 	// Observed is the conductor's and the engine's account of why the run is not data
 	// ("" when they saw nothing wrong); Failure adds what the checks below find.
-	Observed string `csv:"observed_failure"`
+	Observed string `csv:"observed_failure" doc:"What the conductor and the engine saw go wrong with the run, reasons joined by \"; \"; empty when nothing did."`
 
 	// The load, as the generator measured it. Latencies are per request over the
 	// measured interval; the per-second counts are in series.csv.
-	MeasuredS          float64 `csv:"measured_s"`
-	Status2xx          int64   `csv:"status_2xx"`
-	Non2xx             int64   `csv:"non_2xx"`
-	Errors             int64   `csv:"no_response" was:"errors"`
-	Timeouts           int64   `csv:"timeouts"`
-	LatencyMeanMs      Opt     `csv:"mean_ms" was:"latency_mean_ms"`
-	LatencyP50Ms       Opt     `csv:"p50_ms" was:"latency_p50_ms"`
-	LatencyP90Ms       Opt     `csv:"p90_ms" was:"latency_p90_ms"`
-	LatencyP99Ms       Opt     `csv:"p99_ms" was:"latency_p99_ms"`
-	LatencyMaxMs       Opt     `csv:"max_ms" was:"latency_max_ms"`
-	GeneratorCPUS      float64 `csv:"generator_cpu_s"`
-	GeneratorLimit     float64 `csv:"generator_cpu_limit_cores"`
-	WarmupRequests     int64   `csv:"warmup_requests"`
-	APIImplementation  string  `csv:"api_implementation"`
-	APIRequests        Opt     `csv:"api_requests"`    // as the API counted them since the reset; absent without its report
-	APICPUUserUs       Opt     `csv:"api_cpu_user_us"` // the three absent without the API's report
-	APICPUSystemUs     Opt     `csv:"api_cpu_system_us"`
-	APIIntervalMs      Opt     `csv:"api_interval_ms"` // from the reset to the report; absent without it
-	APIRSSBytes        Opt     `csv:"api_rss_bytes"`
-	SinkWriteErrors    int64   `csv:"sink_write_errors"`
-	ConsoleLines       int64   `csv:"console_lines_written"` // since the reset
-	ConsoleBytes       int64   `csv:"console_bytes_written"`
-	ConsoleTotalLines  int64   `csv:"console_total_lines_written"` // since the API started
-	ConsoleTotalBytes  int64   `csv:"console_total_bytes_written"`
-	ConsoleTotalSHA256 string  `csv:"console_total_sha256_written"`
+	MeasuredS          float64 `csv:"measured_s" unit:"s" doc:"The measured interval as the load ran, after the warm-up: parameters.duration_s, or less when interrupted; 0 when the load never started."`
+	Status2xx          int64   `csv:"status_2xx" unit:"1" doc:"Responses with a 2xx status completed in the measured interval."`
+	Non2xx             int64   `csv:"non_2xx" unit:"1" doc:"Responses with any other status completed in the measured interval."`
+	Errors             int64   `csv:"no_response" was:"errors" unit:"1" doc:"Requests of the measured interval that got no response (a failed or closed connection, a timeout, a malformed response), plus failed connects."`
+	Timeouts           int64   `csv:"timeouts" unit:"1" doc:"The part of errors that timed out."`
+	LatencyMeanMs      Opt     `csv:"mean_ms" was:"latency_mean_ms" unit:"ms" doc:"Mean latency from a request's send to the last byte of its response, over the measured interval's responses (closed loop); missing without responses."`
+	LatencyP50Ms       Opt     `csv:"p50_ms" was:"latency_p50_ms" unit:"ms" doc:"Median latency, nearest rank, over the measured interval's responses; missing without responses."`
+	LatencyP90Ms       Opt     `csv:"p90_ms" was:"latency_p90_ms" unit:"ms" doc:"90th-percentile latency, nearest rank; missing without responses."`
+	LatencyP99Ms       Opt     `csv:"p99_ms" was:"latency_p99_ms" unit:"ms" doc:"99th-percentile latency, nearest rank; missing without responses."`
+	LatencyMaxMs       Opt     `csv:"max_ms" was:"latency_max_ms" unit:"ms" doc:"Largest latency of the measured interval; missing without responses."`
+	GeneratorCPUS      float64 `csv:"generator_cpu_s" unit:"s" doc:"CPU time (user + system, every thread) the load generator used over the measured interval."`
+	GeneratorLimit     float64 `csv:"generator_cpu_limit_cores" unit:"cores" doc:"The cores the generator can use: its CPU limit, else GOMAXPROCS, and no more than the connections (one goroutine each)."`
+	WarmupRequests     int64   `csv:"warmup_requests" unit:"1" doc:"Responses completed in the warm-up, before the API's counters were reset; not measured."`
+	APIImplementation  string  `csv:"api_implementation" doc:"What the API called itself in its report (node, go, python); empty when it sent no report."`
+	APIRequests        Opt     `csv:"api_requests" unit:"1" doc:"Requests the API answered from the reset after the warm-up to its report, as it counted them; missing without a report (0 in bundles written before)."` // as the API counted them since the reset; absent without its report
+	APICPUUserUs       Opt     `csv:"api_cpu_user_us" unit:"us" doc:"User CPU time of the API process from the reset to its report, as it measured itself; missing without its report (0 in bundles written before)."`   // the three absent without the API's report
+	APICPUSystemUs     Opt     `csv:"api_cpu_system_us" unit:"us" doc:"System CPU time of the API process from the reset to its report, as it measured itself; missing without its report (0 in bundles written before)."`
+	APIIntervalMs      Opt     `csv:"api_interval_ms" unit:"ms" doc:"From the API's reset to its report: the interval its CPU figures cover; missing without a report (0 in bundles written before)."` // from the reset to the report; absent without it
+	APIRSSBytes        Opt     `csv:"api_rss_bytes" unit:"bytes" doc:"The API process's resident memory at its report; missing without its report (0 in bundles written before)."`
+	SinkWriteErrors    int64   `csv:"sink_write_errors" unit:"1" doc:"Write errors the API's log sinks (console and file) reported, summed; any makes the run not data."`
+	ConsoleLines       int64   `csv:"console_lines_written" unit:"1" doc:"Access-log lines the API wrote to stdout from the reset to its report; 0 without a console sink."` // since the reset
+	ConsoleBytes       int64   `csv:"console_bytes_written" unit:"bytes" doc:"Access-log bytes the API wrote to stdout from the reset to its report."`
+	ConsoleTotalLines  int64   `csv:"console_total_lines_written" unit:"1" doc:"Lines the API wrote to stdout since it started, warm-up included: what the engine's log stream must hold."` // since the API started
+	ConsoleTotalBytes  int64   `csv:"console_total_bytes_written" unit:"bytes" doc:"Bytes the API wrote to stdout since it started."`
+	ConsoleTotalSHA256 string  `csv:"console_total_sha256_written" doc:"SHA-256 (hex) of every byte the API wrote to stdout since it started; empty without a console sink."`
 	// ConsoleRead says the engine's log stream was read back; its lines, bytes and
 	// SHA-256 follow.
-	ConsoleRead       bool   `csv:"console_read"`
-	ConsoleReadLines  Opt    `csv:"console_lines_read"` // absent when not read
-	ConsoleReadBytes  Opt    `csv:"console_bytes_read"`
-	ConsoleReadSHA256 string `csv:"console_sha256_read"`
-	FileLines         int64  `csv:"file_lines_written"` // since the reset
-	FileBytes         int64  `csv:"file_bytes_written"`
-	FileSHA256        string `csv:"file_sha256_written"`
-	FileTotalLines    int64  `csv:"file_total_lines_written"`
-	FileTotalBytes    int64  `csv:"file_total_bytes_written"`
-	FileTotalSHA256   string `csv:"file_total_sha256_written"`
-	FileRotations     int    `csv:"file_rotations"`
-	FilePath          string `csv:"file_path"`
-	FileRead          bool   `csv:"file_read"`
-	FileReadLines     Opt    `csv:"file_lines_read"` // the whole file; absent when not read
-	FileReadBytes     Opt    `csv:"file_bytes_read"`
-	FileReadSHA256    string `csv:"file_sha256_read"`
-	FileTailLines     Opt    `csv:"file_lines_read_since_reset"` // from the reset's offset on
-	FileTailBytes     Opt    `csv:"file_bytes_read_since_reset"`
-	FileTailSHA256    string `csv:"file_sha256_read_since_reset"`
+	ConsoleRead       bool   `csv:"console_read" doc:"true when the engine's log stream of the API container was read back after the run."`
+	ConsoleReadLines  Opt    `csv:"console_lines_read" unit:"1" doc:"Lines in the log stream read back (newlines counted); missing when it was not read (console_read false; 0 in bundles written before)."` // absent when not read
+	ConsoleReadBytes  Opt    `csv:"console_bytes_read" unit:"bytes" doc:"Bytes of the log stream read back; missing when it was not read (0 in bundles written before)."`
+	ConsoleReadSHA256 string `csv:"console_sha256_read" doc:"SHA-256 (hex) of the log stream read back; empty when it was not read."`
+	FileLines         int64  `csv:"file_lines_written" unit:"1" doc:"Access-log lines the API handed its log file from the reset to its report; 0 without a file sink."` // since the reset
+	FileBytes         int64  `csv:"file_bytes_written" unit:"bytes" doc:"Access-log bytes the API handed its log file from the reset to its report."`
+	FileSHA256        string `csv:"file_sha256_written" doc:"SHA-256 (hex) of the bytes handed the log file from the reset to the report; empty without a file sink."`
+	FileTotalLines    int64  `csv:"file_total_lines_written" unit:"1" doc:"Lines the API handed its log file since it started, warm-up included."`
+	FileTotalBytes    int64  `csv:"file_total_bytes_written" unit:"bytes" doc:"Bytes the API handed its log file since it started."`
+	FileTotalSHA256   string `csv:"file_total_sha256_written" doc:"SHA-256 (hex) of every byte the API handed its log file since it started; empty without a file sink."`
+	FileRotations     int    `csv:"file_rotations" unit:"1" doc:"Date changes since the reset: each starts a new daily file, so the file read back holds part of the lines (the run is not data)."`
+	FilePath          string `csv:"file_path" doc:"The log file's path inside the API container; empty without a file sink."`
+	FileRead          bool   `csv:"file_read" doc:"true when the conductor read the log file back from the shared volume without a failure."`
+	FileReadLines     Opt    `csv:"file_lines_read" unit:"1" doc:"Lines of the whole log file read back; missing when it was not read (file_read false; 0 in bundles written before)."` // the whole file; absent when not read
+	FileReadBytes     Opt    `csv:"file_bytes_read" unit:"bytes" doc:"Bytes of the whole log file read back; missing when it was not read (0 in bundles written before)."`
+	FileReadSHA256    string `csv:"file_sha256_read" doc:"SHA-256 (hex) of the whole log file read back; empty when it was not read."`
+	FileTailLines     Opt    `csv:"file_lines_read_since_reset" unit:"1" doc:"Lines of the log file from the offset it had at the reset on; must equal file_lines_written; missing when the file was not read (0 in bundles written before)."` // from the reset's offset on
+	FileTailBytes     Opt    `csv:"file_bytes_read_since_reset" unit:"bytes" doc:"Bytes of the log file from the reset's offset on; must equal file_bytes_written; missing when the file was not read (0 in bundles written before)."`
+	FileTailSHA256    string `csv:"file_sha256_read_since_reset" doc:"SHA-256 (hex) of the log file from the reset's offset on; must equal file_sha256_written."`
 	// The engine's processes (dockerd, containerd, the shims) over the measured
 	// interval, from the helper in the host's PID namespace; and the whole host's CPU.
-	EngineMeasured  bool   `csv:"engine_measured"`
-	EngineCPUS      Opt    `csv:"engine_cpu_s"` // the three absent when not measured
-	EngineDockerdS  Opt    `csv:"engine_dockerd_cpu_s"`
-	EngineIntervalS Opt    `csv:"engine_interval_s"`
-	EngineFailure   string `csv:"engine_failure"`
-	HostBusyPct     Opt    `csv:"host_cpu_busy_pct"`
-	HostCPUs        Opt    `csv:"host_cpus"` // absent when the host was not read
+	EngineMeasured  bool   `csv:"engine_measured" doc:"true when a helper in the host's PID namespace measured the engine's processes over the measured interval (parameters.engine_cpu, and no failure)."`
+	EngineCPUS      Opt    `csv:"engine_cpu_s" unit:"s" doc:"CPU time (user + system) of the engine's processes (parameters.engine_kind docker: dockerd, containerd and the shims; podman: conmon and podman system service) between two samples around the measured interval, over the processes present in both; missing when not measured (engine_measured false; 0 in bundles written before)."` // the three absent when not measured
+	EngineDockerdS  Opt    `csv:"engine_dockerd_cpu_s" unit:"s" doc:"The part of engine_cpu_s that dockerd used; 0 on Podman; missing when not measured (0 in bundles written before)."`
+	EngineIntervalS Opt    `csv:"engine_interval_s" unit:"s" doc:"Time between the engine's two samples; missing when not measured (0 in bundles written before)."`
+	EngineFailure   string `csv:"engine_failure" doc:"Why the engine's CPU could not be measured; empty when it was, or was not asked for."`
+	HostBusyPct     Opt    `csv:"host_cpu_busy_pct" unit:"%" doc:"The whole host's busy CPU over the measured interval (/proc/stat), in percent of all its CPUs; missing when the host could not be read."`
+	HostCPUs        Opt    `csv:"host_cpus" unit:"1" doc:"The host's CPUs as the conductor counted them; missing when the host was not read (0 in bundles written before)."` // absent when the host was not read
 	// wrk next to the kit's load (WrkAlternate; after it, in none only, in a bundle of
 	// an earlier kit), same API container, same connections and duration: absent
 	// figures in the runs without it.
-	WrkRequests     Opt    `csv:"wrk_requests"`
-	WrkDurationS    Opt    `csv:"wrk_duration_s"`
-	WrkRequestsPerS Opt    `csv:"wrk_requests_per_s"`
-	WrkLatencyP50Ms Opt    `csv:"wrk_latency_p50_ms"`
-	WrkLatencyP99Ms Opt    `csv:"wrk_latency_p99_ms"`
-	WrkErrors       Opt    `csv:"wrk_errors"`
-	WrkFailure      string `csv:"wrk_failure"`
+	WrkRequests     Opt    `csv:"wrk_requests" unit:"1" doc:"Requests wrk reports completed (\"N requests in T\") when it loaded the same API container after the kit's measured load (parameters.wrk); missing without a wrk phase or when wrk gave no figure (0 in bundles written before)."`
+	WrkDurationS    Opt    `csv:"wrk_duration_s" unit:"s" doc:"wrk's own duration of that load (the T of its requests line); missing without a wrk phase or figure (0 in bundles written before)."`
+	WrkRequestsPerS Opt    `csv:"wrk_requests_per_s" unit:"req/s" doc:"wrk's Requests/sec line: its requests over its duration; missing without a wrk phase or when wrk gave no figure."`
+	WrkLatencyP50Ms Opt    `csv:"wrk_latency_p50_ms" unit:"ms" doc:"wrk's median latency (--latency distribution); missing without it."`
+	WrkLatencyP99Ms Opt    `csv:"wrk_latency_p99_ms" unit:"ms" doc:"wrk's 99th-percentile latency (--latency distribution); missing without it."`
+	WrkErrors       Opt    `csv:"wrk_errors" unit:"1" doc:"wrk's socket errors (connect, read, write, timeout) plus its non-2xx or 3xx responses; any makes the run not data; missing without a wrk phase or figure (0 in bundles written before)."`
+	WrkFailure      string `csv:"wrk_failure" doc:"Why wrk gave no figure (it never ran, did not end, exited non-zero, or its output could not be read); empty when it did or had no phase; any makes the run not data."`
 	// WrkHostBusyPct is the whole host's busy CPU over wrk's phase, as HostBusyPct is
 	// over the kit's load: how alike the two loads' hosts were.
-	WrkHostBusyPct Opt `csv:"wrk_host_cpu_busy_pct"`
+	WrkHostBusyPct Opt `csv:"wrk_host_cpu_busy_pct" unit:"%" doc:"The whole host's busy CPU over wrk's phase (from the conductor's start signal to wrk's exit), as host_cpu_busy_pct over the kit's load; missing without a wrk phase or when the host could not be read."`
 	// WrkAfterKit says wrk ran after the kit's measured load, not before it; then the
 	// console's and the file's totals are the API's once wrk ended.
-	WrkAfterKit bool `csv:"wrk_after_kit"`
+	WrkAfterKit bool `csv:"wrk_after_kit" doc:"True when wrk ran after the kit's measured load (a condition's even runs), false when right before it or without a wrk phase; then the console's and the file's totals (and the file read back whole) are as the API reported them after wrk."`
 
 	// Derived (DeriveRun).
-	Requests          int64 `csv:"responses" was:"requests"`     // sum of the series
-	RequestsPerS      Opt   `csv:"requests_per_s"`               // mean of the whole seconds' counts, as autocannon; absent without a measured interval
-	RequestsPerSStdev Opt   `csv:"requests_per_s_stdev"`         // population, whole seconds; absent without one
-	RequestsPerSOver  Opt   `csv:"requests_per_s_over_interval"` // absent without a measured interval
-	GeneratorCores    Opt   `csv:"generator_cpu_cores"`          // absent without a measured interval
+	Requests          int64 `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in the measured interval: the sum of the run's rows in series.csv."`                                                                                                                       // sum of the series
+	RequestsPerS      Opt   `csv:"requests_per_s" unit:"req/s" doc:"Autocannon's figure: the mean of the whole seconds' counts in series.csv (requests over measured_s when the interval is shorter than a second); missing without a measured interval (0 in bundles written before)."` // mean of the whole seconds' counts, as autocannon; absent without a measured interval
+	RequestsPerSStdev Opt   `csv:"requests_per_s_stdev" unit:"req/s" doc:"Population standard deviation of the whole seconds' counts; missing when the interval has no whole second (0 in bundles written before, which verify reads as missing)."`                                      // population, whole seconds; absent without one
+	RequestsPerSOver  Opt   `csv:"requests_per_s_over_interval" unit:"req/s" doc:"requests over measured_s; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."`                                                                                 // absent without a measured interval
+	GeneratorCores    Opt   `csv:"generator_cpu_cores" unit:"cores" doc:"generator_cpu_s over measured_s: the generator's mean CPU; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."`                                                         // absent without a measured interval
 	GeneratorBusy     bool  `csv:"generator_saturated"`
-	APICPUCores       Opt   `csv:"api_cpu_cores" was:"cpu_api_cores"`
-	APICPUUsPerReq    Opt   `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request"`
-	EngineCores       Opt   `csv:"engine_cpu_cores" was:"cpu_engine_cores"`
-	EngineUsPerReq    Opt   `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request"`
+	APICPUCores       Opt   `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"(api_cpu_user_us + api_cpu_system_us) over api_interval_ms: the API's mean CPU; missing when api_interval_ms is missing or 0."`
+	APICPUUsPerReq    Opt   `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"(api_cpu_user_us + api_cpu_system_us) over api_requests; missing when api_requests is missing or 0."`
+	EngineCores       Opt   `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"engine_cpu_s over engine_interval_s: the engine's own CPU outside the container; missing when not measured."`
+	EngineUsPerReq    Opt   `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"engine_cpu_s over api_requests; missing when the engine was not measured or the API answered nothing."`
 	// OtherCores is the host's busy CPU that neither the API, the generator nor the
 	// engine used: other work on the host, the noise of the run.
-	OtherCores Opt `csv:"other_cpu_cores"`
+	OtherCores Opt `csv:"other_cpu_cores" unit:"cores" doc:"The host's busy CPU that neither the API, the generator nor the engine used: host_cpu_busy_pct / 100 x host_cpus - api_cpu_cores - generator_cpu_cores - engine_cpu_cores (the engine included here when not measured); missing without host_cpu_busy_pct, host_cpus, api_cpu_cores or generator_cpu_cores."`
 	// HostNoisy: OtherCores over NoisyOtherCores. The run is still data; the bundle says
 	// how many of a condition's runs were measured so.
 	HostNoisy       bool  `csv:"host_noisy"`
-	LogLinesWritten int64 `csv:"log_lines_written"` // every sink, since the API started
-	LogLinesRead    Opt   `csv:"log_lines_read"`    // absent when nothing could be read back
-	LogLinesDropped Opt   `csv:"log_lines_dropped"` // console lines the driver dropped (non-blocking)
+	LogLinesWritten int64 `csv:"log_lines_written" unit:"1" doc:"console_total_lines_written + file_total_lines_written: the lines every sink wrote since the API started."`                                                                    // every sink, since the API started
+	LogLinesRead    Opt   `csv:"log_lines_read" unit:"1" doc:"Lines read back from the sinks the configuration has (the engine's log stream, the log file); missing when one of them could not be read back (log driver none, a failed read)."` // absent when nothing could be read back
+	LogLinesDropped Opt   `csv:"log_lines_dropped" unit:"1" doc:"Console lines the logging driver dropped in non-blocking mode (written minus read); 0 otherwise; missing when log_lines_read is."`                                             // console lines the driver dropped (non-blocking)
 	// WrkAgreement is RequestsPerSOver over WrkRequestsPerS; past WrkTolerance the run
 	// is not data.
 	WrkAgreement    Opt    `csv:"wrk_agreement"`
-	ConsoleVerified string `csv:"console_check"` // "equal", "dropped N", "not read (driver none)", what differs; "" without a console log
-	FileVerified    string `csv:"file_check"`
-	Verified        bool   `csv:"verified"`
-	Failure         string `csv:"failure"`
+	ConsoleVerified string `csv:"console_check" doc:"The console log's check: equal (lines, bytes and SHA-256 as written), dropped N (non-blocking mode), differs: ..., or not read back (why); empty (missing) when the configuration has no console log (- in bundles written before the kit spelled missing as empty)."` // "equal", "dropped N", "not read (driver none)", what differs; "" without a console log
+	FileVerified    string `csv:"file_check" doc:"The log file's check: equal (whole file and from the reset's offset, as written), differs: ..., not read back, the date changed N times during the run; empty (missing) when the configuration has no log file (- in bundles written before the kit spelled missing as empty)."`
+	Verified        bool   `csv:"verified" doc:"true when the run is data: failure is empty."`
+	Failure         string `csv:"failure" doc:"Why the run is not data, reasons joined by \"; \" (observed_failure, no request, errors or non-2xx responses, no report from the API, a saturated generator, sink write errors, wrk's failure or errors, the kit's rate and wrk's apart by more than 5%, a log check that failed); empty when it is."`
 }
 
 // SeriesRow is one second of one run's measured interval (series.csv): the responses
 // completed in it. The last second of an interval that is not whole is shorter.
 type SeriesRow struct {
-	RunID    string `csv:"run_id"`
-	Second   int    `csv:"second"` // 0-based
-	Requests int64  `csv:"responses" was:"requests"`
+	RunID    string `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	Second   int    `csv:"second" unit:"s" doc:"The second of the measured interval, from 0."` // 0-based
+	Requests int64  `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in that second, whatever their status; the last second is shorter when measured_s is not whole."`
 }
 
 // ConditionRow is one cell api x config (conditions.csv), pooling its verified runs.
 type ConditionRow struct {
-	API          string `csv:"api"`
-	Config       string `csv:"config"`
-	Runs         int    `csv:"runs"`
-	RunsVerified int    `csv:"runs_verified"`
-	RunsNoisy    int    `csv:"runs_noisy"` // verified runs on a noisy host
+	API          string `csv:"api" doc:"The API implementation serving the load: node (Express with morgan, the published stack without Nest), go (gorilla/handlers' access log) or python (the standard library's logging)."`
+	Config       string `csv:"config" doc:"Which access logs the API writes: console+file, console (stdout, through the engine's logging driver), file (a daily file on a volume) or none."`
+	Runs         int    `csv:"runs" unit:"1" doc:"Runs of the condition, failed ones included."`
+	RunsVerified int    `csv:"runs_verified" unit:"1" doc:"Verified runs: the runs every figure pools."`
+	RunsNoisy    int    `csv:"runs_noisy" unit:"1" doc:"Verified runs on a noisy host (host_noisy)."` // verified runs on a noisy host
 	// Requests per second: the mean over the verified runs of each run's autocannon
 	// figure, and its 95% Student-t interval over runs (absent with fewer than 2).
-	RequestsPerS       Opt `csv:"requests_per_s"`
-	RequestsPerSCILow  Opt `csv:"requests_per_s_ci_low"`
-	RequestsPerSCIHigh Opt `csv:"requests_per_s_ci_high"`
-	RequestsPerSOver   Opt `csv:"requests_per_s_over_interval"`
+	RequestsPerS       Opt `csv:"requests_per_s" unit:"req/s" doc:"Mean over the verified runs of their requests_per_s; missing without verified runs."`
+	RequestsPerSCILow  Opt `csv:"requests_per_s_ci_low" unit:"req/s" doc:"Lower end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 verified runs."`
+	RequestsPerSCIHigh Opt `csv:"requests_per_s_ci_high" unit:"req/s" doc:"Upper end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 verified runs."`
+	RequestsPerSOver   Opt `csv:"requests_per_s_over_interval" unit:"req/s" doc:"Mean over the verified runs of their requests_per_s_over_interval (those that have it); missing when none has."`
 	// RatioToConsoleFile is this condition's requests/s over console+file's, same API.
-	RatioToConsoleFile Opt   `csv:"ratio_to_console_file"`
-	LatencyP50Ms       Opt   `csv:"p50_run_mean_ms" was:"latency_p50_ms"` // mean of the runs'
-	LatencyP99Ms       Opt   `csv:"p99_run_mean_ms" was:"latency_p99_ms"`
-	Errors             int64 `csv:"no_response" was:"errors"`
-	LogLinesWritten    int64 `csv:"log_lines_written"`
-	LogLinesRead       Opt   `csv:"log_lines_read"`
-	LogLinesDropped    Opt   `csv:"log_lines_dropped"`
-	CPUAPICores        Opt   `csv:"api_cpu_cores" was:"cpu_api_cores"`
+	RatioToConsoleFile Opt   `csv:"ratio_to_console_file" unit:"1" doc:"requests_per_s over the same API's console+file condition's; missing when either is missing or 0, or console+file is not in the matrix."`
+	LatencyP50Ms       Opt   `csv:"p50_run_mean_ms" was:"latency_p50_ms" unit:"ms" doc:"Mean over the verified runs of their p50_ms (not a pooled percentile); missing without verified runs."` // mean of the runs'
+	LatencyP99Ms       Opt   `csv:"p99_run_mean_ms" was:"latency_p99_ms" unit:"ms" doc:"Mean over the verified runs of their p99_ms (not a pooled percentile); missing without verified runs."`
+	Errors             int64 `csv:"no_response" was:"errors" unit:"1" doc:"no_response summed over the verified runs."`
+	LogLinesWritten    int64 `csv:"log_lines_written" unit:"1" doc:"log_lines_written summed over the verified runs."`
+	LogLinesRead       Opt   `csv:"log_lines_read" unit:"1" doc:"log_lines_read summed over the verified runs; missing without verified runs or when any of them has none."`
+	LogLinesDropped    Opt   `csv:"log_lines_dropped" unit:"1" doc:"log_lines_dropped summed over the verified runs; missing when log_lines_read is."`
+	CPUAPICores        Opt   `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"Mean of the verified runs' api_cpu_cores (those that have it); missing when none has."`
 	// CPUEngineCores is the engine's own CPU (dockerd, containerd, the shims), outside
 	// the container; absent when it was not measured.
-	CPUEngineCores    Opt `csv:"engine_cpu_cores" was:"cpu_engine_cores"`
-	CPUAPIUsPerReq    Opt `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request"`
-	CPUEngineUsPerReq Opt `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request"`
+	CPUEngineCores    Opt `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"Mean of the verified runs' engine_cpu_cores; missing unless every verified run has it (a figure of some runs would not be the condition's)."`
+	CPUAPIUsPerReq    Opt `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"Mean of the verified runs' api_cpu_us_per_request (those that have it); missing when none has."`
+	CPUEngineUsPerReq Opt `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"Mean of the verified runs' engine_cpu_us_per_request; missing unless every verified run has engine_cpu_cores."`
 	// The cost of logging per request: the CPU time per request over none's, same API,
 	// inside the container, outside it (the engine), and both (absent when the engine
 	// was not measured).
-	CostPerRequestUs       Opt `csv:"cost_per_request_us"`
-	CostPerRequestAPIUs    Opt `csv:"cost_per_request_api_us"`
-	CostPerRequestEngineUs Opt `csv:"cost_per_request_engine_us"`
-	OtherCPUCores          Opt `csv:"other_cpu_cores"`
-	PublishedReqPerS       Opt `csv:"published_requests_per_s"`
-	PublishedRatio         Opt `csv:"published_ratio_to_console_file"`
-	GeneratorCPUCores      Opt `csv:"generator_cpu_cores"`
+	CostPerRequestUs       Opt `csv:"cost_per_request_us" unit:"us" doc:"The CPU logging costs a request, inside and outside the container: cost_per_request_api_us + cost_per_request_engine_us; missing when either is."`
+	CostPerRequestAPIUs    Opt `csv:"cost_per_request_api_us" unit:"us" doc:"api_cpu_us_per_request minus the same API's none condition's: the CPU logging costs a request inside the container; missing when either is missing."`
+	CostPerRequestEngineUs Opt `csv:"cost_per_request_engine_us" unit:"us" doc:"engine_cpu_us_per_request minus the same API's none condition's: the CPU logging costs a request in the engine; missing when either is missing."`
+	OtherCPUCores          Opt `csv:"other_cpu_cores" unit:"cores" doc:"Mean of the verified runs' other_cpu_cores; missing unless every verified run has it."`
+	PublishedReqPerS       Opt `csv:"published_requests_per_s" unit:"req/s" doc:"The article's mean requests per second for this configuration (results/reference/qps/figures.csv); missing where it gives none."`
+	PublishedRatio         Opt `csv:"published_ratio_to_console_file" unit:"1" doc:"The article's requests per second for this configuration over its console+file figure; missing where it gives none."`
+	GeneratorCPUCores      Opt `csv:"generator_cpu_cores" unit:"cores" doc:"Mean of the verified runs' generator_cpu_cores (those that have it); missing when none has."`
 	// wrk's rate and the kit's over it, means over the verified runs that have them;
 	// the agreement's 95% Student-t interval over those runs (absent with fewer than
 	// 2), like requests_per_s's, and how many of them agree within WrkTolerance.
-	WrkRequestsPerS    Opt `csv:"wrk_requests_per_s"`
-	WrkAgreement       Opt `csv:"wrk_agreement"`
-	WrkAgreementCILow  Opt `csv:"wrk_agreement_ci_low"`
-	WrkAgreementCIHigh Opt `csv:"wrk_agreement_ci_high"`
-	RunsWrk            Opt `csv:"runs_wrk"`
+	WrkRequestsPerS    Opt `csv:"wrk_requests_per_s" unit:"req/s" doc:"Mean of the verified runs' wrk_requests_per_s (those that have it); missing when none has (--wrk=false, or a configuration other than none in a bundle of an earlier kit)."`
+	WrkAgreement       Opt `csv:"wrk_agreement" unit:"1" doc:"Mean of the verified runs' wrk_agreement (those that have it); missing when none has. runs.csv has every run's, the failed ones too."`
+	WrkAgreementCILow  Opt `csv:"wrk_agreement_ci_low" unit:"1" doc:"Low end of wrk_agreement's 95% Student-t interval over those runs, as requests_per_s_ci_low's; missing with fewer than 2."`
+	WrkAgreementCIHigh Opt `csv:"wrk_agreement_ci_high" unit:"1" doc:"High end of wrk_agreement's 95% Student-t interval over those runs; missing with fewer than 2."`
+	RunsWrk            Opt `csv:"runs_wrk" unit:"1" doc:"Verified runs with a wrk_agreement; missing when none has."`
 	RunsWrkAgreeing    Opt `csv:"runs_wrk_agreeing"`
 }
