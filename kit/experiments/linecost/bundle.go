@@ -12,6 +12,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/figure"
 )
 
 // The bundle's files.
@@ -32,10 +33,12 @@ type Manifest struct {
 
 // Bundle is a line-cost bundle as a matrix fills it, or as verify reads it.
 type Bundle struct {
-	Manifest   Manifest
-	Runs       []RunRow
-	Trials     []TrialRow
-	Conditions []ConditionRow // derived by Files; as read, in a verified bundle
+	Manifest Manifest
+	Runs     []RunRow
+	Trials   []TrialRow
+	// Conditions are derived by Files; in a verified bundle, as this kit states them: its
+	// conditions.csv, or an earlier kit's derived again over runs (verify's note says so).
+	Conditions []ConditionRow
 }
 
 var _ experiment.Bundle = (*Bundle)(nil)
@@ -120,13 +123,12 @@ func (b *Bundle) Files() (map[string][]byte, error) {
 // Summary is the table beside the published figures, the seed's orderings checked,
 // and what each way costs a service at the plan's rate.
 func (b *Bundle) Summary(w io.Writer) error {
-	p := b.Manifest.Parameters
 	if b.Conditions == nil {
 		if _, err := b.Files(); err != nil {
 			return err
 		}
 	}
-	WriteTable(w, b.Conditions, p)
+	WriteTable(w, b)
 	fmt.Fprintln(w)
 	for _, o := range Orderings(ByLibrary(b.Conditions)) {
 		fmt.Fprintln(w, o)
@@ -166,11 +168,12 @@ func volumeKind(v string) string {
 	return v
 }
 
-// WriteTable writes the conditions as fixed-width tables, one per language: each
-// library's ways, the headline and the calling thread's CPU per line with their 95%
-// intervals, and the share of a core at the plan's rate over that interval; a way a
-// library cannot do is marked not offered.
-func WriteTable(w io.Writer, conds []ConditionRow, p Params) {
+// WriteTable writes the bundle's conditions as fixed-width tables, one per language:
+// each library's ways, the headline and the calling thread's CPU per line as
+// compare.Estimate states them, with their 95% intervals, and the share of a core at the
+// plan's rate; a way a library cannot do is marked not offered.
+func WriteTable(w io.Writer, b *Bundle) {
+	p, figures := b.Manifest.Parameters, statedOf(b)
 	limit := "no CPU limit"
 	if p.CPUs > 0 {
 		limit = fmt.Sprintf("%g CPU", p.CPUs)
@@ -179,50 +182,42 @@ func WriteTable(w io.Writer, conds []ConditionRow, p Params) {
 	if !p.Legacy() {
 		line = p.Line
 	}
-	fmt.Fprintf(w, "per line: median of trials [95%% bootstrap interval]; headline = thread CPU time, wall time for fsync; %s, %s memory; line %s\n",
+	fmt.Fprintf(w, "per line, ns: the mean over runs of each run's median over its trials [95%% interval over runs]; headline = thread CPU time, wall time for fsync; %s, %s memory; line %s\n",
 		limit, bytesSize(p.MemoryBytes), line)
 	var langs []string
-	for _, c := range conds {
+	for _, c := range b.Conditions {
 		if !contains(langs, c.Language) {
 			langs = append(langs, c.Language)
 		}
 	}
-	rate := fmt.Sprintf("core@%g/s", p.RateLinesPerS)
 	for _, lang := range langs {
 		fmt.Fprintf(w, "\n%s\n", lang)
-		fmt.Fprintf(w, "%-9s %-11s %-15s %5s %-4s %11s %23s %11s %23s %9s %19s %9s %11s %11s %9s %s\n",
-			"library", "line", "way", "runs", "head", "per line", "95% interval", "cpu", "cpu 95% interval", rate, "interval", "x cheap",
-			"wall", "all threads", "thr.trl", "published")
-		for _, c := range conds {
+		fmt.Fprintf(w, "%-9s %-11s %-15s %5s %-4s %9s %19s %9s %19s %9s %9s %9s %11s %9s %s\n",
+			"library", "line", "way", "runs", "head", "per line", "95% interval", "cpu", "cpu 95% interval", fmt.Sprintf("core@%g/s", p.RateLinesPerS),
+			"x cheap", "wall", "all threads", "thr.trl", "published")
+		for _, c := range b.Conditions {
 			if c.Language != lang {
 				continue
 			}
-			lib := c.Library
-			if lib == "" {
-				lib = lc.DefaultLibrary(lang).ID
-			}
+			lib, _ := LibraryOfRun(lang, c.Library)
 			shape := c.Line
 			if shape == "" {
 				shape = lc.LineTextNoTime
 			}
 			if c.NotOffered != "" {
-				fmt.Fprintf(w, "%-9s %-11s %-15s %s: %s\n", lib, shape, c.Way, lc.NotOfferedMark, c.NotOffered)
+				fmt.Fprintf(w, "%-9s %-11s %-15s %s: %s\n", lib.ID, shape, c.Way, lc.NotOfferedMark, c.NotOffered)
 				continue
 			}
 			pub := "-"
 			if c.PublishedFigure != "" {
 				pub = c.PublishedFigure
 			}
-			cpuCI, shareCI := "-", "-"
-			if !p.Legacy() {
-				cpuCI = "[" + Ns(c.CPUNsPerLineLow) + ", " + Ns(c.CPUNsPerLineHigh) + "]"
-				shareCI = "[" + pct(c.ShareOfCoreAtRateLow) + ", " + pct(c.ShareOfCoreAtRateHigh) + "]"
-			}
-			fmt.Fprintf(w, "%-9s %-11s %-15s %2d/%-2d %-4s %11s %23s %11s %23s %9s %19s %9s %11s %11s %9s %s\n",
-				lib, shape, c.Way, c.RunsVerified, c.Runs, c.Headline, Ns(c.NsPerLine),
-				"["+Ns(c.NsPerLineLow)+", "+Ns(c.NsPerLineHigh)+"]", Ns(c.CPUNsPerLine), cpuCI,
-				pct(c.ShareOfCoreAtRate), shareCI, ratio(c.RatioToCheapest),
-				Ns(c.WallNsPerLine), Ns(c.CgroupCPUNsPerLine), fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), pub)
+			head, cpu := figures.of(c, "ns_per_line"), figures.of(c, "cpu_ns_per_line")
+			fmt.Fprintf(w, "%-9s %-11s %-15s %2d/%-2d %-4s %9s %19s %9s %19s %9s %9s %9s %11s %9s %s\n",
+				lib.ID, shape, c.Way, c.RunsVerified, c.Runs, c.Headline, figure.Text(head.Value), intervalText(head),
+				figure.Text(cpu.Value), intervalText(cpu), pct(c.ShareOfCoreAtRate), ratio(c.RatioToCheapest),
+				figure.Text(figures.of(c, "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)),
+				fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), pub)
 		}
 	}
 }

@@ -2,13 +2,13 @@ package linecost
 
 import (
 	"io"
-	"math"
 	"slices"
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
@@ -24,7 +24,7 @@ var Metrics = []compare.Metric{
 
 // compareLegend says what the test of each metric rests on.
 var compareLegend = []string{
-	"line-cost: a way's figure is the median of its verified runs' trials, and the bootstrap draws runs, then trials within each; the headline is the calling thread's CPU time per line, but wall time for fsync, which waits on the disk.",
+	"line-cost: a run's figure is the median of its trials; the headline is the calling thread's CPU time per line, but wall time for fsync, which waits on the disk.",
 	"line-cost marks: throttled trials, a wall-clock figure with trials a CPU limit throttled (it stretched their wall time, not their CPU time; conditions.csv counts them). The published figures are the seed's wall-clock times per line, given for no language: they stand beside every language's headline.",
 }
 
@@ -60,9 +60,10 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
 }
 
-// Rows are a line-cost bundle's rows for the comparison engine: per language and way,
-// each verified run's trials are its values, and the figure is their median. A
-// wall-clock figure with throttled trials is marked.
+// Rows are a line-cost bundle's rows for the comparison engine: per language, library
+// and way, each verified run's trials are its values, and its figure their median
+// (conditionTrials, as conditions.csv states it). A wall-clock figure with throttled
+// trials is marked.
 //
 // A condition is a language, library and way; a bundle written before the library axis
 // measured each language's first library, and compares as it. With the speed probe's
@@ -70,66 +71,36 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 // headline is also given at the bundle's median speed, each trial's cost times its run's
 // speed: kept apart from the raw figure, as ns_per_line_at_median_speed.
 func Rows(b *Bundle, speed map[string]float64) []compare.Row {
-	library := map[string]string{} // verified runs' library, by run
-	for _, r := range b.Runs {
-		if lib, ok := LibraryOfRun(r.Language, r.LibraryID); ok && r.Verified {
-			library[r.RunID] = lib.ID
-		}
-	}
 	var out []compare.Row
 	for _, c := range b.Conditions {
 		lib, ok := LibraryOfRun(c.Language, c.Library)
 		if !ok || c.NotOffered != "" {
 			continue
 		}
-		cond := []compare.KV{{Key: "language", Value: c.Language}, {Key: "library", Value: lib.ID}, {Key: "way", Value: c.Way}}
-		var ids []string
-		head, cpu, wall, norm := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
-		for _, t := range b.Trials {
-			if t.Language != c.Language || t.Way != c.Way || library[t.RunID] != lib.ID {
-				continue
-			}
-			if !slices.Contains(ids, t.RunID) {
-				ids = append(ids, t.RunID)
-			}
-			h := float64(t.CPUNsPerLine)
-			if c.Headline == HeadlineWall {
-				h = float64(t.WallNsPerLine)
-			}
-			head[t.RunID] = append(head[t.RunID], h)
-			if sp := speed[t.RunID]; sp > 0 {
-				norm[t.RunID] = append(norm[t.RunID], h*sp)
-			}
-			cpu[t.RunID] = append(cpu[t.RunID], float64(t.CPUNsPerLine))
-			wall[t.RunID] = append(wall[t.RunID], float64(t.WallNsPerLine))
+		_, byRun := conditionTrials(b.Runs, b.Trials, c.Language, lib.ID, c.Way)
+		if len(byRun) == 0 {
+			continue
 		}
+		cond := []compare.KV{{Key: "language", Value: c.Language}, {Key: "library", Value: lib.ID}, {Key: "way", Value: c.Way}}
 		var throttled []string
 		if c.ThrottledTrials > 0 {
 			throttled = []string{"throttled trials"}
 		}
-		row := func(metric string, values map[string][]float64, value float64, marks []string) {
-			var runs [][]float64
-			for _, id := range ids {
-				runs = append(runs, values[id])
-			}
-			if len(runs) == 0 {
-				return
-			}
-			r := compare.Measured(cond, metric, "ns", compare.Median{}, runs)
-			r.Value = value
+		row := func(metric string, of func(TrialRow) float64, marks []string) {
+			r := compare.Measured(cond, metric, "ns", compare.Median{}, perRun(byRun, of))
 			r.Marks = marks
 			out = append(out, r)
 		}
-		headMarks := []string(nil)
+		head, headMarks := headlineOf(c.Headline), []string(nil)
 		if c.Headline == HeadlineWall {
 			headMarks = throttled
 		}
-		row("ns_per_line", head, float64(c.NsPerLine), headMarks)
-		if len(norm) == len(ids) {
-			row("ns_per_line_at_median_speed", norm, math.NaN(), headMarks)
+		row("ns_per_line", head, headMarks)
+		if !slices.ContainsFunc(byRun, func(run []TrialRow) bool { return !(speed[run[0].RunID] > 0) }) {
+			row("ns_per_line_at_median_speed", func(t TrialRow) float64 { return head(t) * speed[t.RunID] }, headMarks)
 		}
-		row("cpu_ns_per_line", cpu, float64(c.CPUNsPerLine), nil)
-		row("wall_ns_per_line", wall, float64(c.WallNsPerLine), throttled)
+		row("cpu_ns_per_line", cpuOf, nil)
+		row("wall_ns_per_line", wallOf, throttled)
 	}
 	return out
 }
@@ -178,4 +149,42 @@ func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
 		return nil, err
 	}
 	return Rows(b, res.Speed), nil
+}
+
+// stated are a bundle's figures (Rows) as compare.Estimate states them, by condition and
+// metric: what verify, the summary and the report show of them.
+type stated map[string]figure.Estimate
+
+func statedOf(b *Bundle) stated {
+	out := stated{}
+	for _, r := range Rows(b, nil) {
+		out[r.Condition[0].Value+"/"+r.Condition[1].Value+"/"+r.Condition[2].Value+" "+r.Metric] = compare.Estimate(r)
+	}
+	return out
+}
+
+// of is the condition's figure of metric; absent (no runs) when it has none.
+func (s stated) of(c ConditionRow, metric string) figure.Estimate {
+	if e, ok := s[conditionName(c)+" "+metric]; ok {
+		return e
+	}
+	return figure.Of(nil)
+}
+
+// conditionName is a condition as compare names it: "go/slog/format".
+func conditionName(c ConditionRow) string {
+	lib, _ := LibraryOfRun(c.Language, c.Library)
+	return c.Language + "/" + lib.ID + "/" + c.Way
+}
+
+// intervalText is a figure's 95% interval as every table shows it, "one run" where one
+// run gives none, "-" without runs.
+func intervalText(e figure.Estimate) string {
+	switch {
+	case e.HasInterval():
+		return e.IntervalText()
+	case e.Runs == 1:
+		return "one run"
+	}
+	return "-"
 }

@@ -25,7 +25,7 @@ var tables = []bundle.Table{
 			"and the monotonic clock, with the container's cgroup read around it, and every line written checked against the kit's own regeneration of it.",
 		Enums: map[string][]string{"language": Languages, "way": lc.Ways}},
 	{File: ConditionsFile, Name: "conditions", Row: reflect.TypeFor[ConditionRow](), Key: []string{"language", "library", "way"},
-		Text: "One row per condition (language x library x way, in the manifest's order, a way the library cannot do marked not_offered): medians over the trials of its verified runs, with a bootstrap interval, " +
+		Text: "One row per condition (language x library x way, in the manifest's order, a way the library cannot do marked not_offered): each figure the mean over its verified runs of each run's median over its trials, with a 95% Student-t interval over runs, " +
 			"what the way costs a service at the manifest's rate, and the seed's published figure beside it.",
 		Enums: map[string][]string{"language": Languages, "way": lc.Ways, "headline": {HeadlineCPU, HeadlineWall}}},
 }
@@ -117,13 +117,13 @@ var columnDocs = map[string]map[string]bundle.Doc{
 		"runs_verified":                 {Unit: "1", Text: "Verified runs: only their trials count."},
 		"trials":                        {Unit: "1", Text: "Trials of the verified runs: the figures' sample."},
 		"headline":                      {Text: "Which clock the headline is read from: cpu (the calling thread's CPU time; a CPU-bound way's wall time under a CPU limit is mostly throttling) or wall (fsync, which waits on the disk)."},
-		"ns_per_line":                   {Unit: "ns", Text: "The headline per line: the median over trials of cpu_ns_per_line, or of wall_ns_per_line for wall (the mean of the two middle ones for an even count); empty without trials."},
-		"ns_per_line_ci_low":            {Unit: "ns", Text: "Lower end of the central 95% bootstrap interval of that median (bootstrap_resamples resamples, seeded from the condition's name); empty without trials."},
-		"ns_per_line_ci_high":           {Unit: "ns", Text: "Upper end of that interval; empty without trials."},
+		"ns_per_line":                   {Unit: "ns", Text: "The headline per line: cpu_ns_per_line, or wall_ns_per_line for wall; empty without trials. In bundles whose manifest has bootstrap_resamples (earlier kits), every figure per line is instead the median of the trials pooled over the verified runs, and its interval a bootstrap of that median."},
+		"ns_per_line_ci_low":            {Unit: "ns", Text: "Lower end of the 95% Student-t interval of ns_per_line over the verified runs (kit/offline/figure: what every command states of it); empty with fewer than two runs."},
+		"ns_per_line_ci_high":           {Unit: "ns", Text: "Upper end of that interval; empty with fewer than two runs."},
 		"ratio_to_cheapest":             {Unit: "1", Text: "ns_per_line over the smallest positive ns_per_line of the same language's conditions; empty when either is missing."},
-		"cpu_ns_per_line":               {Unit: "ns", Text: "Median of the trials' cpu_ns_per_line; empty without trials."},
-		"wall_ns_per_line":              {Unit: "ns", Text: "Median of the trials' wall_ns_per_line; empty without trials."},
-		"cgroup_cpu_ns_per_line":        {Unit: "ns", Text: "Median of the trials' cgroup_cpu_ns_per_line: every thread of the container, per line; empty without trials."},
+		"cpu_ns_per_line":               {Unit: "ns", Text: "The mean over the verified runs of each run's median of its trials' cpu_ns_per_line (the mean of the two middle ones for an even count); empty without trials."},
+		"wall_ns_per_line":              {Unit: "ns", Text: "The same of the trials' wall_ns_per_line."},
+		"cgroup_cpu_ns_per_line":        {Unit: "ns", Text: "The same of the trials' cgroup_cpu_ns_per_line: every thread of the container, per line."},
 		"cpu_cores":                     {Unit: "cores", Text: "The trials' summed cpu_used_ns over their summed cgroup_wall_ns: how busy the container was; empty without cgroup wall time."},
 		"cpu_limit_cores":               {Unit: "cores", Text: "The CPU limit the trials ran under (the last verified trial's cpu_limit_cores); 0 means none; missing without a verified trial (0 in bundles written before)."},
 		"throttled_trials":              {Unit: "1", Text: "Trials with throttled true."},
@@ -134,7 +134,7 @@ var columnDocs = map[string]map[string]bundle.Doc{
 		"published_ns_per_line":         {Unit: "ns", Text: "The seed's time per line of this way (results/reference/line-cost/figures.csv), in ns; empty where the seed gives none."},
 		"library":                       {Text: "The library's id (see runs.csv library_id); empty in bundles written before the library axis."},
 		"not_offered":                   {Text: "Why the library cannot do this way (no encoder for the shape, no such mechanism): the row has no runs and no figures; empty when it can."},
-		"cpu_ns_per_line_ci_low":        {Unit: "ns", Text: "Lower end of the central 95% bootstrap interval of the median cpu_ns_per_line (the same resamples as ns_per_line's); empty without trials; 0 in bundles written before the library axis."},
+		"cpu_ns_per_line_ci_low":        {Unit: "ns", Text: "Lower end of the 95% Student-t interval of cpu_ns_per_line over the verified runs; empty with fewer than two runs; 0 in bundles written before the library axis."},
 		"cpu_ns_per_line_ci_high":       {Unit: "ns", Text: "Upper end of that interval."},
 		"share_of_core_at_rate_ci_low":  {Unit: "1", Text: "rate_lines_per_s x cpu_ns_per_line_ci_low / 1e9."},
 		"share_of_core_at_rate_ci_high": {Unit: "1", Text: "rate_lines_per_s x cpu_ns_per_line_ci_high / 1e9."},
@@ -147,14 +147,14 @@ const manifestText = "The bundle's manifest: which experiment and kit wrote it (
 	"on which engine (engine.*), with which images, how far the matrix got (runs_planned, runs_completed, runs_verified, complete, interrupted), " +
 	"and the parameters every run shared: languages, libraries and ways (the matrix; libraries absent in bundles written before the library axis), line (the shape asked), rounds, lines_per_trial (fsync_lines_per_trial for fsync), trials and " +
 	"warmup_trials per run, queue_size and queue_full (block or drop) of the queue way, rate_lines_per_s (the rate conditions.csv costs a way at), " +
-	"volume (the named volume written to; empty = a fresh one per run), the container's cpus (0 = no limit), memory_bytes (no swap) and pids_limit, " +
-	"bootstrap_resamples, and platform."
+	"volume (the named volume written to; empty = a fresh one per run), the container's cpus (0 = no limit), memory_bytes (no swap), pids_limit and " +
+	"platform; in bundles of earlier kits, bootstrap_resamples (the bootstrap their conditions.csv intervals were drawn with)."
 
 // DataPackage describes a line-cost bundle's files.
 func DataPackage() bundle.DataPackage {
 	return bundle.Describe("logbench-line-cost-bundle", "logbench line-cost result bundle",
 		"A result bundle of the line-cost experiment: what one log line costs, each way in each language, every trial's clocks, cgroup and "+
-			"verified lines, and each condition's medians beside the seed's figures. SHA256SUMS lists every file's SHA-256; `logbench verify` "+
+			"verified lines, and each condition's figures beside the seed's. SHA256SUMS lists every file's SHA-256; `logbench verify` "+
 			"repeats every trial's checks and recomputes every figure from the rows. An empty field is a missing value (bundles written before missing figures were empty cells spell it NaN).",
 		manifestText, tables, columnDocs)
 }

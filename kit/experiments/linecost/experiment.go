@@ -64,5 +64,8 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	if err := b.Manifest.Parameters.Validate(); err != nil {
 		return nil, usagef("--resume %s: %v", dir, err)
 	}
+	// What this kit adds to an earlier kit's bundle it writes as it writes its own: every
+	// figure over runs.
+	b.Manifest.Parameters.Resamples = 0
 	return &Plan{Params: b.Manifest.Parameters, bundle: b}, nil
 }

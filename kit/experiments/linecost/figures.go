@@ -8,6 +8,8 @@ import (
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/figure"
 )
 
 var nan = math.NaN()
@@ -44,14 +46,16 @@ type ConditionRow struct {
 	RunsVerified int    `csv:"runs_verified"`
 	Trials       int    `csv:"trials"` // of the verified runs: the figures' sample
 	Headline     string `csv:"headline"`
-	// The headline per line: the median over trials, and a bootstrap 95% interval of it.
+	// The headline per line as the kit states every figure (kit/offline/figure): the mean
+	// over the verified runs of each run's median over its trials, with the 95%
+	// Student-t interval over those runs (absent with one run).
 	NsPerLine     bundle.Opt `csv:"ns_per_line"`
 	NsPerLineLow  bundle.Opt `csv:"ns_per_line_ci_low"`
 	NsPerLineHigh bundle.Opt `csv:"ns_per_line_ci_high"`
 	// RatioToCheapest divides the headline by the language's cheapest way's.
 	RatioToCheapest bundle.Opt `csv:"ratio_to_cheapest"`
 	// Both clocks, always, and the whole container's CPU (every thread: the queue's
-	// writer, the flusher, the runtime) per line, all medians over trials.
+	// writer, the flusher, the runtime) per line, each stated as the headline is.
 	CPUNsPerLine       bundle.Opt `csv:"cpu_ns_per_line"`
 	WallNsPerLine      bundle.Opt `csv:"wall_ns_per_line"`
 	CgroupCPUNsPerLine bundle.Opt `csv:"cgroup_cpu_ns_per_line"`
@@ -69,9 +73,9 @@ type ConditionRow struct {
 	CallerShareAtRate  bundle.Opt `csv:"caller_time_share_at_rate"`
 	PublishedNsPerLine bundle.Opt `csv:"published_ns_per_line"` // NaN: the seed gives none
 	PublishedFigure    string     `csv:"published_figure"`
-	// The calling thread's CPU per line, a bootstrap 95% interval of its median, and the
-	// share of a core at RateLinesPerS over that interval; 0 in bundles written before
-	// the library axis, which did not derive them.
+	// The 95% interval of the calling thread's CPU per line, and the share of a core at
+	// RateLinesPerS over it; 0 in bundles written before the library axis, which did not
+	// derive them.
 	CPUNsPerLineLow       bundle.Opt `csv:"cpu_ns_per_line_ci_low"`
 	CPUNsPerLineHigh      bundle.Opt `csv:"cpu_ns_per_line_ci_high"`
 	ShareOfCoreAtRateLow  bundle.Opt `csv:"share_of_core_at_rate_ci_low"`
@@ -81,123 +85,192 @@ type ConditionRow struct {
 // Figures derives conditions.csv from the runs and trials: the one derivation that
 // saving and verify both make. Conditions come in the plan's order (languages, then
 // ways); only verified runs' trials count, and a run that is not data says so in
-// runs.csv.
+// runs.csv. A bundle of an earlier kit (its manifest has bootstrap_resamples) is
+// derived by that kit's rule, pooledMedianBootstrap.
 func Figures(p Params, runs []RunRow, trials []TrialRow, pub Published) []ConditionRow {
-	verified := map[string]bool{}
-	for _, r := range runs {
-		if r.Verified {
-			verified[r.RunID] = true
-		}
-	}
-	libOf := map[string]string{}
-	for _, r := range runs {
-		libOf[r.RunID] = r.LibraryID
-		if r.LibraryID == "" {
-			libOf[r.RunID] = lc.DefaultLibrary(r.Language).ID
-		}
-	}
 	var out []ConditionRow
 	for _, lang := range p.Languages {
 		for _, lib := range p.LibrariesOf(lang) {
-			out = append(out, libraryFigures(p, lang, lib, runs, trials, libOf, verified, pub)...)
+			out = append(out, libraryFigures(p, lang, lib, runs, trials, pub)...)
 		}
 	}
 	return out
 }
 
 // libraryFigures are the rows of one library's ways.
-func libraryFigures(p Params, lang string, lib lc.Library, runs []RunRow, trials []TrialRow, libOf map[string]string, verified map[string]bool, pub Published) []ConditionRow {
+func libraryFigures(p Params, lang string, lib lc.Library, runs []RunRow, trials []TrialRow, pub Published) []ConditionRow {
 	var out []ConditionRow
-	{
-		first := len(out)
-		for _, way := range p.Ways {
-			c := ConditionRow{Language: lang, Way: way, Headline: HeadlineOf(way), RateLinesPerS: p.RateLinesPerS}
-			if !p.Legacy() {
-				c.Library, c.Line = lib.ID, p.LineOf(lib)
-				if ok, why := lib.Offers(way, c.Line); !ok {
-					c.NotOffered = why
-				}
-			}
-			for _, r := range runs {
-				if r.Language == lang && libOf[r.RunID] == lib.ID && r.Way == way {
-					c.Runs++
-					if r.Verified {
-						c.RunsVerified++
-					}
-				}
-			}
-			var head, cpu, wall, cg []float64
-			var cgCPU, cgWall int64
-			for _, t := range trials {
-				if t.Language != lang || libOf[t.RunID] != lib.ID || t.Way != way || !verified[t.RunID] {
-					continue
-				}
-				c.Trials++
-				cpu = append(cpu, float64(t.CPUNsPerLine))
-				wall = append(wall, float64(t.WallNsPerLine))
-				cg = append(cg, float64(t.CgroupCPUNsPerLin))
-				if c.Headline == HeadlineWall {
-					head = append(head, float64(t.WallNsPerLine))
-				} else {
-					head = append(head, float64(t.CPUNsPerLine))
-				}
-				// A verified trial has its cgroup's reading; one without adds nothing.
-				if t.CgroupCPUNs.Present() && t.CgroupWallNs.Present() {
-					cgCPU += int64(t.CgroupCPUNs)
-					cgWall += int64(t.CgroupWallNs)
-				}
-				if t.CPULimitCores.Present() {
-					c.CPULimitCores = t.CPULimitCores
-				}
-				if t.ThrottledPeriods.Present() {
-					c.ThrottledPeriods += int64(t.ThrottledPeriods)
-				}
-				if t.Throttled {
-					c.ThrottledTrials++
-				}
-			}
-			c.NsPerLine = bundle.Opt(Median(head))
-			seed := Seed(lang, way)
-			if lib.ID != lc.DefaultLibrary(lang).ID {
-				seed = Seed(lang+"/"+lib.ID, way)
-			}
-			c.NsPerLineLow, c.NsPerLineHigh = bootstrapOpt(head, p.Resamples, seed)
-			c.CPUNsPerLine, c.WallNsPerLine, c.CgroupCPUNsPerLine = bundle.Opt(Median(cpu)), bundle.Opt(Median(wall)), bundle.Opt(Median(cg))
-			c.CPUCores = bundle.None
-			if cgWall > 0 {
-				c.CPUCores = bundle.Opt(float64(cgCPU) / float64(cgWall))
-			}
-			rate := bundle.Opt(p.RateLinesPerS)
-			c.ShareOfCoreAtRate = rate * c.CPUNsPerLine / 1e9
-			c.CallerShareAtRate = rate * c.WallNsPerLine / 1e9
-			if !p.Legacy() {
-				c.CPUNsPerLineLow, c.CPUNsPerLineHigh = bootstrapOpt(cpu, p.Resamples, seed)
-				c.ShareOfCoreAtRateLow = rate * c.CPUNsPerLineLow / 1e9
-				c.ShareOfCoreAtRateHigh = rate * c.CPUNsPerLineHigh / 1e9
-			}
-			c.PublishedNsPerLine, c.PublishedFigure = bundle.None, ""
-			if f, ok := pub.PerLine(way); ok {
-				c.PublishedNsPerLine, c.PublishedFigure = bundle.Opt(f.Ns), f.Label
-			}
-			out = append(out, c)
-		}
-		cheapest := bundle.None
-		for _, c := range out[first:] {
-			if c.NsPerLine > 0 && !(c.NsPerLine >= cheapest) {
-				cheapest = c.NsPerLine
+	for _, way := range p.Ways {
+		c := ConditionRow{Language: lang, Way: way, Headline: HeadlineOf(way), RateLinesPerS: p.RateLinesPerS}
+		if !p.Legacy() {
+			c.Library, c.Line = lib.ID, p.LineOf(lib)
+			if ok, why := lib.Offers(way, c.Line); !ok {
+				c.NotOffered = why
 			}
 		}
-		for i := first; i < len(out); i++ {
-			out[i].RatioToCheapest = out[i].NsPerLine / cheapest
+		for _, r := range runs {
+			if l, _ := LibraryOfRun(r.Language, r.LibraryID); r.Language == lang && l.ID == lib.ID && r.Way == way {
+				c.Runs++
+				if r.Verified {
+					c.RunsVerified++
+				}
+			}
+		}
+		pooled, byRun := conditionTrials(runs, trials, lang, lib.ID, way)
+		var cgCPU, cgWall int64
+		for _, t := range pooled {
+			c.Trials++
+			// A verified trial has its cgroup's reading; one without adds nothing.
+			if t.CgroupCPUNs.Present() && t.CgroupWallNs.Present() {
+				cgCPU += int64(t.CgroupCPUNs)
+				cgWall += int64(t.CgroupWallNs)
+			}
+			if t.CPULimitCores.Present() {
+				c.CPULimitCores = t.CPULimitCores
+			}
+			if t.ThrottledPeriods.Present() {
+				c.ThrottledPeriods += int64(t.ThrottledPeriods)
+			}
+			if t.Throttled {
+				c.ThrottledTrials++
+			}
+		}
+		if p.Resamples > 0 {
+			pooledMedianBootstrap(&c, p, lib, pooled)
+		} else {
+			head, cpu := overRuns(byRun, headlineOf(c.Headline)), overRuns(byRun, cpuOf)
+			c.NsPerLine, c.NsPerLineLow, c.NsPerLineHigh = bundle.Opt(head.Value), bundle.Opt(head.Low), bundle.Opt(head.High)
+			c.CPUNsPerLine, c.CPUNsPerLineLow, c.CPUNsPerLineHigh = bundle.Opt(cpu.Value), bundle.Opt(cpu.Low), bundle.Opt(cpu.High)
+			c.WallNsPerLine, c.CgroupCPUNsPerLine = bundle.Opt(overRuns(byRun, wallOf).Value), bundle.Opt(overRuns(byRun, cgroupOf).Value)
+		}
+		c.CPUCores = bundle.None
+		if cgWall > 0 {
+			c.CPUCores = bundle.Opt(float64(cgCPU) / float64(cgWall))
+		}
+		rate := bundle.Opt(p.RateLinesPerS)
+		c.ShareOfCoreAtRate = rate * c.CPUNsPerLine / 1e9
+		c.CallerShareAtRate = rate * c.WallNsPerLine / 1e9
+		c.ShareOfCoreAtRateLow = rate * c.CPUNsPerLineLow / 1e9
+		c.ShareOfCoreAtRateHigh = rate * c.CPUNsPerLineHigh / 1e9
+		c.PublishedNsPerLine, c.PublishedFigure = bundle.None, ""
+		if f, ok := pub.PerLine(way); ok {
+			c.PublishedNsPerLine, c.PublishedFigure = bundle.Opt(f.Ns), f.Label
+		}
+		out = append(out, c)
+	}
+	cheapest := bundle.None
+	for _, c := range out {
+		if c.NsPerLine > 0 && !(c.NsPerLine >= cheapest) {
+			cheapest = c.NsPerLine
+		}
+	}
+	for i := range out {
+		out[i].RatioToCheapest = out[i].NsPerLine / cheapest
+	}
+	return out
+}
+
+// conditionTrials are the trials of one condition's verified runs in trials.csv's
+// order, and the same run by run (in the order of their first trials): the runs every
+// figure of the condition is stated over.
+func conditionTrials(runs []RunRow, trials []TrialRow, language, library, way string) (pooled []TrialRow, byRun [][]TrialRow) {
+	verified := map[string]bool{}
+	for _, r := range runs {
+		if l, ok := LibraryOfRun(r.Language, r.LibraryID); ok && l.ID == library && r.Verified {
+			verified[r.RunID] = true
+		}
+	}
+	at := map[string]int{}
+	for _, t := range trials {
+		if !verified[t.RunID] || t.Language != language || t.Way != way {
+			continue
+		}
+		i, seen := at[t.RunID]
+		if !seen {
+			i, at[t.RunID] = len(byRun), len(byRun)
+			byRun = append(byRun, nil)
+		}
+		byRun[i] = append(byRun[i], t)
+		pooled = append(pooled, t)
+	}
+	return pooled, byRun
+}
+
+// A trial's figures per line.
+func cpuOf(t TrialRow) float64    { return float64(t.CPUNsPerLine) }
+func wallOf(t TrialRow) float64   { return float64(t.WallNsPerLine) }
+func cgroupOf(t TrialRow) float64 { return float64(t.CgroupCPUNsPerLin) }
+
+// headlineOf reads a trial's figure of the headline's clock.
+func headlineOf(headline string) func(TrialRow) float64 {
+	if headline == HeadlineWall {
+		return wallOf
+	}
+	return cpuOf
+}
+
+// perRun are each run's values of a trial's figure: what compare.Row holds.
+func perRun(byRun [][]TrialRow, of func(TrialRow) float64) [][]float64 {
+	out := make([][]float64, len(byRun))
+	for i, run := range byRun {
+		for _, t := range run {
+			out[i] = append(out[i], of(t))
 		}
 	}
 	return out
 }
 
-// bootstrapOpt is BootstrapMedian as a row holds it: absent for an empty sample.
-func bootstrapOpt(v []float64, resamples int, seed uint64) (lo, hi bundle.Opt) {
-	l, h := BootstrapMedian(v, resamples, seed)
-	return bundle.Opt(l), bundle.Opt(h)
+// overRuns is a figure of a condition's trials as compare.Estimate states it: each
+// run's median, then the mean over runs with its Student-t interval.
+func overRuns(byRun [][]TrialRow, of func(TrialRow) float64) figure.Estimate {
+	return compare.Estimate(compare.Measured(nil, "", "ns", compare.Median{}, perRun(byRun, of)))
+}
+
+// pooledMedianBootstrap is how the kits before figures were stated over runs derived a
+// condition's figures, kept so that their bundles still verify: each the median of the
+// condition's trials pooled over its runs; the headline's and (with the library axis)
+// the thread CPU's with the central 95% interval of that median over p.Resamples
+// resamples with replacement, drawn from a PCG generator seeded by the condition's name.
+// Nothing shows these figures: verify states an earlier kit's bundle over runs too.
+func pooledMedianBootstrap(c *ConditionRow, p Params, lib lc.Library, pooled []TrialRow) {
+	values := func(of func(TrialRow) float64) []float64 {
+		var v []float64
+		for _, t := range pooled {
+			v = append(v, of(t))
+		}
+		return v
+	}
+	name := c.Language
+	if lib.ID != lc.DefaultLibrary(c.Language).ID {
+		name += "/" + lib.ID
+	}
+	h := fnv.New64a()
+	h.Write([]byte(Name + "/" + name + "/" + c.Way))
+	bootstrap := func(v []float64) (lo, hi bundle.Opt) {
+		if len(v) == 0 {
+			return bundle.None, bundle.None
+		}
+		rng := rand.New(rand.NewPCG(h.Sum64(), 0x6c696e65636f7374)) // "linecost"
+		meds, buf := make([]float64, p.Resamples), make([]float64, len(v))
+		for i := range meds {
+			for j := range buf {
+				buf[j] = v[rng.Uint64()%uint64(len(v))]
+			}
+			meds[i] = Median(buf)
+		}
+		slices.Sort(meds)
+		rank := func(pct float64) bundle.Opt {
+			return bundle.Opt(meds[min(max(int(math.Ceil(pct/100*float64(len(meds)))), 1), len(meds))-1])
+		}
+		return rank(2.5), rank(97.5)
+	}
+	head, cpu := values(headlineOf(c.Headline)), values(cpuOf)
+	c.NsPerLine, c.CPUNsPerLine = bundle.Opt(Median(head)), bundle.Opt(Median(cpu))
+	c.WallNsPerLine, c.CgroupCPUNsPerLine = bundle.Opt(Median(values(wallOf))), bundle.Opt(Median(values(cgroupOf)))
+	c.NsPerLineLow, c.NsPerLineHigh = bootstrap(head)
+	if !p.Legacy() {
+		c.CPUNsPerLineLow, c.CPUNsPerLineHigh = bootstrap(cpu)
+	}
 }
 
 // Median is the middle value (the mean of the two middle ones for an even count); NaN
@@ -213,40 +286,4 @@ func Median(v []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
-}
-
-// Seed is a condition's bootstrap seed: from its name, not its place in the table, so
-// that a bundle with other conditions beside it draws the same resamples for it.
-func Seed(language, way string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(Name + "/" + language + "/" + way))
-	return h.Sum64()
-}
-
-// BootstrapMedian is the central 95% interval of the median of v over resamples
-// resamples with replacement, drawn from a PCG generator seeded with seed. The draw
-// uses only the generator's Uint64 (stable across Go releases) and a modulo, whose bias
-// is below 1e-17 for a sample of trials. NaN, NaN for an empty sample.
-func BootstrapMedian(v []float64, resamples int, seed uint64) (lo, hi float64) {
-	if len(v) == 0 || resamples < 1 {
-		return nan, nan
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x6c696e65636f7374)) // "linecost"
-	meds := make([]float64, resamples)
-	buf := make([]float64, len(v))
-	n := uint64(len(v))
-	for i := range meds {
-		for j := range buf {
-			buf[j] = v[rng.Uint64()%n]
-		}
-		meds[i] = Median(buf)
-	}
-	slices.Sort(meds)
-	return nearestRank(meds, 2.5), nearestRank(meds, 97.5)
-}
-
-// nearestRank is the p-th percentile of sorted s by nearest rank.
-func nearestRank(s []float64, p float64) float64 {
-	k := int(math.Ceil(p / 100 * float64(len(s))))
-	return s[min(max(k, 1), len(s))-1]
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
 )
 
 // The recorded documents (testdata/go.json, testdata/python.json, testdata/node.json)
@@ -26,7 +28,7 @@ import (
 // after one warm-up, written on the kit's development VM: Go and Python outside a
 // container, Node.js in the Node base image (its Node.js 18) with no limits.
 var recordedParams = Params{Languages: Languages, Ways: lc.Ways, Rounds: 1, Lines: 1000, FsyncLines: 1000, Trials: 3, WarmupTrials: 1,
-	QueueSize: lc.DefaultQueueSize, QueueFull: lc.Block, RateLinesPerS: 1000, CPUs: 0.25, MemoryBytes: 128 << 20, PidsLimit: 128, Resamples: 500}
+	QueueSize: lc.DefaultQueueSize, QueueFull: lc.Block, RateLinesPerS: 1000, CPUs: 0.25, MemoryBytes: 128 << 20, PidsLimit: 128}
 
 func recorded(t *testing.T, lang string) []byte {
 	t.Helper()
@@ -41,31 +43,43 @@ func recorded(t *testing.T, lang string) []byte {
 // recorded documents, edit applied to each document first.
 func recordedBundle(t *testing.T, edit func(lang string, doc *contract.LineCostDocument)) *Bundle {
 	t.Helper()
-	p := NewPlan(recordedParams)
+	return recordedRounds(t, 1, func(lang string, _ int, doc *contract.LineCostDocument) {
+		if edit != nil {
+			edit(lang, doc)
+		}
+	})
+}
+
+// recordedRounds is recordedBundle over rounds rounds, edit told each run's round.
+func recordedRounds(t *testing.T, rounds int, edit func(lang string, round int, doc *contract.LineCostDocument)) *Bundle {
+	t.Helper()
+	params := recordedParams
+	params.Rounds = rounds
+	p := NewPlan(params)
 	if err := p.Target(experiment.Env{Platform: "linux/amd64"}); err != nil {
 		t.Fatal(err)
 	}
 	b := p.LineCost()
 	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
 	b.Manifest.RunsPlanned = len(experiment.Rotate(p.Conditions(), p.Rounds())) // as reproduce plans it
-	for i, cond := range p.Conditions() {
-		var doc contract.LineCostDocument
-		if err := json.Unmarshal(recorded(t, cond.(Cond).Language), &doc); err != nil {
-			t.Fatal(err)
-		}
-		if edit != nil {
-			edit(cond.(Cond).Language, &doc)
-		}
-		result, _ := json.Marshal(doc)
-		run := experiment.Run{ID: experiment.NewRunID(cond, 1), Condition: cond, Round: 1, Position: i + 1, Started: time.Unix(1e9, 0),
-			Wall: 2 * time.Second, Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
-		if !b.Measured(run) {
-			t.Fatalf("%s: not measured", cond)
-		}
-		_, verified := b.Add(run)
-		b.Manifest.RunsCompleted++
-		if verified {
-			b.Manifest.RunsVerified++
+	for round := 1; round <= rounds; round++ {
+		for i, cond := range p.Conditions() {
+			var doc contract.LineCostDocument
+			if err := json.Unmarshal(recorded(t, cond.(Cond).Language), &doc); err != nil {
+				t.Fatal(err)
+			}
+			edit(cond.(Cond).Language, round, &doc)
+			result, _ := json.Marshal(doc)
+			run := experiment.Run{ID: experiment.NewRunID(cond, round), Condition: cond, Round: round, Position: i + 1, Started: time.Unix(1e9, 0),
+				Wall: 2 * time.Second, Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
+			if !b.Measured(run) {
+				t.Fatalf("%s: not measured", cond)
+			}
+			_, verified := b.Add(run)
+			b.Manifest.RunsCompleted++
+			if verified {
+				b.Manifest.RunsVerified++
+			}
 		}
 	}
 	b.Manifest.Complete = b.Manifest.RunsCompleted == b.Manifest.RunsPlanned
@@ -115,8 +129,9 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 	}
 	// Every condition has its figures; the cheapest way of each language has ratio 1.
 	for _, c := range b.Conditions {
+		// One run gives a figure and no interval.
 		if c.Runs != 1 || c.RunsVerified != 1 || c.Trials != 3 || !(c.NsPerLine > 0) ||
-			!(c.NsPerLineLow <= c.NsPerLine && c.NsPerLine <= c.NsPerLineHigh) || !(c.RatioToCheapest >= 1) {
+			c.NsPerLineLow.Present() || c.CPUNsPerLineHigh.Present() || !(c.RatioToCheapest >= 1) {
 			t.Errorf("%+v", c)
 		}
 		if want := bundle.Opt(c.RateLinesPerS) * c.CPUNsPerLine / 1e9; c.ShareOfCoreAtRate != want {
@@ -126,14 +141,14 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 			t.Errorf("%s/%s: headline %s", c.Language, c.Way, c.Headline)
 		}
 		if c.Headline == HeadlineWall && c.NsPerLine != c.WallNsPerLine || c.Headline == HeadlineCPU && c.NsPerLine != c.CPUNsPerLine {
-			t.Errorf("%s/%s: headline %v is neither clock's median", c.Language, c.Way, c.NsPerLine)
+			t.Errorf("%s/%s: headline %v is neither clock's figure", c.Language, c.Way, c.NsPerLine)
 		}
 	}
 	var buf bytes.Buffer
 	if err := b.Summary(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"fsync >> unbuffered", "published 6.6x", "515.903 us (time_per_line)", "ext4", "\nnode "} {
+	for _, want := range []string{"fsync >> unbuffered", "published 6.6x", "515.903 us (time_per_line)", "ext4", "\nnode ", "one run", "(one run: no interval)"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, buf.String())
 		}
@@ -285,7 +300,7 @@ func TestThrottledTrialsAreFlaggedAndCounted(t *testing.T) {
 	}
 }
 
-func TestMedianAndBootstrap(t *testing.T) {
+func TestMedian(t *testing.T) {
 	if m := Median([]float64{3, 1, 2}); m != 2 {
 		t.Errorf("median %v", m)
 	}
@@ -295,41 +310,79 @@ func TestMedianAndBootstrap(t *testing.T) {
 	if m := Median(nil); !math.IsNaN(m) {
 		t.Errorf("median of nothing %v", m)
 	}
-	lo, hi := BootstrapMedian([]float64{5, 5, 5}, 100, 1)
-	if lo != 5 || hi != 5 {
-		t.Errorf("constant sample: [%v, %v]", lo, hi)
-	}
-	v := []float64{10, 11, 12, 13, 14, 15, 16, 17, 18, 100}
-	lo, hi = BootstrapMedian(v, 2000, Seed(Go, lc.Format))
-	if !(lo >= 10 && lo < Median(v) && hi > Median(v) && hi <= 100) {
-		t.Errorf("interval [%v, %v] around %v", lo, hi, Median(v))
-	}
-	// The outlier pulls the median's interval far less than the mean's.
-	if hi > 20 {
-		t.Errorf("interval [%v, %v]: the median's interval reaches the outlier", lo, hi)
-	}
-	lo2, hi2 := BootstrapMedian(v, 2000, Seed(Go, lc.Format))
-	lo3, hi3 := BootstrapMedian(v, 2000, Seed(Python, lc.Format))
-	if lo2 != lo || hi2 != hi {
-		t.Error("the same seed draws other resamples")
-	}
-	if lo3 == lo && hi3 == hi && Seed(Python, lc.Format) == Seed(Go, lc.Format) {
-		t.Error("two conditions share a seed")
-	}
-	// Seeded by the condition, not its place: a bundle of fewer ways gives a condition
-	// the same interval.
-	full := recordedBundle(t, nil)
-	full.Files()
-	p := recordedParams
-	p.Ways = []string{lc.Queue, lc.Format}
-	pub, _ := LoadPublished()
-	few := Figures(p, full.Runs, full.Trials, pub)
-	for _, c := range few {
-		for _, f := range full.Conditions {
-			if f.Language == c.Language && f.Way == c.Way && (f.NsPerLineLow != c.NsPerLineLow || f.NsPerLineHigh != c.NsPerLineHigh) {
-				t.Errorf("%s/%s: [%v, %v] beside all ways, [%v, %v] beside two", c.Language, c.Way, f.NsPerLineLow, f.NsPerLineHigh, c.NsPerLineLow, c.NsPerLineHigh)
-			}
+}
+
+// slowerSecondRound makes the second round's runs 20% slower, so that runs differ.
+func slowerSecondRound(_ string, round int, doc *contract.LineCostDocument) {
+	for i := range doc.Ways {
+		for j := range doc.Ways[i].Trials {
+			tr := &doc.Ways[i].Trials[j]
+			tr.ThreadCPUNanos, tr.WallNanos = tr.ThreadCPUNanos*int64(4+round)/5, tr.WallNanos*int64(4+round)/5
 		}
+	}
+}
+
+// TestFiguresAreStatedOverRuns: conditions.csv's figures and intervals are the
+// estimates compare states of the bundle's rows (each run's median, then the mean over
+// runs with its t interval), and the summary shows those intervals.
+func TestFiguresAreStatedOverRuns(t *testing.T) {
+	b := recordedRounds(t, 2, slowerSecondRound)
+	if res := (Experiment{}).Verify(saved(t, b, nil)); !res.OK() {
+		t.Fatalf("%v", res.Problems)
+	}
+	var summary strings.Builder
+	if err := b.Summary(&summary); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, r := range Rows(b, nil) {
+		name := r.Condition[0].Value + "/" + r.Condition[1].Value + "/" + r.Condition[2].Value
+		c := b.Conditions[slices.IndexFunc(b.Conditions, func(c ConditionRow) bool { return conditionName(c) == name })]
+		columns := map[string][3]bundle.Opt{"ns_per_line": {c.NsPerLine, c.NsPerLineLow, c.NsPerLineHigh}, "cpu_ns_per_line": {c.CPUNsPerLine, c.CPUNsPerLineLow, c.CPUNsPerLineHigh}}
+		have, ok := columns[r.Metric]
+		if !ok {
+			continue
+		}
+		e := compare.Estimate(r)
+		if e.Runs != 2 || !e.HasInterval() || float64(have[0]) != e.Value || float64(have[1]) != e.Low || float64(have[2]) != e.High {
+			t.Errorf("%s %s: conditions.csv %v, compare %+v", conditionName(c), r.Metric, have, e)
+		}
+		if !strings.Contains(summary.String(), e.IntervalText()) {
+			t.Errorf("%s %s: the summary lacks %s", conditionName(c), r.Metric, e.IntervalText())
+		}
+		checked++
+	}
+	if checked != 2*21 || strings.Contains(summary.String(), "one run") {
+		t.Fatalf("%d figures checked\n%s", checked, summary.String())
+	}
+}
+
+// TestAnEarlierKitsBootstrapStillVerifies: a bundle whose manifest has
+// bootstrap_resamples verifies by that kit's rule (medians of the pooled trials, a
+// bootstrap interval), says so, and is stated over runs; this kit writes no bootstrap.
+func TestAnEarlierKitsBootstrapStillVerifies(t *testing.T) {
+	b := recordedRounds(t, 2, slowerSecondRound)
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(files[bundle.ManifestFile], []byte("bootstrap_resamples")) {
+		t.Fatalf("this kit writes bootstrap_resamples:\n%s", files[bundle.ManifestFile])
+	}
+	overRuns := fmt.Sprint(b.Conditions)
+	b.Manifest.Parameters.Resamples = 500
+	res := Experiment{}.Verify(saved(t, b, nil))
+	if !res.OK() {
+		t.Fatalf("%v", res.Problems)
+	}
+	if fmt.Sprint(b.Conditions) == overRuns {
+		t.Fatal("the earlier kit's rule gives the figures over runs")
+	}
+	if got, _ := bundleOf(res); fmt.Sprint(got.Conditions) != overRuns {
+		t.Errorf("an earlier kit's bundle is stated as\n%v\nnot over runs:\n%v", got.Conditions, overRuns)
+	}
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "an earlier kit's figures per line (bootstrap_resamples 500)") {
+		t.Errorf("notes %v", res.Notes)
 	}
 }
 

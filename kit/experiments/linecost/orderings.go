@@ -12,29 +12,34 @@ import (
 type Ordering struct {
 	Language string
 	Claim    string
-	// Holds says whether the medians bear the claim out; Clear whether the intervals
-	// do too (they do not overlap the wrong way). Measured is false when a way it needs
-	// was not measured.
-	Holds, Clear, Measured bool
+	// Holds says whether the figures bear the claim out; Clear whether their intervals
+	// do too (they do not overlap the wrong way), and NoInterval that a figure has none
+	// (one run). Measured is false when a way it needs was not measured.
+	Holds, Clear, NoInterval, Measured bool
 	// Unjudged is a claim the language's clocks cannot decide (Evidence says why).
 	Unjudged bool
 	Evidence string
 }
 
-func (o Ordering) String() string {
-	state := "not measured"
+// State is the verdict in words.
+func (o Ordering) State() string {
 	switch {
 	case o.Unjudged:
-		state = "cannot be judged"
+		return "cannot be judged"
 	case !o.Measured:
+		return "not measured"
 	case o.Holds && o.Clear:
-		state = "holds"
+		return "holds"
+	case o.Holds && o.NoInterval:
+		return "holds by the figures (one run: no interval)"
 	case o.Holds:
-		state = "holds by the medians (the intervals overlap)"
-	default:
-		state = "DOES NOT HOLD"
+		return "holds by the figures (the intervals overlap)"
 	}
-	return fmt.Sprintf("%-7s %-58s %s: %s", o.Language, o.Claim, state, o.Evidence)
+	return "DOES NOT HOLD"
+}
+
+func (o Ordering) String() string {
+	return fmt.Sprintf("%-7s %-58s %s: %s", o.Language, o.Claim, o.State(), o.Evidence)
 }
 
 // The seed's findings, as thresholds.
@@ -65,7 +70,7 @@ func Orderings(conds []ConditionRow) []Ordering {
 			}
 			return ConditionRow{}, false
 		}
-		// greater checks a > k*b on the headline, by the medians and by the intervals.
+		// greater checks a > k*b on the headline, by the figures and by their intervals.
 		greater := func(claim, a, b string, k float64) Ordering {
 			o := Ordering{Language: lang, Claim: claim}
 			ca, okA := get(a)
@@ -77,6 +82,7 @@ func Orderings(conds []ConditionRow) []Ordering {
 			o.Measured = true
 			o.Holds = float64(ca.NsPerLine) > k*float64(cb.NsPerLine)
 			o.Clear = float64(ca.NsPerLineLow) > k*float64(cb.NsPerLineHigh)
+			o.NoInterval = !ca.NsPerLineLow.Present() || !cb.NsPerLineHigh.Present()
 			o.Evidence = fmt.Sprintf("%s %s (%s) against %s %s (%s): %.3gx", a, Ns(ca.NsPerLine), ca.Headline, b, Ns(cb.NsPerLine), cb.Headline, ca.NsPerLine/cb.NsPerLine)
 			return o
 		}
@@ -114,9 +120,16 @@ func (o Ordering) unbufferedNs(conds []ConditionRow) float64 {
 	return math.NaN()
 }
 
+// Ratio is one of the seed's ratios or differences beside the measured one.
+type Ratio struct{ Language, Name, Measured, Published string }
+
+func (r Ratio) String() string {
+	return fmt.Sprintf("%-7s %-23s %8s   published %s", r.Language, r.Name, r.Measured, r.Published)
+}
+
 // Ratios set the seed's ratios and differences beside the measured ones, per language.
-func Ratios(conds []ConditionRow, pub Published) []string {
-	var out []string
+func Ratios(conds []ConditionRow, pub Published) []Ratio {
+	var out []Ratio
 	var langs []string
 	for _, c := range conds {
 		if !contains(langs, c.Language) {
@@ -133,10 +146,10 @@ func Ratios(conds []ConditionRow, pub Published) []string {
 			return math.NaN()
 		}
 		if f, ok := pub.Find(lc.Buffered, "speedup_vs_unbuffered"); ok {
-			out = append(out, fmt.Sprintf("%-7s unbuffered / buffered   %8s   published %gx", lang, ratio(ns(lc.Unbuffered)/ns(lc.Buffered)), f.Value))
+			out = append(out, Ratio{lang, "unbuffered / buffered", ratio(ns(lc.Unbuffered) / ns(lc.Buffered)), fmt.Sprintf("%gx", f.Value)})
 		}
 		if f, ok := pub.Find(lc.Unbuffered, "syscall_extra_per_line"); ok {
-			out = append(out, fmt.Sprintf("%-7s unbuffered - buffered   %8s   published ~%g %s (the write system call)", lang, Ns(ns(lc.Unbuffered)-ns(lc.Buffered)), f.Value, f.Unit))
+			out = append(out, Ratio{lang, "unbuffered - buffered", Ns(ns(lc.Unbuffered) - ns(lc.Buffered)), fmt.Sprintf("~%g %s (the write system call)", f.Value, f.Unit)})
 		}
 		if f, ok := pub.Find(lc.Fsync, "time_per_line"); ok {
 			cheapest := math.NaN()
@@ -145,7 +158,7 @@ func Ratios(conds []ConditionRow, pub Published) []string {
 					cheapest = float64(c.NsPerLine)
 				}
 			}
-			out = append(out, fmt.Sprintf("%-7s fsync / cheapest way    %8s   published %s (%s)", lang, ratio(ns(lc.Fsync)/cheapest), f.Note, Ns(f.Value*1e3)))
+			out = append(out, Ratio{lang, "fsync / cheapest way", ratio(ns(lc.Fsync) / cheapest), fmt.Sprintf("%s (%s)", f.Note, Ns(f.Value*1e3))})
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package linecost
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/docker/go-units"
@@ -52,7 +53,6 @@ const (
 	DefaultRate       = 1000
 	DefaultCPUs       = 0.25
 	DefaultMemory     = "128MiB"
-	DefaultResamples  = 2000
 	DefaultPidsLimit  = 128
 )
 
@@ -83,8 +83,10 @@ type Params struct {
 	CPUs        float64 `json:"cpus"` // 0: no limit
 	MemoryBytes int64   `json:"memory_bytes"`
 	PidsLimit   int64   `json:"pids_limit"`
-	Resamples   int     `json:"bootstrap_resamples"`
-	Platform    string  `json:"platform"`
+	// Resamples is the bootstrap an earlier kit derived conditions.csv's figures with
+	// (pooledMedianBootstrap); 0, and not written, in bundles of this kit.
+	Resamples int    `json:"bootstrap_resamples,omitempty"`
+	Platform  string `json:"platform"`
 }
 
 // LinesOf is the lines per trial of way.
@@ -130,9 +132,10 @@ func (p Params) TemplateOf(lib lc.Library) string {
 }
 
 // LibraryOfRun is the library a run measured: its library id, or the language's first
-// in a legacy bundle.
+// in a legacy bundle; none for a language the kit does not measure, whatever a bundle
+// says.
 func LibraryOfRun(language, id string) (lc.Library, bool) {
-	if id == "" {
+	if id == "" && slices.Contains(Languages, language) {
 		return lc.DefaultLibrary(language), true
 	}
 	return lc.LibraryOf(language, id)
@@ -181,7 +184,7 @@ func ParamsFrom(c *experiment.Flags, rounds int) (Params, error) {
 	p := Params{Rounds: rounds, Lines: c.Int64("lines"), FsyncLines: c.Int64("fsync-lines"),
 		Trials: c.Int("trials"), WarmupTrials: c.Int("warmup-trials"), RateLinesPerS: c.Float64("line-rate"),
 		QueueSize: c.Int("queue-size"), QueueFull: c.String("queue-full"),
-		Volume: c.String("volume"), CPUs: c.Float64("cpus"), PidsLimit: DefaultPidsLimit, Resamples: DefaultResamples}
+		Volume: c.String("volume"), CPUs: c.Float64("cpus"), PidsLimit: DefaultPidsLimit}
 	var err error
 	if p.Languages, err = pick("languages", c.String("languages"), Languages); err != nil {
 		return p, err

@@ -11,9 +11,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
-	lc "github.com/logbench/logbench/kit/incontainer/linecost"
-
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
 )
 
@@ -24,9 +23,10 @@ func (Experiment) Report(w io.Writer, sources []experiment.Source, version strin
 
 // drawn is one bundle as the drawings need it.
 type drawn struct {
-	label  string
-	colour color.RGBA
-	b      *Bundle
+	label   string
+	colour  color.RGBA
+	b       *Bundle
+	figures stated
 }
 
 func (d drawn) cond(lang, way string) *ConditionRow {
@@ -51,7 +51,7 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 		if err != nil {
 			return err
 		}
-		bs = append(bs, drawn{label: s.Label, colour: page.Add(s.Label, s.Result, &b.Manifest.Common, b.Manifest.Parameters), b: b})
+		bs = append(bs, drawn{label: s.Label, colour: page.Add(s.Label, s.Result, &b.Manifest.Common, b.Manifest.Parameters), b: b, figures: statedOf(b)})
 		for _, c := range b.Conditions {
 			if !slices.Contains(langs, c.Language) {
 				langs = append(langs, c.Language)
@@ -86,8 +86,10 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 			s := report.Series{Name: d.label, Colour: d.colour}
 			for _, way := range ways {
 				v := report.Absent
-				if c := d.cond(lang, way); c != nil && c.NsPerLine > 0 {
-					v = report.Value{V: float64(c.NsPerLine), Lo: float64(c.NsPerLineLow), Hi: float64(c.NsPerLineHigh)}
+				if c := d.cond(lang, way); c != nil {
+					if e := d.figures.of(*c, "ns_per_line"); e.Value > 0 {
+						v = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
+					}
 				}
 				s.Values = append(s.Values, v)
 			}
@@ -96,7 +98,7 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
 	}
 	p.Sections = append(p.Sections, report.Section{ID: "headline", Title: "Time per line",
-		Caption: "Each way's headline per line: the median over trials (square) with its 95% bootstrap interval (whisker), on a log scale; the calling thread's CPU time, wall time for fsync, which waits on the disk. The dashed black strokes are the seed's figures (wall-clock, on a virtual machine), the same for every language.",
+		Caption: "Each way's headline per line: the mean over runs of each run's median over its trials (square) with its 95% interval over runs (whisker; none from one run), on a log scale; the calling thread's CPU time, wall time for fsync, which waits on the disk. The dashed black strokes are the seed's figures (wall-clock, on a virtual machine), the same for every language.",
 		Figures: heads})
 
 	var cw []report.Figure
@@ -104,14 +106,14 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 		cw = append(cw, cpuWallPlot(bs, lang, ways))
 	}
 	p.Sections = append(p.Sections, report.Section{ID: "cpu-wall", Title: "CPU time against wall time",
-		Caption: "Each way's median CPU time per line against its median wall time per line (log scales). On the diagonal the thread did nothing but run; above it, CPU time on other threads counted in; below it, waiting: on the disk (fsync), or on a CPU limit that throttled the container.",
+		Caption: "Each way's CPU time per line against its wall time per line (log scales). On the diagonal the thread did nothing but run; above it, CPU time on other threads counted in; below it, waiting: on the disk (fsync), or on a CPU limit that throttled the container.",
 		Figures: cw, Warnings: throttled(bs)})
 
 	p.Sections = append(p.Sections, report.Section{ID: "findings", Title: "The seed's findings",
 		Caption: "The fidelity checks are the seed's orderings and ratios, not its absolute nanoseconds.",
 		Tables:  []report.Table{orderingTable(bs), ratioTable(bs, pub)}})
 	p.Sections = append(p.Sections, report.Section{ID: "conditions", Title: "Conditions",
-		Caption: "Every figure recomputed from the trials of verified runs: medians over trials; the interval a bootstrap of the headline's median.",
+		Caption: "Every figure recomputed from the trials of verified runs: each run's median over its trials, then the mean over runs, in ns; the interval the headline's 95% Student-t interval over runs (none from one run).",
 		Tables:  conditionTables(bs)})
 	p.Sections = append(p.Sections, page.Images())
 	return report.Write(w, p)
@@ -228,19 +230,7 @@ func orderingTable(bs []drawn) report.Table {
 	t := report.Table{Caption: "The seed's orderings.", Header: []string{"bundle", "language", "claim", "verdict", "evidence"}, Text: 5}
 	for _, d := range bs {
 		for _, o := range Orderings(d.b.Conditions) {
-			state := "not measured"
-			switch {
-			case o.Unjudged:
-				state = "cannot be judged"
-			case !o.Measured:
-			case o.Holds && o.Clear:
-				state = "holds"
-			case o.Holds:
-				state = "holds by the medians (the intervals overlap)"
-			default:
-				state = "DOES NOT HOLD"
-			}
-			t.Rows = append(t.Rows, []string{d.label, o.Language, o.Claim, state, o.Evidence})
+			t.Rows = append(t.Rows, []string{d.label, o.Language, o.Claim, o.State(), o.Evidence})
 		}
 	}
 	return t
@@ -249,35 +239,8 @@ func orderingTable(bs []drawn) report.Table {
 func ratioTable(bs []drawn, pub Published) report.Table {
 	t := report.Table{Caption: "The seed's ratios.", Header: []string{"bundle", "language", "ratio", "measured", "published"}, Text: 3}
 	for _, d := range bs {
-		conds := d.b.Conditions
-		var langs []string
-		for _, c := range conds {
-			if !slices.Contains(langs, c.Language) {
-				langs = append(langs, c.Language)
-			}
-		}
-		for _, lang := range langs {
-			ns := func(way string) float64 {
-				if c := d.cond(lang, way); c != nil {
-					return float64(c.NsPerLine)
-				}
-				return math.NaN()
-			}
-			if f, ok := pub.Find(lc.Buffered, "speedup_vs_unbuffered"); ok {
-				t.Rows = append(t.Rows, []string{d.label, lang, "unbuffered / buffered", ratio(ns(lc.Unbuffered) / ns(lc.Buffered)), fmt.Sprintf("%gx", f.Value)})
-			}
-			if f, ok := pub.Find(lc.Unbuffered, "syscall_extra_per_line"); ok {
-				t.Rows = append(t.Rows, []string{d.label, lang, "unbuffered − buffered", Ns(ns(lc.Unbuffered) - ns(lc.Buffered)), fmt.Sprintf("~%g %s (the write system call)", f.Value, f.Unit)})
-			}
-			if f, ok := pub.Find(lc.Fsync, "time_per_line"); ok {
-				cheapest := math.NaN()
-				for _, c := range conds {
-					if c.Language == lang && c.RatioToCheapest == 1 {
-						cheapest = float64(c.NsPerLine)
-					}
-				}
-				t.Rows = append(t.Rows, []string{d.label, lang, "fsync / cheapest way", ratio(ns(lc.Fsync) / cheapest), fmt.Sprintf("%s (%s)", f.Note, Ns(f.Value*1e3))})
-			}
+		for _, r := range Ratios(d.b.Conditions, pub) {
+			t.Rows = append(t.Rows, []string{d.label, r.Language, r.Name, r.Measured, r.Published})
 		}
 	}
 	return t
@@ -286,17 +249,18 @@ func ratioTable(bs []drawn, pub Published) report.Table {
 func conditionTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
-		t := report.Table{Caption: d.label, Text: 2, Header: []string{"condition", "headline", "runs ok", "trials", "per line", "95% interval", "× cheapest", "CPU per line", "wall per line", "container CPU per line",
+		t := report.Table{Caption: d.label, Text: 2, Header: []string{"condition", "headline", "runs ok", "trials", "per line (ns)", "95% interval", "× cheapest", "CPU per line (ns)", "wall per line (ns)", "container CPU per line (ns)",
 			"cores busy", "throttled trials", "share of a core at " + rate(d.b.Manifest.Parameters.RateLinesPerS), "published"}}
 		for _, c := range d.b.Conditions {
 			pubFig := "—"
 			if c.PublishedFigure != "" {
 				pubFig = c.PublishedFigure
 			}
-			t.Rows = append(t.Rows, []string{c.Language + "/" + c.Way, c.Headline, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), strconv.Itoa(c.Trials),
-				Ns(c.NsPerLine), "[" + Ns(c.NsPerLineLow) + ", " + Ns(c.NsPerLineHigh) + "]", ratio(c.RatioToCheapest),
-				Ns(c.CPUNsPerLine), Ns(c.WallNsPerLine), Ns(c.CgroupCPUNsPerLine), fixed(float64(c.CPUCores), 2), fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials),
-				fixed(float64(c.ShareOfCoreAtRate)*100, 3) + "%", pubFig})
+			head := d.figures.of(c, "ns_per_line")
+			t.Rows = append(t.Rows, []string{conditionName(c), c.Headline, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), strconv.Itoa(c.Trials),
+				figure.Text(head.Value), intervalText(head), ratio(c.RatioToCheapest),
+				figure.Text(d.figures.of(c, "cpu_ns_per_line").Value), figure.Text(d.figures.of(c, "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)),
+				fixed(float64(c.CPUCores), 2), fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), fixed(float64(c.ShareOfCoreAtRate)*100, 3) + "%", pubFig})
 		}
 		out = append(out, t)
 	}

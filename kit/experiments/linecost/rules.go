@@ -167,7 +167,7 @@ func (c *checker) rules(b *Bundle) {
 			}
 			c.problem(verify.Problem{File: ConditionsFile, Line: i + 2, Key: strings.TrimSuffix(w.Language+"/"+w.Library, "/") + "/" + w.Way, Column: "cpu_ns_per_line",
 				Have: verify.Number(float64(w.CPUNsPerLine)), Want: "at least " + verify.Number(float64(FormatFloorShare*format.CPUNsPerLine)),
-				Msg: verify.Rule(RuleFormatFloor, fmt.Sprintf("%s formats as the format way does, then writes: its CPU per line cannot be under %g x format's %s; the medians of %s", w.Way, FormatFloorShare, verify.Number(float64(format.CPUNsPerLine)), TrialsFile))})
+				Msg: verify.Rule(RuleFormatFloor, fmt.Sprintf("%s formats as the format way does, then writes: its CPU per line cannot be under %g x format's %s; the figures of %s", w.Way, FormatFloorShare, verify.Number(float64(format.CPUNsPerLine)), TrialsFile))})
 		}
 	}
 }

@@ -78,6 +78,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 		c.conditions(b)
 	}
 	c.rules(b) // rules.go
+	c.earlierKitsFigures(b)
 	c.res.Counts.Conditions = len(b.Conditions)
 	c.res.Counts.Trusted = -1 // no instrument bound to judge a run by: every verified run counts alike
 	c.res.Described = fmt.Sprintf("%d trials", len(b.Trials))
@@ -171,7 +172,8 @@ func templateOfRun(p Params, r RunRow) string {
 	return p.TemplateOf(lib)
 }
 
-// conditions: conditions.csv is what Figures derives from the rows.
+// conditions: conditions.csv is what Figures derives from the rows (an earlier kit's
+// by that kit's rule).
 func (c *checker) conditions(b *Bundle) {
 	pub, err := LoadPublished()
 	if err != nil {
@@ -186,6 +188,22 @@ func (c *checker) conditions(b *Bundle) {
 	for i := range want {
 		c.same(ConditionsFile, i+2, b.Conditions[i].Language+"/"+b.Conditions[i].Way, b.Conditions[i], want[i], "recomputed from "+RunsFile+" and "+TrialsFile)
 	}
+}
+
+// earlierKitsFigures states an earlier kit's bundle (its manifest has
+// bootstrap_resamples) as this kit states every bundle, over runs, once its
+// conditions.csv has been checked by its own rule, and says so.
+func (c *checker) earlierKitsFigures(b *Bundle) {
+	p := b.Manifest.Parameters
+	pub, err := LoadPublished()
+	if p.Resamples == 0 || err != nil || !c.ok[ConditionsFile] {
+		return
+	}
+	c.res.Notes = append(c.res.Notes, verify.Problem{File: ConditionsFile, Msg: fmt.Sprintf("an earlier kit's figures per line (bootstrap_resamples %d): "+
+		"medians of the trials pooled over runs, their intervals a bootstrap of those medians; recomputed by that kit's rule. "+
+		"The figures shown are over runs: each run's median, then their mean with a Student-t interval over runs", p.Resamples)})
+	p.Resamples = 0
+	b.Conditions = Figures(p, b.Runs, b.Trials, pub)
 }
 
 // same reports every column in which have differs from want (NaN equals NaN).

@@ -1,23 +1,35 @@
 package linecost
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/logbench/logbench/kit/offline/figure"
+)
 
 // wideInterval is the half-width of a headline's 95% interval, as a share of the
 // headline, past which verify names the figure as weakly determined.
 const wideInterval = 0.10
 
 // weakened names what weakens the figures of a bundle that verifies: trials a CPU limit
-// throttled (their wall time is stretched), and headlines with wide intervals.
+// throttled (their wall time is stretched), headlines with wide intervals, and those of
+// one run, which have none.
 func (c *checker) weakened(b *Bundle) {
 	w := &c.res.Weakened
+	figures := statedOf(b)
+	oneRun := 0
 	for _, cond := range b.Conditions {
-		name := cond.Language + "/" + cond.Way
+		name := conditionName(cond)
 		if cond.ThrottledTrials > 0 {
 			*w = append(*w, fmt.Sprintf("%s: %d trials were throttled by the CPU limit (their wall time is stretched)", name, cond.ThrottledTrials))
 		}
-		ns, lo, hi := cond.NsPerLine, cond.NsPerLineLow, cond.NsPerLineHigh
-		if ns > 0 && (hi-lo)/2 > wideInterval*ns {
-			*w = append(*w, fmt.Sprintf("%s: %.0f ns a line has a 95%% interval [%.0f, %.0f], wider than ±%g%%", name, ns, lo, hi, wideInterval*100))
+		switch e := figures.of(cond, "ns_per_line"); {
+		case e.Runs == 1:
+			oneRun++
+		case e.HasInterval() && e.Value > 0 && (e.High-e.Low)/2 > wideInterval*e.Value:
+			*w = append(*w, fmt.Sprintf("%s: %s ns a line has a 95%% interval %s over %d runs, wider than ±%g%%", name, figure.Text(e.Value), e.IntervalText(), e.Runs, wideInterval*100))
 		}
+	}
+	if oneRun > 0 {
+		*w = append(*w, fmt.Sprintf("%d conditions' headlines rest on one run each: a figure, and no interval", oneRun))
 	}
 }

@@ -140,7 +140,7 @@ func Measured(cond []KV, metric, unit string, stat Statistic, runs [][]float64) 
 }
 
 // Fixed is a row of a figure without runs: no interval, and a change against it is
-// judged by the other side's resamples alone.
+// judged by a one-sample t-test on the other side's runs.
 func Fixed(cond []KV, metric, unit string, value float64) Row {
 	return Row{Condition: cond, Metric: metric, Unit: unit, Value: value}
 }

@@ -110,7 +110,7 @@ func Run(in Input, opt Options) (Result, Notes, error) {
 	legend := slices.Clone(in.Legend)
 	if in.Published != nil {
 		legend = append(legend, PublishedLabel+": "+in.Published.Source+
-			"; the published figures come without their runs, so a change against them is judged by the bundle's resamples alone.")
+			"; the published figures come without their runs, so a change against them is a one-sample t-test on the bundle's runs.")
 	}
 	return res, Notes{Warnings: append(append(Warnings(in), in.Warnings...), speedWarnings(in.Sides, res)...), Legend: legend}, nil
 }
