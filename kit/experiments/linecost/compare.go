@@ -10,7 +10,6 @@ import (
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/verify"
-	"github.com/logbench/logbench/results/reference"
 )
 
 // Metrics are the experiment's metrics in the order compare shows them; the Wide ones
@@ -28,36 +27,33 @@ var compareLegend = []string{
 	"line-cost marks: throttled trials, a wall-clock figure with trials a CPU limit throttled (it stretched their wall time, not their CPU time; conditions.csv counts them). The published figures are the seed's wall-clock times per line, given for no language: they stand beside every language's headline.",
 }
 
-// Compare sets bundles side by side condition by condition with the comparison engine
-// (kit/offline/compare), the published figures first with opt.Published.
+// Compare sets bundles side by side condition by condition, the published figures
+// first with opt.Published.
 func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
-	in := compare.Input{Experiment: Name, Metrics: Metrics, Legend: compareLegend}
-	var bundles []*Bundle
-	for _, s := range sources {
-		b, err := bundleOf(s.Result)
-		if err != nil {
-			return err
-		}
-		bundles = append(bundles, b)
-	}
-	if opt.Published {
-		pub, err := LoadPublished()
-		if err != nil {
-			return err
-		}
-		setup, err := reference.SetupOf(Name)
-		if err != nil {
-			return err
-		}
-		in.Published = &setup
-		in.Sides = append(in.Sides, compare.Side{Label: compare.PublishedLabel, Rows: PublishedRows(pub, bundles), Host: compare.PublishedHost(setup)})
-	}
-	for i, s := range sources {
-		b := bundles[i]
-		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: Rows(b, s.Result.Speed), Common: &b.Manifest.Common, Manifest: b.Manifest,
-			Host: []compare.KV{{Key: "runtime", Value: runtimes(b)}}})
-	}
-	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+	return experiment.CompareWith(out, warn, sources, opt, experiment.Comparison{Experiment: Name, Metrics: Metrics, Legend: compareLegend,
+		Side: func(s experiment.Source) (compare.Side, error) {
+			b, err := bundleOf(s.Result)
+			if err != nil {
+				return compare.Side{}, err
+			}
+			return compare.Side{Rows: Rows(b, s.Result.Speed), Common: &b.Manifest.Common, Manifest: b.Manifest,
+				Host: []compare.KV{{Key: "runtime", Value: runtimes(b)}}}, nil
+		},
+		Published: func(sources []experiment.Source) ([]compare.Row, []string, []string, error) {
+			pub, err := LoadPublished()
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			var bundles []*Bundle
+			for _, s := range sources {
+				b, err := bundleOf(s.Result)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				bundles = append(bundles, b)
+			}
+			return PublishedRows(pub, bundles), nil, nil, nil
+		}})
 }
 
 // Rows are a line-cost bundle's rows for the comparison engine: per language, library

@@ -35,46 +35,49 @@ var compareLegend = []string{
 	fmt.Sprintf("qps marks: NOT CONFIRMED when the kit's rate of an API is more than %g%% off wrk's on the same container (its req/s and ratios are not vouched for); noisy runs, a condition with runs during which other work on the host took over %g cores (verify names how many).", WrkTolerance*100, NoisyOtherCores),
 }
 
-// Compare sets bundles side by side condition by condition with the comparison engine
-// (kit/offline/compare), the published figures first with opt.Published.
+// Compare sets bundles side by side condition by condition, the published figures
+// first with opt.Published.
 func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
-	in := compare.Input{Experiment: Name, Metrics: Metrics, Legend: compareLegend}
+	return experiment.CompareWith(out, warn, sources, opt, experiment.Comparison{Experiment: Name, Metrics: Metrics, Legend: compareLegend,
+		Side: func(s experiment.Source) (compare.Side, error) {
+			b, err := bundleOf(s.Result)
+			if err != nil {
+				return compare.Side{}, err
+			}
+			return compare.Side{Rows: Rows(b, s.Result.Speed), Common: &b.M.Common, Manifest: b.M,
+				Host: []compare.KV{{Key: "runtime", Value: runtimes(b.M)}}}, nil
+		},
+		Published: published})
+}
+
+// published are the article's figures against the bundles, with a warning for every
+// way a bundle's setup is unlike the article's; the last difference, the API itself, is
+// every bundle's, and the legend says it once.
+func published(sources []experiment.Source) (rows []compare.Row, warnings, legend []string, err error) {
+	pub, err := LoadPublished()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	setup, err := reference.SetupOf(Name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	var bundles []*Bundle
-	for _, s := range sources {
+	for i, s := range sources {
 		b, err := bundleOf(s.Result)
 		if err != nil {
-			return err
+			return nil, nil, nil, err
 		}
 		bundles = append(bundles, b)
-	}
-	if opt.Published {
-		pub, err := LoadPublished()
-		if err != nil {
-			return err
+		u := UnlikePublished(b.M.Parameters)
+		for _, d := range u[:len(u)-1] {
+			warnings = append(warnings, "WARNING: "+s.Label+" differs from the published setup: "+d)
 		}
-		setup, err := reference.SetupOf(Name)
-		if err != nil {
-			return err
-		}
-		in.Published = &setup
-		in.Sides = append(in.Sides, compare.Side{Label: PublishedLabel, Rows: PublishedRows(pub, setup.API, bundles), Host: compare.PublishedHost(setup)})
-		for i, b := range bundles {
-			// The last difference, the API itself, is every bundle's: the legend says it once.
-			u := UnlikePublished(b.M.Parameters)
-			for _, d := range u[:len(u)-1] {
-				in.Warnings = append(in.Warnings, "WARNING: "+sources[i].Label+" differs from the published setup: "+d)
-			}
-			if i == 0 {
-				in.Legend = append(slices.Clone(in.Legend), "published: "+u[len(u)-1]+".")
-			}
+		if i == 0 {
+			legend = append(legend, "published: "+u[len(u)-1]+".")
 		}
 	}
-	for i, s := range sources {
-		b := bundles[i]
-		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: Rows(b, s.Result.Speed), Common: &b.M.Common, Manifest: b.M,
-			Host: []compare.KV{{Key: "runtime", Value: runtimes(b.M)}}})
-	}
-	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+	return PublishedRows(pub, setup.API, bundles), warnings, legend, nil
 }
 
 // Rows are a qps bundle's rows for the comparison engine, per condition over its

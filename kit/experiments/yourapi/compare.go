@@ -115,28 +115,28 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 	if opt.Published {
 		return usagef("--published: your-api has no published figures; a bundle's reference is its own baseline configuration (logbench compare BUNDLE sets the others against it)")
 	}
-	in := compare.Input{Experiment: Name, Metrics: Metrics, Legend: legend}
 	within := len(sources) == 1
-	for _, s := range sources {
-		b, err := bundleOf(s.Result)
-		if err != nil {
-			return err
+	c := experiment.Comparison{Experiment: Name, Metrics: Metrics, Legend: legend,
+		Side: func(s experiment.Source) (compare.Side, error) {
+			b, err := bundleOf(s.Result)
+			if err != nil {
+				return compare.Side{}, err
+			}
+			if within && !hasPooled(b, b.M.Parameters.Baseline) {
+				return compare.Side{}, fmt.Errorf("%s: the baseline configuration %s has no run that counts (verified, trusted, not redone): there is nothing to set the others against", s.Label, b.M.Parameters.Baseline)
+			}
+			return compare.Side{Rows: Rows(b, within), Common: &b.M.Common, Manifest: b.M, Host: []compare.KV{{Key: "image", Value: b.M.Parameters.Image}}}, nil
+		}}
+	if within {
+		if b, err := bundleOf(sources[0].Result); err == nil {
+			c.Legend = append(append([]string(nil), legend...), fmt.Sprintf("%s alone: each configuration is a column of its own, [config=NAME], set against the baseline configuration %s; the runs of every configuration were taken in the same rounds on the same host.",
+				sources[0].Label, b.M.Parameters.Baseline))
 		}
-		if within && !hasPooled(b, b.M.Parameters.Baseline) {
-			return fmt.Errorf("%s: the baseline configuration %s has no run that counts (verified, trusted, not redone): there is nothing to set the others against", s.Label, b.M.Parameters.Baseline)
-		}
-		in.Sides = append(in.Sides, compare.Side{Label: s.Label, Rows: Rows(b, within), Common: &b.M.Common, Manifest: b.M,
-			Host: []compare.KV{{Key: "image", Value: b.M.Parameters.Image}}})
-		if within {
-			in.Legend = append(in.Legend, fmt.Sprintf("%s alone: each configuration is a column of its own, [config=NAME], set against the baseline configuration %s; the runs of every configuration were taken in the same rounds on the same host.",
-				s.Label, b.M.Parameters.Baseline))
+		if len(opt.Match) == 0 {
+			opt.Match = []string{ServiceKey}
 		}
 	}
-	match := opt.Match
-	if within && len(match) == 0 {
-		match = []string{ServiceKey}
-	}
-	return compare.Write(out, warn, in, compare.Options{Match: match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+	return experiment.CompareWith(out, warn, sources, opt, c)
 }
 
 // hasPooled says whether a configuration has a run that counts in its figures.
