@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,11 +28,16 @@ var sameIntervalBundles = []string{
 // intervalText finds every interval a page or a summary states: "[1630, 10248]".
 var intervalText = regexp.MustCompile(`\[(-?[0-9][0-9.e+-]*|-), (-?[0-9][0-9.e+-]*|-)\]`)
 
+// valueBeforeInterval finds a value stated just before an interval, as the kit writes
+// a figure: "2.25 [1.43, 3.08]", "~2.43?  [-0.0504, 4.91]" (a mark before or after it).
+var valueBeforeInterval = regexp.MustCompile(`(?:^|[\s>(])~?(-?[0-9][0-9.e+-]*)\??[ \t]+(` + intervalText.String() + `)`)
+
 // TestOneFigureHasOneIntervalEverywhere: for every experiment, a figure's interval is
 // the one figure.Of gives over its runs, whichever command shows it. compare's JSON
 // holds exactly the estimate of every figure; every interval verify's summary, compare's
 // text and the report state is the interval of one of the bundle's figures, written
-// by the one formatter, so no command can show a figure with an interval of its own.
+// by the one formatter, and the value stated just before it is that figure's, so no
+// command can show a figure with an interval or a value of its own.
 func TestOneFigureHasOneIntervalEverywhere(t *testing.T) {
 	for _, path := range sameIntervalBundles {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -52,6 +58,9 @@ func TestOneFigureHasOneIntervalEverywhere(t *testing.T) {
 				t.Fatal(err)
 			}
 			stated := map[string]bool{}
+			// valuesOf are the values stated with each interval: a figure's value must be
+			// stated beside its interval, never another number.
+			valuesOf := map[string]map[string]bool{}
 			estimates := map[string]figure.Estimate{}
 			withInterval := 0
 			for _, r := range rows {
@@ -59,6 +68,10 @@ func TestOneFigureHasOneIntervalEverywhere(t *testing.T) {
 				estimates[figureKey(r.Metric, r.Condition)] = e
 				if e.HasInterval() {
 					stated[e.IntervalText()] = true
+					if valuesOf[e.IntervalText()] == nil {
+						valuesOf[e.IntervalText()] = map[string]bool{}
+					}
+					valuesOf[e.IntervalText()][figure.Text(e.Value)] = true
 					withInterval++
 				}
 			}
@@ -112,15 +125,35 @@ func TestOneFigureHasOneIntervalEverywhere(t *testing.T) {
 			if err := exp.Report(&page, sources[:1], "test"); err != nil {
 				t.Fatal(err)
 			}
+			valuesChecked := 0
 			for name, out := range map[string]string{"verify": res.Summary(), "compare": text.String(), "report": page.String()} {
 				for _, m := range intervalText.FindAllString(out, -1) {
 					if !stated[m] {
 						t.Errorf("%s states the interval %s, which is no figure's of the bundle (the figures': %d intervals)", name, m, len(stated))
 					}
 				}
+				for _, m := range valueBeforeInterval.FindAllStringSubmatch(out, -1) {
+					value, interval := m[1], m[2]
+					valuesChecked++
+					if stated[interval] && !valuesOf[interval][value] {
+						t.Errorf("%s states %s %s, but the figure of that interval is %v", name, value, interval, keys(valuesOf[interval]))
+					}
+				}
+			}
+			if valuesChecked == 0 {
+				t.Error("no output states a value beside an interval: the values went unchecked")
 			}
 		})
 	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func figureKey(metric string, cond []compare.KV) string {

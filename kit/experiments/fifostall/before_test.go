@@ -86,12 +86,13 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 }
 
 // addedColumns are the columns the kit added since that bundle was written: the trust
-// of each run and condition (attempts redone, host noise, resolution), and each
-// container's process limits as it read them. Nothing else may differ.
+// of each run and condition (attempts redone, host noise, resolution), each
+// container's process limits as it read them, and the p99 over runs with its interval.
+// Nothing else may differ.
 var addedColumns = map[string][]string{
 	schema.ContainersFile: {"nofile_limit", "nproc_limit", "pids_max"},
 	schema.RunsFile:       {"attempt", "superseded", "host_steal_pct", "host_cpu_pressure_pct", "host_noisy"},
-	schema.ConditionsFile: {"runs_trusted", "runs_superseded", "runs_noisy", "p99_resolved"},
+	schema.ConditionsFile: {"runs_trusted", "runs_superseded", "runs_noisy", "p99_resolved", "p99_run_mean_ms", "p99_run_ci_low_ms", "p99_run_ci_high_ms"},
 }
 
 // sameButAdded compares a CSV file with the one written before: the same columns in the

@@ -128,7 +128,7 @@ func (b *Bundle) Summary(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := Published(b.B.Conditions, pub).Write(w, "text"); err != nil {
+	if err := Published(b.B, pub).Write(w, "text"); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\npublished: %s; model: the FIFO/reader arithmetic (pipe capacity from the kernel)\n", reference.Source)
@@ -177,7 +177,7 @@ func (b *Bundle) TrustSummary() string {
 		s += fmt.Sprintf("\nSTILL UNTRUSTED after retries: %s", strings.Join(untrusted, ", "))
 	}
 	if len(unresolved) > 0 {
-		s += fmt.Sprintf("\nNOT RESOLVED (p99 under %g x the send lag): %s", schema.ResolutionFactor, strings.Join(unresolved, ", "))
+		s += fmt.Sprintf("\nNOT RESOLVED (p99 of the pooled requests under %g x the send lag): %s", schema.ResolutionFactor, strings.Join(unresolved, ", "))
 	}
 	return s + fmt.Sprintf("\nclient topology: %s", TopologyOf(p))
 }

@@ -3,7 +3,6 @@ package fifostall
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -21,23 +20,40 @@ import (
 var pubSetup = reference.MustSetup(Name)
 
 // Metrics are the experiment's metrics in the order compare shows them; the Wide ones
-// only with --wide.
+// only with --wide. The p99 of the pooled requests is shown beside the published
+// figures without --wide (publishedMetrics): it is the p99 the article states.
 var Metrics = []compare.Metric{
-	{Name: "p99_ms", Title: "p99 latency"},
-	{Name: "p50_ms", Title: "median latency"},
-	{Name: "drain_s", Title: "drain after the last response"},
-	{Name: "rps_to_logs_read", Title: "throughput to the last log byte read"},
-	{Name: "api_cpu_cores", Title: "API CPU"},
-	{Name: "mean_ms", Title: "mean latency", Wide: true},
-	{Name: "rps_to_last_response", Title: "throughput to the last response", Wide: true},
-	{Name: "backlog_max_bytes", Title: "largest log backlog, mean over runs", Wide: true},
+	{Name: schema.MetricP99, Title: "p99 latency"},
+	{Name: schema.MetricP99Pooled, Title: "p99 of the pooled requests", Wide: true},
+	{Name: schema.MetricP50, Title: "median latency"},
+	{Name: schema.MetricDrain, Title: "drain after the last response"},
+	{Name: schema.MetricRPSToLogsRead, Title: "throughput to the last log byte read"},
+	{Name: schema.MetricAPICPU, Title: "API CPU"},
+	{Name: schema.MetricMean, Title: "mean latency", Wide: true},
+	{Name: schema.MetricRPSToLastResponse, Title: "throughput to the last response", Wide: true},
+	{Name: schema.MetricBacklog, Title: "largest log backlog", Wide: true},
 }
 
 // compareLegend says what the test of each metric rests on.
 var compareLegend = []string{
-	"fifo-stall: the latencies (p99, p50, mean) pool each run's requests, and the bootstrap draws runs, then requests within each; the drain, throughputs, backlog and CPU are one figure per run, and the bootstrap draws runs. Only verified runs count, never a superseded attempt.",
-	"fifo-stall marks: p99 not resolved, a p99 under " + trimFloat(schema.ResolutionFactor) + " x the condition's largest send-lag p99 (the instrument cannot vouch for it to its size); lag-untrusted runs, a condition's latencies when some of its runs' send lag was over the bound (verify names how many).",
+	"fifo-stall: each run's figure over its own requests (its p99, p50, mean latency) or of the run (its drain, throughputs, largest backlog, API CPU), then the mean over the condition's verified runs with its t interval; a superseded attempt counts in none. " +
+		"The p99 of the pooled requests pools every verified run's requests, as the article states its p99: one figure without an interval over runs, so no change in it is tested.",
+	"fifo-stall marks: p99 not resolved, the p99 of the condition's pooled requests is under " + trimFloat(schema.ResolutionFactor) + " x its largest send-lag p99 (the instrument cannot vouch for its p99s to their size); lag-untrusted runs, a condition's latencies when some of its runs' send lag was over the bound (verify names how many).",
 }
+
+// publishedMetrics are Metrics with the p99 of the pooled requests shown without --wide.
+func publishedMetrics() []compare.Metric {
+	out := slices.Clone(Metrics)
+	for i := range out {
+		if out[i].Name == schema.MetricP99Pooled {
+			out[i].Wide = false
+		}
+	}
+	return out
+}
+
+// publishedLegend says how the article's figures were taken, beside the bundles'.
+const publishedLegend = "fifo-stall published: the article's p99 is of its pooled requests, its throughputs are its runs' requests over their summed time (the bundles': the mean over runs of each run's), its drain and CPU the mean over its runs."
 
 func trimFloat(v float64) string {
 	return strings.TrimRight(strings.TrimRight(compare.Figure(v), "0"), ".")
@@ -64,6 +80,8 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 func compareInput(labels []string, bundles []*schema.Bundle, published bool) (compare.Input, error) {
 	in := compare.Input{Experiment: Name, Metrics: Metrics, Legend: compareLegend}
 	if published {
+		in.Legend = append(slices.Clone(compareLegend), publishedLegend)
+		in.Metrics = publishedMetrics()
 		pub, err := reference.Load()
 		if err != nil {
 			return in, err
@@ -74,77 +92,20 @@ func compareInput(labels []string, bundles []*schema.Bundle, published bool) (co
 			Host: compare.PublishedHost(setup)})
 	}
 	for i, b := range bundles {
-		in.Sides = append(in.Sides, compare.Side{Label: labels[i], Rows: Rows(b), Common: &b.Manifest.Common, Manifest: b.Manifest,
+		in.Sides = append(in.Sides, compare.Side{Label: labels[i], Rows: schema.Figures(b), Common: &b.Manifest.Common, Manifest: b.Manifest,
 			Host: []compare.KV{{Key: "runtime", Value: runtimes(b.Manifest)}}})
 	}
 	return in, nil
 }
 
-// Rows are a fifo-stall bundle's rows for the comparison engine: per condition, each
-// verified run's request latencies (p99, p50, mean) and its per-run figures (drain,
-// throughputs, backlog, CPU). The throughputs' values are conditions.csv's (requests
-// over summed time); their intervals resample the per-run figures. A p99 that is not
-// resolved, and the latencies of a condition with untrusted runs, are marked.
-func Rows(b *schema.Bundle) []compare.Row {
-	var out []compare.Row
-	for _, c := range schema.DeriveConditions(b.Runs, b.Manifest.Parameters) {
-		cond := []compare.KV{{Key: "api", Value: c.API}, {Key: "mode", Value: c.Mode}, {Key: "reader", Value: c.Reader}}
-		var lat [][]float64
-		var drain, rpsA, rpsB, backlog, cpu [][]float64
-		for _, r := range b.Runs {
-			run := r.Run
-			if !run.Verified || run.Superseded || run.API != c.API || run.Mode != c.Mode || run.Reader != c.Reader {
-				continue
-			}
-			var l []float64
-			for _, q := range r.Requests {
-				l = append(l, q.LatencyMs)
-			}
-			lat = append(lat, l)
-			drain = append(drain, []float64{run.DrainS})
-			rpsA = append(rpsA, []float64{perSecond(run.Requests, run.ToLastResponseS)})
-			rpsB = append(rpsB, []float64{perSecond(run.Requests, run.ToLogsReadS)})
-			backlog = append(backlog, []float64{float64(run.BacklogMaxBytes)})
-			cpu = append(cpu, []float64{run.APICPUCores})
-		}
-		var latMarks []string
-		if c.RunsVerified > c.RunsTrusted {
-			latMarks = append(latMarks, "lag-untrusted runs")
-		}
-		p99 := compare.Measured(cond, "p99_ms", "ms", compare.Quantile(99), lat)
-		p99.Requests = c.Requests
-		p99.Marks = slices.Clone(latMarks)
-		if !c.P99Resolved && !math.IsNaN(float64(c.P99Ms)) {
-			p99.Marks = append(p99.Marks, "p99 not resolved")
-		}
-		p50 := compare.Measured(cond, "p50_ms", "ms", compare.Quantile(50), lat)
-		p50.Marks = latMarks
-		mean := compare.Measured(cond, "mean_ms", "ms", compare.Mean{}, lat)
-		mean.Marks = latMarks
-		a := compare.Measured(cond, "rps_to_last_response", "req/s", compare.Mean{}, rpsA)
-		a.Value = float64(c.RPSToLastResponse)
-		rb := compare.Measured(cond, "rps_to_logs_read", "req/s", compare.Mean{}, rpsB)
-		rb.Value = float64(c.RPSToLogsRead)
-		out = append(out, p99, p50, compare.Measured(cond, "drain_s", "s", compare.Mean{}, drain), rb,
-			compare.Measured(cond, "api_cpu_cores", "cores", compare.Mean{}, cpu), mean, a,
-			compare.Measured(cond, "backlog_max_bytes", "B", compare.Mean{}, backlog))
-	}
-	return out
-}
-
-func perSecond(n int, s float64) float64 {
-	if s <= 0 {
-		return math.NaN()
-	}
-	return float64(n) / s
-}
-
 // PublishedRows are the article's figures as fixed rows, for every condition the
-// bundles have, labelled with the API the article measured.
+// bundles have, labelled with the API the article measured. Its p99 pools its runs'
+// requests: it stands beside the bundles' p99 of the pooled requests, never beside
+// their p99 over runs.
 func PublishedRows(pub reference.Figures, bundles []*schema.Bundle) []compare.Row {
 	metrics := []struct{ name, unit, published string }{
-		{"p99_ms", "ms", "p99_pooled"}, {"drain_s", "s", "drain_mean"}, {"rps_to_logs_read", "req/s", "rps_to_logs_read"},
-		{"api_cpu_cores", "cores", "cpu_cores_mean"}, {"rps_to_last_response", "req/s", "rps_to_last_response"},
+		{schema.MetricP99Pooled, "ms", "p99_pooled"}, {schema.MetricDrain, "s", "drain_mean"}, {schema.MetricRPSToLogsRead, "req/s", "rps_to_logs_read"},
+		{schema.MetricAPICPU, "cores", "cpu_cores_mean"}, {schema.MetricRPSToLastResponse, "req/s", "rps_to_last_response"},
 	}
 	type mr struct{ mode, reader string }
 	var order []mr
@@ -163,8 +124,8 @@ func PublishedRows(pub reference.Figures, bundles []*schema.Bundle) []compare.Ro
 		for _, m := range metrics {
 			if v, ok := pub.Lookup(k.mode, k.reader, m.published); ok {
 				row := compare.Fixed(cond, m.name, m.unit, v)
-				if m.name == "p99_ms" {
-					row.Requests = pubSetup.RequestsPerCondition
+				if m.name == schema.MetricP99Pooled {
+					row.Stat, row.Requests = compare.Quantile(99), pubSetup.RequestsPerCondition
 				}
 				out = append(out, row)
 			}
@@ -205,5 +166,5 @@ func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
 	if b == nil {
 		return nil, fmt.Errorf("%s: not verified as a bundle of the fifo-stall experiment", res.Name)
 	}
-	return Rows(b), nil
+	return schema.Figures(b), nil
 }

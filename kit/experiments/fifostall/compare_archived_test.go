@@ -12,7 +12,7 @@ import (
 // against the published figures.
 func TestCompareArchivedGolden(t *testing.T) {
 	if testing.Short() {
-		t.Skip("bootstraps whole bundles")
+		t.Skip("compares whole archived bundles")
 	}
 	cases := []struct {
 		name      string

@@ -8,8 +8,8 @@ import (
 )
 
 // BenchmarkCompare compares two bundles the size of the published matrix (7 modes x 2
-// readers x 3 runs of 160 requests): every metric's hierarchical bootstrap, 2000
-// resamples a row.
+// readers x 3 runs of 160 requests): every metric's run figures, their t intervals and
+// Welch's tests.
 func BenchmarkCompare(b *testing.B) {
 	modes := []string{"none", "short1", "short10", "json-only", "json-prebuilt-sync", "json-sync", "json-queue"}
 	x := schematest.New(schematest.Options{Seed: 1, Modes: modes, Rounds: 3})

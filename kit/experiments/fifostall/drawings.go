@@ -12,7 +12,9 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
 )
 
@@ -30,33 +32,51 @@ func (d drawn) find(cat, reader string, multiAPI bool) (condition, bool) {
 }
 
 // latencyRange is the smallest and largest positive latency figure the plots of reader
-// show, over every bundle, so that they share one scale.
+// show, over every bundle, so that they share one scale: from the lowest p50 or run's
+// p99 to the largest latency, interval or published p99. An interval's low end below it
+// runs off the bottom (whisker).
 func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 	lo, hi = math.Inf(1), 0
-	med := math.Inf(1)
+	seeLow := func(v float64) {
+		if v > 0 && !math.IsInf(v, 0) {
+			lo = min(lo, v)
+		}
+	}
+	seeHigh := func(v float64) {
+		if v > 0 && !math.IsInf(v, 0) {
+			hi = max(hi, v)
+		}
+	}
 	for _, d := range bs {
 		for _, c := range d.conds {
 			if c.reader != reader {
 				continue
 			}
-			for _, v := range append(slices.Clone(c.lat), c.pubP99) {
-				if v > 0 && !math.IsInf(v, 0) {
-					lo, hi = min(lo, v), max(hi, v)
-				}
+			seeLow(c.figs.Of(schema.MetricP50).Value)
+			for _, r := range c.runs {
+				seeLow(float64(r.Run.P99Ms))
 			}
-			if v := stats.NearestRank(c.lat, 50); v > 0 {
-				med = min(med, v)
+			for _, v := range c.lat {
+				seeHigh(v)
 			}
+			seeHigh(c.pubP99)
+			seeHigh(c.figs.Of(schema.MetricP99).High)
 		}
 	}
-	if math.IsInf(lo, 1) {
+	if math.IsInf(lo, 1) || hi < lo {
 		return 0.1, 10
 	}
-	// Below the median of the fastest condition nothing is plotted: start there.
-	if !math.IsInf(med, 1) {
-		lo = med
-	}
 	return lo, hi
+}
+
+// withInterval is an estimate as a drawing's value: its interval as a whisker, whose
+// low end is held at floor when it reaches below (a log axis has no 0).
+func withInterval(e figure.Estimate, floor float64) report.Value {
+	v := report.Value{V: e.Value, Lo: math.NaN(), Hi: math.NaN()}
+	if e.HasInterval() {
+		v.Lo, v.Hi = max(e.Low, floor), e.High
+	}
+	return v
 }
 
 // bundleLegend names each bundle in its colour, when there are several.
@@ -85,6 +105,8 @@ func percentilePlots(bs []drawn, cats, readers []string, multiAPI bool) []report
 		pct  float64
 		col  color.RGBA
 	}{{"p50", 50, report.Blue}, {"p90", 90, report.Green}, {"p99", 99, report.Orange}, {"max", 100, report.Red}}
+	// p50 and p99 are the figures compare states; p90 and the largest latency are taken
+	// the same way: each run's, then the mean over runs.
 	g := group(bs)
 	for _, reader := range readers {
 		// Each reader its own range: the slow reader's seconds would flatten the fast
@@ -104,7 +126,7 @@ func percentilePlots(bs []drawn, cats, readers []string, multiAPI bool) []report
 					if !ok {
 						continue
 					}
-					if v := stats.NearestRank(c.lat, s.pct); v > 0 {
+					if v := c.overRuns(s.pct).Value; v > 0 {
 						xys = append(xys, plotter.XY{X: g.X(i, j), Y: v})
 					}
 				}
@@ -141,17 +163,40 @@ func percentilePlots(bs []drawn, cats, readers []string, multiAPI bool) []report
 	return out
 }
 
-// runPlots draw each condition's pooled p99 with the range of its runs' p99s as a
-// whisker, every run's p99 as a dot, and the published p99.
+// overRuns is the condition's latency percentile pct as compare states a figure: each
+// run's, then the mean over runs; p50 and p99 are its Figures rows themselves.
+func (c condition) overRuns(pct float64) figure.Estimate {
+	switch pct {
+	case 50:
+		return c.figs.Of(schema.MetricP50)
+	case 99:
+		return c.figs.Of(schema.MetricP99)
+	}
+	runs := make([][]float64, 0, len(c.runs))
+	for _, r := range c.runs {
+		l := make([]float64, 0, len(r.Requests))
+		for _, q := range r.Requests {
+			l = append(l, q.LatencyMs)
+		}
+		runs = append(runs, l)
+	}
+	return compare.Estimate(compare.Measured(nil, "", "ms", compare.Quantile(pct), runs))
+}
+
+// runPlots draw each condition's p99 as compare states it (the mean of its runs' p99s,
+// with its interval as a whisker), every run's p99 as a ring, the p99 of the pooled
+// requests as a cross, and the article's p99 of its pooled requests.
 func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure {
 	var out []report.Figure
 	for _, reader := range readers {
 		lo, hi := latencyRange(bs, reader)
+		floor := lo / 1.4 // the axis' bottom (report.LogAxis)
 		title := fmt.Sprintf("p99 per run, %s reader", reader)
 		g := group(bs)
 		g.Points = true
 		g.Published = make([]float64, len(cats))
-		var dots []plot.Plotter
+		var marks []plot.Plotter
+		pooledShown := false
 		for i, cat := range cats {
 			g.Published[i] = math.NaN()
 			for j, d := range bs {
@@ -163,45 +208,48 @@ func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure
 				if c.pubP99 > 0 {
 					g.Published[i] = c.pubP99
 				}
-				v := report.Value{V: float64(c.row.P99Ms), Lo: math.NaN(), Hi: math.NaN()}
+				v := withInterval(c.figs.Of(schema.MetricP99), floor)
 				if !(v.V > 0) {
 					v.V = math.NaN()
 				}
+				g.Series[j].Values = append(g.Series[j].Values, v)
 				var ys plotter.XYs
 				for _, r := range c.runs {
 					if p := float64(r.Run.P99Ms); p > 0 {
 						ys = append(ys, plotter.XY{X: g.X(i, j), Y: p})
 					}
 				}
-				if len(ys) > 1 {
-					v.Lo, v.Hi = ys[0].Y, ys[0].Y
-					for _, y := range ys {
-						v.Lo, v.Hi = min(v.Lo, y.Y), max(v.Hi, y.Y)
-					}
-				}
-				g.Series[j].Values = append(g.Series[j].Values, v)
 				if len(ys) > 0 {
 					if pts, err := report.Points(ys, bs[j].colour, draw.RingGlyph{}, 2.5); err == nil {
-						dots = append(dots, pts)
+						marks = append(marks, pts)
+					}
+				}
+				if p := float64(c.row.P99Ms); p > 0 {
+					if pts, err := report.Points(plotter.XYs{{X: g.X(i, j), Y: p}}, bs[j].colour, draw.CrossGlyph{}, 3.5); err == nil {
+						marks = append(marks, pts)
+						pooledShown = true
 					}
 				}
 			}
 		}
 		ch := report.NewChart(title, "", "p99 latency (ms, log scale)")
 		ch.Add(g)
-		ch.Add(dots...)
+		ch.Add(marks...)
 		for _, s := range g.Series {
 			name := s.Name
 			if len(bs) == 1 {
-				name = "pooled p99, runs' range"
+				name = "p99, mean over runs, 95% interval"
 			}
 			ch.AddLegend(name, report.Swatch{Colour: s.Colour})
 		}
 		if ring, err := report.Points(plotter.XYs{{}}, report.Grey, draw.RingGlyph{}, 2.5); err == nil {
 			ch.AddLegend("each run's p99", ring)
 		}
+		if cross, err := report.Points(plotter.XYs{{}}, report.Grey, draw.CrossGlyph{}, 3.5); err == nil && pooledShown {
+			ch.AddLegend("p99 of the pooled requests", cross)
+		}
 		if slices.ContainsFunc(g.Published, func(v float64) bool { return v > 0 }) {
-			ch.AddLegend("published p99", report.PublishedMark{})
+			ch.AddLegend("published p99 of the pooled requests", report.PublishedMark{})
 		}
 		report.Categories(ch.P, cats)
 		report.LogAxis(&ch.P.Y, lo, hi)
@@ -483,9 +531,7 @@ func cpuPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure
 			for j, d := range bs {
 				v := report.Absent
 				if c, ok := d.find(cat, reader, multiAPI); ok {
-					if x := float64(c.row.APICPUCores); !math.IsNaN(x) && !math.IsInf(x, 0) {
-						v.V = x
-					}
+					v = withInterval(c.figs.Of(schema.MetricAPICPU), 0)
 				}
 				g.Series[j].Values = append(g.Series[j].Values, v)
 			}

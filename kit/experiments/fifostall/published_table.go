@@ -15,21 +15,27 @@ import (
 // (schema.Resolved): "~2.37" is a p99 the instrument cannot vouch for to its size.
 const NotResolved = "~"
 
-// PublishedLegend explains Published's trust columns and marks, one line each.
+// PublishedLegend explains Published's columns and marks, one line each.
 var PublishedLegend = []string{
+	"p99_ms, drain_s, rps_*, backlog_max_kib, api_cpu_cores: each run's figure, then the mean over the condition's verified runs with its 95% Student-t interval over runs, as verify, compare and report state them (one run: no interval); p99_runs_ms: the range of the runs' p99s; model: the FIFO arithmetic's figure of a run",
+	fmt.Sprintf("p99_pooled_ms: the p99 of every verified run's requests pooled, as the article states its p99 (its pub beside it), without an interval; %s before a p99: the p99 of the pooled requests is under %g x lag_p99_ms, so neither p99 is resolved", NotResolved, schema.ResolutionFactor),
+	"pub: the article's throughputs are its runs' requests over their summed time, its drain and CPU the mean over its runs",
 	"verified: runs whose every log byte was read back, of the condition's runs (a redone attempt is not one of them)",
-	fmt.Sprintf("trusted: verified runs whose load generator's send-lag p99 kept within the bound; lag_p99_ms is the largest of the condition; %s before a p99: under %g x that lag, not resolved", NotResolved, schema.ResolutionFactor),
+	"trusted: verified runs whose load generator's send-lag p99 kept within the bound; lag_p99_ms is the largest of the condition",
 	fmt.Sprintf("redone: attempts performed again because their send lag was over the bound (kept in runs.csv, in no figure); noisy: runs during which the host's steal time passed %g%% or its CPU pressure %g%%", schema.NoisyStealPct, schema.NoisyCPUPressurePct),
 }
 
 // Published puts a bundle's conditions beside the published figures ("pub") and the
 // model's prediction ("model"), one row per condition, with how far each condition's
 // figures can be trusted: runs verified and lag-trusted, attempts redone, runs on a
-// noisy host, and a p99 not resolved marked NotResolved.
-func Published(conds []schema.ConditionRow, pub reference.Figures) compare.Table {
+// noisy host, and a p99 not resolved marked NotResolved. Each figure is the one compare
+// states (schema.Figures); the p99 of the pooled requests stands apart, beside the
+// article's, which is of pooled requests too.
+func Published(b *schema.Bundle, pub reference.Figures) compare.Table {
 	t := compare.Table{Header: []string{
 		"api", "mode", "reader", "verified", "trusted", "redone", "noisy", "lag_p99_ms",
-		"p99_ms", "pub", "model", "p99_runs_ms", "pub",
+		"p99_ms", "model", "p99_runs_ms", "pub",
+		"p99_pooled_ms", "pub",
 		"drain_s", "pub", "model",
 		"rps_to_last_response", "pub", "model",
 		"rps_to_logs_read", "pub", "model",
@@ -38,28 +44,31 @@ func Published(conds []schema.ConditionRow, pub reference.Figures) compare.Table
 		"api_cpu_cores", "pub",
 		"note",
 	}}
-	for _, c := range conds {
+	figures := schema.FiguresByCondition(schema.Figures(b))
+	for _, c := range b.Conditions {
 		look := func(metric string) float64 {
 			if v, ok := pub.Lookup(c.Mode, c.Reader, metric); ok {
 				return v
 			}
 			return math.NaN()
 		}
-		p99 := compare.Figure(float64(c.P99Ms))
-		if !c.P99Resolved && p99 != "-" {
-			p99 = NotResolved + p99
+		f := figures[schema.ConditionKey(c.API, c.Mode, c.Reader)]
+		est := func(metric string) string { return schema.EstimateText(f.Of(metric)) }
+		p99, pooled := est(schema.MetricP99), compare.Figure(float64(c.P99Ms))
+		if !c.P99Resolved && pooled != "-" {
+			p99, pooled = NotResolved+p99, NotResolved+pooled
 		}
 		t.Rows = append(t.Rows, []string{
 			c.API, c.Mode, c.Reader, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), fmt.Sprintf("%d/%d", c.RunsTrusted, c.Runs),
 			fmt.Sprint(c.RunsSuperseded), fmt.Sprint(c.RunsNoisy), compare.Figure(float64(c.SendLagP99MaxMs)),
-			p99, compare.Figure(look("p99_pooled")), compare.Figure(float64(c.PredictedP99Ms)),
-			span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)), span(look("p99_run_min"), look("p99_run_max")),
-			compare.Figure(float64(c.DrainS)), compare.Figure(look("drain_mean")), compare.Figure(float64(c.PredictedDrainS)),
-			compare.Figure(float64(c.RPSToLastResponse)), compare.Figure(look("rps_to_last_response")), compare.Figure(float64(c.PredictedRPSToLastResponse)),
-			compare.Figure(float64(c.RPSToLogsRead)), compare.Figure(look("rps_to_logs_read")), compare.Figure(float64(c.PredictedRPSToLogsRead)),
-			compare.Figure(float64(c.BacklogMaxBytes) / 1024), compare.Figure(look("backlog_max") / 1024), compare.Figure(float64(c.PredictedBacklogMaxBytes) / 1024),
+			p99, compare.Figure(float64(c.PredictedP99Ms)), span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)), span(look("p99_run_min"), look("p99_run_max")),
+			pooled, compare.Figure(look("p99_pooled")),
+			est(schema.MetricDrain), compare.Figure(look("drain_mean")), compare.Figure(float64(c.PredictedDrainS)),
+			est(schema.MetricRPSToLastResponse), compare.Figure(look("rps_to_last_response")), compare.Figure(float64(c.PredictedRPSToLastResponse)),
+			est(schema.MetricRPSToLogsRead), compare.Figure(look("rps_to_logs_read")), compare.Figure(float64(c.PredictedRPSToLogsRead)),
+			est(schema.MetricBacklog), compare.Figure(look("backlog_max") / 1024), compare.Figure(float64(c.PredictedBacklogMaxBytes) / 1024),
 			compare.Figure(float64(c.SpanLogCallMeanUs)), compare.Figure(look("span_log_call_mean")),
-			compare.Figure(float64(c.APICPUCores)), compare.Figure(look("cpu_cores_mean")),
+			est(schema.MetricAPICPU), compare.Figure(look("cpu_cores_mean")),
 			trustNote(c),
 		})
 	}
@@ -76,7 +85,10 @@ func trustNote(c schema.ConditionRow) string {
 		notes = append(notes, fmt.Sprintf("%d still untrusted", n))
 	}
 	if !c.P99Resolved && !math.IsNaN(float64(c.P99Ms)) {
-		notes = append(notes, "p99 not resolved")
+		notes = append(notes, schema.MarkNotResolved)
+	}
+	if c.RunsVerified == 1 {
+		notes = append(notes, "one run: no intervals")
 	}
 	return strings.Join(notes, "; ")
 }

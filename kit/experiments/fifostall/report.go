@@ -14,6 +14,7 @@ import (
 	"github.com/docker/go-units"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/results/reference"
 )
@@ -38,9 +39,12 @@ type drawn struct {
 type condition struct {
 	api, mode, reader string
 	row               schema.ConditionRow // recomputed from the runs
-	lat               []float64           // pooled latencies of the verified runs
-	runs              []schema.Rows       // the verified runs
-	pubP99            float64
+	// figs are its figures as compare states them (schema.Figures): what every plot
+	// and table shows under a figure's name.
+	figs   schema.ConditionFigures
+	lat    []float64     // pooled latencies of the verified runs
+	runs   []schema.Rows // the verified runs
+	pubP99 float64       // the article's p99 of its pooled requests
 }
 
 func (c condition) label(multiAPI bool) string {
@@ -98,13 +102,13 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 	}
 
 	p.Sections = append(p.Sections, report.Section{ID: "percentiles", Title: "Latency percentiles",
-		Caption: "Pooled over each condition's verified runs, from the scheduled send to the end of the response (log scale): a colour per bundle, a shape per percentile. Each reader has its own scale.",
+		Caption: "Each run's p50, p90, p99 and largest latency, from the scheduled send to the end of the response, then the mean over the condition's verified runs, as compare states p50 and p99 (their intervals are in the table of conditions; log scale): a colour per bundle, a shape per percentile. Each reader has its own scale.",
 		Figures: percentilePlots(bs, cats, readers, multiAPI)})
 	p.Sections = append(p.Sections, report.Section{ID: "p99-runs", Title: "p99 per run",
-		Caption: "Each condition's pooled p99 (square) with the range of its runs' p99s (whisker) and each run's (dots), a colour per bundle" + publishedNote(pub, apis) + ".",
+		Caption: "Each condition's p99 as compare states it: the mean of its runs' p99s (square) with its 95% Student-t interval over runs (whisker; none from one run, and one that reaches 0 runs off the bottom); each run's p99 (rings); and the p99 of the pooled requests (cross), the figure the resolution rule tests and the article states. A colour per bundle" + publishedNote(pub, apis) + ".",
 		Figures: runPlots(bs, cats, readers, multiAPI)})
 	p.Sections = append(p.Sections, report.Section{ID: "hdr", Title: "Latency by percentile",
-		Caption: "Every pooled request's latency at its percentile, on a log scale of 1/(1-q) as HdrHistogram draws it: the tail has room. A colour per condition" + dashNote(bs) + ".",
+		Caption: "Every pooled request's latency at its percentile, on a log scale of 1/(1-q) as HdrHistogram draws it: the tail has room, and the line's 99% is the p99 of the pooled requests. A colour per condition" + dashNote(bs) + ".",
 		Figures: hdrPlots(bs, readers, multiAPI)})
 	p.Sections = append(p.Sections, report.Section{ID: "schedule", Title: "Latency by scheduled send",
 		Caption: scheduleCaption(bs),
@@ -117,11 +121,13 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 	}
 	p.Sections = append(p.Sections, tl)
 	p.Sections = append(p.Sections, report.Section{ID: "cpu", Title: "API CPU",
-		Caption: "Mean cores the API's cgroup used, from the reset after warm-up to the last response, over the verified runs; a bar per bundle.",
+		Caption: "The API's CPU as compare states it: each run's mean cores (its cgroup, from the reset after warm-up to the last response), then the mean over the verified runs (bar) with its 95% Student-t interval over runs (whisker); a bar per bundle.",
 		Figures: cpuPlots(bs, cats, readers, multiAPI)})
 	p.Sections = append(p.Sections, report.Section{ID: "conditions", Title: "Conditions and the model",
-		Caption: "Every figure recomputed from the runs; failed runs are counted, never pooled. The model's p99, drain and backlog are this kit's prediction from the reader's bound.",
-		Tables:  conditionTables(bs)})
+		Caption: "Every figure recomputed from the runs; failed runs are counted, never used. p50, p99, drain, throughputs, backlog and API CPU are as compare states them: each run's figure, then the mean over the condition's verified runs with its 95% Student-t interval over runs (none from one run). " +
+			"The p99 of the pooled requests pools every verified run's requests, as the article states its p99 (the published column): the figure the resolution rule tests against " + trimFloat(schema.ResolutionFactor) + " x the largest send-lag p99, without an interval. Max is the largest latency of any request. " +
+			"The model's p99, drain and backlog are this kit's prediction for a run from the reader's bound.",
+		Tables: conditionTables(bs)})
 	p.Sections = append(p.Sections, report.Section{ID: "calibration", Title: "Calibration",
 		Caption: "The instrument measured on this engine inside the same limits just before the runs: every latency carries the send lag.",
 		Tables:  []report.Table{calibrationTable(bs)}})
@@ -155,7 +161,7 @@ func publishedNote(pub reference.Figures, apis []string) string {
 	if pub == nil || !slices.Contains(apis, publishedAPI) {
 		return ""
 	}
-	return "; the black stroke is the article's pooled p99, where it published one"
+	return "; the black stroke is the article's p99 of its pooled requests, where it published one"
 }
 
 func dashNote(bs []drawn) string {
@@ -182,9 +188,10 @@ func timelineNote(bs []drawn) string {
 // conditions recomputes the conditions and gathers each one's requests and runs.
 func conditions(b *schema.Bundle, pub reference.Figures) []condition {
 	rows := schema.DeriveConditions(b.Runs, b.Manifest.Parameters)
+	figs := schema.FiguresByCondition(schema.Figures(b))
 	out := make([]condition, 0, len(rows))
 	for _, r := range rows {
-		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, pubP99: math.NaN()}
+		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, figs: figs[schema.ConditionKey(r.API, r.Mode, r.Reader)], pubP99: math.NaN()}
 		for _, run := range b.Runs {
 			if run.Run.Verified && !run.Run.Superseded && run.Run.API == r.API && run.Run.Mode == r.Mode && run.Run.Reader == r.Reader {
 				c.runs = append(c.runs, run)
@@ -231,18 +238,20 @@ func orderBy(want []string, conds []condition, key func(condition) string) []str
 func conditionTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
-		t := report.Table{Caption: d.label, Text: 1, Header: []string{"condition", "runs verified", "lag-trusted", "noisy host", "requests", "errors", "p50 ms", "p99 ms", "p99 resolved",
-			"model p99 ms", "published p99 ms", "per-run p99 ms", "max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read",
-			"max backlog KiB", "model backlog KiB", "API CPU cores"}}
+		t := report.Table{Caption: d.label, Text: 1, Header: []string{"condition", "runs verified", "lag-trusted", "noisy host", "requests", "errors",
+			"p50 ms", "p99 ms", "model p99 ms", "runs' p99 ms", "p99 of the pooled requests ms", "pooled p99 resolved", "published p99 of the pooled requests ms",
+			"max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read", "largest backlog KiB", "model backlog KiB", "API CPU cores"}}
 		for _, c := range d.conds {
 			r := c.row
+			est := func(metric string) string { return schema.EstimateText(c.figs.Of(metric)) }
 			t.Rows = append(t.Rows, []string{
 				c.key(), fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), fmt.Sprintf("%d/%d", r.RunsTrusted, r.RunsVerified),
 				strconv.Itoa(r.RunsNoisy), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),
-				ms(float64(r.P50Ms)), ms(float64(r.P99Ms)), yes(r.P99Resolved), ms(float64(r.PredictedP99Ms)), ms(c.pubP99),
-				figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)), ms(float64(r.MaxMs)),
-				fixed(float64(r.DrainS), 3), fixed(float64(r.PredictedDrainS), 3), fixed(float64(r.RPSToLastResponse), 2), fixed(float64(r.RPSToLogsRead), 2),
-				fixed(float64(r.BacklogMaxBytes)/1024, 1), fixed(float64(r.PredictedBacklogMaxBytes)/1024, 1), fixed(float64(r.APICPUCores), 4),
+				est(schema.MetricP50), est(schema.MetricP99), figure.Text(float64(r.PredictedP99Ms)), figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)),
+				figure.Text(float64(r.P99Ms)), yes(r.P99Resolved), figure.Text(c.pubP99),
+				figure.Text(float64(r.MaxMs)), est(schema.MetricDrain), figure.Text(float64(r.PredictedDrainS)),
+				est(schema.MetricRPSToLastResponse), est(schema.MetricRPSToLogsRead),
+				est(schema.MetricBacklog), figure.Text(float64(r.PredictedBacklogMaxBytes) / 1024), est(schema.MetricAPICPU),
 			})
 		}
 		out = append(out, t)

@@ -34,6 +34,7 @@ func (v *verifier) conditions() {
 	}
 	want := DeriveConditions(runs, v.manifestBody.Parameters)
 	v.derived = want
+	v.figures = FiguresByCondition(Figures(&Bundle{Manifest: v.manifestBody, Runs: runs}))
 	type key struct{ api, mode, reader string }
 	keyOf := func(c ConditionRow) key { return key{c.API, c.Mode, c.Reader} }
 	name := func(k key) string { return "condition " + k.api + "/" + k.mode + "/" + k.reader }

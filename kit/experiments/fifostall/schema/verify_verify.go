@@ -76,6 +76,9 @@ type verifier struct {
 	// derived are the conditions recomputed from the recomputed runs: what the trust
 	// lines say, whatever conditions.csv claims.
 	derived []ConditionRow
+	// figures are the conditions' figures as compare states them (Figures), from the
+	// same recomputed runs: what the trust lines say of each p99.
+	figures map[string]ConditionFigures
 
 	byRun map[string]int // run_id -> index in runRows
 	reqOf [][]int        // per run: indexes into requests

@@ -517,7 +517,7 @@ func TestASupersededRunIsKeptAndCountsNowhere(t *testing.T) {
 
 // TestAForgedSupersededOrTrustCountIsCaught: each derived mark of the retry rule is
 // recomputed: a superseded run counted again, a condition's runs_trusted raised, a run
-// marked superseded though its lag held the bound.
+// marked superseded though its lag held the bound; and so is the p99 over runs.
 func TestAForgedSupersededOrTrustCountIsCaught(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -529,6 +529,8 @@ func TestAForgedSupersededOrTrustCountIsCaught(t *testing.T) {
 		{"p99_resolved forged", func(dir string) {
 			edit(t, dir, schema.ConditionsFile, 1, "p99_resolved", map[string]string{"true": "false", "false": "true"}[cell(t, dir, schema.ConditionsFile, 1, "p99_resolved")])
 		}, "p99_resolved"},
+		// The p99 over runs that every output states is recomputed like the pooled one.
+		{"p99_run_mean_ms forged", func(dir string) { edit(t, dir, schema.ConditionsFile, 1, "p99_run_mean_ms", "0.001") }, "p99_run_mean_ms"},
 		{"a trusted run marked superseded", func(dir string) {
 			// A bound of 1 ms, as small() has it, trusts every run: none may be redone.
 			os.RemoveAll(dir)

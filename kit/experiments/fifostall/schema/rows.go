@@ -1,0 +1,135 @@
+package schema
+
+import (
+	"math"
+	"slices"
+
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/figure"
+)
+
+// The metrics of a condition's figures, as compare, verify, reproduce and report name
+// them. Every one but MetricP99Pooled is a figure over runs: each run's own figure (its
+// p99, its drain), then the mean over the condition's verified runs with its Student-t
+// interval (compare.Estimate).
+const (
+	MetricP99 = "p99_ms"
+	// MetricP99Pooled is the p99 of every verified run's requests pooled, as the article
+	// states its p99 and as the resolution rule (Resolved) tests it: one figure, without
+	// an interval over runs.
+	MetricP99Pooled         = "p99_pooled_ms"
+	MetricP50               = "p50_ms"
+	MetricMean              = "mean_ms"
+	MetricDrain             = "drain_s"
+	MetricRPSToLastResponse = "rps_to_last_response"
+	MetricRPSToLogsRead     = "rps_to_logs_read"
+	MetricBacklog           = "backlog_max_kib"
+	MetricAPICPU            = "api_cpu_cores"
+)
+
+// The marks of a figure not to be trusted as it stands (compare.Row.Marks).
+const (
+	MarkNotResolved      = "p99 not resolved"
+	MarkLagUntrustedRuns = "lag-untrusted runs"
+)
+
+// Figures are a bundle's figures, one row per condition and metric, for compare, verify,
+// reproduce and report alike: per condition, each verified run's request latencies
+// (p99, p50, mean) and its per-run figures (drain, throughputs, largest backlog in KiB,
+// API CPU), and the p99 of the pooled requests as a figure without runs. A p99 whose
+// pooled requests are not resolved, and the latencies of a condition with untrusted
+// runs, are marked.
+func Figures(b *Bundle) []compare.Row {
+	conds := DeriveConditions(b.Runs, b.Manifest.Parameters)
+	var out []compare.Row
+	for _, c := range conds {
+		cond := []compare.KV{{Key: "api", Value: c.API}, {Key: "mode", Value: c.Mode}, {Key: "reader", Value: c.Reader}}
+		var lat, drain, rpsA, rpsB, backlog, cpu [][]float64
+		for _, r := range b.Runs {
+			run := r.Run
+			if !run.Verified || run.Superseded || run.API != c.API || run.Mode != c.Mode || run.Reader != c.Reader {
+				continue
+			}
+			l := make([]float64, 0, len(r.Requests))
+			for _, q := range r.Requests {
+				l = append(l, q.LatencyMs)
+			}
+			lat = append(lat, l)
+			drain = append(drain, []float64{run.DrainS})
+			rpsA = append(rpsA, []float64{perSecond(run.Requests, run.ToLastResponseS)})
+			rpsB = append(rpsB, []float64{perSecond(run.Requests, run.ToLogsReadS)})
+			backlog = append(backlog, []float64{float64(run.BacklogMaxBytes) / 1024})
+			cpu = append(cpu, []float64{run.APICPUCores})
+		}
+		var latMarks []string
+		if c.RunsVerified > c.RunsTrusted {
+			latMarks = append(latMarks, MarkLagUntrustedRuns)
+		}
+		p99Marks := slices.Clone(latMarks)
+		if !c.P99Resolved && !math.IsNaN(float64(c.P99Ms)) {
+			p99Marks = append(p99Marks, MarkNotResolved)
+		}
+		p99 := compare.Measured(cond, MetricP99, "ms", compare.Quantile(99), lat)
+		p99.Requests, p99.Marks = c.Requests, p99Marks
+		pooled := compare.Fixed(cond, MetricP99Pooled, "ms", float64(c.P99Ms))
+		pooled.Stat, pooled.Requests, pooled.Marks = compare.Quantile(99), c.Requests, slices.Clone(p99Marks)
+		p50 := compare.Measured(cond, MetricP50, "ms", compare.Quantile(50), lat)
+		p50.Marks = latMarks
+		mean := compare.Measured(cond, MetricMean, "ms", compare.Mean{}, lat)
+		mean.Marks = latMarks
+		out = append(out, p99, pooled, p50,
+			compare.Measured(cond, MetricDrain, "s", compare.Mean{}, drain),
+			compare.Measured(cond, MetricRPSToLogsRead, "req/s", compare.Mean{}, rpsB),
+			compare.Measured(cond, MetricAPICPU, "cores", compare.Mean{}, cpu),
+			mean,
+			compare.Measured(cond, MetricRPSToLastResponse, "req/s", compare.Mean{}, rpsA),
+			compare.Measured(cond, MetricBacklog, "KiB", compare.Mean{}, backlog))
+	}
+	return out
+}
+
+func perSecond(n int, s float64) float64 {
+	if s <= 0 {
+		return math.NaN()
+	}
+	return float64(n) / s
+}
+
+// ConditionFigures are one condition's figures by metric, as compare.Estimate states
+// them: the one statistic every output of the kit shows.
+type ConditionFigures map[string]figure.Estimate
+
+// FiguresByCondition are the estimates of rows (Figures) by condition, "api/mode/reader".
+func FiguresByCondition(rows []compare.Row) map[string]ConditionFigures {
+	out := map[string]ConditionFigures{}
+	for _, r := range rows {
+		var api, mode, reader string
+		for _, kv := range r.Condition {
+			switch kv.Key {
+			case "api":
+				api = kv.Value
+			case "mode":
+				mode = kv.Value
+			case "reader":
+				reader = kv.Value
+			}
+		}
+		k := ConditionKey(api, mode, reader)
+		if out[k] == nil {
+			out[k] = ConditionFigures{}
+		}
+		out[k][r.Metric] = compare.Estimate(r)
+	}
+	return out
+}
+
+// ConditionKey names a condition as FiguresByCondition keys it.
+func ConditionKey(api, mode, reader string) string { return api + "/" + mode + "/" + reader }
+
+// Of is the figure of metric, absent (NaN, no runs) when the condition has none.
+func (f ConditionFigures) Of(metric string) figure.Estimate {
+	if e, ok := f[metric]; ok {
+		return e
+	}
+	return figure.Of(nil)
+}
