@@ -13,7 +13,7 @@ import (
 
 	"github.com/docker/docker/client"
 
-	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/host/images"
 )
 

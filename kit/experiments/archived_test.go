@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/compare/comparetest"
 )
 
 // TestEveryArchivedBundleVerifies: every bundle the repository keeps under results/,

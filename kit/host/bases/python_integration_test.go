@@ -9,10 +9,10 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/host/bases"
-	"github.com/logbench/logbench/kit/host/enginetest"
 	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
