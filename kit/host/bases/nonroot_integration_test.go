@@ -90,7 +90,7 @@ func TestPythonBaseBuildsWithoutRootOrDebootstrap(t *testing.T) {
 			t.Logf("python3 --version in the base: %s", strings.TrimSpace(out))
 		}
 		// The layer the engine stored is the stream as built: its diff ID is the digest.
-		ins, _, err := docker.ImageInspectWithRaw(ctx, built.Tag)
+		ins, err := docker.ImageInspect(ctx, built.Tag)
 		if err != nil || len(ins.RootFS.Layers) != 1 || ins.RootFS.Layers[0] != "sha256:"+res.RootfsSHA256 {
 			t.Errorf("layers %v, %v; want sha256:%s", ins.RootFS.Layers, err, res.RootfsSHA256)
 		}

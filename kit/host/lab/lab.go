@@ -9,7 +9,6 @@ package lab
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -218,12 +217,6 @@ func (s *Session) Reproduce(ctx context.Context, onStart func(i int, pr experime
 type Interrupted struct{ Msg string }
 
 func (e Interrupted) Error() string { return e.Msg }
-
-// IsInterrupted says whether err ended a session early.
-func IsInterrupted(err error) bool {
-	var i Interrupted
-	return errors.As(err, &i)
-}
 
 // fillCommon fills what every bundle's manifest says of the kit, the engine and the
 // images, for a new bundle.
