@@ -154,3 +154,32 @@ func TestBuildMakesWhatAnExperimentNeeds(t *testing.T) {
 	_, err = runApp(t, "build", "--experiment", "nope")
 	wantUsageError(t, err, `--experiment "nope"`)
 }
+
+// TestReproduceOnSeveralEnginesThroughTheLab: reproduce --engine hands every engine,
+// reached and planned, to lab.Several, which leaves a bundle per engine, each line
+// prefixed with its engine, and their comparison beside them.
+func TestReproduceOnSeveralEnginesThroughTheLab(t *testing.T) {
+	withToys(t)
+	for _, parallel := range []bool{false, true} {
+		root := filepath.Join(t.TempDir(), "engines")
+		args := []string{"reproduce", "toy", "--engine", "unix:///run/a.sock", "--engine", "unix:///run/a.sock", "--sizes", "10,100", "--reps", "1", "--out", root}
+		if parallel {
+			args = append(args, "--parallel")
+		}
+		out, err := runApp(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		for _, want := range []string{"reproducing on 2 engines", "[run_a.sock] reproducing toy: 2 conditions x 1 rounds = 2 runs",
+			"[run_a.sock-2]  2/2 ", "comparison: " + filepath.Join(root, lab.ComparisonFile), "bundle run_a.sock-2: " + filepath.Join(root, "run_a.sock-2")} {
+			if !strings.Contains(out, want) {
+				t.Errorf("parallel %t: the output lacks %q:\n%s", parallel, want, out)
+			}
+		}
+		for _, label := range []string{"run_a.sock", "run_a.sock-2"} {
+			if out, err := runApp(t, "verify", filepath.Join(root, label)); err != nil {
+				t.Errorf("verify %s: %v\n%s", label, err, out)
+			}
+		}
+	}
+}
