@@ -11,7 +11,6 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/incontainer/fiforeader"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // The API implementations: Go (net/http) and the article's Python 3.11 asyncio API.
@@ -214,7 +213,7 @@ func ParamsFrom(c *experiment.Flags) (schema.Params, error) {
 		WarmupRequests: protocol.WarmupCount,
 		ReaderBounds:   ReaderBounds(),
 		ReadBytes:      fiforeader.ReadBytes,
-		QueueCapacity:  logmode.QueueCapacity,
+		QueueCapacity:  contract.QueueCapacity,
 		MaxRunTimeS:    protocol.MaxRunTime.Seconds(),
 		MaxLogBytes:    maxLogBytes,
 		// The bound is written to the manifest and read back by --resume and verify.

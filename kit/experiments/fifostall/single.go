@@ -8,9 +8,9 @@ import (
 
 	"github.com/docker/go-units"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 var (
@@ -29,14 +29,14 @@ func (Experiment) ImagesFor(api string) ([]string, error) {
 	if err != nil {
 		return nil, usagef("--api: %v", err)
 	}
-	p := NewPlan(Cross(apis, []string{string(logmode.None)}, Readers), 1, schema.Params{ClientTopology: SplitClient})
+	p := NewPlan(Cross(apis, []string{string(contract.ModeNone)}, Readers), 1, schema.Params{ClientTopology: SplitClient})
 	return p.Images(), nil
 }
 
 // DeclareSingleRunFlags declares `logbench run`'s flags: one logging mode, one reader
 // and one API (the Go one unless told), and the flags of every run (DeclareRunFlags).
 func (Experiment) DeclareSingleRunFlags(fs *flag.FlagSet) {
-	fs.String("mode", string(logmode.JSONSync), "logging mode: "+strings.Join(logmode.Names(), ", "))
+	fs.String("mode", string(contract.ModeJSONSync), "logging mode: "+strings.Join(contract.LogModeNames(), ", "))
 	fs.String("reader", SlowReader, "reader: fast or slow (256 KiB/s at most)")
 	DeclareRunFlags(fs, GoAPI)
 	fs.Lookup("api").Usage = "API implementation: go (net/http) or python (the article's asyncio API); reproduce runs several"
@@ -44,7 +44,7 @@ func (Experiment) DeclareSingleRunFlags(fs *flag.FlagSet) {
 
 // PlanSingleRun validates run's flags into a plan of the one condition they name.
 func (Experiment) PlanSingleRun(c *experiment.Flags) (experiment.Plan, error) {
-	mode, err := logmode.Parse(c.String("mode"))
+	mode, err := contract.ParseLogMode(c.String("mode"))
 	if err != nil {
 		return nil, usagef("--mode: %v", err)
 	}
