@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -107,7 +107,7 @@ var columnDocs = map[string]map[string]bundle.Doc{
 		"requests_per_s_over_interval": {Unit: "req/s", Text: "requests over measured_s; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."},
 		"generator_cpu_cores":          {Unit: "cores", Text: "generator_cpu_s over measured_s: the generator's mean CPU; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."},
 		"generator_saturated": {Text: fmt.Sprintf("true when generator_cpu_cores reached %g of generator_cpu_limit_cores: the generator may have been the bottleneck, and the run is not data.",
-			closedloop.SaturationShare)},
+			contract.SaturationShare)},
 		"api_cpu_cores":             {Unit: "cores", Text: "(api_cpu_user_us + api_cpu_system_us) over api_interval_ms: the API's mean CPU; missing when api_interval_ms is missing or 0."},
 		"api_cpu_us_per_request":    {Unit: "us", Text: "(api_cpu_user_us + api_cpu_system_us) over api_requests; missing when api_requests is missing or 0."},
 		"engine_cpu_cores":          {Unit: "cores", Text: "engine_cpu_s over engine_interval_s: the engine's own CPU outside the container; missing when not measured."},
