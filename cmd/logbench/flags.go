@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docker/go-units"
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/host/bases"
@@ -210,5 +209,3 @@ func checkSource(dir string) error {
 	}
 	return nil
 }
-
-func formatBytes(n int64) string { return fmt.Sprintf("%s (%d bytes)", units.BytesSize(float64(n)), n) }
