@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,17 +17,25 @@ import (
 const module = "github.com/logbench/logbench/"
 
 type pkg struct {
-	ImportPath string
-	Dir        string
-	GoFiles    []string
-	Imports    []string
-	Deps       []string
+	ImportPath   string
+	Name         string
+	Dir          string
+	GoFiles      []string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+	Deps         []string
+}
+
+// allImports are a package's imports and those of its tests.
+func (p pkg) allImports() []string {
+	return append(append(append([]string(nil), p.Imports...), p.TestImports...), p.XTestImports...)
 }
 
 // packages lists every package of the module with its imports and transitive deps.
 func packages(t *testing.T) []pkg {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-e", "-deps=false", "-json=ImportPath,Dir,GoFiles,Imports,Deps", "./...")
+	cmd := exec.Command("go", "list", "-e", "-deps=false", "-json=ImportPath,Name,Dir,GoFiles,Imports,TestImports,XTestImports,Deps", "./...")
 	cmd.Dir = ".."
 	out, err := cmd.Output()
 	if err != nil {
@@ -136,5 +145,80 @@ func neverPrints(t *testing.T, p pkg) {
 			}
 			return true
 		})
+	}
+}
+
+// incontainerThroughContract are the imports of kit/incontainer by kit/experiments that
+// are still allowed, by importer. The line-cost experiment shares its catalogue with its
+// measuring program in kit/incontainer/linecost: the ways and libraries, each library's
+// line and time stamp, and the regeneration of a trial's expected bytes. The Python and
+// Node.js programs' tests read that catalogue from kit/incontainer/linecost/libraries.go,
+// so it moves to kit/contract with them, not alone.
+var incontainerThroughContract = map[string][]string{
+	"kit/experiments/linecost": {"kit/incontainer/linecost"},
+}
+
+// TestImportFloors keeps the arrows between the kit's layers pointing one way, tests
+// included where a test could carry an arrow back up:
+//   - cmd/ names no single experiment: it serves every one through kit/experiments and
+//     the capabilities of kit/experiment (its tests may read an experiment's bundle);
+//   - an experiment reaches what runs in the containers only through kit/contract,
+//     where the documents that cross the boundary are (but incontainerThroughContract);
+//   - kit/offline reads bundles for every experiment and names none, nor the engine;
+//   - kit/incontainer knows nothing of the host, the bundles or the experiments;
+//   - a test helper (a package that imports testing, or is named *test) lives under an
+//     internal/ folder, not in the exported library.
+func TestImportFloors(t *testing.T) {
+	oneExperiment := func(imp string) bool {
+		return under(imp, "kit/experiments") && rel(imp) != "kit/experiments" && !strings.Contains(rel(imp), "/internal/")
+	}
+	usedAllowance := map[string]bool{}
+	for _, p := range packages(t) {
+		r := rel(p.ImportPath)
+		switch {
+		case under(p.ImportPath, "cmd"):
+			for _, imp := range p.Imports {
+				if oneExperiment(imp) {
+					t.Errorf("%s imports the experiment %s: commands serve every experiment through kit/experiments", r, rel(imp))
+				}
+			}
+		case under(p.ImportPath, "kit/experiments"):
+			for _, imp := range p.allImports() {
+				allowed := false
+				for importer, imports := range incontainerThroughContract {
+					if under(p.ImportPath, importer) && slices.Contains(imports, rel(imp)) {
+						allowed, usedAllowance[importer+" "+rel(imp)] = true, true
+					}
+				}
+				if under(imp, "kit/incontainer") && !allowed {
+					t.Errorf("%s imports %s: an experiment reaches the containers' programs through kit/contract", r, rel(imp))
+				}
+			}
+		case under(p.ImportPath, "kit/offline"):
+			for _, imp := range p.allImports() {
+				if under(imp, "kit/experiment") || under(imp, "kit/experiments") || under(imp, "kit/host") {
+					t.Errorf("%s imports %s: kit/offline serves every experiment and names none, nor the engine", r, rel(imp))
+				}
+			}
+		case under(p.ImportPath, "kit/incontainer"):
+			for _, imp := range p.allImports() {
+				for _, layer := range []string{"kit/offline", "kit/host", "kit/experiment", "kit/experiments"} {
+					if under(imp, layer) {
+						t.Errorf("%s runs inside a container but imports %s", r, rel(imp))
+					}
+				}
+			}
+		}
+		internal := strings.HasPrefix(r, "internal/") || strings.Contains(r, "/internal/")
+		if !internal && p.Name != "main" && (strings.HasSuffix(p.Name, "test") || slices.Contains(p.Imports, "testing")) {
+			t.Errorf("%s (package %s) is a test helper in the exported library: move it into the _test.go files of its one user, or under an internal/ folder", r, p.Name)
+		}
+	}
+	for importer, imports := range incontainerThroughContract {
+		for _, imp := range imports {
+			if !usedAllowance[importer+" "+imp] {
+				t.Errorf("%s no longer imports %s: remove it from incontainerThroughContract", importer, imp)
+			}
+		}
 	}
 }

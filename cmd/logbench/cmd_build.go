@@ -6,8 +6,8 @@ import (
 	"github.com/docker/go-units"
 	"github.com/urfave/cli/v2"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall"
-	"github.com/logbench/logbench/kit/host/bases"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/host/images"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -18,7 +18,8 @@ func buildCommand() *cli.Command {
 		Usage: "build the images for --platform (default: the engine's), reusing unchanged ones",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "platform", Usage: "image platform, linux/amd64 or linux/arm64"},
-			&cli.StringFlag{Name: "api", Value: "go", Usage: "API images to build as well: go, python or all"},
+			&cli.StringFlag{Name: "experiment", Usage: "build every image this experiment's runs need: " + joinNames(experiments.Names()) + " (default: only the Go images every build makes, or with --api " + experiments.Default.Name() + "'s)"},
+			&cli.StringFlag{Name: "api", Usage: "only this API's images of the experiment (go, python, node; all: every one)"},
 			&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: found from the working directory)"},
 			&cli.StringFlag{Name: "save", Usage: "also write the images to this tar (the engine's image export), for `logbench load` on a host with no network"},
 			contextFlag(), mirrorFlag(), snapshotFlag(),
@@ -27,13 +28,9 @@ func buildCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return usagef("build takes no arguments, got %q", c.Args().First())
 			}
-			apis, err := fifostall.ParseAPIs(c.String("api"))
+			names, err := imagesToBuild(c)
 			if err != nil {
-				return usagef("--api: %v", err)
-			}
-			var names []string
-			for _, api := range apis {
-				names = append(names, fifostall.ImageOf(api))
+				return err
 			}
 			save := c.String("save")
 			if save != "" {
@@ -45,7 +42,7 @@ func buildCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			defer t.engine.Close()
+			defer t.Target.Engine.Close()
 			_, imgs, err := t.BuildImages(c.Context, names)
 			if err != nil || save == "" {
 				return err
@@ -55,9 +52,30 @@ func buildCommand() *cli.Command {
 	}
 }
 
+// imagesToBuild names the images build makes beside the Go ones every build makes: the
+// experiment's (--experiment), narrowed to one API's (--api); --api alone is the
+// default experiment's.
+func imagesToBuild(c *cli.Context) ([]string, error) {
+	if !c.IsSet("experiment") && !c.IsSet("api") {
+		return nil, nil
+	}
+	exp := experiments.Default
+	if c.IsSet("experiment") {
+		var err error
+		if exp, err = experiments.Lookup(c.String("experiment")); err != nil || c.String("experiment") == "" {
+			return nil, usagef("--experiment %q: want one of %s", c.String("experiment"), joinNames(experiments.Names()))
+		}
+	}
+	imager, ok := exp.(experiment.Imager)
+	if !ok {
+		return nil, usagef("--experiment %s: it names its images only in a plan; `logbench reproduce %s` builds them", exp.Name(), exp.Name())
+	}
+	return imager.ImagesFor(c.String("api"))
+}
+
 // saveImages writes the built images to path under every name the kit finds them by:
 // their input-hash tags (so the loading host's kit reuses them), the per-platform
-// :local-<arch> names, and the bases the interpreted APIs were built on.
+// :local-<arch> names, and the bases the interpreted APIs and wrk were built on.
 func (t *target) saveImages(c *cli.Context, imgs []bundle.Image, path string) error {
 	var refs []string
 	for _, img := range imgs {
@@ -67,8 +85,8 @@ func (t *target) saveImages(c *cli.Context, imgs []bundle.Image, path string) er
 				refs = appendOnce(refs, images.PlatformTag(role, t.Platform))
 			}
 		}
-		if img.Role == fifostall.ImageOf(fifostall.PythonAPI) {
-			if tag, err := bases.Python.Tag(t.Platform); err == nil {
+		if base, ok := images.BaseOf(img.Role); ok {
+			if tag, err := base.Tag(t.Platform); err == nil {
 				refs = appendOnce(refs, tag)
 			}
 		}

@@ -142,11 +142,16 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 	return exp, plan{command: "reproduce", exp: p}, nil
 }
 
+// experimentCommands are the commands with a subcommand per experiment, each with the
+// experiment's own flags.
+var experimentCommands = []string{"reproduce", "run", "calibrate"}
+
 // experimentAsFirstArgument turns `reproduce ... --experiment NAME ...` into
-// `reproduce NAME ...`, the form the command line parses: --experiment is kept for
-// those who learnt it before every experiment had its own flags.
+// `reproduce NAME ...`, the form the command line parses (and so for run and
+// calibrate): --experiment is kept for those who learnt it before every experiment had
+// its own flags.
 func experimentAsFirstArgument(args []string) []string {
-	at := slices.Index(args, "reproduce")
+	at := slices.IndexFunc(args, func(a string) bool { return slices.Contains(experimentCommands, a) })
 	if at < 0 {
 		return args
 	}

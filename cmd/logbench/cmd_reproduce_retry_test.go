@@ -7,7 +7,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
-	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

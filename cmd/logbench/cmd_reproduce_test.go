@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

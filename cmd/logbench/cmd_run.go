@@ -2,110 +2,130 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"math"
-
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/fifostall"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/experiments"
 )
 
+// runCommand performs one run of one condition: `run NAME [flags]`, each experiment a
+// subcommand with its own flags; `run [flags]` alone is the first experiment's.
 func runCommand() *cli.Command {
+	cmd := runExperiment(experiments.Default)
+	cmd.Name = "run"
+	cmd.Usage = "perform one run of one condition of an experiment (default " + experiments.Default.Name() + ": one logging mode with one reader), and write a bundle"
+	cmd.ArgsUsage = "[EXPERIMENT] [flags]"
+	cmd.Description = "EXPERIMENT is one of " + joinNames(experiments.Names()) + " (default " + experiments.Default.Name() +
+		"); each has its own flags: `logbench run EXPERIMENT --help`. `--experiment NAME` is the same as naming it first."
+	for _, e := range experiments.All {
+		cmd.Subcommands = append(cmd.Subcommands, runExperiment(e))
+	}
+	return cmd
+}
+
+// runExperiment is `run NAME`: the experiment's flags for one run, and the target's.
+func runExperiment(exp experiment.Experiment) *cli.Command {
+	usage := "one run of one condition: reproduce's flags, narrowed to one condition"
+	if _, ok := exp.(experiment.SingleRunner); ok {
+		usage = "one run of one condition"
+	}
 	return &cli.Command{
-		Name:  "run",
-		Usage: "perform one run of one logging mode with one reader, and write a bundle",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "mode", Value: string(logmode.JSONSync), Usage: "logging mode: " + joinNames(logmode.Names())},
-			&cli.StringFlag{Name: "reader", Value: fifostall.SlowReader, Usage: "reader: fast or slow (256 KiB/s at most)"},
-		}, append(flagUsage(cliFlags(runFlags(fifostall.GoAPI)), "api", "API implementation: go (net/http) or python (the article's asyncio API); reproduce runs several"), targetFlags()...)...),
+		Name:         exp.Name(),
+		Usage:        usage,
+		Flags:        append(cliFlags(singleRunFlags(exp)), targetFlags()...),
+		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usagef("run takes no arguments, got %q", c.Args().First())
+				return usagef("%s takes no arguments, got %q (an experiment is named first: logbench run NAME [flags]; known: %s)", strings.TrimPrefix(c.Command.HelpName, "logbench "), c.Args().First(), joinNames(experiments.Names()))
 			}
-			mode, err := logmode.Parse(c.String("mode"))
-			if err != nil {
-				return usagef("--mode: %v", err)
-			}
-			if _, err := fifostall.ReaderRate(c.String("reader")); err != nil {
-				return usagef("--reader: %v", err)
-			}
-			fs := runFlags(fifostall.GoAPI)
+			fs := singleRunFlags(exp)
 			if err := parseFlags(c, fs); err != nil {
 				return err
 			}
-			params, err := fifostall.ParamsFrom(fs)
+			p, err := planSingleRun(exp, fs)
 			if err != nil {
 				return err
 			}
-			if len(params.APIs) != 1 {
-				return usagef("--api %s: one run has one API (go or python); reproduce runs all", c.String("api"))
-			}
-			cond := fifostall.Cond{API: params.APIs[0], Mode: string(mode), Reader: c.String("reader")}
-			p := fifostall.NewPlan([]fifostall.Cond{cond}, 1, params)
-			s, err := prepare(c, plan{command: "run", exp: p})
-			if err != nil {
-				return err
-			}
-			out := c.App.Writer
-			pr := p.Settings.Protocol
-			say(out, "run %s: %d requests at %g req/s after %d warm-up", cond, pr.Count(), pr.Rate, pr.WarmupCount)
-			err = s.Run(c.Context)
-			s.Target.Engine.Close()
-			if err != nil {
-				return err
-			}
-			last := p.FIFO().Last.Run
-			printSummary(out, last)
-			if common := p.Bundle().Common(); common.Emulated {
-				say(out, "EMULATED: %s under emulation on a %s engine; these figures time the emulator and are not a measurement", common.Platform, common.Engine.Platform)
-			}
-			say(out, "bundle: %s", s.Matrix.Dir)
-			if !last.Verified {
-				return errors.New("run failed: " + last.Failure)
-			}
-			return nil
+			return runOne(c, exp, p)
 		},
 	}
 }
 
-// runFlags are the flags of the commands that perform fifo-stall's runs (run,
-// calibrate), with the command's default API.
-func runFlags(defaultAPI string) *experiment.Flags {
-	return experiment.NewFlags("run", func(fs *flag.FlagSet) { fifostall.DeclareRunFlags(fs, defaultAPI) })
+// singleRunFlags are run's flags of exp: its own for one run, or reproduce's.
+func singleRunFlags(exp experiment.Experiment) *experiment.Flags {
+	if s, ok := exp.(experiment.SingleRunner); ok {
+		return experiment.NewFlags(exp.Name(), s.DeclareSingleRunFlags)
+	}
+	return experiment.FlagsOf(exp)
 }
 
-func printSummary(w interface{ Write([]byte) (int, error) }, r schema.RunRow) {
-	match := "match"
-	switch {
-	case r.SHA256Writer == "" || r.SHA256Reader == "":
-		match = "not available: the counters were not collected"
-	case r.SHA256Writer != r.SHA256Reader || r.BytesWritten != r.BytesRead || r.LinesWritten != r.LinesRead:
-		match = "MISMATCH"
+// planSingleRun validates the flags into a plan of one condition and one round: the
+// experiment's own, or reproduce's plan of one round when its flags name one condition.
+func planSingleRun(exp experiment.Experiment, fs *experiment.Flags) (experiment.Plan, error) {
+	if s, ok := exp.(experiment.SingleRunner); ok {
+		return s.PlanSingleRun(fs)
 	}
-	say(w, "requests      %d (%d errors)", r.Requests, r.Errors)
-	say(w, "latency       p50 %s  p99 %s  max %s (from the scheduled send)", ms(float64(r.P50Ms)), ms(float64(r.P99Ms)), ms(float64(r.MaxMs)))
-	say(w, "log bytes     written %d, read %d; lines %d / %d", r.BytesWritten, r.BytesRead, r.LinesWritten, r.LinesRead)
-	say(w, "sha-256       %s (%.16s…)", match, r.SHA256Writer)
-	say(w, "drain         %.3f s after the last response; max backlog %s", r.DrainS, formatBytes(r.BacklogMaxBytes))
-	say(w, "api cpu       %.4f cores (mean, after warm-up to the last response)", r.APICPUCores)
-	if r.Verified {
-		say(w, "verified      yes")
+	p, err := exp.Plan(fs, 1)
+	if err != nil {
+		return nil, err
+	}
+	if conds := p.Conditions(); len(conds) != 1 {
+		names := make([]string, len(conds))
+		for i, c := range conds {
+			names[i] = c.String()
+		}
+		if len(names) > 6 {
+			names = append(names[:5], fmt.Sprintf("… %d more", len(conds)-5))
+		}
+		return nil, usagef("run performs one condition, and these flags give %s %d (%s): narrow them to one (`logbench run %s --help` lists the flags)",
+			exp.Name(), len(conds), strings.Join(names, ", "), exp.Name())
+	}
+	return p, nil
+}
+
+// runOne performs p's one run and says what it measured: the plan's own account of a
+// run if it has one (experiment.RunReporter), else the progress line and the bundle's
+// summary.
+func runOne(c *cli.Context, exp experiment.Experiment, p experiment.Plan) error {
+	s, err := prepare(c, plan{command: "run", exp: p})
+	if err != nil {
+		return err
+	}
+	out := c.App.Writer
+	reporter, detailed := p.(experiment.RunReporter)
+	if detailed {
+		say(out, "%s", reporter.RunHeader())
 	} else {
-		say(w, "verified      NO: %s", r.Failure)
+		say(out, "run %s of %s", p.Conditions()[0], exp.Name())
 	}
-}
-
-func ms(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
+	sayNotes(out, p)
+	var line string
+	verified := false
+	s.Matrix.OnRun = func(_ int, l string, v bool) { line, verified = l, v }
+	err = s.Run(c.Context)
+	s.Target.Engine.Close()
+	if err != nil {
+		return err
 	}
-	if v >= 1000 {
-		return fmt.Sprintf("%.3f s", v/1000)
+	failure := line
+	if detailed {
+		failure = reporter.ReportRun(out)
+	} else {
+		say(out, "%s", line)
+		say(out, "")
+		if err := p.Bundle().Summary(out); err != nil {
+			return err
+		}
 	}
-	return fmt.Sprintf("%.2f ms", v)
+	if common := p.Bundle().Common(); common.Emulated {
+		say(out, "EMULATED: %s under emulation on a %s engine; these figures time the emulator and are not a measurement", common.Platform, common.Engine.Platform)
+	}
+	say(out, "bundle: %s", s.Matrix.Dir)
+	if !verified {
+		return errors.New("run failed: " + failure)
+	}
+	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
-	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/internal/enginetest"
 )
 
 // runApp runs the CLI in-process and returns its output and error.

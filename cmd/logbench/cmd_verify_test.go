@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 )
 
 // synthetic saves a small synthetic bundle in a fresh folder named name.

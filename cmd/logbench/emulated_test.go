@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

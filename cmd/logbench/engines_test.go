@@ -13,8 +13,9 @@ import (
 
 	"github.com/docker/docker/client"
 
-	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/host/images"
+	"github.com/logbench/logbench/kit/host/lab"
 )
 
 // Bad input about engines and platforms: one line, exit 2, nothing started.
@@ -197,7 +198,7 @@ func TestTwoEnginesInOneCommand(t *testing.T) {
 	if !endpoints[second] || len(endpoints) != 2 {
 		t.Errorf("the manifests name the engines %v, want this machine's and %s", endpoints, second)
 	}
-	cmp, err := os.ReadFile(filepath.Join(root, ComparisonFile))
+	cmp, err := os.ReadFile(filepath.Join(root, lab.ComparisonFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
 
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/host/enginetest"
 )
 
 // The fault-injection suite: each test does the fault for real on the engine and checks

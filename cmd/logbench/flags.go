@@ -14,12 +14,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/docker/go-units"
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/debian"
 	"github.com/logbench/logbench/kit/host/engine"
+	"github.com/logbench/logbench/kit/host/lab"
 )
 
 // targetFlags choose where a command's runs go and where its bundle lands.
@@ -110,21 +110,12 @@ func outDir(c *cli.Context, src source, host string, now time.Time) (string, err
 		if src.checkout {
 			root = src.dir
 		}
-		dir = filepath.Join(root, "results", now.UTC().Format("20060102T150405Z")+"-"+safeName(host))
+		dir = filepath.Join(root, "results", now.UTC().Format("20060102T150405Z")+"-"+lab.FolderName(host))
 	}
 	if _, err := os.Stat(dir); err == nil {
 		return "", usagef("--out %s: already exists; choose a new folder", dir)
 	}
 	return dir, nil
-}
-
-func safeName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
-			return r
-		}
-		return '_'
-	}, s)
 }
 
 // source is the kit's module source, which the in-container programs are compiled
@@ -218,5 +209,3 @@ func checkSource(dir string) error {
 	}
 	return nil
 }
-
-func formatBytes(n int64) string { return fmt.Sprintf("%s (%d bytes)", units.BytesSize(float64(n)), n) }

@@ -16,7 +16,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
-	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/internal/enginetest"
 )
 
 // buildKit compiles the logbench binary, for tests that signal it as a user would.

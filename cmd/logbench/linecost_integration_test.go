@@ -8,10 +8,10 @@ import (
 
 	"github.com/gocarina/gocsv"
 
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/linecost"
-	"github.com/logbench/logbench/kit/host/enginetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

@@ -7,10 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
-	"github.com/urfave/cli/v2"
-
+	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -87,14 +84,27 @@ func resolved(path string) string {
 	return path
 }
 
-// isBundleFolder says whether dir holds a bundle, whole or partly written: its
-// checksums, or its manifest with one of its tables.
+// isBundleFolder says whether dir holds a bundle of any experiment, whole or partly
+// written: its checksums, or its manifest with one of its other files.
 func isBundleFolder(dir string) bool {
 	has := func(name string) bool {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		return err == nil
 	}
-	return has(bundle.SumsFile) || has(bundle.ManifestFile) && (has(schema.RunsFile) || has(schema.RequestsFile) || has(schema.ConditionsFile))
+	if has(bundle.SumsFile) {
+		return true
+	}
+	if !has(bundle.ManifestFile) {
+		return false
+	}
+	for _, e := range experiments.All {
+		for _, name := range e.Layout() {
+			if name != bundle.ManifestFile && name != bundle.SumsFile && has(name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func kind(m os.FileMode) string {
@@ -139,14 +149,4 @@ func writeOutput(path string, body []byte, replace bool) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
-}
-
-// flagUsage rewrites a flag's help line for one command.
-func flagUsage(flags []cli.Flag, name, usage string) []cli.Flag {
-	for _, f := range flags {
-		if s, ok := f.(*cli.StringFlag); ok && s.Name == name {
-			s.Usage = usage
-		}
-	}
-	return flags
 }

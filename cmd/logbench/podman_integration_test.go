@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/experiments/qps"
-	"github.com/logbench/logbench/kit/host/enginetest"
+	"github.com/logbench/logbench/kit/host/lab"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -72,7 +73,7 @@ func TestDockerBesidePodman(t *testing.T) {
 	if len(seen) != 2 || !seen["docker"] || !seen["podman"] {
 		t.Errorf("bundles of %v, want one of Docker and one of Podman", seen)
 	}
-	if cmp, err := os.ReadFile(filepath.Join(root, ComparisonFile)); err != nil || !strings.Contains(out, string(cmp)) {
+	if cmp, err := os.ReadFile(filepath.Join(root, lab.ComparisonFile)); err != nil || !strings.Contains(out, string(cmp)) {
 		t.Errorf("no comparison (%v):\n%s", err, out)
 	}
 }

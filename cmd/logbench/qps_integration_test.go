@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/experiments/qps"
-	"github.com/logbench/logbench/kit/host/enginetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

@@ -56,6 +56,13 @@ func (a APIArgs) FIFOArgs() []string {
 	return []string{"-mode=" + a.Mode, "-fifo=" + a.FIFO, "-max-log-bytes=" + strconv.FormatInt(a.MaxLogBytes, 10)}
 }
 
+// ReaderReadBytes is the size of the FIFO reader's every read, as published.
+const ReaderReadBytes = 4096
+
+// SlowReaderBytesPerSec is the slow reader's bound (ReaderArgs.RateBytes): 4,096 bytes,
+// then a wait, 64 times a second.
+const SlowReaderBytesPerSec = 256 * 1024
+
 // ReaderArgs are the FIFO reader's flags (cmd/incontainer/reader).
 type ReaderArgs struct {
 	FIFO      string

@@ -92,6 +92,23 @@ type Source struct {
 	Result *verify.Result
 }
 
+// EmulatedAgainstNative says why sources may not be set side by side: some ran
+// emulated (their figures time the emulator) and some natively; "" when all are alike.
+func EmulatedAgainstNative(sources []Source) string {
+	var emulated, native []string
+	for _, s := range sources {
+		if s.Result.Common.Emulated {
+			emulated = append(emulated, s.Label)
+		} else {
+			native = append(native, s.Label)
+		}
+	}
+	if len(emulated) == 0 || len(native) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s ran emulated (its figures time the emulator, not a measurement), %s natively", strings.Join(emulated, ", "), strings.Join(native, ", "))
+}
+
 // CompareOptions are compare's flags.
 type CompareOptions struct {
 	Published bool

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/compare/comparetest"
 )
 
 // TestEveryArchivedBundleVerifies: every bundle the repository keeps under results/,

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
-	"github.com/logbench/logbench/kit/offline/verify/forgery"
 )
 
 // archivedOf are an archived bundle of each experiment, and its table whose rows each

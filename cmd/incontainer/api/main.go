@@ -13,7 +13,6 @@ import (
 	"github.com/logbench/logbench/kit/incontainer/accesslog"
 	"github.com/logbench/logbench/kit/incontainer/apiserver"
 	"github.com/logbench/logbench/kit/incontainer/control"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 func main() {
@@ -35,7 +34,7 @@ func main() {
 		return
 	}
 	srv, err := apiserver.New(apiserver.Config{
-		Mode:        logmode.Mode(a.Mode),
+		Mode:        contract.LogMode(a.Mode),
 		FIFOPath:    a.FIFO,
 		MaxLogBytes: a.MaxLogBytes,
 		Workload:    control.Loopback(contract.WorkloadPort),

@@ -9,8 +9,8 @@ morgan formats, so that its lines carry the Node.js API's content:
 Console is stdout through a logging.StreamHandler; file is logs/YYYY-MM-DD.log
 through a logging.FileHandler, a new file when the date changes. Every byte handed to
 a sink is counted (lines, bytes, SHA-256, since the reset and since the start); the
-control port serves the counters in the Node.js API's shape (kit/incontainer/closedloop
-APIReport). Run: python3 /app/logbench_qps.py -config console+file -log-dir DIR
+control port serves the counters in the Node.js API's shape (kit/contract's
+AccessLogReport). Run: python3 /app/logbench_qps.py -config console+file -log-dir DIR
 """
 
 import argparse

@@ -11,7 +11,6 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/results/reference"
 )
@@ -37,7 +36,7 @@ func (b *Bundle) Measured(run experiment.Run) bool {
 // it is not.
 func Record(run experiment.Run, maxLag float64) schema.RunRecord {
 	c := run.Condition.(Cond)
-	rec := schema.RunRecord{RunID: run.ID, API: c.API, Mode: logmode.Mode(c.Mode), Reader: c.Reader, Round: run.Round, Position: run.Position, Attempt: run.Attempt,
+	rec := schema.RunRecord{RunID: run.ID, API: c.API, Mode: contract.LogMode(c.Mode), Reader: c.Reader, Round: run.Round, Position: run.Position, Attempt: run.Attempt,
 		Started: run.Started, Exits: run.Pod.Exits, Wall: run.Wall, MaxSendLagP99: durationMs(maxLag)}
 	resultFailure := ""
 	if run.Pod.Result != nil {

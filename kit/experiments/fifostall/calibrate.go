@@ -13,7 +13,6 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // CalibrateOptions size the calibration of the instrument: the load generator's send
@@ -62,7 +61,7 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 
 	lag := s
 	lag.Protocol.Duration, lag.Protocol.MeasureTimer = o.LagRun, true
-	rows, res, err := one("lag", lag, Cond{GoAPI, string(logmode.None), FastReader})
+	rows, res, err := one("lag", lag, Cond{GoAPI, string(contract.ModeNone), FastReader})
 	if err != nil {
 		return c, err
 	}
@@ -78,7 +77,7 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 
 	reader := s
 	reader.Protocol.Duration = o.ReaderRun
-	if rows, _, err = one("reader", reader, Cond{GoAPI, string(logmode.JSONQueue), SlowReader}); err != nil {
+	if rows, _, err = one("reader", reader, Cond{GoAPI, string(contract.ModeJSONQueue), SlowReader}); err != nil {
 		return c, err
 	}
 	c.ReaderBoundBytesPerS, _ = ReaderRate(SlowReader)
@@ -119,7 +118,7 @@ func Sweep(ctx context.Context, pods experiment.Pods, s Settings, images map[str
 	lg := contract.DefaultLoadgenArgs()
 	lg.Sweep, lg.SweepStep, lg.SweepMaxLag, lg.SweepTrials, lg.GOMAXPROCS = strings.Join(rates, ","), p.Step, p.MaxLagP99, p.Trials, procs
 	plan := &Plan{Settings: s}
-	run, err := experiment.Perform(ctx, pods, plan.pod(GoAPI, string(logmode.None), 0, runID, l, images, lg), io.Discard)
+	run, err := experiment.Perform(ctx, pods, plan.pod(GoAPI, string(contract.ModeNone), 0, runID, l, images, lg), io.Discard)
 	res, perr := sweepResult(run)
 	if err != nil {
 		return res, err

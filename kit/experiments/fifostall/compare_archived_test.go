@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/compare/comparetest"
+	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 )
 
 // TestCompareArchivedGolden compares the committed bundles in every format: the new

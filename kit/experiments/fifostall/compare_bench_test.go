@@ -3,7 +3,7 @@ package fifostall
 import (
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/offline/compare"
 )
 

@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
+	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/offline/compare/comparetest"
 )
 
 type labeled struct {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/results/reference"
 )
@@ -35,7 +35,7 @@ func (Experiment) Source() string { return reference.Source }
 // DeclareFlags declares the matrix's axes, the retries and the calibration, and the
 // flags every run of this experiment has (DeclareRunFlags).
 func (Experiment) DeclareFlags(fs *flag.FlagSet) {
-	fs.String("modes", strings.Join(logmode.Names(), ","), "logging modes, comma-separated")
+	fs.String("modes", strings.Join(contract.LogModeNames(), ","), "logging modes, comma-separated")
 	fs.String("readers", strings.Join(Readers, ","), "readers, comma-separated")
 	fs.Bool("calibrate", true, "measure the instrument first and record it in the manifest (--calibrate=false to skip)")
 	fs.Int("retries", 2, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle)")
@@ -46,7 +46,7 @@ func (Experiment) DeclareFlags(fs *flag.FlagSet) {
 func (Experiment) Plan(c *experiment.Flags, rounds int) (experiment.Plan, error) {
 	var modes []string
 	for _, name := range splitList(c.String("modes")) {
-		m, err := logmode.Parse(name)
+		m, err := contract.ParseLogMode(name)
 		if err != nil {
 			return nil, usagef("--modes: %v", err)
 		}

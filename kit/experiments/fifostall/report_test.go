@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
+	"github.com/logbench/logbench/kit/experiments/internal/reporttest"
+	"github.com/logbench/logbench/kit/internal/browsertest"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/report/reporttest"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -61,7 +62,7 @@ func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	reporttest.SelfContained(t, html)
+	browsertest.SelfContained(t, html)
 }
 
 func TestTheReportShowsProblemsAndEscapesWhatTheBundleSays(t *testing.T) {
@@ -124,19 +125,19 @@ func TestTwoBundlesShareTheAxes(t *testing.T) {
 // Chromium at 1400 and 800 px: nothing wider than the window, every whisker on its
 // bar's centre, no legend on the data, no table clipped.
 func TestTheReportRendersInABrowser(t *testing.T) {
-	reporttest.Chromium(t)
+	browsertest.Chromium(t)
 	one := reporttest.Render(t, Experiment{}, verified(t, schematest.Options{Modes: allModes, Rounds: 2}))
-	for _, l := range reporttest.Check(t, one) {
+	for _, l := range browsertest.Check(t, one) {
 		if l.SVGs != 25 || l.Whiskers == 0 || l.Legends < 25 {
 			t.Errorf("%d plots, %d whiskers, %d legends", l.SVGs, l.Whiskers, l.Legends)
 		}
 	}
-	reporttest.Screenshot(t, one, 1400)
+	browsertest.Screenshot(t, one, 1400)
 	two := reporttest.Render(t, Experiment{}, archived(t, "2026-11-30-vm2/fifo-py.tar.gz"), archived(t, "2026-11-30-vm2/fifo-go.tar.gz"))
-	for _, l := range reporttest.Check(t, two) {
+	for _, l := range browsertest.Check(t, two) {
 		if l.Whiskers == 0 || l.Bars == 0 {
 			t.Errorf("%d bars, %d whiskers", l.Bars, l.Whiskers)
 		}
 	}
-	reporttest.Screenshot(t, two, 800)
+	browsertest.Screenshot(t, two, 800)
 }

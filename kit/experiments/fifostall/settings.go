@@ -10,8 +10,6 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/fiforeader"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // The API implementations: Go (net/http) and the article's Python 3.11 asyncio API.
@@ -57,7 +55,7 @@ func ReaderRate(kind string) (int64, error) {
 	case FastReader:
 		return 0, nil
 	case SlowReader:
-		return fiforeader.SlowRateBytesPerSec, nil
+		return contract.SlowReaderBytesPerSec, nil
 	}
 	return 0, fmt.Errorf("unknown reader %q (known: %s)", kind, strings.Join(Readers, ", "))
 }
@@ -213,8 +211,8 @@ func ParamsFrom(c *experiment.Flags) (schema.Params, error) {
 		DurationS:      protocol.Duration.Seconds(),
 		WarmupRequests: protocol.WarmupCount,
 		ReaderBounds:   ReaderBounds(),
-		ReadBytes:      fiforeader.ReadBytes,
-		QueueCapacity:  logmode.QueueCapacity,
+		ReadBytes:      contract.ReaderReadBytes,
+		QueueCapacity:  contract.QueueCapacity,
 		MaxRunTimeS:    protocol.MaxRunTime.Seconds(),
 		MaxLogBytes:    maxLogBytes,
 		// The bound is written to the manifest and read back by --resume and verify.

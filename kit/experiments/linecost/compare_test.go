@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/compare/comparetest"
+	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 )
 
 const finalBundle = "../../../results/2026-11-30-vm2/lc-final.tar.gz"

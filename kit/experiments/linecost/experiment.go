@@ -12,6 +12,8 @@ package linecost
 
 import (
 	"flag"
+	"slices"
+	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -68,4 +70,20 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	// figure over runs.
 	b.Manifest.Parameters.Resamples = 0
 	return &Plan{Params: b.Manifest.Parameters, bundle: b}, nil
+}
+
+var _ experiment.Imager = Experiment{}
+
+// ImagesFor names the images of a language's runs ("" or "all": every language's): the
+// API image of the language holds its measuring program.
+func (Experiment) ImagesFor(language string) ([]string, error) {
+	languages := Languages
+	switch {
+	case language == "" || language == "all":
+	case slices.Contains(Languages, language):
+		languages = []string{language}
+	default:
+		return nil, usagef("--api %q: line-cost measures the languages %s, or all", language, strings.Join(Languages, ", "))
+	}
+	return NewPlan(Params{Languages: languages}).Images(), nil
 }

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/internal/reporttest"
+	"github.com/logbench/logbench/kit/internal/browsertest"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/report/reporttest"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -41,7 +42,7 @@ func TestTheReportDrawsWhatLineCostReadersNeed(t *testing.T) {
 		if strings.Contains(page, "<pre") {
 			t.Error("a table drawn as text")
 		}
-		reporttest.SelfContained(t, page)
+		browsertest.SelfContained(t, page)
 	}
 	if n := strings.Count(two, "go: time per line</text>"); n != 1 {
 		t.Errorf("%d plots of Go's time per line, want one for both bundles", n)
@@ -52,15 +53,15 @@ func TestTheReportDrawsWhatLineCostReadersNeed(t *testing.T) {
 }
 
 func TestTheReportRendersInABrowser(t *testing.T) {
-	reporttest.Chromium(t)
+	browsertest.Chromium(t)
 	a := archived(t, "2026-11-30-vm2/lc-final.tar.gz", "lc-a")
 	one, two := reporttest.Render(t, Experiment{}, a), reporttest.Render(t, Experiment{}, a, archived(t, "2026-11-30-vm2/lc-final.tar.gz", "lc-b"))
 	for _, page := range []string{one, two} {
-		for _, l := range reporttest.Check(t, page) {
+		for _, l := range browsertest.Check(t, page) {
 			if l.Whiskers == 0 || l.Legends != l.SVGs {
 				t.Errorf("%d whiskers; %d legends in %d plots", l.Whiskers, l.Legends, l.SVGs)
 			}
 		}
 	}
-	reporttest.Screenshot(t, two, 1400)
+	browsertest.Screenshot(t, two, 1400)
 }

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/verify/forgery"
 )
 
 // forged is the archived lc-final bundle with its trials changed by edit, every trial's

@@ -7,8 +7,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -26,7 +26,7 @@ func (b *Bundle) Common() *bundle.Common { return &b.M.Common }
 
 // Measured: the conductor got as far as the measured load.
 func (b *Bundle) Measured(run experiment.Run) bool {
-	var res closedloop.RunResult
+	var res contract.QPSResult
 	return run.Pod.Result != nil && json.Unmarshal(run.Pod.Result, &res) == nil && res.Load.StartUnixNs != 0
 }
 
@@ -36,7 +36,7 @@ func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
 	c := run.Condition.(Cond)
 	r := RunRow{RunID: run.ID, API: c.API, Config: c.Config, Round: run.Round, Position: run.Position,
 		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), LogDriver: p.LogDriver}
-	var res closedloop.RunResult
+	var res contract.QPSResult
 	resultFailure := ""
 	if run.Pod.Result != nil {
 		if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
@@ -135,7 +135,7 @@ func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
 	}
 	r.ConsoleReadLines, r.ConsoleReadBytes = None, None
 	if logs, ok := run.Pod.Logs["api"]; ok {
-		c := closedloop.CountOf(logs)
+		c := contract.CountStream(logs)
 		r.ConsoleRead = true
 		r.ConsoleReadLines, r.ConsoleReadBytes, r.ConsoleReadSHA256 = Opt(c.Lines), Opt(c.Bytes), c.SHA256
 	}
@@ -148,7 +148,7 @@ func (b *Bundle) Add(run experiment.Run) (string, bool) {
 		b.M.Versions = map[string]map[string]string{}
 	}
 	if run.Pod.Result != nil {
-		var res closedloop.RunResult
+		var res contract.QPSResult
 		if json.Unmarshal(run.Pod.Result, &res) == nil && res.API != nil && len(res.API.Versions) > 0 {
 			b.M.Versions[r.API] = res.API.Versions
 		}

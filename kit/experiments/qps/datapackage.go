@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -26,9 +26,6 @@ var tables = []bundle.Table{
 		Text:  "One row per condition (api x config, in the manifest's order): figures pooled over its verified runs, and the article's figures beside them.",
 		Enums: map[string][]string{"api": APIs, "config": Configs}},
 }
-
-// columnDocs are every column's unit and meaning, by file ("" for the columns several
-// files share); TestEveryColumnIsDescribed fails for a column missing here.
 
 // manifestText documents the manifest's keys a reader could misread.
 const manifestText = "The bundle's manifest: which experiment and kit wrote it (experiment, kit_version, kit_commit, command), when, " +
@@ -54,7 +51,7 @@ var computedDocs = map[string]map[string]bundle.Doc{RunsFile: {
 	"host_noisy":    {Text: fmt.Sprintf("true when other_cpu_cores is over %g: other work shared the host; the run is still data.", NoisyOtherCores)},
 	"wrk_agreement": {Unit: "1", Text: fmt.Sprintf("requests_per_s_over_interval over wrk_requests_per_s: the kit's rate against an independent instrument's on the same API; missing without wrk's figure. Outside 1 ± %g the kit's rate is not confirmed by wrk (the run stays data; the summary says so).", WrkTolerance)},
 	"generator_saturated": {Text: fmt.Sprintf("true when generator_cpu_cores reached %g of generator_cpu_limit_cores: the generator may have been the bottleneck, and the run is not data.",
-		closedloop.SaturationShare)},
+		contract.SaturationShare)},
 }, ConditionsFile: {
 	"runs_wrk_agreeing": {Unit: "1", Text: fmt.Sprintf("Of runs_wrk, those whose wrk_agreement is within 1 ± %g.", WrkTolerance)},
 }}

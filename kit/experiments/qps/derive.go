@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -59,7 +59,7 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		}
 		r.RequestsPerSStdev = Opt(math.Sqrt(ss / float64(whole)))
 	}
-	r.GeneratorBusy = r.GeneratorLimit > 0 && r.GeneratorCores.Present() && float64(r.GeneratorCores) >= closedloop.SaturationShare*r.GeneratorLimit
+	r.GeneratorBusy = r.GeneratorLimit > 0 && r.GeneratorCores.Present() && float64(r.GeneratorCores) >= contract.SaturationShare*r.GeneratorLimit
 	apiCPUUs := float64(r.APICPUUserUs + r.APICPUSystemUs)
 	hasCPU := r.APICPUUserUs.Present() && r.APICPUSystemUs.Present()
 	r.APICPUCores, r.APICPUUsPerReq = None, None

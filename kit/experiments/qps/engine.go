@@ -2,7 +2,6 @@ package qps
 
 import (
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
 )
 
 // targetEngineCPU records which engine's processes the helper counts, or, for an
@@ -13,7 +12,7 @@ func (p *Plan) targetEngineCPU(e contract.EngineFacts) {
 	if !params.EngineCPU {
 		return
 	}
-	if closedloop.EngineProcessesOf(e.Kind) != "" {
+	if contract.EngineProcessesOf(e.Kind) != "" {
 		params.EngineKind = e.Kind
 		return
 	}
@@ -24,7 +23,7 @@ func (p *Plan) targetEngineCPU(e contract.EngineFacts) {
 // engineText names the engine processes counted outside the container, for the table's
 // legend.
 func engineText(kind string) string {
-	if what := closedloop.EngineProcessesOf(kind); what != "" {
+	if what := contract.EngineProcessesOf(kind); what != "" {
 		return kind + ": " + what
 	}
 	if kind == "" {

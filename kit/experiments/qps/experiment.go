@@ -188,3 +188,19 @@ func (e Experiment) Resume(dir string) (experiment.Plan, error) {
 	}
 	return &Plan{conds: cross(b.M.Parameters.APIs, b.M.Parameters.Configs), bundle: b, pods: map[string]int{}}, nil
 }
+
+var _ experiment.Imager = Experiment{}
+
+// ImagesFor names the images of api's runs ("" or "all": every API's), with the load
+// generator and wrk, which checks every configuration's rate by default.
+func (Experiment) ImagesFor(api string) ([]string, error) {
+	apis := APIs
+	switch api {
+	case "", "all":
+	case NodeAPI, GoAPI, PyAPI:
+		apis = []string{api}
+	default:
+		return nil, usagef("--api %q: want node, go, python or all", api)
+	}
+	return NewPlan(Params{APIs: apis, Wrk: true}).Images(), nil
+}

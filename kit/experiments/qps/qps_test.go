@@ -15,7 +15,6 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -45,24 +44,24 @@ type fakeRun struct {
 func (f fakeRun) run(id string, round int) experiment.Run {
 	written := append(lines(f.warm, 0), lines(f.lines, f.warm)...)
 	measured := lines(f.lines, f.warm)
-	total := closedloop.CountOf(written)
-	since := closedloop.CountOf(measured)
+	total := contract.CountStream(written)
+	since := contract.CountStream(measured)
 	var requests int64
 	for _, n := range f.series {
 		requests += n
 	}
-	res := closedloop.RunResult{
-		Warmup: closedloop.Result{Requests: int64(f.warm)},
-		Load: closedloop.Result{StartUnixNs: 1, MeasuredS: float64(len(f.series)), Requests: requests, Status2xx: requests,
+	res := contract.QPSResult{
+		Warmup: contract.ClosedLoopResult{Requests: int64(f.warm)},
+		Load: contract.ClosedLoopResult{StartUnixNs: 1, MeasuredS: float64(len(f.series)), Requests: requests, Status2xx: requests,
 			Errors: f.errors, RequestsPerSecond: f.series, LatencyP50Ms: 2, LatencyP90Ms: 4, LatencyP99Ms: 5, LatencyMaxMs: 9,
 			GeneratorCPUS: f.generatorCPU, GeneratorCPULimitCores: 1},
-		API: &closedloop.APIReport{Implementation: "node", Requests: requests, Sinks: map[string]closedloop.Sink{},
+		API: &contract.AccessLogReport{Implementation: "node", Requests: requests, Sinks: map[string]contract.AccessLogSink{},
 			Versions: map[string]string{"node": "18.19.0", "express": "4.18.2", "morgan": "1.10.0"}},
 	}
 	res.API.Usage.CPUUserUs, res.API.Usage.CPUSystemUs, res.API.Usage.SinceResetMs = 800000, 100000, 1000*float64(len(f.series))
 	pod := experiment.PodResult{Exits: []contract.Exit{{Role: "api", Running: true}, {Role: "loadgen"}}}
 	if hasConsole(f.config) {
-		res.API.Sinks[Console] = closedloop.Sink{Count: since, Total: total}
+		res.API.Sinks[Console] = contract.AccessLogSink{StreamCount: since, Total: total}
 		if !f.noLogs {
 			out := f.stdout
 			if out == nil {
@@ -72,10 +71,10 @@ func (f fakeRun) run(id string, round int) experiment.Run {
 		}
 	}
 	if hasFile(f.config) {
-		res.API.Sinks[File] = closedloop.Sink{Count: since, Total: total, Path: "/run/logbench/logs/2026-11-30.log", StartOffsetBytes: total.Bytes - since.Bytes}
-		res.File = &closedloop.FileReadback{Path: "/run/logbench/logs/2026-11-30.log", Whole: total, FromOffset: since}
+		res.API.Sinks[File] = contract.AccessLogSink{StreamCount: since, Total: total, Path: "/run/logbench/logs/2026-11-30.log", StartOffsetBytes: total.Bytes - since.Bytes}
+		res.File = &contract.FileReadback{Path: "/run/logbench/logs/2026-11-30.log", Whole: total, FromOffset: since}
 		if f.offsetLate > 0 {
-			res.File.FromOffset = closedloop.CountOf(lines(f.lines-f.offsetLate, f.warm+f.offsetLate))
+			res.File.FromOffset = contract.CountStream(lines(f.lines-f.offsetLate, f.warm+f.offsetLate))
 		}
 	}
 	body, _ := json.Marshal(res)
@@ -377,9 +376,9 @@ func TestTheEngineCPUIsAHelperAndAFigure(t *testing.T) {
 	}
 	withEngine := func(f fakeRun, id string, cpu float64) experiment.Run {
 		run := f.run(id, 1)
-		var res closedloop.RunResult
+		var res contract.QPSResult
 		json.Unmarshal(run.Pod.Result, &res)
-		res.Engine = &closedloop.EngineCPU{IntervalS: 2, CPUS: cpu, ByComm: map[string]float64{"dockerd": cpu * 0.8}}
+		res.Engine = &contract.EngineCPU{IntervalS: 2, CPUS: cpu, ByComm: map[string]float64{"dockerd": cpu * 0.8}}
 		res.Host, res.HostCPUs = &contract.HostSample{CPUBusyPct: 75}, 2
 		run.Pod.Result, _ = json.Marshal(res)
 		return run
@@ -443,7 +442,7 @@ func TestARunWithoutResponsesHasNoLatency(t *testing.T) {
 func TestWhatWasNotMeasuredIsEmpty(t *testing.T) {
 	p := testParams(File, NoLog)
 	noReport := fakeRun{config: NoLog, series: []int64{500, 500}}.run("n", 1)
-	var res closedloop.RunResult
+	var res contract.QPSResult
 	json.Unmarshal(noReport.Pod.Result, &res)
 	res.API = nil
 	noReport.Pod.Result, _ = json.Marshal(res)
@@ -487,7 +486,7 @@ func TestWhatWasNotMeasuredIsEmpty(t *testing.T) {
 func TestAnEarlierKitsZeroForNoIntervalStillVerifies(t *testing.T) {
 	p := testParams(NoLog)
 	run := fakeRun{config: NoLog}.run("n", 1)
-	var res closedloop.RunResult
+	var res contract.QPSResult
 	json.Unmarshal(run.Pod.Result, &res)
 	res.Load.MeasuredS = 0
 	run.Pod.Result, _ = json.Marshal(res)

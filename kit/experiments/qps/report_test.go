@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/internal/reporttest"
+	"github.com/logbench/logbench/kit/internal/browsertest"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/report/reporttest"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -46,7 +47,7 @@ func TestTheReportDrawsWhatQPSReadersNeed(t *testing.T) {
 			t.Errorf("the page has %q", banned)
 		}
 	}
-	reporttest.SelfContained(t, one)
+	browsertest.SelfContained(t, one)
 
 	// Two bundles on the same axes: one rate plot, a colour each; wrk's disagreement named.
 	two := reporttest.Render(t, Experiment{}, final, wrk)
@@ -62,14 +63,14 @@ func TestTheReportDrawsWhatQPSReadersNeed(t *testing.T) {
 }
 
 func TestTheReportRendersInABrowser(t *testing.T) {
-	reporttest.Chromium(t)
+	browsertest.Chromium(t)
 	final, wrk := archived(t, "2026-11-30-vm2/qps-final.tar.gz"), archived(t, "2026-11-30-vm2/qps-wrk.tar.gz")
 	for _, page := range []string{reporttest.Render(t, Experiment{}, final), reporttest.Render(t, Experiment{}, final, wrk)} {
-		for _, l := range reporttest.Check(t, page) {
+		for _, l := range browsertest.Check(t, page) {
 			if l.Whiskers == 0 || l.Legends != l.SVGs {
 				t.Errorf("%d whiskers; %d legends in %d plots", l.Whiskers, l.Legends, l.SVGs)
 			}
 		}
 	}
-	reporttest.Screenshot(t, reporttest.Render(t, Experiment{}, final, wrk), 800)
+	browsertest.Screenshot(t, reporttest.Render(t, Experiment{}, final, wrk), 800)
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/offline/verify/forgery"
+	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 )
 
 // forged is the archived qps-final bundle with its rows changed by edit, every derived

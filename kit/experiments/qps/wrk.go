@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
 )
 
 // The independent check of the kit's load generator: in every run of every
@@ -35,11 +34,11 @@ func WrkAgrees(agreement float64) bool { return math.Abs(agreement-1) <= WrkTole
 // $1 is how long to stay up; wrk's command line follows.
 const wrkScript = `d=` + contract.RunDir + `
 up="$1"; shift
-mkfifo "$d/` + closedloop.WrkStartFIFO + `" || exit 1
-read turn < "$d/` + closedloop.WrkStartFIFO + `"
-"$@" > "$d/` + closedloop.WrkOutput + `" 2>&1
-echo $? > "$d/` + closedloop.WrkExit + `.tmp"
-mv "$d/` + closedloop.WrkExit + `.tmp" "$d/` + closedloop.WrkExit + `"
+mkfifo "$d/` + contract.WrkStartFIFO + `" || exit 1
+read turn < "$d/` + contract.WrkStartFIFO + `"
+"$@" > "$d/` + contract.WrkOutput + `" 2>&1
+echo $? > "$d/` + contract.WrkExit + `.tmp"
+mv "$d/` + contract.WrkExit + `.tmp" "$d/` + contract.WrkExit + `"
 exec sleep "$up"`
 
 // WrkArgs is wrk's command line for p: one thread, p's connections, p's duration in

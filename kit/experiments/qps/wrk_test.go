@@ -14,7 +14,6 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -48,9 +47,9 @@ func TestParseWrkReadsItsRealOutput(t *testing.T) {
 }
 
 // withWrk is run with the conductor's result carrying a wrk phase that printed out.
-func withWrk(t *testing.T, run experiment.Run, w *closedloop.WrkRun) experiment.Run {
+func withWrk(t *testing.T, run experiment.Run, w *contract.WrkRun) experiment.Run {
 	t.Helper()
-	var res closedloop.RunResult
+	var res contract.QPSResult
 	if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
 		t.Fatal(err)
 	}
@@ -76,16 +75,16 @@ func TestTheKitMustAgreeWithWrkWithinFivePercent(t *testing.T) {
 	p.Wrk = true
 	kit := fakeRun{config: NoLog, series: []int64{1000, 1000, 1000}} // 1000 req/s over 3 s
 	cases := []struct {
-		wrk    *closedloop.WrkRun
+		wrk    *contract.WrkRun
 		ok     bool
 		reason string
 	}{
-		{&closedloop.WrkRun{Output: wrkOutput(1000/1.04, 2885)}, true, ""},
-		{&closedloop.WrkRun{Output: wrkOutput(1000/0.96, 3125)}, true, ""},
-		{&closedloop.WrkRun{Output: wrkOutput(1000/1.06, 2830)}, true, ""}, // verified, not confirmed
-		{&closedloop.WrkRun{Output: wrkOutput(2000, 6000)}, true, ""},
-		{&closedloop.WrkRun{Failure: "wrk exited with status 1", ExitCode: 1}, false, "wrk: wrk exited with status 1"},
-		{&closedloop.WrkRun{Output: "unable to connect to 127.0.0.1:8080 Connection refused\n"}, false, "no Requests/sec line"},
+		{&contract.WrkRun{Output: wrkOutput(1000/1.04, 2885)}, true, ""},
+		{&contract.WrkRun{Output: wrkOutput(1000/0.96, 3125)}, true, ""},
+		{&contract.WrkRun{Output: wrkOutput(1000/1.06, 2830)}, true, ""}, // verified, not confirmed
+		{&contract.WrkRun{Output: wrkOutput(2000, 6000)}, true, ""},
+		{&contract.WrkRun{Failure: "wrk exited with status 1", ExitCode: 1}, false, "wrk: wrk exited with status 1"},
+		{&contract.WrkRun{Output: "unable to connect to 127.0.0.1:8080 Connection refused\n"}, false, "no Requests/sec line"},
 		{nil, false, "no wrk phase in the conductor's result"},
 	}
 	p.Rounds = len(cases) // a run of each case, one a round
@@ -207,9 +206,9 @@ func TestTheAgreementOfAConditionHasAnIntervalThatVerifyRecomputes(t *testing.T)
 	p.Rounds = len(agreements)
 	var runs []experiment.Run
 	for i, a := range agreements {
-		runs = append(runs, withWrk(t, kit.run(fmt.Sprintf("c%d", i), i+1), &closedloop.WrkRun{Output: wrkOutput(1000/a, 3000)}))
+		runs = append(runs, withWrk(t, kit.run(fmt.Sprintf("c%d", i), i+1), &contract.WrkRun{Output: wrkOutput(1000/a, 3000)}))
 	}
-	var res closedloop.RunResult
+	var res contract.QPSResult
 	if err := json.Unmarshal(runs[0].Pod.Result, &res); err != nil {
 		t.Fatal(err)
 	}
@@ -260,24 +259,24 @@ func TestWrkAfterTheKitsLoadIsInTheTotals(t *testing.T) {
 	p := testParams(ConsoleFile)
 	p.Wrk, p.WrkConfigs, p.WrkOrder = true, []string{ConsoleFile}, WrkAlternate
 	kit := fakeRun{config: ConsoleFile, warm: 5, lines: 3000, series: []int64{1000, 1000, 1000}}
-	run := withWrk(t, kit.run("a1", 2), &closedloop.WrkRun{Output: wrkOutput(1000, 3000)})
-	var res closedloop.RunResult
+	run := withWrk(t, kit.run("a1", 2), &contract.WrkRun{Output: wrkOutput(1000, 3000)})
+	var res contract.QPSResult
 	if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
 		t.Fatal(err)
 	}
 	all := append(append(lines(5, 0), lines(3000, 5)...), lines(3000, 3005)...) // warm-up, kit, wrk
-	total := closedloop.CountOf(all)
+	total := contract.CountStream(all)
 	res.WrkAfterKit = true
 	run.Pod.Logs["api"] = all
 	before := res
 	after := *res.API
-	after.Sinks = map[string]closedloop.Sink{}
+	after.Sinks = map[string]contract.AccessLogSink{}
 	for k, s := range res.API.Sinks {
 		s.Total = total
 		after.Sinks[k] = s
 	}
 	res.APIAfterWrk = &after
-	res.FileAfterWrk = &closedloop.FileReadback{Path: res.File.Path, Whole: total, FromOffset: closedloop.CountOf(all[len(lines(5, 0)):])}
+	res.FileAfterWrk = &contract.FileReadback{Path: res.File.Path, Whole: total, FromOffset: contract.CountStream(all[len(lines(5, 0)):])}
 	run.Pod.Result, _ = json.Marshal(res)
 	r, _ := Record(run, p)
 	if !r.Verified || !r.WrkAfterKit || r.ConsoleReadLines != 6005 || r.FileReadLines != 6005 || r.LogLinesWritten != 2*6005 {
@@ -312,7 +311,7 @@ func TestAResumedPlanRunsWrkInItsOrder(t *testing.T) {
 	p := testParams(Console)
 	p.Wrk = true
 	kit := fakeRun{config: Console, lines: 3000, series: []int64{1000, 1000, 1000}}
-	_, files := fill(t, p, withWrk(t, kit.run("c1", 1), &closedloop.WrkRun{Output: wrkOutput(1000, 3000)}))
+	_, files := fill(t, p, withWrk(t, kit.run("c1", 1), &contract.WrkRun{Output: wrkOutput(1000, 3000)}))
 	dir := filepath.Join(t.TempDir(), "bundle")
 	delete(files.Data, SumsFile) // WriteFiles sums them
 	if err := bundle.WriteFiles(dir, files.Data); err != nil {

@@ -8,9 +8,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
-	"github.com/logbench/logbench/kit/incontainer/foreign"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -31,7 +30,7 @@ func (b *Bundle) Common() *bundle.Common { return &b.M.Common }
 
 // Measured: the conductor got as far as the measured load.
 func (b *Bundle) Measured(run experiment.Run) bool {
-	var res foreign.Result
+	var res contract.ForeignResult
 	if run.Pod.Result == nil || json.Unmarshal(run.Pod.Result, &res) != nil {
 		return false
 	}
@@ -43,7 +42,7 @@ func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
 	r := RunRow{RunID: run.ID, Config: run.Condition.String(), Round: run.Round, Position: run.Position, Attempt: max(run.Attempt, 1),
 		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Load: p.Load, HostBusyPct: None,
 		LatencyMeanMs: None, LatencyP50Ms: None, LatencyP90Ms: None, LatencyP99Ms: None, LatencyMaxMs: None, SendLagP99Ms: None}
-	var res foreign.Result
+	var res contract.ForeignResult
 	resultFailure := ""
 	if run.Pod.Result != nil {
 		if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
@@ -78,7 +77,7 @@ func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
 	r.ConsoleLines, r.ConsoleBytes, r.Files, r.FileLines, r.FileBytes = None, None, None, None, None
 	r.APICPUS, r.EngineCPUS, r.CPUIntervalS, r.HostCPUs = None, None, None, None
 	if logs, ok := run.Pod.Logs["api"]; ok {
-		c := closedloop.CountOf(logs)
+		c := contract.CountStream(logs)
 		r.ConsoleRead, r.ConsoleLines, r.ConsoleBytes = true, Opt(c.Lines), Opt(c.Bytes)
 	}
 	if p.LogFile != "" && res.Files != nil {
@@ -175,7 +174,7 @@ func (b *Bundle) Summary(w io.Writer) error {
 	p := b.M.Parameters
 	writeTable(w, b.Conditions)
 	load := fmt.Sprintf("closed loop, %d connections x %d in flight", p.Connections, p.Pipelining)
-	if p.Load == foreign.Open {
+	if p.Load == contract.LoadOpen {
 		load = fmt.Sprintf("open loop at %g req/s, latency from the scheduled send; runs whose send-lag p99 is over %g ms are not pooled", p.RateRPS, p.MaxSendLagP99Ms)
 	}
 	fmt.Fprintf(w, "\n%s, GET :%d%s; %s, %gs measured after %gs of warm-up; service limited to %g CPU, %s\n",

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/foreign"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -83,7 +83,7 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 		r.HostNoisy = float64(r.OtherCores) > NoisyOtherCores
 	}
 	// A run that sent nothing has no send lag, and no lag to distrust it for.
-	r.Trusted = r.Load != foreign.Open || !r.SendLagP99Ms.Present() || float64(r.SendLagP99Ms) <= p.MaxSendLagP99Ms
+	r.Trusted = r.Load != contract.LoadOpen || !r.SendLagP99Ms.Present() || float64(r.SendLagP99Ms) <= p.MaxSendLagP99Ms
 	r.Mark = ""
 	failure := r.ObservedFailure
 	switch {

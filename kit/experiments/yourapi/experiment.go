@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/foreign"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -51,7 +51,7 @@ func (Experiment) DeclareFlags(fs *flag.FlagSet) {
 	fs.Var(new(experiment.Whole), "config-cmd", "NAME:ARGS replaces the image's command (its CMD, after its entrypoint) in configuration NAME, ARGS split at spaces, for images configured by flags")
 	fs.String("baseline", "", "the configuration every other one's cost is set against (default: the first --config)")
 	fs.String("log-file", "", "a directory in the container where the service writes its log file: the run's volume is mounted there and every file in it is counted after the run")
-	fs.String("load", foreign.Closed, "load shape: closed (the qps experiment's keep-alive connections, as autocannon) or open (fifo-stall's fixed rate, latency from the scheduled send)")
+	fs.String("load", contract.LoadClosed, "load shape: closed (the qps experiment's keep-alive connections, as autocannon) or open (fifo-stall's fixed rate, latency from the scheduled send)")
 	fs.Int("connections", 10, "keep-alive connections of the closed-loop load (with --load closed)")
 	fs.Int("pipelining", 1, "requests in flight per connection (with --load closed)")
 	fs.Float64("rate", 100, "offered load, requests per second (with --load open)")
@@ -169,7 +169,7 @@ func ParamsFrom(c *experiment.Flags, rounds int) (Params, error) {
 
 	duration, warmup, ready := c.Duration("duration"), c.Duration("warmup-time"), c.Duration("ready-timeout")
 	switch {
-	case p.Load != foreign.Closed && p.Load != foreign.Open:
+	case p.Load != contract.LoadClosed && p.Load != contract.LoadOpen:
 		return p, usagef("--load %q: want closed or open", p.Load)
 	case p.Connections < 1 || p.Connections > 10000:
 		return p, usagef("--connections %d: want 1 to 10000", p.Connections)
@@ -189,7 +189,7 @@ func ParamsFrom(c *experiment.Flags, rounds int) (Params, error) {
 		return p, usagef("--max-send-lag %v: want more than 0", c.Duration("max-send-lag"))
 	}
 	// A flag of the other load shape would do nothing: it is refused, not ignored.
-	for _, f := range map[string][]string{foreign.Closed: {"rate", "max-send-lag", "retries"}, foreign.Open: {"connections", "pipelining"}}[p.Load] {
+	for _, f := range map[string][]string{contract.LoadClosed: {"rate", "max-send-lag", "retries"}, contract.LoadOpen: {"connections", "pipelining"}}[p.Load] {
 		if c.IsSet(f) {
 			return p, usagef("--%s does nothing with --load %s", f, p.Load)
 		}
@@ -197,7 +197,7 @@ func ParamsFrom(c *experiment.Flags, rounds int) (Params, error) {
 	p.DurationS, p.WarmupS, p.ReadyTimeoutS = duration.Seconds(), warmup.Seconds(), ready.Seconds()
 	p.MaxSendLagP99Ms = float64(c.Duration("max-send-lag")) / 1e6
 	p.MaxRunTimeS = (ready + duration + warmup + 2*time.Minute).Seconds()
-	if p.Load == foreign.Closed {
+	if p.Load == contract.LoadClosed {
 		p.RateRPS, p.MaxSendLagP99Ms, p.Retries = 0, 0, 0
 	} else {
 		p.Connections, p.Pipelining = 0, 0

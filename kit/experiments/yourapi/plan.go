@@ -10,7 +10,6 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/foreign"
 )
 
 // Where the kit's containers mount the run's volume, and the uid:gid they run as.
@@ -132,7 +131,7 @@ func (p *Plan) pod(config, runID string, images map[string]string, probe bool) e
 	load.Duration, load.Warmup, load.ReadyTimeout = contract.Seconds(pr.DurationS), contract.Seconds(pr.WarmupS), contract.Seconds(pr.ReadyTimeoutS)
 	load.CPULimit, load.Result = l.LoadgenCPUs, resultPath
 	load.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", helperPort)
-	if pr.Load == foreign.Closed {
+	if pr.Load == contract.LoadClosed {
 		load.Connections, load.Pipelining = pr.Connections, pr.Pipelining
 	} else {
 		load.Rate = pr.RateRPS
@@ -168,7 +167,7 @@ func (p *Plan) Prepare(ctx context.Context, pods experiment.Pods, images map[str
 		}
 		return err
 	}
-	var r foreign.Result
+	var r contract.ForeignResult
 	answered := res.Result != nil && json.Unmarshal(res.Result, &r) == nil
 	if answered && r.Ready.OK {
 		fmt.Fprintf(out, "  answered 2xx after %.2f s\n", r.Ready.AfterS)

@@ -10,8 +10,8 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/foreign"
 	"github.com/logbench/logbench/kit/offline/report"
 )
 
@@ -240,7 +240,7 @@ func latencyFrom(bs []drawn) string {
 	var out []string
 	for _, d := range bs {
 		s := "from each send: a closed loop"
-		if d.b.M.Parameters.Load == foreign.Open {
+		if d.b.M.Parameters.Load == contract.LoadOpen {
 			s = "from each scheduled send: an open loop"
 		}
 		if !slices.Contains(out, s) {

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/internal/reporttest"
+
+	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
+	"github.com/logbench/logbench/kit/internal/browsertest"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/compare/comparetest"
-	"github.com/logbench/logbench/kit/offline/report/reporttest"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -69,7 +71,7 @@ func TestTheReportOfTheArchivedBundle(t *testing.T) {
 			t.Errorf("the page has %q", banned)
 		}
 	}
-	reporttest.SelfContained(t, page)
+	browsertest.SelfContained(t, page)
 }
 
 // Several bundles share one page and its axes, a colour each.
@@ -88,18 +90,18 @@ func TestTheReportDrawsSeveralBundles(t *testing.T) {
 			t.Errorf("the page of two lacks %q", want)
 		}
 	}
-	reporttest.SelfContained(t, two)
+	browsertest.SelfContained(t, two)
 }
 
 func TestTheReportRendersInABrowser(t *testing.T) {
-	reporttest.Chromium(t)
+	browsertest.Chromium(t)
 	one, two := reporttest.Render(t, Experiment{}, archived(t, "stdlib-a")), reporttest.Render(t, Experiment{}, archived(t, "stdlib-a"), archived(t, "stdlib-b"))
 	for _, page := range []string{one, two} {
-		for _, l := range reporttest.Check(t, page) {
+		for _, l := range browsertest.Check(t, page) {
 			if l.Whiskers == 0 || l.Legends != l.SVGs {
 				t.Errorf("%d whiskers; %d legends in %d plots", l.Whiskers, l.Legends, l.SVGs)
 			}
 		}
 	}
-	reporttest.Screenshot(t, two, 800)
+	browsertest.Screenshot(t, two, 800)
 }

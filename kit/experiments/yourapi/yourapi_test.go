@@ -17,8 +17,6 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
-	"github.com/logbench/logbench/kit/incontainer/foreign"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -123,26 +121,26 @@ func (f *fake) RunPod(_ context.Context, spec experiment.PodSpec, _ io.Writer) (
 	const seconds = 2
 	requests := f.rps * seconds
 	sent := requests + 100 + 1
-	res := foreign.Result{Ready: foreign.Ready{OK: true, Probes: 1, AfterS: 0.2}, SentTotal: sent,
-		Engine: &closedloop.EngineCPU{IntervalS: seconds, CPUS: 0.001 * lines * float64(requests) / 100, PodCPUS: float64(requests) * (50 + 10*lines) / 1e6,
-			After: closedloop.EngineSample{Pod: []closedloop.EngineProcess{{PID: 1}}}}}
+	res := contract.ForeignResult{Ready: contract.ForeignReady{OK: true, Probes: 1, AfterS: 0.2}, SentTotal: sent,
+		Engine: &contract.EngineCPU{IntervalS: seconds, CPUS: 0.001 * lines * float64(requests) / 100, PodCPUS: float64(requests) * (50 + 10*lines) / 1e6,
+			After: contract.EngineSample{Pod: []contract.EngineProcess{{PID: 1}}}}}
 	series := []int64{f.rps, f.rps}
-	if gen, err := parseLoadArgs(spec.Containers[2].Cmd); err == nil && gen.Foreign == foreign.Open {
+	if gen, err := parseLoadArgs(spec.Containers[2].Cmd); err == nil && gen.Foreign == contract.LoadOpen {
 		lag := 0.1
 		if len(f.lag) > 0 {
 			lag, f.lag = f.lag[0], f.lag[1:]
 		}
-		res.Open = &foreign.OpenResult{DurationS: seconds, StartUnixNs: 1, Scheduled: requests, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 1, LatencyP99Ms: 3, SendLagP99Ms: lag}
+		res.Open = &contract.OpenLoopResult{DurationS: seconds, StartUnixNs: 1, Scheduled: requests, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 1, LatencyP99Ms: 3, SendLagP99Ms: lag}
 	} else {
-		res.Closed = &closedloop.Result{StartUnixNs: 1, MeasuredS: seconds, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 2, LatencyP99Ms: 5}
+		res.Closed = &contract.ClosedLoopResult{StartUnixNs: 1, MeasuredS: seconds, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 2, LatencyP99Ms: 5}
 	}
 	out := experiment.PodResult{Exits: []contract.Exit{{Role: "api", Running: true}, {Role: "loadgen"}}}
 	console := strings.Repeat("GET /health 200\n", int(math.Round(lines*float64(sent))))
 	if api.MountPath != "" && strings.Contains(config, "file") {
-		res.Files = []foreign.File{{Path: "app.log", Lines: int64(len(console) / 16), Bytes: int64(len(console))}}
+		res.Files = []contract.LogFile{{Path: "app.log", Lines: int64(len(console) / 16), Bytes: int64(len(console))}}
 		console = ""
 	} else if api.MountPath != "" {
-		res.Files = []foreign.File{}
+		res.Files = []contract.LogFile{}
 	}
 	out.Logs = map[string][]byte{"api": []byte(console)}
 	out.Result, _ = json.Marshal(res)
@@ -261,7 +259,7 @@ func TestAnOpenLoopRunWithLateSendsIsRedone(t *testing.T) {
 func TestAContainerThatExitsIsAFailedRunKeptAsData(t *testing.T) {
 	run := experiment.Run{ID: "one-r1-x", Condition: Cond("one"), Round: 1, Attempt: 1,
 		Failure: "api container exited with code 1: panic: boom; api container exited during the run"}
-	res := foreign.Result{Ready: foreign.Ready{OK: true}, Closed: &closedloop.Result{StartUnixNs: 1, MeasuredS: 0.4, Status2xx: 10, Errors: 3, RequestsPerSecond: []int64{10}}}
+	res := contract.ForeignResult{Ready: contract.ForeignReady{OK: true}, Closed: &contract.ClosedLoopResult{StartUnixNs: 1, MeasuredS: 0.4, Status2xx: 10, Errors: 3, RequestsPerSecond: []int64{10}}}
 	run.Pod.Result, _ = json.Marshal(res)
 	b := NewPlan(Params{Configs: []Config{{Name: "one"}}, Baseline: "one", Load: "closed"}).YourAPI()
 	if !b.Measured(run) {
@@ -299,13 +297,13 @@ func TestPrepareSaysWhyTheServiceNeverAnswered(t *testing.T) {
 	}
 	p.Target(experiment.Env{Image: func(string) (string, bool, error) { return "sha256:1", true, nil }})
 	for _, c := range []struct {
-		res   foreign.Result
+		res   contract.ForeignResult
 		exits []contract.Exit
 		want  string
 	}{
-		{foreign.Result{Ready: foreign.Ready{LastStatus: 404}, Failure: "GET /nope answered 404 Not Found, not 2xx (for 30s)"}, nil, "--port 8080 --path /nope: GET /nope answered 404 Not Found"},
-		{foreign.Result{Failure: "nothing listened on 127.0.0.1:8080 within 30s"}, nil, "nothing listened on 127.0.0.1:8080"},
-		{foreign.Result{Failure: "nothing listened"}, []contract.Exit{{Role: "api", ExitCode: 3, LogTail: "starting\nno config"}}, "the container exited (code 3) before answering: no config"},
+		{contract.ForeignResult{Ready: contract.ForeignReady{LastStatus: 404}, Failure: "GET /nope answered 404 Not Found, not 2xx (for 30s)"}, nil, "--port 8080 --path /nope: GET /nope answered 404 Not Found"},
+		{contract.ForeignResult{Failure: "nothing listened on 127.0.0.1:8080 within 30s"}, nil, "nothing listened on 127.0.0.1:8080"},
+		{contract.ForeignResult{Failure: "nothing listened"}, []contract.Exit{{Role: "api", ExitCode: 3, LogTail: "starting\nno config"}}, "the container exited (code 3) before answering: no config"},
 	} {
 		body, _ := json.Marshal(c.res)
 		pods := podsFunc(func(experiment.PodSpec) (experiment.PodResult, error) {

@@ -372,19 +372,6 @@ func fromLabels(labels map[string]string) (debian.Result, map[string]string) {
 	return res, versions
 }
 
-// PythonVersion is the Python version ("3.11.2") the image ref records in its label.
-func PythonVersion(ctx context.Context, eng *engine.Engine, ref string) (string, error) {
-	labels, err := eng.ImageLabels(ctx, ref)
-	if err != nil {
-		return "", err
-	}
-	v := labels[PythonVersionLabel]
-	if v == "" {
-		return "", fmt.Errorf("image %s has no %s label: not a logbench Python base", ref, PythonVersionLabel)
-	}
-	return v, nil
-}
-
 func jsonArray(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {

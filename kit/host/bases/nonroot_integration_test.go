@@ -19,11 +19,11 @@ import (
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/pkg/stdcopy"
 
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/debian"
 	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/host/enginetest"
 )
 
 // nobody is the user the root file system is built as when the test runs as root.
@@ -90,7 +90,7 @@ func TestPythonBaseBuildsWithoutRootOrDebootstrap(t *testing.T) {
 			t.Logf("python3 --version in the base: %s", strings.TrimSpace(out))
 		}
 		// The layer the engine stored is the stream as built: its diff ID is the digest.
-		ins, _, err := docker.ImageInspectWithRaw(ctx, built.Tag)
+		ins, err := docker.ImageInspect(ctx, built.Tag)
 		if err != nil || len(ins.RootFS.Layers) != 1 || ins.RootFS.Layers[0] != "sha256:"+res.RootfsSHA256 {
 			t.Errorf("layers %v, %v; want sha256:%s", ins.RootFS.Layers, err, res.RootfsSHA256)
 		}

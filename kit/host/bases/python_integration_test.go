@@ -9,11 +9,11 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
+	"github.com/logbench/logbench/internal/enginetest"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/host/bases"
-	"github.com/logbench/logbench/kit/host/enginetest"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // TestPythonAPIRunsUnderTheSameConductor ensures the base image (built from Debian
@@ -45,7 +45,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 	params := schema.Params{RateRPS: 20, DurationS: 2, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1,
 		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
 			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}}
-	cond := fifostall.Cond{API: fifostall.PythonAPI, Mode: string(logmode.JSONQueue), Reader: fifostall.SlowReader}
+	cond := fifostall.Cond{API: fifostall.PythonAPI, Mode: string(contract.ModeJSONQueue), Reader: fifostall.SlowReader}
 	plan := fifostall.NewPlan([]fifostall.Cond{cond}, 1, params)
 	ids := map[string]string{fifostall.ImageOf(fifostall.PythonAPI): py.ID, "reader": goImages["reader"].ID, "loadgen": goImages["loadgen"].ID}
 	runID := fmt.Sprintf("python-it-%d", time.Now().UnixNano())
@@ -59,10 +59,10 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		t.Fatalf("run failed: %s", rec.Failure)
 	}
 	api, reader := rec.Result.API, rec.Result.Reader
-	if api.Implementation != "python" || !strings.HasPrefix(api.Runtime, "Python 3.11") || api.Mode != string(logmode.JSONQueue) {
+	if api.Implementation != "python" || !strings.HasPrefix(api.Runtime, "Python 3.11") || api.Mode != string(contract.ModeJSONQueue) {
 		t.Errorf("api reports %q %q %q", api.Implementation, api.Runtime, api.Mode)
 	}
-	const want = 40 * logmode.JSONRecordBytes
+	const want = 40 * contract.JSONRecordBytes
 	if api.Counters.Written.Bytes != want || reader.Counts.Bytes != want || api.Counters.Generated != api.Counters.Written ||
 		reader.Counts != api.Counters.Written {
 		t.Errorf("written %+v, read %+v, want %d bytes each", api.Counters.Written, reader.Counts, want)

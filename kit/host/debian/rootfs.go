@@ -145,10 +145,8 @@ func (t *tree) addDeb(deb []byte, pkg string) error {
 		if name == "" {
 			continue
 		}
+		// tar.Reader has already made a legacy TypeRegA entry TypeReg (or TypeDir).
 		typ := h.Typeflag
-		if typ == tar.TypeRegA {
-			typ = tar.TypeReg
-		}
 		if (typ == tar.TypeChar || typ == tar.TypeBlock) && !under(name, "dev") {
 			return fmt.Errorf("data.tar: %s: a device outside dev/: refused", cut(name))
 		}

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/build"
-	"github.com/docker/docker/client"
 	"github.com/docker/docker/pkg/jsonmessage"
 )
 
@@ -45,7 +45,7 @@ type Image struct {
 // LookupImage returns the image tagged ref, if the engine has it.
 func (e *Engine) LookupImage(ctx context.Context, ref string) (Image, bool, error) {
 	ins, err := e.cli.ImageInspect(ctx, ref)
-	if client.IsErrNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return Image{}, false, nil
 	}
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/client"
 
@@ -140,7 +141,7 @@ func (e *Engine) RemoveLabelled(ctx context.Context, runID string) (Leftovers, e
 // alreadyGone reports whether a removal failed only because the object is already gone or
 // on its way out (another invocation is removing it).
 func alreadyGone(err error) bool {
-	return client.IsErrNotFound(err) || strings.Contains(err.Error(), "already in progress")
+	return cerrdefs.IsNotFound(err) || strings.Contains(err.Error(), "already in progress")
 }
 
 // Empty reports whether nothing was found.

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/host/enginetest"
 )
 
 // probeImage is the engine and the kit's api image (which holds /probe), built for it.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/docker/docker/client"
+	cerrdefs "github.com/containerd/errdefs"
 )
 
 // VolumeExists says whether the engine has a named volume: a plan that writes to a
@@ -14,7 +14,7 @@ func (e *Engine) VolumeExists(ctx context.Context, name string) (bool, error) {
 	switch {
 	case err == nil:
 		return true, nil
-	case client.IsErrNotFound(err):
+	case cerrdefs.IsNotFound(err):
 		return false, nil
 	}
 	return false, fmt.Errorf("engine: volume %s: %w", name, err)

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/engine"
-	"github.com/logbench/logbench/kit/host/enginetest"
 	"github.com/logbench/logbench/kit/host/images"
 )
 

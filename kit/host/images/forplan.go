@@ -40,6 +40,21 @@ var onBase = map[string]func(b *Builder, ctx context.Context, platform string, o
 	},
 }
 
+// BaseOf is the base the image name is built on (the interpreted APIs' and wrk's), for
+// `logbench build --save`: a host with no network then finds the base among the loaded
+// images instead of building it from Debian's packages.
+func BaseOf(name string) (bases.Base, bool) {
+	switch name {
+	case PythonImage:
+		return bases.Python, true
+	case NodeImage:
+		return bases.Node, true
+	case WrkImage:
+		return bases.Wrk, true
+	}
+	return bases.Base{}, false
+}
+
 // Build finds or builds the images names need for platform, and says which in the order
 // a manifest lists them: the Go roles, then the images on bases in the order named. A
 // name the kit has no image of is an error naming it.

@@ -1,15 +1,14 @@
 // Package lab performs an experiment's plan on an engine: it checks the platform and
 // the disk, builds the plan's images, fills what every manifest says of the kit, the
 // engine and the images, and runs the matrix into a bundle folder saved after every
-// run. The same code serves one engine or several (cmd/logbench's --engine). It never
-// prints: progress goes to the writer it is given, and bad input is an
-// experiment.UsageError.
+// run. The same code serves one engine or several: Several performs one matrix on each
+// engine and compares the bundles (cmd/logbench's --engine). It never prints: progress
+// goes to the writer it is given, and bad input is an experiment.UsageError.
 package lab
 
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -218,12 +217,6 @@ func (s *Session) Reproduce(ctx context.Context, onStart func(i int, pr experime
 type Interrupted struct{ Msg string }
 
 func (e Interrupted) Error() string { return e.Msg }
-
-// IsInterrupted says whether err ended a session early.
-func IsInterrupted(err error) bool {
-	var i Interrupted
-	return errors.As(err, &i)
-}
 
 // fillCommon fills what every bundle's manifest says of the kit, the engine and the
 // images, for a new bundle.

@@ -9,7 +9,7 @@
 // Console is the process's stdout; file is dir/YYYY-MM-DD.log, a new file when the date
 // changes. Every byte handed to a sink is counted (lines, bytes, SHA-256, since the last
 // reset and since the start), and the control port serves the counters in the Node.js
-// API's shape (closedloop.APIReport).
+// API's shape (contract.AccessLogReport).
 package accesslog
 
 import (
@@ -34,7 +34,7 @@ import (
 	"github.com/gorilla/handlers"
 	"golang.org/x/sys/unix"
 
-	"github.com/logbench/logbench/kit/incontainer/closedloop"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/control"
 )
 
@@ -182,9 +182,9 @@ func (s *Server) Reset() {
 }
 
 // Report is the counters since the reset, in the Node.js API's shape.
-func (s *Server) Report() closedloop.APIReport {
-	r := closedloop.APIReport{Implementation: "go", Runtime: runtime.Version(), Versions: versions(), Config: s.opt.Config,
-		Requests: s.requests.Load(), Sinks: map[string]closedloop.Sink{}}
+func (s *Server) Report() contract.AccessLogReport {
+	r := contract.AccessLogReport{Implementation: "go", Runtime: runtime.Version(), Versions: versions(), Config: s.opt.Config,
+		Requests: s.requests.Load(), Sinks: map[string]contract.AccessLogSink{}}
 	for name, k := range s.sinks {
 		r.Sinks[name] = k.snapshot()
 	}
@@ -306,8 +306,8 @@ func (c *counter) add(b []byte) {
 	c.h.Write(b)
 }
 
-func (c *counter) count() closedloop.Count {
-	return closedloop.Count{Lines: c.lines, Bytes: c.bytes, SHA256: hex.EncodeToString(c.h.Sum(nil))}
+func (c *counter) count() contract.StreamCount {
+	return contract.StreamCount{Lines: c.lines, Bytes: c.bytes, SHA256: hex.EncodeToString(c.h.Sum(nil))}
 }
 
 func newSink(target io.Writer) *sink {
@@ -340,10 +340,10 @@ func (k *sink) reset() {
 	}
 }
 
-func (k *sink) snapshot() closedloop.Sink {
+func (k *sink) snapshot() contract.AccessLogSink {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	s := closedloop.Sink{Count: k.since.count(), Total: k.total.count(), WriteErrors: k.errs, Failure: k.fail}
+	s := contract.AccessLogSink{StreamCount: k.since.count(), Total: k.total.count(), WriteErrors: k.errs, Failure: k.fail}
 	if f, ok := k.target.(*datedFile); ok {
 		s.Path, s.StartOffsetBytes, s.Rotations = f.path, k.startOffset, f.rotations-k.rotations
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
 )
 
@@ -69,8 +70,8 @@ func TestEveryRequestIsOneCountedLinePerSink(t *testing.T) {
 		}
 	}
 	console := r.Sinks[Console]
-	if console.Total != closedloop.CountOf(stdout.Bytes()) || console.Lines != 5 || console.Total.Lines != 8 {
-		t.Errorf("console counted %+v, stdout %+v", console, closedloop.CountOf(stdout.Bytes()))
+	if console.Total != contract.CountStream(stdout.Bytes()) || console.Lines != 5 || console.Total.Lines != 8 {
+		t.Errorf("console counted %+v, stdout %+v", console, contract.CountStream(stdout.Bytes()))
 	}
 	file := r.Sinks[File]
 	if file.Path != filepath.Join(dir, "2023-04-08.log") || file.Rotations != 0 {
@@ -86,7 +87,7 @@ func TestEveryRequestIsOneCountedLinePerSink(t *testing.T) {
 		}
 	}
 	rb := closedloop.ReadBack(file.Path, file.StartOffsetBytes)
-	if rb.Whole != file.Total || rb.FromOffset != file.Count || file.Lines != 5 {
+	if rb.Whole != file.Total || rb.FromOffset != file.StreamCount || file.Lines != 5 {
 		t.Errorf("file read back %+v, counted %+v", rb, file)
 	}
 }

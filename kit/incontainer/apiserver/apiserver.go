@@ -26,7 +26,7 @@ import (
 
 // Config says how to serve.
 type Config struct {
-	Mode        logmode.Mode
+	Mode        contract.LogMode
 	FIFOPath    string
 	MaxLogBytes int64  // output-volume stop condition; 0 means none
 	Workload    string // listen address of the request path
@@ -50,7 +50,7 @@ type Server struct {
 
 // New checks cfg. Run does the rest.
 func New(cfg Config) (*Server, error) {
-	if _, err := logmode.Parse(string(cfg.Mode)); err != nil {
+	if _, err := contract.ParseLogMode(string(cfg.Mode)); err != nil {
 		return nil, err
 	}
 	return &Server{cfg: cfg, process: procinfo.Read()}, nil
@@ -77,7 +77,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	defer out.Close()
 	if s.cfg.Mode.Queued() {
-		s.sink = logmode.NewQueueSink(out, logmode.QueueCapacity, s.cfg.MaxLogBytes)
+		s.sink = logmode.NewQueueSink(out, contract.QueueCapacity, s.cfg.MaxLogBytes)
 	} else {
 		s.sink = logmode.NewSyncSink(out, s.cfg.MaxLogBytes)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
-func newTestServer(tb testing.TB, mode logmode.Mode) *Server {
+func newTestServer(tb testing.TB, mode contract.LogMode) *Server {
 	s, err := New(Config{Mode: mode})
 	if err != nil {
 		tb.Fatal(err)
@@ -32,7 +32,7 @@ func BenchmarkServeRequest(b *testing.B) {
 			name = "instrumented"
 		}
 		b.Run(name, func(b *testing.B) {
-			s := newTestServer(b, logmode.None)
+			s := newTestServer(b, contract.ModeNone)
 			req := httptest.NewRequest(http.MethodGet, "/", nil)
 			if instrumented {
 				req.Header.Set(contract.SeqHeader, "12345")
@@ -46,7 +46,7 @@ func BenchmarkServeRequest(b *testing.B) {
 }
 
 func TestServeRequestAnswersAndKeepsSpans(t *testing.T) {
-	s := newTestServer(t, logmode.JSONSync)
+	s := newTestServer(t, contract.ModeJSONSync)
 	req := httptest.NewRequest(http.MethodGet, "/", nil)
 	req.Header.Set(contract.SeqHeader, "7")
 	rec := httptest.NewRecorder()
@@ -57,7 +57,7 @@ func TestServeRequestAnswersAndKeepsSpans(t *testing.T) {
 	if len(s.spans) != 1 || s.spans[0].Seq != 7 || s.spans[0].GenerateNanos <= 0 || s.spans[0].LogCallNanos <= 0 {
 		t.Fatalf("spans %+v", s.spans)
 	}
-	if c := s.sink.Counters(); c.Written.Bytes != logmode.JSONRecordBytes || c.Written != c.Generated {
+	if c := s.sink.Counters(); c.Written.Bytes != contract.JSONRecordBytes || c.Written != c.Generated {
 		t.Fatalf("counters %+v", c)
 	}
 }

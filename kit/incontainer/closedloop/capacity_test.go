@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/logbench/logbench/kit/contract"
 	"os"
 	"os/exec"
 	"regexp"
@@ -102,7 +103,7 @@ func BenchmarkCapacity(b *testing.B) {
 			if err != nil {
 				b.Fatalf("%v: %s", err, out)
 			}
-			var r Result
+			var r contract.ClosedLoopResult
 			if err := json.Unmarshal(out, &r); err != nil {
 				b.Fatalf("%v: %s", err, out)
 			}

@@ -43,10 +43,6 @@ const (
 	// RedialDelay is the pause after a failed connect, so that a refusing server does
 	// not turn the generator into a busy loop.
 	RedialDelay = 10 * time.Millisecond
-	// SaturationShare is the saturation rule: the generator counts as saturated (it
-	// may have been the bottleneck) when its own CPU time over the measured interval is
-	// at least this share of the cores it can use.
-	SaturationShare = 0.9
 )
 
 // Params are one closed-loop load.
@@ -68,70 +64,6 @@ type Params struct {
 	// maxRequests, when positive, stops sending after that many requests in all
 	// phases (benchmarks only).
 	maxRequests int64
-}
-
-// Result is one load's outcome, JSON-encodable. Counts are of the measured interval
-// unless a name says otherwise; a request belongs to the interval in which its
-// response completed (or its failure was seen).
-type Result struct {
-	URL         string  `json:"url"`
-	Connections int     `json:"connections"`
-	Pipelining  int     `json:"pipelining"`
-	WarmupS     float64 `json:"warmup_s"`
-	DurationS   float64 `json:"duration_s"`    // as asked
-	StartUnixNs int64   `json:"start_unix_ns"` // start of the measured interval
-	MeasuredS   float64 `json:"measured_s"`    // as it ran (shorter if interrupted)
-
-	// Requests is the number of responses completed, whatever their status.
-	Requests  int64 `json:"requests"`
-	Status2xx int64 `json:"status_2xx"`
-	Non2xx    int64 `json:"non_2xx"`
-	// Errors are requests that got no response (a failed connection, a timeout, a
-	// malformed response, a connection closed with requests in flight) plus failed
-	// connects, one each. Timeouts are the part of them that timed out.
-	Errors       int64  `json:"errors"`
-	Timeouts     int64  `json:"timeouts"`
-	WarmupErrors int64  `json:"warmup_errors"`
-	ErrorSample  string `json:"error_sample,omitempty"` // the first error, any phase
-	Connects     int64  `json:"connects"`               // successful dials, all phases
-	BytesRead    int64  `json:"bytes_read"`             // response bytes, all phases
-
-	// All phases: every request written, every response completed, and the requests
-	// still unanswered when the load stopped (neither responses nor errors).
-	SentTotal      int64 `json:"sent_total"`
-	ResponsesTotal int64 `json:"responses_total"`
-	InFlightAtEnd  int64 `json:"in_flight_at_end"`
-
-	// RequestsPerSecond counts the responses completed in each second of the measured
-	// interval; the last entry covers less than a second when the interval is not a
-	// whole number of seconds. The entries sum to Requests.
-	RequestsPerSecond []int64 `json:"requests_per_second"`
-	// RequestsPerSMean is autocannon's requests/s: the mean of the whole seconds'
-	// counts (the requests over the interval if it is shorter than a second).
-	RequestsPerSMean  float64 `json:"requests_per_s_mean"`
-	RequestsPerSStdev float64 `json:"requests_per_s_stdev"` // population, whole seconds
-	// RequestsPerSInterval is Requests over MeasuredS.
-	RequestsPerSInterval float64 `json:"requests_per_s_over_interval"`
-
-	// Latency from a request's send to the last byte of its response, over the
-	// responses of the measured interval; percentiles by the kit's nearest-rank rule.
-	// All 0 when there was no response.
-	LatencyMeanMs float64 `json:"latency_mean_ms"`
-	LatencyP50Ms  float64 `json:"latency_p50_ms"`
-	LatencyP90Ms  float64 `json:"latency_p90_ms"`
-	LatencyP99Ms  float64 `json:"latency_p99_ms"`
-	LatencyMaxMs  float64 `json:"latency_max_ms"`
-
-	// The generator's own CPU (user + system, all its threads) over the measured
-	// interval, and the saturation rule: GeneratorSaturated when GeneratorCPUCores is
-	// at least SaturationShare of GeneratorCPULimitCores, the cores it can use:
-	// CPULimitCores or GOMAXPROCS, and no more than Connections (one goroutine each).
-	GeneratorCPUS            float64 `json:"generator_cpu_s"`
-	GeneratorCPUCores        float64 `json:"generator_cpu_cores"`
-	GeneratorCPULimitCores   float64 `json:"generator_cpu_limit_cores"`
-	GeneratorCPUNsPerRequest float64 `json:"generator_cpu_ns_per_request"`
-	GeneratorSaturated       bool    `json:"generator_saturated"`
-	GOMAXPROCS               int     `json:"gomaxprocs"`
 }
 
 // target is a parsed Params.URL.
@@ -181,10 +113,10 @@ func (p Params) validate() (target, error) {
 // Run offers p's load and returns what it measured. Failed requests are observations,
 // never an abort: the error is for invalid parameters (nothing was sent) or a ctx
 // ended early (the result then covers the interval up to that moment).
-func Run(ctx context.Context, p Params) (Result, error) {
+func Run(ctx context.Context, p Params) (contract.ClosedLoopResult, error) {
 	tg, err := p.validate()
 	if err != nil {
-		return Result{}, err
+		return contract.ClosedLoopResult{}, err
 	}
 	if p.Timeout == 0 {
 		p.Timeout = DefaultTimeout
@@ -244,7 +176,7 @@ func Run(ctx context.Context, p Params) (Result, error) {
 	if res.Requests > 0 {
 		res.GeneratorCPUNsPerRequest = float64(cpuTo-cpuFrom) / float64(res.Requests)
 	}
-	res.GeneratorSaturated = res.GeneratorCPUCores >= SaturationShare*res.GeneratorCPULimitCores
+	res.GeneratorSaturated = res.GeneratorCPUCores >= contract.SaturationShare*res.GeneratorCPULimitCores
 	return res, ctx.Err()
 }
 
@@ -338,8 +270,8 @@ func (w *worker) complete(done time.Time, latency time.Duration, status int) {
 }
 
 // summarize merges the workers' observations over the measured interval [from, to).
-func summarize(p Params, workers []*worker, from, to time.Time) Result {
-	res := Result{
+func summarize(p Params, workers []*worker, from, to time.Time) contract.ClosedLoopResult {
+	res := contract.ClosedLoopResult{
 		URL:         p.URL,
 		Connections: p.Connections,
 		Pipelining:  p.Pipelining,

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/logbench/logbench/kit/contract"
 	"io"
 	"net"
 	"net/http"
@@ -26,7 +27,7 @@ func sum(s []int64) int64 {
 }
 
 // checkInvariants holds for every result.
-func checkInvariants(t *testing.T, r Result) {
+func checkInvariants(t *testing.T, r contract.ClosedLoopResult) {
 	t.Helper()
 	if got := sum(r.RequestsPerSecond); got != r.Requests {
 		t.Errorf("per-second series sums to %d, requests %d", got, r.Requests)
@@ -59,7 +60,7 @@ func counting(t *testing.T, status func(n int64) int) (*httptest.Server, *atomic
 	return srv, &n
 }
 
-func run(t *testing.T, p Params) Result {
+func run(t *testing.T, p Params) contract.ClosedLoopResult {
 	t.Helper()
 	r, err := Run(context.Background(), p)
 	if err != nil {
@@ -368,7 +369,7 @@ func TestGeneratorCPUAndSaturationRule(t *testing.T) {
 	if want := min(1, float64(r.GOMAXPROCS)); r.GeneratorCPULimitCores != want {
 		t.Errorf("limit %v cores, want %v", r.GeneratorCPULimitCores, want)
 	}
-	if r.GeneratorSaturated != (r.GeneratorCPUCores >= SaturationShare*r.GeneratorCPULimitCores) {
+	if r.GeneratorSaturated != (r.GeneratorCPUCores >= contract.SaturationShare*r.GeneratorCPULimitCores) {
 		t.Errorf("saturated %v with %v of %v cores", r.GeneratorSaturated, r.GeneratorCPUCores, r.GeneratorCPULimitCores)
 	}
 	r = run(t, Params{URL: srv.URL, Connections: 4, Pipelining: 1, Duration: 100 * time.Millisecond, CPULimitCores: 0.5})
@@ -412,7 +413,7 @@ func TestRequestBytes(t *testing.T) {
 }
 
 func TestResultJSONNames(t *testing.T) {
-	b, err := json.Marshal(Result{})
+	b, err := json.Marshal(contract.ClosedLoopResult{})
 	if err != nil {
 		t.Fatal(err)
 	}

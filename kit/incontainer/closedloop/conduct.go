@@ -22,93 +22,6 @@ import (
 // counters per log sink), and read the date-named log file back from the shared volume,
 // so that the run's result says what the API wrote and what is on disk.
 
-// Count is lines, bytes and SHA-256 of a byte stream.
-type Count struct {
-	Lines  int64  `json:"lines"`
-	Bytes  int64  `json:"bytes"`
-	SHA256 string `json:"sha256"`
-}
-
-// CountOf counts b.
-func CountOf(b []byte) Count {
-	sum := sha256.Sum256(b)
-	var lines int64
-	for _, c := range b {
-		if c == '\n' {
-			lines++
-		}
-	}
-	return Count{Lines: lines, Bytes: int64(len(b)), SHA256: hex.EncodeToString(sum[:])}
-}
-
-// Sink is one access-log sink as the API counted it: since the reset after the warm-up,
-// and in Total since the process started.
-type Sink struct {
-	Count
-	WriteErrors int64  `json:"write_errors"`
-	Failure     string `json:"failure"`
-	Total       Count  `json:"total"`
-	// The file sink only: the file, where the counted bytes begin in it, bytes handed
-	// over but not yet written when reported, and the date changes since the reset.
-	Path             string `json:"path,omitempty"`
-	StartOffsetBytes int64  `json:"start_offset_bytes,omitempty"`
-	PendingBytes     int64  `json:"pending_bytes,omitempty"`
-	Rotations        int    `json:"rotations,omitempty"`
-}
-
-// APIReport is the API's /report document (images/api-node, and the Go and Python
-// APIs in their access-log configurations).
-type APIReport struct {
-	Implementation string            `json:"implementation"`
-	Runtime        string            `json:"runtime"`
-	Versions       map[string]string `json:"versions"`
-	Config         string            `json:"config"`
-	Requests       int64             `json:"requests"` // answered since the reset
-	Sinks          map[string]Sink   `json:"sinks"`
-	Usage          struct {
-		SinceResetMs float64 `json:"since_reset_ms"`
-		CPUUserUs    int64   `json:"cpu_user_us"`
-		CPUSystemUs  int64   `json:"cpu_system_us"`
-		RSSBytes     int64   `json:"rss_bytes"`
-	} `json:"usage"`
-}
-
-// FileReadback is the log file as the conductor read it from the shared volume: the
-// whole file, and its bytes from the sink's start offset (the measured interval's).
-type FileReadback struct {
-	Path       string `json:"path"`
-	Whole      Count  `json:"whole"`
-	FromOffset Count  `json:"from_offset"`
-	Failure    string `json:"failure,omitempty"`
-}
-
-// RunResult is a qps run's result file.
-type RunResult struct {
-	Warmup Result        `json:"warmup"`
-	Load   Result        `json:"load"`
-	API    *APIReport    `json:"api,omitempty"`
-	File   *FileReadback `json:"file,omitempty"`
-	// Engine is the engine's own CPU over the measured interval (nil: not asked for).
-	Engine *EngineCPU `json:"engine,omitempty"`
-	// Host is how busy the whole host was over the measured interval, and its CPUs.
-	Host     *contract.HostSample `json:"host,omitempty"`
-	HostCPUs int                  `json:"host_cpus"`
-	// Wrk is the wrk phase between the warm-up and the measured load (nil: not asked
-	// for), and WrkHost how busy the whole host was over it.
-	Wrk     *WrkRun              `json:"wrk,omitempty"`
-	WrkHost *contract.HostSample `json:"wrk_host,omitempty"`
-	// WrkAfterKit says wrk ran after the kit's measured load (ConductParams.WrkAfter);
-	// then APIAfterWrk is the API's report and FileAfterWrk the file read back once wrk
-	// ended, whose totals include wrk's lines.
-	WrkAfterKit  bool          `json:"wrk_after_kit,omitempty"`
-	APIAfterWrk  *APIReport    `json:"api_after_wrk,omitempty"`
-	FileAfterWrk *FileReadback `json:"file_after_wrk,omitempty"`
-	// ReadyAfterS is how long the API took to say ready.
-	ReadyAfterS float64 `json:"ready_after_s"`
-	// Failure says why the run is not data ("" when nothing went wrong here).
-	Failure string `json:"failure,omitempty"`
-}
-
 // ConductParams are one qps run.
 type ConductParams struct {
 	Load         Params // Warmup is offered first, apart, before the reset
@@ -128,8 +41,8 @@ type ConductParams struct {
 }
 
 // Conduct runs a qps run. Failures are in the result; the error is ctx's.
-func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
-	var out RunResult
+func Conduct(ctx context.Context, p ConductParams) (contract.QPSResult, error) {
+	var out contract.QPSResult
 	started := time.Now()
 	if err := waitReady(ctx, p.Control, p.ReadyTimeout); err != nil {
 		out.Failure = "the API never said ready: " + err.Error()
@@ -159,7 +72,7 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 		out.Failure = "resetting the API's counters: " + err.Error()
 		return out, ctx.Err()
 	}
-	var engineBefore EngineSample
+	var engineBefore contract.EngineSample
 	var engineErr error
 	if p.EngineURL != "" {
 		engineBefore, engineErr = getEngineSample(ctx, p.EngineURL)
@@ -179,13 +92,13 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 		}
 	}
 	if p.EngineURL != "" {
-		var after EngineSample
+		var after contract.EngineSample
 		if engineErr == nil {
 			after, engineErr = getEngineSample(context.WithoutCancel(ctx), p.EngineURL)
 		}
 		e := EngineDelta(engineBefore, after)
 		if engineErr != nil {
-			e = EngineCPU{Failure: engineErr.Error()}
+			e = contract.EngineCPU{Failure: engineErr.Error()}
 		}
 		out.Engine = &e
 	}
@@ -211,7 +124,7 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 	if p.WrkDir != "" && p.WrkAfter && ctx.Err() == nil {
 		out.WrkAfterKit = true
 		runWrk(ctx, p, &out)
-		var after APIReport
+		var after contract.AccessLogReport
 		afterCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 		defer cancel()
 		if err := p.Control.Get(afterCtx, "/report", &after); err != nil {
@@ -228,7 +141,7 @@ func Conduct(ctx context.Context, p ConductParams) (RunResult, error) {
 }
 
 // runWrk is the wrk phase and the host's load over it.
-func runWrk(ctx context.Context, p ConductParams, out *RunResult) {
+func runWrk(ctx context.Context, p ConductParams, out *contract.QPSResult) {
 	var host *hostload.Sampler
 	if p.ProcRoot != "" {
 		host, _ = hostload.NewSampler(p.ProcRoot)
@@ -243,8 +156,8 @@ func runWrk(ctx context.Context, p ConductParams, out *RunResult) {
 }
 
 // ReadBack counts the file at path, whole and from offset on.
-func ReadBack(path string, offset int64) FileReadback {
-	out := FileReadback{Path: path}
+func ReadBack(path string, offset int64) contract.FileReadback {
+	out := contract.FileReadback{Path: path}
 	if path == "" {
 		out.Failure = "the API named no file"
 		return out
@@ -343,10 +256,10 @@ const settleBound = 2 * time.Second
 // sent since the reset (those in flight at the load's end are answered, and their access
 // lines written, after it), or after settleBound, whichever comes first: otherwise a
 // line written between the report and the file's read-back would set the two apart.
-func settledReport(ctx context.Context, c *control.Client, sent int64) (APIReport, error) {
+func settledReport(ctx context.Context, c *control.Client, sent int64) (contract.AccessLogReport, error) {
 	deadline := time.Now().Add(settleBound)
 	for {
-		var rep APIReport
+		var rep contract.AccessLogReport
 		if err := c.Get(ctx, "/report", &rep); err != nil {
 			return rep, err
 		}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/control"
 )
 
@@ -26,7 +27,7 @@ func TestReadBackCountsTheWholeFileAndItsTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	rb := ReadBack(path, int64(len(warm)))
-	if rb.Failure != "" || rb.Whole != CountOf([]byte(warm+measured)) || rb.FromOffset != CountOf([]byte(measured)) {
+	if rb.Failure != "" || rb.Whole != contract.CountStream([]byte(warm+measured)) || rb.FromOffset != contract.CountStream([]byte(measured)) {
 		t.Fatalf("%+v", rb)
 	}
 	if rb.FromOffset.Lines != 3 || rb.Whole.Lines != 5 {
@@ -85,8 +86,8 @@ func (a *fakeAPI) control(w http.ResponseWriter, r *http.Request) {
 	case "/report":
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		s := Sink{Count: CountOf(a.since), Total: CountOf(a.total), Path: a.file.Name(), StartOffsetBytes: a.offset}
-		control.WriteJSON(w, APIReport{Implementation: "fake", Config: "file", Requests: a.counted.Load(), Sinks: map[string]Sink{"file": s}})
+		s := contract.AccessLogSink{StreamCount: contract.CountStream(a.since), Total: contract.CountStream(a.total), Path: a.file.Name(), StartOffsetBytes: a.offset}
+		control.WriteJSON(w, contract.AccessLogReport{Implementation: "fake", Config: "file", Requests: a.counted.Load(), Sinks: map[string]contract.AccessLogSink{"file": s}})
 	}
 }
 
@@ -118,7 +119,7 @@ func TestConductWarmsUpResetsLoadsAndReadsTheFileBack(t *testing.T) {
 		t.Fatalf("warm-up %d, load %d requests, report %v, file %v", res.Warmup.Requests, res.Load.Requests, res.API, res.File)
 	}
 	sink := res.API.Sinks["file"]
-	if res.File.Whole != sink.Total || res.File.FromOffset != sink.Count {
+	if res.File.Whole != sink.Total || res.File.FromOffset != sink.StreamCount {
 		t.Errorf("file read back %+v, the API counted %+v", res.File, sink)
 	}
 	// Every request after the reset wrote a line; the generator counts those whose
@@ -145,8 +146,8 @@ func TestConductSaysWhenTheAPINeverGetsReady(t *testing.T) {
 }
 
 func TestEngineDeltaCountsOnlyProcessesInBothSamples(t *testing.T) {
-	before := EngineSample{UnixNano: 0, Processes: []EngineProcess{{1, "dockerd", 10}, {2, "containerd-shim", 1}, {3, "containerd-shim", 5}}}
-	after := EngineSample{UnixNano: 2e9, Processes: []EngineProcess{{1, "dockerd", 10.5}, {2, "containerd-shim", 1.25}, {4, "containerd-shim", 9}}}
+	before := contract.EngineSample{UnixNano: 0, Processes: []contract.EngineProcess{{PID: 1, Comm: "dockerd", CPUS: 10}, {PID: 2, Comm: "containerd-shim", CPUS: 1}, {PID: 3, Comm: "containerd-shim", CPUS: 5}}}
+	after := contract.EngineSample{UnixNano: 2e9, Processes: []contract.EngineProcess{{PID: 1, Comm: "dockerd", CPUS: 10.5}, {PID: 2, Comm: "containerd-shim", CPUS: 1.25}, {PID: 4, Comm: "containerd-shim", CPUS: 9}}}
 	d := EngineDelta(before, after)
 	if d.IntervalS != 2 || d.CPUS != 0.75 || d.ByComm["dockerd"] != 0.5 || d.ByComm["containerd-shim"] != 0.25 {
 		t.Fatalf("%+v", d)
@@ -159,10 +160,10 @@ func TestEngineDeltaCountsOnlyProcessesInBothSamples(t *testing.T) {
 }
 
 func TestEngineDeltaCountsThePodsProcessesAndTheOnesStartedInBetween(t *testing.T) {
-	before := EngineSample{UnixNano: 0, Processes: []EngineProcess{{PID: 1, Comm: "dockerd", CPUS: 1}},
-		Pod: []EngineProcess{{PID: 10, Comm: "python3", CPUS: 2}, {PID: 11, Comm: "worker", CPUS: 5}}}
-	after := EngineSample{UnixNano: 1e9, Processes: []EngineProcess{{PID: 1, Comm: "dockerd", CPUS: 1.5}},
-		Pod: []EngineProcess{{PID: 10, Comm: "python3", CPUS: 2.75}, {PID: 12, Comm: "worker", CPUS: 0.25}}}
+	before := contract.EngineSample{UnixNano: 0, Processes: []contract.EngineProcess{{PID: 1, Comm: "dockerd", CPUS: 1}},
+		Pod: []contract.EngineProcess{{PID: 10, Comm: "python3", CPUS: 2}, {PID: 11, Comm: "worker", CPUS: 5}}}
+	after := contract.EngineSample{UnixNano: 1e9, Processes: []contract.EngineProcess{{PID: 1, Comm: "dockerd", CPUS: 1.5}},
+		Pod: []contract.EngineProcess{{PID: 10, Comm: "python3", CPUS: 2.75}, {PID: 12, Comm: "worker", CPUS: 0.25}}}
 	d := EngineDelta(before, after)
 	if d.CPUS != 0.5 || d.PodCPUS != 1 {
 		t.Errorf("engine %g s, pod %g s; want 0.5 and 1 (0.75 of the process in both, 0.25 of the one started in between; the one that ended is lost)", d.CPUS, d.PodCPUS)
@@ -206,7 +207,7 @@ func TestPodmansProcessesAreConmonAndTheService(t *testing.T) {
 			t.Errorf("IsEngine(podman, %q, %q) = %v", c.comm, c.cmdline, got)
 		}
 	}
-	if IsEngine("", "dockerd", nil) || EngineProcessesOf("") != "" {
+	if IsEngine("", "dockerd", nil) || contract.EngineProcessesOf("") != "" {
 		t.Error("an unknown kind of engine has no processes the kit can identify")
 	}
 	if _, err := SampleEngine("/proc", ""); err == nil {
@@ -218,7 +219,7 @@ func TestPodmansProcessesAreConmonAndTheService(t *testing.T) {
 // n requests to url, notes when it ran in events, and leaves its output and exit status.
 func fakeWrk(t *testing.T, dir, url string, n int, events func(string)) {
 	t.Helper()
-	fifo := filepath.Join(dir, WrkStartFIFO)
+	fifo := filepath.Join(dir, contract.WrkStartFIFO)
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -238,15 +239,15 @@ func fakeWrk(t *testing.T, dir, url string, n int, events func(string)) {
 			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
 		}
-		os.WriteFile(filepath.Join(dir, WrkOutput), []byte(fmt.Sprintf("  %d requests in 1.00s, 1.00KB read\nRequests/sec: %d.00\n", n, n)), 0o644)
-		os.WriteFile(filepath.Join(dir, WrkExit), []byte("0\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, contract.WrkOutput), []byte(fmt.Sprintf("  %d requests in 1.00s, 1.00KB read\nRequests/sec: %d.00\n", n, n)), 0o644)
+		os.WriteFile(filepath.Join(dir, contract.WrkExit), []byte("0\n"), 0o644)
 	}()
 }
 
 // conductWithWrk conducts a run against a fake API and a fake wrk that sends
 // wrkRequests, with p's WrkAfter and ProcRoot, and returns its result and the order of
 // its loads and the reset ("kit", "wrk", "reset", comma-separated).
-func conductWithWrk(t *testing.T, wrkRequests int, p ConductParams) (RunResult, string) {
+func conductWithWrk(t *testing.T, wrkRequests int, p ConductParams) (contract.QPSResult, string) {
 	t.Helper()
 	dir := t.TempDir()
 	f, err := os.Create(filepath.Join(dir, "access.log"))

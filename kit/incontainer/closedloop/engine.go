@@ -20,22 +20,6 @@ import (
 // the host's PID namespace reads their CPU time from /proc before and after the
 // measured interval, and the conductor asks it over the pod's loopback.
 
-// EngineProcess is one of the engine's processes and its CPU time so far.
-type EngineProcess struct {
-	PID  int     `json:"pid"`
-	Comm string  `json:"comm"`
-	CPUS float64 `json:"cpu_s"` // user + system since the process started
-}
-
-// EngineSample is every engine process at one moment.
-type EngineSample struct {
-	UnixNano  int64           `json:"unix_ns"`
-	Processes []EngineProcess `json:"processes"`
-	// Pod are the processes of one container of the pod (the foreign API's), when the
-	// helper was asked for them (EngineHandlerWithPod).
-	Pod []EngineProcess `json:"pod,omitempty"`
-}
-
 // The engine kinds whose processes the kit can identify (as kit/host/engine.KindOf
 // names them).
 const (
@@ -43,24 +27,9 @@ const (
 	EnginePodman = contract.EnginePodman
 )
 
-// EngineProcessesOf says which processes are the engine's, by kind: for Docker
-// dockerd, containerd and the shims (containerd-shim, containerd-shim-runc-v2, both
-// "containerd-shim" as comm); for Podman each container's conmon (which carries its
-// stdout to the log driver) and the API service (podman system service), not other
-// podman commands. "" for a kind it does not know.
-func EngineProcessesOf(kind string) string {
-	switch kind {
-	case EngineDocker:
-		return "dockerd, containerd and the shims (containerd-shim*)"
-	case EnginePodman:
-		return "conmon and the service (podman system service)"
-	}
-	return ""
-}
-
 // IsEngine says whether a process, by its name (/proc/<pid>/comm, at most 15
 // characters) and its command line's arguments, is one of the engine's of that kind
-// (see EngineProcessesOf).
+// (see contract.EngineProcessesOf).
 func IsEngine(kind, comm string, cmdline []string) bool {
 	switch kind {
 	case EngineDocker:
@@ -83,19 +52,19 @@ func IsEngine(kind, comm string, cmdline []string) bool {
 
 // SampleEngine reads the processes of an engine of that kind under procRoot ("/proc"
 // in the host's PID namespace).
-func SampleEngine(procRoot, kind string) (EngineSample, error) {
-	if EngineProcessesOf(kind) == "" {
-		return EngineSample{}, fmt.Errorf("engine kind %q: the kit cannot identify its processes", kind)
+func SampleEngine(procRoot, kind string) (contract.EngineSample, error) {
+	if contract.EngineProcessesOf(kind) == "" {
+		return contract.EngineSample{}, fmt.Errorf("engine kind %q: the kit cannot identify its processes", kind)
 	}
 	fs, err := procfs.NewFS(procRoot)
 	if err != nil {
-		return EngineSample{}, err
+		return contract.EngineSample{}, err
 	}
 	procs, err := fs.AllProcs()
 	if err != nil {
-		return EngineSample{}, err
+		return contract.EngineSample{}, err
 	}
-	out := EngineSample{UnixNano: time.Now().UnixNano()}
+	out := contract.EngineSample{UnixNano: time.Now().UnixNano()}
 	for _, p := range procs {
 		st, err := p.Stat()
 		if err != nil {
@@ -108,11 +77,11 @@ func SampleEngine(procRoot, kind string) (EngineSample, error) {
 		if !IsEngine(kind, st.Comm, cmdline) {
 			continue
 		}
-		out.Processes = append(out.Processes, EngineProcess{PID: p.PID, Comm: st.Comm, CPUS: st.CPUTime()})
+		out.Processes = append(out.Processes, contract.EngineProcess{PID: p.PID, Comm: st.Comm, CPUS: st.CPUTime()})
 	}
 	sort.Slice(out.Processes, func(i, j int) bool { return out.Processes[i].PID < out.Processes[j].PID })
 	if len(out.Processes) == 0 {
-		return out, fmt.Errorf("none of %s's processes (%s) in %s: is this container in the host's PID namespace?", kind, EngineProcessesOf(kind), procRoot)
+		return out, fmt.Errorf("none of %s's processes (%s) in %s: is this container in the host's PID namespace?", kind, contract.EngineProcessesOf(kind), procRoot)
 	}
 	return out, nil
 }
@@ -121,7 +90,7 @@ func SampleEngine(procRoot, kind string) (EngineSample, error) {
 // those whose /proc/<pid>/cgroup names it (readable for any process, whatever its
 // user). A foreign image reports nothing of itself; its CPU inside the container is
 // its processes' user + system time.
-func SamplePod(procRoot, containerID string) ([]EngineProcess, error) {
+func SamplePod(procRoot, containerID string) ([]contract.EngineProcess, error) {
 	if len(containerID) < 12 {
 		return nil, fmt.Errorf("container ID %q: want at least 12 hex digits", containerID)
 	}
@@ -133,7 +102,7 @@ func SamplePod(procRoot, containerID string) ([]EngineProcess, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []EngineProcess
+	var out []contract.EngineProcess
 	for _, p := range procs {
 		groups, err := p.Cgroups()
 		if err != nil || !inContainer(groups, containerID) {
@@ -143,7 +112,7 @@ func SamplePod(procRoot, containerID string) ([]EngineProcess, error) {
 		if err != nil {
 			continue
 		}
-		out = append(out, EngineProcess{PID: p.PID, Comm: st.Comm, CPUS: st.CPUTime()})
+		out = append(out, contract.EngineProcess{PID: p.PID, Comm: st.Comm, CPUS: st.CPUTime()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
 	if len(out) == 0 {
@@ -185,26 +154,10 @@ func EngineHandlerWithPod(procRoot, kind, podID string) http.Handler {
 	return mux
 }
 
-// EngineCPU is the engine's CPU over the measured interval.
-type EngineCPU struct {
-	IntervalS float64 `json:"interval_s"`
-	// CPUS is the CPU time the engine's processes used between the two samples, summed
-	// over the processes present in both.
-	CPUS float64 `json:"cpu_s"`
-	// ByComm splits CPUS by process name.
-	ByComm map[string]float64 `json:"by_comm"`
-	// PodCPUS is the CPU time the sampled container's processes used between the two
-	// samples: those present in both, and those started in between whole.
-	PodCPUS float64      `json:"pod_cpu_s,omitempty"`
-	Before  EngineSample `json:"before"`
-	After   EngineSample `json:"after"`
-	Failure string       `json:"failure,omitempty"`
-}
-
 // EngineDelta is the engine's CPU between two samples.
-func EngineDelta(before, after EngineSample) EngineCPU {
-	out := EngineCPU{Before: before, After: after, ByComm: map[string]float64{}, IntervalS: float64(after.UnixNano-before.UnixNano) / 1e9}
-	was := map[int]EngineProcess{}
+func EngineDelta(before, after contract.EngineSample) contract.EngineCPU {
+	out := contract.EngineCPU{Before: before, After: after, ByComm: map[string]float64{}, IntervalS: float64(after.UnixNano-before.UnixNano) / 1e9}
+	was := map[int]contract.EngineProcess{}
 	for _, p := range before.Processes {
 		was[p.PID] = p
 	}
@@ -215,7 +168,7 @@ func EngineDelta(before, after EngineSample) EngineCPU {
 			out.ByComm[p.Comm] += d
 		}
 	}
-	podWas := map[int]EngineProcess{}
+	podWas := map[int]contract.EngineProcess{}
 	for _, p := range before.Pod {
 		podWas[p.PID] = p
 	}
@@ -231,8 +184,8 @@ func EngineDelta(before, after EngineSample) EngineCPU {
 	return out
 }
 
-func getEngineSample(ctx context.Context, url string) (EngineSample, error) {
-	var s EngineSample
+func getEngineSample(ctx context.Context, url string) (contract.EngineSample, error) {
+	var s contract.EngineSample
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return s, err
@@ -249,6 +202,6 @@ func getEngineSample(ctx context.Context, url string) (EngineSample, error) {
 }
 
 // FetchEngineSample asks the engine CPU helper at url (its /sample) for a sample.
-func FetchEngineSample(ctx context.Context, url string) (EngineSample, error) {
+func FetchEngineSample(ctx context.Context, url string) (contract.EngineSample, error) {
 	return getEngineSample(ctx, url)
 }

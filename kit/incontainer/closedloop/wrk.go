@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/logbench/logbench/kit/contract"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,27 +21,11 @@ import (
 // status to the volume and stays up until the pod is removed (a container that ended
 // first would end the run).
 
-// Files of the wrk phase in the shared volume.
-const (
-	WrkStartFIFO = "wrk.start"
-	WrkOutput    = "wrk.out"
-	WrkExit      = "wrk.exit" // written last: its presence says wrk ended
-)
-
-// WrkRun is what the wrk phase left: wrk's whole output (stdout and stderr), its exit
-// status, and when it ran.
-type WrkRun struct {
-	Output   string  `json:"output"`
-	ExitCode int     `json:"exit_code"`
-	WallS    float64 `json:"wall_s"` // from the conductor's start signal to wrk's exit file
-	Failure  string  `json:"failure,omitempty"`
-}
-
 // RunWrk starts the wrk container waiting in dir and waits for it, at most timeout.
-func RunWrk(ctx context.Context, dir string, timeout time.Duration) WrkRun {
+func RunWrk(ctx context.Context, dir string, timeout time.Duration) contract.WrkRun {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	fifo := filepath.Join(dir, WrkStartFIFO)
+	fifo := filepath.Join(dir, contract.WrkStartFIFO)
 	// Non-blocking: an open for writing fails (ENXIO) until the reader is there, so a
 	// wrk container that never came up is a failure after the timeout, not a hang.
 	var f *os.File
@@ -51,29 +36,29 @@ func RunWrk(ctx context.Context, dir string, timeout time.Duration) WrkRun {
 			break
 		}
 		if !errors.Is(err, syscall.ENXIO) && !errors.Is(err, os.ErrNotExist) {
-			return WrkRun{Failure: "starting wrk: " + err.Error()}
+			return contract.WrkRun{Failure: "starting wrk: " + err.Error()}
 		}
 		if sleep(ctx, 50*time.Millisecond) != nil {
-			return WrkRun{Failure: "starting wrk: the wrk container never waited on " + fifo}
+			return contract.WrkRun{Failure: "starting wrk: the wrk container never waited on " + fifo}
 		}
 	}
 	started := time.Now()
 	_, err := f.WriteString("go\n")
 	f.Close()
 	if err != nil {
-		return WrkRun{Failure: "starting wrk: " + err.Error()}
+		return contract.WrkRun{Failure: "starting wrk: " + err.Error()}
 	}
-	exitPath := filepath.Join(dir, WrkExit)
+	exitPath := filepath.Join(dir, contract.WrkExit)
 	for {
 		body, err := os.ReadFile(exitPath)
 		if err == nil {
-			out := WrkRun{WallS: time.Since(started).Seconds()}
+			out := contract.WrkRun{WallS: time.Since(started).Seconds()}
 			code, err := strconv.Atoi(strings.TrimSpace(string(body)))
 			if err != nil {
 				out.Failure = fmt.Sprintf("wrk's exit status %q: %v", body, err)
 			}
 			out.ExitCode = code
-			o, err := os.ReadFile(filepath.Join(dir, WrkOutput))
+			o, err := os.ReadFile(filepath.Join(dir, contract.WrkOutput))
 			if err != nil {
 				out.Failure = join(out.Failure, "wrk's output: "+err.Error())
 			}
@@ -84,7 +69,7 @@ func RunWrk(ctx context.Context, dir string, timeout time.Duration) WrkRun {
 			return out
 		}
 		if sleep(ctx, 100*time.Millisecond) != nil {
-			return WrkRun{Failure: fmt.Sprintf("wrk did not end within %s", timeout)}
+			return contract.WrkRun{Failure: fmt.Sprintf("wrk did not end within %s", timeout)}
 		}
 	}
 }

@@ -26,13 +26,6 @@ import (
 	"github.com/logbench/logbench/kit/incontainer/tally"
 )
 
-// ReadBytes is the size of one read, as published.
-const ReadBytes = 4096
-
-// SlowRateBytesPerSec is the slow reader's bound: 4,096 bytes, then a wait, 64 times a
-// second.
-const SlowRateBytesPerSec = 256 * 1024
-
 // Config says what to read and how fast.
 type Config struct {
 	FIFOPath string
@@ -67,8 +60,8 @@ func Pacer(bytesPerSec int64) *rate.Limiter {
 	if bytesPerSec <= 0 {
 		return nil
 	}
-	l := rate.NewLimiter(rate.Limit(bytesPerSec), ReadBytes)
-	l.AllowN(time.Now(), ReadBytes)
+	l := rate.NewLimiter(rate.Limit(bytesPerSec), contract.ReaderReadBytes)
+	l.AllowN(time.Now(), contract.ReaderReadBytes)
 	return l
 }
 
@@ -109,7 +102,7 @@ func (r *Reader) Run(ctx context.Context) error {
 
 // consume reads src until it ends, pacing each read with pacer when it is not nil.
 func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter) error {
-	buf := make([]byte, ReadBytes)
+	buf := make([]byte, contract.ReaderReadBytes)
 	sleeper, err := clock.NewSleeper()
 	if err != nil {
 		return err

@@ -9,6 +9,8 @@ import (
 	"io"
 	"testing"
 	"time"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 func TestConsumeCountsEverythingAndKeepsATimeline(t *testing.T) {
@@ -32,10 +34,10 @@ func TestPacingBoundsTheRate(t *testing.T) {
 	// At 256 KiB/s, 64 reads of 4 KiB may take no less than 63/64 s: each read but
 	// the last is followed by a wait of its share.
 	const reads = 64
-	data := make([]byte, reads*ReadBytes)
+	data := make([]byte, reads*contract.ReaderReadBytes)
 	r := New(Config{})
 	start := time.Now()
-	r.consume(context.Background(), bytes.NewReader(data), Pacer(SlowRateBytesPerSec))
+	r.consume(context.Background(), bytes.NewReader(data), Pacer(contract.SlowReaderBytesPerSec))
 	elapsed := time.Since(start)
 	if min := 63 * time.Second / 64; elapsed < min {
 		t.Fatalf("read %d bytes in %v; the bound allows no less than %v", len(data), elapsed, min)
@@ -43,7 +45,7 @@ func TestPacingBoundsTheRate(t *testing.T) {
 	// The bound holds at every sample, not just at the end: counted from when the
 	// pacer started, the bytes read never exceed one read plus the rate's share.
 	for _, s := range r.timeline {
-		allowed := ReadBytes + float64(SlowRateBytesPerSec)*float64(s.UnixNano-start.UnixNano())/1e9
+		allowed := contract.ReaderReadBytes + float64(contract.SlowReaderBytesPerSec)*float64(s.UnixNano-start.UnixNano())/1e9
 		if float64(s.Bytes) > allowed {
 			t.Fatalf("sample %+v exceeds the bound %.0f", s, allowed)
 		}

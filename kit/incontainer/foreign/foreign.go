@@ -33,16 +33,10 @@ import (
 	"github.com/logbench/logbench/kit/incontainer/loadgen"
 )
 
-// The load shapes.
-const (
-	Closed = "closed"
-	Open   = "open"
-)
-
 // Params are one run.
 type Params struct {
 	URL  string
-	Load string // Closed or Open
+	Load string // contract.LoadClosed or contract.LoadOpen
 	// Closed is the closed loop's load, its Warmup first on the same connections.
 	Closed closedloop.Params
 	// The open loop: requests per second for Warmup (not measured), then Duration.
@@ -68,77 +62,13 @@ type Params struct {
 	ProcRoot string
 }
 
-// Ready is how the service came to answer.
-type Ready struct {
-	AfterS float64 `json:"after_s"`
-	// Probes are the requests that reached the service until it answered 2xx: each
-	// got a response and may be logged. Attempts also counts those that found nothing
-	// listening or got no answer.
-	Probes     int64  `json:"probes"`
-	Attempts   int64  `json:"attempts"`
-	LastStatus int    `json:"last_status,omitempty"`
-	LastError  string `json:"last_error,omitempty"`
-	OK         bool   `json:"ok"`
-}
-
-// OpenResult is the open loop's measured interval: latency from each request's
-// scheduled send, and how late the sends left (send lag).
-type OpenResult struct {
-	RateRPS     float64 `json:"rate_rps"`
-	DurationS   float64 `json:"duration_s"`
-	StartUnixNs int64   `json:"start_unix_ns"`
-	Scheduled   int64   `json:"scheduled"`
-	Status2xx   int64   `json:"status_2xx"`
-	Non2xx      int64   `json:"non_2xx"`
-	Errors      int64   `json:"errors"`
-	ErrorSample string  `json:"error_sample,omitempty"`
-	// RequestsPerSecond counts the responses of each second of the schedule.
-	RequestsPerSecond []int64 `json:"requests_per_second"`
-	LatencyMeanMs     float64 `json:"latency_mean_ms"`
-	LatencyP50Ms      float64 `json:"latency_p50_ms"`
-	LatencyP90Ms      float64 `json:"latency_p90_ms"`
-	LatencyP99Ms      float64 `json:"latency_p99_ms"`
-	LatencyMaxMs      float64 `json:"latency_max_ms"`
-	SendLagP50Ms      float64 `json:"send_lag_p50_ms"`
-	SendLagP99Ms      float64 `json:"send_lag_p99_ms"`
-	SendLagMaxMs      float64 `json:"send_lag_max_ms"`
-	GeneratorCPUS     float64 `json:"generator_cpu_s"`
-}
-
-// File is one file of the log directory as counted after the run.
-type File struct {
-	Path  string `json:"path"`
-	Lines int64  `json:"lines"`
-	Bytes int64  `json:"bytes"`
-}
-
-// Result is the run's result file.
-type Result struct {
-	Load  string `json:"load"`
-	Ready Ready  `json:"ready"`
-	// Closed is the closed loop's run, its warm-up on the same connections.
-	Closed *closedloop.Result `json:"closed,omitempty"`
-	Open   *OpenResult        `json:"open,omitempty"`
-	// SentTotal is every request sent to the service: the probes it answered,
-	// warm-up and load.
-	SentTotal int64 `json:"sent_total"`
-	// Files are the log directory's files (nil: no log directory), FilesFailure why
-	// they could not all be read; an empty list is a directory counted empty.
-	Files        []File                `json:"files"`
-	FilesFailure string                `json:"files_failure,omitempty"`
-	Engine       *closedloop.EngineCPU `json:"engine,omitempty"`
-	Host         *contract.HostSample  `json:"host,omitempty"`
-	HostCPUs     int                   `json:"host_cpus"`
-	Failure      string                `json:"failure,omitempty"`
-}
-
 // Conduct performs a run. Failures are in the result; the error is ctx's.
-func Conduct(ctx context.Context, p Params) (Result, error) {
-	out := Result{Load: p.Load}
+func Conduct(ctx context.Context, p Params) (contract.ForeignResult, error) {
+	out := contract.ForeignResult{Load: p.Load}
 	out.Ready = WaitReady(ctx, p.URL, p.ReadyTimeout)
 	out.SentTotal = out.Ready.Probes
 	if !out.Ready.OK {
-		out.Failure = out.Ready.Reason(p.URL, p.ReadyTimeout)
+		out.Failure = reason(out.Ready, p.URL, p.ReadyTimeout)
 		return out, ctx.Err()
 	}
 	if p.ProbeOnly {
@@ -147,7 +77,7 @@ func Conduct(ctx context.Context, p Params) (Result, error) {
 	// The samples before the measured interval: the closed loop takes them from its
 	// load's goroutines when the interval begins.
 	var mu sync.Mutex
-	var engineBefore closedloop.EngineSample
+	var engineBefore contract.EngineSample
 	var engineErr error
 	var host *hostload.Sampler
 	sampleBefore := func() {
@@ -160,7 +90,7 @@ func Conduct(ctx context.Context, p Params) (Result, error) {
 			host, _ = hostload.NewSampler(p.ProcRoot)
 		}
 	}
-	if p.Load == Open {
+	if p.Load == contract.LoadOpen {
 		if err := warmUp(ctx, p, &out); err != nil {
 			out.Failure = "warm-up: " + err.Error()
 			return out, ctx.Err()
@@ -179,13 +109,13 @@ func Conduct(ctx context.Context, p Params) (Result, error) {
 		}
 	}
 	if p.EngineURL != "" {
-		var after closedloop.EngineSample
+		var after contract.EngineSample
 		if engineErr == nil {
 			after, engineErr = closedloop.FetchEngineSample(context.WithoutCancel(ctx), p.EngineURL)
 		}
 		e := closedloop.EngineDelta(engineBefore, after)
 		if engineErr != nil {
-			e = closedloop.EngineCPU{Failure: engineErr.Error()}
+			e = contract.EngineCPU{Failure: engineErr.Error()}
 		}
 		out.Engine = &e
 	}
@@ -205,7 +135,7 @@ func Conduct(ctx context.Context, p Params) (Result, error) {
 }
 
 // warmUp offers the open loop's warm-up; every request of it has ended when it returns.
-func warmUp(ctx context.Context, p Params, out *Result) error {
+func warmUp(ctx context.Context, p Params, out *contract.ForeignResult) error {
 	n := int(p.Rate * p.Warmup.Seconds())
 	if n == 0 {
 		return nil
@@ -218,9 +148,9 @@ func warmUp(ctx context.Context, p Params, out *Result) error {
 // measure offers the measured load. The closed loop warms up and measures on the same
 // connections, calling atStart when the measured interval begins, so that only the
 // requests in flight when it stops are sent and perhaps not served.
-func measure(ctx context.Context, p Params, out *Result, atStart func()) error {
+func measure(ctx context.Context, p Params, out *contract.ForeignResult, atStart func()) error {
 	switch p.Load {
-	case Closed:
+	case contract.LoadClosed:
 		l := p.Closed
 		l.URL, l.AtMeasureStart = p.URL, atStart
 		if l.Warmup <= 0 {
@@ -230,7 +160,7 @@ func measure(ctx context.Context, p Params, out *Result, atStart func()) error {
 		out.Closed = &res
 		out.SentTotal += res.SentTotal
 		return err
-	case Open:
+	case contract.LoadOpen:
 		before := cpuTime()
 		start := time.Now().Add(5 * time.Millisecond)
 		n := int(p.Rate * p.Duration.Seconds())
@@ -257,8 +187,8 @@ func sent(obs []contract.Observation) int64 {
 
 // Summarize is an open loop's observations as its result: a response counts in the
 // second of the schedule in which it completed.
-func Summarize(obs []contract.Observation, rate float64, duration time.Duration, start time.Time) OpenResult {
-	r := OpenResult{RateRPS: rate, DurationS: duration.Seconds(), StartUnixNs: start.UnixNano(), Scheduled: int64(len(obs))}
+func Summarize(obs []contract.Observation, rate float64, duration time.Duration, start time.Time) contract.OpenLoopResult {
+	r := contract.OpenLoopResult{RateRPS: rate, DurationS: duration.Seconds(), StartUnixNs: start.UnixNano(), Scheduled: int64(len(obs))}
 	seconds := int(duration.Seconds())
 	if float64(seconds) < duration.Seconds() {
 		seconds++
@@ -307,12 +237,12 @@ func cpuTime() time.Duration {
 }
 
 // WaitReady asks url until it answers 2xx or timeout passes; every request counts.
-func WaitReady(ctx context.Context, rawURL string, timeout time.Duration) Ready {
+func WaitReady(ctx context.Context, rawURL string, timeout time.Duration) contract.ForeignReady {
 	started := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 2 * time.Second}
-	var r Ready
+	var r contract.ForeignReady
 	for {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 		if err != nil {
@@ -341,8 +271,8 @@ func WaitReady(ctx context.Context, rawURL string, timeout time.Duration) Ready 
 	}
 }
 
-// Reason says in one line why the service was not ready.
-func (r Ready) Reason(rawURL string, timeout time.Duration) string {
+// reason says in one line why the service was not ready.
+func reason(r contract.ForeignReady, rawURL string, timeout time.Duration) string {
 	u, _ := url.Parse(rawURL)
 	host, path := rawURL, "/"
 	if u != nil {
@@ -362,8 +292,8 @@ func refused(msg string) bool {
 }
 
 // CountFiles counts the lines and bytes of every regular file under dir but skip.
-func CountFiles(dir string, skip []string) ([]File, string) {
-	files := []File{}
+func CountFiles(dir string, skip []string) ([]contract.LogFile, string) {
+	files := []contract.LogFile{}
 	var failures []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -380,7 +310,7 @@ func CountFiles(dir string, skip []string) ([]File, string) {
 			return nil
 		}
 		defer f.Close()
-		c := File{Path: rel}
+		c := contract.LogFile{Path: rel}
 		buf := make([]byte, 1<<16)
 		for {
 			n, err := f.Read(buf)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
 )
 
@@ -22,19 +23,19 @@ func TestReadyNamesAPortNothingListensOnAndAPathThatIsNot2xx(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	r := WaitReady(context.Background(), "http://"+addr+"/health", 300*time.Millisecond)
-	if r.OK || r.Attempts == 0 || r.Probes != 0 || !strings.Contains(r.Reason("http://"+addr+"/health", 300*time.Millisecond), "nothing listened on "+addr) {
-		t.Errorf("closed port: %+v: %s", r, r.Reason("http://"+addr+"/health", time.Second))
+	if r.OK || r.Attempts == 0 || r.Probes != 0 || !strings.Contains(reason(r, "http://"+addr+"/health", 300*time.Millisecond), "nothing listened on "+addr) {
+		t.Errorf("closed port: %+v: %s", r, reason(r, "http://"+addr+"/health", time.Second))
 	}
 	srv := httptest.NewServer(http.NotFoundHandler())
 	defer srv.Close()
 	r = WaitReady(context.Background(), srv.URL+"/health", 300*time.Millisecond)
-	if why := r.Reason(srv.URL+"/health", 300*time.Millisecond); r.OK || !strings.Contains(why, "GET /health answered 404 Not Found, not 2xx") {
+	if why := reason(r, srv.URL+"/health", 300*time.Millisecond); r.OK || !strings.Contains(why, "GET /health answered 404 Not Found, not 2xx") {
 		t.Errorf("404: %+v: %s", r, why)
 	}
 }
 
 func TestAClosedRunCountsEveryRequestAndTheLogFiles(t *testing.T) {
-	for _, load := range []string{Closed, Open} {
+	for _, load := range []string{contract.LoadClosed, contract.LoadOpen} {
 		dir := t.TempDir()
 		logFile := filepath.Join(dir, "app.log")
 		os.WriteFile(filepath.Join(dir, "result.json"), []byte("{}\n"), 0o644)
@@ -55,7 +56,7 @@ func TestAClosedRunCountsEveryRequestAndTheLogFiles(t *testing.T) {
 			// A request in flight when the closed loop stopped may not be served.
 			t.Errorf("%s: files %+v, %d requests sent", load, res.Files, res.SentTotal)
 		}
-		if load == Open && (res.Open == nil || res.Open.Status2xx != 60 || res.Open.Scheduled != 60) {
+		if load == contract.LoadOpen && (res.Open == nil || res.Open.Status2xx != 60 || res.Open.Scheduled != 60) {
 			t.Errorf("open: %+v", res.Open)
 		}
 	}

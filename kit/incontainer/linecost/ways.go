@@ -79,12 +79,6 @@ func dropTime(groups []string, a slog.Attr) slog.Attr {
 	return a
 }
 
-// newLogger is slog's text handler without time, the kit's line before lines had a
-// time stamp (LineFormat).
-func newLogger(w io.Writer, level slog.Level) *slog.Logger {
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level, ReplaceAttr: dropTime}))
-}
-
 // wayPath says what each way does with the line once the library has made it.
 var wayPath = map[string]string{
 	Format:        "formats the line and writes it to io.Discard",

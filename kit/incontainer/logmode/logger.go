@@ -1,7 +1,12 @@
+// Package logmode does the logging work of the seven modes of the reference experiment
+// (contract.LogMode) in the Go API: what each builds per request, how it hands the record
+// to the sink, and the exact bytes it produces.
 package logmode
 
 import (
 	"time"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 // Spans are the two intervals the API times inside each request.
@@ -12,23 +17,23 @@ type Spans struct {
 
 // Logger does one mode's logging work for a request.
 type Logger struct {
-	mode     Mode
+	mode     contract.LogMode
 	sink     *Sink
 	builder  *recordBuilder
 	prebuilt []byte
 }
 
 // NewLogger prepares mode's work. sink may be nil for modes that write nothing.
-func NewLogger(mode Mode, sink *Sink) (*Logger, error) {
+func NewLogger(mode contract.LogMode, sink *Sink) (*Logger, error) {
 	l := &Logger{mode: mode, sink: sink}
-	if mode == JSONOnly || mode == JSONSync || mode == JSONQueue || mode == JSONPrebuiltSync {
+	if mode == contract.ModeJSONOnly || mode == contract.ModeJSONSync || mode == contract.ModeJSONQueue || mode == contract.ModeJSONPrebuiltSync {
 		b, err := newRecordBuilder()
 		if err != nil {
 			return nil, err
 		}
 		l.builder = b
 	}
-	if mode == JSONPrebuiltSync {
+	if mode == contract.ModeJSONPrebuiltSync {
 		record, err := l.builder.build(time.Now(), 0)
 		if err != nil {
 			return nil, err
@@ -42,11 +47,11 @@ func NewLogger(mode Mode, sink *Sink) (*Logger, error) {
 func (l *Logger) Log(seq int64) (Spans, error) {
 	var spans Spans
 	switch l.mode {
-	case None:
+	case contract.ModeNone:
 		return spans, nil
-	case Short1:
+	case contract.ModeShort1:
 		return l.emit(spans, shortLine)
-	case Short10:
+	case contract.ModeShort10:
 		start := time.Now()
 		for range 10 {
 			if err := l.sink.Emit(shortLine); err != nil {
@@ -56,13 +61,13 @@ func (l *Logger) Log(seq int64) (Spans, error) {
 		}
 		spans.LogCall = time.Since(start)
 		return spans, nil
-	case JSONPrebuiltSync:
+	case contract.ModeJSONPrebuiltSync:
 		return l.emit(spans, l.prebuilt)
 	}
 	start := time.Now()
 	record, err := l.builder.build(start, seq)
 	spans.Generate = time.Since(start)
-	if err != nil || l.mode == JSONOnly {
+	if err != nil || l.mode == contract.ModeJSONOnly {
 		return spans, err
 	}
 	return l.emit(spans, record)

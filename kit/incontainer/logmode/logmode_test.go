@@ -7,15 +7,17 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 func TestEveryModeWritesItsExactBytesPerRequest(t *testing.T) {
-	for _, mode := range All {
+	for _, mode := range contract.LogModes {
 		t.Run(string(mode), func(t *testing.T) {
 			var out bytes.Buffer
 			sink := NewSyncSink(&out, 0)
 			if mode.Queued() {
-				sink = NewQueueSink(&out, QueueCapacity, 0)
+				sink = NewQueueSink(&out, contract.QueueCapacity, 0)
 			}
 			logger, err := NewLogger(mode, sink)
 			if err != nil {
@@ -54,7 +56,7 @@ func TestJSONRecordsDifferPerRequestButNotInLength(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rec) != JSONRecordBytes || rec[len(rec)-1] != '\n' {
+		if len(rec) != contract.JSONRecordBytes || rec[len(rec)-1] != '\n' {
 			t.Fatalf("record %d: %d bytes, last %q", seq, len(rec), rec[len(rec)-1])
 		}
 		if bytes.Equal(rec, prev) {
@@ -98,7 +100,7 @@ func waitUntilQueueEmpty(s *Sink) {
 
 func TestOutputCapStopsGeneration(t *testing.T) {
 	sink := NewSyncSink(io.Discard, 300)
-	logger, _ := NewLogger(Short1, sink)
+	logger, _ := NewLogger(contract.ModeShort1, sink)
 	var err error
 	for seq := int64(0); err == nil && seq < 10; seq++ {
 		_, err = logger.Log(seq)
@@ -111,7 +113,7 @@ func TestOutputCapStopsGeneration(t *testing.T) {
 func TestConcurrentSyncWritesNeverInterleave(t *testing.T) {
 	var out bytes.Buffer
 	sink := NewSyncSink(&out, 0)
-	logger, _ := NewLogger(JSONSync, sink)
+	logger, _ := NewLogger(contract.ModeJSONSync, sink)
 	var wg sync.WaitGroup
 	for seq := range int64(8) {
 		wg.Add(1)
@@ -119,7 +121,7 @@ func TestConcurrentSyncWritesNeverInterleave(t *testing.T) {
 	}
 	wg.Wait()
 	for i, line := range bytes.SplitAfter(out.Bytes(), []byte("\n")) {
-		if len(line) != 0 && len(line) != JSONRecordBytes {
+		if len(line) != 0 && len(line) != contract.JSONRecordBytes {
 			t.Fatalf("line %d has %d bytes", i, len(line))
 		}
 	}
@@ -130,9 +132,9 @@ func TestConcurrentRecordsAreWrittenInTheOrderTheyWereCounted(t *testing.T) {
 		var out bytes.Buffer
 		sink := NewSyncSink(&out, 0)
 		if queued {
-			sink = NewQueueSink(&out, QueueCapacity, 0)
+			sink = NewQueueSink(&out, contract.QueueCapacity, 0)
 		}
-		logger, _ := NewLogger(JSONSync, sink)
+		logger, _ := NewLogger(contract.ModeJSONSync, sink)
 		var wg sync.WaitGroup
 		for seq := range int64(64) {
 			wg.Add(1)
@@ -147,12 +149,12 @@ func TestConcurrentRecordsAreWrittenInTheOrderTheyWereCounted(t *testing.T) {
 }
 
 func TestParseRejectsUnknownModes(t *testing.T) {
-	if _, err := Parse("json-async"); err == nil {
+	if _, err := contract.ParseLogMode("json-async"); err == nil {
 		t.Fatal("want an error")
 	}
-	for _, m := range All {
-		if have, err := Parse(string(m)); err != nil || have != m {
-			t.Fatalf("Parse(%q) = %q, %v", m, have, err)
+	for _, m := range contract.LogModes {
+		if have, err := contract.ParseLogMode(string(m)); err != nil || have != m {
+			t.Fatalf("contract.ParseLogMode(%q) = %q, %v", m, have, err)
 		}
 	}
 }

@@ -6,16 +6,18 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/logbench/logbench/kit/contract"
 )
 
 // shortLine is the fixed short record: 127 characters and a newline.
 var shortLine = func() []byte {
 	line := "INFO api: request served method=GET path=/ status=200 "
-	return []byte(line + strings.Repeat("-", ShortLineBytes-1-len(line)) + "\n")
+	return []byte(line + strings.Repeat("-", contract.ShortLineBytes-1-len(line)) + "\n")
 }()
 
 // jsonRecord is the large synthetic record: a few fixed-width fields and one long
-// ASCII payload, so that every record has exactly JSONRecordBytes bytes.
+// ASCII payload, so that every record has exactly contract.JSONRecordBytes bytes.
 type jsonRecord struct {
 	Time    string `json:"ts"`
 	Level   string `json:"level"`
@@ -42,9 +44,9 @@ func newRecordBuilder() (*recordBuilder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.payload = strings.Repeat("x", JSONRecordBytes-len(empty))
-	if full, err := b.build(time.Unix(0, 0), 0); err != nil || len(full) != JSONRecordBytes {
-		return nil, fmt.Errorf("json record has %d bytes, want %d (%v)", len(full), JSONRecordBytes, err)
+	b.payload = strings.Repeat("x", contract.JSONRecordBytes-len(empty))
+	if full, err := b.build(time.Unix(0, 0), 0); err != nil || len(full) != contract.JSONRecordBytes {
+		return nil, fmt.Errorf("json record has %d bytes, want %d (%v)", len(full), contract.JSONRecordBytes, err)
 	}
 	return b, nil
 }
@@ -52,7 +54,7 @@ func newRecordBuilder() (*recordBuilder, error) {
 // build returns one record, newline included.
 func (b *recordBuilder) build(now time.Time, seq int64) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.Grow(JSONRecordBytes)
+	buf.Grow(contract.JSONRecordBytes)
 	enc := json.NewEncoder(&buf) // Encode appends the newline
 	enc.SetEscapeHTML(false)
 	err := enc.Encode(jsonRecord{

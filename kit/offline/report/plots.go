@@ -289,16 +289,3 @@ func (Diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	path.Close()
 	c.Fill(path)
 }
-
-// Dash is a horizontal stroke across a category, the mark of a published figure.
-type Dash struct{}
-
-func (Dash) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	c.SetLineWidth(vg.Points(2))
-	c.SetLineDash(nil, 0)
-	c.SetColor(sty.Color)
-	var path vg.Path
-	path.Move(vg.Point{X: pt.X - sty.Radius, Y: pt.Y})
-	path.Line(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
-	c.Stroke(path)
-}

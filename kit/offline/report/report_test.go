@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/offline/report/reporttest"
+	"github.com/logbench/logbench/kit/internal/browsertest"
 )
 
 type limits struct {
@@ -142,10 +142,10 @@ func toyPage(t *testing.T, figs []Figure) string {
 // The browser checks find what they are for: a page drawn right passes, and a whisker
 // moved off its bar and a legend moved onto the data are caught.
 func TestTheBrowserChecksCatchWhatTheyLookFor(t *testing.T) {
-	browser := reporttest.Chromium(t)
+	browser := browsertest.Chromium(t)
 	good := toyPage(t, toyBars())
-	reporttest.SelfContained(t, good)
-	for _, l := range reporttest.Check(t, good) {
+	browsertest.SelfContained(t, good)
+	for _, l := range browsertest.Check(t, good) {
 		if l.SVGs != 2 || l.Whiskers != 10 || l.Legends != 2 || l.Tables != 1 {
 			t.Errorf("%+v", l)
 		}
@@ -155,7 +155,7 @@ func TestTheBrowserChecksCatchWhatTheyLookFor(t *testing.T) {
 		return m[:strings.LastIndex(m, "M")+1] + "20"
 	})
 	bad = strings.Replace(bad, `<path class="lb-legend" d="M`, `<path class="lb-legend" d="M100,100L200,100L200,150L100,150Z M`, 1)
-	l := reporttest.Measure(t, browser, bad, 800)
+	l := browsertest.Measure(t, browser, bad, 800)
 	if len(l.OffCentre) == 0 || len(l.Overlaps) == 0 {
 		t.Errorf("the broken page passes: %+v", l)
 	}
@@ -163,7 +163,7 @@ func TestTheBrowserChecksCatchWhatTheyLookFor(t *testing.T) {
 	// is clipped.
 	clipped := strings.Replace(good, "<table>", `<table style="width: 300px; table-layout: fixed; white-space: nowrap">`, 1)
 	clipped = strings.Replace(clipped, "</style>", "td { overflow: hidden; }</style>", 1)
-	if l := reporttest.Measure(t, browser, clipped, 800); len(l.Clipped) == 0 {
+	if l := browsertest.Measure(t, browser, clipped, 800); len(l.Clipped) == 0 {
 		t.Errorf("a clipped table passes: %+v", l)
 	}
 }

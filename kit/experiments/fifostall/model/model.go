@@ -19,13 +19,13 @@ import (
 	"math"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // Inputs describe one condition.
 type Inputs struct {
-	Mode              logmode.Mode
+	Mode              contract.LogMode
 	ReaderBytesPerSec int64 // 0: unbounded
 	Rate              float64
 	Duration          time.Duration

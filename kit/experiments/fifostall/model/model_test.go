@@ -5,19 +5,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/contract"
 )
 
 // The published setup: 160 requests of 16 KiB at 20 req/s for 8 s, a 256 KiB/s reader,
 // a 64 KiB pipe.
-func published(mode logmode.Mode) Inputs {
+func published(mode contract.LogMode) Inputs {
 	return Inputs{Mode: mode, ReaderBytesPerSec: 256 << 10, Rate: 20, Duration: 8 * time.Second, Count: 160, PipeCapacityBytes: 64 << 10}
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestQueuedModeDrainsAfterTheLoad(t *testing.T) {
-	p := Predict(published(logmode.JSONQueue))
+	p := Predict(published(contract.ModeJSONQueue))
 	// 2,560 KiB at 256 KiB/s is read at 10 s; the last request is scheduled at 7.95 s.
 	if !p.Applies || !p.Saturated || !near(p.LogsReadS, 10) || !near(p.DrainS, 2.05) {
 		t.Fatalf("prediction %+v", p)
@@ -32,7 +32,7 @@ func TestQueuedModeDrainsAfterTheLoad(t *testing.T) {
 }
 
 func TestSynchronousModeWaitsForThePipe(t *testing.T) {
-	p := Predict(published(logmode.JSONSync))
+	p := Predict(published(contract.ModeJSONSync))
 	// The last record enters the pipe when 2,496 KiB are read: 9.75 s; the pipe's
 	// 64 KiB drain in 0.25 s, the published synchronous drain.
 	if !near(p.LastResponseS, 9.75) || !near(p.DrainS, 0.25) {
@@ -52,16 +52,16 @@ func TestSynchronousModeWaitsForThePipe(t *testing.T) {
 }
 
 func TestShortLinesStayBelowTheBound(t *testing.T) {
-	p := Predict(published(logmode.Short10)) // 25 KiB/s
+	p := Predict(published(contract.ModeShort10)) // 25 KiB/s
 	if !p.Applies || p.Saturated || p.DrainS != 0 || !near(p.RPSToLogsRead, 20) {
 		t.Fatalf("prediction %+v", p)
 	}
 }
 
 func TestNoPredictionWithoutABoundOrALog(t *testing.T) {
-	fast := published(logmode.JSONSync)
+	fast := published(contract.ModeJSONSync)
 	fast.ReaderBytesPerSec = 0
-	if Predict(fast).Applies || Predict(published(logmode.JSONOnly)).Applies {
+	if Predict(fast).Applies || Predict(published(contract.ModeJSONOnly)).Applies {
 		t.Fatal("the model does not apply")
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -34,7 +33,7 @@ func sampleRecord() RunRecord {
 	res.API.Counters.Generated, res.API.Counters.Written, res.Reader.Counts = counts, counts, counts
 	res.APIAtReset.UnixNano, res.APIAtLastResponse.UnixNano = start, start+1000*ms
 	res.APIAtLastResponse.CPUUsageNanos = 20 * ms
-	return RunRecord{RunID: "r1", API: "go", Mode: logmode.JSONQueue, Reader: "slow", Round: 1, Position: 1, Result: res}
+	return RunRecord{RunID: "r1", API: "go", Mode: contract.ModeJSONQueue, Reader: "slow", Round: 1, Position: 1, Result: res}
 }
 
 func TestDeriveComputesTheRunFigures(t *testing.T) {

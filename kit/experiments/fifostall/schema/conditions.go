@@ -9,7 +9,6 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiments/fifostall/model"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // ConditionRow is one cell of the matrix, api x mode x reader (conditions.csv). Its
@@ -173,7 +172,7 @@ func deriveCondition(api, mode, reader string, runs []Rows, params Params) Condi
 	}
 	protocol := contract.RunParams{Rate: params.RateRPS, Duration: time.Duration(params.DurationS * float64(time.Second))}
 	p := model.Predict(model.Inputs{
-		Mode: logmode.Mode(mode), ReaderBytesPerSec: params.ReaderBounds[reader], Rate: protocol.Rate,
+		Mode: contract.LogMode(mode), ReaderBytesPerSec: params.ReaderBounds[reader], Rate: protocol.Rate,
 		Duration: protocol.Duration, Count: protocol.Count(), PipeCapacityBytes: pipe,
 	})
 	c.OfferedBytesPerS, c.ReaderBoundBytesPerS = p.OfferedBytesPerSec, p.ReaderBoundBytesPerS

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

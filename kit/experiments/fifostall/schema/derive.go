@@ -8,7 +8,6 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 )
 
 // RunRecord is everything the kit knows of one run: where it stood in the matrix,
@@ -16,7 +15,7 @@ import (
 type RunRecord struct {
 	RunID    string
 	API      string
-	Mode     logmode.Mode
+	Mode     contract.LogMode
 	Reader   string
 	Round    int
 	Position int

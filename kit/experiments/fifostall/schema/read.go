@@ -12,10 +12,9 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// maxFileBytes bounds any one file Load accepts.
-const maxFileBytes = 512 << 20
-
-// Load reads the bundle in dir after checking every file against SHA256SUMS.
+// Load reads the bundle in dir after checking every file against SHA256SUMS; a file
+// that is not a regular file, or is larger than bundle.MaxFileBytes allows for its
+// name, is refused before it is read.
 func Load(dir string) (*Bundle, error) {
 	files := map[string][]byte{}
 	read := func(name string) ([]byte, error) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-	"github.com/logbench/logbench/kit/offline/verify/forgery"
+	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 )
 
 // forged is the archived fifo-py bundle with its rows changed by edit, every run's

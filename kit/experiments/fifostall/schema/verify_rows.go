@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/logbench/logbench/kit/incontainer/logmode"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -127,7 +127,7 @@ func (v *verifier) requestRules() {
 // with errors, a request may not have reached the API, so no more than that.
 func (v *verifier) linesRule(i int, at func(column, have, want, rule, msg string)) {
 	r := v.runRows[i]
-	mode, err := logmode.Parse(r.Mode)
+	mode, err := contract.ParseLogMode(r.Mode)
 	if err != nil || !r.Verified {
 		return
 	}
@@ -325,7 +325,7 @@ const recordTolerance = 200e-6
 // response; a verified run without errors has m records per request in timeline.csv.
 func (v *verifier) recordsRule(i int) {
 	r := v.runRows[i]
-	mode, err := logmode.Parse(r.Mode)
+	mode, err := contract.ParseLogMode(r.Mode)
 	m := mode.LinesPerRequest()
 	if err != nil || !r.Verified || r.Errors != 0 || m == 0 || len(v.reqOf[i]) == 0 {
 		return

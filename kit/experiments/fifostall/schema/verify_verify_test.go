@@ -18,7 +18,7 @@ import (
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/verify"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema/schematest"
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -41,39 +40,14 @@ func Read(t testing.TB, f *bundle.Files, file string) *Table {
 	return &Table{Header: recs[0], Rows: recs[1:]}
 }
 
-// Col is the index of a column.
-func (tb *Table) Col(t testing.TB, name string) int {
-	t.Helper()
-	i := slices.Index(tb.Header, name)
-	if i < 0 {
-		t.Fatalf("no column %s", name)
-	}
-	return i
-}
-
-// Find is the first row (from 0, after the header) whose column holds value.
-func (tb *Table) Find(t testing.TB, column, value string) int {
-	t.Helper()
-	c := tb.Col(t, column)
-	for i, r := range tb.Rows {
-		if r[c] == value {
-			return i
-		}
-	}
-	t.Fatalf("no row with %s %s", column, value)
-	return -1
-}
-
-// Get is one cell.
-func (tb *Table) Get(t testing.TB, row int, column string) string {
-	t.Helper()
-	return tb.Rows[row][tb.Col(t, column)]
-}
-
 // Set changes one cell.
 func (tb *Table) Set(t testing.TB, row int, column, value string) {
 	t.Helper()
-	tb.Rows[row][tb.Col(t, column)] = value
+	i := slices.Index(tb.Header, column)
+	if i < 0 {
+		t.Fatalf("no column %s in %v", column, tb.Header)
+	}
+	tb.Rows[row][i] = value
 }
 
 // Write puts the table back as file of f.
@@ -83,15 +57,6 @@ func (tb *Table) Write(f *bundle.Files, file string) {
 	w.Write(tb.Header)
 	w.WriteAll(tb.Rows)
 	f.Data[file] = buf.Bytes()
-}
-
-// Replace replaces the first old in file of f by new.
-func Replace(t testing.TB, f *bundle.Files, file, old, new string) {
-	t.Helper()
-	if !strings.Contains(string(f.Data[file]), old) {
-		t.Fatalf("%s has no %s", file, old)
-	}
-	f.Data[file] = []byte(strings.Replace(string(f.Data[file]), old, new, 1))
 }
 
 // Rewrite puts files in f in place of its own, as a forger who derived them again in

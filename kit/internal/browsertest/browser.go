@@ -1,8 +1,8 @@
-// Package reporttest renders an experiment's page for its tests, opens it in headless
-// Chromium, and measures what a reader would see: whether the page scrolls sideways,
-// whether each whisker stands on its bar's centre, whether a legend lies on the data,
-// whether a table is clipped.
-package reporttest
+// Package browsertest opens a report's page in headless Chromium for the tests of
+// kit/offline/report and of every experiment's report, and measures what a reader would
+// see: whether the page scrolls sideways, whether each whisker stands on its bar's
+// centre, whether a legend lies on the data, whether a table is clipped.
+package browsertest
 
 import (
 	"bytes"

@@ -15,7 +15,6 @@ import (
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/incontainer/logmode"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -119,7 +118,7 @@ func New(o Options) *schema.Bundle {
 		for i := range conds {
 			c := conds[(i+round-1)%len(conds)]
 			n++
-			rec := simulate(rng, o, logmode.Mode(c.mode), c.reader, started)
+			rec := simulate(rng, o, contract.LogMode(c.mode), c.reader, started)
 			rec.RunID = fmt.Sprintf("go-%s-%s-r%d-%06x", c.mode, c.reader, round, n)
 			rec.Round, rec.Position, rec.Attempt = round, i+1, 1
 			if n == o.FailRun {
@@ -143,7 +142,7 @@ func New(o Options) *schema.Bundle {
 }
 
 // simulate runs one condition: open-loop sends, one event loop, a FIFO and a reader.
-func simulate(rng *rand.Rand, o Options, mode logmode.Mode, reader string, started time.Time) schema.RunRecord {
+func simulate(rng *rand.Rand, o Options, mode contract.LogMode, reader string, started time.Time) schema.RunRecord {
 	start := started.Add(2 * time.Second).UnixNano()
 	count := int(o.Rate*o.Duration.Seconds() + 0.5)
 	perReq := int64(mode.BytesPerRequest())
@@ -183,7 +182,7 @@ func simulate(rng *rand.Rand, o Options, mode logmode.Mode, reader string, start
 			spanLog = max(20_000, done-gen-service/3)
 		}
 		spanGen := int64(0)
-		if mode == logmode.JSONOnly || mode == logmode.JSONSync || mode == logmode.JSONQueue {
+		if mode == contract.ModeJSONOnly || mode == contract.ModeJSONSync || mode == contract.ModeJSONQueue {
 			spanGen = 90_000 + int64(rng.IntN(20_000))
 		}
 		res.Requests = append(res.Requests, contract.Observation{Seq: int64(i), Scheduled: sched, Sent: sched + ns(120*time.Microsecond),
@@ -201,7 +200,7 @@ func simulate(rng *rand.Rand, o Options, mode logmode.Mode, reader string, start
 	counts := struct{ bytes, lines int64 }{total, int64(count)}
 	if perReq == 0 {
 		counts.lines = 0
-	} else if mode == logmode.Short10 {
+	} else if mode == contract.ModeShort10 {
 		counts.lines = int64(count) * 10
 	}
 	sum := digest(fmt.Sprintf("%s/%s/%d", mode, reader, start))

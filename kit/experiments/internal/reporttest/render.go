@@ -1,3 +1,5 @@
+// Package reporttest renders an experiment's page for the tests of its report; the page
+// is opened in a browser with kit/internal/browsertest.
 package reporttest
 
 import (

@@ -1,0 +1,73 @@
+package experiment
+
+import (
+	"context"
+	"flag"
+	"io"
+	"time"
+)
+
+// The optional capabilities below are what some experiments offer beyond reproduce:
+// a command finds them by a type assertion on the Experiment (or its Plan), and says
+// plainly that an experiment without one has no such thing. None of them names a type
+// of one experiment.
+
+// Imager is an experiment that names, without a plan, the images its runs may need, so
+// that `logbench build --experiment NAME` makes them ahead of any run (on a host with a
+// network, for one without: build --save).
+type Imager interface {
+	// ImagesFor names them: the images of the experiment's APIs, or of one of them (api;
+	// "" or "all": every one), and those of its load generators and helpers. An api the
+	// experiment does not have is a UsageError.
+	ImagesFor(api string) ([]string, error)
+}
+
+// SingleRunner is an experiment whose `logbench run` has flags of its own rather than
+// reproduce's narrowed to one condition (fifo-stall's --mode and --reader, on the Go
+// API by default).
+type SingleRunner interface {
+	// DeclareSingleRunFlags declares run's flags, each with this experiment's default.
+	DeclareSingleRunFlags(fs *flag.FlagSet)
+	// PlanSingleRun validates them, every problem before the engine is reached, into a
+	// plan of one condition and one round.
+	PlanSingleRun(fs *Flags) (Plan, error)
+}
+
+// RunReporter is a plan that says more of its one run than the matrix's progress line,
+// for `logbench run` (fifo-stall: the requests and latencies, the log bytes and their
+// SHA-256, the drain). Without it, run writes the progress line and the bundle's
+// summary.
+type RunReporter interface {
+	// RunHeader is said before the run: its condition and the load it is offered.
+	RunHeader() string
+	// ReportRun writes what the run added last measured, and says why it is not data
+	// ("" when it is).
+	ReportRun(w io.Writer) (failure string)
+}
+
+// Calibrator is an experiment that measures its own instrument on an engine, inside its
+// runs' limits, for `logbench calibrate` (fifo-stall: the load generator's send lag and
+// timers, the reader's pacing, the pipe, the kit's overhead per run, the capacity).
+type Calibrator interface {
+	// DeclareCalibrationFlags declares calibrate's flags, each with this experiment's
+	// default.
+	DeclareCalibrationFlags(fs *flag.FlagSet)
+	// PlanCalibration validates them, every problem before the engine is reached.
+	PlanCalibration(fs *Flags) (Calibration, error)
+}
+
+// Calibration is a validated measurement of an experiment's instrument.
+type Calibration interface {
+	// Images names the images it runs (see Plan.Images).
+	Images() []string
+	// Measure performs it on pods, with images (each name of Images to its ID) found or
+	// built in imageBuild, saying on out what it is doing; it returns its figures in the
+	// order they are shown.
+	Measure(ctx context.Context, pods Pods, images map[string]string, imageBuild time.Duration, out io.Writer) ([]Figure, error)
+}
+
+// Figure is one figure of a calibration: its name, its value as written, and what it
+// is.
+type Figure struct {
+	Name, Value, What string
+}
