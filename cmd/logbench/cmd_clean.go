@@ -8,9 +8,12 @@ import (
 
 func cleanCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "clean",
-		Usage: "remove the containers and volumes that earlier, crashed invocations left on the engine (found by label)",
-		Flags: []cli.Flag{contextFlag()},
+		Name: "clean",
+		Usage: "remove the stopped containers and unused volumes that earlier, crashed invocations of the kit left on the engine: those carrying " +
+			engine.Label + " and the kit's mark made with this host's key (" + engine.MarkLabel + "); anything else is left and named",
+		Flags: []cli.Flag{contextFlag(),
+			&cli.BoolFlag{Name: "force", Usage: "also stop and remove the kit's own running containers (never anything without the kit's mark)"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("clean takes no arguments, got %q", c.Args().First())
@@ -20,18 +23,30 @@ func cleanCommand() *cli.Command {
 				return err
 			}
 			defer eng.Close()
-			gone, err := eng.RemoveLabelled(c.Context, "")
+			sweep, err := eng.Clean(c.Context, c.Bool("force"))
 			out := c.App.Writer
-			for _, id := range gone.Containers {
-				say(out, "removed container %.12s", id)
+			for _, s := range sweep.Removed {
+				say(out, "removed %s", swept(s))
 			}
-			for _, name := range gone.Volumes {
-				say(out, "removed volume %s", name)
+			for _, s := range sweep.Left {
+				say(out, "left %s: %s", swept(s), s.Why)
 			}
-			if err == nil && gone.Empty() {
+			if err == nil && !sweep.Found() {
 				say(out, "nothing to remove: no container or volume carries the label %s", engine.Label)
 			}
 			return err
 		},
 	}
+}
+
+// swept names a container by its short ID and name, a volume by its name.
+func swept(s engine.Swept) string {
+	if s.Kind == engine.KindContainer {
+		short := s.ID
+		if len(short) > 12 {
+			short = short[:12]
+		}
+		return "container " + short + " (" + s.Name + ")"
+	}
+	return "volume " + s.Name
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
-	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
 
 	"github.com/logbench/logbench/internal/enginetest"
@@ -166,26 +165,4 @@ func TestFaultALogNeverDrainedHitsTheRunTimeCap(t *testing.T) {
 		t.Fatalf("stop condition %q, failure %q", run.StopCondition, run.Failure)
 	}
 	assertNoLeftovers(t, eng, dir)
-}
-
-func TestCleanRemovesLeftoversByLabel(t *testing.T) {
-	cli := enginetest.Docker(t)
-	eng := enginetest.Require(t)
-	// What a crashed invocation leaves: a labelled volume and a stopped container.
-	runID := "crashed-" + t.Name()
-	vol, err := cli.VolumeCreate(context.Background(), volume.CreateOptions{Name: "logbench-" + runID, Labels: map[string]string{engine.Label: runID}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctr, err := cli.ContainerCreate(context.Background(), &container.Config{Image: "logbench/reader:local", Labels: map[string]string{engine.Label: runID}}, nil, nil, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := runApp(t, "clean")
-	if err != nil || !strings.Contains(out, "removed volume "+vol.Name) || !strings.Contains(out, "removed container "+ctr.ID[:12]) {
-		t.Fatalf("clean: %v\n%s", err, out)
-	}
-	if left, err := eng.FindLabelled(context.Background(), runID); err != nil || !left.Empty() {
-		t.Fatalf("left after clean: %+v, %v", left, err)
-	}
 }

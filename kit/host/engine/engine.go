@@ -6,12 +6,11 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	cerrdefs "github.com/containerd/errdefs"
-	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/client"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -24,6 +23,11 @@ const Label = "io.logbench.run"
 type Engine struct {
 	cli      *client.Client
 	endpoint Endpoint
+
+	// The key of the marks on what the kit creates (mark.go), loaded on first use.
+	markOnce sync.Once
+	mark     marker
+	markErr  error
 }
 
 // Connect reaches the engine the choice selects (see Choice) and checks that it answers.
@@ -109,33 +113,6 @@ func goArch(machine string) string {
 type Leftovers struct {
 	Containers []string
 	Volumes    []string
-}
-
-// RemoveLabelled removes every container and volume carrying Label (any run, or only
-// runID when it is not empty) and says what it removed.
-func (e *Engine) RemoveLabelled(ctx context.Context, runID string) (Leftovers, error) {
-	found, err := e.FindLabelled(ctx, runID)
-	if err != nil {
-		return Leftovers{}, err
-	}
-	var gone Leftovers
-	var errs []error
-	// Containers first: a volume in use cannot be removed.
-	for _, id := range found.Containers {
-		if err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true}); err != nil && !alreadyGone(err) {
-			errs = append(errs, err)
-			continue
-		}
-		gone.Containers = append(gone.Containers, id)
-	}
-	for _, name := range found.Volumes {
-		if err := e.cli.VolumeRemove(ctx, name, true); err != nil && !alreadyGone(err) {
-			errs = append(errs, err)
-			continue
-		}
-		gone.Volumes = append(gone.Volumes, name)
-	}
-	return gone, errors.Join(errs...)
 }
 
 // alreadyGone reports whether a removal failed only because the object is already gone or

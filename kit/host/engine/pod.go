@@ -26,7 +26,12 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	if progress == nil {
 		progress = io.Discard
 	}
-	labels := map[string]string{Label: spec.RunID}
+	// Every container and volume carries the run's label and the kit's mark, which
+	// proves it the kit's to remove (mark.go); without the key nothing is created.
+	marks, err := e.marker()
+	if err != nil {
+		return res, err
+	}
 	ids := make(map[string]string, len(spec.Containers))
 	defer func() {
 		// Cleanup must happen even when ctx is cancelled (Ctrl-C).
@@ -49,7 +54,8 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	defer stopCreating()
 	volName := spec.Volume
 	if volName == "" {
-		vol, err := e.cli.VolumeCreate(createCtx, volume.CreateOptions{Name: "logbench-" + spec.RunID, Labels: labels})
+		name := "logbench-" + spec.RunID
+		vol, err := e.cli.VolumeCreate(createCtx, volume.CreateOptions{Name: name, Labels: marks.labels(KindVolume, name, spec.RunID)})
 		if err != nil {
 			return res, fmt.Errorf("creating volume: %w", err)
 		}
@@ -83,8 +89,9 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 			}
 			readOnly, capAdd = !r.WritableRoot, r.CapAdd
 		}
+		name := "logbench-" + spec.RunID + "-" + c.Role
 		created, err := e.cli.ContainerCreate(createCtx,
-			&container.Config{Image: c.Image, Entrypoint: c.Entrypoint, Cmd: c.Cmd, User: user, Env: c.Env, Labels: labels},
+			&container.Config{Image: c.Image, Entrypoint: c.Entrypoint, Cmd: c.Cmd, User: user, Env: c.Env, Labels: marks.labels(KindContainer, name, spec.RunID)},
 			&container.HostConfig{
 				NetworkMode:    netMode,
 				ReadonlyRootfs: readOnly,
@@ -101,7 +108,7 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 					PidsLimit:  &spec.PidsLimit,
 					Ulimits:    Ulimits(spec),
 				},
-			}, nil, nil, "logbench-"+spec.RunID+"-"+c.Role)
+			}, nil, nil, name)
 		if err != nil {
 			return res, experiment.CreateError{Role: c.Role, Err: err}
 		}
