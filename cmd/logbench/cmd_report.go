@@ -20,7 +20,7 @@ func reportCommand() *cli.Command {
 		ArgsUsage: "BUNDLE [BUNDLE...]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "the .html page to write, never inside a bundle folder (default: BUNDLE.html beside the first bundle)"},
-			&cli.BoolFlag{Name: "force", Usage: "replace the page if it exists and is one logbench report wrote (it carries <meta name=\"generator\" content=\"logbench report\">)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace the page if it exists and is one logbench report wrote, unchanged since (its <head> begins with <meta name=\"generator\" content=\"logbench report; sha256=...\">, the SHA-256 of the rest of the page)"},
 		},
 		Action: func(c *cli.Context) error {
 			escapeOutput(c)

@@ -101,9 +101,13 @@ func TestNoCommandDamagesABundle(t *testing.T) {
 func TestForceReplacesOnlyThePage(t *testing.T) {
 	dir := synthetic(t, "pi5", bundletestDefaults())
 	page := filepath.Join(t.TempDir(), "page.html")
-	old := "<!DOCTYPE html><html><head>\n" + generatorMeta + "</head>old</html>"
-	os.WriteFile(page, []byte(old), 0o644)
-	_, err := runApp(t, "report", dir, "--out", page)
+	marked, err := markPage([]byte("<!DOCTYPE html><html><head></head>old</html>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := string(marked)
+	os.WriteFile(page, marked, 0o644)
+	_, err = runApp(t, "report", dir, "--out", page)
 	wantUsageError(t, err, "pass --force")
 	if body, _ := os.ReadFile(page); string(body) != old {
 		t.Fatal("replaced without --force")
