@@ -23,7 +23,7 @@ func archiveCommand() *cli.Command {
 		ArgsUsage: "BUNDLE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "the .tar.gz archive to write, which must not exist and not be inside a bundle folder (default: BUNDLE.tar.gz beside the folder)"},
-			&cli.StringFlag{Name: "sign", Usage: "an OpenSSH private key file (no passphrase): also write a detached SSH signature over the bundle's SHA256SUMS, NAME" + signature.Suffix + " beside the archive (verify --key checks it; so does ssh-keygen -Y verify -n " + signature.Namespace + ")"},
+			&cli.StringFlag{Name: "sign", Usage: "an OpenSSH private key file (no passphrase): also write a detached SSH signature of the bundle (its folder's name, its experiment and its SHA256SUMS), NAME" + signature.Suffix + " beside the archive (verify --key checks it; so does ssh-keygen -Y verify -n " + signature.Namespace + ")"},
 		},
 		Action: func(c *cli.Context) error {
 			escapeOutput(c)
@@ -82,7 +82,7 @@ func archiveCommand() *cli.Command {
 				if err := checkOutput(sigPath, signature.Suffix, false, args); err != nil {
 					return err
 				}
-				if sig, err = signSums(files, key); err != nil {
+				if sig, err = signBundle(files, exp, key); err != nil {
 					return err
 				}
 			}
@@ -93,7 +93,7 @@ func archiveCommand() *cli.Command {
 				if err := writeOutput(sigPath, sig, false); err != nil {
 					return err
 				}
-				defer say(c.App.Writer, "signature: %s (over %s, namespace %s)", sigPath, bundle.SumsFile, signature.Namespace)
+				defer say(c.App.Writer, "signature: %s (of bundle %q of %s and its %s, namespace %s)", sigPath, files.Name, exp.Name(), bundle.SumsFile, signature.Namespace)
 			}
 			sum := sha256.Sum256(body)
 			say(c.App.Writer, "%s", res.Summary())

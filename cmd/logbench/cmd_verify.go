@@ -25,7 +25,7 @@ func verifyCommand() *cli.Command {
 		Usage:     "check a bundle (folder or .tar.gz): every SHA-256, every file, and every figure recomputed from the rows it comes from",
 		ArgsUsage: "BUNDLE...",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "key", Usage: "an OpenSSH public key (.pub): each bundle must also carry a good signature by it over its SHA256SUMS, in BUNDLE" + signature.Suffix + " beside it (archive --sign writes it)"},
+			&cli.StringFlag{Name: "key", Usage: "an OpenSSH public key (.pub): each bundle must also carry a good signature by it of its name, experiment and SHA256SUMS, in BUNDLE" + signature.Suffix + " beside it (archive --sign writes it); without --key a signature there is said to be present and not checked"},
 		},
 		Action: func(c *cli.Context) error {
 			escapeOutput(c)
@@ -57,6 +57,7 @@ func verifyCommand() *cli.Command {
 					failed++
 					continue
 				}
+				saySignaturePresent(c.App.Writer, path)
 				printVerification(c.App.Writer, path, res)
 				if !res.OK() {
 					failed++

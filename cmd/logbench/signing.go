@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/signature"
@@ -15,13 +17,17 @@ import (
 // maxKeyFileBytes bounds a key or signature file read: real ones are a few KiB.
 const maxKeyFileBytes = 64 << 10
 
-// readSmall reads a key or signature file, refusing anything that cannot be one.
+// readSmall reads a key or signature file, refusing anything that cannot be one: a
+// FIFO, a device or a socket is refused without waiting on it.
 func readSmall(path, what string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s %s: not a regular file", what, path)
+	}
 	body, err := io.ReadAll(io.LimitReader(f, maxKeyFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", what, path, err)
@@ -32,17 +38,28 @@ func readSmall(path, what string) ([]byte, error) {
 	return body, nil
 }
 
-// signSums signs a bundle's SHA256SUMS with the private key in keyFile (archive --sign).
-func signSums(files *bundle.Files, keyFile string) ([]byte, error) {
+// subjectOf is what a signature of the bundle covers: its name, its experiment and its
+// SHA256SUMS.
+func subjectOf(files *bundle.Files, exp experiment.Experiment) (signature.Subject, error) {
+	sums, ok := files.Data[bundle.SumsFile]
+	if !ok {
+		return signature.Subject{}, errors.New("the bundle has no " + bundle.SumsFile)
+	}
+	return signature.Subject{Name: files.Name, Experiment: exp.Name(), Sums: sums}, nil
+}
+
+// signBundle signs a bundle (its name, experiment and SHA256SUMS) with the private key
+// in keyFile (archive --sign).
+func signBundle(files *bundle.Files, exp experiment.Experiment, keyFile string) ([]byte, error) {
 	key, err := readSmall(keyFile, "--sign")
 	if err != nil {
 		return nil, err
 	}
-	sums, ok := files.Data[bundle.SumsFile]
-	if !ok {
-		return nil, errors.New("the bundle has no " + bundle.SumsFile + " to sign")
+	subject, err := subjectOf(files, exp)
+	if err != nil {
+		return nil, fmt.Errorf("--sign: %w", err)
 	}
-	sig, err := signature.Sign(sums, key)
+	sig, err := signature.Sign(subject, key)
 	if err != nil {
 		return nil, fmt.Errorf("--sign %s: %w", keyFile, err)
 	}
@@ -50,35 +67,40 @@ func signSums(files *bundle.Files, keyFile string) ([]byte, error) {
 }
 
 // verifySigned verifies the bundle at path, then checks its signature file (beside it:
-// signature.PathFor) over its SHA256SUMS against the public key pub. The signature is
-// checked whatever the files say, and a bad or missing one is a failure of the bundle.
-func verifySigned(path string, pub []byte) (*verify.Result, signature.Signer, error) {
+// signature.PathFor) of its name, experiment and SHA256SUMS against the public key pub.
+// The signature is checked whatever the files say, and a bad or missing one is a
+// failure of the bundle.
+func verifySigned(path string, pub []byte) (*verify.Result, signature.Subject, signature.Signer, error) {
+	var subject signature.Subject
 	files, err := bundle.Open(path)
 	if err != nil {
-		return nil, signature.Signer{}, err
+		return nil, subject, signature.Signer{}, err
 	}
 	exp, err := experiments.Of(files)
 	if err != nil {
-		return nil, signature.Signer{}, fmt.Errorf("%s: %w", path, err)
+		return nil, subject, signature.Signer{}, fmt.Errorf("%s: %w", path, err)
 	}
 	res := exp.Verify(files)
 	res.Name = path
 	sigPath := signature.PathFor(path)
 	sig, err := readSmall(sigPath, "signature")
 	if err != nil {
-		return res, signature.Signer{}, fmt.Errorf("no signature read (%w): --key asks for one beside the bundle", err)
+		return res, subject, signature.Signer{}, fmt.Errorf("no signature read (%w): --key asks for one beside the bundle", err)
 	}
-	by, err := signature.Check(files.Data[bundle.SumsFile], sig, pub)
+	if subject, err = subjectOf(files, exp); err != nil {
+		return res, subject, signature.Signer{}, fmt.Errorf("signature %s: %w", sigPath, err)
+	}
+	by, err := signature.Check(subject, sig, pub)
 	if err != nil {
-		return res, signature.Signer{}, fmt.Errorf("signature %s: %w", sigPath, err)
+		return res, subject, signature.Signer{}, fmt.Errorf("signature %s: %w", sigPath, err)
 	}
-	return res, by, nil
+	return res, subject, by, nil
 }
 
 // verifyWithKey is verify --key for one bundle: the files, then the signature. It says
 // whether both hold.
 func verifyWithKey(w io.Writer, path string, pub []byte) bool {
-	res, by, err := verifySigned(path, pub)
+	res, subject, by, err := verifySigned(path, pub)
 	if res == nil {
 		say(w, "FAILED: %s: %v", path, err)
 		return false
@@ -88,7 +110,21 @@ func verifyWithKey(w io.Writer, path string, pub []byte) bool {
 		say(w, "FAILED: %s: %v", path, err)
 		return false
 	}
-	say(w, "  signature: good, by %s over %s (namespace %s)", by, bundle.SumsFile, signature.Namespace)
+	say(w, "  signature: good, by %s, of %s and its %s: it proves that this key's holder signed these files under this name, not that what they record was measured honestly", by, subject, bundle.SumsFile)
 	printVerification(w, path, res)
 	return res.OK()
+}
+
+// saySignaturePresent says, for verify without --key, whether the bundle at path has a
+// signature beside it, which nothing has checked. The file is not opened.
+func saySignaturePresent(w io.Writer, path string) {
+	sigPath := signature.PathFor(path)
+	info, err := os.Lstat(sigPath)
+	switch {
+	case err != nil:
+	case info.Mode().IsRegular():
+		say(w, "  signature: present (%s), not checked: give --key with the signer's public key", sigPath)
+	default:
+		say(w, "  signature: %s is not a regular file, and was not read", sigPath)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,6 +58,15 @@ func TestArchiveSignThenVerifyKey(t *testing.T) {
 	if err != nil || !strings.HasPrefix(out, "  signature: good, by ssh-ed25519 SHA256:") || !strings.Contains(out, "OK: ") {
 		t.Fatalf("verify --key: %v\n%s", err, out)
 	}
+	// One line says what a good signature proves, and what it does not.
+	if !strings.Contains(out, `of bundle "pi5" of fifo-stall and its SHA256SUMS: it proves that this key's holder signed these files under this name, not that what they record was measured honestly`) {
+		t.Errorf("verify --key does not say what the signature proves:\n%s", out)
+	}
+	// Without --key, verify says the signature is there and was not checked.
+	out, err = runApp(t, "verify", path)
+	if err != nil || !strings.Contains(out, "  signature: present ("+sigPath+"), not checked: give --key") {
+		t.Fatalf("verify without --key: %v\n%s", err, out)
+	}
 	// The folder's signature is the same file, beside the folder.
 	if out, err := runApp(t, "verify", "--key", pub, dir); err != nil {
 		t.Fatalf("verify --key of the folder: %v\n%s", err, out)
@@ -67,8 +77,8 @@ func TestArchiveSignThenVerifyKey(t *testing.T) {
 		signers := filepath.Join(t.TempDir(), "allowed_signers")
 		pubLine, _ := os.ReadFile(pub)
 		os.WriteFile(signers, append([]byte("me@example "), pubLine...), 0o644)
-		cmd := exec.Command("ssh-keygen", "-Y", "verify", "-f", signers, "-I", "me@example", "-n", "logbench", "-s", sigPath)
-		cmd.Stdin = bytes.NewReader(fileBody(files, bundle.SumsFile))
+		cmd := exec.Command("ssh-keygen", "-Y", "verify", "-f", signers, "-I", "me@example", "-n", "logbench-bundle", "-s", sigPath)
+		cmd.Stdin = bytes.NewReader(append([]byte("logbench bundle\nname: pi5\nexperiment: fifo-stall\n\n"), fileBody(files, bundle.SumsFile)...))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("ssh-keygen -Y verify: %v\n%s", err, out)
 		}
@@ -86,8 +96,19 @@ func TestArchiveSignThenVerifyKey(t *testing.T) {
 	}
 	os.Link(sigPath, strings.TrimSuffix(forged, ".tar.gz")+".SHA256SUMS.sig")
 	out, err = runApp(t, "verify", "--key", pub, forged)
-	if err == nil || !strings.Contains(out, "the signature does not match SHA256SUMS") {
+	if err == nil || !strings.Contains(out, "the signature is not over this bundle") {
 		t.Fatalf("a forged bundle: %v\n%s", err, out)
+	}
+	// The same files under another folder's name, packed again with the signature
+	// beside them: verify alone takes them, the signature does not.
+	renamed := renameArchive(t, path, "pi5-faster")
+	os.Link(sigPath, strings.TrimSuffix(renamed, ".tar.gz")+".SHA256SUMS.sig")
+	if out, err := runApp(t, "verify", renamed); err != nil {
+		t.Fatalf("the renamed bundle does not even verify: %v\n%s", err, out)
+	}
+	out, err = runApp(t, "verify", "--key", pub, renamed)
+	if err == nil || !strings.Contains(out, `the signature is not over this bundle (bundle "pi5-faster" of fifo-stall with its SHA256SUMS)`) {
+		t.Fatalf("a renamed bundle: %v\n%s", err, out)
 	}
 	// A changed byte of the signature.
 	sig, _ := os.ReadFile(sigPath)
@@ -114,6 +135,47 @@ func TestArchiveSignThenVerifyKey(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Fatal("an archive was written though it could not be signed")
+	}
+}
+
+// renameArchive writes beside path an archive of the same files in a folder of
+// another name.
+func renameArchive(t *testing.T, path, folder string) string {
+	t.Helper()
+	_, files, err := archive.ReadFile(path, archive.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := archive.Bytes(folder, files, time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := filepath.Join(t.TempDir(), folder+".tar.gz")
+	os.WriteFile(renamed, body, 0o644)
+	return renamed
+}
+
+// An earlier kit's signature, over SHA256SUMS alone in the namespace "logbench", names
+// no bundle: verify --key refuses it and says why.
+func TestAnEarlierKitsSignatureIsRefusedAndSaysWhy(t *testing.T) {
+	if _, err := exec.LookPath("ssh-keygen"); err != nil {
+		t.Skip("no ssh-keygen to make an earlier kit's signature")
+	}
+	dir := synthetic(t, "pi5", bundletestDefaults())
+	priv, pub := keyFiles(t)
+	if out, err := runApp(t, "archive", dir); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	sums := filepath.Join(t.TempDir(), "SHA256SUMS")
+	body, _ := os.ReadFile(filepath.Join(dir, bundle.SumsFile))
+	os.WriteFile(sums, body, 0o644)
+	if out, err := exec.Command("ssh-keygen", "-Y", "sign", "-f", priv, "-n", "logbench", sums).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen -Y sign: %v\n%s", err, out)
+	}
+	os.Rename(sums+".sig", filepath.Join(filepath.Dir(dir), "pi5.SHA256SUMS.sig"))
+	out, err := runApp(t, "verify", "--key", pub, dir+".tar.gz")
+	if err == nil || !strings.Contains(out, "made by an earlier kit over SHA256SUMS alone (namespace logbench), which names no bundle") {
+		t.Fatalf("an earlier kit's signature: %v\n%s", err, out)
 	}
 }
 
@@ -165,4 +227,29 @@ func forgeArchive(t *testing.T, path string) string {
 	forged := filepath.Join(t.TempDir(), "forged.tar.gz")
 	os.WriteFile(forged, body, 0o644)
 	return forged
+}
+
+// A FIFO in a key's or a signature's place is refused at once, not waited on.
+func TestAFIFOAsAKeyOrSignatureIsRefusedAtOnce(t *testing.T) {
+	dir := synthetic(t, "pi5", bundletestDefaults())
+	priv, pub := keyFiles(t)
+	if out, err := runApp(t, "archive", dir, "--sign", priv); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	if _, err := runApp(t, "verify", "--key", fifo, dir+".tar.gz"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("--key FIFO: %v", err)
+	}
+	sigPath := filepath.Join(filepath.Dir(dir), "pi5.SHA256SUMS.sig")
+	os.Remove(sigPath)
+	syscall.Mkfifo(sigPath, 0o644)
+	if out, err := runApp(t, "verify", "--key", pub, dir+".tar.gz"); err == nil || !strings.Contains(out, "not a regular file") {
+		t.Errorf("a FIFO as the signature: %v\n%s", err, out)
+	}
+	if out, err := runApp(t, "verify", dir+".tar.gz"); err != nil || !strings.Contains(out, "signature: "+sigPath+" is not a regular file, and was not read") {
+		t.Errorf("a FIFO as the signature, without --key: %v\n%s", err, out)
+	}
 }
