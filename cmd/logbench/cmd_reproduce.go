@@ -105,11 +105,6 @@ func reproduceOne(c *cli.Context, exp experiment.Experiment) error {
 // (whose own experiment it is).
 func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experiment, plan, error) {
 	if dir := c.String("resume"); dir != "" {
-		for _, f := range c.FlagNames() {
-			if f != "resume" && f != "source" && c.IsSet(f) {
-				return nil, plan{}, usagef("--%s: --resume takes every parameter from the bundle", f)
-			}
-		}
 		manifest, err := os.ReadFile(dir + "/" + bundle.ManifestFile)
 		if err != nil {
 			return nil, plan{}, usagef("--resume %s: %v", dir, err)
@@ -124,6 +119,27 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 		p, err := exp.Resume(dir)
 		if err != nil {
 			return nil, plan{}, err
+		}
+		// Every parameter comes from the bundle, but what only the command line grants
+		// (a Consenter's flags) must be asked for again, as the bundle recorded it.
+		consenter, asks := p.(experiment.Consenter)
+		var consent []string
+		if asks {
+			consent = consenter.ConsentFlags()
+		}
+		for _, f := range c.FlagNames() {
+			if f != "resume" && f != "source" && !slices.Contains(consent, f) && c.IsSet(f) {
+				return nil, plan{}, usagef("--%s: --resume takes every parameter from the bundle", f)
+			}
+		}
+		if asks {
+			fs := experiment.FlagsOf(exp)
+			if err := parseFlags(c, fs); err != nil {
+				return nil, plan{}, err
+			}
+			if err := consenter.Consent(fs); err != nil {
+				return nil, plan{}, usagef("reproduce %s --resume %s: %v", exp.Name(), dir, err)
+			}
 		}
 		return exp, plan{command: "reproduce", exp: p, resumeDir: dir}, nil
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logbench/logbench/internal/enginetest"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -78,3 +82,64 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 
 // equateOpt treats two absent figures as equal.
 var equateOpt = cmp.Comparer(func(a, b bundle.Opt) bool { return a == b || a != a && b != b })
+
+// yourAPIPartialBundle writes an interrupted your-api bundle (no run done yet) planned
+// from args, its image found as sha256:feed, as someone else's partial bundle would be.
+func yourAPIPartialBundle(t *testing.T, args ...string) string {
+	t.Helper()
+	exp, err := experiments.Lookup("your-api")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := experiment.FlagsOf(exp)
+	if err := fs.Set.Parse(append([]string{"--image", "theirs:1", "--port", "80", "--config", "none:LOG=none"}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	p, err := exp.Plan(fs, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Target(experiment.Env{Image: func(string) (string, bool, error) { return "sha256:feed", true, nil }}); err != nil {
+		t.Fatal(err)
+	}
+	c := p.Bundle().Common()
+	all := experiment.Rotate(p.Conditions(), p.Rounds())
+	c.Command, c.SchemaVersion, c.RunsPlanned = "reproduce", bundle.SchemaVersion, len(all)
+	dir := filepath.Join(t.TempDir(), "theirs")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // interrupted before its first run
+	m := &experiment.Matrix{Plan: p, Dir: dir, Save: bundle.WriteFiles, Progress: io.Discard}
+	if err := m.Run(ctx, all); !errors.Is(err, context.Canceled) {
+		t.Fatalf("%v", err)
+	}
+	return dir
+}
+
+// reproduce --resume on someone else's your-api bundle that relaxed the service's
+// hardening is refused in one line naming the flags, before the engine is reached;
+// with the same flags it goes on (here to an engine that is not there).
+func TestResumeAsksTheCommandLineForTheBundlesRelaxations(t *testing.T) {
+	dir := yourAPIPartialBundle(t, "--writable-root", "--cap-add", "NET_ADMIN", "--cap-add", "NET_RAW", "--new-privileges")
+	t.Setenv("DOCKER_HOST", "tcp://127.0.0.1:1")
+	t.Setenv("DOCKER_CONTEXT", "")
+	want := "reproduce your-api --resume " + dir + ": the bundle ran its service with relaxed hardening (writable root file system (--writable-root), capability NET_ADMIN (--cap-add), capability NET_RAW (--cap-add), new privileges (--new-privileges)), which only the command line grants, never a bundle: resume it with --writable-root --cap-add NET_ADMIN --cap-add NET_RAW --new-privileges if you mean to"
+	for _, args := range [][]string{
+		{"reproduce", "--resume", dir},
+		{"reproduce", "your-api", "--resume", dir},
+		{"reproduce", "your-api", "--resume", dir, "--writable-root", "--cap-add", "NET_ADMIN"},
+	} {
+		_, err := runApp(t, args...)
+		var usage usageError
+		if !errors.As(err, &usage) || err.Error() != want {
+			t.Errorf("%v:\n got %v\nwant %s", args, err, want)
+		}
+	}
+	_, err := runApp(t, "reproduce", "your-api", "--resume", dir, "--writable-root", "--cap-add", "NET_ADMIN", "--cap-add", "NET_RAW", "--new-privileges", "--keep-user")
+	wantUsageError(t, err, "--keep-user: the bundle ran its service without it")
+	_, err = runApp(t, "reproduce", "your-api", "--resume", dir, "--port", "81")
+	wantUsageError(t, err, "--port: --resume takes every parameter from the bundle")
+	_, err = runApp(t, "reproduce", "your-api", "--resume", dir, "--new-privileges", "--cap-add", "NET_RAW", "--cap-add", "NET_ADMIN", "--writable-root")
+	if err == nil || !strings.Contains(err.Error(), "cannot reach the Docker Engine at tcp://127.0.0.1:1") {
+		t.Errorf("with the bundle's flags, resume goes on to the engine: %v", err)
+	}
+}

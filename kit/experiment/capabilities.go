@@ -45,6 +45,18 @@ type RunReporter interface {
 	ReportRun(w io.Writer) (failure string)
 }
 
+// Consenter is a plan whose bundle may record what the kit grants only when the command
+// line asks for it (your-api: a service run with relaxed hardening). A bundle to resume
+// is someone's writing, so resuming it never grants that on the bundle's word: the
+// command line must ask for the same again.
+type Consenter interface {
+	// ConsentFlags are the experiment's flags that --resume takes.
+	ConsentFlags() []string
+	// Consent holds the bundle to those flags as given (fs): a UsageError, in one line,
+	// names the flags the bundle needs, or those it did not have.
+	Consent(fs *Flags) error
+}
+
 // Calibrator is an experiment that measures its own instrument on an engine, inside its
 // runs' limits, for `logbench calibrate` (fifo-stall: the load generator's send lag and
 // timers, the reader's pacing, the pipe, the kit's overhead per run, the capacity).

@@ -215,22 +215,9 @@ func ParamsFrom(c *experiment.Flags, rounds int) (Params, error) {
 	}
 	p.Limits = Limits(lim)
 
-	h := Hardening{ReadOnlyRoot: !c.Bool("writable-root"), User: User, CapDrop: "ALL", NoNewPrivileges: !c.Bool("new-privileges")}
-	if c.Bool("keep-user") {
-		h.User = ""
+	if p.Hardening, err = hardeningFrom(c); err != nil {
+		return p, err
 	}
-	capRe := regexp.MustCompile(`^[A-Z_]+$`)
-	for _, cp := range c.StringSlice("cap-add") {
-		cp = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(cp)), "CAP_")
-		if !capRe.MatchString(cp) || cp == "ALL" {
-			return p, usagef("--cap-add %q: want one capability's name, such as DAC_OVERRIDE", cp)
-		}
-		if !slices.Contains(h.CapAdd, cp) {
-			h.CapAdd = append(h.CapAdd, cp)
-		}
-	}
-	h.Relaxed = h.relaxed()
-	p.Hardening = h
 	return p, nil
 }
 
@@ -265,6 +252,10 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	}
 	if b.M.Command != "reproduce" {
 		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.M.Command)
+	}
+	// Target runs the image only if the engine's image of that name is still this one.
+	if b.M.Parameters.ImageID == "" {
+		return nil, usagef("--resume %s: the bundle records no image ID for %s, so the image it ran cannot be told from another of that name", dir, b.M.Parameters.Image)
 	}
 	return &Plan{bundle: b}, nil
 }

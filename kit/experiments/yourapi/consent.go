@@ -1,0 +1,102 @@
+package yourapi
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment"
+)
+
+// The flags that relax the kit's hardening of the service. Only the command line grants
+// them: a bundle to resume, which anyone may have written, never does (Consent).
+var relaxingFlags = []string{"writable-root", "keep-user", "cap-add", "new-privileges"}
+
+var capName = regexp.MustCompile(`^[A-Z_]+$`)
+
+// hardeningFrom is the hardening the relaxing flags leave: the kit's own (a read-only
+// root, uid 65532, every capability dropped, no new privileges) less what they name.
+func hardeningFrom(c *experiment.Flags) (Hardening, error) {
+	h := Hardening{ReadOnlyRoot: !c.Bool("writable-root"), User: User, CapDrop: "ALL", NoNewPrivileges: !c.Bool("new-privileges")}
+	if c.Bool("keep-user") {
+		h.User = ""
+	}
+	for _, cp := range c.StringSlice("cap-add") {
+		cp = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(cp)), "CAP_")
+		if !capName.MatchString(cp) || cp == "ALL" {
+			return h, usagef("--cap-add %q: want one capability's name, such as DAC_OVERRIDE", cp)
+		}
+		if !slices.Contains(h.CapAdd, cp) {
+			h.CapAdd = append(h.CapAdd, cp)
+		}
+	}
+	h.Relaxed = h.relaxed()
+	return h, nil
+}
+
+// flags are the command line that makes h: the relaxing flags it needs.
+func (h Hardening) flags() []string {
+	var out []string
+	if !h.ReadOnlyRoot {
+		out = append(out, "--writable-root")
+	}
+	if h.User == "" {
+		out = append(out, "--keep-user")
+	}
+	for _, c := range h.CapAdd {
+		out = append(out, "--cap-add "+c)
+	}
+	if !h.NoNewPrivileges {
+		out = append(out, "--new-privileges")
+	}
+	return out
+}
+
+var _ experiment.Consenter = (*Plan)(nil)
+
+// ConsentFlags are the flags --resume takes: the relaxing ones.
+func (p *Plan) ConsentFlags() []string { return relaxingFlags }
+
+// Consent holds a resumed bundle's hardening to the command line's: every relaxation
+// the bundle recorded must be asked for again, and none it did not, or the resume is
+// refused in one line naming the flags. A bundle's hardening that no command line makes
+// (another user, a capability named oddly, a record that does not follow from its
+// fields) is refused too. The plan then runs with the command line's hardening.
+func (p *Plan) Consent(fs *experiment.Flags) error {
+	given, err := hardeningFrom(fs)
+	if err != nil {
+		return err
+	}
+	recorded := p.bundle.M.Parameters.Hardening
+	if recorded.CapDrop != "ALL" || (recorded.User != User && recorded.User != "") || !slices.Equal(recorded.Relaxed, recorded.relaxed()) ||
+		slices.ContainsFunc(recorded.CapAdd, func(c string) bool { return !capName.MatchString(c) || c == "ALL" }) {
+		return usagef("the bundle's hardening (user %q, cap_drop %q, cap_add %v, relaxed %v) is not one the kit's flags make: the kit does not resume it", recorded.User, recorded.CapDrop, recorded.CapAdd, recorded.Relaxed)
+	}
+	need, have := recorded.flags(), given.flags()
+	if slices.Equal(slices.Sorted(slices.Values(need)), slices.Sorted(slices.Values(have))) {
+		p.bundle.M.Parameters.Hardening = given
+		return nil
+	}
+	var missing, extra []string
+	for _, f := range need {
+		if !slices.Contains(have, f) {
+			missing = append(missing, f)
+		}
+	}
+	for _, f := range have {
+		if !slices.Contains(need, f) {
+			extra = append(extra, f)
+		}
+	}
+	if len(missing) > 0 {
+		return usagef("the bundle ran its service with relaxed hardening (%s), which only the command line grants, never a bundle: resume it with %s if you mean to", strings.Join(recorded.Relaxed, ", "), strings.Join(need, " "))
+	}
+	return usagef("%s: the bundle ran its service without it; resume with the bundle's hardening (%s)", strings.Join(extra, " "), orNone(need))
+}
+
+func orNone(flags []string) string {
+	if len(flags) == 0 {
+		return "no relaxing flag"
+	}
+	return strings.Join(flags, " ")
+}
