@@ -45,12 +45,19 @@ func TestCleanRemovesWhatACrashedKitLeftAndNoLookalike(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A run of five minutes' load, killed once its conductor runs.
+	// A run of five minutes' load, killed once its conductor runs (the deadline only
+	// guards against a kit that never gets there: the first run may build images).
 	kit := exec.Command(bin, "run", "--mode", "none", "--reader", "fast", "--duration", "5m", "--max-run-time", "6m", "--api", "go",
 		"--speed-probe=false", "--out", filepath.Join(t.TempDir(), "bundle"))
-	out, _, _ := watchProgress(t, kit, func([]string) bool { return false })
+	out, _, ended := watchProgress(t, kit, func([]string) bool { return false })
 	runID, api := "", container.Summary{}
-	for deadline := time.Now().Add(5 * time.Minute); runID == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Minute); runID == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		select {
+		case <-ended:
+			kit.Wait()
+			t.Fatalf("the kit ended before its pod ran:\n%s", out())
+		default:
+		}
 		list, err := cli.ContainerList(ctx, container.ListOptions{Filters: filters.NewArgs(filters.Arg("label", engine.Label), filters.Arg("status", "running"))})
 		if err != nil {
 			t.Fatal(err)
