@@ -1,0 +1,174 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// signedColumns may be negative, by file: swap_limit_bytes is -1 for unlimited swap, an
+// exit code is a code and not a count, and the low end of a t-interval over runs
+// reaches below 0 when the runs spread widely.
+var signedColumns = map[string][]string{
+	ContainersFile: {"swap_limit_bytes", "exit_code"},
+	ConditionsFile: {"p99_run_ci_low_ms"},
+}
+
+// physics holds the bundle to the kit's physical rules (kit/offline/verify/physics.go):
+// no negative quantity in any file; the manifest's and the runs' times in order and
+// within the kit's life; each container's CPU within its limit and its CFS periods
+// within its interval; a run's wall time covering its inherent time, and that covering
+// its last response and read; a blocking writer's backlog within the pipe it writes to.
+// now is the verifying host's clock.
+func (v *verifier) physics(now time.Time) {
+	pkg := NewDataPackage()
+	runKey := func(r RunRow) string { return "run " + r.RunID }
+	if v.ok[RunsFile] {
+		verify.NonNegative(v.res, RunsFile, v.runLines, v.runRows, runKey, verify.UnitsOf(pkg, RunsFile), signedColumns[RunsFile]...)
+	}
+	if v.ok[RequestsFile] {
+		verify.NonNegative(v.res, RequestsFile, v.reqLines, v.requests, func(q RequestRow) string { return fmt.Sprintf("run %s seq %d", q.RunID, q.Seq) },
+			verify.UnitsOf(pkg, RequestsFile), signedColumns[RequestsFile]...)
+	}
+	if v.ok[ContainersFile] {
+		verify.NonNegative(v.res, ContainersFile, v.ctLines, v.containers, func(c ContainerRow) string { return "run " + c.RunID + " " + c.Role },
+			verify.UnitsOf(pkg, ContainersFile), signedColumns[ContainersFile]...)
+	}
+	if v.ok[TimelineFile] {
+		verify.NonNegative(v.res, TimelineFile, v.tlLines, v.timeline, func(t TimelineRow) string { return "run " + t.RunID + " " + t.Series },
+			verify.UnitsOf(pkg, TimelineFile), signedColumns[TimelineFile]...)
+	}
+	if v.ok[ConditionsFile] {
+		verify.NonNegative(v.res, ConditionsFile, v.condLines, v.conds, func(c ConditionRow) string { return c.API + "/" + c.Mode + "/" + c.Reader },
+			verify.UnitsOf(pkg, ConditionsFile), signedColumns[ConditionsFile]...)
+	}
+	manifest := v.ok[bundle.ManifestFile]
+	if manifest && v.ok[RunsFile] {
+		spans := make([]verify.Span, len(v.runRows))
+		for i, r := range v.runRows {
+			spans[i] = verify.Span{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
+			if slices.Contains(v.absent[RunsFile], "wall_s") {
+				spans[i].WallS = 0
+			}
+		}
+		verify.Times(v.res, &v.manifestBody.Common, spans, now)
+	}
+	if v.ok[ContainersFile] {
+		v.cpuPhysics()
+	}
+	if v.ok[RunsFile] {
+		for i, r := range v.runRows {
+			if r.RunID == "" || v.byRun[r.RunID] != i {
+				continue
+			}
+			v.wallPhysics(i)
+			if manifest {
+				v.backlogPhysics(i)
+			}
+		}
+	}
+}
+
+// cpuPhysics: each container used no more CPU over its interval than its limit as the
+// kernel applied it (or the host's CPUs, without one) allows, and saw no more CFS
+// periods than its interval holds.
+func (v *verifier) cpuPhysics() {
+	host := 0.0
+	if v.ok[bundle.ManifestFile] {
+		host = float64(v.manifestBody.Engine.CPUs)
+	}
+	for j, c := range v.containers {
+		key := "run " + c.RunID + " " + c.Role
+		cores, limit := c.CPULimitCores, "cpu_limit_cores"
+		if !(cores > 0) {
+			cores, limit = host, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", host)
+		}
+		if b := verify.CPUWithin(float64(c.CPUUsedNs)/1e9, c.IntervalS, cores, limit+" over interval_s"); b != nil {
+			v.problem(b.Problem(ContainersFile, v.ctLines[j], key, "cpu_used_ns"))
+		}
+		if c.CPULimitCores > 0 {
+			if b := verify.PeriodsWithin(float64(c.CPUPeriods), c.IntervalS); b != nil {
+				v.problem(b.Problem(ContainersFile, v.ctLines[j], key, "cpu_periods"))
+			}
+		}
+	}
+}
+
+// wallPhysics: the kit's whole run (wall_s) covers the run's inherent time (first
+// warm-up send to every log byte read), and that covers the run's last response and
+// last read, which requests.csv and timeline.csv place from the first scheduled send of
+// the load, after the warm-up. Without inherent_s (an earlier kit's bundle, or a run
+// that never sent), wall_s covers them.
+func (v *verifier) wallPhysics(i int) {
+	r := v.runRows[i]
+	line, key := v.runLines[i], "run "+r.RunID
+	hasWall := !slices.Contains(v.absent[RunsFile], "wall_s")
+	hasInherent := !slices.Contains(v.absent[RunsFile], "inherent_s") && r.InherentS > 0
+	if hasWall && hasInherent {
+		if b := verify.WallCovers(r.WallS, verify.Part{Name: "inherent_s", Value: r.InherentS}); b != nil {
+			v.problem(b.Problem(RunsFile, line, key, "wall_s"))
+		}
+	}
+	last := math.Inf(-1)
+	if v.ok[RequestsFile] {
+		for _, j := range v.reqOf[i] {
+			if q := v.requests[j]; q.LatencyMs > 0 {
+				last = max(last, q.ScheduledOffsetS+q.LatencyMs/1e3)
+			}
+		}
+	}
+	if v.ok[TimelineFile] {
+		for _, j := range v.tlOf[i] {
+			last = max(last, v.timeline[j].OffsetS)
+		}
+	}
+	if math.IsInf(last, -1) {
+		return
+	}
+	part := verify.Part{Name: fmt.Sprintf("the last response or read (%s, %s) from the first scheduled send", RequestsFile, TimelineFile), Value: last}
+	switch {
+	case hasInherent:
+		if b := verify.WallCovers(r.InherentS, part); b != nil {
+			v.problem(b.Problem(RunsFile, line, key, "inherent_s"))
+		}
+	case hasWall:
+		if b := verify.WallCovers(r.WallS, part); b != nil {
+			v.problem(b.Problem(RunsFile, line, key, "wall_s"))
+		}
+	}
+}
+
+// backlogPhysics: a mode that writes to the FIFO on the request path blocks once the
+// pipe is full, so the bytes it generated and the reader had not yet read are at most
+// the pipe's capacity (as the reader read it), the record being written, and one read
+// whose sample is not yet taken (the reader timestamps a read after it returns). The
+// queued mode hands its records to a queue of parameters.queue_capacity_records first:
+// those too, and what it dropped, which it generated and never wrote.
+func (v *verifier) backlogPhysics(i int) {
+	r := v.runRows[i]
+	mode, err := contract.ParseLogMode(r.Mode)
+	if err != nil || mode.BytesPerRequest() == 0 {
+		return
+	}
+	p := v.manifestBody.Parameters
+	record := float64(mode.BytesPerRequest())
+	buffers := []verify.Part{
+		{Name: "pipe_capacity_bytes", Value: float64(r.PipeCapacityBytes)},
+		{Name: "the record being written (" + string(mode) + ")", Value: record},
+		{Name: "parameters.read_bytes", Value: float64(p.ReadBytes)},
+	}
+	if mode.Queued() {
+		buffers = append(buffers, verify.Part{Name: "parameters.queue_capacity_records x the record", Value: float64(p.QueueCapacity) * record})
+		if r.QueueDrops > 0 {
+			buffers = append(buffers, verify.Part{Name: "queue_drops x the record", Value: float64(r.QueueDrops) * record})
+		}
+	}
+	if b := verify.BacklogWithin(float64(r.BacklogMaxBytes), buffers...); b != nil {
+		v.problem(b.Problem(RunsFile, v.runLines[i], "run "+r.RunID, "backlog_max_bytes"))
+	}
+}
