@@ -32,6 +32,8 @@ const (
 	// RuleBacklog: a writer that blocks when its pipe (or queue) is full has no more
 	// bytes outstanding than the pipe, the queue and the write it is blocked in hold.
 	RuleBacklog = "backlog-within-buffer"
+	// RuleRateBound: a reader held to a rate reads no faster than it, but for a burst.
+	RuleRateBound = "rate-within-bound"
 	// RuleNonNegative: a quantity with a unit (a duration, a count, a size, a rate) is
 	// never negative, but for the differences a table declares signed.
 	RuleNonNegative = "non-negative"
@@ -333,6 +335,26 @@ func BacklogWithin(backlog float64, buffers ...Part) *Breach {
 	}
 	return &Breach{Rule: RuleBacklog, Have: Number(backlog), Want: "at most " + Number(sum),
 		Msg: "a blocking writer waits once its buffers are full: " + strings.Join(names, " + ")}
+}
+
+// RateShare is the share by which what a reader held to a rate read may pass the rate
+// over its interval, beyond its burst: its clock and its pacing are read apart.
+const RateShare = 0.01
+
+// RateWithin checks amount read over intervalS seconds by a reader held to rate per
+// second (named by bound), which may read burst at once: at most rate x intervalS x
+// (1 + RateShare) + burst. nil when it is, or there is no bound (0) or no interval.
+func RateWithin(amount, intervalS, rate, burst float64, bound string) *Breach {
+	if !(rate > 0) || !(intervalS > 0) || !(amount >= 0) {
+		return nil
+	}
+	most := rate*intervalS*(1+RateShare) + max(burst, 0)
+	if amount <= most {
+		return nil
+	}
+	return &Breach{Rule: RuleRateBound, Have: fmt.Sprintf("%s in %s s (%.6g a second)", Number(amount), Number(intervalS), amount/intervalS),
+		Want: fmt.Sprintf("at most %.6g", most),
+		Msg:  fmt.Sprintf("%s of %s a second, one burst of %s and %g%%", bound, Number(rate), Number(burst), 100*RateShare)}
 }
 
 // UnitsOf are the units of file's columns as the kit's own data package declares them.

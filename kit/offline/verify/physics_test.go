@@ -206,3 +206,17 @@ func TestAMeasuredColumnIsPresent(t *testing.T) {
 		t.Fatalf("%v", res.Problems)
 	}
 }
+
+func TestABoundedReaderReadsWithinItsRate(t *testing.T) {
+	// fifo-py's slow reader: 262,144 B/s and reads of 4,096 bytes; 1.0016 x its bound
+	// from its first read to its last, the first read's burst.
+	if b := RateWithin(262144*1.0016*9.8, 9.8, 262144, 4096, "the reader's bound"); b != nil {
+		t.Errorf("an archived run: %+v", b)
+	}
+	if b := RateWithin(262144*1.05*9.8, 9.8, 262144, 4096, "the reader's bound"); b == nil || b.Rule != RuleRateBound {
+		t.Errorf("5%% over its bound: %+v", b)
+	}
+	if b := RateWithin(1e9, 9.8, 0, 4096, "no bound"); b != nil {
+		t.Errorf("an unbounded reader: %+v", b)
+	}
+}

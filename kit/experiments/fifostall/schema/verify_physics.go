@@ -69,6 +69,7 @@ func (v *verifier) physics(now time.Time) {
 			v.wallPhysics(i)
 			if manifest {
 				v.backlogPhysics(i)
+				v.readerPhysics(i)
 			}
 		}
 	}
@@ -170,5 +171,38 @@ func (v *verifier) backlogPhysics(i int) {
 	}
 	if b := verify.BacklogWithin(float64(r.BacklogMaxBytes), buffers...); b != nil {
 		v.problem(b.Problem(RunsFile, v.runLines[i], "run "+r.RunID, "backlog_max_bytes"))
+	}
+}
+
+// readerPhysics: a reader held to a bound (parameters.reader_bounds_bytes_per_s) read no
+// faster than it from its first read to its last, but for one read's burst
+// (parameters.read_bytes): the slow reader of every archived bundle reads at 1.0016 x
+// its bound, the first read's 4,096 bytes over 10 s.
+func (v *verifier) readerPhysics(i int) {
+	r := v.runRows[i]
+	p := v.manifestBody.Parameters
+	bound := float64(p.ReaderBounds[r.Reader])
+	if !(bound > 0) || !v.ok[TimelineFile] {
+		return
+	}
+	first, last := -1, -1
+	for _, j := range v.tlOf[i] {
+		if t := v.timeline[j]; t.Series == SeriesRead {
+			if first < 0 || t.OffsetS < v.timeline[first].OffsetS {
+				first = j
+			}
+			if last < 0 || t.OffsetS >= v.timeline[last].OffsetS {
+				last = j
+			}
+		}
+	}
+	if first < 0 {
+		return
+	}
+	a, b := v.timeline[first], v.timeline[last]
+	breach := verify.RateWithin(float64(b.Bytes-a.Bytes), b.OffsetS-a.OffsetS, bound, float64(p.ReadBytes),
+		fmt.Sprintf("reader %s's bound, parameters.reader_bounds_bytes_per_s", r.Reader))
+	if breach != nil {
+		v.problem(breach.Problem(TimelineFile, v.tlLines[last], "run "+r.RunID+" read", "bytes"))
 	}
 }
