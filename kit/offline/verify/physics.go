@@ -262,7 +262,7 @@ type ClosedLoop struct {
 // over the interval, the lower one leaves out MaxMs of the interval's end. nil when it
 // holds, or a figure is missing.
 func (l ClosedLoop) Check() *Breach {
-	c := float64(max(l.Connections, 1) * max(l.Pipelining, 1))
+	c := float64(max(l.Connections, 1)) * float64(max(l.Pipelining, 1)) // as floats: a hostile manifest's product overflows an int
 	if !(l.IntervalS > 0) || !(l.Responses > 0) || !(l.MeanMs > 0) {
 		return nil
 	}
@@ -376,13 +376,14 @@ func UnitsOf(pkg bundle.DataPackage, file string) map[string]string {
 // problem per row and column, at most MaxLineErrors per column.
 func NonNegative[T any](res *Result, file string, lines []int, rows []T, key func(T) string, units map[string]string, signed ...string) {
 	fields := bundle.FieldsOf[T]()
+	all := reflect.ValueOf(rows)
 	for _, f := range fields {
 		if units[f.Column] == "" || slices.Contains(signed, f.Column) {
 			continue
 		}
 		neg := capped{res: res, file: file, column: f.Column, what: "negative"}
 		for i, row := range rows {
-			v := reflect.ValueOf(row).FieldByIndex(f.Index)
+			v := all.Index(i).FieldByIndex(f.Index)
 			var x float64
 			switch v.Kind() {
 			case reflect.Float64, reflect.Float32:
