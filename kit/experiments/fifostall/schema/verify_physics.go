@@ -100,47 +100,48 @@ func (v *verifier) cpuPhysics() {
 	}
 }
 
-// wallPhysics: the kit's whole run (wall_s) covers the run's inherent time (first
-// warm-up send to every log byte read), and that covers the run's last response and
-// last read, which requests.csv and timeline.csv place from the first scheduled send of
-// the load, after the warm-up. Without inherent_s (an earlier kit's bundle, or a run
-// that never sent), wall_s covers them.
+// wallPhysics: the kit's whole run (wall_s, from creating the pod) covers the run's
+// inherent time (first warm-up send to every log byte read) and every response and read
+// of the run, which requests.csv and timeline.csv place from the first scheduled send of
+// the load, after the warm-up began; inherent_s covers the last response, and a verified
+// run's last read (a failed run may never have read its log to the end, and its
+// inherent time then ends at its last response).
 func (v *verifier) wallPhysics(i int) {
 	r := v.runRows[i]
 	line, key := v.runLines[i], "run "+r.RunID
 	hasWall := !slices.Contains(v.absent[RunsFile], "wall_s")
 	hasInherent := !slices.Contains(v.absent[RunsFile], "inherent_s") && r.InherentS > 0
-	if hasWall && hasInherent {
-		if b := verify.WallCovers(r.WallS, verify.Part{Name: "inherent_s", Value: r.InherentS}); b != nil {
-			v.problem(b.Problem(RunsFile, line, key, "wall_s"))
+	place := func(column string, b *verify.Breach) {
+		if b != nil {
+			v.problem(b.Problem(RunsFile, line, key, column))
 		}
 	}
-	last := math.Inf(-1)
+	if hasWall && hasInherent {
+		place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "inherent_s", Value: r.InherentS}))
+	}
+	response, sample := math.Inf(-1), math.Inf(-1)
 	if v.ok[RequestsFile] {
 		for _, j := range v.reqOf[i] {
 			if q := v.requests[j]; q.LatencyMs > 0 {
-				last = max(last, q.ScheduledOffsetS+q.LatencyMs/1e3)
+				response = max(response, q.ScheduledOffsetS+q.LatencyMs/1e3)
 			}
 		}
 	}
 	if v.ok[TimelineFile] {
 		for _, j := range v.tlOf[i] {
-			last = max(last, v.timeline[j].OffsetS)
+			sample = max(sample, v.timeline[j].OffsetS)
 		}
 	}
-	if math.IsInf(last, -1) {
-		return
-	}
-	part := verify.Part{Name: fmt.Sprintf("the last response or read (%s, %s) from the first scheduled send", RequestsFile, TimelineFile), Value: last}
+	lastResponse := verify.Part{Name: fmt.Sprintf("the last response (%s) from the first scheduled send", RequestsFile), Value: response}
+	lastEvent := verify.Part{Name: fmt.Sprintf("the last response or read (%s, %s) from the first scheduled send", RequestsFile, TimelineFile), Value: max(response, sample)}
 	switch {
-	case hasInherent:
-		if b := verify.WallCovers(r.InherentS, part); b != nil {
-			v.problem(b.Problem(RunsFile, line, key, "inherent_s"))
-		}
-	case hasWall:
-		if b := verify.WallCovers(r.WallS, part); b != nil {
-			v.problem(b.Problem(RunsFile, line, key, "wall_s"))
-		}
+	case hasInherent && r.Verified && !math.IsInf(lastEvent.Value, -1):
+		place("inherent_s", verify.WallCovers(r.InherentS, lastEvent))
+	case hasInherent && !math.IsInf(response, -1):
+		place("inherent_s", verify.WallCovers(r.InherentS, lastResponse))
+	}
+	if hasWall && !math.IsInf(lastEvent.Value, -1) {
+		place("wall_s", verify.WallCovers(r.WallS, lastEvent))
 	}
 }
 
@@ -149,7 +150,8 @@ func (v *verifier) wallPhysics(i int) {
 // the pipe's capacity (as the reader read it), the record being written, and one read
 // whose sample is not yet taken (the reader timestamps a read after it returns). The
 // queued mode hands its records to a queue of parameters.queue_capacity_records first:
-// those too, and what it dropped, which it generated and never wrote.
+// those too. Bytes generated and never written (a record the queue dropped, a write
+// that failed when the reader went away) never were in the pipe: they are added.
 func (v *verifier) backlogPhysics(i int) {
 	r := v.runRows[i]
 	mode, err := contract.ParseLogMode(r.Mode)
@@ -165,9 +167,9 @@ func (v *verifier) backlogPhysics(i int) {
 	}
 	if mode.Queued() {
 		buffers = append(buffers, verify.Part{Name: "parameters.queue_capacity_records x the record", Value: float64(p.QueueCapacity) * record})
-		if r.QueueDrops > 0 {
-			buffers = append(buffers, verify.Part{Name: "queue_drops x the record", Value: float64(r.QueueDrops) * record})
-		}
+	}
+	if unwritten := r.BytesGenerated - r.BytesWritten; unwritten > 0 {
+		buffers = append(buffers, verify.Part{Name: "bytes_generated - bytes_written", Value: float64(unwritten)})
 	}
 	if b := verify.BacklogWithin(float64(r.BacklogMaxBytes), buffers...); b != nil {
 		v.problem(b.Problem(RunsFile, v.runLines[i], "run "+r.RunID, "backlog_max_bytes"))
