@@ -30,7 +30,9 @@ func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument))
 	b := plan.LineCost()
 	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
 	b.Manifest.RunsPlanned = len(experiment.Rotate(plan.Conditions(), plan.Rounds())) // as reproduce plans it
+	b.Manifest.CreatedUTC = time.Now().UTC()
 	for i, cond := range plan.Conditions() {
+		started := time.Now()
 		c := lc.DefaultConfig(t.TempDir())
 		c.Library, c.Line, c.Ways, c.Lines, c.Trials, c.Warmup, c.TimerReads = cond.(Cond).Library, p.Line, []string{cond.(Cond).Way}, p.Lines, p.Trials, 0, 100
 		doc, err := lc.Run(context.Background(), c)
@@ -41,8 +43,8 @@ func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument))
 			edit(&doc)
 		}
 		result, _ := json.Marshal(doc)
-		run := experiment.Run{ID: experiment.NewRunID(cond, 1), Condition: cond, Round: 1, Position: i + 1, Started: time.Unix(1e9, 0),
-			Wall: time.Second, Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
+		run := experiment.Run{ID: experiment.NewRunID(cond, 1), Condition: cond, Round: 1, Position: i + 1, Started: started,
+			Wall: time.Since(started), Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
 		summary, verified := b.Add(run)
 		if !verified && edit == nil {
 			if r := b.Runs[len(b.Runs)-1]; strings.Contains(r.Failure, "cgroup") {
@@ -56,6 +58,7 @@ func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument))
 		}
 	}
 	b.Manifest.Complete = b.Manifest.RunsCompleted == b.Manifest.RunsPlanned
+	b.Manifest.FinishedUTC = time.Now().UTC()
 	return b
 }
 

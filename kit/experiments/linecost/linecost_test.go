@@ -62,6 +62,10 @@ func recordedRounds(t *testing.T, rounds int, edit func(lang string, round int, 
 	b := p.LineCost()
 	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
 	b.Manifest.RunsPlanned = len(experiment.Rotate(p.Conditions(), p.Rounds())) // as reproduce plans it
+	// Times as the matrix keeps them: created before the first run, the runs one after
+	// the other, the bundle saved after the last.
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	b.Manifest.CreatedUTC = at.Add(-time.Minute)
 	for round := 1; round <= rounds; round++ {
 		for i, cond := range p.Conditions() {
 			var doc contract.LineCostDocument
@@ -70,11 +74,12 @@ func recordedRounds(t *testing.T, rounds int, edit func(lang string, round int, 
 			}
 			edit(cond.(Cond).Language, round, &doc)
 			result, _ := json.Marshal(doc)
-			run := experiment.Run{ID: experiment.NewRunID(cond, round), Condition: cond, Round: round, Position: i + 1, Started: time.Unix(1e9, 0),
-				Wall: 2 * time.Second, Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
+			run := experiment.Run{ID: experiment.NewRunID(cond, round), Condition: cond, Round: round, Position: i + 1, Started: at,
+				Wall: 10 * time.Second, Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
 			if !b.Measured(run) {
 				t.Fatalf("%s: not measured", cond)
 			}
+			at = at.Add(run.Wall + time.Second)
 			_, verified := b.Add(run)
 			b.Manifest.RunsCompleted++
 			if verified {
@@ -83,6 +88,7 @@ func recordedRounds(t *testing.T, rounds int, edit func(lang string, round int, 
 		}
 	}
 	b.Manifest.Complete = b.Manifest.RunsCompleted == b.Manifest.RunsPlanned
+	b.Manifest.FinishedUTC = at
 	return b
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -18,7 +19,6 @@ import (
 // breaks one cannot have been measured, however consistent the files are.
 const (
 	RuleColumns     = "columns-exact"          // every CSV file has exactly its schema's columns
-	RuleCPU         = "cpu-non-negative"       // clocks and CPU counters never run backwards
 	RuleThrottled   = "throttled-in-periods"   // throttled periods are some of the periods
 	RuleThreadWall  = "thread-cpu-within-wall" // one thread cannot run longer than the time it ran in
 	RuleFormatFloor = "format-floor"           // a way that formats and writes costs at least what formatting does
@@ -133,18 +133,7 @@ func (c *checker) rules(b *Bundle) {
 		at := func(column, have, want, rule, msg string) {
 			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
 		}
-		// An absent cgroup figure (no reading) is neither negative nor 0: it is skipped.
-		for _, f := range []struct {
-			column string
-			value  bundle.Opt
-		}{
-			{"thread_cpu_ns", bundle.Opt(t.ThreadCPUNs)}, {"wall_ns", bundle.Opt(t.WallNs)}, {"drain_wall_ns", bundle.Opt(t.DrainWallNs)}, {"cpu_used_ns", t.CgroupCPUNs},
-			{"cgroup_wall_ns", t.CgroupWallNs}, {"cpu_periods", t.CgroupPeriods}, {"cpu_throttled_periods", t.ThrottledPeriods}, {"cpu_throttled_ms", t.ThrottledMs},
-		} {
-			if f.value.Present() && f.value < 0 {
-				at(f.column, verify.Number(float64(f.value)), "0 or more", RuleCPU, "a clock or a CPU counter over the trial never runs backwards")
-			}
-		}
+		// No clock or counter negative: verify.NonNegative (physics).
 		if t.ThrottledPeriods.Present() && t.CgroupPeriods.Present() && t.ThrottledPeriods > t.CgroupPeriods {
 			at("cpu_throttled_periods", verify.Number(float64(t.ThrottledPeriods)), "at most "+verify.Number(float64(t.CgroupPeriods)), RuleThrottled, "a throttled period is one of cpu_periods")
 		}
@@ -170,4 +159,76 @@ func (c *checker) rules(b *Bundle) {
 				Msg: verify.Rule(RuleFormatFloor, fmt.Sprintf("%s formats as the format way does, then writes: its CPU per line cannot be under %g x format's %s; the figures of %s", w.Way, FormatFloorShare, verify.Number(float64(format.CPUNsPerLine)), TrialsFile))})
 		}
 	}
+}
+
+// signedColumns may be negative, by file: the low ends of t-intervals over runs, which
+// reach below 0 when the runs spread widely.
+var signedColumns = map[string][]string{
+	ConditionsFile: {"ns_per_line_ci_low", "cpu_ns_per_line_ci_low", "share_of_core_at_rate_ci_low"},
+}
+
+// physics holds the bundle to the kit's physical rules (kit/offline/verify/physics.go):
+// no negative quantity; the manifest's and the runs' times in order and within the
+// kit's life; each trial's cgroup CPU within its limit over its interval and its CFS
+// periods within that interval; a run's wall time covering its trials, performed one
+// after the other inside it. now is the verifying host's clock.
+func (c *checker) physics(b *Bundle, now time.Time) {
+	pkg := DataPackage()
+	lines := func(n int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i + 2
+		}
+		return out
+	}
+	verify.NonNegative(c.res, RunsFile, lines(len(b.Runs)), b.Runs, func(r RunRow) string { return "run " + r.RunID }, verify.UnitsOf(pkg, RunsFile), signedColumns[RunsFile]...)
+	verify.NonNegative(c.res, TrialsFile, lines(len(b.Trials)), b.Trials, func(t TrialRow) string { return fmt.Sprintf("run %s trial %d", t.RunID, t.Trial) },
+		verify.UnitsOf(pkg, TrialsFile), signedColumns[TrialsFile]...)
+	if c.ok[ConditionsFile] {
+		verify.NonNegative(c.res, ConditionsFile, lines(len(b.Conditions)), b.Conditions, func(w ConditionRow) string { return strings.TrimSuffix(w.Language+"/"+w.Library, "/") + "/" + w.Way },
+			verify.UnitsOf(pkg, ConditionsFile), signedColumns[ConditionsFile]...)
+	}
+	spans := make([]verify.Span, len(b.Runs))
+	for i, r := range b.Runs {
+		spans[i] = verify.Span{File: RunsFile, Line: i + 2, Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
+	}
+	verify.Times(c.res, &b.Manifest.Common, spans, now)
+	host := float64(b.Manifest.Engine.CPUs)
+	trialsS := map[string]float64{}
+	for i, t := range b.Trials {
+		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)
+		// A trial lasts its calls and the drain after them, which its cgroup's interval
+		// spans.
+		trialsS[t.RunID] += max(float64(t.WallNs+t.DrainWallNs), nanZero(float64(t.CgroupWallNs))) / 1e9
+		if t.CgroupError != "" || !t.CgroupCPUNs.Present() || !t.CgroupWallNs.Present() {
+			continue
+		}
+		interval := float64(t.CgroupWallNs) / 1e9
+		cores, limit := float64(t.CPULimitCores), "cpu_limit_cores"
+		if !(cores > 0) {
+			cores, limit = host, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", host)
+		}
+		if breach := verify.CPUWithin(float64(t.CgroupCPUNs)/1e9, interval, cores, limit+" over cgroup_wall_ns"); breach != nil {
+			c.problem(breach.Problem(TrialsFile, line, key, "cpu_used_ns"))
+		}
+		if t.CPULimitCores > 0 && t.CgroupPeriods.Present() {
+			if breach := verify.PeriodsWithin(float64(t.CgroupPeriods), interval); breach != nil {
+				c.problem(breach.Problem(TrialsFile, line, key, "cpu_periods"))
+			}
+		}
+	}
+	for i, r := range b.Runs {
+		if s, ok := trialsS[r.RunID]; ok {
+			if breach := verify.WallCovers(r.WallS, verify.Part{Name: "its trials in " + TrialsFile + " (wall_ns + drain_wall_ns, or cgroup_wall_ns)", Value: s}); breach != nil {
+				c.problem(breach.Problem(RunsFile, i+2, "run "+r.RunID, "wall_s"))
+			}
+		}
+	}
+}
+
+func nanZero(f float64) float64 {
+	if math.IsNaN(f) {
+		return 0
+	}
+	return f
 }

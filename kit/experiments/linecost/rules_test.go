@@ -10,6 +10,7 @@ import (
 	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // forged is the archived lc-final bundle with its trials changed by edit, every trial's
@@ -88,7 +89,7 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 		{RuleLimits, "trials.csv line 2 (run go-format-r1-207ec6 trial 0): cpu_limit_cores: have 0.25, want 4", func(b *Bundle) {
 			b.Manifest.Parameters.CPUs = 4
 		}},
-		{RuleCPU, "trials.csv line 2 (run go-format-r1-207ec6 trial 0): cpu_throttled_ms: have -1", each(lc.Format, func(tr *TrialRow) {
+		{verify.RuleNonNegative, "trials.csv line 2 (run go-format-r1-207ec6 trial 0): cpu_throttled_ms: have -1", each(lc.Format, func(tr *TrialRow) {
 			if tr.Trial == 0 && tr.Round == 1 {
 				tr.ThrottledMs = -1
 			}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/gocarina/gocsv"
 
@@ -77,7 +78,8 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	if c.ok[ConditionsFile] {
 		c.conditions(b)
 	}
-	c.rules(b) // rules.go
+	c.rules(b)               // rules.go
+	c.physics(b, time.Now()) // rules.go
 	c.earlierKitsFigures(b)
 	c.res.Counts.Conditions = len(b.Conditions)
 	c.res.Counts.Trusted = -1 // no instrument bound to judge a run by: every verified run counts alike

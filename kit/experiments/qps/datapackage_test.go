@@ -83,7 +83,7 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		if got, want := row["log_lines_read"], optValue(r.LogLinesRead); got != want {
 			t.Errorf("run %s: log_lines_read %v, want %v", r.RunID, got, want)
 		}
-		if at, isTime := row["started_utc"].(time.Time); !isTime || !at.Equal(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)) {
+		if at, isTime := row["started_utc"].(time.Time); !isTime || at.Format(time.RFC3339Nano) != r.StartedUTC {
 			t.Errorf("run %s: started_utc %v (%T), want the run's start as a time", r.RunID, row["started_utc"], row["started_utc"])
 		}
 		sawFailure = sawFailure || !r.Verified

@@ -97,6 +97,15 @@ func fill(t *testing.T, p Params, runs ...experiment.Run) (*Bundle, *bundle.File
 	c := b.Common()
 	// Planned as reproduce plans it; the runs given may be fewer, as in a matrix stopped early.
 	c.SchemaVersion, c.Command, c.RunsPlanned = bundle.SchemaVersion, "reproduce", len(experiment.Rotate(plan.Conditions(), plan.Rounds()))
+	// Times as the matrix keeps them: the bundle created before its first run, the runs
+	// one after the other, the bundle saved after the last.
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	c.CreatedUTC = at.Add(-time.Minute)
+	for i := range runs {
+		runs[i].Started = at
+		at = at.Add(runs[i].Wall + time.Second)
+	}
+	c.FinishedUTC = at
 	for _, r := range runs {
 		if !b.Measured(r) {
 			t.Fatalf("run %s: not measured", r.ID)

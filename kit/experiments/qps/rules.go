@@ -3,7 +3,9 @@ package qps
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -15,7 +17,6 @@ const (
 	RuleResponsesServed = "responses-served"    // the API counted the requests the generator saw answered
 	RuleLines           = "lines-per-request"   // each sink writes one access line per request
 	RulePercentiles     = "percentiles-ordered" // p50 <= p90 <= p99 <= max
-	RuleCPU             = "cpu-non-negative"    // CPU times are never negative
 )
 
 // rules checks every run against the rules, with its series.
@@ -84,17 +85,108 @@ func (v *verifier) rules(b *Bundle, lines []int) {
 		if a, _ := verify.Disorder(float64(r.WrkLatencyP50Ms), float64(r.WrkLatencyP99Ms)); a >= 0 {
 			at("wrk_latency_p99_ms", verify.Number(float64(r.WrkLatencyP99Ms)), "at least "+verify.Number(float64(r.WrkLatencyP50Ms)), RulePercentiles, "wrk_latency_p99_ms below wrk_latency_p50_ms")
 		}
-		// An absent figure (not measured) is neither negative nor 0: it is skipped.
-		for _, c := range []struct {
-			column string
-			value  Opt
-		}{
-			{"generator_cpu_s", Opt(r.GeneratorCPUS)}, {"api_cpu_user_us", r.APICPUUserUs}, {"api_cpu_system_us", r.APICPUSystemUs},
-			{"engine_cpu_s", r.EngineCPUS}, {"engine_dockerd_cpu_s", r.EngineDockerdS}, {"api_interval_ms", r.APIIntervalMs}, {"engine_interval_s", r.EngineIntervalS},
-		} {
-			if c.value.Present() && c.value < 0 {
-				at(c.column, verify.Number(float64(c.value)), "0 or more", RuleCPU, "CPU time and its interval are never negative")
+	}
+}
+
+// signedColumns are the columns that may be negative, by file: differences (what
+// remains of the host's busy CPU once the API, the generator and the engine are taken
+// out, their counters read at other moments; logging's cost against the none
+// condition, which noise may put below it) and the low ends of t-intervals, which reach
+// below 0 when runs spread widely.
+var signedColumns = map[string][]string{
+	RunsFile: {"other_cpu_cores"},
+	ConditionsFile: {"other_cpu_cores", "cost_per_request_us", "cost_per_request_api_us", "cost_per_request_engine_us",
+		"requests_per_s_ci_low", "wrk_agreement_ci_low"},
+}
+
+// physics holds the bundle to the kit's physical rules (verify.RuleTimes and the
+// others, kit/offline/verify/physics.go): times, CPU within its limits, the closed
+// loop's rate against its latencies (Little's law), wall time against its parts, no
+// negative quantity, and every column the manifest says was measured present. now is
+// the verifying host's clock.
+func (v *verifier) physics(b *Bundle, runLines, seriesLines, condLines []int, absent map[string]map[string]bool, now time.Time) {
+	units := DataPackage()
+	verify.NonNegative(v.res, RunsFile, runLines, b.Runs, func(r RunRow) string { return "run " + r.RunID }, verify.UnitsOf(units, RunsFile), signedColumns[RunsFile]...)
+	verify.NonNegative(v.res, SeriesFile, seriesLines, b.Series, func(s SeriesRow) string { return fmt.Sprintf("run %s, second %d", s.RunID, s.Second) }, verify.UnitsOf(units, SeriesFile))
+	verify.NonNegative(v.res, ConditionsFile, condLines, b.Conditions, func(c ConditionRow) string { return "condition " + c.API + "/" + c.Config },
+		verify.UnitsOf(units, ConditionsFile), signedColumns[ConditionsFile]...)
+	p := b.M.Parameters
+	// A bundle whose manifest records the wrk check is no bundle of a kit before it.
+	if p.Wrk {
+		because := "the manifest's parameters.wrk says wrk loaded the API beside the kit"
+		verify.Measured(v.res, RunsFile, absent[RunsFile], columnsAddedBy(RunsFile, kitWrkCheck), because)
+		verify.Measured(v.res, ConditionsFile, absent[ConditionsFile], columnsAddedBy(ConditionsFile, kitWrkCheck), because)
+	}
+	if len(p.WrkConfigs) > 0 {
+		because := fmt.Sprintf("the manifest's parameters.wrk_configs says wrk ran in %d configurations", len(p.WrkConfigs))
+		verify.Measured(v.res, RunsFile, absent[RunsFile], columnsAddedBy(RunsFile, kitWrkEvery), because)
+		verify.Measured(v.res, ConditionsFile, absent[ConditionsFile], columnsAddedBy(ConditionsFile, kitWrkEvery), because)
+	}
+	spans := make([]verify.Span, len(b.Runs))
+	for i, r := range b.Runs {
+		spans[i] = verify.Span{File: RunsFile, Line: runLines[i], Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
+	}
+	verify.Times(v.res, &b.M.Common, spans, now)
+	hostCPUs := float64(b.M.Engine.CPUs)
+	for i, r := range b.Runs {
+		line, key := runLines[i], "run "+r.RunID
+		place := func(column string, breach *verify.Breach) {
+			if breach != nil {
+				v.problem(breach.Problem(RunsFile, line, key, column))
 			}
 		}
+		host, hostName := hostCPUs, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", hostCPUs)
+		if r.HostCPUs.Present() && r.HostCPUs > 0 {
+			host, hostName = float64(r.HostCPUs), fmt.Sprintf("the host's %g CPUs (host_cpus)", float64(r.HostCPUs))
+		}
+		limit := func(cores float64, param string) (float64, string) {
+			if cores > 0 {
+				return cores, "parameters.limits." + param
+			}
+			return host, hostName
+		}
+		apiCores, apiLimit := limit(p.Limits.APICPUs, "api_cpus")
+		place("api_cpu_user_us", verify.CPUWithin(float64(r.APICPUUserUs+r.APICPUSystemUs)/1e6, float64(r.APIIntervalMs)/1e3, apiCores, apiLimit+" (api_cpu_user_us + api_cpu_system_us over api_interval_ms)"))
+		genCores, genLimit := limit(p.Limits.LoadgenCPUs, "loadgen_cpus")
+		place("generator_cpu_s", verify.CPUWithin(r.GeneratorCPUS, r.MeasuredS, genCores, genLimit+" (over measured_s)"))
+		if r.EngineMeasured {
+			place("engine_cpu_s", verify.CPUWithin(float64(r.EngineCPUS), float64(r.EngineIntervalS), host, hostName+" (over engine_interval_s)"))
+		}
+		place("status_2xx", verify.ClosedLoop{Connections: p.Connections, Pipelining: p.Pipelining, Responses: float64(r.Requests), IntervalS: r.MeasuredS,
+			MeanMs: float64(r.LatencyMeanMs), MaxMs: float64(r.LatencyMaxMs), Busy: r.Verified}.Check())
+		// wrk reports no mean; half its requests took at least its median, so the mean is
+		// at least half of it. Its connections open as it starts and it counts only what
+		// completed: no request straddles its interval.
+		if r.WrkRequests.Present() && r.WrkLatencyP50Ms.Present() {
+			place("wrk_requests", verify.ClosedLoop{Connections: p.Connections, Pipelining: 1, Responses: float64(r.WrkRequests), IntervalS: float64(r.WrkDurationS),
+				MeanMs: float64(r.WrkLatencyP50Ms) / 2}.Check())
+		}
+		// The warm-up, the measured interval (the API's and the engine's readings span
+		// it), and wrk's load, one after the other; a load that never started had no
+		// warm-up either.
+		if r.MeasuredS > 0 {
+			measured := max(r.MeasuredS, nanZero(float64(r.APIIntervalMs)/1e3), nanZero(float64(r.EngineIntervalS)))
+			place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "warmup_s", Value: p.WarmupS},
+				verify.Part{Name: "the measured interval", Value: measured}, verify.Part{Name: "wrk_duration_s", Value: nanZero(float64(r.WrkDurationS))}))
+		}
 	}
+}
+
+// columnsAddedBy are the columns of file the kit named added (addedLater).
+func columnsAddedBy(file, kit string) []string {
+	var out []string
+	for col, by := range addedLater[file] {
+		if by == kit {
+			out = append(out, col)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func nanZero(f float64) float64 {
+	if math.IsNaN(f) {
+		return 0
+	}
+	return f
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -32,9 +33,9 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	verify.Entries(v.res, files, Experiment{}.Layout())
 	verify.Checksums(v.res, files.Data, Experiment{}.Layout(), DataFiles)
 	manifestOK := v.manifest(b)
-	runLines, runsOK, _ := verify.Rows(v.res, v.files, RunsFile, &b.Runs, addedLater[RunsFile])
+	runLines, runsOK, runAbsent := verify.Rows(v.res, v.files, RunsFile, &b.Runs, addedLater[RunsFile])
 	legacyDash(v.res, b.Runs)
-	_, seriesOK, _ := verify.Rows(v.res, v.files, SeriesFile, &b.Series, nil)
+	seriesLines, seriesOK, _ := verify.Rows(v.res, v.files, SeriesFile, &b.Series, nil)
 	condLines, condsOK, condAbsent := verify.Rows(v.res, v.files, ConditionsFile, &b.Conditions, addedLater[ConditionsFile])
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
 	verify.CheckDataPackage(v.res, v.files, DataFiles, func(name string) bool { return parsed[name] })
@@ -80,6 +81,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 			runs[r.RunID] = true
 		}
 		verify.Probes(v.res, v.files, v.res.Common, runs)
+		v.physics(b, runLines, seriesLines, condLines, map[string]map[string]bool{RunsFile: runAbsent, ConditionsFile: condAbsent}, time.Now()) // rules.go
 		v.res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(b.Series))
 		v.weakened(b)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -37,7 +38,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 		manifestOK = false
 	}
 	runLines, runsOK, _ := verify.Rows(res, files.Data, RunsFile, &b.Runs, nil)
-	_, seriesOK, _ := verify.Rows(res, files.Data, SeriesFile, &b.Series, nil)
+	seriesLines, seriesOK, _ := verify.Rows(res, files.Data, SeriesFile, &b.Series, nil)
 	condLines, condsOK, _ := verify.Rows(res, files.Data, ConditionsFile, &b.Conditions, nil)
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
 	verify.CheckDataPackage(res, files.Data, DataFiles, func(name string) bool { return parsed[name] })
@@ -105,6 +106,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 		runs[r.RunID] = true
 	}
 	verify.Probes(res, files.Data, res.Common, runs)
+	physics(res, b, runLines, seriesLines, condLines, time.Now()) // rules.go
 	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(b.Series))
 	return res, b
 }

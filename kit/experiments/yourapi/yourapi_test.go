@@ -12,8 +12,10 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
@@ -161,7 +163,7 @@ func runMatrix(t *testing.T, pods experiment.Pods, rounds int, args ...string) (
 	p.Bundle().Common().RunsPlanned = len(all)
 	p.Bundle().Common().Command = "reproduce"
 	p.Bundle().Common().SchemaVersion = bundle.SchemaVersion
-	m := &experiment.Matrix{Pods: pods, Plan: p, Images: map[string]string{LoadImage: "sha256:load"}, Dir: dir, Save: bundle.WriteFiles, Progress: io.Discard}
+	m := &experiment.Matrix{Pods: pods, Plan: p, Images: map[string]string{LoadImage: "sha256:load"}, Dir: dir, Save: realTimes(bundle.WriteFiles), Progress: io.Discard}
 	if err := m.Run(context.Background(), all); err != nil {
 		t.Fatal(err)
 	}
@@ -178,6 +180,44 @@ func runMatrix(t *testing.T, pods experiment.Pods, rounds int, args ...string) (
 		t.Fatal(err)
 	}
 	return p.(*Plan).YourAPI(), res, sum.String()
+}
+
+// realTimes saves a bundle as save does, with the times a real engine's runs would have:
+// the fake answers at once, but a run lasts its service's start, its warm-up and its
+// measured interval, one run after the other, and the bundle is created before its first
+// run and saved after its last; verify holds a bundle to that (verify.RuleTimes,
+// verify.RuleWallParts).
+func realTimes(save func(string, map[string][]byte) error) func(string, map[string][]byte) error {
+	return func(dir string, files map[string][]byte) error {
+		recs, err := csv.NewReader(bytes.NewReader(files[RunsFile])).ReadAll()
+		if err != nil {
+			return err
+		}
+		started, wall := slices.Index(recs[0], "started_utc"), slices.Index(recs[0], "wall_s")
+		const runS = 10
+		at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+		var m Manifest
+		if err := json.Unmarshal(files[ManifestFile], &m); err != nil {
+			return err
+		}
+		m.CreatedUTC = at.Add(-time.Minute)
+		for _, rec := range recs[1:] {
+			rec[started], rec[wall] = at.Format(time.RFC3339Nano), strconv.Itoa(runS)
+			at = at.Add((runS + 1) * time.Second)
+		}
+		m.FinishedUTC = at
+		var runs bytes.Buffer
+		w := csv.NewWriter(&runs)
+		if err := w.WriteAll(recs); err != nil {
+			return err
+		}
+		body, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return err
+		}
+		files[RunsFile], files[ManifestFile] = runs.Bytes(), append(body, '\n')
+		return save(dir, files)
+	}
 }
 
 var fakeArgs = []string{"--image", "theirs:1", "--port", "8080", "--path", "/health", "--config", "none:LOG=none", "--config", "one:LOG=one",
@@ -378,7 +418,7 @@ func TestAnInterruptedMatrixResumesWithItsImage(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bundle")
 	ctx, cancel := context.WithCancel(context.Background())
 	pods := &stopping{fake: fake{perConfig: map[string]float64{"none": 0, "one": 1}, rps: 100}, cancel: cancel}
-	m := &experiment.Matrix{Pods: pods, Plan: p, Images: map[string]string{LoadImage: "sha256:load"}, Dir: dir, Save: bundle.WriteFiles, Progress: io.Discard}
+	m := &experiment.Matrix{Pods: pods, Plan: p, Images: map[string]string{LoadImage: "sha256:load"}, Dir: dir, Save: realTimes(bundle.WriteFiles), Progress: io.Discard}
 	if err := m.Run(ctx, all); !errors.Is(err, context.Canceled) {
 		t.Fatalf("%v", err)
 	}

@@ -23,7 +23,6 @@ const (
 	RuleRecords     = "records-in-requests" // the k-th record generated between the k-th send and the k-th response
 	RuleLagBound    = "send-lag-bound"      // max_send_lag_p99_ms within the flag's range
 	RulePercentiles = "percentiles-ordered" // p50 <= p99 <= max
-	RuleCPU         = "cpu-non-negative"    // CPU time, cores and throttling are never negative
 )
 
 // MaxSendLagBoundMs is the largest send-lag bound the kit accepts (--max-send-lag): at
@@ -65,9 +64,6 @@ func (v *verifier) rows() {
 		if a, b := verify.Disorder(p...); a >= 0 {
 			names := []string{"p50_ms", "p99_ms", "max_ms"}
 			at(names[b], number(p[b]), "at least "+number(p[a]), RulePercentiles, names[b]+" below "+names[a])
-		}
-		if r.APICPUCores < 0 || r.APICPUThrottledPeriods < 0 {
-			at("api_cpu_cores", number(r.APICPUCores), "0 or more", RuleCPU, "CPU time and throttled periods are never negative")
 		}
 		v.linesRule(i, at)
 		if v.ok[RequestsFile] && v.ok[TimelineFile] {
@@ -202,8 +198,7 @@ func nanZero(f float64) float64 {
 	return f
 }
 
-// containerRules: CPU counters are never negative, and each container ran under the
-// limits the manifest says were asked for.
+// containerRules: each container ran under the limits the manifest says were asked for.
 func (v *verifier) containerRules() {
 	l := v.manifestBody.Parameters.Limits
 	shared := v.manifestBody.Parameters.ClientTopology == "shared"
@@ -222,20 +217,7 @@ func (v *verifier) containerRules() {
 		order = append(order, k)
 	}
 	for j, c := range v.containers {
-		at := func(column, have, want, rule, msg string) {
-			v.problem(verify.Problem{File: ContainersFile, Line: v.ctLines[j], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
-		}
-		for _, f := range []struct {
-			column string
-			value  float64
-		}{
-			{"cpu_used_ns", float64(c.CPUUsedNs)}, {"cpu_cores", c.CPUCores}, {"cpu_periods", float64(c.CPUPeriods)},
-			{"cpu_throttled_periods", float64(c.CPUThrottled)}, {"cpu_throttled_ms", c.CPUThrottledMs}, {"interval_s", c.IntervalS},
-		} {
-			if f.value < 0 {
-				at(f.column, number(f.value), "0 or more", RuleCPU, "a counter over the measured interval never runs backwards")
-			}
-		}
+		// Counters never negative: verify.NonNegative (verify_physics.go).
 		if !v.ok[bundle.ManifestFile] || c.CgroupVersion == 0 {
 			continue // the container's limits were never read (a run that failed early)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // archivedDir unpacks an archived bundle of results/ into a fresh folder.
@@ -118,7 +119,7 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 		{schema.RulePercentiles, schema.RunsFile, "p99_ms", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", run), "p99_ms", "0.1")
 		}, false},
-		{schema.RuleCPU, schema.ContainersFile, "cpu_cores", func(t *testing.T, dir string) {
+		{verify.RuleNonNegative, schema.ContainersFile, "cpu_cores", func(t *testing.T, dir string) {
 			i := rowOf(t, dir, schema.ContainersFile, "role", "loadgen")
 			edit(t, dir, schema.ContainersFile, i, "cpu_cores", "-0.02")
 		}, true},

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -38,6 +39,7 @@ func Verify(f *bundle.Files) *verify.Result {
 			v.conditions()
 		}
 	}
+	v.physics(time.Now()) // verify_physics.go
 	v.trust()
 	if v.ok[RunsFile] {
 		runs := map[string]bool{}

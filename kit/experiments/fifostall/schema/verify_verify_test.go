@@ -487,6 +487,16 @@ func retried(t *testing.T) string {
 		redone.Timeline = append(redone.Timeline, s)
 	}
 	b.Runs[0].Run.Attempt = 2
+	// Attempt 1 ran first, in the first run's place: every run after it starts later.
+	shift := time.Duration((first.Run.WallS + 1) * float64(time.Second))
+	for i := range b.Runs {
+		at, err := time.Parse(time.RFC3339Nano, b.Runs[i].Run.StartedUTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Runs[i].Run.StartedUTC = at.Add(shift).UTC().Format(time.RFC3339Nano)
+	}
+	b.Manifest.FinishedUTC = b.Manifest.FinishedUTC.Add(shift)
 	b.Runs = append([]schema.Rows{redone}, b.Runs...)
 	b.Manifest.RunsCompleted++
 	b.Manifest.RunsVerified++

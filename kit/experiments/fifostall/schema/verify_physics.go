@@ -1,0 +1,210 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// signedColumns may be negative, by file: swap_limit_bytes is -1 for unlimited swap, an
+// exit code is a code and not a count, and the low end of a t-interval over runs
+// reaches below 0 when the runs spread widely.
+var signedColumns = map[string][]string{
+	ContainersFile: {"swap_limit_bytes", "exit_code"},
+	ConditionsFile: {"p99_run_ci_low_ms"},
+}
+
+// physics holds the bundle to the kit's physical rules (kit/offline/verify/physics.go):
+// no negative quantity in any file; the manifest's and the runs' times in order and
+// within the kit's life; each container's CPU within its limit and its CFS periods
+// within its interval; a run's wall time covering its inherent time, and that covering
+// its last response and read; a blocking writer's backlog within the pipe it writes to.
+// now is the verifying host's clock.
+func (v *verifier) physics(now time.Time) {
+	pkg := NewDataPackage()
+	runKey := func(r RunRow) string { return "run " + r.RunID }
+	if v.ok[RunsFile] {
+		verify.NonNegative(v.res, RunsFile, v.runLines, v.runRows, runKey, verify.UnitsOf(pkg, RunsFile), signedColumns[RunsFile]...)
+	}
+	if v.ok[RequestsFile] {
+		verify.NonNegative(v.res, RequestsFile, v.reqLines, v.requests, func(q RequestRow) string { return fmt.Sprintf("run %s seq %d", q.RunID, q.Seq) },
+			verify.UnitsOf(pkg, RequestsFile), signedColumns[RequestsFile]...)
+	}
+	if v.ok[ContainersFile] {
+		verify.NonNegative(v.res, ContainersFile, v.ctLines, v.containers, func(c ContainerRow) string { return "run " + c.RunID + " " + c.Role },
+			verify.UnitsOf(pkg, ContainersFile), signedColumns[ContainersFile]...)
+	}
+	if v.ok[TimelineFile] {
+		verify.NonNegative(v.res, TimelineFile, v.tlLines, v.timeline, func(t TimelineRow) string { return "run " + t.RunID + " " + t.Series },
+			verify.UnitsOf(pkg, TimelineFile), signedColumns[TimelineFile]...)
+	}
+	if v.ok[ConditionsFile] {
+		verify.NonNegative(v.res, ConditionsFile, v.condLines, v.conds, func(c ConditionRow) string { return c.API + "/" + c.Mode + "/" + c.Reader },
+			verify.UnitsOf(pkg, ConditionsFile), signedColumns[ConditionsFile]...)
+	}
+	manifest := v.ok[bundle.ManifestFile]
+	if manifest && v.ok[RunsFile] {
+		spans := make([]verify.Span, len(v.runRows))
+		for i, r := range v.runRows {
+			spans[i] = verify.Span{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
+			if slices.Contains(v.absent[RunsFile], "wall_s") {
+				spans[i].WallS = 0
+			}
+		}
+		verify.Times(v.res, &v.manifestBody.Common, spans, now)
+	}
+	if v.ok[ContainersFile] {
+		v.cpuPhysics()
+	}
+	if v.ok[RunsFile] {
+		for i, r := range v.runRows {
+			if r.RunID == "" || v.byRun[r.RunID] != i {
+				continue
+			}
+			v.wallPhysics(i)
+			if manifest {
+				v.backlogPhysics(i)
+				v.readerPhysics(i)
+			}
+		}
+	}
+}
+
+// cpuPhysics: each container used no more CPU over its interval than its limit as the
+// kernel applied it (or the host's CPUs, without one) allows, and saw no more CFS
+// periods than its interval holds.
+func (v *verifier) cpuPhysics() {
+	host := 0.0
+	if v.ok[bundle.ManifestFile] {
+		host = float64(v.manifestBody.Engine.CPUs)
+	}
+	for j, c := range v.containers {
+		key := "run " + c.RunID + " " + c.Role
+		cores, limit := c.CPULimitCores, "cpu_limit_cores"
+		if !(cores > 0) {
+			cores, limit = host, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", host)
+		}
+		if b := verify.CPUWithin(float64(c.CPUUsedNs)/1e9, c.IntervalS, cores, limit+" over interval_s"); b != nil {
+			v.problem(b.Problem(ContainersFile, v.ctLines[j], key, "cpu_used_ns"))
+		}
+		if c.CPULimitCores > 0 {
+			if b := verify.PeriodsWithin(float64(c.CPUPeriods), c.IntervalS); b != nil {
+				v.problem(b.Problem(ContainersFile, v.ctLines[j], key, "cpu_periods"))
+			}
+		}
+	}
+}
+
+// wallPhysics: the kit's whole run (wall_s, from creating the pod) covers the run's
+// inherent time (first warm-up send to every log byte read) and every response and read
+// of the run, which requests.csv and timeline.csv place from the first scheduled send of
+// the load, after the warm-up began; inherent_s covers the last response, and a verified
+// run's last read (a failed run may never have read its log to the end, and its
+// inherent time then ends at its last response).
+func (v *verifier) wallPhysics(i int) {
+	r := v.runRows[i]
+	line, key := v.runLines[i], "run "+r.RunID
+	hasWall := !slices.Contains(v.absent[RunsFile], "wall_s")
+	hasInherent := !slices.Contains(v.absent[RunsFile], "inherent_s") && r.InherentS > 0
+	place := func(column string, b *verify.Breach) {
+		if b != nil {
+			v.problem(b.Problem(RunsFile, line, key, column))
+		}
+	}
+	if hasWall && hasInherent {
+		place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "inherent_s", Value: r.InherentS}))
+	}
+	response, sample := math.Inf(-1), math.Inf(-1)
+	if v.ok[RequestsFile] {
+		for _, j := range v.reqOf[i] {
+			if q := v.requests[j]; q.LatencyMs > 0 {
+				response = max(response, q.ScheduledOffsetS+q.LatencyMs/1e3)
+			}
+		}
+	}
+	if v.ok[TimelineFile] {
+		for _, j := range v.tlOf[i] {
+			sample = max(sample, v.timeline[j].OffsetS)
+		}
+	}
+	lastResponse := verify.Part{Name: fmt.Sprintf("the last response (%s) from the first scheduled send", RequestsFile), Value: response}
+	lastEvent := verify.Part{Name: fmt.Sprintf("the last response or read (%s, %s) from the first scheduled send", RequestsFile, TimelineFile), Value: max(response, sample)}
+	switch {
+	case hasInherent && r.Verified && !math.IsInf(lastEvent.Value, -1):
+		place("inherent_s", verify.WallCovers(r.InherentS, lastEvent))
+	case hasInherent && !math.IsInf(response, -1):
+		place("inherent_s", verify.WallCovers(r.InherentS, lastResponse))
+	}
+	if hasWall && !math.IsInf(lastEvent.Value, -1) {
+		place("wall_s", verify.WallCovers(r.WallS, lastEvent))
+	}
+}
+
+// backlogPhysics: a mode that writes to the FIFO on the request path blocks once the
+// pipe is full, so the bytes it generated and the reader had not yet read are at most
+// the pipe's capacity (as the reader read it), the record being written, and one read
+// whose sample is not yet taken (the reader timestamps a read after it returns). The
+// queued mode hands its records to a queue of parameters.queue_capacity_records first:
+// those too. Bytes generated and never written (a record the queue dropped, a write
+// that failed when the reader went away) never were in the pipe: they are added.
+func (v *verifier) backlogPhysics(i int) {
+	r := v.runRows[i]
+	mode, err := contract.ParseLogMode(r.Mode)
+	if err != nil || mode.BytesPerRequest() == 0 {
+		return
+	}
+	p := v.manifestBody.Parameters
+	record := float64(mode.BytesPerRequest())
+	buffers := []verify.Part{
+		{Name: "pipe_capacity_bytes", Value: float64(r.PipeCapacityBytes)},
+		{Name: "the record being written (" + string(mode) + ")", Value: record},
+		{Name: "parameters.read_bytes", Value: float64(p.ReadBytes)},
+	}
+	if mode.Queued() {
+		buffers = append(buffers, verify.Part{Name: "parameters.queue_capacity_records x the record", Value: float64(p.QueueCapacity) * record})
+	}
+	if unwritten := r.BytesGenerated - r.BytesWritten; unwritten > 0 {
+		buffers = append(buffers, verify.Part{Name: "bytes_generated - bytes_written", Value: float64(unwritten)})
+	}
+	if b := verify.BacklogWithin(float64(r.BacklogMaxBytes), buffers...); b != nil {
+		v.problem(b.Problem(RunsFile, v.runLines[i], "run "+r.RunID, "backlog_max_bytes"))
+	}
+}
+
+// readerPhysics: a reader held to a bound (parameters.reader_bounds_bytes_per_s) read no
+// faster than it from its first read to its last, but for one read's burst
+// (parameters.read_bytes): the slow reader of every archived bundle reads at 1.0016 x
+// its bound, the first read's 4,096 bytes over 10 s.
+func (v *verifier) readerPhysics(i int) {
+	r := v.runRows[i]
+	p := v.manifestBody.Parameters
+	bound := float64(p.ReaderBounds[r.Reader])
+	if !(bound > 0) || !v.ok[TimelineFile] {
+		return
+	}
+	first, last := -1, -1
+	for _, j := range v.tlOf[i] {
+		if t := v.timeline[j]; t.Series == SeriesRead {
+			if first < 0 || t.OffsetS < v.timeline[first].OffsetS {
+				first = j
+			}
+			if last < 0 || t.OffsetS >= v.timeline[last].OffsetS {
+				last = j
+			}
+		}
+	}
+	if first < 0 {
+		return
+	}
+	a, b := v.timeline[first], v.timeline[last]
+	breach := verify.RateWithin(float64(b.Bytes-a.Bytes), b.OffsetS-a.OffsetS, bound, float64(p.ReadBytes),
+		fmt.Sprintf("reader %s's bound, parameters.reader_bounds_bytes_per_s", r.Reader))
+	if breach != nil {
+		v.problem(breach.Problem(TimelineFile, v.tlLines[last], "run "+r.RunID+" read", "bytes"))
+	}
+}
