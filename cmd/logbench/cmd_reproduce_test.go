@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
@@ -105,6 +106,7 @@ func yourAPIPartialBundle(t *testing.T, args ...string) string {
 	c := p.Bundle().Common()
 	all := experiment.Rotate(p.Conditions(), p.Rounds())
 	c.Command, c.SchemaVersion, c.RunsPlanned = "reproduce", bundle.SchemaVersion, len(all)
+	c.CreatedUTC = time.Now().UTC().Add(-time.Minute) // as reproduce records it
 	dir := filepath.Join(t.TempDir(), "theirs")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // interrupted before its first run

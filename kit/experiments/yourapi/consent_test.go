@@ -32,7 +32,7 @@ func partialBundle(t *testing.T, imageID string, args ...string) string {
 	dir := filepath.Join(t.TempDir(), "bundle")
 	ctx, cancel := context.WithCancel(context.Background())
 	pods := &stopping{fake: fake{perConfig: map[string]float64{"none": 0, "one": 1}, rps: 100}, cancel: cancel}
-	m := &experiment.Matrix{Pods: pods, Plan: p, Images: map[string]string{LoadImage: "sha256:load"}, Dir: dir, Save: bundle.WriteFiles, Progress: io.Discard}
+	m := &experiment.Matrix{Pods: pods, Plan: p, Images: map[string]string{LoadImage: "sha256:load"}, Dir: dir, Save: realTimes(bundle.WriteFiles), Progress: io.Discard}
 	if err := m.Run(ctx, all); !errors.Is(err, context.Canceled) {
 		t.Fatalf("%v", err)
 	}
