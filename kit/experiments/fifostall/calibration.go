@@ -31,7 +31,7 @@ func (Experiment) CalibrationParams() experiment.Params {
 // Bind declares the run flags calibration takes.
 func (c calibrationParams) Bind(fs *flag.FlagSet) {
 	all := flag.NewFlagSet("run", flag.ContinueOnError)
-	c.BindRun(all)
+	c.BindRun(all, schema.APIUsage)
 	all.VisitAll(func(f *flag.Flag) {
 		if !slices.Contains(CalibrationIgnores, f.Name) {
 			fs.Var(f.Value, f.Name, f.Usage)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 )
 
 // TestSettingsFollowTheRecordedParameters: what runs is what the manifest records, the
@@ -15,7 +16,7 @@ import (
 func TestSettingsFollowTheRecordedParameters(t *testing.T) {
 	params := *DefaultParams(GoAPI)
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	params.BindRun(fs)
+	params.BindRun(fs, schema.APIUsage)
 	if err := fs.Parse([]string{"--max-send-lag", "2.5ms", "--rate", "40", "--duration", "3s"}); err != nil {
 		t.Fatal(err)
 	}

@@ -50,8 +50,7 @@ func (Experiment) SingleRunParams() experiment.Params {
 func (s singleRun) Bind(fs *flag.FlagSet) {
 	fs.Var(experiment.List(&s.Modes), "mode", "logging mode: "+strings.Join(contract.LogModeNames(), ", "))
 	fs.Var(experiment.List(&s.Readers), "reader", "reader: fast or slow (256 KiB/s at most)")
-	s.BindRun(fs)
-	fs.Lookup("api").Usage = "API implementation: go (net/http) or python (the article's asyncio API); reproduce runs several"
+	s.BindRun(fs, schema.APIUsage)
 }
 
 // Check refuses a run of anything but one condition, and what no run can have.

@@ -104,13 +104,14 @@ func (p Params) Check() error {
 			switch {
 			case p.Load != contract.LoadClosed && !open:
 				return usagef("--load %q: want closed or open", p.Load)
-			case !open && (p.Connections < 1 || p.Connections > experiment.MaxConnections):
+			// The other shape's fields are 0 in a manifest; every count is bounded.
+			case p.Connections < 0 || p.Connections > experiment.MaxConnections || !open && p.Connections < 1:
 				return usagef("--connections %d: want 1 to %d", p.Connections, experiment.MaxConnections)
-			case !open && (p.Pipelining < 1 || p.Pipelining > experiment.MaxPipelining):
+			case p.Pipelining < 0 || p.Pipelining > experiment.MaxPipelining || !open && p.Pipelining < 1:
 				return usagef("--pipelining %d: want 1 to %d", p.Pipelining, experiment.MaxPipelining)
 			case open && !(p.RateRPS >= 1 && p.RateRPS <= 100000):
 				return usagef("--rate %v: want 1 to 100000 requests per second", p.RateRPS)
-			case open && (p.Retries < 0 || p.Retries > 10):
+			case p.Retries < 0 || p.Retries > 10:
 				return usagef("--retries %d: want 0 to 10", p.Retries)
 			case !(p.DurationS >= 0.5 && p.DurationS <= 3600):
 				return usagef("--duration %s: want 500ms to 1h", experiment.FormatSeconds(p.DurationS))

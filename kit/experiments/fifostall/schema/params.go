@@ -48,12 +48,19 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 	fs.Var(experiment.List(&p.Readers), "readers", "readers, comma-separated")
 	fs.BoolVar(&p.Calibrate, "calibrate", p.Calibrate, "measure the instrument first and record it in the manifest (--calibrate=false to skip)")
 	fs.IntVar(&p.Retries, "retries", p.Retries, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle)")
-	p.BindRun(fs)
+	p.BindRun(fs, APIsUsage)
 }
 
-// BindRun declares the flags of every command that performs runs of this experiment.
-func (p *Params) BindRun(fs *flag.FlagSet) {
-	fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", "API implementation: go (net/http), python (the article's asyncio API) or all")
+// The usages of --api: reproduce's runs all the APIs it names, run's one.
+const (
+	APIsUsage = "API implementation: go (net/http), python (the article's asyncio API) or all"
+	APIUsage  = "API implementation: go (net/http) or python (the article's asyncio API); reproduce runs several"
+)
+
+// BindRun declares the flags of every command that performs runs of this experiment,
+// --api with its command's usage.
+func (p *Params) BindRun(fs *flag.FlagSet, apiUsage string) {
+	fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", apiUsage)
 	fs.Float64Var(&p.RateRPS, "rate", p.RateRPS, "offered load, requests per second")
 	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
 	fs.IntVar(&p.WarmupRequests, "warmup-requests", p.WarmupRequests, "warm-up requests before each run's measurement, not measured")
