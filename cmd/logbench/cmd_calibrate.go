@@ -44,13 +44,13 @@ func calibrateCommand() *cli.Command {
 // target's but --out and --speed-probe (calibration writes no bundle).
 func calibrateExperiment(exp experiment.Experiment, calibrators []string) *cli.Command {
 	cal := exp.(experiment.Calibrator)
-	flags := func() *experiment.Flags { return experiment.NewFlags(exp.Name(), cal.DeclareCalibrationFlags) }
+
 	return &cli.Command{
 		Name:  exp.Name(),
 		Usage: "measure " + exp.Name() + "'s instrument on this engine",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, csv, json or markdown"},
-		}, append(cliFlags(flags()), without(targetFlags(), "out", "speed-probe")...)...),
+		}, append(cliFlags(experiment.FlagSet(exp.Name(), cal.CalibrationParams())), without(targetFlags(), "out", "speed-probe")...)...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -63,11 +63,11 @@ func calibrateExperiment(exp experiment.Experiment, calibrators []string) *cli.C
 			if err := (compare.Table{}).Write(io.Discard, format); err != nil {
 				return usagef("--format: %v", err)
 			}
-			fs := flags()
-			if err := parseFlags(c, fs); err != nil {
+			params := cal.CalibrationParams()
+			if err := parseFlags(c, experiment.FlagSet(exp.Name(), params)); err != nil {
 				return err
 			}
-			measurement, err := cal.PlanCalibration(fs)
+			measurement, err := cal.PlanCalibration(params)
 			if err != nil {
 				return err
 			}

@@ -37,7 +37,7 @@ func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 	return &cli.Command{
 		Name:  exp.Name(),
 		Usage: exp.Summary(),
-		Flags: append(categorized("EXPERIMENT'S OWN", cliFlags(experiment.FlagsOf(exp))), categorized("MATRIX AND ENGINE", append([]cli.Flag{
+		Flags: append(categorized("EXPERIMENT'S OWN", cliFlags(experiment.FlagSet(exp.Name(), exp.Params()))), categorized("MATRIX AND ENGINE", append([]cli.Flag{
 			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position"},
 			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
 			&cli.StringSliceFlag{Name: "engine", Usage: "run the same matrix on this engine, a docker context's name or an address (unix://, tcp://, ssh://); repeat for several: a bundle each and their comparison"},
@@ -133,25 +133,25 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 			}
 		}
 		if asks {
-			fs := experiment.FlagsOf(exp)
-			if err := parseFlags(c, fs); err != nil {
+			asked := exp.Params()
+			if err := parseFlags(c, experiment.FlagSet(exp.Name(), asked)); err != nil {
 				return nil, plan{}, err
 			}
-			if err := consenter.Consent(fs); err != nil {
+			if err := consenter.Consent(asked); err != nil {
 				return nil, plan{}, usagef("reproduce %s --resume %s: %v", exp.Name(), dir, err)
 			}
 		}
 		return exp, plan{command: "reproduce", exp: p, resumeDir: dir}, nil
 	}
 	reps := c.Int("reps")
-	if reps < 1 || reps > 100 {
-		return nil, plan{}, usagef("--reps %d: want 1 to 100", reps)
-	}
-	fs := experiment.FlagsOf(exp)
-	if err := parseFlags(c, fs); err != nil {
+	if err := experiment.CheckRounds(reps); err != nil {
 		return nil, plan{}, err
 	}
-	p, err := exp.Plan(fs, reps)
+	params := exp.Params()
+	if err := parseFlags(c, experiment.FlagSet(exp.Name(), params)); err != nil {
+		return nil, plan{}, err
+	}
+	p, err := exp.Plan(params, reps)
 	if err != nil {
 		return nil, plan{}, err
 	}

@@ -92,11 +92,11 @@ func yourAPIPartialBundle(t *testing.T, args ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs := experiment.FlagsOf(exp)
-	if err := fs.Set.Parse(append([]string{"--image", "theirs:1", "--port", "80", "--config", "none:LOG=none"}, args...)); err != nil {
+	params := exp.Params()
+	if err := experiment.FlagSet(exp.Name(), params).Parse(append([]string{"--image", "theirs:1", "--port", "80", "--config", "none:LOG=none"}, args...)); err != nil {
 		t.Fatal(err)
 	}
-	p, err := exp.Plan(fs, 1)
+	p, err := exp.Plan(params, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,17 +35,17 @@ func runExperiment(exp experiment.Experiment) *cli.Command {
 	return &cli.Command{
 		Name:         exp.Name(),
 		Usage:        usage,
-		Flags:        append(cliFlags(singleRunFlags(exp)), targetFlags()...),
+		Flags:        append(cliFlags(experiment.FlagSet(exp.Name(), singleRunParams(exp))), targetFlags()...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("%s takes no arguments, got %q (an experiment is named first: logbench run NAME [flags]; known: %s)", strings.TrimPrefix(c.Command.HelpName, "logbench "), c.Args().First(), joinNames(experiments.Names()))
 			}
-			fs := singleRunFlags(exp)
-			if err := parseFlags(c, fs); err != nil {
+			params := singleRunParams(exp)
+			if err := parseFlags(c, experiment.FlagSet(exp.Name(), params)); err != nil {
 				return err
 			}
-			p, err := planSingleRun(exp, fs)
+			p, err := planSingleRun(exp, params)
 			if err != nil {
 				return err
 			}
@@ -54,21 +54,22 @@ func runExperiment(exp experiment.Experiment) *cli.Command {
 	}
 }
 
-// singleRunFlags are run's flags of exp: its own for one run, or reproduce's.
-func singleRunFlags(exp experiment.Experiment) *experiment.Flags {
+// singleRunParams are run's parameters of exp, at their defaults: its own for one
+// run, or reproduce's.
+func singleRunParams(exp experiment.Experiment) experiment.Params {
 	if s, ok := exp.(experiment.SingleRunner); ok {
-		return experiment.NewFlags(exp.Name(), s.DeclareSingleRunFlags)
+		return s.SingleRunParams()
 	}
-	return experiment.FlagsOf(exp)
+	return exp.Params()
 }
 
 // planSingleRun validates the flags into a plan of one condition and one round: the
 // experiment's own, or reproduce's plan of one round when its flags name one condition.
-func planSingleRun(exp experiment.Experiment, fs *experiment.Flags) (experiment.Plan, error) {
+func planSingleRun(exp experiment.Experiment, params experiment.Params) (experiment.Plan, error) {
 	if s, ok := exp.(experiment.SingleRunner); ok {
-		return s.PlanSingleRun(fs)
+		return s.PlanSingleRun(params)
 	}
-	p, err := exp.Plan(fs, 1)
+	p, err := exp.Plan(params, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -29,29 +29,36 @@ func rewrite(t *testing.T, dir, name string, edit func([]byte) []byte) {
 
 func TestBundleTextReachesTheTerminalEscaped(t *testing.T) {
 	const evil = `test\u001b]0;owned\u0007\u001b[2J\u009b1mhost`
+	const evilShown = `test\x1b]0;owned\x07\x1b[2J\x9b1mhost`
 	var dirs []string
 	for _, name := range []string{"a", "b"} {
 		dir := synthetic(t, name, bundletestDefaults())
 		rewrite(t, dir, "manifest.json", func(b []byte) []byte {
 			return bytes.Replace(b, []byte(`"host": "testhost"`), []byte(`"host": "`+evil+`"`), 1)
 		})
-		// A mode renamed in every file, consistently.
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			if e.Name() == "SHA256SUMS" {
-				continue
-			}
-			rewrite(t, dir, e.Name(), func(b []byte) []byte {
-				to := "sh\x1b[2Jort1"
-				if strings.HasSuffix(e.Name(), ".json") {
-					to = `sh\u001b[2Jort1`
-				}
-				return bytes.ReplaceAll(b, []byte("short1"), []byte(to))
-			})
-		}
 		dirs = append(dirs, dir)
 	}
-	shown := false
+	// A mode renamed in every file, consistently: a mode no flag sets, refused by the
+	// parameters' rules, and said escaped.
+	renamed := synthetic(t, "renamed", bundletestDefaults())
+	entries, _ := os.ReadDir(renamed)
+	for _, e := range entries {
+		if e.Name() == "SHA256SUMS" {
+			continue
+		}
+		rewrite(t, renamed, e.Name(), func(b []byte) []byte {
+			to := "sh\x1b[2Jort1"
+			if strings.HasSuffix(e.Name(), ".json") {
+				to = `sh\u001b[2Jort1`
+			}
+			return bytes.ReplaceAll(b, []byte("short1"), []byte(to))
+		})
+	}
+	raw := func(args []string, out string) {
+		if strings.ContainsAny(out, "\x1b\x07\u009b") {
+			t.Errorf("%v printed a control character raw:\n%q", args, out)
+		}
+	}
 	for _, args := range [][]string{
 		{"verify", dirs[0]},
 		{"compare", dirs[0], dirs[1]},
@@ -62,26 +69,33 @@ func TestBundleTextReachesTheTerminalEscaped(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v\n%s%s", args, err, stdout, stderr)
 		}
-		for _, out := range []string{stdout, stderr} {
-			if strings.ContainsAny(out, "\x1b\x07\u009b") {
-				t.Errorf("%v printed a control character raw:\n%q", args, out)
-			}
-		}
-		shown = shown || strings.Contains(stdout, `sh\x1b[2Jort1`)
-		if strings.Contains(stdout+stderr, "owned") && !strings.Contains(stdout+stderr, `test\x1b]0;owned\x07\x1b[2J\x9b1mhost`) {
+		raw(args, stdout+stderr)
+		if strings.Contains(stdout+stderr, "owned") && !strings.Contains(stdout+stderr, evilShown) {
 			t.Errorf("%v does not show the host name escaped:\n%s%s", args, stdout, stderr)
 		}
 	}
-	page := filepath.Join(t.TempDir(), "mode.html")
+	for _, args := range [][]string{
+		{"verify", renamed},
+		{"compare", renamed, dirs[0]},
+		{"report", "--out", filepath.Join(t.TempDir(), "r.html"), renamed},
+	} {
+		stdout, stderr, err := runAppSplit(t, args...)
+		out := stdout + stderr
+		if err != nil {
+			out += err.Error()
+		}
+		raw(args, out)
+		if err == nil || !strings.Contains(out, `--modes: unknown "sh\x1b[2Jort1"`) {
+			t.Errorf("%v: %v, want the renamed mode refused, escaped:\n%s", args, err, out)
+		}
+	}
+	page := filepath.Join(t.TempDir(), "host.html")
 	if out, err := runApp(t, "report", "--out", page, dirs[0]); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	body, _ := os.ReadFile(page)
-	if bytes.ContainsAny(body, "\x1b\x07\u009b") || !bytes.Contains(body, []byte(`sh\x1b[2Jort1`)) {
-		t.Error("the page does not show the mode's control characters escaped")
-	}
-	if !shown {
-		t.Error("the renamed mode was never shown: the test shows nothing")
+	if bytes.ContainsAny(body, "\x1b\x07\u009b") || !bytes.Contains(body, []byte(evilShown)) {
+		t.Error("the page does not show the host's control characters escaped")
 	}
 }
 

@@ -26,21 +26,33 @@ import (
 // toyCalibrated is the toy with an instrument to calibrate: it times a number of its
 // pods.
 type toyCalibrated struct {
-	*tabular.Experiment[toyParams, toyRow]
+	*tabular.Experiment[*toyParams, toyRow]
 }
 
 func (toyCalibrated) Name() string { return "toy-calibrated" }
 
-func (toyCalibrated) DeclareCalibrationFlags(fs *flag.FlagSet) {
-	fs.Int("trials", 3, "pods timed")
+// toyTrials are the toy's calibration parameters: how many pods are timed.
+type toyTrials struct{ N int }
+
+func (t *toyTrials) Bind(fs *flag.FlagSet) { fs.IntVar(&t.N, "trials", t.N, "pods timed") }
+func (t *toyTrials) Check() error {
+	if t.N < 1 || t.N > 100 {
+		return experiment.Usagef("--trials %d: want 1 to 100", t.N)
+	}
+	return nil
 }
 
-func (toyCalibrated) PlanCalibration(f *experiment.Flags) (experiment.Calibration, error) {
-	n := f.Int("trials")
-	if n < 1 {
-		return nil, experiment.Usagef("--trials %d: want at least 1", n)
+func (toyCalibrated) CalibrationParams() experiment.Params { return &toyTrials{N: 3} }
+
+func (toyCalibrated) PlanCalibration(p experiment.Params) (experiment.Calibration, error) {
+	t, err := experiment.Own[*toyTrials](p)
+	if err != nil {
+		return nil, err
 	}
-	return toyCalibration(n), nil
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	return toyCalibration(t.N), nil
 }
 
 type toyCalibration int
@@ -52,7 +64,7 @@ func (n toyCalibration) Measure(ctx context.Context, pods experiment.Pods, image
 	toy := newToy()
 	p := toy.Defaults()
 	for i := range int(n) {
-		if _, err := pods.RunPod(ctx, toy.Pod(&p, tabular.Cell{"10"}, fmt.Sprintf("calibrate-%d", i), images), io.Discard); err != nil {
+		if _, err := pods.RunPod(ctx, toy.Pod(p, tabular.Cell{"10"}, fmt.Sprintf("calibrate-%d", i), images), io.Discard); err != nil {
 			return nil, err
 		}
 	}

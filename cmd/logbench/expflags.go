@@ -10,21 +10,21 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 )
 
-// cliFlags are an experiment's own flags as the command line shows them: each with the
-// experiment's default and usage, the usage naming its unit; the flags named in except
-// are left out (a command that has no use for them refuses them).
-func cliFlags(fs *experiment.Flags, except ...string) []cli.Flag {
+// cliFlags are an experiment's own flags, bound on fs by its parameters, as the command
+// line shows them: each with the experiment's default and usage, the usage naming its
+// unit; the flags named in except are left out (a command that has no use for them
+// refuses them). This is the one place a flag.Value becomes a cli flag: a switch stays
+// a switch, a repeatable value takes every use whole, any other value takes text.
+func cliFlags(fs *flag.FlagSet, except ...string) []cli.Flag {
 	var out []cli.Flag
-	fs.Set.VisitAll(func(f *flag.Flag) {
+	fs.VisitAll(func(f *flag.Flag) {
 		switch {
 		case slices.Contains(except, f.Name):
-		case fs.IsBool(f.Name):
+		case isBool(f):
 			def, _ := strconv.ParseBool(f.DefValue)
 			out = append(out, &cli.BoolFlag{Name: f.Name, Usage: f.Usage, Value: def})
-		case fs.IsWhole(f.Name):
+		case isRepeatable(f):
 			out = append(out, &cli.GenericFlag{Name: f.Name, Usage: f.Usage + " (repeatable)", Value: &wholeValues{}})
-		case fs.Repeatable(f.Name):
-			out = append(out, &cli.StringSliceFlag{Name: f.Name, Usage: f.Usage + " (repeatable)"})
 		default:
 			out = append(out, &cli.StringFlag{Name: f.Name, Usage: f.Usage, Value: f.DefValue})
 		}
@@ -34,33 +34,43 @@ func cliFlags(fs *experiment.Flags, except ...string) []cli.Flag {
 
 // parseFlags gives the experiment's set the values the command line set, each through
 // the flag's own parser: a value of the wrong type is bad input named by its flag.
-func parseFlags(c *cli.Context, fs *experiment.Flags) error {
+func parseFlags(c *cli.Context, fs *flag.FlagSet) error {
 	var err error
-	fs.Set.VisitAll(func(f *flag.Flag) {
+	fs.VisitAll(func(f *flag.Flag) {
 		if err != nil || !c.IsSet(f.Name) {
 			return
 		}
 		var values []string
 		switch {
-		case fs.IsBool(f.Name):
+		case isBool(f):
 			values = []string{strconv.FormatBool(c.Bool(f.Name))}
-		case fs.IsWhole(f.Name):
+		case isRepeatable(f):
 			if w, ok := c.Generic(f.Name).(*wholeValues); ok {
 				values = *w
 			}
-		case fs.Repeatable(f.Name):
-			values = c.StringSlice(f.Name)
 		default:
 			values = []string{c.String(f.Name)}
 		}
 		for _, v := range values {
-			if e := fs.Set.Set(f.Name, v); e != nil {
+			if e := fs.Set(f.Name, v); e != nil {
 				err = usagef("--%s %q: %v", f.Name, v, e)
 				return
 			}
 		}
 	})
 	return err
+}
+
+// isBool says whether f is a switch (--name, --name=false), as the flag package reads it.
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// isRepeatable says whether each use of f adds a value.
+func isRepeatable(f *flag.Flag) bool {
+	r, ok := f.Value.(experiment.RepeatableValue)
+	return ok && r.IsRepeatable()
 }
 
 // wholeValues is a repeatable flag's uses, each one value, commas and all.
@@ -80,7 +90,8 @@ func without(flags []cli.Flag, names ...string) []cli.Flag {
 	return out
 }
 
-// categorized puts flags under a heading of the help.
+// categorized puts flags under a heading of the help: every kind of flag the commands
+// declare, so that none is left outside its heading.
 func categorized(category string, flags []cli.Flag) []cli.Flag {
 	for _, f := range flags {
 		switch f := f.(type) {
@@ -91,6 +102,8 @@ func categorized(category string, flags []cli.Flag) []cli.Flag {
 		case *cli.IntFlag:
 			f.Category = category
 		case *cli.StringSliceFlag:
+			f.Category = category
+		case *cli.GenericFlag:
 			f.Category = category
 		}
 	}

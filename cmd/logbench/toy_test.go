@@ -36,6 +36,18 @@ type toyParams struct {
 	Sizes toySizes `json:"sizes"`
 }
 
+// Bind declares the toy's flag bound to its field; Check refuses, flag or manifest
+// alike, what no plan can have.
+func (p *toyParams) Bind(fs *flag.FlagSet) {
+	fs.Var(&p.Sizes, "sizes", "lines each run writes, comma-separated counts")
+}
+func (p *toyParams) Check() error {
+	if len(p.Sizes) == 0 || len(p.Sizes) > experiment.MaxListValues || slices.Min(p.Sizes) < 1 {
+		return experiment.Usagef("--sizes %s: want 1 to %d counts of lines, each at least 1", p.Sizes.String(), experiment.MaxListValues)
+	}
+	return nil
+}
+
 // toySizes are the lines each run writes: a flag.Value, "10,1000".
 type toySizes []int
 
@@ -66,20 +78,11 @@ type toyRow struct {
 	Failure  string  `csv:"failure" doc:"Why the run is not data."`
 }
 
-func newToy() *tabular.Experiment[toyParams, toyRow] {
-	return &tabular.Experiment[toyParams, toyRow]{
+func newToy() *tabular.Experiment[*toyParams, toyRow] {
+	return &tabular.Experiment[*toyParams, toyRow]{
 		Info:     tabular.Info{Name: "toy", Summary: "how long a pod takes to write N lines (an example that lives in a test)", Source: "none: it has no published figures"},
-		Defaults: func() toyParams { return toyParams{Sizes: toySizes{10, 1000}} },
-		Bind: func(fs *flag.FlagSet, p *toyParams) {
-			fs.Var(&p.Sizes, "sizes", "lines each run writes, comma-separated counts")
-		},
-		Check: func(p *toyParams) error {
-			if len(p.Sizes) == 0 {
-				return experiment.Usagef("--sizes: want at least one count of lines")
-			}
-			return nil
-		},
-		Axes: []string{"lines"},
+		Defaults: func() *toyParams { return &toyParams{Sizes: toySizes{10, 1000}} },
+		Axes:     []string{"lines"},
 		Conditions: func(p *toyParams) []tabular.Cell {
 			var out []tabular.Cell
 			for _, n := range p.Sizes {

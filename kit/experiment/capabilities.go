@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"context"
-	"flag"
 	"io"
 	"time"
 )
@@ -26,11 +25,12 @@ type Imager interface {
 // reproduce's narrowed to one condition (fifo-stall's --mode and --reader, on the Go
 // API by default).
 type SingleRunner interface {
-	// DeclareSingleRunFlags declares run's flags, each with this experiment's default.
-	DeclareSingleRunFlags(fs *flag.FlagSet)
-	// PlanSingleRun validates them, every problem before the engine is reached, into a
+	// SingleRunParams are run's parameters at this experiment's defaults, fresh at
+	// each call.
+	SingleRunParams() Params
+	// PlanSingleRun checks them, every problem before the engine is reached, into a
 	// plan of one condition and one round.
-	PlanSingleRun(fs *Flags) (Plan, error)
+	PlanSingleRun(p Params) (Plan, error)
 }
 
 // RunReporter is a plan that says more of its one run than the matrix's progress line,
@@ -52,20 +52,21 @@ type RunReporter interface {
 type Consenter interface {
 	// ConsentFlags are the experiment's flags that --resume takes.
 	ConsentFlags() []string
-	// Consent holds the bundle to those flags as given (fs): a UsageError, in one line,
-	// names the flags the bundle needs, or those it did not have.
-	Consent(fs *Flags) error
+	// Consent holds the bundle to those flags as the command line gave them (asked, the
+	// experiment's parameters bound to it): a UsageError, in one line, names the flags
+	// the bundle needs, or those it did not have.
+	Consent(asked Params) error
 }
 
 // Calibrator is an experiment that measures its own instrument on an engine, inside its
 // runs' limits, for `logbench calibrate` (fifo-stall: the load generator's send lag and
 // timers, the reader's pacing, the pipe, the kit's overhead per run, the capacity).
 type Calibrator interface {
-	// DeclareCalibrationFlags declares calibrate's flags, each with this experiment's
-	// default.
-	DeclareCalibrationFlags(fs *flag.FlagSet)
-	// PlanCalibration validates them, every problem before the engine is reached.
-	PlanCalibration(fs *Flags) (Calibration, error)
+	// CalibrationParams are calibrate's parameters at this experiment's defaults, fresh
+	// at each call.
+	CalibrationParams() Params
+	// PlanCalibration checks them, every problem before the engine is reached.
+	PlanCalibration(p Params) (Calibration, error)
 }
 
 // Calibration is a validated measurement of an experiment's instrument.

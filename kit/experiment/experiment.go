@@ -11,7 +11,6 @@ package experiment
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -45,13 +44,13 @@ type Catalogue interface {
 
 // Runner turns the command line into a plan of runs, or continues a bundle's.
 type Runner interface {
-	// DeclareFlags declares the experiment's own parameters on fs (its axes, load,
-	// limits): each with this experiment's default, and its unit in the usage. A name
-	// two experiments share means the same thing in the same unit in both.
-	DeclareFlags(fs *flag.FlagSet)
-	// Plan validates the parsed flags into a plan of rounds, every problem before
-	// anything is started (before the engine is reached).
-	Plan(fs *Flags, rounds int) (Plan, error)
+	// Params are the experiment's parameters at its defaults, fresh at each call: the
+	// struct its manifest records, which binds its flags (its axes, load, limits) and
+	// checks itself.
+	Params() Params
+	// Plan checks p, made by Params and its flags parsed, with rounds into a plan of
+	// rounds, every problem before anything is started (before the engine is reached).
+	Plan(p Params, rounds int) (Plan, error)
 	// Resume continues an interrupted bundle of this experiment with the bundle's own
 	// parameters; the bundle must verify.
 	Resume(dir string) (Plan, error)

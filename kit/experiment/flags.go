@@ -4,138 +4,363 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/docker/go-units"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// Flags are an experiment's parameters as a command line gives them: a standard
-// library flag set that the experiment declares (DeclareFlags: names, its own
-// defaults, units in the usage) and reads back by name once parsed. The contract stays
-// free of any CLI library: cmd/logbench turns the set into its own flags, and a test
-// parses it alone.
-type Flags struct {
-	Set *flag.FlagSet
+// Params are an experiment's parameters: one typed struct, the one its manifest records
+// as "parameters", which declares its own flags and holds its own rules. The contract
+// stays free of any CLI library: cmd/logbench turns the bound set into its own flags,
+// and a test parses it alone.
+type Params interface {
+	// Bind declares each flag on fs bound to a field, through a flag.Value of the
+	// standard library: the flag's default is the field's value when Bind is called,
+	// its unit is in the usage. A name two experiments share means the same thing in
+	// the same unit in both.
+	Bind(fs *flag.FlagSet)
+	// Check refuses what no plan can have, in a fixed order: the first problem, one line
+	// naming the flag (a UsageError). It runs on the parsed flags and on every manifest
+	// the kit reads (CheckManifest), so a bundle holds only what a flag could have set.
+	Check() error
 }
 
-// FlagsOf declares e's flags on a fresh set.
-func FlagsOf(e Experiment) *Flags { return NewFlags(e.Name(), e.DeclareFlags) }
+// Caps on what parameters may ask for, flag and manifest alike. A manifest is input:
+// a count in it sizes what the kit allocates (conditions, pods, rows), so none is taken
+// unbounded.
+const (
+	// MaxRounds is the most rounds a matrix has (reproduce's --reps).
+	MaxRounds = 100
+	// MaxListValues is the most values a list parameter holds (APIs, configurations,
+	// modes, libraries...): every experiment's lists are a few known names.
+	MaxListValues = 64
+	// MaxConnections and MaxPipelining bound a closed loop's load: connections kept open
+	// at once (each a socket pair in the pod), and requests in flight on each.
+	MaxConnections = 10000
+	MaxPipelining  = 1000
+)
 
-// NewFlags is a fresh set named name, with the flags declare declares.
-func NewFlags(name string, declare func(*flag.FlagSet)) *Flags {
+// FlagSet is a fresh flag set named name with p's flags bound: parsing it sets p.
+func FlagSet(name string, p Params) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	declare(fs)
-	return &Flags{fs}
+	p.Bind(fs)
+	return fs
 }
 
-// Strings is a repeatable flag: each use adds one value.
-type Strings []string
-
-func (s *Strings) String() string { return strings.Join(*s, ",") }
-func (s *Strings) Set(v string) error {
-	*s = append(*s, v)
-	return nil
+// Own is p as the parameters type P that an experiment's Params made; parameters of
+// another experiment are the caller's mistake, an error rather than a panic.
+func Own[P Params](p Params) (P, error) {
+	own, ok := p.(P)
+	if !ok {
+		return own, fmt.Errorf("parameters %T, not %T", p, own)
+	}
+	return own, nil
 }
-func (s *Strings) Get() any { return []string(*s) }
 
-// Whole is a repeatable flag whose values hold commas of their own
-// (--config file:A=1,B=2): each use is one value, which a command line never splits at
-// its commas as it may a Strings flag's.
-type Whole struct{ Strings }
-
-// Repeatable says whether the flag name takes several uses.
-func (f *Flags) Repeatable(name string) bool {
-	fl := f.Set.Lookup(name)
-	if fl == nil {
+// CheckManifest holds a manifest's parameters to their Check, the rules of the flags
+// that set them: parameters that fail are a problem of the manifest, and are emptied,
+// so that nothing sized by them is allocated (a plan's conditions, its runs).
+func CheckManifest[T any, P interface {
+	*T
+	Check() error
+}](res *verify.Result, p P) bool {
+	if err := p.Check(); err != nil {
+		res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters", Msg: err.Error() + " (the rule of the flag that sets it)"})
+		*p = *new(T)
 		return false
 	}
-	switch fl.Value.(type) {
-	case *Strings, *Whole:
-		return true
-	}
-	return false
+	return true
 }
 
-// IsWhole says whether the flag name is a Whole: repeatable, each use one value.
-func (f *Flags) IsWhole(name string) bool {
-	fl := f.Set.Lookup(name)
-	if fl == nil {
-		return false
+// PlannedRuns are the runs a manifest's parameters plan (verify.Tables holds
+// runs_planned to them), or -1 when the manifest or its parameters failed (!ok): then
+// nothing is sized by parameters that were not checked.
+func PlannedRuns(ok bool, planned func() int) int {
+	if !ok {
+		return -1
 	}
-	_, ok := fl.Value.(*Whole)
-	return ok
+	return planned()
 }
 
-// IsBool says whether the flag name is a switch (--name, --name=false).
-func (f *Flags) IsBool(name string) bool {
-	fl := f.Set.Lookup(name)
-	if fl == nil {
-		return false
+// RepeatableValue is a flag.Value whose flag takes several uses, each adding one value
+// whole (commas and all) rather than replacing the last: a command line hands it every
+// use, one at a time.
+type RepeatableValue interface {
+	flag.Value
+	IsRepeatable() bool
+}
+
+// MarkGiven has given say whether the flag name, declared on fs, is set (given on the
+// command line, even at its default), for a rule about a flag given rather than its
+// value: "--rate does nothing with --load closed". A manifest never sets it.
+func MarkGiven(fs *flag.FlagSet, name string, given *bool) {
+	if f := fs.Lookup(name); f != nil {
+		f.Value = givenValue{f.Value, given}
 	}
-	b, ok := fl.Value.(interface{ IsBoolFlag() bool })
+}
+
+type givenValue struct {
+	flag.Value
+	given *bool
+}
+
+func (g givenValue) String() string {
+	if g.Value == nil {
+		return ""
+	}
+	return g.Value.String()
+}
+
+func (g givenValue) Set(s string) error {
+	*g.given = true
+	return g.Value.Set(s)
+}
+
+// IsBoolFlag and IsRepeatable keep what the wrapped value is, for the flag package
+// and the command line.
+func (g givenValue) IsBoolFlag() bool {
+	b, ok := g.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
 }
 
-// IsSet says whether the flag name was given.
-func (f *Flags) IsSet(name string) bool {
-	set := false
-	f.Set.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
-	return set
+func (g givenValue) IsRepeatable() bool {
+	r, ok := g.Value.(RepeatableValue)
+	return ok && r.IsRepeatable()
 }
 
-func (f *Flags) get(name string) any {
-	fl := f.Set.Lookup(name)
-	if fl == nil {
-		panic(fmt.Sprintf("experiment %s reads a flag it did not declare: %s", f.Set.Name(), name))
+// Seconds binds a duration flag (5s, 250ms) to a field that keeps seconds, as manifests
+// do.
+func Seconds(p *float64) flag.Value { return durationIn{p, time.Second} }
+
+// Milliseconds binds a duration flag to a field that keeps milliseconds.
+func Milliseconds(p *float64) flag.Value { return durationIn{p, time.Millisecond} }
+
+type durationIn struct {
+	v    *float64
+	unit time.Duration
+}
+
+func (d durationIn) String() string {
+	if d.v == nil {
+		return "0s"
 	}
-	return fl.Value.(flag.Getter).Get()
+	return time.Duration(math.Round(*d.v * float64(d.unit))).String()
 }
-
-// The values of declared flags, by name, as declared: reading a flag under another type
-// or one never declared is the experiment's bug, and panics.
-func (f *Flags) String(name string) string          { return f.get(name).(string) }
-func (f *Flags) Int(name string) int                { return f.get(name).(int) }
-func (f *Flags) Int64(name string) int64            { return f.get(name).(int64) }
-func (f *Flags) Float64(name string) float64        { return f.get(name).(float64) }
-func (f *Flags) Bool(name string) bool              { return f.get(name).(bool) }
-func (f *Flags) Duration(name string) time.Duration { return f.get(name).(time.Duration) }
-func (f *Flags) StringSlice(name string) []string   { return f.get(name).([]string) }
-
-// CPUs reads a CPU limit, in CPUs: 0.01 to 1024 in every experiment.
-func (f *Flags) CPUs(name string) (float64, error) {
-	v := f.Float64(name)
-	if !(v >= 0.01 && v <= 1024) {
-		return 0, Usagef("--%s %v: want 0.01 to 1024 CPUs", name, v)
+func (d durationIn) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("want a duration, such as 5s or 250ms")
 	}
-	return v, nil
+	*d.v = float64(v) / float64(d.unit)
+	return nil
 }
+
+// FormatSeconds says seconds as a duration flag spells them ("1m30s").
+func FormatSeconds(s float64) string { return time.Duration(math.Round(s * 1e9)).String() }
+
+// Bytes binds a size flag (128MiB, 1g) to a field that keeps bytes.
+func Bytes(p *int64) flag.Value { return bytesValue{p} }
+
+type bytesValue struct{ v *int64 }
+
+func (b bytesValue) String() string {
+	if b.v == nil {
+		return "0B"
+	}
+	return units.BytesSize(float64(*b.v))
+}
+func (b bytesValue) Set(s string) error {
+	v, err := units.RAMInBytes(s)
+	if err != nil {
+		return fmt.Errorf("want a size, such as 128MiB")
+	}
+	*b.v = v
+	return nil
+}
+
+// List binds a comma-separated flag ("none,console") to a list: blanks and repeats are
+// left out, and a new use replaces the list. A flag given no value leaves an empty list,
+// never a nil one (which a manifest may use for a list it predates).
+func List(p *[]string) flag.Value { return listValue{p} }
+
+type listValue struct{ v *[]string }
+
+func (l listValue) String() string {
+	if l.v == nil {
+		return ""
+	}
+	return strings.Join(*l.v, ",")
+}
+func (l listValue) Set(s string) error {
+	out := []string{}
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	*l.v = out
+	return nil
+}
+
+// OneOrAll binds a flag that names one value of all, or "all" of them (--api go, --api
+// all), to a list.
+func OneOrAll(p *[]string, all []string) flag.Value { return oneOrAll{p, all} }
+
+type oneOrAll struct {
+	v   *[]string
+	all []string
+}
+
+func (o oneOrAll) String() string {
+	if o.v == nil {
+		return ""
+	}
+	if len(*o.v) > 1 && slices.Equal(*o.v, o.all) {
+		return "all"
+	}
+	return strings.Join(*o.v, ",")
+}
+func (o oneOrAll) Set(s string) error {
+	if s = strings.TrimSpace(s); s == "all" {
+		*o.v = slices.Clone(o.all)
+	} else {
+		*o.v = []string{s}
+	}
+	return nil
+}
+
+// Negated binds a switch to a field that keeps its opposite (--writable-root to
+// read_only_root).
+func Negated(p *bool) flag.Value { return negated{p} }
+
+type negated struct{ v *bool }
+
+func (n negated) IsBoolFlag() bool { return true }
+func (n negated) String() string {
+	if n.v == nil {
+		return "false"
+	}
+	return strconv.FormatBool(!*n.v)
+}
+func (n negated) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false")
+	}
+	*n.v = !b
+	return nil
+}
+
+// CheckList refuses a list parameter with no value, more than MaxListValues, a value
+// twice (a flag never gives one twice; a manifest may), or one not in known.
+func CheckList(name string, values, known []string) error {
+	switch {
+	case len(values) == 0:
+		return Usagef("--%s: none given (known: %s)", name, strings.Join(known, ", "))
+	case len(values) > MaxListValues:
+		return Usagef("--%s: %d values, at most %d", name, len(values), MaxListValues)
+	}
+	for i, v := range values {
+		switch {
+		case !slices.Contains(known, v):
+			return Usagef("--%s: unknown %q (known: %s)", name, v, strings.Join(known, ", "))
+		case slices.Contains(values[:i], v):
+			return Usagef("--%s: %q given twice", name, v)
+		}
+	}
+	return nil
+}
+
+// CPUsFlag is a CPU limit's flag, in CPUs: 0.01 to 1024, or 0 (no limit) when NoLimit.
+type CPUsFlag struct {
+	Name, Usage string
+	NoLimit     bool
+}
+
+// Bind declares the flag bound to p.
+func (f CPUsFlag) Bind(fs *flag.FlagSet, p *float64) { fs.Float64Var(p, f.Name, *p, f.Usage) }
+
+// Check refuses a limit out of range.
+func (f CPUsFlag) Check(v float64) error {
+	switch {
+	case f.NoLimit && v == 0:
+	case !(v >= 0.01 && v <= 1024) && f.NoLimit:
+		return Usagef("--%s %v: want 0 (no limit) or 0.01 to 1024 CPUs", f.Name, v)
+	case !(v >= 0.01 && v <= 1024):
+		return Usagef("--%s %v: want 0.01 to 1024 CPUs", f.Name, v)
+	}
+	return nil
+}
+
+// With is the flag with a note of the experiment's after its usage ("the service's").
+func (f CPUsFlag) With(note string) CPUsFlag { f.Usage += ": " + note; return f }
 
 // MinMemory is the least memory limit the engine accepts.
 const MinMemory = 6 << 20
 
-// Size reads a size (128MiB, 1g) of at least least bytes.
-func (f *Flags) Size(name string, least int64) (int64, error) {
-	s := f.String(name)
-	v, err := units.RAMInBytes(s)
-	if err != nil || v < least {
-		return 0, Usagef("--%s %q: want a size of at least %s, such as 128MiB", name, s, units.BytesSize(float64(least)))
-	}
-	return v, nil
+// MaxMemory bounds a memory limit: no host the kit runs on has more.
+const MaxMemory = 1 << 50
+
+// SizeFlag is a memory limit's flag (128MiB, 1g): at least Least bytes.
+type SizeFlag struct {
+	Name, Usage string
+	Least       int64
 }
+
+// Bind declares the flag bound to p.
+func (f SizeFlag) Bind(fs *flag.FlagSet, p *int64) { fs.Var(Bytes(p), f.Name, f.Usage) }
+
+// Check refuses a size below Least, or past MaxMemory.
+func (f SizeFlag) Check(v int64) error {
+	if v < f.Least || v > MaxMemory {
+		return Usagef("--%s %s: want a size of at least %s, such as 128MiB", f.Name, units.BytesSize(float64(v)), units.BytesSize(float64(f.Least)))
+	}
+	return nil
+}
+
+// With is the flag with a note of the experiment's after its usage.
+func (f SizeFlag) With(note string) SizeFlag { f.Usage += ": " + note; return f }
 
 // MinPids is the least process/thread limit every experiment accepts for a container.
 const MinPids = 16
 
-// Pids reads a process/thread limit of at least MinPids.
-func (f *Flags) Pids(name string) (int64, error) {
-	v := f.Int64(name)
-	if v < MinPids {
-		return 0, Usagef("--%s %d: want at least %d", name, v, MinPids)
+// MaxPids bounds a process/thread limit (the kernel's own pid_max is at most 2^22).
+const MaxPids = 1 << 22
+
+// PidsFlag is a process/thread limit's flag: MinPids to MaxPids.
+type PidsFlag struct{ Name, Usage string }
+
+// Bind declares the flag bound to p.
+func (f PidsFlag) Bind(fs *flag.FlagSet, p *int64) { fs.Int64Var(p, f.Name, *p, f.Usage) }
+
+// Check refuses a limit out of range.
+func (f PidsFlag) Check(v int64) error {
+	if v < MinPids || v > MaxPids {
+		return Usagef("--%s %d: want %d to %d", f.Name, v, MinPids, MaxPids)
 	}
-	return v, nil
+	return nil
 }
+
+// The limits' flags every experiment that has such a container declares: one name, one
+// usage, one rule.
+var (
+	APICPUsFlag       = CPUsFlag{Name: "api-cpus", Usage: "CPU limit of the API container, in CPUs (0.01 to 1024)"}
+	APIMemoryFlag     = SizeFlag{Name: "api-memory", Usage: "memory limit of the API container (no swap)", Least: MinMemory}
+	LoadgenCPUsFlag   = CPUsFlag{Name: "loadgen-cpus", Usage: "CPU limit of the load generator container, in CPUs (0.01 to 1024)"}
+	LoadgenMemoryFlag = SizeFlag{Name: "loadgen-memory", Usage: "memory limit of the load generator container (no swap)", Least: MinMemory}
+	PidsLimitFlag     = PidsFlag{Name: "pids-limit", Usage: "process/thread limit of each container"}
+	// MeasuringCPUsFlag is the CPU limit of a container that measures itself alone
+	// (line-cost), which may also run without one.
+	MeasuringCPUsFlag = CPUsFlag{Name: "cpus", Usage: "CPU limit of the measuring container, in CPUs (0.01 to 1024; 0: no limit)", NoLimit: true}
+)
 
 // Limits are the limits of an API's container and its load generator's, as the flags
 // api-cpus, api-memory, loadgen-cpus, loadgen-memory and pids-limit give them. An
@@ -149,22 +374,46 @@ type Limits struct {
 	PidsLimit          int64
 }
 
-// Limits reads the API's and the load generator's limits, each checked, CPUs first.
-func (f *Flags) Limits() (l Limits, err error) {
-	if l.APICPUs, err = f.CPUs("api-cpus"); err != nil {
-		return Limits{}, err
+// Bind declares the five flags bound to l, the API's usage with note when not empty
+// ("the service's").
+func (l *Limits) Bind(fs *flag.FlagSet, apiNote string) {
+	apiCPUs, apiMemory := APICPUsFlag, APIMemoryFlag
+	if apiNote != "" {
+		apiCPUs, apiMemory = apiCPUs.With(apiNote), apiMemory.With(apiNote)
 	}
-	if l.LoadgenCPUs, err = f.CPUs("loadgen-cpus"); err != nil {
-		return Limits{}, err
+	apiCPUs.Bind(fs, &l.APICPUs)
+	apiMemory.Bind(fs, &l.APIMemoryBytes)
+	LoadgenCPUsFlag.Bind(fs, &l.LoadgenCPUs)
+	LoadgenMemoryFlag.Bind(fs, &l.LoadgenMemoryBytes)
+	PidsLimitFlag.Bind(fs, &l.PidsLimit)
+}
+
+// Check refuses a limit out of range, CPUs first.
+func (l Limits) Check() error {
+	return FirstProblem(
+		func() error { return APICPUsFlag.Check(l.APICPUs) },
+		func() error { return LoadgenCPUsFlag.Check(l.LoadgenCPUs) },
+		func() error { return APIMemoryFlag.Check(l.APIMemoryBytes) },
+		func() error { return LoadgenMemoryFlag.Check(l.LoadgenMemoryBytes) },
+		func() error { return PidsLimitFlag.Check(l.PidsLimit) },
+	)
+}
+
+// FirstProblem runs checks in their order and returns the first problem: a Check that
+// lists its rules says each once, and says the same one first every time.
+func FirstProblem(checks ...func() error) error {
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
+		}
 	}
-	if l.APIMemoryBytes, err = f.Size("api-memory", MinMemory); err != nil {
-		return Limits{}, err
+	return nil
+}
+
+// CheckRounds refuses a matrix of no round or more than MaxRounds (--reps).
+func CheckRounds(n int) error {
+	if n < 1 || n > MaxRounds {
+		return Usagef("--reps %d: want 1 to %d", n, MaxRounds)
 	}
-	if l.LoadgenMemoryBytes, err = f.Size("loadgen-memory", MinMemory); err != nil {
-		return Limits{}, err
-	}
-	if l.PidsLimit, err = f.Pids("pids-limit"); err != nil {
-		return Limits{}, err
-	}
-	return l, nil
+	return nil
 }

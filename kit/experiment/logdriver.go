@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"flag"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -8,45 +10,79 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 )
 
-// LogDriver is the engine's logging driver a container's stdout goes through, as an
-// experiment's --log-driver and --log-opt chose it: "" is the engine's own default,
-// settled once the engine is known (DefaultLogDriver).
-type LogDriver struct {
-	Driver      string
-	Opts        map[string]string
-	NonBlocking bool // mode=non-blocking: the driver may drop lines
-}
-
 // LogDriverUsage is --log-driver's usage, the same in every experiment that has it.
 const LogDriverUsage = "the API container's logging driver (json-file, local, k8s-file, journald, none, ...; default: the engine's own default, or k8s-file on Podman, which names none)"
 
 // LogOptUsage is --log-opt's.
 const LogOptUsage = "a logging driver option key=value (mode=non-blocking, max-buffer-size=1m)"
 
-// ParseLogDriver reads --log-driver and --log-opt, refusing what no engine takes.
-func ParseLogDriver(fs *Flags) (LogDriver, error) {
-	l := LogDriver{Driver: strings.TrimSpace(fs.String("log-driver"))}
-	if l.Driver == "" && fs.IsSet("log-driver") {
-		return l, Usagef("--log-driver: want a driver name, such as json-file")
+// BindLogDriver binds --log-driver to driver and --log-opt (repeatable, key=value) to
+// opts: the fields of an experiment's parameters that record them.
+func BindLogDriver(fs *flag.FlagSet, driver *string, opts *map[string]string) {
+	fs.Var(logDriverValue{driver}, "log-driver", LogDriverUsage)
+	fs.Var(logOptsValue{opts}, "log-opt", LogOptUsage)
+}
+
+// CheckLogDriver refuses what no engine takes: an option without a key, a mode other
+// than blocking or non-blocking, options for the none driver, more than MaxListValues.
+func CheckLogDriver(driver string, opts map[string]string) error {
+	if len(opts) > MaxListValues {
+		return Usagef("--log-opt: %d options, at most %d", len(opts), MaxListValues)
 	}
-	for _, kv := range fs.StringSlice("log-opt") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return l, Usagef("--log-opt %q: want key=value, such as mode=non-blocking", kv)
+	// In key order, so that the same options say the same problem first.
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		if k == "" {
+			return Usagef("--log-opt %q: want key=value, such as mode=non-blocking", "="+opts[k])
 		}
-		if l.Opts == nil {
-			l.Opts = map[string]string{}
-		}
-		l.Opts[k] = v
 	}
-	if m, ok := l.Opts["mode"]; ok && m != "blocking" && m != "non-blocking" {
-		return l, Usagef("--log-opt mode=%s: want blocking or non-blocking", m)
+	if m, ok := opts["mode"]; ok && m != "blocking" && m != "non-blocking" {
+		return Usagef("--log-opt mode=%s: want blocking or non-blocking", m)
 	}
-	l.NonBlocking = l.Opts["mode"] == "non-blocking"
-	if l.Driver == "none" && len(l.Opts) > 0 {
-		return l, Usagef("--log-opt: the none log driver takes no options")
+	if driver == "none" && len(opts) > 0 {
+		return Usagef("--log-opt: the none log driver takes no options")
 	}
-	return l, nil
+	return nil
+}
+
+// IsNonBlocking says whether the options have the driver drop lines rather than block
+// (mode=non-blocking).
+func IsNonBlocking(opts map[string]string) bool { return opts["mode"] == "non-blocking" }
+
+type logDriverValue struct{ v *string }
+
+func (l logDriverValue) String() string {
+	if l.v == nil {
+		return ""
+	}
+	return *l.v
+}
+func (l logDriverValue) Set(s string) error {
+	if s = strings.TrimSpace(s); s == "" {
+		return fmt.Errorf("want a driver name, such as json-file")
+	}
+	*l.v = s
+	return nil
+}
+
+type logOptsValue struct{ v *map[string]string }
+
+func (l logOptsValue) IsRepeatable() bool { return true }
+func (l logOptsValue) String() string {
+	if l.v == nil {
+		return ""
+	}
+	return FormatLogOpts(*l.v)
+}
+func (l logOptsValue) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want key=value, such as mode=non-blocking")
+	}
+	if *l.v == nil {
+		*l.v = map[string]string{}
+	}
+	(*l.v)[k] = v
+	return nil
 }
 
 // FormatLogOpts is log options as one --log-opt value spells them (key=value,...),

@@ -78,14 +78,17 @@ func fingerprint(t *testing.T, p experiment.Plan) string {
 	return string(body)
 }
 
+// flagsOf are e's flags, bound to fresh parameters.
+func flagsOf(e experiment.Experiment) *flag.FlagSet { return experiment.FlagSet(e.Name(), e.Params()) }
+
 // planWith plans e with args on its own flags, as reproduce would after parsing them.
 func planWith(t *testing.T, e experiment.Experiment, args ...string) string {
 	t.Helper()
-	fs := experiment.FlagsOf(e)
-	if err := fs.Set.Parse(append(slices.Clone(required[e.Name()]), args...)); err != nil {
+	params := e.Params()
+	if err := experiment.FlagSet(e.Name(), params).Parse(append(slices.Clone(required[e.Name()]), args...)); err != nil {
 		t.Fatalf("%s %v: %v", e.Name(), args, err)
 	}
-	p, err := e.Plan(fs, 2)
+	p, err := e.Plan(params, 2)
 	if err != nil {
 		t.Fatalf("%s %v: %v", e.Name(), args, err)
 	}
@@ -96,7 +99,7 @@ func planWith(t *testing.T, e experiment.Experiment, args ...string) string {
 // plans exactly what the flag left out plans.
 func TestEveryDefaultShownIsTheOneUsed(t *testing.T) {
 	for _, e := range All {
-		experiment.FlagsOf(e).Set.VisitAll(func(f *flag.Flag) {
+		flagsOf(e).VisitAll(func(f *flag.Flag) {
 			if f.DefValue == "" || slices.Contains(required[e.Name()], "--"+f.Name) {
 				return // nothing shown, or a value always given: no default is used
 			}
@@ -111,7 +114,7 @@ func TestEveryDefaultShownIsTheOneUsed(t *testing.T) {
 // TestEveryFlagChangesThePlan: no experiment declares a flag its plan ignores.
 func TestEveryFlagChangesThePlan(t *testing.T) {
 	for _, e := range All {
-		experiment.FlagsOf(e).Set.VisitAll(func(f *flag.Flag) {
+		flagsOf(e).VisitAll(func(f *flag.Flag) {
 			v, ok := other[e.Name()][f.Name]
 			if !ok {
 				t.Errorf("%s --%s: no other value to try in this test's table", e.Name(), f.Name)
@@ -129,7 +132,7 @@ func TestEveryFlagChangesThePlan(t *testing.T) {
 // or a size.
 func TestEveryFlagSaysWhatItIs(t *testing.T) {
 	for _, e := range All {
-		experiment.FlagsOf(e).Set.VisitAll(func(f *flag.Flag) {
+		flagsOf(e).VisitAll(func(f *flag.Flag) {
 			if len(f.Usage) < 12 {
 				t.Errorf("%s --%s: usage %q says too little", e.Name(), f.Name, f.Usage)
 			}
@@ -142,7 +145,7 @@ func TestEveryFlagSaysWhatItIs(t *testing.T) {
 func TestSharedNamesMeanOneThing(t *testing.T) {
 	usage := map[string]map[string]string{} // name -> experiment -> usage
 	for _, e := range All {
-		experiment.FlagsOf(e).Set.VisitAll(func(f *flag.Flag) {
+		flagsOf(e).VisitAll(func(f *flag.Flag) {
 			if usage[f.Name] == nil {
 				usage[f.Name] = map[string]string{}
 			}

@@ -137,11 +137,11 @@ func TestEveryExperimentRefusesABrokenInvariant(t *testing.T) {
 func TestRunsPlannedIsWhatThePlanRuns(t *testing.T) {
 	for _, e := range All {
 		check := func(args ...string) {
-			fs := experiment.FlagsOf(e)
-			if err := fs.Set.Parse(append(slices.Clone(required[e.Name()]), args...)); err != nil {
+			params := e.Params()
+			if err := experiment.FlagSet(e.Name(), params).Parse(append(slices.Clone(required[e.Name()]), args...)); err != nil {
 				t.Fatalf("%s %v: %v", e.Name(), args, err)
 			}
-			p, err := e.Plan(fs, 3)
+			p, err := e.Plan(params, 3)
 			if err != nil {
 				t.Fatalf("%s %v: %v", e.Name(), args, err)
 			}
@@ -164,7 +164,7 @@ func TestRunsPlannedIsWhatThePlanRuns(t *testing.T) {
 			}
 		}
 		check()
-		experiment.FlagsOf(e).Set.VisitAll(func(fl *flag.Flag) {
+		flagsOf(e).VisitAll(func(fl *flag.Flag) {
 			if v, ok := other[e.Name()][fl.Name]; ok {
 				check(append(slices.Clone(alongside[e.Name()][fl.Name]), fmt.Sprintf("--%s=%s", fl.Name, v))...)
 			}

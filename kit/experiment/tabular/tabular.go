@@ -5,7 +5,6 @@
 package tabular
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"reflect"
@@ -29,28 +28,26 @@ import (
 // figures over runs with the one statistic (kit/offline/figure), compares bundles in
 // every format and draws a report. The experiment writes only what is its own.
 //
-// P is the parameters, R a row of the runs table; R has the columns run_id, round and
+// P is the parameters (a pointer to a struct), R a row of the runs table; R has the columns run_id, round and
 // verified, and one column per axis of the conditions.
-type Experiment[P, R any] struct {
+type Experiment[P experiment.Params, R any] struct {
 	Info Info
-	// Defaults are the parameters before any flag. Bind declares each flag on fs bound
-	// to a field of p (a flag.Value of the standard library); Check refuses parameters
-	// no plan can have, flag or manifest alike, naming the flag.
+	// Defaults are fresh parameters before any flag: a pointer to the experiment's
+	// struct, which binds its own flags and checks itself (experiment.Params), flag and
+	// manifest alike.
 	Defaults func() P
-	Bind     func(fs *flag.FlagSet, p *P)
-	Check    func(p *P) error
 	// Axes name the condition's columns of R, in order; Conditions are a plan's cells,
 	// each the values of Axes in that order.
 	Axes       []string
-	Conditions func(p *P) []Cell
+	Conditions func(p P) []Cell
 	// Images are the images every run needs; Pod is one run's containers.
 	Images []string
-	Pod    func(p *P, c Cell, runID string, images map[string]string) experiment.PodSpec
+	Pod    func(p P, c Cell, runID string, images map[string]string) experiment.PodSpec
 	// Observe turns what a run's pod left into its row's observed columns (the run's ID,
 	// round and axes among them); Judge derives the rest from the row alone (verified,
 	// the failure). verify runs Judge again on every row and compares.
-	Observe func(p *P, run experiment.Run) R
-	Judge   func(p *P, r *R)
+	Observe func(p P, run experiment.Run) R
+	Judge   func(p P, r *R)
 	// Runs describes the table of runs (its file, name, text and extra checks); the kit
 	// sets its row type, key and counted column.
 	Runs bundle.Table
@@ -68,7 +65,7 @@ type Cell []string
 func (c Cell) String() string { return strings.Join(c, "/") }
 
 // tabularManifest is a tabular experiment's manifest.json.
-type tabularManifest[P any] struct {
+type tabularManifest[P experiment.Params] struct {
 	bundle.Common
 	Rounds     int `json:"rounds"`
 	Parameters P   `json:"parameters"`
@@ -78,31 +75,16 @@ func (t *Experiment[P, R]) Name() string    { return t.Info.Name }
 func (t *Experiment[P, R]) Summary() string { return t.Info.Summary }
 func (t *Experiment[P, R]) Source() string  { return t.Info.Source }
 
-// DeclareFlags declares the parameters' flags with their defaults.
-func (t *Experiment[P, R]) DeclareFlags(fs *flag.FlagSet) {
-	p := t.Defaults()
-	t.Bind(fs, &p)
-}
+// Params are the parameters at their defaults.
+func (t *Experiment[P, R]) Params() experiment.Params { return t.Defaults() }
 
-// Plan reads the parsed flags into fresh parameters: each flag given is set again on a
-// set bound to them, so that the typed struct, not a name, carries every value.
-func (t *Experiment[P, R]) Plan(f *experiment.Flags, rounds int) (experiment.Plan, error) {
-	p := t.Defaults()
-	fresh := flag.NewFlagSet(t.Info.Name, flag.ContinueOnError)
-	fresh.SetOutput(io.Discard)
-	t.Bind(fresh, &p)
-	var err error
-	f.Set.Visit(func(fl *flag.Flag) {
-		if err == nil {
-			if e := fresh.Set(fl.Name, fl.Value.String()); e != nil {
-				err = experiment.Usagef("--%s %q: %v", fl.Name, fl.Value.String(), e)
-			}
-		}
-	})
+// Plan checks the parameters t.Defaults made, their flags parsed, into a plan.
+func (t *Experiment[P, R]) Plan(ps experiment.Params, rounds int) (experiment.Plan, error) {
+	p, err := experiment.Own[P](ps)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Check(&p); err != nil {
+	if err := experiment.FirstProblem(func() error { return experiment.CheckRounds(rounds) }, p.Check); err != nil {
 		return nil, err
 	}
 	b := &tabularBundle[P, R]{t: t}
@@ -143,7 +125,15 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 	b := &tabularBundle[P, R]{t: t}
 	manifestOK := verify.Manifest(res, files.Data, &b.M, func() *bundle.Common { return &b.M.Common })
 	if manifestOK {
-		if err := t.Check(&b.M.Parameters); err != nil {
+		// The rules of the flags that set them, and of --reps; parameters that fail are
+		// not read further.
+		var err error
+		if v := reflect.ValueOf(b.M.Parameters); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() {
+			err = experiment.Usagef("none recorded")
+		} else {
+			err = experiment.FirstProblem(func() error { return experiment.CheckRounds(b.M.Rounds) }, b.M.Parameters.Check)
+		}
+		if err != nil {
 			res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters", Msg: err.Error()})
 			manifestOK = false
 		}
@@ -153,10 +143,10 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		return name == bundle.ManifestFile && manifestOK || name == t.Runs.File && rowsOK
 	}
 	verify.CheckDataPackage(res, files.Data, t.dataFiles(), parsed)
-	planned := 0
+	planned := -1
 	if manifestOK {
-		planned = len(t.Conditions(&b.M.Parameters)) * b.M.Rounds
-		res.Counts.Conditions = len(t.Conditions(&b.M.Parameters))
+		planned = len(t.Conditions(b.M.Parameters)) * b.M.Rounds
+		res.Counts.Conditions = len(t.Conditions(b.M.Parameters))
 	}
 	verify.Tables(res, files.Data, []bundle.Table{t.table()}, parsed, planned)
 	res.Counts.Trusted = -1
@@ -165,7 +155,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 	}
 	for i, r := range b.Runs {
 		want := r
-		t.Judge(&b.M.Parameters, &want)
+		t.Judge(b.M.Parameters, &want)
 		for _, col := range differing(r, want) {
 			res.Problem(verify.Problem{File: t.Runs.File, Line: lines[i], Key: "run " + verify.Short(column(r, "run_id")), Column: col,
 				Have: verify.Short(column(r, col)), Want: verify.Short(column(want, col)), Msg: "recomputed from the row's observed columns"})
@@ -215,7 +205,7 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 		rows := b.figures()
 		for i, m := range t.Metrics {
 			series := report.Series{Name: s.Label, Colour: colour}
-			for _, c := range t.Conditions(&b.M.Parameters) {
+			for _, c := range t.Conditions(b.M.Parameters) {
 				if !slices.Contains(cats, c.String()) {
 					cats = append(cats, c.String())
 				}
@@ -246,11 +236,11 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	return report.Write(w, page)
 }
 
-type tabularPlan[P, R any] struct{ b *tabularBundle[P, R] }
+type tabularPlan[P experiment.Params, R any] struct{ b *tabularBundle[P, R] }
 
 func (p *tabularPlan[P, R]) Conditions() []experiment.Condition {
 	var out []experiment.Condition
-	for _, c := range p.b.t.Conditions(&p.b.M.Parameters) {
+	for _, c := range p.b.t.Conditions(p.b.M.Parameters) {
 		out = append(out, c)
 	}
 	return out
@@ -260,11 +250,11 @@ func (p *tabularPlan[P, R]) Images() []string                { return p.b.t.Imag
 func (p *tabularPlan[P, R]) Bundle() experiment.Bundle       { return p.b }
 func (p *tabularPlan[P, R]) Target(env experiment.Env) error { return nil }
 func (p *tabularPlan[P, R]) Pod(c experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
-	return p.b.t.Pod(&p.b.M.Parameters, c.(Cell), runID, images)
+	return p.b.t.Pod(p.b.M.Parameters, c.(Cell), runID, images)
 }
 
 // tabularBundle is a tabular experiment's bundle in memory.
-type tabularBundle[P, R any] struct {
+type tabularBundle[P experiment.Params, R any] struct {
 	t    *Experiment[P, R]
 	M    tabularManifest[P]
 	Runs []R
@@ -274,8 +264,8 @@ func (b *tabularBundle[P, R]) Common() *bundle.Common           { return &b.M.Co
 func (b *tabularBundle[P, R]) Measured(run experiment.Run) bool { return run.Pod.Result != nil }
 
 func (b *tabularBundle[P, R]) Add(run experiment.Run) (string, bool) {
-	r := b.t.Observe(&b.M.Parameters, run)
-	b.t.Judge(&b.M.Parameters, &r)
+	r := b.t.Observe(b.M.Parameters, run)
+	b.t.Judge(b.M.Parameters, &r)
 	b.Runs = append(b.Runs, r)
 	verified := column(r, "verified") == "true"
 	var parts []string
@@ -325,7 +315,7 @@ func (b *tabularBundle[P, R]) cellOf(r R) Cell {
 
 func (b *tabularBundle[P, R]) figures() []compare.Row {
 	var rows []compare.Row
-	for _, c := range b.t.Conditions(&b.M.Parameters) {
+	for _, c := range b.t.Conditions(b.M.Parameters) {
 		var kvs []compare.KV
 		for i, a := range b.t.Axes {
 			kvs = append(kvs, compare.KV{Key: a, Value: c[i]})

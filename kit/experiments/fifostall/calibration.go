@@ -19,38 +19,37 @@ var _ experiment.Calibrator = Experiment{}
 // images with run lengths of its own.
 var CalibrationIgnores = []string{"api", "duration"}
 
-// DeclareCalibrationFlags declares the flags of every run (DeclareRunFlags) but those
-// calibration ignores.
-func (Experiment) DeclareCalibrationFlags(fs *flag.FlagSet) {
-	runFlags(GoAPI).Set.VisitAll(func(f *flag.Flag) {
+// calibrationParams are calibrate's parameters: those of every run (BindRun) but the
+// ones calibration ignores, on the Go API.
+type calibrationParams struct{ *schema.Params }
+
+// CalibrationParams are calibrate's parameters at their defaults.
+func (Experiment) CalibrationParams() experiment.Params {
+	return calibrationParams{DefaultParams(GoAPI)}
+}
+
+// Bind declares the run flags calibration takes.
+func (c calibrationParams) Bind(fs *flag.FlagSet) {
+	all := flag.NewFlagSet("run", flag.ContinueOnError)
+	c.BindRun(all, schema.APIUsage)
+	all.VisitAll(func(f *flag.Flag) {
 		if !slices.Contains(CalibrationIgnores, f.Name) {
 			fs.Var(f.Value, f.Name, f.Usage)
 		}
 	})
 }
 
-// PlanCalibration validates the flags as a run's (the ignored ones at their defaults)
-// into the settings the instrument is measured in.
-func (Experiment) PlanCalibration(c *experiment.Flags) (experiment.Calibration, error) {
-	full := runFlags(GoAPI)
-	var err error
-	c.Set.Visit(func(f *flag.Flag) {
-		if err == nil {
-			err = full.Set.Set(f.Name, f.Value.String())
-		}
-	})
-	if err != nil {
-		return nil, usagef("%v", err)
-	}
-	params, err := ParamsFrom(full)
+// PlanCalibration checks the flags as a run's (the ignored ones at their defaults) into
+// the settings the instrument is measured in.
+func (Experiment) PlanCalibration(ps experiment.Params) (experiment.Calibration, error) {
+	c, err := experiment.Own[calibrationParams](ps)
 	if err != nil {
 		return nil, err
 	}
-	return calibration{SettingsOf(params)}, nil
-}
-
-func runFlags(defaultAPI string) *experiment.Flags {
-	return experiment.NewFlags("run", func(fs *flag.FlagSet) { DeclareRunFlags(fs, defaultAPI) })
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	return calibration{SettingsOf(*c.Params)}, nil
 }
 
 // calibration is the instrument measured in one run's settings.

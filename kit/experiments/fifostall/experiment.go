@@ -5,12 +5,8 @@
 package fifostall
 
 import (
-	"flag"
-	"strings"
-
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
-	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/results/reference"
@@ -32,44 +28,27 @@ func (Experiment) Summary() string {
 
 func (Experiment) Source() string { return reference.Source }
 
-// DeclareFlags declares the matrix's axes, the retries and the calibration, and the
-// flags every run of this experiment has (DeclareRunFlags).
-func (Experiment) DeclareFlags(fs *flag.FlagSet) {
-	fs.String("modes", strings.Join(contract.LogModeNames(), ","), "logging modes, comma-separated")
-	fs.String("readers", strings.Join(Readers, ","), "readers, comma-separated")
-	fs.Bool("calibrate", true, "measure the instrument first and record it in the manifest (--calibrate=false to skip)")
-	fs.Int("retries", 2, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle)")
-	DeclareRunFlags(fs, PythonAPI)
+// Params are reproduce's parameters at their defaults: every mode and reader on the
+// article's Python API, the instrument calibrated first, up to two retries.
+func (Experiment) Params() experiment.Params {
+	p := DefaultParams(PythonAPI)
+	p.Calibrate, p.Retries = true, 2
+	return p
 }
 
-// Plan validates reproduce's flags into the matrix API x mode x reader.
-func (Experiment) Plan(c *experiment.Flags, rounds int) (experiment.Plan, error) {
-	var modes []string
-	for _, name := range splitList(c.String("modes")) {
-		m, err := contract.ParseLogMode(name)
-		if err != nil {
-			return nil, usagef("--modes: %v", err)
-		}
-		modes = append(modes, string(m))
-	}
-	readers := splitList(c.String("readers"))
-	for _, r := range readers {
-		if _, err := ReaderRate(r); err != nil {
-			return nil, usagef("--readers: %v", err)
-		}
-	}
-	if len(modes) == 0 || len(readers) == 0 {
-		return nil, usagef("--modes and --readers need at least one each")
-	}
-	params, err := ParamsFrom(c)
+// Plan checks reproduce's flags into the matrix API x mode x reader.
+func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error) {
+	own, err := experiment.Own[*schema.Params](ps)
 	if err != nil {
 		return nil, err
 	}
-	if params.Retries = c.Int("retries"); params.Retries < 0 || params.Retries > 10 {
-		return nil, usagef("--retries %d: want 0 to 10", params.Retries)
+	params := *own
+	params.Rounds = rounds
+	if err := params.Check(); err != nil {
+		return nil, err
 	}
-	p := NewPlan(Cross(params.APIs, modes, readers), rounds, params)
-	p.Calibrate = c.Bool("calibrate")
+	p := NewPlan(Cross(params.APIs, params.Modes, params.Readers), rounds, params)
+	p.Calibrate = params.Calibrate
 	return p, nil
 }
 
@@ -90,16 +69,6 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	}
 	mp := b.Manifest.Parameters
 	return &Plan{conds: Cross(mp.APIs, mp.Modes, mp.Readers), rounds: mp.Rounds, Settings: SettingsOf(mp), bundle: &Bundle{B: b}}, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" && !contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 func contains(list []string, s string) bool {

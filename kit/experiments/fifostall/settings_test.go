@@ -1,23 +1,26 @@
 package fifostall
 
 import (
+	"flag"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 )
 
 // TestSettingsFollowTheRecordedParameters: what runs is what the manifest records, the
 // send-lag bound included (it was once written as 0, and every resumed run became
 // untrusted).
 func TestSettingsFollowTheRecordedParameters(t *testing.T) {
-	fs := runFlags(GoAPI)
-	if err := fs.Set.Parse([]string{"--max-send-lag", "2.5ms", "--rate", "40", "--duration", "3s"}); err != nil {
+	params := *DefaultParams(GoAPI)
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	params.BindRun(fs, schema.APIUsage)
+	if err := fs.Parse([]string{"--max-send-lag", "2.5ms", "--rate", "40", "--duration", "3s"}); err != nil {
 		t.Fatal(err)
 	}
-	params, err := ParamsFrom(fs)
-	if err != nil {
+	if err := params.Check(); err != nil {
 		t.Fatal(err)
 	}
 	if params.MaxSendLagP99Ms != 2.5 {
@@ -33,11 +36,11 @@ func TestSettingsFollowTheRecordedParameters(t *testing.T) {
 // on the Go API unless told; calibration takes the run flags but the API and the
 // duration, which it chooses itself.
 func TestOneRunIsTheConditionItsFlagsName(t *testing.T) {
-	fs := experiment.NewFlags("run", Experiment{}.DeclareSingleRunFlags)
-	if err := fs.Set.Parse([]string{"--mode", "none", "--rate", "10"}); err != nil {
+	run := Experiment{}.SingleRunParams()
+	if err := experiment.FlagSet("run", run).Parse([]string{"--mode", "none", "--rate", "10"}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Experiment{}.PlanSingleRun(fs)
+	p, err := Experiment{}.PlanSingleRun(run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,21 +50,22 @@ func TestOneRunIsTheConditionItsFlagsName(t *testing.T) {
 	if have := p.(experiment.RunReporter).RunHeader(); have != "run go/none/slow: 80 requests at 10 req/s after 2 warm-up" {
 		t.Errorf("header %q", have)
 	}
-	all := experiment.NewFlags("run", Experiment{}.DeclareSingleRunFlags)
-	if err := all.Set.Parse([]string{"--api", "all"}); err != nil {
+	all := Experiment{}.SingleRunParams()
+	if err := experiment.FlagSet("run", all).Parse([]string{"--api", "all"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := (Experiment{}).PlanSingleRun(all); err == nil || !strings.Contains(err.Error(), "one run has one API") {
 		t.Errorf("--api all: %v", err)
 	}
 
-	cal := experiment.NewFlags("calibrate", Experiment{}.DeclareCalibrationFlags)
+	cal := Experiment{}.CalibrationParams()
+	calFlags := experiment.FlagSet("calibrate", cal)
 	for _, ignored := range CalibrationIgnores {
-		if cal.Set.Lookup(ignored) != nil {
+		if calFlags.Lookup(ignored) != nil {
 			t.Errorf("calibration declares --%s, which it ignores", ignored)
 		}
 	}
-	if err := cal.Set.Parse([]string{"--rate", "40"}); err != nil {
+	if err := calFlags.Parse([]string{"--rate", "40"}); err != nil {
 		t.Fatal(err)
 	}
 	measurement, err := Experiment{}.PlanCalibration(cal)

@@ -33,33 +33,67 @@ func (Experiment) ImagesFor(api string) ([]string, error) {
 	return p.Images(), nil
 }
 
-// DeclareSingleRunFlags declares `logbench run`'s flags: one logging mode, one reader
-// and one API (the Go one unless told), and the flags of every run (DeclareRunFlags).
-func (Experiment) DeclareSingleRunFlags(fs *flag.FlagSet) {
-	fs.String("mode", string(contract.ModeJSONSync), "logging mode: "+strings.Join(contract.LogModeNames(), ", "))
-	fs.String("reader", SlowReader, "reader: fast or slow (256 KiB/s at most)")
-	DeclareRunFlags(fs, GoAPI)
-	fs.Lookup("api").Usage = "API implementation: go (net/http) or python (the article's asyncio API); reproduce runs several"
+// singleRun are `logbench run`'s parameters: one logging mode, one reader and one API
+// (the Go one unless told), and the flags of every run (BindRun).
+type singleRun struct{ *schema.Params }
+
+// SingleRunParams are run's parameters at their defaults: json-sync with the slow
+// reader on the Go API.
+func (Experiment) SingleRunParams() experiment.Params {
+	p := DefaultParams(GoAPI)
+	p.Modes, p.Readers = []string{string(contract.ModeJSONSync)}, []string{SlowReader}
+	return singleRun{p}
 }
 
-// PlanSingleRun validates run's flags into a plan of the one condition they name.
-func (Experiment) PlanSingleRun(c *experiment.Flags) (experiment.Plan, error) {
-	mode, err := contract.ParseLogMode(c.String("mode"))
-	if err != nil {
-		return nil, usagef("--mode: %v", err)
-	}
-	reader := c.String("reader")
-	if _, err := ReaderRate(reader); err != nil {
-		return nil, usagef("--reader: %v", err)
-	}
-	params, err := ParamsFrom(c)
+// Bind declares run's flags: --mode and --reader bound to the parameters' modes and
+// readers, each of one.
+func (s singleRun) Bind(fs *flag.FlagSet) {
+	fs.Var(experiment.List(&s.Modes), "mode", "logging mode: "+strings.Join(contract.LogModeNames(), ", "))
+	fs.Var(experiment.List(&s.Readers), "reader", "reader: fast or slow (256 KiB/s at most)")
+	s.BindRun(fs, schema.APIUsage)
+}
+
+// Check refuses a run of anything but one condition, and what no run can have.
+func (s singleRun) Check() error {
+	return experiment.FirstProblem(
+		func() error {
+			if len(s.Modes) != 1 {
+				return usagef("--mode %s: one run has one logging mode", strings.Join(s.Modes, ","))
+			}
+			if _, err := contract.ParseLogMode(s.Modes[0]); err != nil {
+				return usagef("--mode: %v", err)
+			}
+			return nil
+		},
+		func() error {
+			if len(s.Readers) != 1 {
+				return usagef("--reader %s: one run has one reader", strings.Join(s.Readers, ","))
+			}
+			if _, err := ReaderRate(s.Readers[0]); err != nil {
+				return usagef("--reader: %v", err)
+			}
+			return nil
+		},
+		func() error {
+			if len(s.APIs) != 1 {
+				return usagef("--api %s: one run has one API (go or python); reproduce runs all", strings.Join(s.APIs, ","))
+			}
+			return nil
+		},
+		s.Params.Check,
+	)
+}
+
+// PlanSingleRun checks run's flags into a plan of the one condition they name.
+func (Experiment) PlanSingleRun(ps experiment.Params) (experiment.Plan, error) {
+	s, err := experiment.Own[singleRun](ps)
 	if err != nil {
 		return nil, err
 	}
-	if len(params.APIs) != 1 {
-		return nil, usagef("--api %s: one run has one API (go or python); reproduce runs all", c.String("api"))
+	if err := s.Check(); err != nil {
+		return nil, err
 	}
-	return NewPlan([]Cond{{API: params.APIs[0], Mode: string(mode), Reader: reader}}, 1, params), nil
+	return NewPlan([]Cond{{API: s.APIs[0], Mode: s.Modes[0], Reader: s.Readers[0]}}, 1, *s.Params), nil
 }
 
 // RunHeader names the plan's first condition and the load each run offers.

@@ -11,7 +11,6 @@
 package linecost
 
 import (
-	"flag"
 	"slices"
 	"strings"
 
@@ -37,16 +36,22 @@ func (Experiment) Summary() string {
 	return "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python/Node.js x their libraries, CPU and wall time per line, every line verified"
 }
 
-func (Experiment) Source() string                { return Source }
-func (Experiment) DeclareFlags(fs *flag.FlagSet) { DeclareFlags(fs) }
+func (Experiment) Source() string { return Source }
 
-// Plan validates reproduce's flags into the matrix language x library x way.
-func (Experiment) Plan(c *experiment.Flags, rounds int) (experiment.Plan, error) {
-	p, err := ParamsFrom(c, rounds)
+// Params are line-cost's parameters at their defaults.
+func (Experiment) Params() experiment.Params { return DefaultParams() }
+
+// Plan checks reproduce's flags into the matrix language x library x way.
+func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error) {
+	p, err := experiment.Own[*Params](ps)
 	if err != nil {
 		return nil, err
 	}
-	return NewPlan(p), nil
+	settled, err := p.settled(rounds)
+	if err != nil {
+		return nil, err
+	}
+	return NewPlan(settled), nil
 }
 
 // Resume reads the plan back from the bundle in dir, which must verify.
@@ -62,9 +67,6 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	}
 	if b.Manifest.Command != "reproduce" {
 		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.Manifest.Command)
-	}
-	if err := b.Manifest.Parameters.Validate(); err != nil {
-		return nil, usagef("--resume %s: %v", dir, err)
 	}
 	// What this kit adds to an earlier kit's bundle it writes as it writes its own: every
 	// figure over runs.

@@ -138,7 +138,7 @@ func TestABundleWithAWayNotOfferedVerifies(t *testing.T) {
 func TestNotOfferedIsMarked(t *testing.T) {
 	p := libraryParams
 	p.Libraries, p.Line = []string{"zerolog", "slog"}, lc.LineText
-	if err := p.Validate(); err != nil {
+	if err := p.Check(); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range p.Conditions() {
@@ -159,7 +159,7 @@ func TestNotOfferedIsMarked(t *testing.T) {
 		t.Fatalf("no mark in the table:\n%s", table.String())
 	}
 	p.Libraries = []string{"zerolog"}
-	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), lc.NotOfferedMark) {
+	if err := p.Check(); err == nil || !strings.Contains(err.Error(), lc.NotOfferedMark) {
 		t.Fatalf("only not-offered ways: %v", err)
 	}
 }

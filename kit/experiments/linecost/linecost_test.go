@@ -426,11 +426,11 @@ func parse(t *testing.T, args ...string) (Params, error) {
 		reps, _ = strconv.Atoi(args[1])
 		args = args[2:]
 	}
-	fs := experiment.FlagsOf(Experiment{})
-	if err := fs.Set.Parse(args); err != nil {
+	p := DefaultParams()
+	if err := experiment.FlagSet(Name, p).Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	return ParamsFrom(fs, reps)
+	return p.settled(reps)
 }
 
 func TestFlags(t *testing.T) {

@@ -1,12 +1,8 @@
 package linecost
 
 import (
-	"flag"
 	"fmt"
 	"slices"
-	"strings"
-
-	"github.com/docker/go-units"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
@@ -41,19 +37,16 @@ var entrypoints = map[string][]string{
 	Node:   {"/usr/bin/node", "/app/logbench_linecost.js"},
 }
 
-// Where the images mount the run's volume, and the unprivileged uid:gid they run as.
-const ()
-
 // Defaults of the flags.
 const (
-	DefaultLines      = 20000
-	DefaultFsyncLines = lc.MinLines
-	DefaultTrials     = 5
-	DefaultWarmup     = 1
-	DefaultRate       = 1000
-	DefaultCPUs       = 0.25
-	DefaultMemory     = "128MiB"
-	DefaultPidsLimit  = 128
+	DefaultLines       = 20000
+	DefaultFsyncLines  = lc.MinLines
+	DefaultTrials      = 5
+	DefaultWarmup      = 1
+	DefaultRate        = 1000
+	DefaultCPUs        = 0.25
+	DefaultMemoryBytes = 128 << 20
+	DefaultPidsLimit   = 128
 )
 
 // Params are what the manifest records of a plan, and all a resumed plan needs.
@@ -160,108 +153,6 @@ func AllLibraryIDs() []string {
 	return ids
 }
 
-// DeclareFlags declares line-cost's own parameters, each with line-cost's default.
-func DeclareFlags(fs *flag.FlagSet) {
-	fs.String("languages", strings.Join(Languages, ","), "languages, comma-separated (go, python, node)")
-	fs.String("libraries", strings.Join(DefaultLibraries(), ","), "logging libraries, comma-separated, each measured in its language ("+lc.LibrariesHelp()+"); what a library cannot do is "+lc.NotOfferedMark+", marked in the tables and not run ("+lc.NotOfferedHelp()+")")
-	fs.String("line", lc.LineDefault, lc.LineShapeHelp)
-	fs.String("ways", strings.Join(lc.Ways, ","), "ways, comma-separated")
-	fs.Int64("lines", DefaultLines, fmt.Sprintf("lines per trial (at least %d)", lc.MinLines))
-	fs.Int64("fsync-lines", DefaultFsyncLines, fmt.Sprintf("lines per trial of the fsync way (at least %d)", lc.MinLines))
-	fs.Int("trials", DefaultTrials, "trials per run, kept")
-	fs.Int("warmup-trials", DefaultWarmup, "warm-up trials per run, discarded")
-	fs.Float64("line-rate", DefaultRate, "lines per second, for the share of a core a way costs your service")
-	fs.String("queue-full", lc.Block, "the queue way when its queue is full: block or drop")
-	fs.Int("queue-size", lc.DefaultQueueSize, "lines the queue way's queue holds")
-	fs.String("volume", "", "an existing named volume for the log files (default: a fresh one per run)")
-	fs.Float64("cpus", DefaultCPUs, "CPU limit of the measuring container, in CPUs (0.01 to 1024; 0: no limit)")
-	fs.String("memory", DefaultMemory, "memory limit of the measuring container (no swap)")
-}
-
-// ParamsFrom validates the flags, all before anything starts; rounds is reproduce's
-// --reps.
-func ParamsFrom(c *experiment.Flags, rounds int) (Params, error) {
-	p := Params{Rounds: rounds, Lines: c.Int64("lines"), FsyncLines: c.Int64("fsync-lines"),
-		Trials: c.Int("trials"), WarmupTrials: c.Int("warmup-trials"), RateLinesPerS: c.Float64("line-rate"),
-		QueueSize: c.Int("queue-size"), QueueFull: c.String("queue-full"),
-		Volume: c.String("volume"), CPUs: c.Float64("cpus"), PidsLimit: DefaultPidsLimit}
-	var err error
-	if p.Languages, err = pick("languages", c.String("languages"), Languages); err != nil {
-		return p, err
-	}
-	if p.Ways, err = pick("ways", c.String("ways"), lc.Ways); err != nil {
-		return p, err
-	}
-	if p.Libraries, err = pick("libraries", c.String("libraries"), AllLibraryIDs()); err != nil {
-		return p, err
-	}
-	if c.String("libraries") == strings.Join(DefaultLibraries(), ",") {
-		// The default names every language's first library: keep those of --languages.
-		var libs []string
-		for _, lang := range p.Languages {
-			libs = append(libs, lc.DefaultLibrary(lang).ID)
-		}
-		p.Libraries = libs
-	}
-	p.Line = c.String("line")
-	mem := c.String("memory")
-	if p.MemoryBytes, err = units.RAMInBytes(mem); err != nil || p.MemoryBytes < 32<<20 {
-		return p, usagef("--memory %q: want a size of at least 32MiB, such as 128MiB", mem)
-	}
-	return p, p.Validate()
-}
-
-// Validate refuses parameters that would measure nothing meaningful.
-func (p Params) Validate() error {
-	switch {
-	case p.Rounds < 1 || p.Rounds > 100:
-		return usagef("--reps %d: want 1 to 100", p.Rounds)
-	case p.Lines < lc.MinLines || p.Lines > 10_000_000:
-		return usagef("--lines %d: want %d to 10000000 lines per trial (fewer are too close to the clock's resolution and the cost of reading it)", p.Lines, lc.MinLines)
-	case p.FsyncLines < lc.MinLines || p.FsyncLines > 1_000_000:
-		return usagef("--fsync-lines %d: want %d to 1000000 lines per trial", p.FsyncLines, lc.MinLines)
-	case p.Trials < 2 || p.Trials > 1000:
-		return usagef("--trials %d: want 2 to 1000 (an interval needs at least two)", p.Trials)
-	case p.WarmupTrials < 0 || p.WarmupTrials > 100:
-		return usagef("--warmup-trials %d: want 0 to 100 warm-up trials", p.WarmupTrials)
-	case !(p.RateLinesPerS > 0 && p.RateLinesPerS <= 1e9):
-		return usagef("--line-rate %v: want more than 0 lines per second", p.RateLinesPerS)
-	case p.QueueFull != lc.Block && p.QueueFull != lc.Drop:
-		return usagef("--queue-full %q: want %s or %s", p.QueueFull, lc.Block, lc.Drop)
-	case p.QueueSize < 1 || p.QueueSize > 1<<20:
-		return usagef("--queue-size %d: want 1 to 1048576 lines", p.QueueSize)
-	case p.CPUs != 0 && !(p.CPUs >= 0.01 && p.CPUs <= 1024):
-		return usagef("--cpus %v: want 0 (no limit) or 0.01 to 1024 CPUs", p.CPUs)
-	case strings.ContainsAny(p.Volume, "/:, ") || strings.HasPrefix(p.Volume, "-"):
-		return usagef("--volume %q: want the name of a named volume (docker volume ls)", p.Volume)
-	}
-	if p.Legacy() {
-		return nil
-	}
-	if !contains(lc.LineShapes, p.Line) {
-		return usagef("--line %q: want one of %s", p.Line, strings.Join(lc.LineShapes, ", "))
-	}
-	var libs []string
-	for _, lang := range p.Languages {
-		ls := p.LibrariesOf(lang)
-		if len(ls) == 0 {
-			return usagef("--libraries %s: none of %s's (%s)", strings.Join(p.Libraries, ","), lang, strings.Join(lc.LibraryIDs(lang), ", "))
-		}
-		for _, l := range ls {
-			libs = append(libs, l.ID)
-		}
-	}
-	for _, id := range p.Libraries {
-		if !contains(libs, id) {
-			return usagef("--libraries: %s is not a library of --languages %s (%s)", id, strings.Join(p.Languages, ","), lc.LibrariesHelp())
-		}
-	}
-	if len(p.Conditions()) == 0 {
-		return usagef("--ways %s: every one is %s by --libraries %s with --line %s", strings.Join(p.Ways, ","), lc.NotOfferedMark, strings.Join(p.Libraries, ","), p.Line)
-	}
-	return nil
-}
-
 // Planned is the runs the parameters plan, every condition once a round: what reproduce
 // sets runs_planned to, and verify holds a bundle's manifest to.
 func (p Params) Planned() int { return len(p.Conditions()) * p.Rounds }
@@ -296,25 +187,6 @@ func (p Params) NotOffered() []string {
 		}
 	}
 	return out
-}
-
-// pick parses a comma-separated list against known values.
-func pick(flag, s string, known []string) ([]string, error) {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		switch {
-		case f == "":
-		case !contains(known, f):
-			return nil, usagef("--%s: unknown %q (known: %s)", flag, f, strings.Join(known, ", "))
-		case !contains(out, f):
-			out = append(out, f)
-		}
-	}
-	if len(out) == 0 {
-		return nil, usagef("--%s: none given", flag)
-	}
-	return out, nil
 }
 
 func contains(list []string, s string) bool {

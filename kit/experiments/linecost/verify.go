@@ -60,7 +60,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	original := c.files
 	c.files = currentColumns(c.files)
 	if verify.Manifest(c.res, f.Data, &b.Manifest, func() *bundle.Common { return &b.Manifest.Common }) {
-		c.ok[bundle.ManifestFile] = true
+		c.ok[bundle.ManifestFile] = experiment.CheckManifest(c.res, &b.Manifest.Parameters)
 		if m := b.Manifest; m.Experiment != Name {
 			c.problem(verify.Problem{File: bundle.ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(m.Experiment)), Want: strconv.Quote(Name)})
 		}
@@ -70,7 +70,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	c.table(ConditionsFile, &b.Conditions)
 	c.headers(b.Manifest.Parameters.Legacy()) // rules.go
 	verify.CheckDataPackage(c.res, original, DataFiles, func(name string) bool { return c.ok[name] })
-	verify.Tables(c.res, c.files, tables, func(name string) bool { return c.ok[name] }, b.Manifest.Parameters.Planned())
+	verify.Tables(c.res, c.files, tables, func(name string) bool { return c.ok[name] }, experiment.PlannedRuns(c.ok[bundle.ManifestFile], b.Manifest.Parameters.Planned))
 	if !c.ok[bundle.ManifestFile] || !c.ok[RunsFile] || !c.ok[TrialsFile] {
 		return c.res, nil
 	}

@@ -7,11 +7,6 @@
 package qps
 
 import (
-	"flag"
-	"slices"
-	"strings"
-	"time"
-
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -42,19 +37,6 @@ func ImageOf(api string) string {
 	return "api"
 }
 
-// Defaults where this experiment's flag shares its name with another experiment's,
-// which declares it first (reproduce declares each name once): these apply when the
-// flag is not given.
-const (
-	DefaultAPI       = NodeAPI
-	DefaultDuration  = 5 * time.Second
-	DefaultAPICPUs   = 1.0
-	DefaultAPIMemory = "512MiB"
-	DefaultGenCPUs   = 1.0
-	DefaultGenMemory = "256MiB"
-	DefaultPids      = 256
-)
-
 // Experiment is the qps experiment as a plug-in.
 type Experiment struct{}
 
@@ -74,102 +56,22 @@ func (Experiment) Source() string {
 	return pub.Source
 }
 
-// DeclareFlags declares qps's own parameters, each with qps's default.
-func (Experiment) DeclareFlags(fs *flag.FlagSet) {
-	fs.String("api", DefaultAPI, "API implementation: node (Express and morgan, as published), go, python or all")
-	fs.String("configs", strings.Join(Configs, ","), "access-log configurations, comma-separated (none, console, file, console+file)")
-	fs.Int("connections", 10, "keep-alive connections of the closed-loop load")
-	fs.Int("pipelining", 1, "requests in flight per connection")
-	fs.Duration("duration", DefaultDuration, "measured load per run")
-	fs.Duration("warmup-time", time.Second, "load before each run's measurement, not counted")
-	fs.String("log-driver", "", experiment.LogDriverUsage)
-	fs.Var(new(experiment.Strings), "log-opt", experiment.LogOptUsage)
-	fs.Bool("engine-cpu", true, "measure the engine's own CPU (Docker: dockerd, containerd, shims; Podman: conmon and the service) with a helper container in the host's PID namespace, read-only, no capabilities (--engine-cpu=false: not measured)")
-	fs.Bool("wrk", true, "in every run, right before the kit's measured load in a condition's odd runs and right after it in its even ones, load the same API from the pod's network namespace with Debian's wrk (same connections, duration and CPU) and record whether the two rates agree within 5%: a rate wrk does not confirm stays data and is marked NOT CONFIRMED (--wrk=false: not checked)")
-	fs.Float64("api-cpus", DefaultAPICPUs, "CPU limit of the API container, in CPUs (0.01 to 1024)")
-	fs.String("api-memory", DefaultAPIMemory, "memory limit of the API container (no swap)")
-	fs.Float64("loadgen-cpus", DefaultGenCPUs, "CPU limit of the load generator container, in CPUs (0.01 to 1024)")
-	fs.String("loadgen-memory", DefaultGenMemory, "memory limit of the load generator container (no swap)")
-	fs.Int64("pids-limit", DefaultPids, "process/thread limit of each container")
-}
+// Params are qps's parameters at their defaults.
+func (Experiment) Params() experiment.Params { return DefaultParams() }
 
 var usagef = experiment.Usagef
 
-// Plan validates reproduce's flags into the matrix api x config.
-func (Experiment) Plan(c *experiment.Flags, rounds int) (experiment.Plan, error) {
-	p, err := ParamsFrom(c, rounds)
+// Plan checks reproduce's flags into the matrix api x config.
+func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error) {
+	p, err := experiment.Own[*Params](ps)
 	if err != nil {
 		return nil, err
 	}
-	return NewPlan(p), nil
-}
-
-// ParamsFrom validates the flags, all before anything starts.
-func ParamsFrom(c *experiment.Flags, rounds int) (Params, error) {
-	p := Params{Rounds: rounds, Connections: c.Int("connections"), Pipelining: c.Int("pipelining")}
-	switch api := c.String("api"); api {
-	case NodeAPI, GoAPI, PyAPI:
-		p.APIs = []string{api}
-	case "all":
-		p.APIs = APIs
-	default:
-		return p, usagef("--api %q: want node, go, python or all", c.String("api"))
-	}
-	for _, f := range strings.Split(c.String("configs"), ",") {
-		f = strings.TrimSpace(f)
-		if f == "" || slices.Contains(p.Configs, f) {
-			continue
-		}
-		if !slices.Contains(Configs, f) {
-			return p, usagef("--configs: unknown configuration %q (known: %s)", f, strings.Join(Configs, ", "))
-		}
-		p.Configs = append(p.Configs, f)
-	}
-	if len(p.Configs) == 0 {
-		return p, usagef("--configs: need at least one of %s", strings.Join(Configs, ", "))
-	}
-	duration := c.Duration("duration")
-	warmup := c.Duration("warmup-time")
-	switch {
-	case p.Connections < 1 || p.Connections > 10000:
-		return p, usagef("--connections %d: want 1 to 10000", p.Connections)
-	case p.Pipelining < 1 || p.Pipelining > 1000:
-		return p, usagef("--pipelining %d: want 1 to 1000", p.Pipelining)
-	case duration < 500*time.Millisecond || duration > time.Hour:
-		return p, usagef("--duration %v: want 500ms to 1h", duration)
-	case warmup < 0 || warmup > 10*time.Minute:
-		return p, usagef("--warmup-time %v: want 0 to 10m", warmup)
-	}
-	p.DurationS, p.WarmupS = duration.Seconds(), warmup.Seconds()
-	p.MaxRunTimeS = (duration + warmup + 2*time.Minute).Seconds()
-
-	ld, err := experiment.ParseLogDriver(c)
+	settled, err := p.settled(rounds)
 	if err != nil {
-		return p, err
+		return nil, err
 	}
-	p.LogDriver, p.LogOpts, p.NonBlocking = ld.Driver, ld.Opts, ld.NonBlocking
-
-	if c.Bool("engine-cpu") {
-		p.EngineCPU = true
-		p.EngineCPUHow = EngineHelper
-	}
-
-	// wrk pipelines only through a Lua script: with more than one request in flight per
-	// connection its load would not be the kit's.
-	p.Wrk = c.Bool("wrk")
-	if p.Wrk && p.Pipelining > 1 {
-		if c.IsSet("wrk") {
-			return p, usagef("--wrk: wrk sends one request at a time per connection; with --pipelining %d it would not offer the kit's load (--wrk=false)", p.Pipelining)
-		}
-		p.Wrk = false
-	}
-
-	lim, err := c.Limits()
-	if err != nil {
-		return p, err
-	}
-	p.Limits = Limits(lim)
-	return p, nil
+	return NewPlan(settled), nil
 }
 
 // Resume reads the plan back from the bundle in dir, which must verify.

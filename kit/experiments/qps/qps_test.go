@@ -366,11 +366,11 @@ func TestBadFlagsAreUsageErrors(t *testing.T) {
 
 func parse(t *testing.T, args ...string) (Params, error) {
 	t.Helper()
-	fs := experiment.FlagsOf(Experiment{})
-	if err := fs.Set.Parse(args); err != nil {
-		t.Fatalf("%v: %v", args, err)
+	p := DefaultParams()
+	if err := experiment.FlagSet(Name, p).Parse(args); err != nil {
+		return Params{}, experiment.Usagef("%v", err) // as the command line says it
 	}
-	return ParamsFrom(fs, 3)
+	return p.settled(3)
 }
 
 func TestTheEngineCPUIsAHelperAndAFigure(t *testing.T) {

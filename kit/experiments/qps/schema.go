@@ -69,6 +69,10 @@ type Params struct {
 	WrkConfigs []string `json:"wrk_configs,omitempty"`
 	WrkOrder   string   `json:"wrk_order,omitempty"`
 	Platform   string   `json:"platform"`
+
+	// wrkGiven says --wrk was given, which Check refuses beside --pipelining over 1
+	// where the default is turned off.
+	wrkGiven bool
 }
 
 // Planned is the runs the parameters plan, every API x configuration once a round: what

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -32,14 +33,14 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	b := &Bundle{}
 	verify.Entries(v.res, files, Experiment{}.Layout())
 	verify.Checksums(v.res, files.Data, Experiment{}.Layout(), DataFiles)
-	manifestOK := v.manifest(b)
+	manifestOK := v.manifest(b) && experiment.CheckManifest(v.res, &b.M.Parameters)
 	runLines, runsOK, runAbsent := verify.Rows(v.res, v.files, RunsFile, &b.Runs, addedLater[RunsFile])
 	legacyDash(v.res, b.Runs)
 	seriesLines, seriesOK, _ := verify.Rows(v.res, v.files, SeriesFile, &b.Series, nil)
 	condLines, condsOK, condAbsent := verify.Rows(v.res, v.files, ConditionsFile, &b.Conditions, addedLater[ConditionsFile])
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
 	verify.CheckDataPackage(v.res, v.files, DataFiles, func(name string) bool { return parsed[name] })
-	verify.Tables(v.res, v.files, tables, func(name string) bool { return parsed[name] }, b.M.Parameters.Planned())
+	verify.Tables(v.res, v.files, tables, func(name string) bool { return parsed[name] }, experiment.PlannedRuns(manifestOK, b.M.Parameters.Planned))
 	c := &v.res.Counts
 	c.Conditions = len(b.Conditions)
 	c.Trusted = -1 // a closed loop has no send-lag bound: no run is more or less trusted

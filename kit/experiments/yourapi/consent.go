@@ -1,7 +1,6 @@
 package yourapi
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -11,28 +10,6 @@ import (
 // The flags that relax the kit's hardening of the service. Only the command line grants
 // them: a bundle to resume, which anyone may have written, never does (Consent).
 var relaxingFlags = []string{"writable-root", "keep-user", "cap-add", "new-privileges"}
-
-var capName = regexp.MustCompile(`^[A-Z_]+$`)
-
-// hardeningFrom is the hardening the relaxing flags leave: the kit's own (a read-only
-// root, uid 65532, every capability dropped, no new privileges) less what they name.
-func hardeningFrom(c *experiment.Flags) (Hardening, error) {
-	h := Hardening{ReadOnlyRoot: !c.Bool("writable-root"), User: User, CapDrop: "ALL", NoNewPrivileges: !c.Bool("new-privileges")}
-	if c.Bool("keep-user") {
-		h.User = ""
-	}
-	for _, cp := range c.StringSlice("cap-add") {
-		cp = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(cp)), "CAP_")
-		if !capName.MatchString(cp) || cp == "ALL" {
-			return h, usagef("--cap-add %q: want one capability's name, such as DAC_OVERRIDE", cp)
-		}
-		if !slices.Contains(h.CapAdd, cp) {
-			h.CapAdd = append(h.CapAdd, cp)
-		}
-	}
-	h.Relaxed = h.relaxed()
-	return h, nil
-}
 
 // flags are the command line that makes h: the relaxing flags it needs.
 func (h Hardening) flags() []string {
@@ -62,11 +39,14 @@ func (p *Plan) ConsentFlags() []string { return relaxingFlags }
 // refused in one line naming the flags. A bundle's hardening that no command line makes
 // (another user, a capability named oddly, a record that does not follow from its
 // fields) is refused too. The plan then runs with the command line's hardening.
-func (p *Plan) Consent(fs *experiment.Flags) error {
-	given, err := hardeningFrom(fs)
+func (p *Plan) Consent(asked experiment.Params) error {
+	ps, err := experiment.Own[*Params](asked)
 	if err != nil {
 		return err
 	}
+	given := ps.Hardening
+	given.CapAdd = slices.Clone(given.CapAdd)
+	given.Relaxed = given.relaxed()
 	recorded := p.bundle.M.Parameters.Hardening
 	if recorded.CapDrop != "ALL" || (recorded.User != User && recorded.User != "") || !slices.Equal(recorded.Relaxed, recorded.relaxed()) ||
 		slices.ContainsFunc(recorded.CapAdd, func(c string) bool { return !capName.MatchString(c) || c == "ALL" }) {

@@ -73,6 +73,12 @@ type Params struct {
 	// CPUHow says how CPU inside and outside the container is measured.
 	CPUHow   string `json:"cpu_how"`
 	Platform string `json:"platform"`
+
+	// commands are the --config-cmd NAME:ARGS given, set in their configurations once
+	// checked; given says which flags of one load shape were given (Check refuses them
+	// with the other). A manifest has neither.
+	commands []string
+	given    struct{ rate, maxSendLag, retries, connections, pipelining bool }
 }
 
 // Planned is the runs the parameters plan, every configuration once a round: what

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -37,12 +38,13 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 		problem(verify.Problem{File: ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(b.M.Experiment)), Want: strconv.Quote(Name)})
 		manifestOK = false
 	}
+	manifestOK = manifestOK && experiment.CheckManifest(res, &b.M.Parameters)
 	runLines, runsOK, _ := verify.Rows(res, files.Data, RunsFile, &b.Runs, nil)
 	seriesLines, seriesOK, _ := verify.Rows(res, files.Data, SeriesFile, &b.Series, nil)
 	condLines, condsOK, _ := verify.Rows(res, files.Data, ConditionsFile, &b.Conditions, nil)
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
 	verify.CheckDataPackage(res, files.Data, DataFiles, func(name string) bool { return parsed[name] })
-	verify.Tables(res, files.Data, tables, func(name string) bool { return parsed[name] }, b.M.Parameters.Planned())
+	verify.Tables(res, files.Data, tables, func(name string) bool { return parsed[name] }, experiment.PlannedRuns(manifestOK, b.M.Parameters.Planned))
 	c := &res.Counts
 	c.Conditions = len(b.Conditions)
 	c.Trusted = -1

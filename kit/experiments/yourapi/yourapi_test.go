@@ -23,20 +23,21 @@ import (
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-func flags(t *testing.T, args ...string) *experiment.Flags {
+// flags are your-api's parameters with args parsed, as reproduce parses them.
+func flags(t *testing.T, args ...string) *Params {
 	t.Helper()
-	fs := experiment.FlagsOf(Experiment{})
-	if err := fs.Set.Parse(args); err != nil {
+	p := DefaultParams()
+	if err := experiment.FlagSet(Name, p).Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	return fs
+	return p
 }
 
 var good = []string{"--image", "myorg/api:1.4", "--port", "8080", "--path", "/health",
 	"--config", "none:LOG_LEVEL=off", "--config", "console:LOG_TARGET=stdout", "--config", "file:LOG_TARGET=file,LOG_DIR=/var/log/app", "--log-file", "/var/log/app"}
 
 func TestTheIssuesCommandPlans(t *testing.T) {
-	p, err := ParamsFrom(flags(t, good...), 2)
+	p, err := flags(t, good...).settled(2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestTheIssuesCommandPlans(t *testing.T) {
 	if h := p.Hardening; !h.ReadOnlyRoot || h.User != User || !h.NoNewPrivileges || len(h.Relaxed) != 0 {
 		t.Errorf("hardening %+v", h)
 	}
-	p, err = ParamsFrom(flags(t, append(good, "--keep-user", "--writable-root", "--cap-add", "net_bind_service", "--config-cmd", "console:--log stdout --v", "--baseline", "file")...), 1)
+	p, err = flags(t, append(good, "--keep-user", "--writable-root", "--cap-add", "net_bind_service", "--config-cmd", "console:--log stdout --v", "--baseline", "file")...).settled(1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestBadInputIsOneLine(t *testing.T) {
 		{[]string{"--image", "x", "--port", "80", "--config", "a", "--log-file", "var/log"}, "--log-file"},
 		{[]string{"--image", "x", "--port", "80", "--config", "a", "--path", "health"}, "--path"},
 	} {
-		_, err := ParamsFrom(flags(t, c.args...), 1)
+		_, err := flags(t, c.args...).settled(1)
 		var u experiment.UsageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: %v, want one line with %q", c.args, err, c.want)

@@ -179,6 +179,10 @@ type Params struct {
 	ClientTopology string `json:"client_topology,omitempty"`
 	Limits         Limits `json:"limits"`
 	Platform       string `json:"platform"`
+
+	// Calibrate has reproduce measure the instrument first (--calibrate); the
+	// manifest's calibration says whether it did.
+	Calibrate bool `json:"-"`
 }
 
 // Planned is the runs the parameters plan, every API x mode x reader once a round

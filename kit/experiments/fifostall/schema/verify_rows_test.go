@@ -113,9 +113,6 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 		{schema.RuleTimes, schema.RunsFile, "overhead_s", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", run), "overhead_s", "0.5")
 		}, true},
-		{schema.RuleLagBound, bundle.ManifestFile, "parameters.max_send_lag_p99_ms", func(t *testing.T, dir string) {
-			setManifest(t, dir, `"max_send_lag_p99_ms": 1`, `"max_send_lag_p99_ms": 50`)
-		}, false},
 		{schema.RulePercentiles, schema.RunsFile, "p99_ms", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", run), "p99_ms", "0.1")
 		}, false},

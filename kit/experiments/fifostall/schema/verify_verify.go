@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -22,10 +23,11 @@ func Verify(f *bundle.Files) *verify.Result {
 	v := &verifier{res: res, files: f.Data, ok: map[string]bool{}, absent: map[string][]string{}}
 	verify.Entries(res, f, Names())
 	verify.Checksums(res, f.Data, Names(), DataFiles)
-	v.ok[bundle.ManifestFile] = verify.Manifest(res, f.Data, &v.manifestBody, func() *bundle.Common { return &v.manifestBody.Common })
+	v.ok[bundle.ManifestFile] = verify.Manifest(res, f.Data, &v.manifestBody, func() *bundle.Common { return &v.manifestBody.Common }) &&
+		experiment.CheckManifest(res, &v.manifestBody.Parameters)
 	v.tables()
 	v.dataPackage() // verify_datapackage.go
-	verify.Tables(res, f.Data, tables, func(name string) bool { return v.ok[name] }, v.manifestBody.Parameters.Planned())
+	verify.Tables(res, f.Data, tables, func(name string) bool { return v.ok[name] }, experiment.PlannedRuns(v.ok[bundle.ManifestFile], v.manifestBody.Parameters.Planned))
 	if v.ok[RunsFile] {
 		v.index()
 		if v.ok[RequestsFile] {

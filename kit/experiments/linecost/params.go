@@ -1,0 +1,134 @@
+package linecost
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment"
+	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+)
+
+// DefaultParams are line-cost's parameters before any flag: every language with its
+// first library, every way.
+func DefaultParams() *Params {
+	return &Params{Languages: slices.Clone(Languages), Libraries: DefaultLibraries(), Line: lc.LineDefault, Ways: slices.Clone(lc.Ways),
+		Lines: DefaultLines, FsyncLines: DefaultFsyncLines, Trials: DefaultTrials, WarmupTrials: DefaultWarmup, RateLinesPerS: DefaultRate,
+		QueueFull: lc.Block, QueueSize: lc.DefaultQueueSize, CPUs: DefaultCPUs, MemoryBytes: DefaultMemoryBytes, PidsLimit: DefaultPidsLimit}
+}
+
+// memoryFlag is the measuring container's memory limit: what the slowest language's
+// runtime needs to start, at least.
+var memoryFlag = experiment.SizeFlag{Name: "memory", Usage: "memory limit of the measuring container (no swap)", Least: 32 << 20}
+
+// Bind declares line-cost's flags, each bound to the field the manifest records it in.
+func (p *Params) Bind(fs *flag.FlagSet) {
+	fs.Var(experiment.List(&p.Languages), "languages", "languages, comma-separated (go, python, node)")
+	fs.Var(experiment.List(&p.Libraries), "libraries", "logging libraries, comma-separated, each measured in its language ("+lc.LibrariesHelp()+"); what a library cannot do is "+lc.NotOfferedMark+", marked in the tables and not run ("+lc.NotOfferedHelp()+")")
+	fs.StringVar(&p.Line, "line", p.Line, lc.LineShapeHelp)
+	fs.Var(experiment.List(&p.Ways), "ways", "ways, comma-separated")
+	fs.Int64Var(&p.Lines, "lines", p.Lines, fmt.Sprintf("lines per trial (at least %d)", lc.MinLines))
+	fs.Int64Var(&p.FsyncLines, "fsync-lines", p.FsyncLines, fmt.Sprintf("lines per trial of the fsync way (at least %d)", lc.MinLines))
+	fs.IntVar(&p.Trials, "trials", p.Trials, "trials per run, kept")
+	fs.IntVar(&p.WarmupTrials, "warmup-trials", p.WarmupTrials, "warm-up trials per run, discarded")
+	fs.Float64Var(&p.RateLinesPerS, "line-rate", p.RateLinesPerS, "lines per second, for the share of a core a way costs your service")
+	fs.StringVar(&p.QueueFull, "queue-full", p.QueueFull, "the queue way when its queue is full: block or drop")
+	fs.IntVar(&p.QueueSize, "queue-size", p.QueueSize, "lines the queue way's queue holds")
+	fs.StringVar(&p.Volume, "volume", p.Volume, "an existing named volume for the log files (default: a fresh one per run)")
+	experiment.MeasuringCPUsFlag.Bind(fs, &p.CPUs)
+	memoryFlag.Bind(fs, &p.MemoryBytes)
+}
+
+// Check refuses parameters that would measure nothing meaningful, flag or manifest
+// alike; a bundle written before the library axis (Legacy) is held to what its kit
+// asked.
+func (p Params) Check() error {
+	return experiment.FirstProblem(
+		func() error { return experiment.CheckRounds(p.Rounds) },
+		func() error { return experiment.CheckList("languages", p.Languages, Languages) },
+		func() error { return experiment.CheckList("ways", p.Ways, lc.Ways) },
+		func() error {
+			if p.Legacy() {
+				return nil
+			}
+			return experiment.CheckList("libraries", p.Libraries, AllLibraryIDs())
+		},
+		func() error {
+			switch {
+			case p.Lines < lc.MinLines || p.Lines > 10_000_000:
+				return usagef("--lines %d: want %d to 10000000 lines per trial (fewer are too close to the clock's resolution and the cost of reading it)", p.Lines, lc.MinLines)
+			case p.FsyncLines < lc.MinLines || p.FsyncLines > 1_000_000:
+				return usagef("--fsync-lines %d: want %d to 1000000 lines per trial", p.FsyncLines, lc.MinLines)
+			case p.Trials < 2 || p.Trials > 1000:
+				return usagef("--trials %d: want 2 to 1000 (an interval needs at least two)", p.Trials)
+			case p.WarmupTrials < 0 || p.WarmupTrials > 100:
+				return usagef("--warmup-trials %d: want 0 to 100 warm-up trials", p.WarmupTrials)
+			case !(p.RateLinesPerS > 0 && p.RateLinesPerS <= 1e9):
+				return usagef("--line-rate %v: want more than 0 lines per second", p.RateLinesPerS)
+			case p.QueueFull != lc.Block && p.QueueFull != lc.Drop:
+				return usagef("--queue-full %q: want %s or %s", p.QueueFull, lc.Block, lc.Drop)
+			case p.QueueSize < 1 || p.QueueSize > 1<<20:
+				return usagef("--queue-size %d: want 1 to 1048576 lines", p.QueueSize)
+			}
+			return nil
+		},
+		func() error { return experiment.MeasuringCPUsFlag.Check(p.CPUs) },
+		func() error { return memoryFlag.Check(p.MemoryBytes) },
+		func() error {
+			if strings.ContainsAny(p.Volume, "/:, ") || strings.HasPrefix(p.Volume, "-") {
+				return usagef("--volume %q: want the name of a named volume (docker volume ls)", p.Volume)
+			}
+			return nil
+		},
+		p.checkLibraries,
+	)
+}
+
+// checkLibraries: the line is a shape, every language has a library of the list and
+// every library is of a language, and the plan measures something.
+func (p Params) checkLibraries() error {
+	if p.Legacy() {
+		return nil
+	}
+	if !slices.Contains(lc.LineShapes, p.Line) {
+		return usagef("--line %q: want one of %s", p.Line, strings.Join(lc.LineShapes, ", "))
+	}
+	var libs []string
+	for _, lang := range p.Languages {
+		ls := p.LibrariesOf(lang)
+		if len(ls) == 0 {
+			return usagef("--libraries %s: none of %s's (%s)", strings.Join(p.Libraries, ","), lang, strings.Join(lc.LibraryIDs(lang), ", "))
+		}
+		for _, l := range ls {
+			libs = append(libs, l.ID)
+		}
+	}
+	for _, id := range p.Libraries {
+		if !slices.Contains(libs, id) {
+			return usagef("--libraries: %s is not a library of --languages %s (%s)", id, strings.Join(p.Languages, ","), lc.LibrariesHelp())
+		}
+	}
+	if len(p.Conditions()) == 0 {
+		return usagef("--ways %s: every one is %s by --libraries %s with --line %s", strings.Join(p.Ways, ","), lc.NotOfferedMark, strings.Join(p.Libraries, ","), p.Line)
+	}
+	return nil
+}
+
+// settled are the parameters a plan of rounds records: the default libraries narrowed
+// to --languages, and checked.
+func (p Params) settled(rounds int) (Params, error) {
+	p.Rounds = rounds
+	if slices.Equal(p.Libraries, DefaultLibraries()) {
+		// The default names every language's first library: keep those of --languages.
+		var libs []string
+		for _, lang := range p.Languages {
+			if slices.Contains(Languages, lang) {
+				libs = append(libs, lc.DefaultLibrary(lang).ID)
+			}
+		}
+		p.Libraries = libs
+	}
+	p.Languages, p.Ways, p.Libraries = slices.Clone(p.Languages), slices.Clone(p.Ways), slices.Clone(p.Libraries)
+	return p, p.Check()
+}

@@ -1,0 +1,90 @@
+package qps
+
+import (
+	"flag"
+	"slices"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment"
+)
+
+// DefaultParams are qps's parameters before any flag: the article's load (autocannon
+// -c 10 -d 5 -p 1) on its Node.js API, every configuration.
+func DefaultParams() *Params {
+	return &Params{APIs: []string{NodeAPI}, Configs: slices.Clone(Configs), Connections: 10, Pipelining: 1, DurationS: 5, WarmupS: 1,
+		EngineCPU: true, Wrk: true,
+		Limits: Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256}}
+}
+
+// Bind declares qps's flags, each bound to the field the manifest records it in.
+func (p *Params) Bind(fs *flag.FlagSet) {
+	fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", "API implementation: node (Express and morgan, as published), go, python or all")
+	fs.Var(experiment.List(&p.Configs), "configs", "access-log configurations, comma-separated (none, console, file, console+file)")
+	fs.IntVar(&p.Connections, "connections", p.Connections, "keep-alive connections of the closed-loop load")
+	fs.IntVar(&p.Pipelining, "pipelining", p.Pipelining, "requests in flight per connection")
+	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
+	fs.Var(experiment.Seconds(&p.WarmupS), "warmup-time", "load before each run's measurement, not counted")
+	experiment.BindLogDriver(fs, &p.LogDriver, &p.LogOpts)
+	fs.BoolVar(&p.EngineCPU, "engine-cpu", p.EngineCPU, "measure the engine's own CPU (Docker: dockerd, containerd, shims; Podman: conmon and the service) with a helper container in the host's PID namespace, read-only, no capabilities (--engine-cpu=false: not measured)")
+	fs.BoolVar(&p.Wrk, "wrk", p.Wrk, "in every run, right before the kit's measured load in a condition's odd runs and right after it in its even ones, load the same API from the pod's network namespace with Debian's wrk (same connections, duration and CPU) and record whether the two rates agree within 5%: a rate wrk does not confirm stays data and is marked NOT CONFIRMED (--wrk=false: not checked)")
+	experiment.MarkGiven(fs, "wrk", &p.wrkGiven)
+	(*experiment.Limits)(&p.Limits).Bind(fs, "")
+}
+
+// Check refuses parameters no plan of qps can have, flag or manifest alike, in the
+// order of the flags' usage.
+func (p Params) Check() error {
+	return experiment.FirstProblem(
+		func() error { return experiment.CheckRounds(p.Rounds) },
+		func() error {
+			if experiment.CheckList("api", p.APIs, APIs) != nil {
+				return usagef("--api %q: want node, go, python or all", strings.Join(p.APIs, ","))
+			}
+			return nil
+		},
+		func() error { return experiment.CheckList("configs", p.Configs, Configs) },
+		func() error {
+			switch {
+			case p.Connections < 1 || p.Connections > experiment.MaxConnections:
+				return usagef("--connections %d: want 1 to %d", p.Connections, experiment.MaxConnections)
+			case p.Pipelining < 1 || p.Pipelining > experiment.MaxPipelining:
+				return usagef("--pipelining %d: want 1 to %d", p.Pipelining, experiment.MaxPipelining)
+			case !(p.DurationS >= 0.5 && p.DurationS <= 3600):
+				return usagef("--duration %s: want 500ms to 1h", experiment.FormatSeconds(p.DurationS))
+			case !(p.WarmupS >= 0 && p.WarmupS <= 600):
+				return usagef("--warmup-time %s: want 0 to 10m", experiment.FormatSeconds(p.WarmupS))
+			}
+			return nil
+		},
+		func() error { return experiment.CheckLogDriver(p.LogDriver, p.LogOpts) },
+		// wrk pipelines only through a Lua script: with more than one request in flight
+		// per connection its load would not be the kit's. Left on by default, it is
+		// turned off (settled); asked for, it is refused.
+		func() error {
+			if p.wrkGiven && p.Wrk && p.Pipelining > 1 {
+				return usagef("--wrk: wrk sends one request at a time per connection; with --pipelining %d it would not offer the kit's load (--wrk=false)", p.Pipelining)
+			}
+			return nil
+		},
+		func() error { return experiment.Limits(p.Limits).Check() },
+	)
+}
+
+// settled are the parameters a plan of rounds records: p checked, and what follows
+// from its flags filled in.
+func (p Params) settled(rounds int) (Params, error) {
+	p.Rounds = rounds
+	if err := p.Check(); err != nil {
+		return p, err
+	}
+	p.APIs, p.Configs = slices.Clone(p.APIs), slices.Clone(p.Configs)
+	p.MaxRunTimeS = p.DurationS + p.WarmupS + 120
+	p.NonBlocking = experiment.IsNonBlocking(p.LogOpts)
+	if p.EngineCPU {
+		p.EngineCPUHow = EngineHelper
+	}
+	if p.Wrk && p.Pipelining > 1 {
+		p.Wrk = false
+	}
+	return p, nil
+}

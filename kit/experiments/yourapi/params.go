@@ -1,0 +1,338 @@
+package yourapi
+
+import (
+	"errors"
+	"flag"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+)
+
+// DefaultParams are your-api's parameters before any flag: the qps experiment's closed
+// loop, the kit's hardening, and no image, port or configuration (those are the user's).
+func DefaultParams() *Params {
+	return &Params{Path: "/", Load: contract.LoadClosed, Connections: 10, Pipelining: 1, RateRPS: 100, MaxSendLagP99Ms: 1, Retries: 2,
+		DurationS: 5, WarmupS: 1, ReadyTimeoutS: 30,
+		Limits:    Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256},
+		Hardening: Hardening{ReadOnlyRoot: true, User: User, CapDrop: "ALL", NoNewPrivileges: true}}
+}
+
+// Bind declares your-api's flags, each bound to the field the manifest records it in.
+func (p *Params) Bind(fs *flag.FlagSet) {
+	fs.StringVar(&p.Image, "image", p.Image, "the service's image, one the engine already has (a name:tag or an ID); the kit does not pull")
+	fs.IntVar(&p.Port, "port", p.Port, "the TCP port the service listens on inside its container (it must listen on 127.0.0.1 or all addresses)")
+	fs.StringVar(&p.Path, "path", p.Path, "the path loaded, answered with a 2xx status (GET)")
+	fs.Var(configsValue{&p.Configs}, "config", "one logging configuration NAME:ENV=VALUE[,ENV=VALUE] (NAME alone: the image's defaults); at least one")
+	fs.Var(commandsValue{&p.commands}, "config-cmd", "NAME:ARGS replaces the image's command (its CMD, after its entrypoint) in configuration NAME, ARGS split at spaces, for images configured by flags")
+	fs.StringVar(&p.Baseline, "baseline", p.Baseline, "the configuration every other one's cost is set against (default: the first --config)")
+	fs.StringVar(&p.LogFile, "log-file", p.LogFile, "a directory in the container where the service writes its log file: the run's volume is mounted there and every file in it is counted after the run")
+	fs.StringVar(&p.Load, "load", p.Load, "load shape: closed (the qps experiment's keep-alive connections, as autocannon) or open (fifo-stall's fixed rate, latency from the scheduled send)")
+	fs.IntVar(&p.Connections, "connections", p.Connections, "keep-alive connections of the closed-loop load (with --load closed)")
+	fs.IntVar(&p.Pipelining, "pipelining", p.Pipelining, "requests in flight per connection (with --load closed)")
+	fs.Float64Var(&p.RateRPS, "rate", p.RateRPS, "offered load, requests per second (with --load open)")
+	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --load open)")
+	fs.IntVar(&p.Retries, "retries", p.Retries, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle; with --load open)")
+	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
+	fs.Var(experiment.Seconds(&p.WarmupS), "warmup-time", "load before each run's measurement, not counted")
+	fs.Var(experiment.Seconds(&p.ReadyTimeoutS), "ready-timeout", "longest wait for the service to answer --path with a 2xx status")
+	experiment.BindLogDriver(fs, &p.LogDriver, &p.LogOpts)
+	(*experiment.Limits)(&p.Limits).Bind(fs, "the service's")
+	fs.Var(experiment.Negated(&p.Hardening.ReadOnlyRoot), "writable-root", "relax the hardening: the service's root file system is writable (recorded in the manifest)")
+	fs.Var(keepUserValue{&p.Hardening.User}, "keep-user", "relax the hardening: run the service as its image's user, not the kit's uid 65532 (recorded)")
+	fs.Var(capsValue{&p.Hardening.CapAdd}, "cap-add", "relax the hardening: give the service this capability back after dropping all, such as DAC_OVERRIDE for a root user (--keep-user) writing to the volume; a non-root user gets none (recorded)")
+	fs.Var(experiment.Negated(&p.Hardening.NoNewPrivileges), "new-privileges", "relax the hardening: let setuid binaries and file capabilities take effect in the service (recorded)")
+	// A flag of the other load shape would do nothing: Check refuses it given.
+	for _, g := range p.shapeFlags() {
+		experiment.MarkGiven(fs, g.name, g.given)
+	}
+}
+
+// shapeFlag is a flag of one load shape only, and whether it was given.
+type shapeFlag struct {
+	name, load string
+	given      *bool
+}
+
+// shapeFlags are the flags of one load shape, in the order Check names them.
+func (p *Params) shapeFlags() []shapeFlag {
+	return []shapeFlag{
+		{"rate", contract.LoadOpen, &p.given.rate}, {"max-send-lag", contract.LoadOpen, &p.given.maxSendLag}, {"retries", contract.LoadOpen, &p.given.retries},
+		{"connections", contract.LoadClosed, &p.given.connections}, {"pipelining", contract.LoadClosed, &p.given.pipelining},
+	}
+}
+
+var (
+	configName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$`)
+	envName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	capName    = regexp.MustCompile(`^[A-Z_]+$`)
+)
+
+// Check refuses parameters no plan of your-api can have, flag or manifest alike, in
+// the order of the flags' usage.
+func (p Params) Check() error {
+	open := p.Load == contract.LoadOpen
+	return experiment.FirstProblem(
+		func() error { return experiment.CheckRounds(p.Rounds) },
+		func() error {
+			switch {
+			case strings.TrimSpace(p.Image) == "":
+				return usagef("--image: name the service's image (one the engine already has)")
+			case p.Port < 1 || p.Port > 65535:
+				return usagef("--port %d: want the service's TCP port, 1 to 65535", p.Port)
+			case !strings.HasPrefix(p.Path, "/") || strings.ContainsAny(p.Path, " \t\r\n"):
+				return usagef("--path %q: want an absolute path without spaces, such as /health", p.Path)
+			}
+			return nil
+		},
+		p.checkConfigs,
+		p.checkCommands,
+		func() error {
+			if p.Baseline != "" && !slices.Contains(p.ConfigNames(), p.Baseline) {
+				return usagef("--baseline %s: not one of the configurations (%s)", p.Baseline, strings.Join(p.ConfigNames(), ", "))
+			}
+			if dir := p.LogFile; dir != "" && (!path.IsAbs(dir) || path.Clean(dir) == "/") {
+				return usagef("--log-file %q: want the absolute directory the service writes its log file in, such as /var/log/app", dir)
+			}
+			return nil
+		},
+		func() error {
+			switch {
+			case p.Load != contract.LoadClosed && !open:
+				return usagef("--load %q: want closed or open", p.Load)
+			// The other shape's fields are 0 in a manifest; every count is bounded.
+			case p.Connections < 0 || p.Connections > experiment.MaxConnections || !open && p.Connections < 1:
+				return usagef("--connections %d: want 1 to %d", p.Connections, experiment.MaxConnections)
+			case p.Pipelining < 0 || p.Pipelining > experiment.MaxPipelining || !open && p.Pipelining < 1:
+				return usagef("--pipelining %d: want 1 to %d", p.Pipelining, experiment.MaxPipelining)
+			case open && !(p.RateRPS >= 1 && p.RateRPS <= 100000):
+				return usagef("--rate %v: want 1 to 100000 requests per second", p.RateRPS)
+			case p.Retries < 0 || p.Retries > 10:
+				return usagef("--retries %d: want 0 to 10", p.Retries)
+			case !(p.DurationS >= 0.5 && p.DurationS <= 3600):
+				return usagef("--duration %s: want 500ms to 1h", experiment.FormatSeconds(p.DurationS))
+			case !(p.WarmupS >= 0 && p.WarmupS <= 600):
+				return usagef("--warmup-time %s: want 0 to 10m", experiment.FormatSeconds(p.WarmupS))
+			case !(p.ReadyTimeoutS >= 1 && p.ReadyTimeoutS <= 600):
+				return usagef("--ready-timeout %s: want 1s to 10m", experiment.FormatSeconds(p.ReadyTimeoutS))
+			case open && !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000):
+				return usagef("--max-send-lag %s: want more than 0 and at most 1m", experiment.FormatSeconds(p.MaxSendLagP99Ms/1e3))
+			}
+			for _, f := range p.shapeFlags() {
+				if *f.given && f.load != p.Load {
+					return usagef("--%s does nothing with --load %s", f.name, p.Load)
+				}
+			}
+			return nil
+		},
+		func() error { return experiment.CheckLogDriver(p.LogDriver, p.LogOpts) },
+		func() error { return experiment.Limits(p.Limits).Check() },
+		func() error {
+			if len(p.Hardening.CapAdd) > experiment.MaxListValues {
+				return usagef("--cap-add: %d capabilities, at most %d", len(p.Hardening.CapAdd), experiment.MaxListValues)
+			}
+			for _, c := range p.Hardening.CapAdd {
+				if !capName.MatchString(c) || c == "ALL" {
+					return usagef("--cap-add %q: want one capability's name, such as DAC_OVERRIDE", c)
+				}
+			}
+			return nil
+		},
+	)
+}
+
+// checkConfigs: at least one configuration, each named once and assigning variables
+// by name, each once.
+func (p Params) checkConfigs() error {
+	switch {
+	case len(p.Configs) == 0:
+		return usagef("--config: give at least one logging configuration, such as --config none:LOG_LEVEL=off")
+	case len(p.Configs) > experiment.MaxListValues:
+		return usagef("--config: %d configurations, at most %d", len(p.Configs), experiment.MaxListValues)
+	}
+	for i, c := range p.Configs {
+		if !configName.MatchString(c.Name) {
+			return usagef("--config %q: want NAME:ENV=VALUE[,ENV=VALUE], NAME of letters, digits, _ . + - (at most 40)", c.Name)
+		}
+		if len(c.Env) > experiment.MaxListValues || len(c.Cmd) > experiment.MaxListValues {
+			return usagef("--config %s: more than %d variables or arguments", c.Name, experiment.MaxListValues)
+		}
+		var seen []string
+		for _, a := range c.Env {
+			k, _, ok := strings.Cut(a, "=")
+			switch {
+			case !ok:
+				return usagef("--config %s: %q is not an assignment ENV=VALUE", c.Name, a)
+			case !envName.MatchString(k):
+				return usagef("--config %s: %q is not a variable name", c.Name, k)
+			case slices.Contains(seen, k):
+				return usagef("--config %s: %s is assigned twice", c.Name, k)
+			}
+			seen = append(seen, k)
+		}
+		if slices.ContainsFunc(p.Configs[:i], func(have Config) bool { return have.Name == c.Name }) {
+			return usagef("--config %s: the name is given twice", c.Name)
+		}
+	}
+	return nil
+}
+
+// checkCommands: each --config-cmd names a configuration, once, and gives a command.
+func (p Params) checkCommands() error {
+	var named []string
+	for _, s := range p.commands {
+		name, args, ok := strings.Cut(s, ":")
+		i := slices.IndexFunc(p.Configs, func(have Config) bool { return have.Name == name })
+		switch {
+		case !ok || strings.TrimSpace(args) == "":
+			return usagef("--config-cmd %q: want NAME:ARGS, such as 'verbose:--log-level debug'", s)
+		case i < 0:
+			return usagef("--config-cmd %s: no --config of that name", name)
+		case p.Configs[i].Cmd != nil || slices.Contains(named, name):
+			return usagef("--config-cmd %s: given twice", name)
+		}
+		named = append(named, name)
+	}
+	return nil
+}
+
+// settled are the parameters a plan of rounds records: p checked, and what follows
+// from its flags filled in (the baseline, the commands, the other load shape's fields
+// zero, the relaxed hardening named).
+func (p Params) settled(rounds int) (Params, error) {
+	p.Rounds = rounds
+	if err := p.Check(); err != nil {
+		return p, err
+	}
+	p.Image = strings.TrimSpace(p.Image)
+	if p.LogFile != "" {
+		p.LogFile = path.Clean(p.LogFile)
+	}
+	p.Configs = slices.Clone(p.Configs)
+	for _, s := range p.commands {
+		name, args, _ := strings.Cut(s, ":")
+		i := slices.IndexFunc(p.Configs, func(have Config) bool { return have.Name == name })
+		p.Configs[i].Cmd = strings.Fields(args)
+	}
+	p.commands = nil
+	if p.Baseline == "" {
+		p.Baseline = p.Configs[0].Name
+	}
+	p.MaxRunTimeS = p.ReadyTimeoutS + p.DurationS + p.WarmupS + 120
+	if p.Load == contract.LoadClosed {
+		p.RateRPS, p.MaxSendLagP99Ms, p.Retries = 0, 0, 0
+	} else {
+		p.Connections, p.Pipelining = 0, 0
+	}
+	p.NonBlocking = experiment.IsNonBlocking(p.LogOpts)
+	p.Hardening.CapAdd = slices.Clone(p.Hardening.CapAdd)
+	p.Hardening.Relaxed = p.Hardening.relaxed()
+	return p, nil
+}
+
+// relaxed names what the service was allowed beyond the kit's hardening.
+func (h Hardening) relaxed() []string {
+	var out []string
+	if !h.ReadOnlyRoot {
+		out = append(out, "writable root file system (--writable-root)")
+	}
+	if h.User == "" {
+		out = append(out, "the image's own user (--keep-user)")
+	}
+	for _, c := range h.CapAdd {
+		out = append(out, "capability "+c+" (--cap-add)")
+	}
+	if !h.NoNewPrivileges {
+		out = append(out, "new privileges (--new-privileges)")
+	}
+	return out
+}
+
+// configsValue is --config: each use one configuration, NAME:ENV=VALUE[,ENV=VALUE],
+// its commas its own; Check holds each to its rules.
+type configsValue struct{ v *[]Config }
+
+func (c configsValue) IsRepeatable() bool { return true }
+func (c configsValue) String() string {
+	if c.v == nil {
+		return ""
+	}
+	var names []string
+	for _, cfg := range *c.v {
+		names = append(names, cfg.Name)
+	}
+	return strings.Join(names, ",")
+}
+func (c configsValue) Set(s string) error {
+	name, assigns, _ := strings.Cut(s, ":")
+	cfg := Config{Name: strings.TrimSpace(name)}
+	if strings.TrimSpace(assigns) != "" {
+		cfg.Env = strings.Split(assigns, ",")
+	}
+	*c.v = append(*c.v, cfg)
+	return nil
+}
+
+// commandsValue is --config-cmd: each use NAME:ARGS, applied to its configuration once
+// the flags are checked.
+type commandsValue struct{ v *[]string }
+
+func (c commandsValue) IsRepeatable() bool { return true }
+func (c commandsValue) String() string {
+	if c.v == nil {
+		return ""
+	}
+	return strings.Join(*c.v, " ")
+}
+func (c commandsValue) Set(s string) error { *c.v = append(*c.v, s); return nil }
+
+// keepUserValue is --keep-user: the image's own user ("") in place of the kit's.
+type keepUserValue struct{ v *string }
+
+func (k keepUserValue) IsBoolFlag() bool { return true }
+func (k keepUserValue) String() string {
+	if k.v == nil {
+		return "false"
+	}
+	if *k.v == "" {
+		return "true"
+	}
+	return "false"
+}
+func (k keepUserValue) Set(s string) error {
+	keep, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	*k.v = User
+	if keep {
+		*k.v = ""
+	}
+	return nil
+}
+
+// capsValue is --cap-add: each use one or more capabilities, comma-separated, in the
+// kernel's spelling (net_bind_service and CAP_NET_BIND_SERVICE are NET_BIND_SERVICE),
+// each once.
+type capsValue struct{ v *[]string }
+
+func (c capsValue) IsRepeatable() bool { return true }
+func (c capsValue) String() string {
+	if c.v == nil {
+		return ""
+	}
+	return strings.Join(*c.v, ",")
+}
+func (c capsValue) Set(s string) error {
+	for _, cp := range strings.Split(s, ",") {
+		cp = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(cp)), "CAP_")
+		if !slices.Contains(*c.v, cp) {
+			*c.v = append(*c.v, cp)
+		}
+	}
+	return nil
+}
