@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -27,9 +28,21 @@ var errDryRun = errors.New("dry run: no engine reached")
 
 // readmeExamples are the logbench command lines of the README's sh blocks, as written
 // (`go run ./cmd/logbench` or `logbench`, a comment after #), with their line numbers.
-func readmeExamples(t *testing.T) (lines []int, examples [][]string) {
+func readmeExamples(t *testing.T) (lines []string, examples [][]string) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(readmeDir, "README.md"))
+	docs, _ := filepath.Glob(filepath.Join(readmeDir, "docs", "*.md"))
+	for _, path := range append([]string{filepath.Join(readmeDir, "README.md")}, docs...) {
+		l, e := docExamples(t, path)
+		lines, examples = append(lines, l...), append(examples, e...)
+	}
+	return lines, examples
+}
+
+// docExamples are readmeExamples of one document, each named by its file and line.
+func docExamples(t *testing.T, path string) (lines []string, examples [][]string) {
+	t.Helper()
+	name, _ := filepath.Rel(readmeDir, path)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,10 +74,10 @@ func readmeExamples(t *testing.T) (lines []int, examples [][]string) {
 			continue // another tool's line (ssh-keygen, sha256sum, tar)
 		}
 		if strings.ContainsAny(text, `'"<>|&;$`) {
-			t.Errorf("README.md:%d: an example with shell syntax or a placeholder (%s): examples are run as they stand", n, text)
+			t.Errorf("%s:%d: an example with shell syntax or a placeholder (%s): examples are run as they stand", name, n, text)
 			continue
 		}
-		lines, examples = append(lines, n), append(examples, strings.Fields(text))
+		lines, examples = append(lines, fmt.Sprintf("%s:%d", name, n)), append(examples, strings.Fields(text))
 	}
 	return lines, examples
 }
@@ -90,8 +103,8 @@ func TestTheREADMEExamplesRun(t *testing.T) {
 	}
 	t.Cleanup(func() { os.Chdir(wasDir) })
 	// What the README's own tar and ssh-keygen lines make, made here as they would be.
-	if !strings.Contains(readme(t), "tar xzf results/2026-11-30-vm2/fifo-py.tar.gz -C results/2026-11-30-vm2") ||
-		!strings.Contains(readme(t), "ssh-keygen -t ed25519 -N '' -f id_ed25519") {
+	if !strings.Contains(docs(t), "tar xzf results/2026-11-30-vm2/fifo-py.tar.gz -C results/2026-11-30-vm2") ||
+		!strings.Contains(docs(t), "ssh-keygen -t ed25519 -N '' -f id_ed25519") {
 		t.Fatal("the README no longer makes the bundle folder and the key its examples use: change this test with it")
 	}
 	if out, err := exec.Command("tar", "xzf", "results/2026-11-30-vm2/fifo-py.tar.gz", "-C", "results/2026-11-30-vm2").CombinedOutput(); err != nil {
@@ -107,12 +120,12 @@ func TestTheREADMEExamplesRun(t *testing.T) {
 		help := slices.Contains(args, "--help")
 		switch {
 		case help && err != nil:
-			t.Errorf("README.md:%d: logbench %s: %v\n%s", lines[i], strings.Join(args, " "), err, out)
+			t.Errorf("%s: logbench %s: %v\n%s", lines[i], strings.Join(args, " "), err, out)
 		case help:
 		case slices.Contains(needsEngine, args[0]) && !errors.Is(err, errDryRun):
-			t.Errorf("README.md:%d: logbench %s: %v, want it to reach for an engine\n%s", lines[i], strings.Join(args, " "), err, out)
+			t.Errorf("%s: logbench %s: %v, want it to reach for an engine\n%s", lines[i], strings.Join(args, " "), err, out)
 		case !slices.Contains(needsEngine, args[0]) && err != nil:
-			t.Errorf("README.md:%d: logbench %s: %v\n%s", lines[i], strings.Join(args, " "), err, out)
+			t.Errorf("%s: logbench %s: %v\n%s", lines[i], strings.Join(args, " "), err, out)
 		}
 	}
 	// The examples wrote only where they say: into the copy.
@@ -121,13 +134,19 @@ func TestTheREADMEExamplesRun(t *testing.T) {
 	}
 }
 
-func readme(t *testing.T) string {
+// docs is the README and every document under docs/, as one text.
+func docs(t *testing.T) string {
 	t.Helper()
-	body, err := os.ReadFile(filepath.Join(readmeDir, "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	paths, _ := filepath.Glob(filepath.Join(readmeDir, "docs", "*.md"))
+	var all strings.Builder
+	for _, path := range append([]string{filepath.Join(readmeDir, "README.md")}, paths...) {
+		body, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(body)
 	}
-	return string(body)
+	return all.String()
 }
 
 // readmeDir is the repository's root, from this package's folder, set before the test
