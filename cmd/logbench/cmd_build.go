@@ -2,12 +2,14 @@ package main
 
 import (
 	"os"
+	"time"
 
 	"github.com/docker/go-units"
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments"
+	"github.com/logbench/logbench/kit/host/debian"
 	"github.com/logbench/logbench/kit/host/images"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -23,6 +25,7 @@ func buildCommand() *cli.Command {
 			&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: found from the working directory)"},
 			&cli.StringFlag{Name: "save", Usage: "also write the images to this tar (the engine's image export), for `logbench load` on a host with no network"},
 			contextFlag(), mirrorFlag(), snapshotFlag(),
+			&cli.StringFlag{Name: "max-release-age", Usage: "how old the Debian Release the bases are built from may be, in days (30d) or as a duration (default: 14d; the bookworm Release the kit knows is accepted at any age, and --snapshot is held to its own time instead)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -31,6 +34,12 @@ func buildCommand() *cli.Command {
 			names, err := imagesToBuild(c)
 			if err != nil {
 				return err
+			}
+			var maxReleaseAge time.Duration
+			if c.IsSet("max-release-age") {
+				if maxReleaseAge, err = debian.ParseAge(c.String("max-release-age")); err != nil {
+					return usagef("--max-release-age: %v", err)
+				}
 			}
 			save := c.String("save")
 			if save != "" {
@@ -43,6 +52,10 @@ func buildCommand() *cli.Command {
 				return err
 			}
 			defer t.Target.Engine.Close()
+			if plans, ok := t.Target.Images.(images.ForPlans); ok && maxReleaseAge > 0 {
+				plans.Bases.MaxReleaseAge = maxReleaseAge
+				t.Target.Images = plans
+			}
 			_, imgs, err := t.BuildImages(c.Context, names)
 			if err != nil || save == "" {
 				return err

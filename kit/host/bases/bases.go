@@ -163,14 +163,26 @@ func Upstream(v string) string {
 	return v
 }
 
+// knownRelease is the Date of the newest Release of bookworm (debian.DefaultSuite)
+// the kit knows: 12.15, of 11 July 2026. bookworm is oldstable and its Release changes
+// only at a point release, months apart, so the current one is always older than
+// debian.DefaultMaxReleaseAge; this one is accepted at any age, and an older one is
+// refused even by a cache that has seen none (see debian.Options.KnownRelease). A
+// later point release is held to the age rule until the kit names it here.
+var knownRelease = time.Date(2026, 7, 11, 10, 16, 37, 0, time.UTC)
+
 // Options say where the packages come from. The zero value means Debian's mirror and
 // the user's cache folder.
 type Options struct {
 	Mirror   string // debian.DefaultMirror when empty
 	Snapshot string // see debian.Options.Snapshot
-	CacheDir string // see debian.Options.CacheDir
-	// WorkDir holds the root file system's tar while it is imported (50 to 170 MB);
-	// the system's temporary folder when empty.
+	// MaxReleaseAge is how old a Release other than the kit's known one may be;
+	// debian.DefaultMaxReleaseAge when zero (see debian.Options.MaxReleaseAge).
+	MaxReleaseAge time.Duration
+	CacheDir      string // see debian.Options.CacheDir
+	// WorkDir holds the root file system's tar while it is imported (50 to 170 MB),
+	// and the packages' files while it is assembled (as much again); the system's
+	// temporary folder when empty.
 	WorkDir string
 }
 
@@ -249,7 +261,8 @@ func (o Options) build(ctx context.Context, eng *engine.Engine, base Base, tag, 
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	deb := debian.Options{Mirror: o.Mirror, Snapshot: o.Snapshot, Arch: arch, CacheDir: o.CacheDir, Progress: progress}
+	deb := debian.Options{Mirror: o.Mirror, Snapshot: o.Snapshot, MaxReleaseAge: o.MaxReleaseAge, KnownRelease: knownRelease,
+		Arch: arch, CacheDir: o.CacheDir, WorkDir: o.WorkDir, Progress: progress}
 	res, err := deb.Build(ctx, base.Spec, f)
 	if err != nil {
 		return Built{}, err

@@ -4,6 +4,8 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -37,13 +39,20 @@ type fakePackage struct {
 	files                            map[string]string // path -> content; "->target" makes a symlink; "/" suffix a folder
 }
 
+// archiveSigner is the fake archives' key, made once: an RSA key takes a second to
+// make on a slow machine, and the tests make dozens of archives.
+var archiveSigner = sync.OnceValues(func() (*openpgp.Entity, error) {
+	return openpgp.NewEntity("logbench test archive", "", "test@example.invalid", nil)
+})
+
 func newFakeArchive(t *testing.T, pkgs []fakePackage) *fakeArchive {
 	t.Helper()
-	signer, err := openpgp.NewEntity("logbench test archive", "", "test@example.invalid", nil)
+	signer, err := archiveSigner()
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &fakeArchive{t: t, signer: signer, files: map[string][]byte{}, date: time.Date(2026, 7, 11, 10, 16, 37, 0, time.UTC)}
+	// Published an hour ago: fresh by every rule of checkFresh.
+	a := &fakeArchive{t: t, signer: signer, files: map[string][]byte{}, date: time.Now().UTC().Truncate(time.Second).Add(-time.Hour)}
 	var index strings.Builder
 	for _, p := range pkgs {
 		deb := makeDeb(t, p.files)
@@ -61,8 +70,14 @@ func newFakeArchive(t *testing.T, pkgs []fakePackage) *fakeArchive {
 	a.files["dists/bookworm/main/binary-amd64/Packages.xz"] = xzBytes(t, []byte(index.String()))
 	a.sign()
 	a.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := strings.TrimPrefix(r.URL.Path, "/debian/")
+		// snap-<time>/... is the archive's state at that time (see useSnapshots): the
+		// files as they are now.
+		if rest, ok := strings.CutPrefix(path, "snap-"); ok {
+			_, path, _ = strings.Cut(rest, "/")
+		}
 		a.mu.Lock()
-		b, ok := a.files[strings.TrimPrefix(r.URL.Path, "/debian/")]
+		b, ok := a.files[path]
 		a.mu.Unlock()
 		if !ok {
 			http.NotFound(w, r)
@@ -81,6 +96,13 @@ func (a *fakeArchive) sign() {
 	release := fmt.Sprintf("Origin: Debian\nCodename: bookworm\nDate: %s\nArchitectures: amd64\nComponents: main\nSHA256:\n %s %d main/binary-amd64/Packages.xz\n",
 		a.date.Format(time.RFC1123), sha(px), len(px))
 	a.files["dists/bookworm/InRelease"] = clearSign(a.t, a.signer, release)
+}
+
+// useSnapshots points --snapshot at the fake archive until the test ends.
+func (a *fakeArchive) useSnapshots() {
+	old := snapshotArchive
+	snapshotArchive = a.srv.URL + "/debian/snap-"
+	a.t.Cleanup(func() { snapshotArchive = old })
 }
 
 func (a *fakeArchive) set(path string, b []byte) {
@@ -207,4 +229,9 @@ func build(t *testing.T, o Options) (Result, []byte, error) {
 	var buf bytes.Buffer
 	res, err := o.Build(context.Background(), testSpec, &buf)
 	return res, buf.Bytes(), err
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -43,8 +43,18 @@ type Options struct {
 	// Snapshot, when set, replaces Mirror with the archive's state at that time:
 	// SnapshotArchive + Snapshot + "/". The format is snapshot.debian.org's,
 	// "20240615T000000Z" (a date "2024-06-15" is accepted and means its midnight UTC).
-	// A build from a snapshot gives the same packages whenever it runs.
+	// A build from a snapshot gives the same packages whenever it runs. Its Release
+	// must be the archive's state at that time: dated at most a day before it.
 	Snapshot string
+	// MaxReleaseAge is how old the Release may be, by its Date, when the build is not
+	// from a snapshot; DefaultMaxReleaseAge when zero.
+	MaxReleaseAge time.Duration
+	// KnownRelease, when set, is the Date of the newest Release of Suite the caller
+	// knows Debian to have published. An older Release is refused as a replay, even by
+	// a cache that has seen none; that Release itself is accepted at any age: a stable
+	// suite's Release changes only at its point releases, months apart, which
+	// MaxReleaseAge cannot tell from a frozen mirror. Snapshots are not held to it.
+	KnownRelease time.Time
 	// Suite is the distribution's codename (DefaultSuite when empty).
 	Suite string
 	// Arch is the Debian architecture to build for: amd64, arm64, armhf, ...
@@ -58,8 +68,14 @@ type Options struct {
 	// Keys are the OpenPGP public keys (binary or ASCII-armored) trusted to sign
 	// InRelease. Empty means the Debian archive keys embedded in the kit.
 	Keys [][]byte
+	// WorkDir holds the packages' files while the root file system is assembled
+	// (about its size, removed after); the system's temporary folder when empty.
+	WorkDir string
 	// Progress receives a line per step; nil means none.
 	Progress io.Writer
+
+	// snapshotAt is Snapshot's time, set by withDefaults.
+	snapshotAt time.Time
 }
 
 // Spec is what goes into a root file system.
@@ -178,8 +194,17 @@ func (o Options) Build(ctx context.Context, spec Spec, w io.Writer) (Result, err
 		return Result{}, err
 	}
 
-	t := newTree(spec.Strip)
+	t, err := newTree(spec.Strip, o.WorkDir)
+	if err != nil {
+		return Result{}, err
+	}
+	defer t.close()
 	for i, p := range pkgs {
+		// A package takes at most a second or two to unpack: an interrupted build
+		// stops between two.
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
 		if err := t.addDeb(debs[i], p.Name); err != nil {
 			return Result{}, fmt.Errorf("package %s %s: %w", p.Name, p.Version, err)
 		}
@@ -201,6 +226,9 @@ func (o Options) Build(ctx context.Context, spec Spec, w io.Writer) (Result, err
 
 var snapshotTime = regexp.MustCompile(`^\d{8}T\d{6}Z$`)
 
+// snapshotLayout is snapshot.debian.org's form of a time.
+const snapshotLayout = "20060102T150405Z"
+
 // snapshotArchive is SnapshotArchive; a test points it at a local mirror.
 var snapshotArchive = SnapshotArchive
 
@@ -217,12 +245,13 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Snapshot != "" {
 		s := o.Snapshot
 		if d, err := time.Parse("2006-01-02", s); err == nil {
-			s = d.Format("20060102T150405Z")
+			s = d.Format(snapshotLayout)
 		}
-		if !snapshotTime.MatchString(s) {
+		at, err := time.Parse(snapshotLayout, s)
+		if !snapshotTime.MatchString(s) || err != nil {
 			return o, fmt.Errorf("debian: snapshot %q is neither a date (2024-06-15) nor a snapshot time (20240615T000000Z)", o.Snapshot)
 		}
-		o.Mirror = snapshotArchive + s
+		o.Mirror, o.snapshotAt = snapshotArchive+s, at
 	}
 	o.Mirror = strings.TrimRight(o.Mirror, "/")
 	if o.CacheDir == "" {
@@ -265,6 +294,17 @@ func ArchOf(platform string) (string, error) {
 		return "mips64el", nil
 	}
 	return "", fmt.Errorf("debian has no architecture for platform %q", platform)
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 type countingWriter struct {

@@ -1,6 +1,7 @@
 package debian
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -28,56 +29,94 @@ func (o Options) get(ctx context.Context, path string) ([]byte, error) {
 
 // download reads the mirror's path, at most limit bytes.
 func (o Options) download(ctx context.Context, path string, limit int64) ([]byte, error) {
+	var b bytes.Buffer
+	if _, err := o.downloadTo(ctx, path, &b, limit); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// downloadTo copies the mirror's path to w, at most limit bytes, and returns how many
+// it copied.
+func (o Options) downloadTo(ctx context.Context, path string, w io.Writer, limit int64) (int64, error) {
 	url := o.Mirror + "/" + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, fmt.Errorf("mirror %s: %w", o.Mirror, err)
+		return 0, fmt.Errorf("mirror %s: %w", o.Mirror, err)
 	}
 	resp, err := o.Client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("mirror %s unreachable: %w", o.Mirror, err)
+		return 0, fmt.Errorf("mirror %s unreachable: %w", o.Mirror, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("mirror %s: %s: %s", o.Mirror, path, resp.Status)
+		return 0, fmt.Errorf("mirror %s: %s: %s", o.Mirror, path, resp.Status)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	n, err := io.Copy(w, io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("mirror %s: %s: %w", o.Mirror, path, err)
+		return n, fmt.Errorf("mirror %s: %s: %w", o.Mirror, path, err)
 	}
-	if int64(len(body)) > limit {
-		return nil, fmt.Errorf("mirror %s: %s is larger than %d bytes", o.Mirror, path, limit)
+	if n > limit {
+		return n, fmt.Errorf("mirror %s: %s is larger than %d bytes", o.Mirror, path, limit)
 	}
-	return body, nil
+	return n, nil
 }
 
-// fetch returns the mirror's path, which must have the given SHA-256 and size. The
-// cache is tried first, and a file read from it is checked again; a download is kept
-// in the cache only once it has checked out.
-func (o Options) fetch(ctx context.Context, path, sum string, size int64) ([]byte, error) {
+// fetch makes the cache hold the mirror's path, which must have the given SHA-256 and
+// size, and returns the cached file's name. A file already cached is checked again; a
+// download is streamed to a temporary file beside it and kept only once it has
+// checked out, so that no package is ever held in memory whole.
+func (o Options) fetch(ctx context.Context, path, sum string, size int64) (string, error) {
 	// The digest names the cache file: anything but 64 hex digits could name another.
 	if !isSHA256(sum) {
-		return nil, fmt.Errorf("mirror %s: %s: the signed index gives %q, not a SHA-256 (64 hex digits)", o.Mirror, path, cut(sum))
+		return "", fmt.Errorf("mirror %s: %s: the signed index gives %q, not a SHA-256 (64 hex digits)", o.Mirror, path, cut(sum))
 	}
 	cached := filepath.Join(o.CacheDir, sum)
-	if b, err := os.ReadFile(cached); err == nil {
-		if sha(b) == sum {
-			return b, nil
+	if have, n, err := fileSHA256(cached); err == nil {
+		if have == sum && n == size {
+			return cached, nil
 		}
 		os.Remove(cached) // damaged: fetched anew below
 	}
-	b, err := o.download(ctx, path, size)
+	if err := os.MkdirAll(o.CacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("debian cache: %w", err)
+	}
+	f, err := os.CreateTemp(o.CacheDir, ".part-*")
 	if err != nil {
-		return nil, err
+		return "", fmt.Errorf("debian cache: %w", err)
 	}
-	if have := sha(b); have != sum || int64(len(b)) != size {
-		return nil, fmt.Errorf("mirror %s: %s does not match the signed index: sha256 %s (%d bytes), want %s (%d bytes)",
-			o.Mirror, path, have, len(b), sum, size)
+	defer os.Remove(f.Name()) // once renamed, there is nothing left to remove
+	h := sha256.New()
+	n, err := o.downloadTo(ctx, path, io.MultiWriter(f, h), size)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("debian cache: %w", cerr)
 	}
-	if err := writeCache(cached, b); err != nil {
-		return nil, fmt.Errorf("debian cache: %w", err)
+	if err != nil {
+		return "", err
 	}
-	return b, nil
+	if have := hex.EncodeToString(h.Sum(nil)); have != sum || n != size {
+		return "", fmt.Errorf("mirror %s: %s does not match the signed index: sha256 %s (%d bytes), want %s (%d bytes)",
+			o.Mirror, path, have, n, sum, size)
+	}
+	if err := os.Rename(f.Name(), cached); err != nil {
+		return "", fmt.Errorf("debian cache: %w", err)
+	}
+	return cached, nil
+}
+
+// fileSHA256 reads the file name through and returns its SHA-256 and size.
+func fileSHA256(name string) (string, int64, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", n, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
 // writeCache writes b to path through a temporary file, so that a reader never sees a
@@ -103,10 +142,11 @@ func writeCache(path string, b []byte) error {
 	return err
 }
 
-// fetchAll fetches the packages' .deb files, a few at a time, in pkgs' order.
-func (o Options) fetchAll(ctx context.Context, pkgs []*entry) ([][]byte, error) {
+// fetchAll fetches the packages' .deb files, a few at a time, and returns the cached
+// files' names in pkgs' order.
+func (o Options) fetchAll(ctx context.Context, pkgs []*entry) ([]string, error) {
 	const parallel = 4
-	out := make([][]byte, len(pkgs))
+	out := make([]string, len(pkgs))
 	errs := make([]error, len(pkgs))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -118,13 +158,13 @@ func (o Options) fetchAll(ctx context.Context, pkgs []*entry) ([][]byte, error) 
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			b, err := o.fetch(ctx, p.Filename, p.SHA256, p.SizeBytes)
+			name, err := o.fetch(ctx, p.Filename, p.SHA256, p.SizeBytes)
 			if err != nil {
 				errs[i] = fmt.Errorf("package %s %s: %w", p.Name, p.Version, err)
 				cancel()
 				return
 			}
-			out[i] = b
+			out[i] = name
 		}()
 	}
 	wg.Wait()
@@ -138,9 +178,4 @@ func (o Options) fetchAll(ctx context.Context, pkgs []*entry) ([][]byte, error) 
 		return nil, err
 	}
 	return out, nil
-}
-
-func sha(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
 }

@@ -6,11 +6,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/ulikunitz/xz"
 	"pault.ag/go/debian/version"
 )
 
@@ -79,19 +79,27 @@ func (o Options) index(ctx context.Context, rel release) (*index, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s %s: the Release lists no %s (is %s an architecture of %s?)", o.Mirror, o.Suite, path, o.Arch, o.Suite)
 	}
-	compressed, err := o.fetch(ctx, "dists/"+o.Suite+"/"+path, sum.sha256, sum.size)
+	cached, err := o.fetch(ctx, "dists/"+o.Suite+"/"+path, sum.sha256, sum.size)
 	if err != nil {
 		return nil, err
 	}
-	r, err := xz.NewReader(bytes.NewReader(compressed))
+	f, err := os.Open(cached)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := openXZ(io.NewSectionReader(f, 0, sum.size))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	text, err := io.ReadAll(r)
+	text, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	o.say("index %s: %.1f MB, sha256 %s verified", path, float64(len(compressed))/1e6, sum.sha256[:12])
+	if len(text) > maxFileBytes {
+		return nil, fmt.Errorf("%s: expands to more than %d MiB (maxFileBytes): refused", path, maxFileBytes>>20)
+	}
+	o.say("index %s: %.1f MB, sha256 %s verified", path, float64(sum.size)/1e6, sum.sha256[:12])
 	return parseIndex(text)
 }
 

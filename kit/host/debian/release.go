@@ -71,8 +71,9 @@ func (o Options) keyring() (openpgp.EntityList, error) {
 }
 
 // verifyRelease checks the clear signature of an InRelease file against ring and
-// returns the signed Release it holds. Only the signed text is read: anything around
-// the signed block is ignored, as apt does.
+// returns the signed Release it holds; now is the time the signing key must be valid
+// at. Only the signed text is read: anything around the signed block is ignored, as
+// apt does.
 func verifyRelease(inRelease []byte, ring openpgp.EntityList, now time.Time) (release, error) {
 	block, _ := clearsign.Decode(inRelease)
 	if block == nil {
@@ -82,14 +83,9 @@ func verifyRelease(inRelease []byte, ring openpgp.EntityList, now time.Time) (re
 	if _, err := block.VerifySignature(ring, cfg); err != nil {
 		return release{}, fmt.Errorf("signature does not verify against the trusted keys (the Debian archive keys unless others are given): %w", err)
 	}
-	rel, err := parseRelease(block.Plaintext)
-	if err != nil {
-		return release{}, err
-	}
-	if !rel.ValidUntil.IsZero() && now.After(rel.ValidUntil) {
-		return release{}, fmt.Errorf("the Release expired on %s", rel.ValidUntil.Format(time.RFC3339))
-	}
-	return rel, nil
+	// Valid-Until is checked with the other dates (checkFresh): against the clock, or
+	// against the snapshot's time when the build is from one.
+	return parseRelease(block.Plaintext)
 }
 
 // parseRelease reads the fields of a Release file the build needs.

@@ -3,17 +3,16 @@ package debian
 import (
 	"archive/tar"
 	"bytes"
-	"compress/gzip"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"strings"
 	"time"
 
 	"github.com/blakesmith/ar"
-	"github.com/klauspost/compress/zstd"
-	"github.com/ulikunitz/xz"
 )
 
 // mergedUsr are the top folders that Debian since bookworm keeps under /usr, with a
@@ -29,23 +28,77 @@ var notCopied = []string{"dev", "proc", "sys"}
 // node is one entry of the root file system.
 type node struct {
 	hdr  tar.Header // Name without "./" prefix or trailing slash
-	body []byte
+	body extent     // a regular file's content
 	pkg  string
 }
 
-// tree is a root file system being assembled in memory.
+// extent is where a file's content is in the tree's spool, and its digest.
+type extent struct {
+	off, size int64
+	sum       [sha256.Size]byte
+}
+
+func (e extent) sameContent(o extent) bool { return e.size == o.size && e.sum == o.sum }
+
+// tree is a root file system being assembled: its entries in memory, the contents of
+// its files in a spool file on disk, so that memory does not grow with the packages'
+// sizes.
 type tree struct {
 	nodes map[string]*node
 	strip []string
+	spool *os.File
+	// spooled is the spool's length: where the next content goes.
+	spooled int64
+	buf     []byte // for copies to and from the spool
+	caps    caps
+	// expanded and entries count what the packages gave so far, against caps.
+	expanded int64
+	entries  int
 }
 
-func newTree(strip []string) *tree {
-	return &tree{nodes: map[string]*node{}, strip: strip}
+// newTree makes a tree whose spool is a temporary file in workDir (the system's
+// temporary folder when empty); close removes it.
+func newTree(strip []string, workDir string) (*tree, error) {
+	spool, err := os.CreateTemp(workDir, "logbench-rootfs-files-*")
+	if err != nil {
+		return nil, fmt.Errorf("the root file system's work file: %w", err)
+	}
+	return &tree{nodes: map[string]*node{}, strip: strip, spool: spool, buf: make([]byte, 64<<10), caps: defaultCaps}, nil
 }
 
-// dataTar opens the data.tar.{xz,zst,gz} member of a .deb.
-func dataTar(deb []byte) (io.Reader, error) {
-	r := ar.NewReader(bytes.NewReader(deb))
+func (t *tree) close() {
+	t.spool.Close()
+	os.Remove(t.spool.Name())
+}
+
+// store copies the size bytes of r to the spool.
+func (t *tree) store(r io.Reader, size int64) (extent, error) {
+	h := sha256.New()
+	n, err := io.CopyBuffer(io.MultiWriter(t.spool, h), io.LimitReader(r, size), t.buf)
+	if err == nil && n != size {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return extent{}, err
+	}
+	e := extent{off: t.spooled, size: size}
+	h.Sum(e.sum[:0])
+	t.spooled += size
+	return e, nil
+}
+
+// content reads a file's content back from the spool.
+func (t *tree) content(e extent) io.Reader { return io.NewSectionReader(t.spool, e.off, e.size) }
+
+// dataTar opens the data.tar.{xz,zst,gz} member of the .deb f, streaming: nothing of
+// it is read into memory whole.
+func dataTar(f *os.File) (io.ReadCloser, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pos := &countingReader{r: f}
+	r := ar.NewReader(pos)
 	for {
 		h, err := r.Next()
 		if err == io.EOF {
@@ -55,29 +108,34 @@ func dataTar(deb []byte) (io.Reader, error) {
 			return nil, fmt.Errorf("reading the .deb: %w", err)
 		}
 		name := strings.TrimRight(h.Name, "/ ")
+		if h.Size < 0 || h.Size > st.Size()-pos.n {
+			return nil, fmt.Errorf("reading the .deb: member %s says %d bytes, which the file does not have", cut(name), h.Size)
+		}
 		if !strings.HasPrefix(name, "data.tar") {
 			continue
 		}
-		body, err := io.ReadAll(r)
+		data, err := decompress(name, io.NewSectionReader(f, pos.n, h.Size))
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", cut(name), err)
 		}
-		switch name {
-		case "data.tar":
-			return bytes.NewReader(body), nil
-		case "data.tar.xz":
-			return xz.NewReader(bytes.NewReader(body))
-		case "data.tar.zst":
-			d, err := zstd.NewReader(bytes.NewReader(body))
-			if err != nil {
-				return nil, err
-			}
-			return d.IOReadCloser(), nil
-		case "data.tar.gz":
-			return gzip.NewReader(bytes.NewReader(body))
-		}
-		return nil, fmt.Errorf("unknown member %s", name)
+		return data, nil
 	}
+}
+
+// expandedReader counts the bytes a package's data.tar expands to against the tree's
+// cap for all packages together.
+type expandedReader struct {
+	r io.Reader
+	t *tree
+}
+
+func (e expandedReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	e.t.expanded += int64(n)
+	if e.t.expanded > e.t.caps.expanded {
+		return n, fmt.Errorf("the packages expand to more than %d MiB (maxExpandedBytes): refused", e.t.caps.expanded>>20)
+	}
+	return n, err
 }
 
 // clean turns a path from a package's tar into the tree's form: relative, cleaned, the
@@ -95,12 +153,20 @@ func clean(name string) string {
 
 func under(name, dir string) bool { return strings.HasPrefix(name, dir+"/") }
 
-// stripped reports whether name is left out of the image.
-func (t *tree) stripped(name string, typ byte) bool {
+// notCopied reports whether name is in a folder the engine provides.
+func (t *tree) notCopied(name string) bool {
 	for _, d := range notCopied {
 		if under(name, d) {
 			return true
 		}
+	}
+	return false
+}
+
+// stripped reports whether name is left out of the image.
+func (t *tree) stripped(name string, typ byte) bool {
+	if t.notCopied(name) {
+		return true
 	}
 	for _, d := range t.strip {
 		if !under(name, d) {
@@ -121,15 +187,21 @@ func (t *tree) stripped(name string, typ byte) bool {
 	return false
 }
 
-// addDeb merges the data of a .deb into the tree.
-func (t *tree) addDeb(deb []byte, pkg string) error {
-	data, err := dataTar(deb)
+// addDeb merges the data of the .deb file debPath into the tree.
+func (t *tree) addDeb(debPath, pkg string) error {
+	f, err := os.Open(debPath)
 	if err != nil {
 		return err
 	}
-	tr := tar.NewReader(data)
-	// Bodies of stripped files, in case a kept hard link names one.
-	strippedBodies := map[string][]byte{}
+	defer f.Close()
+	data, err := dataTar(f)
+	if err != nil {
+		return err
+	}
+	defer data.Close()
+	tr := tar.NewReader(expandedReader{r: data, t: t})
+	// Contents of stripped files, in case a kept hard link names one.
+	strippedBodies := map[string]extent{}
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -137,6 +209,9 @@ func (t *tree) addDeb(deb []byte, pkg string) error {
 		}
 		if err != nil {
 			return fmt.Errorf("data.tar: %w", err)
+		}
+		if t.entries++; t.entries > t.caps.entries {
+			return fmt.Errorf("data.tar: the packages hold more than %d entries (maxEntries): refused", t.caps.entries)
 		}
 		if err := plainName(h.Name); err != nil {
 			return fmt.Errorf("data.tar: %q: %w", cut(h.Name), err)
@@ -147,8 +222,10 @@ func (t *tree) addDeb(deb []byte, pkg string) error {
 		}
 		// tar.Reader has already made a legacy TypeRegA entry TypeReg (or TypeDir).
 		typ := h.Typeflag
-		if (typ == tar.TypeChar || typ == tar.TypeBlock) && !under(name, "dev") {
-			return fmt.Errorf("data.tar: %s: a device outside dev/: refused", cut(name))
+		if !t.notCopied(name) {
+			if err := checkEntry(name, typ, h.Mode&0o7777); err != nil {
+				return fmt.Errorf("data.tar: %s: %w", cut(name), err)
+			}
 		}
 		n := &node{pkg: pkg, hdr: tar.Header{
 			Typeflag: typ, Name: name, Mode: h.Mode & 0o7777, Uid: h.Uid, Gid: h.Gid,
@@ -156,10 +233,15 @@ func (t *tree) addDeb(deb []byte, pkg string) error {
 		}}
 		switch typ {
 		case tar.TypeReg:
-			if n.body, err = io.ReadAll(tr); err != nil {
-				return fmt.Errorf("data.tar: %s: %w", name, err)
+			// The header's size is what the tar reader will give, so the cap is
+			// applied before a byte is read.
+			if h.Size > t.caps.file {
+				return fmt.Errorf("data.tar: %s: %d bytes, more than the %d MiB a file may have (maxFileBytes): refused", cut(name), h.Size, t.caps.file>>20)
 			}
-			n.hdr.Size = int64(len(n.body))
+			if n.body, err = t.store(tr, h.Size); err != nil {
+				return fmt.Errorf("data.tar: %s: %w", cut(name), err)
+			}
+			n.hdr.Size = h.Size
 		case tar.TypeSymlink:
 			n.hdr.Linkname = h.Linkname
 		case tar.TypeLink:
@@ -179,12 +261,13 @@ func (t *tree) addDeb(deb []byte, pkg string) error {
 		}
 		if typ == tar.TypeLink {
 			target, ok := t.nodes[n.hdr.Linkname]
+			stripped, wasStripped := strippedBodies[n.hdr.Linkname]
 			switch {
 			case ok && target.hdr.Typeflag == tar.TypeReg:
-			case strippedBodies[n.hdr.Linkname] != nil:
+			case wasStripped:
 				// The link outlives its stripped target: it takes the content.
-				n.hdr.Typeflag, n.hdr.Linkname, n.body = tar.TypeReg, "", strippedBodies[n.hdr.Linkname]
-				n.hdr.Size = int64(len(n.body))
+				n.hdr.Typeflag, n.hdr.Linkname, n.body = tar.TypeReg, "", stripped
+				n.hdr.Size = stripped.size
 			default:
 				return fmt.Errorf("data.tar: %s: hard link to %s, which is not a file before it", name, n.hdr.Linkname)
 			}
@@ -205,7 +288,7 @@ func (t *tree) put(n *node) error {
 	if old.hdr.Typeflag == tar.TypeDir && n.hdr.Typeflag == tar.TypeDir {
 		return nil // shared folders: the first package's owner and mode stay
 	}
-	if old.hdr.Typeflag == n.hdr.Typeflag && old.hdr.Linkname == n.hdr.Linkname && bytes.Equal(old.body, n.body) {
+	if old.hdr.Typeflag == n.hdr.Typeflag && old.hdr.Linkname == n.hdr.Linkname && old.body.sameContent(n.body) {
 		return nil
 	}
 	return fmt.Errorf("%s is in both %s and %s", n.hdr.Name, old.pkg, n.pkg)
@@ -250,7 +333,11 @@ func (t *tree) finish(spec Spec, pkgs []*entry) error {
 		return err
 	}
 	status := dpkgStatus(pkgs)
-	if err := t.put(&node{pkg: "dpkg status", body: status, hdr: tar.Header{Typeflag: tar.TypeReg, Name: "var/lib/dpkg/status", Mode: 0o644, Size: int64(len(status))}}); err != nil {
+	body, err := t.store(bytes.NewReader(status), int64(len(status)))
+	if err != nil {
+		return fmt.Errorf("the root file system's work file: %w", err)
+	}
+	if err := t.put(&node{pkg: "dpkg status", body: body, hdr: tar.Header{Typeflag: tar.TypeReg, Name: "var/lib/dpkg/status", Mode: 0o644, Size: body.size}}); err != nil {
 		return err
 	}
 	// The folders of the file system's standard layout that a container expects even
@@ -314,7 +401,7 @@ func (t *tree) write(w io.Writer, mtime time.Time) (int, error) {
 		hdr.Name = name
 		t.nodes[name] = &node{hdr: hdr, body: target.body, pkg: n.pkg}
 		target.hdr = tar.Header{Typeflag: tar.TypeLink, Name: target.hdr.Name, Linkname: name, Mode: hdr.Mode, Uid: hdr.Uid, Gid: hdr.Gid}
-		target.body = nil
+		target.body = extent{}
 		for _, other := range t.nodes {
 			if other.hdr.Typeflag == tar.TypeLink && other.hdr.Linkname == n.hdr.Linkname {
 				other.hdr.Linkname = name
@@ -338,7 +425,7 @@ func (t *tree) write(w io.Writer, mtime time.Time) (int, error) {
 			return count, fmt.Errorf("%s: %w", name, err)
 		}
 		if hdr.Typeflag == tar.TypeReg {
-			if _, err := tw.Write(n.body); err != nil {
+			if _, err := io.CopyBuffer(tw, t.content(n.body), t.buf); err != nil {
 				return count, fmt.Errorf("%s: %w", name, err)
 			}
 		}
@@ -379,6 +466,51 @@ func (t *tree) throughLinks() error {
 				return fmt.Errorf("%s (from %s) is under %s (from %s), which is not a folder: refused", cut(name), t.nodes[name].pkg, cut(p), l.pkg)
 			}
 		}
+	}
+	return nil
+}
+
+// expectedModes are the entries of the kit's bases that checkEntry would otherwise
+// refuse, each with its package and why it is there. They were found by listing every
+// data.tar of the three bases' packages (Python, Node and wrk on bookworm amd64, 333
+// packages): nothing else in them is setuid or setgid, writable by anyone without the
+// sticky bit, a FIFO or a device.
+var expectedModes = map[string]expectedMode{
+	"var/local": {typ: tar.TypeDir, mode: 0o2775, pkg: "base-files",
+		why: "Debian policy 9.1.2: /var/local belongs to group staff and is setgid so that what is made in it stays the group's; setgid on a folder gives no one privileges"},
+}
+
+type expectedMode struct {
+	typ      byte
+	mode     int64
+	pkg, why string
+}
+
+// checkEntry refuses what a package may not bring into the image unless expectedModes
+// lists it: a device or a FIFO outside dev/ (a FIFO at etc/ld.so.preload hangs every
+// program that starts), a setuid or setgid entry (the kit runs every container as an
+// unprivileged user with no-new-privileges, so a base needs none, and an image built
+// FROM one may run otherwise), and anything writable by anyone but a folder with the
+// sticky bit (/tmp), which any process in the container could change under the others.
+func checkEntry(name string, typ byte, mode int64) error {
+	e, expected := expectedModes[name]
+	if expected && e.typ == typ && e.mode == mode {
+		return nil
+	}
+	if expected && (mode&0o6000 != 0 || mode&0o002 != 0) {
+		return fmt.Errorf("mode %04o (type %q), where %s ships %04o (type %q): refused", mode, typ, e.pkg, e.mode, e.typ)
+	}
+	switch {
+	case typ == tar.TypeChar || typ == tar.TypeBlock:
+		return errors.New("a device outside dev/: refused")
+	case typ == tar.TypeFifo:
+		return errors.New("a FIFO outside dev/: refused")
+	case mode&0o6000 != 0:
+		return fmt.Errorf("mode %04o is setuid or setgid: refused (the kit's containers run unprivileged with no-new-privileges; expected entries are listed in expectedModes)", mode)
+	case typ == tar.TypeDir && mode&0o002 != 0 && mode&0o1000 == 0:
+		return fmt.Errorf("mode %04o: a folder writable by anyone without the sticky bit: refused (expected entries are listed in expectedModes)", mode)
+	case typ != tar.TypeDir && typ != tar.TypeSymlink && mode&0o002 != 0:
+		return fmt.Errorf("mode %04o: writable by anyone: refused (expected entries are listed in expectedModes)", mode)
 	}
 	return nil
 }
