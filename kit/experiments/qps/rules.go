@@ -127,7 +127,6 @@ func (v *verifier) physics(b *Bundle, runLines, seriesLines, condLines []int, ab
 		spans[i] = verify.Span{File: RunsFile, Line: runLines[i], Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
 	}
 	verify.Times(v.res, &b.M.Common, spans, now)
-	hostCPUs := float64(b.M.Engine.CPUs)
 	for i, r := range b.Runs {
 		line, key := runLines[i], "run "+r.RunID
 		place := func(column string, breach *verify.Breach) {
@@ -135,16 +134,8 @@ func (v *verifier) physics(b *Bundle, runLines, seriesLines, condLines []int, ab
 				v.problem(breach.Problem(RunsFile, line, key, column))
 			}
 		}
-		host, hostName := hostCPUs, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", hostCPUs)
-		if r.HostCPUs.Present() && r.HostCPUs > 0 {
-			host, hostName = float64(r.HostCPUs), fmt.Sprintf("the host's %g CPUs (host_cpus)", float64(r.HostCPUs))
-		}
-		limit := func(cores float64, param string) (float64, string) {
-			if cores > 0 {
-				return cores, "parameters.limits." + param
-			}
-			return host, hostName
-		}
+		limit := verify.HostCPUs(b.M.Engine.CPUs, float64(r.HostCPUs)).Of
+		host, hostName := limit(0, "")
 		apiCores, apiLimit := limit(p.Limits.APICPUs, "api_cpus")
 		place("api_cpu_user_us", verify.CPUWithin(float64(r.APICPUUserUs+r.APICPUSystemUs)/1e6, float64(r.APIIntervalMs)/1e3, apiCores, apiLimit+" (api_cpu_user_us + api_cpu_system_us over api_interval_ms)"))
 		genCores, genLimit := limit(p.Limits.LoadgenCPUs, "loadgen_cpus")

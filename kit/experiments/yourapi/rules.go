@@ -35,7 +35,6 @@ func physics(res *verify.Result, b *Bundle, runLines, seriesLines, condLines []i
 	}
 	verify.Times(res, &b.M.Common, spans, now)
 	p := b.M.Parameters
-	hostCPUs := float64(b.M.Engine.CPUs)
 	for i, r := range b.Runs {
 		line, key := runLines[i], "run "+r.RunID
 		place := func(column string, breach *verify.Breach) {
@@ -43,16 +42,8 @@ func physics(res *verify.Result, b *Bundle, runLines, seriesLines, condLines []i
 				res.Problem(breach.Problem(RunsFile, line, key, column))
 			}
 		}
-		host, hostName := hostCPUs, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", hostCPUs)
-		if r.HostCPUs.Present() && r.HostCPUs > 0 {
-			host, hostName = float64(r.HostCPUs), fmt.Sprintf("the host's %g CPUs (host_cpus)", float64(r.HostCPUs))
-		}
-		limit := func(cores float64, param string) (float64, string) {
-			if cores > 0 {
-				return cores, "parameters.limits." + param
-			}
-			return host, hostName
-		}
+		limit := verify.HostCPUs(b.M.Engine.CPUs, float64(r.HostCPUs)).Of
+		host, hostName := limit(0, "")
 		if r.CPUMeasured {
 			apiCores, apiLimit := limit(p.Limits.APICPUs, "api_cpus")
 			place("api_cpu_s", verify.CPUWithin(float64(r.APICPUS), float64(r.CPUIntervalS), apiCores, apiLimit+" (over cpu_interval_s)"))

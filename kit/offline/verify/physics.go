@@ -423,3 +423,28 @@ func Measured(res *Result, file string, absent map[string]bool, columns []string
 	res.Problem(Problem{File: file, Line: 1, Column: strings.Join(missing, ", "),
 		Msg: Rule(RuleMeasured, "missing, though "+because)})
 }
+
+// CPULimit names the CPU a container could use in a run: its own limit when it had one,
+// else the host's CPUs, as the run read them (hostCPUs, absent or 0 when it did not)
+// or, failing that, as the manifest's engine says (engineCPUs).
+type CPULimit struct {
+	host     float64
+	hostName string
+}
+
+// HostCPUs is the CPULimit of a run on a host.
+func HostCPUs(engineCPUs int, hostCPUs float64) CPULimit {
+	if hostCPUs > 0 && !math.IsNaN(hostCPUs) {
+		return CPULimit{hostCPUs, fmt.Sprintf("the host's %g CPUs (host_cpus)", hostCPUs)}
+	}
+	return CPULimit{float64(engineCPUs), fmt.Sprintf("the host's %d CPUs (manifest engine.cpus)", engineCPUs)}
+}
+
+// Of is the cores a container limited to cores (0: no limit) could use, and where that
+// figure comes from (parameters.limits.param, or the host's).
+func (l CPULimit) Of(cores float64, param string) (float64, string) {
+	if cores > 0 {
+		return cores, "parameters.limits." + param
+	}
+	return l.host, l.hostName
+}
