@@ -16,6 +16,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/number"
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -334,7 +335,7 @@ func (b *tabularBundle[P, R]) figures() []compare.Row {
 			var runs [][]float64
 			for _, r := range b.Runs {
 				if column(r, "verified") == "true" && b.cellOf(r).String() == c.String() {
-					if v, err := strconv.ParseFloat(column(r, m.Name), 64); err == nil {
+					if v, err := number.Parse(column(r, m.Name)); err == nil {
 						runs = append(runs, []float64{v})
 					}
 				}
