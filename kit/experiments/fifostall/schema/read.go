@@ -3,7 +3,6 @@ package schema
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -53,7 +52,7 @@ func Load(dir string) (*Bundle, error) {
 // Parse builds a bundle from its files' contents.
 func Parse(files map[string][]byte) (*Bundle, error) {
 	var b Bundle
-	if err := json.Unmarshal(files[bundle.ManifestFile], &b.Manifest); err != nil {
+	if err := bundle.DecodeStrict(files[bundle.ManifestFile], &b.Manifest); err != nil {
 		return nil, fmt.Errorf("%s: %w", bundle.ManifestFile, err)
 	}
 	if b.Manifest.SchemaVersion != bundle.SchemaVersion {
