@@ -12,11 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/logbench/logbench/kit/offline/regular"
 )
 
 // File is one file of the archived folder.
@@ -265,9 +266,10 @@ func Read(r io.Reader, lim Limits) (folder string, files []File, err error) {
 	return folder, files, nil
 }
 
-// ReadFile reads the archive at path with Read.
+// ReadFile reads the archive at path with Read. A path that is no regular file (a
+// FIFO, a device, or a link to one) is refused before it is opened for reading.
 func ReadFile(path string, lim Limits) (folder string, files []File, err error) {
-	f, err := os.Open(path)
+	f, _, err := regular.Open(path, regular.FollowLinks)
 	if err != nil {
 		return "", nil, err
 	}

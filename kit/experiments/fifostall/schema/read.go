@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/regular"
 )
 
 // Load reads the bundle in dir after checking every file against SHA256SUMS; a file
@@ -17,15 +17,7 @@ import (
 func Load(dir string) (*Bundle, error) {
 	files := map[string][]byte{}
 	read := func(name string) ([]byte, error) {
-		path := filepath.Join(dir, name)
-		info, err := os.Stat(path)
-		if err != nil {
-			return nil, err
-		}
-		if !info.Mode().IsRegular() || info.Size() > bundle.MaxFileBytes(name) {
-			return nil, fmt.Errorf("%s: not a regular file under %d bytes", path, bundle.MaxFileBytes(name))
-		}
-		return os.ReadFile(path)
+		return regular.ReadFile(filepath.Join(dir, name), bundle.MaxFileBytes(name), regular.NoLinks)
 	}
 	sumsBody, err := read(bundle.SumsFile)
 	if err != nil {
