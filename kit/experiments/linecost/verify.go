@@ -66,7 +66,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	table(c, TrialsFile, &b.Trials)
 	table(c, ConditionsFile, &b.Conditions)
 	c.headers(b.Manifest.Parameters.Legacy()) // rules.go
-	verify.CheckDataPackage(c.res, original, DataFiles, func(name string) bool { return c.ok[name] })
+	verify.CheckDataPackage(c.res, original, DataFiles, DataPackage(), func(name string) bool { return c.ok[name] })
 	verify.Tables(c.res, c.files, tables, func(name string) bool { return c.ok[name] }, b.Manifest.Parameters.Planned())
 	if !c.ok[bundle.ManifestFile] || !c.ok[RunsFile] || !c.ok[TrialsFile] {
 		return c.res, nil
