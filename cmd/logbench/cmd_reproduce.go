@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/regular"
 )
 
 // reproduceCommand reproduces one experiment: `reproduce NAME [flags]`, each experiment
@@ -105,7 +107,9 @@ func reproduceOne(c *cli.Context, exp experiment.Experiment) error {
 // (whose own experiment it is).
 func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experiment, plan, error) {
 	if dir := c.String("resume"); dir != "" {
-		manifest, err := os.ReadFile(dir + "/" + bundle.ManifestFile)
+		// Read as verify reads a bundle folder's files: a FIFO, a device or a link in
+		// its place is refused without being opened for reading.
+		manifest, err := regular.ReadFile(filepath.Join(dir, bundle.ManifestFile), bundle.MaxFileBytes(bundle.ManifestFile), regular.NoLinks)
 		if err != nil {
 			return nil, plan{}, usagef("--resume %s: %v", dir, err)
 		}

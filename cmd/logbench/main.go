@@ -3,20 +3,19 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
+	"slices"
 
 	"github.com/logbench/logbench/kit/offline/printable"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	args := experimentAsFirstArgument(os.Args)
+	ctx, stop := interruptible(slices.Contains(offlineCommands, commandOf(args)))
 	defer stop()
-	err := newApp().RunContext(ctx, experimentAsFirstArgument(os.Args))
+	err := newApp().RunContext(ctx, args)
 	if err == nil {
 		return
 	}
@@ -28,7 +27,7 @@ func main() {
 	case errors.As(err, &usage):
 		os.Exit(2)
 	case errors.As(err, &interrupted):
-		os.Exit(130)
+		os.Exit(interruptedStatus)
 	}
 	os.Exit(1)
 }

@@ -125,6 +125,9 @@ func writeOutput(path string, body []byte, replace bool) error {
 	if err != nil {
 		return err
 	}
+	// An interrupt removes it (interruptible): never a half-written file left behind.
+	addPendingOutput(tmp.Name())
+	defer dropPendingOutput(tmp.Name())
 	_, err = tmp.Write(body)
 	if err == nil {
 		err = tmp.Sync()

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/regular"
 	"github.com/logbench/logbench/kit/offline/signature"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -17,23 +17,13 @@ import (
 // maxKeyFileBytes bounds a key or signature file read: real ones are a few KiB.
 const maxKeyFileBytes = 64 << 10
 
-// readSmall reads a key or signature file, refusing anything that cannot be one: a
-// FIFO, a device or a socket is refused without waiting on it.
+// readSmall reads a key or signature file, refusing anything that cannot be one: more
+// than maxKeyFileBytes, or no regular file (a FIFO, a device, a link to one), which is
+// refused without being opened for reading.
 func readSmall(path, what string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	body, err := regular.ReadFile(path, maxKeyFileBytes, regular.FollowLinks)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s %s: not a regular file", what, path)
-	}
-	body, err := io.ReadAll(io.LimitReader(f, maxKeyFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, path, err)
-	}
-	if len(body) > maxKeyFileBytes {
-		return nil, fmt.Errorf("%s %s: more than %d bytes, not a key or signature", what, path, maxKeyFileBytes)
 	}
 	return body, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/number"
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -142,7 +143,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 	parsed := func(name string) bool {
 		return name == bundle.ManifestFile && manifestOK || name == t.Runs.File && rowsOK
 	}
-	verify.CheckDataPackage(res, files.Data, t.dataFiles(), parsed)
+	verify.CheckDataPackage(res, files.Data, t.dataFiles(), t.dataPackage(), parsed)
 	planned := -1
 	if manifestOK {
 		planned = len(t.Conditions(b.M.Parameters)) * b.M.Rounds
@@ -285,9 +286,13 @@ func (b *tabularBundle[P, R]) Has(c experiment.Condition, round int) bool {
 }
 
 func (b *tabularBundle[P, R]) Files() (map[string][]byte, error) {
-	dp := bundle.Describe(b.t.Info.Name, b.t.Info.Name+" bundle", b.t.Info.Summary,
-		"The run's common facts (engine, images, counts), the rounds and the parameters.", []bundle.Table{b.t.table()}, nil)
-	return bundle.Encode(b.M, map[string]any{b.t.Runs.File: &b.Runs}, dp)
+	return bundle.Encode(b.M, map[string]any{b.t.Runs.File: &b.Runs}, b.t.dataPackage())
+}
+
+// dataPackage is the data package the experiment writes with every bundle.
+func (t *Experiment[P, R]) dataPackage() bundle.DataPackage {
+	return bundle.Describe(t.Info.Name, t.Info.Name+" bundle", t.Info.Summary,
+		"The run's common facts (engine, images, counts), the rounds and the parameters.", []bundle.Table{t.table()}, nil)
 }
 
 // Summary is every figure of every condition, as compare states it.
@@ -324,7 +329,7 @@ func (b *tabularBundle[P, R]) figures() []compare.Row {
 			var runs [][]float64
 			for _, r := range b.Runs {
 				if column(r, "verified") == "true" && b.cellOf(r).String() == c.String() {
-					if v, err := strconv.ParseFloat(column(r, m.Name), 64); err == nil {
+					if v, err := number.Parse(column(r, m.Name)); err == nil {
 						runs = append(runs, []float64{v})
 					}
 				}

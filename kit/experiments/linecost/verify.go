@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gocarina/gocsv"
-
 	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -65,11 +63,11 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 			c.problem(verify.Problem{File: bundle.ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(m.Experiment)), Want: strconv.Quote(Name)})
 		}
 	}
-	c.table(RunsFile, &b.Runs)
-	c.table(TrialsFile, &b.Trials)
-	c.table(ConditionsFile, &b.Conditions)
+	table(c, RunsFile, &b.Runs)
+	table(c, TrialsFile, &b.Trials)
+	table(c, ConditionsFile, &b.Conditions)
 	c.headers(b.Manifest.Parameters.Legacy()) // rules.go
-	verify.CheckDataPackage(c.res, original, DataFiles, func(name string) bool { return c.ok[name] })
+	verify.CheckDataPackage(c.res, original, DataFiles, DataPackage(), func(name string) bool { return c.ok[name] })
 	verify.Tables(c.res, c.files, tables, func(name string) bool { return c.ok[name] }, experiment.PlannedRuns(c.ok[bundle.ManifestFile], b.Manifest.Parameters.Planned))
 	if !c.ok[bundle.ManifestFile] || !c.ok[RunsFile] || !c.ok[TrialsFile] {
 		return c.res, nil
@@ -94,16 +92,34 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	return c.res, b
 }
 
-func (c *checker) table(name string, rows any) {
+// table reads one table with the kit's strict CSV reader (bundle.DecodeCSV: one number
+// grammar, every line's fields counted); the header's columns are checked by headers
+// (rules.go), which knows the columns earlier kits did not write, so a column the file
+// lacks is left to it here.
+func table[T any](c *checker, name string, rows *[]T) {
 	body, ok := c.files[name]
 	if !ok {
 		return
 	}
-	body = emptyLegacyMissing(body, reflect.TypeOf(rows).Elem().Elem())
-	if err := gocsv.UnmarshalBytes(body, rows); err != nil {
-		c.problem(verify.Problem{File: name, Msg: "does not parse: " + err.Error()})
+	body = emptyLegacyMissing(body, reflect.TypeFor[T]())
+	d := bundle.DecodeCSV[T](name, body, verify.MaxLineErrors)
+	for _, e := range d.Errs {
+		c.problem(verify.Problem{File: name, Line: e.Line, Column: e.Column, Msg: e.Msg})
+	}
+	if len(d.Errs) > 0 {
 		return
 	}
+	// A column an earlier kit did not write reads as zero, as line-cost's rules for those
+	// bundles expect (not as absent, which is how DecodeCSV reads it).
+	for _, f := range bundle.FieldsOf[T]() {
+		if slices.Contains(d.Missing, f.Column) {
+			for i := range d.Rows {
+				v := reflect.ValueOf(&d.Rows[i]).Elem().FieldByIndex(f.Index)
+				v.Set(reflect.Zero(v.Type()))
+			}
+		}
+	}
+	*rows = d.Rows
 	if !c.infinities(name, rows) {
 		return
 	}

@@ -39,7 +39,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	seriesLines, seriesOK, _ := verify.Rows(v.res, v.files, SeriesFile, &b.Series, nil)
 	condLines, condsOK, condAbsent := verify.Rows(v.res, v.files, ConditionsFile, &b.Conditions, addedLater[ConditionsFile])
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
-	verify.CheckDataPackage(v.res, v.files, DataFiles, func(name string) bool { return parsed[name] })
+	verify.CheckDataPackage(v.res, v.files, DataFiles, DataPackage(), func(name string) bool { return parsed[name] })
 	verify.Tables(v.res, v.files, tables, func(name string) bool { return parsed[name] }, experiment.PlannedRuns(manifestOK, b.M.Parameters.Planned))
 	c := &v.res.Counts
 	c.Conditions = len(b.Conditions)

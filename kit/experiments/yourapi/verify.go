@@ -43,7 +43,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	seriesLines, seriesOK, _ := verify.Rows(res, files.Data, SeriesFile, &b.Series, nil)
 	condLines, condsOK, _ := verify.Rows(res, files.Data, ConditionsFile, &b.Conditions, nil)
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
-	verify.CheckDataPackage(res, files.Data, DataFiles, func(name string) bool { return parsed[name] })
+	verify.CheckDataPackage(res, files.Data, DataFiles, DataPackage(), func(name string) bool { return parsed[name] })
 	verify.Tables(res, files.Data, tables, func(name string) bool { return parsed[name] }, experiment.PlannedRuns(manifestOK, b.M.Parameters.Planned))
 	c := &res.Counts
 	c.Conditions = len(b.Conditions)

@@ -12,11 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/logbench/logbench/kit/offline/regular"
 )
 
 // File is one file of the archived folder.
@@ -116,8 +117,10 @@ func quote(s string) string {
 // Read reads a .tar.gz holding one flat folder into memory and returns the folder's name
 // and its files in archive order. It refuses, naming the entry: absolute paths, `..`,
 // names that are not clean, anything outside the folder or in a subfolder, symbolic and
-// hard links, devices, FIFOs and every other non-regular entry, a name seen twice, more
-// entries or bigger files than lim allows, and a truncated or corrupt stream.
+// hard links, devices, FIFOs and every other non-regular entry, a setuid, setgid or
+// sticky bit, any mode but 0644 for a file and 0755 for the folder, any owner but 0:0
+// (ownerModeProblem), a name seen twice, more entries or bigger files than lim allows,
+// and a truncated or corrupt stream.
 //
 // An archive has one meaning: exactly one gzip member holding one tar stream that ends
 // with its two zero blocks, followed by nothing but the zeros that pad a tar record.
@@ -167,14 +170,23 @@ func Read(r io.Reader, lim Limits) (folder string, files []File, err error) {
 			return "", nil, &Error{Msg: fmt.Sprintf("more than %d entries", lim.MaxEntries)}
 		}
 		name := hdr.Name
+		shown := strings.TrimPrefix(name, "./")
+		if shown == "" {
+			shown = name
+		}
+		if msg := kindProblem(hdr); msg != "" {
+			return "", nil, &Error{Entry: shown, Msg: msg}
+		}
+		// Checked of the current folder's entry too: tar xzf as root applies its mode
+		// to the folder it unpacks into.
+		if msg := ownerModeProblem(hdr); msg != "" {
+			return "", nil, &Error{Entry: shown, Msg: msg}
+		}
 		if hdr.Typeflag == tar.TypeDir && (name == "./" || name == ".") {
 			continue // `tar -C parent .` writes the current folder first
 		}
 		// `tar czf x.tar.gz ./bundle` spells every name with a leading "./".
 		name = strings.TrimPrefix(name, "./")
-		if msg := kindProblem(hdr); msg != "" {
-			return "", nil, &Error{Entry: name, Msg: msg}
-		}
 		isDir := hdr.Typeflag == tar.TypeDir
 		clean := strings.TrimSuffix(name, "/")
 		if err := checkPath(name, clean, isDir); err != nil {
@@ -254,9 +266,10 @@ func Read(r io.Reader, lim Limits) (folder string, files []File, err error) {
 	return folder, files, nil
 }
 
-// ReadFile reads the archive at path with Read.
+// ReadFile reads the archive at path with Read. A path that is no regular file (a
+// FIFO, a device, or a link to one) is refused before it is opened for reading.
 func ReadFile(path string, lim Limits) (folder string, files []File, err error) {
-	f, err := os.Open(path)
+	f, _, err := regular.Open(path, regular.FollowLinks)
 	if err != nil {
 		return "", nil, err
 	}
@@ -294,6 +307,37 @@ func kindProblem(hdr *tar.Header) string {
 		return "a FIFO: refused"
 	}
 	return fmt.Sprintf("entry type %q is not a regular file: refused", string(hdr.Typeflag))
+}
+
+// Mode bits a tar header may carry beside the permissions: the file's type, which some
+// writers repeat in the mode field.
+const (
+	modeTypeRegular = 0o100000
+	modeTypeFolder  = 0o040000
+)
+
+// ownerModeProblem refuses an entry whose owner or mode is not the kit's: tar xzf run
+// as root applies both, so a setuid, setgid or sticky bit, a world-writable file or
+// folder, or another owner (by number or by name, which GNU tar prefers when the name
+// exists on the host) would come out of the archive with it. The kit writes exactly
+// 0644 files and a 0755 folder owned by 0:0 without names (Write); `tar
+// --owner=0 --group=0` writes the same with the name root.
+func ownerModeProblem(hdr *tar.Header) string {
+	want, typeBit := int64(FileMode), int64(modeTypeRegular)
+	if hdr.Typeflag == tar.TypeDir {
+		want, typeBit = FolderMode, modeTypeFolder
+	}
+	switch perm := hdr.Mode & 0o7777; {
+	case perm&0o7000 != 0:
+		return fmt.Sprintf("mode %#o has a setuid, setgid or sticky bit: refused (the kit writes %#o)", hdr.Mode, want)
+	case perm != want || hdr.Mode&^0o7777 != 0 && hdr.Mode&^0o7777 != typeBit:
+		return fmt.Sprintf("mode %#o: refused (the kit writes %#o for a %s)", hdr.Mode, want, map[bool]string{true: "folder", false: "file"}[hdr.Typeflag == tar.TypeDir])
+	case hdr.Uid != 0 || hdr.Gid != 0:
+		return fmt.Sprintf("owner %d:%d: refused (the kit writes 0:0)", hdr.Uid, hdr.Gid)
+	case hdr.Uname != "" && hdr.Uname != "root" || hdr.Gname != "" && hdr.Gname != "root":
+		return fmt.Sprintf("owner named %s:%s: refused (the kit writes 0:0 without names)", quote(hdr.Uname), quote(hdr.Gname))
+	}
+	return ""
 }
 
 // checkPath refuses every name that is not folder/ or folder/file spelled plainly.

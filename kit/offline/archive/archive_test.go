@@ -187,6 +187,17 @@ func TestReadRefusesHostileArchives(t *testing.T) {
 		{"not gzip", []byte("PK\x03\x04 a zip file"), "not a gzip stream"},
 		{"empty", raw(t), "empty archive: no folder in it"},
 		{"a flipped byte", flip(good, len(good)-6), "corrupt gzip stream"},
+		{"setuid", raw(t, dir("b/"), withMode(reg("b/runs.csv", "x"), 0o4777)), `entry "b/runs.csv": mode 04777 has a setuid, setgid or sticky bit: refused`},
+		{"setgid", raw(t, dir("b/"), withMode(reg("b/runs.csv", "x"), 0o2644)), "has a setuid, setgid or sticky bit"},
+		{"a sticky folder", raw(t, withMode(dir("b/"), 0o1755)), `entry "b/": mode 01755 has a setuid, setgid or sticky bit`},
+		{"a world-writable file", raw(t, dir("b/"), withMode(reg("b/runs.csv", "x"), 0o666)), "mode 0666: refused (the kit writes 0644 for a file)"},
+		{"a world-writable folder", raw(t, withMode(dir("b/"), 0o777)), "mode 0777: refused (the kit writes 0755 for a folder)"},
+		{"an executable file", raw(t, dir("b/"), withMode(reg("b/runs.csv", "x"), 0o755)), "mode 0755: refused"},
+		{"a world-writable current folder", raw(t, withMode(dir("./"), 0o777), dir("./b/")), `entry "./": mode 0777: refused`},
+		{"another type's bit", raw(t, dir("b/"), withMode(reg("b/runs.csv", "x"), 0o040644)), "mode 040644: refused"},
+		{"a uid of 2^31", raw(t, dir("b/"), withOwner(reg("b/runs.csv", "x"), 1<<31, 0, "", "")), `entry "b/runs.csv": owner 2147483648:0: refused`},
+		{"a gid", raw(t, withOwner(dir("b/"), 0, 1000, "", "")), "owner 0:1000: refused"},
+		{"an owner's name", raw(t, dir("b/"), withOwner(reg("b/runs.csv", "x"), 0, 0, "postgres", "")), `owner named "postgres":"": refused`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Read(bytes.NewReader(tc.archive), small)
@@ -204,6 +215,16 @@ func TestReadRefusesHostileArchives(t *testing.T) {
 	if err != nil || folder != "b" || len(files) != 1 || files[0].Name != "runs.csv" {
 		t.Fatalf("%q %v %v", folder, files, err)
 	}
+}
+
+func withMode(e entry, mode int64) entry {
+	e.hdr.Mode = mode
+	return e
+}
+
+func withOwner(e entry, uid, gid int, uname, gname string) entry {
+	e.hdr.Uid, e.hdr.Gid, e.hdr.Uname, e.hdr.Gname = uid, gid, uname, gname
+	return e
 }
 
 func flip(b []byte, at int) []byte {

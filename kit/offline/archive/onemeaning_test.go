@@ -185,12 +185,30 @@ func TestReadTakesWhatTarWrites(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "b"), 0o755)
 	os.WriteFile(filepath.Join(dir, "b", "runs.csv"), []byte("run_id\nr1\n"), 0o644)
+	// Modes set, not left to the umask.
+	os.Chmod(filepath.Join(dir, "b"), 0o755)
+	os.Chmod(filepath.Join(dir, "b", "runs.csv"), 0o644)
 	path := filepath.Join(t.TempDir(), "b.tar.gz")
-	if out, err := exec.Command("tar", "-czf", path, "-C", dir, "b").CombinedOutput(); err != nil {
-		t.Fatalf("tar: %v\n%s", err, out)
+	// GNU tar's flags for the kit's owner (0:0), whoever runs the test.
+	if out, err := exec.Command("tar", "--owner=0", "--group=0", "--numeric-owner", "-czf", path, "-C", dir, "b").CombinedOutput(); err != nil {
+		t.Skipf("not a GNU tar: %v\n%s", err, out)
 	}
 	folder, files, err := ReadFile(path, DefaultLimits)
 	if err != nil || folder != "b" || len(files) != 1 {
 		t.Fatalf("%q %d %v", folder, len(files), err)
+	}
+	// As the owner is written by default: the name root and 0:0 (what tar as root
+	// writes) is the kit's owner; any other is refused.
+	if out, err := exec.Command("tar", "--owner=root:0", "--group=root:0", "-czf", path, "-C", dir, "b").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	if _, _, err := ReadFile(path, DefaultLimits); err != nil {
+		t.Fatalf("owned by root: %v", err)
+	}
+	if out, err := exec.Command("tar", "--owner=1000", "--group=1000", "--numeric-owner", "-czf", path, "-C", dir, "b").CombinedOutput(); err != nil {
+		t.Fatalf("tar: %v\n%s", err, out)
+	}
+	if _, _, err := ReadFile(path, DefaultLimits); err == nil || !strings.Contains(err.Error(), "owner 1000:1000: refused") {
+		t.Fatalf("owned by 1000: %v", err)
 	}
 }

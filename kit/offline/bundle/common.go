@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"time"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -53,7 +54,13 @@ type Common struct {
 
 // ExperimentOf reads which experiment wrote a manifest: "" for a manifest written
 // before the kit named its experiments (the registry, kit/experiments, knows whose).
+// It reads as strictly as verify does (see DecodeStrict), but for the fields of the
+// experiment's own, which it does not know: which experiment a manifest names must not
+// depend on the reader.
 func ExperimentOf(manifest []byte) (string, error) {
+	if err := checkJSON(manifest, reflect.TypeFor[Common](), true); err != nil {
+		return "", fmt.Errorf("%s: %w", ManifestFile, err)
+	}
 	var c Common
 	if err := json.Unmarshal(manifest, &c); err != nil {
 		return "", fmt.Errorf("%s: %w", ManifestFile, err)

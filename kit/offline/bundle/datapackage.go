@@ -73,6 +73,9 @@ type SchemaField struct {
 	Unit        string       `json:"unit,omitempty"`
 	Description string       `json:"description"`
 	Constraints *Constraints `json:"constraints,omitempty"`
+	// Former are the names the column had in bundles already written (its `was` tag),
+	// for verify to match an earlier kit's description of it; not written.
+	Former []string `json:"-"`
 }
 
 // Constraints say which columns may not be missing and which values a column takes.
@@ -199,6 +202,7 @@ func fieldsOf(t Table, docs map[string]map[string]Doc) []SchemaField {
 			d = Doc{Unit: tag.Get("unit"), Text: tag.Get("doc")}
 		}
 		sf.Unit, sf.Description = d.Unit, d.Text
+		sf.Former = f.was
 		if len(f.was) > 0 {
 			// A reader of an older bundle of the same experiment finds the column there
 			// under its former name.

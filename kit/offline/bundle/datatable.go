@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -95,9 +94,9 @@ func cast(f SchemaField, s string, missing map[string]bool) (any, error) {
 	}
 	switch f.Type {
 	case "integer":
-		v, err := strconv.ParseInt(s, 10, 64)
+		v, err := number.ParseInt(s, 64)
 		if err != nil {
-			return nil, errors.New("not an integer")
+			return nil, err
 		}
 		return v, nil
 	case "number":

@@ -271,6 +271,12 @@ func setField(v reflect.Value, s string) error {
 		switch u := v.Addr().Interface().(type) {
 		case csvUnmarshaler:
 			if err := u.UnmarshalCSV(s); err != nil {
+				// A number some other reader takes says why it is refused here.
+				for _, why := range []error{number.ErrNotPlain, number.ErrNegativeZero, number.ErrUnderflow, number.ErrNotFinite} {
+					if errors.Is(err, why) {
+						return why
+					}
+				}
 				return fmt.Errorf("not a number or empty")
 			}
 			// A figure type reads an empty field as absent (a NaN); any other
@@ -293,15 +299,15 @@ func setField(v reflect.Value, s string) error {
 		}
 		v.SetBool(b)
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, err := strconv.ParseInt(s, 10, v.Type().Bits())
+		n, err := number.ParseInt(s, v.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("not an integer")
+			return err
 		}
 		v.SetInt(n)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		n, err := strconv.ParseUint(s, 10, v.Type().Bits())
+		n, err := number.ParseUint(s, v.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("not a non-negative integer")
+			return err
 		}
 		v.SetUint(n)
 	case reflect.Float32, reflect.Float64:

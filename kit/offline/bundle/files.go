@@ -1,15 +1,14 @@
 package bundle
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/logbench/logbench/kit/offline/archive"
+	"github.com/logbench/logbench/kit/offline/regular"
 )
 
 // Files are a bundle's files in memory, as read from a folder or an archive, before
@@ -105,31 +104,9 @@ func ReadFolder(dir string) (*Files, error) {
 }
 
 // readLimited reads a regular file of at most limit bytes, without following a link
-// that replaced it since it was listed.
+// that replaced it since it was listed, and without blocking on a FIFO that did.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if info.Size() > limit {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d a bundle file may have", path, info.Size(), limit)
-	}
-	body, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(body)) > limit {
-		return nil, errors.New(path + ": grew while being read")
-	}
-	return body, nil
+	return regular.ReadFile(path, limit, regular.NoLinks)
 }
 
 // Archive packs the named files as a deterministic .tar.gz (see archive.Write) of one

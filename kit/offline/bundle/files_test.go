@@ -57,7 +57,7 @@ func TestReadFolderRefusesAnOversizedFile(t *testing.T) {
 	if err := os.Truncate(filepath.Join(dir, "requests.csv"), maxFileBytes+1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadFolder(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than the %d a bundle file may have", maxFileBytes)) {
+	if _, err := ReadFolder(dir); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than the %d it may have", maxFileBytes)) {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := Open(filepath.Join(dir, "nothing-here")); err == nil {

@@ -17,8 +17,11 @@ var None = Opt(math.NaN())
 
 // MarshalCSV writes an absent figure as nothing.
 func (o Opt) MarshalCSV() (string, error) {
-	if math.IsNaN(float64(o)) {
+	switch {
+	case math.IsNaN(float64(o)):
 		return "", nil
+	case o == 0:
+		return "0", nil // never "-0", which the reader refuses (package number)
 	}
 	return strconv.FormatFloat(float64(o), 'f', -1, 64), nil
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -128,7 +127,7 @@ func Layout(dataFiles ...string) []string {
 // ReadProbes reads the probes.csv of the bundle folder dir, for a matrix that goes on
 // with it; none when the bundle has none.
 func ReadProbes(dir string) ([]ProbeRow, error) {
-	body, err := os.ReadFile(filepath.Join(dir, ProbeFile))
+	body, err := readLimited(filepath.Join(dir, ProbeFile), MaxFileBytes(ProbeFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

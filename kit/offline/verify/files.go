@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,10 +104,19 @@ func parseSumLine(text string) (sum, name string, ok bool) {
 
 // Manifest checks that the manifest parses, that its schema_version is one this kit
 // reads, and decodes it into into; it says whether it could, and on success records
-// the common part of the manifest in res.
+// the common part of the manifest in res. It is every experiment's one reading of a
+// manifest, and a strict one (bundle.DecodeStrict): a key twice, two keys that differ
+// only in case, a key in another case than its field's, or a field the experiment's
+// manifest does not have is one problem, and nothing of the manifest is believed.
 func Manifest(res *Result, files map[string][]byte, into any, common func() *bundle.Common) bool {
 	body, ok := files[bundle.ManifestFile]
 	if !ok {
+		return false
+	}
+	// Duplicate and case-variant keys first: until they are refused, which value the
+	// schema_version below is depends on the reader.
+	if err := bundle.CheckJSONKeys(body); err != nil {
+		res.Problem(JSONProblem(body, err))
 		return false
 	}
 	var head struct {
@@ -125,7 +135,7 @@ func Manifest(res *Result, files map[string][]byte, into any, common func() *bun
 			Msg: "the only version this kit reads"})
 		return false
 	}
-	if err := json.Unmarshal(body, into); err != nil {
+	if err := bundle.DecodeStrict(body, into); err != nil {
 		res.Problem(JSONProblem(body, err))
 		return false
 	}
@@ -138,7 +148,13 @@ func JSONProblem(body []byte, err error) Problem {
 	p := Problem{File: bundle.ManifestFile, Msg: "not valid JSON: " + Short(err.Error())}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var strict *bundle.JSONError
 	switch {
+	case errors.As(err, &strict):
+		p.Line, p.Column = lineAt(body, strict.Offset), Short(strict.Path)
+		p.Msg = "refused: " + strict.Msg
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		p.Msg = "not valid JSON: it ends before its value does"
 	case errors.As(err, &syn):
 		p.Line = lineAt(body, syn.Offset)
 	case errors.As(err, &typ):

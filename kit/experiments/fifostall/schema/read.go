@@ -3,13 +3,12 @@ package schema
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/regular"
 )
 
 // Load reads the bundle in dir after checking every file against SHA256SUMS; a file
@@ -18,15 +17,7 @@ import (
 func Load(dir string) (*Bundle, error) {
 	files := map[string][]byte{}
 	read := func(name string) ([]byte, error) {
-		path := filepath.Join(dir, name)
-		info, err := os.Stat(path)
-		if err != nil {
-			return nil, err
-		}
-		if !info.Mode().IsRegular() || info.Size() > bundle.MaxFileBytes(name) {
-			return nil, fmt.Errorf("%s: not a regular file under %d bytes", path, bundle.MaxFileBytes(name))
-		}
-		return os.ReadFile(path)
+		return regular.ReadFile(filepath.Join(dir, name), bundle.MaxFileBytes(name), regular.NoLinks)
 	}
 	sumsBody, err := read(bundle.SumsFile)
 	if err != nil {
@@ -53,7 +44,7 @@ func Load(dir string) (*Bundle, error) {
 // Parse builds a bundle from its files' contents.
 func Parse(files map[string][]byte) (*Bundle, error) {
 	var b Bundle
-	if err := json.Unmarshal(files[bundle.ManifestFile], &b.Manifest); err != nil {
+	if err := bundle.DecodeStrict(files[bundle.ManifestFile], &b.Manifest); err != nil {
 		return nil, fmt.Errorf("%s: %w", bundle.ManifestFile, err)
 	}
 	if b.Manifest.SchemaVersion != bundle.SchemaVersion {

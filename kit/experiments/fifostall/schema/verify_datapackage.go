@@ -6,5 +6,5 @@ import (
 
 // dataPackage checks a fifo-stall bundle's datapackage.json (see CheckDataPackage).
 func (v *verifier) dataPackage() {
-	verify.CheckDataPackage(v.res, v.files, DataFiles, func(name string) bool { return v.ok[name] })
+	verify.CheckDataPackage(v.res, v.files, DataFiles, NewDataPackage(), func(name string) bool { return v.ok[name] })
 }
