@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,11 +73,16 @@ func (n toyCalibration) Measure(ctx context.Context, pods experiment.Pods, image
 }
 
 // imageRecorder stands in for the images: it builds nothing and keeps the names asked
-// for.
+// for. Several engines build at once (reproduce --engine A --engine B), so the names are
+// kept under a lock.
 type imageRecorder struct{ names *[]string }
 
+var imageRecorderMu sync.Mutex
+
 func (r imageRecorder) Build(ctx context.Context, platform string, names []string, progress io.Writer) (map[string]string, []bundle.Image, error) {
+	imageRecorderMu.Lock()
 	*r.names = slices.Clone(names)
+	imageRecorderMu.Unlock()
 	return fakeImages{}.Build(ctx, platform, names, progress)
 }
 

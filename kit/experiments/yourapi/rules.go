@@ -55,7 +55,7 @@ func physics(res *verify.Result, b *Bundle, runLines, seriesLines, condLines []i
 		// bounds only the closed one.
 		if r.Load == "closed" {
 			place("status_2xx", verify.ClosedLoop{Connections: p.Connections, Pipelining: p.Pipelining, Responses: float64(r.Requests), IntervalS: r.MeasuredS,
-				MeanMs: float64(r.LatencyMeanMs), MaxMs: float64(r.LatencyMaxMs), Busy: r.Verified}.Check())
+				MeanMs: float64(r.LatencyMeanMs), MaxMs: float64(r.LatencyMaxMs), Busy: r.Verified, BusyShare: verify.LittleForeignBusyShare}.Check())
 		}
 		// The service's start, the warm-up and the measured interval, one after the
 		// other; a load that never started had no warm-up either.
