@@ -163,13 +163,13 @@ func Upstream(v string) string {
 	return v
 }
 
-// knownRelease is the Date of the newest Release of bookworm (debian.DefaultSuite)
+// KnownRelease is the Date of the newest Release of bookworm (debian.DefaultSuite)
 // the kit knows: 12.15, of 11 July 2026. bookworm is oldstable and its Release changes
 // only at a point release, months apart, so the current one is always older than
 // debian.DefaultMaxReleaseAge; this one is accepted at any age, and an older one is
 // refused even by a cache that has seen none (see debian.Options.KnownRelease). A
 // later point release is held to the age rule until the kit names it here.
-var knownRelease = time.Date(2026, 7, 11, 10, 16, 37, 0, time.UTC)
+var KnownRelease = time.Date(2026, 7, 11, 10, 16, 37, 0, time.UTC)
 
 // Options say where the packages come from. The zero value means Debian's mirror and
 // the user's cache folder.
@@ -261,7 +261,7 @@ func (o Options) build(ctx context.Context, eng *engine.Engine, base Base, tag, 
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	deb := debian.Options{Mirror: o.Mirror, Snapshot: o.Snapshot, MaxReleaseAge: o.MaxReleaseAge, KnownRelease: knownRelease,
+	deb := debian.Options{Mirror: o.Mirror, Snapshot: o.Snapshot, MaxReleaseAge: o.MaxReleaseAge, KnownRelease: KnownRelease,
 		Arch: arch, CacheDir: o.CacheDir, WorkDir: o.WorkDir, Progress: progress}
 	res, err := deb.Build(ctx, base.Spec, f)
 	if err != nil {

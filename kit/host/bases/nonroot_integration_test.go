@@ -95,7 +95,7 @@ func TestPythonBaseBuildsWithoutRootOrDebootstrap(t *testing.T) {
 			t.Errorf("layers %v, %v; want sha256:%s", ins.RootFS.Layers, err, res.RootfsSHA256)
 		}
 		started = time.Now()
-		again, err := debian.Options{Arch: arch, CacheDir: cache}.Build(ctx, base.Spec, io.Discard)
+		again, err := debian.Options{Arch: arch, CacheDir: cache, KnownRelease: bases.KnownRelease}.Build(ctx, base.Spec, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestHelperBuildsRootfs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res, err := debian.Options{Arch: os.Getenv("ARCH"), CacheDir: os.Getenv("CACHE")}.Build(context.Background(), bases.Python.Spec, f)
+	res, err := debian.Options{Arch: os.Getenv("ARCH"), CacheDir: os.Getenv("CACHE"), KnownRelease: bases.KnownRelease}.Build(context.Background(), bases.Python.Spec, f)
 	if err != nil {
 		t.Fatal(err)
 	}
