@@ -74,6 +74,14 @@ func (p Params) Check() error {
 			return nil
 		},
 		func() error { return experiment.MeasuringCPUsFlag.Check(p.CPUs) },
+		func() error {
+			// No flag sets it: an earlier kit's manifest says it, and verify draws that
+			// many resamples of every condition again (those kits drew 2,000).
+			if p.Resamples < 0 || p.Resamples > maxResamples {
+				return usagef("bootstrap_resamples %d: want 0 to %d", p.Resamples, maxResamples)
+			}
+			return nil
+		},
 		func() error { return memoryFlag.Check(p.MemoryBytes) },
 		func() error {
 			if strings.ContainsAny(p.Volume, "/:, ") || strings.HasPrefix(p.Volume, "-") {
@@ -132,3 +140,7 @@ func (p Params) settled(rounds int) (Params, error) {
 	p.Languages, p.Ways, p.Libraries = slices.Clone(p.Languages), slices.Clone(p.Ways), slices.Clone(p.Libraries)
 	return p, p.Check()
 }
+
+// maxResamples bounds an earlier kit's bootstrap_resamples, which verify draws again: a
+// manifest's 10^9 would ask for gigabytes.
+const maxResamples = 10_000

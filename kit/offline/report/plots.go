@@ -259,8 +259,13 @@ func (LinearTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// Categories puts labels on the x axis at 0..n-1, tilted when they are long.
+// Categories puts labels on the x axis at 0..n-1, tilted when they are long. No label
+// leaves the axis as it is (gonum's NominalX panics on none; a bundle's manifest may
+// name no condition).
 func Categories(p *plot.Plot, labels []string) {
+	if len(labels) == 0 {
+		return
+	}
 	p.NominalX(labels...)
 	long := 0
 	for _, l := range labels {

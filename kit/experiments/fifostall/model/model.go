@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/contract/stats"
 )
 
 // Inputs describe one condition.
@@ -53,7 +52,7 @@ type Prediction struct {
 func Predict(in Inputs) Prediction {
 	bpr := float64(in.Mode.BytesPerRequest())
 	p := Prediction{OfferedBytesPerSec: bpr * in.Rate, ReaderBoundBytesPerS: float64(in.ReaderBytesPerSec), BacklogMaxBytes: nan(), P99Ms: nan()}
-	if in.ReaderBytesPerSec <= 0 || bpr == 0 || in.Count == 0 {
+	if in.ReaderBytesPerSec <= 0 || bpr == 0 || in.Count <= 0 {
 		return p
 	}
 	p.Applies = true
@@ -70,13 +69,18 @@ func Predict(in Inputs) Prediction {
 			p.BacklogMaxBytes = (p.OfferedBytesPerSec-R)*lastScheduled + bpr
 		} else {
 			p.LastResponseS = max(lastScheduled, (total-float64(in.PipeCapacityBytes))/R)
-			latencies := make([]float64, in.Count)
-			for k := range in.Count {
+			// Saturated, the latencies never fall from one request to the next: each
+			// waits for one record more to be read (B/R) and was sent 1/rate later, and
+			// B/R > 1/rate. So the p99 (nearest rank, as stats.NearestRank) is the
+			// latency of the request at that rank, computed alone rather than from a
+			// list of all Count, which a manifest can make as long as it likes.
+			latency := func(k int) float64 {
 				scheduled := float64(k) / in.Rate
 				inPipe := (float64(k+1)*bpr - float64(in.PipeCapacityBytes)) / R
-				latencies[k] = 1000 * max(0, inPipe-scheduled)
+				return 1000 * max(0, inPipe-scheduled)
 			}
-			p.P99Ms = stats.NearestRank(latencies, 99)
+			rank := int(math.Ceil(99.0 / 100 * float64(in.Count)))
+			p.P99Ms = latency(min(max(rank, 1), in.Count) - 1)
 		}
 	}
 	p.DrainS = p.LogsReadS - p.LastResponseS

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/contract/stats"
 )
 
 // The published setup: 160 requests of 16 KiB at 20 req/s for 8 s, a 256 KiB/s reader,
@@ -63,5 +64,41 @@ func TestNoPredictionWithoutABoundOrALog(t *testing.T) {
 	fast.ReaderBytesPerSec = 0
 	if Predict(fast).Applies || Predict(published(contract.ModeJSONOnly)).Applies {
 		t.Fatal("the model does not apply")
+	}
+}
+
+// TestTheP99IsTheNearestRankOfEveryLatency: the p99 computed from the request at its
+// rank is the nearest-rank p99 of every request's latency, listed and sorted, over
+// rates, readers, pipes and counts; and a count a manifest could give (billions)
+// allocates nothing.
+func TestTheP99IsTheNearestRankOfEveryLatency(t *testing.T) {
+	for _, rate := range []float64{5, 20, 97.5, 400} {
+		for _, reader := range []int64{16 << 10, 256 << 10, 1 << 20} {
+			for _, pipe := range []int64{4 << 10, 64 << 10} {
+				for _, count := range []int{1, 2, 99, 100, 101, 160, 1234} {
+					in := Inputs{Mode: contract.ModeJSONSync, ReaderBytesPerSec: reader, Rate: rate, Duration: time.Duration(float64(count) / rate * float64(time.Second)),
+						Count: count, PipeCapacityBytes: pipe}
+					p := Predict(in)
+					if !p.Saturated {
+						continue
+					}
+					bpr, R := float64(in.Mode.BytesPerRequest()), float64(reader)
+					latencies := make([]float64, count)
+					for k := range count {
+						latencies[k] = 1000 * max(0, (float64(k+1)*bpr-float64(pipe))/R-float64(k)/rate)
+					}
+					if want := stats.NearestRank(latencies, 99); math.Abs(p.P99Ms-want) > 1e-9*math.Max(1, want) {
+						t.Errorf("%+v: p99 %v, want %v", in, p.P99Ms, want)
+					}
+				}
+			}
+		}
+	}
+	huge := Inputs{Mode: contract.ModeJSONSync, ReaderBytesPerSec: 256 << 10, Rate: 1e9, Duration: 8 * time.Second, Count: 8e9, PipeCapacityBytes: 64 << 10}
+	if n := testing.AllocsPerRun(3, func() { Predict(huge) }); n > 0 {
+		t.Errorf("%v allocations for %d requests", n, huge.Count)
+	}
+	if p := Predict(Inputs{Mode: contract.ModeJSONSync, ReaderBytesPerSec: 256 << 10, Rate: 20, Count: -5}); p.Applies {
+		t.Errorf("a negative count: %+v", p)
 	}
 }
