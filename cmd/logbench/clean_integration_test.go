@@ -16,6 +16,7 @@ import (
 	"github.com/docker/docker/client"
 
 	"github.com/logbench/logbench/internal/enginetest"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/host/engine"
 )
 
@@ -91,7 +92,11 @@ func TestCleanRemovesWhatACrashedKitLeftAndNoLookalike(t *testing.T) {
 	}
 	for _, name := range []string{prod, stopped} {
 		created, err := cli.ContainerCreate(ctx, &container.Config{Image: api.ImageID, Entrypoint: []string{"/api"}, Cmd: []string{"-access-log", "none"}, Labels: copied},
-			&container.HostConfig{NetworkMode: "none", ReadonlyRootfs: true, CapDrop: []string{"ALL"}, SecurityOpt: []string{"no-new-privileges"}}, nil, nil, name)
+			// The engine's own default open-file and process limits may be above the host's hard ones
+			// (Podman's are, here): set them as the kit sets its own containers'.
+			&container.HostConfig{NetworkMode: "none", ReadonlyRootfs: true, CapDrop: []string{"ALL"}, SecurityOpt: []string{"no-new-privileges"},
+				Resources: container.Resources{Ulimits: []*container.Ulimit{{Name: "nofile", Soft: contract.DefaultNoFile, Hard: contract.DefaultNoFile},
+					{Name: "nproc", Soft: contract.DefaultNProc, Hard: contract.DefaultNProc}}}}, nil, nil, name)
 		if err != nil {
 			t.Fatal(err)
 		}
