@@ -207,12 +207,7 @@ func seriesPlots(bs []drawn, cats []string, multiAPI bool) []report.Figure {
 		for _, d := range bs {
 			t := report.Traces{Label: d.label, Colour: d.colour}
 			for _, r := range d.runs(cat, multiAPI) {
-				var xys plotter.XYs
-				for _, s := range d.b.Series {
-					if s.RunID == r.RunID {
-						xys = append(xys, plotter.XY{X: float64(s.Second), Y: float64(s.Requests)})
-					}
-				}
+				xys := report.Seconds(d.b.Series, r.RunID, func(s SeriesRow) (string, int, int64) { return s.RunID, s.Second, s.Requests })
 				t.Runs = append(t.Runs, report.Trace{Name: fmt.Sprintf("run %d", r.Round), XYs: xys})
 			}
 			traces = append(traces, t)

@@ -93,3 +93,16 @@ func RunLines(title, xLabel, yLabel string, bundles []Traces) (Figure, bool) {
 	ch.P.X.Tick.Marker, ch.P.Y.Tick.Marker = LinearTicks{}, LinearTicks{}
 	return ch.Render(), true
 }
+
+// Seconds is one run's per-second counts as a line to draw: the rows of a bundle's
+// series table (qps's and your-api's series.csv) whose run is runID, each read by of
+// into its run, second and count.
+func Seconds[S any](rows []S, runID string, of func(S) (run string, second int, count int64)) plotter.XYs {
+	var xys plotter.XYs
+	for _, s := range rows {
+		if run, second, n := of(s); run == runID {
+			xys = append(xys, plotter.XY{X: float64(second), Y: float64(n)})
+		}
+	}
+	return xys
+}
