@@ -16,6 +16,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/precision"
 	"github.com/logbench/logbench/kit/offline/regular"
 )
 
@@ -40,7 +41,9 @@ func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 		Name:  exp.Name(),
 		Usage: exp.Summary(),
 		Flags: append(categorized("EXPERIMENT'S OWN", cliFlags(experiment.FlagSet(exp.Name(), exp.Params()))), categorized("MATRIX AND ENGINE", append([]cli.Flag{
-			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position"},
+			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position (with --precision, the fewest)"},
+			&cli.StringFlag{Name: "precision", Usage: "add rounds until every headline figure's 95% interval is within this share of its value, such as 2%"},
+			&cli.IntFlag{Name: "max-reps", Value: experiment.DefaultMaxRounds, Usage: "with --precision: the most rounds"},
 			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
 			&cli.StringSliceFlag{Name: "engine", Usage: "run the same matrix on this engine, a docker context's name or an address (unix://, tcp://, ssh://); repeat for several: a bundle each and their comparison"},
 			&cli.BoolFlag{Name: "parallel", Usage: "with several --engine: run them at the same time (engines on different hosts)"},
@@ -75,9 +78,20 @@ func reproduceOne(c *cli.Context, exp experiment.Experiment) error {
 		return err
 	}
 	out := c.App.Writer
-	say(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s", exp.Name(), len(p.exp.Conditions()), p.exp.Rounds(), len(s.Runs), s.Matrix.Dir)
+	conds := len(p.exp.Conditions())
+	if rec := p.exp.Bundle().Common().Precision; rec != nil {
+		say(out, "reproducing %s: %d conditions x %d to %d rounds, until every headline figure's 95%% interval is within ±%s of it: %d to %d runs; bundle %s",
+			exp.Name(), conds, rec.MinRounds, rec.MaxRounds, precision.Percent(rec.Target), conds*rec.MinRounds, conds*rec.MaxRounds, s.Matrix.Dir)
+	} else {
+		say(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s", exp.Name(), conds, p.exp.Rounds(), len(s.Runs), s.Matrix.Dir)
+	}
 	sayNotes(out, p.exp)
 	bar := newBar(c.App.ErrWriter, len(s.Runs))
+	s.OnRound = func(rec bundle.Precision) {
+		bar.Clear()
+		say(out, "%s", precision.Line(&rec))
+		bar.ChangeMax(len(s.Runs))
+	}
 	started := time.Now()
 	outcome, runErr := s.Reproduce(c.Context,
 		func(i int, pr experiment.PlannedRun) {
@@ -145,11 +159,21 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 				return nil, plan{}, usagef("reproduce %s --resume %s: %v", exp.Name(), dir, err)
 			}
 		}
-		return exp, plan{command: "reproduce", exp: p, resumeDir: dir}, nil
+		return exp, plan{command: "reproduce", exp: p, resumeDir: dir, offline: exp}, nil
 	}
 	reps := c.Int("reps")
 	if err := experiment.CheckRounds(reps); err != nil {
 		return nil, plan{}, err
+	}
+	var rec *bundle.Precision
+	switch {
+	case c.IsSet("precision"):
+		var err error
+		if rec, err = experiment.NewPrecision(c.String("precision"), reps, c.Int("max-reps")); err != nil {
+			return nil, plan{}, err
+		}
+	case c.IsSet("max-reps"):
+		return nil, plan{}, usagef("--max-reps: the most rounds of --precision, which is not given")
 	}
 	params := exp.Params()
 	if err := parseFlags(c, experiment.FlagSet(exp.Name(), params)); err != nil {
@@ -159,7 +183,7 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 	if err != nil {
 		return nil, plan{}, err
 	}
-	return exp, plan{command: "reproduce", exp: p}, nil
+	return exp, plan{command: "reproduce", exp: p, precision: rec, offline: exp}, nil
 }
 
 // experimentCommands are the commands with a subcommand per experiment, each with the

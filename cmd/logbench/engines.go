@@ -51,6 +51,7 @@ func reproduceOnEngines(c *cli.Context, exp experiment.Experiment, names []strin
 			t, err = reach(c, endpoints[i], out.Prefixed("["+labels[i]+"] "))
 		}
 		if err == nil {
+			several.Options.Precision = p.precision
 			several.Engines = append(several.Engines, &lab.OnEngine{Name: name, Label: labels[i], Target: t.Target, Plan: p.exp})
 			err = t.CheckPlatform(c.Bool("emulated"))
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -103,5 +104,50 @@ func TestQPSWrkCrossCheckOnTheEngine(t *testing.T) {
 		if notConfirmed := strings.Contains(out, "NOT CONFIRMED: "+c.API+"'s"); !notConfirmed && !qps.WrkAgrees(float64(c.WrkAgreement)) {
 			t.Errorf("%s: agreement %.3f, and the summary does not say NOT CONFIRMED\n%s", c.Config, float64(c.WrkAgreement), out)
 		}
+	}
+}
+
+// TestReproduceQPSUntilPreciseOnTheEngine adds rounds of a short qps matrix until the
+// Go API's requests/s is known to ±50%, at most 4 rounds: the bundle records why it
+// stopped, consistently with its rows, and verifies. Whether a busy host reaches the
+// target in 3 rounds or runs out at 4 is the host's to decide, not the test's.
+func TestReproduceQPSUntilPreciseOnTheEngine(t *testing.T) {
+	enginetest.Require(t)
+	dir := filepath.Join(t.TempDir(), "bundle")
+	out, err := runApp(t, "reproduce", "qps", "--api", "go", "--configs", "none", "--duration", "2s", "--precision", "50%", "--max-reps", "4", "--out", dir)
+	if err != nil {
+		t.Fatalf("reproduce failed: %v\n%s", err, out)
+	}
+	files, err := bundle.ReadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := qps.Experiment{}.Verify(files)
+	if !res.OK() {
+		t.Fatalf("the bundle does not verify: %v\n%s", res.Problems, out)
+	}
+	rec, b := res.Common.Precision, res.Own.(*qps.Bundle)
+	if rec == nil || rec.Target != 0.5 || rec.MinRounds != 3 || rec.MaxRounds != 4 {
+		t.Fatalf("record %+v", rec)
+	}
+	switch {
+	case rec.Stopped == bundle.Reached && (rec.Rounds == 3 || rec.Rounds == 4) && rec.Widest != nil && rec.Widest.Relative != nil && *rec.Widest.Relative <= 0.5:
+	case rec.Stopped == bundle.MaxRounds && rec.Rounds == 4:
+	default:
+		t.Fatalf("stopped %q after %d rounds, widest %+v", rec.Stopped, rec.Rounds, rec.Widest)
+	}
+	if len(b.Runs) != rec.Rounds || b.M.Parameters.Rounds != rec.Rounds {
+		t.Errorf("%d runs and %d rounds planned for %d rounds judged", len(b.Runs), b.M.Parameters.Rounds, rec.Rounds)
+	}
+	if w := rec.Widest; w == nil || w.Metric != "requests_per_s" || w.Condition != "api=go config=none" {
+		t.Errorf("widest %+v, want the Go API's requests_per_s", w)
+	}
+	for r := 3; r <= rec.Rounds; r++ {
+		if !strings.Contains(out, fmt.Sprintf("round %d/4: widest interval requests_per_s (api=go config=none)", r)) {
+			t.Errorf("no line after round %d:\n%s", r, out)
+		}
+	}
+	if out, err := runApp(t, "verify", dir); err != nil || !strings.Contains(out, "rounds until ±50%") {
+		t.Errorf("verify: %v\n%s", err, out)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/lab"
+	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // plan is what a command that performs runs asks for.
@@ -16,6 +17,10 @@ type plan struct {
 	exp     experiment.Plan
 	// resumeDir is the bundle being resumed ("" for a new one).
 	resumeDir string
+	// precision is a new bundle's record of --precision (nil without it), offline the
+	// experiment that judges it.
+	precision *bundle.Precision
+	offline   experiment.Offline
 }
 
 // prepare validates every input, reaches the engine, checks the disk and builds the
@@ -58,7 +63,7 @@ func (t *target) prepare(c *cli.Context, p plan, dir string) (*lab.Session, erro
 		probe = p.exp.Bundle().Common().SpeedProbe != nil
 	}
 	return lab.Prepare(c.Context, t.Target, p.exp, lab.Options{Command: p.command, Dir: dir, Resuming: p.resumeDir != "", SpeedProbe: probe,
-		KitVersion: version, KitCommit: sourceCommit(c.Context, t.source.dir)})
+		KitVersion: version, KitCommit: sourceCommit(c.Context, t.source.dir), Precision: p.precision, Offline: p.offline})
 }
 
 func appendOnce(list []string, s string) []string {

@@ -153,6 +153,9 @@ type Plan interface {
 	Conditions() []Condition
 	// Rounds is how many times each condition runs.
 	Rounds() int
+	// SetRounds makes the plan n rounds long, the manifest's parameters with it:
+	// reproduce --precision adds rounds one at a time.
+	SetRounds(n int)
 	// Images names the images the runs need (see kit/host/images).
 	Images() []string
 	// Pod describes one run's containers; images maps each name of Images to the ID

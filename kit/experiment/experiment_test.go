@@ -24,6 +24,7 @@ type toyPlan struct {
 
 func (p *toyPlan) Conditions() []experiment.Condition { return p.conds }
 func (p *toyPlan) Rounds() int                        { return p.rounds }
+func (p *toyPlan) SetRounds(n int)                    { p.rounds = n }
 func (p *toyPlan) Images() []string                   { return []string{"toy"} }
 func (p *toyPlan) Bundle() experiment.Bundle          { return p.b }
 func (p *toyPlan) Target(experiment.Env) error        { return nil }

@@ -149,6 +149,10 @@ func (m *Matrix) interrupted(cause error) error {
 	return errors.Join(cause, m.save())
 }
 
+// SaveBundle writes the bundle as it stands: after a change outside a run (a round
+// added).
+func (m *Matrix) SaveBundle() error { return m.save() }
+
 func (m *Matrix) save() error {
 	b := m.Plan.Bundle()
 	c := b.Common()

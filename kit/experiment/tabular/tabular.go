@@ -163,6 +163,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		}
 	}
 	res.Own = b
+	experiment.CheckPrecision(res, func() int { return b.M.Rounds }, t.Figures)
 	return res
 }
 
@@ -247,6 +248,7 @@ func (p *tabularPlan[P, R]) Conditions() []experiment.Condition {
 	return out
 }
 func (p *tabularPlan[P, R]) Rounds() int                     { return p.b.M.Rounds }
+func (p *tabularPlan[P, R]) SetRounds(n int)                 { p.b.M.Rounds = n }
 func (p *tabularPlan[P, R]) Images() []string                { return p.b.t.Images }
 func (p *tabularPlan[P, R]) Bundle() experiment.Bundle       { return p.b }
 func (p *tabularPlan[P, R]) Target(env experiment.Env) error { return nil }
@@ -334,7 +336,9 @@ func (b *tabularBundle[P, R]) figures() []compare.Row {
 					}
 				}
 			}
-			rows = append(rows, compare.Measured(kvs, m.Name, unitOf[R](m.Name), compare.Mean{}, runs))
+			r := compare.Measured(kvs, m.Name, unitOf[R](m.Name), compare.Mean{}, runs)
+			r.Headline = m.Headline || !slices.ContainsFunc(b.t.Metrics, func(m compare.Metric) bool { return m.Headline })
+			rows = append(rows, r)
 		}
 	}
 	return rows

@@ -58,7 +58,7 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	if err != nil {
 		return nil, usagef("--resume %s: %v", dir, err)
 	}
-	checked := schema.Verify(files)
+	checked := Experiment{}.Verify(files)
 	if !checked.OK() {
 		return nil, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
 			dir, len(checked.Problems), checked.Problems[0], dir)

@@ -99,6 +99,7 @@ func (p *Plan) Conditions() []experiment.Condition {
 	return out
 }
 func (p *Plan) Rounds() int               { return p.rounds }
+func (p *Plan) SetRounds(n int)           { p.rounds, p.bundle.B.Manifest.Parameters.Rounds = n, n }
 func (p *Plan) Bundle() experiment.Bundle { return p.bundle }
 
 // FIFO returns the plan's bundle as this experiment's.

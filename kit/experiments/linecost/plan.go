@@ -220,6 +220,7 @@ func (c Cond) String() string { return c.Language + "/" + c.Library + "/" + c.Wa
 
 func (p *Plan) Conditions() []experiment.Condition { return p.Params.Conditions() }
 func (p *Plan) Rounds() int                        { return p.Params.Rounds }
+func (p *Plan) SetRounds(n int)                    { p.Params.Rounds, p.bundle.Manifest.Parameters.Rounds = n, n }
 func (p *Plan) Bundle() experiment.Bundle          { return p.bundle }
 
 // Notes are what reproduce says under the plan's size: each language/library/way of

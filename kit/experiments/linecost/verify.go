@@ -89,6 +89,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 		runs[r.RunID] = true
 	}
 	verify.Probes(c.res, c.files, c.res.Common, runs)
+	experiment.CheckPrecision(c.res, func() int { return b.Manifest.Parameters.Rounds }, Experiment{}.Figures)
 	return c.res, b
 }
 

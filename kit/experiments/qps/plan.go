@@ -74,6 +74,7 @@ func NewPlan(p Params) *Plan {
 
 func (p *Plan) Conditions() []experiment.Condition { return p.conds }
 func (p *Plan) Rounds() int                        { return p.bundle.M.Parameters.Rounds }
+func (p *Plan) SetRounds(n int)                    { p.bundle.M.Parameters.Rounds = n }
 func (p *Plan) Bundle() experiment.Bundle          { return p.bundle }
 
 // QPS returns the plan's bundle as this experiment's.

@@ -85,6 +85,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 		v.physics(b, runLines, seriesLines, condLines, map[string]map[string]bool{RunsFile: runAbsent, ConditionsFile: condAbsent}, time.Now()) // rules.go
 		v.res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(b.Series))
 		v.weakened(b)
+		experiment.CheckPrecision(v.res, func() int { return b.M.Parameters.Rounds }, Experiment{}.Figures)
 	}
 	return v.res, b
 }

@@ -12,9 +12,9 @@ import (
 // Metrics are the figures a comparison sets side by side, in its order, each a value
 // per pooled run.
 var Metrics = []compare.Metric{
-	{Name: "requests_per_s", Title: "requests per second"},
+	{Name: "requests_per_s", Title: "requests per second", Headline: true},
 	{Name: "p50_run_mean_ms", Title: "median latency (per run)", Wide: true},
-	{Name: "p99_run_mean_ms", Title: "p99 latency (per run)"},
+	{Name: "p99_run_mean_ms", Title: "p99 latency (per run)", Headline: true},
 	{Name: "cpu_us_per_request", Title: "CPU per request, inside the container + in the engine"},
 	{Name: "api_cpu_us_per_request", Title: "CPU per request inside the container (the service's processes)", Wide: true},
 	{Name: "engine_cpu_us_per_request", Title: "CPU per request in the engine (dockerd, containerd, shims)", Wide: true},
@@ -85,7 +85,7 @@ func Rows(b *Bundle, within bool) []compare.Row {
 				continue
 			}
 			row := compare.Measured(cond, m.Name, how.unit, compare.Mean{}, runs)
-			row.Marks = marks
+			row.Marks, row.Headline = marks, m.Headline
 			if m.Name == "lines_per_request" || m.Name == "bytes_per_request" {
 				row.Marks = lineMarks
 			}

@@ -59,6 +59,7 @@ func (p *Plan) Conditions() []experiment.Condition {
 	return out
 }
 func (p *Plan) Rounds() int               { return p.bundle.M.Parameters.Rounds }
+func (p *Plan) SetRounds(n int)           { p.bundle.M.Parameters.Rounds = n }
 func (p *Plan) Bundle() experiment.Bundle { return p.bundle }
 
 // YourAPI returns the plan's bundle as this experiment's.

@@ -110,5 +110,6 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	verify.Probes(res, files.Data, res.Common, runs)
 	physics(res, b, runLines, seriesLines, condLines, time.Now()) // rules.go
 	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(b.Series))
+	experiment.CheckPrecision(res, func() int { return b.M.Parameters.Rounds }, Experiment{}.Figures)
 	return res, b
 }

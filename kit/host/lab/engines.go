@@ -13,6 +13,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/precision"
 )
 
 // ComparisonFile is what a reproduction on several engines writes beside the bundles:
@@ -136,13 +137,14 @@ func (s *Several) source(e *OnEngine) (experiment.Source, bool) {
 // reproduce performs the matrix on one engine; what goes wrong is kept in e.Err.
 func (e *OnEngine) reproduce(ctx context.Context, exp experiment.Experiment, o Options) {
 	out := e.Target.Out
-	o.Dir, o.Resuming = e.Dir, false
+	o.Dir, o.Resuming, o.Offline = e.Dir, false, exp
 	s, err := Prepare(ctx, e.Target, e.Plan, o)
 	if err != nil {
 		e.Err = err
 		fmt.Fprintf(out, "FAILED: %v\n", err)
 		return
 	}
+	s.OnRound = func(p bundle.Precision) { fmt.Fprintln(out, precision.Line(&p)) }
 	fmt.Fprintf(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s\n", exp.Name(), len(e.Plan.Conditions()), e.Plan.Rounds(), len(s.Runs), s.Matrix.Dir)
 	if n, ok := e.Plan.(experiment.Noter); ok {
 		for _, note := range n.Notes() {

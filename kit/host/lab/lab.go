@@ -17,6 +17,7 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/precision"
 )
 
 // Engine is what a reproduction needs of an engine: the real one (kit/host/engine), or
@@ -87,6 +88,13 @@ type Options struct {
 	KitVersion, KitCommit string
 	// SpeedProbe times the host's speed before and after every run (probes.csv).
 	SpeedProbe bool
+	// Precision, for a new bundle, has rounds added one at a time after the plan's
+	// until every headline figure is known to its target (reproduce --precision; see
+	// Session.Run); nil runs the plan's rounds. A resumed bundle's is its manifest's.
+	Precision *bundle.Precision
+	// Offline verifies the bundle and gives its figures, to judge the precision after
+	// each round; needed with a precision.
+	Offline experiment.Offline
 }
 
 // Session is a plan ready to run on a target: its images built, its bundle's manifest
@@ -99,7 +107,13 @@ type Session struct {
 	// Images are every image built, by name; ImageBuild how long that took.
 	Images     map[string]string
 	ImageBuild time.Duration
-	resuming   bool
+	// OnRound, with a precision, is told where the rule stands after each round.
+	OnRound  func(bundle.Precision)
+	resuming bool
+	// precision is the bundle's record of reproduce --precision (nil without one), and
+	// offline the experiment that judges it.
+	precision *bundle.Precision
+	offline   experiment.Offline
 }
 
 // Prepare readies p on t: the plan is told the engine (it refuses what the engine
@@ -114,14 +128,26 @@ func Prepare(ctx context.Context, t *Target, p experiment.Plan, o Options) (*Ses
 		return nil, err
 	}
 	b := p.Bundle()
+	if !o.Resuming && o.Precision != nil {
+		rec := *o.Precision
+		b.Common().Precision = &rec
+	}
+	rec := b.Common().Precision
+	if rec != nil && o.Offline == nil {
+		return nil, fmt.Errorf("rounds until a precision need the experiment's figures to judge it")
+	}
 	if o.Resuming {
 		if c := b.Common(); c.Emulated != t.Emulated || (c.Platform != "" && c.Platform != t.Platform) {
 			return nil, experiment.Usagef("cannot resume %s: its runs are %s%s, this engine would run %s%s", o.Dir, c.Platform, emulatedWord(c.Emulated), t.Platform, emulatedWord(t.Emulated))
 		}
 	}
-	all := experiment.Rotate(p.Conditions(), p.Rounds())
+	all := experiment.Rotation(b)(p.Conditions(), p.Rounds())
 	runs := experiment.Missing(all, b)
-	if err := CheckDisk(o.Dir, len(runs)); err != nil {
+	most := len(runs) // the disk must hold every run that may be made
+	if rec != nil {
+		most += len(p.Conditions()) * (rec.MaxRounds - p.Rounds())
+	}
+	if err := CheckDisk(o.Dir, most); err != nil {
 		return nil, err
 	}
 	buildStart := time.Now()
@@ -155,12 +181,16 @@ func Prepare(ctx context.Context, t *Target, p experiment.Plan, o Options) (*Ses
 		Images:     ids,
 		ImageBuild: imageBuild,
 		resuming:   o.Resuming,
+		precision:  rec,
+		offline:    o.Offline,
 	}, nil
 }
 
 // Run prepares the engine for the plan if it asks (a Preparer: fifo-stall calibrates
-// its instrument; not again when resuming) and performs the missing runs. An interrupt
-// leaves a valid partial bundle and returns an error that says so.
+// its instrument; not again when resuming) and performs the missing runs. With a
+// precision, the bundle is then judged after each round, and a round added while the
+// rule is not reached and rounds are left (Runs grows with it). An interrupt leaves a
+// valid partial bundle and returns an error that says so.
 func (s *Session) Run(ctx context.Context) error {
 	if pre, ok := s.Plan.(experiment.Preparer); ok && !s.resuming {
 		if err := pre.Prepare(ctx, s.Target.Engine, s.Images, s.ImageBuild, s.Target.Out); err != nil {
@@ -170,7 +200,12 @@ func (s *Session) Run(ctx context.Context) error {
 			return err
 		}
 	}
-	err := s.Matrix.Run(ctx, s.Runs)
+	var err error
+	if s.precision == nil {
+		err = s.Matrix.Run(ctx, s.Runs)
+	} else {
+		err = s.rounds(ctx)
+	}
 	if ctx.Err() != nil {
 		c := s.Plan.Bundle().Common()
 		return Interrupted{fmt.Sprintf("interrupted: %d of %d runs kept in %s; continue with `logbench reproduce --resume %s`",
@@ -189,7 +224,7 @@ type Outcome struct {
 // each once it is saved (either may be nil), then writes the experiment's summary of
 // the bundle to the target's writer if any run was kept.
 func (s *Session) Reproduce(ctx context.Context, onStart func(i int, pr experiment.PlannedRun), onRun func(done int, line string, verified bool)) (Outcome, error) {
-	o := Outcome{Runs: len(s.Runs)}
+	var o Outcome
 	s.Matrix.OnStart = onStart
 	s.Matrix.OnRun = func(done int, line string, verified bool) {
 		if !verified {
@@ -200,6 +235,7 @@ func (s *Session) Reproduce(ctx context.Context, onStart func(i int, pr experime
 		}
 	}
 	err := s.Run(ctx)
+	o.Runs = len(s.Runs)
 	b := s.Plan.Bundle()
 	if b.Common().RunsCompleted > 0 {
 		fmt.Fprintln(s.Target.Out)
@@ -211,6 +247,75 @@ func (s *Session) Reproduce(ctx context.Context, onStart func(i int, pr experime
 		}
 	}
 	return o, err
+}
+
+// rounds performs the missing runs, then judges the bundle as verify reads it and adds
+// a round, until the precision is reached or the rounds run out. The record is saved
+// with each judgement; until the rule stops, it says "interrupted", as a bundle left
+// by a crash between two saves must.
+func (s *Session) rounds(ctx context.Context) error {
+	onStart, onRun := s.Matrix.OnStart, s.Matrix.OnRun
+	defer func() { s.Matrix.OnStart, s.Matrix.OnRun = onStart, onRun }()
+	rec, todo, offset := s.precision, s.Runs, 0
+	for {
+		s.Matrix.OnStart = func(i int, pr experiment.PlannedRun) {
+			if onStart != nil {
+				onStart(offset+i, pr)
+			}
+		}
+		s.Matrix.OnRun = func(done int, line string, verified bool) {
+			if onRun != nil {
+				onRun(offset+done, line, verified)
+			}
+		}
+		if err := s.Matrix.Run(ctx, todo); err != nil {
+			return err
+		}
+		widest, err := s.judge()
+		if err != nil {
+			return err
+		}
+		rec.Rounds, rec.Widest = s.Plan.Rounds(), widest
+		switch {
+		case precision.Met(widest, rec.Target):
+			rec.Stopped = bundle.Reached
+		case rec.Rounds >= rec.MaxRounds:
+			rec.Stopped = bundle.MaxRounds
+		default:
+			rec.Stopped = bundle.Interrupted
+			s.Plan.SetRounds(rec.Rounds + 1)
+			all := experiment.RotateOpen(s.Plan.Conditions(), rec.Rounds+1)
+			s.Plan.Bundle().Common().RunsPlanned = len(all)
+			todo, offset = experiment.Missing(all, s.Plan.Bundle()), len(s.Runs)
+			s.Runs = append(s.Runs, todo...)
+		}
+		if err := s.Matrix.SaveBundle(); err != nil {
+			return err
+		}
+		if s.OnRound != nil {
+			s.OnRound(*rec)
+		}
+		if rec.Stopped != bundle.Interrupted {
+			return nil
+		}
+	}
+}
+
+// judge reads the bundle back as verify does and gives its widest headline figure.
+func (s *Session) judge() (*bundle.Widest, error) {
+	files, err := bundle.ReadFolder(s.Matrix.Dir)
+	if err != nil {
+		return nil, err
+	}
+	res := s.offline.Verify(files)
+	if !res.OK() {
+		return nil, fmt.Errorf("judging the precision: %s does not verify (%d problems, the first: %s)", s.Matrix.Dir, len(res.Problems), res.Problems[0])
+	}
+	rows, err := s.offline.Figures(res)
+	if err != nil {
+		return nil, fmt.Errorf("judging the precision: %w", err)
+	}
+	return precision.Widest(rows), nil
 }
 
 // Interrupted ends a session stopped by a signal: the bundle holds every run so far.

@@ -50,6 +50,54 @@ type Common struct {
 	// SpeedProbe is the speed probe's spread over the runs (probes.csv); absent when
 	// the probe was off, or in a bundle written before the kit had it.
 	SpeedProbe *ProbeSummary `json:"speed_probe,omitempty"`
+	// Precision says why reproduce --precision stopped adding rounds; absent from a
+	// bundle of a fixed number of rounds.
+	Precision *Precision `json:"precision,omitempty"`
+}
+
+// Why a reproduction with --precision stopped adding rounds (Precision.Stopped).
+const (
+	// Reached: every headline figure's 95% interval is within the target.
+	Reached = "reached"
+	// MaxRounds: the last round allowed ended with an interval still wider.
+	MaxRounds = "max-rounds"
+	// Interrupted: the rounds stopped before the rule did (a signal, a crash, a run
+	// that stopped the matrix), or have not stopped yet; --resume continues them.
+	Interrupted = "interrupted"
+)
+
+// Precision is the record of reproduce --precision: rounds are added, one at a time
+// after MinRounds, until every headline figure's 95% interval has a half-width of at
+// most Target times its value, or MaxRounds are done. The manifest's parameters hold
+// the rounds planned so far, as for any bundle.
+type Precision struct {
+	// Target is the widest half-width allowed, a fraction of the figure's value: 0.02.
+	Target    float64 `json:"target"`
+	MinRounds int     `json:"min_rounds"`
+	MaxRounds int     `json:"max_rounds"`
+	// Rounds are the rounds the rule last judged (all of their runs done); 0 before
+	// the first judgement.
+	Rounds  int    `json:"rounds"`
+	Stopped string `json:"stopped"`
+	// Widest is the headline figure with the widest interval after Rounds, relative to
+	// its value; absent before the first judgement, or when no headline figure had a
+	// run.
+	Widest *Widest `json:"widest,omitempty"`
+}
+
+// Widest is a headline figure with its interval's half-width: the one the rule waits
+// for.
+type Widest struct {
+	Metric    string `json:"metric"`
+	Condition string `json:"condition"`
+	Unit      string `json:"unit"`
+	Runs      int    `json:"runs"`
+	// Value is the figure, HalfWidth its 95% interval's half-width, Relative the one
+	// over the other's magnitude; each null when the runs do not give it (no run, one
+	// run, a value of 0 with a spread).
+	Value     *float64 `json:"value"`
+	HalfWidth *float64 `json:"half_width"`
+	Relative  *float64 `json:"relative"`
 }
 
 // ExperimentOf reads which experiment wrote a manifest: "" for a manifest written

@@ -132,6 +132,9 @@ type Row struct {
 	// "wrk disagrees", "2 of 3 runs noisy"): every output shows them, and a marked row
 	// counts in no geomean.
 	Marks []string
+	// Headline marks the figures an experiment is about (qps's requests/s, fifo-stall's
+	// p99): reproduce --precision adds rounds until each has a narrow enough interval.
+	Headline bool
 }
 
 // Measured is a row whose value is the statistic of its runs.
@@ -161,6 +164,10 @@ type Metric struct {
 	Title string // "p99 latency"
 	// Wide metrics appear only with Options.Wide.
 	Wide bool
+	// Headline marks the metric's figures as headline ones (Row.Headline), for an
+	// experiment that makes its rows from its metrics (your-api, a declared one of
+	// kit/experiment/tabular, where marking none makes each metric one).
+	Headline bool
 }
 
 // Options tune a comparison; the zero value takes the defaults.

@@ -70,7 +70,7 @@ func Figures(b *Bundle) []compare.Row {
 			p99Marks = append(p99Marks, MarkNotResolved)
 		}
 		p99 := compare.Measured(cond, MetricP99, "ms", compare.Quantile(99), lat)
-		p99.Requests, p99.Marks = c.Requests, p99Marks
+		p99.Requests, p99.Marks, p99.Headline = c.Requests, p99Marks, true
 		pooled := compare.Fixed(cond, MetricP99Pooled, "ms", float64(c.P99Ms))
 		pooled.Stat, pooled.Requests, pooled.Marks = compare.Quantile(99), c.Requests, slices.Clone(p99Marks)
 		p50 := compare.Measured(cond, MetricP50, "ms", compare.Quantile(50), lat)
