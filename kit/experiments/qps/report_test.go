@@ -68,7 +68,7 @@ func TestTheReportRendersInABrowser(t *testing.T) {
 	// qps-go-none ran no logging only: no ratio to console+file to draw, and no empty
 	// panel for it.
 	goNone := reporttest.Render(t, Experiment{}, archived(t, "2026-12-02-vm/qps-go-none.tar.gz"))
-	if strings.Contains(goNone, "Ratio to console+file</text>") || !strings.Contains(goNone, "No bundle here ran console+file") {
+	if strings.Contains(goNone, "Ratio to console+file</text>") || !strings.Contains(goNone, "No bundle here ran console&#43;file") {
 		t.Error("a ratio panel without console+file runs")
 	}
 	for _, page := range []string{reporttest.Render(t, Experiment{}, final), reporttest.Render(t, Experiment{}, final, wrk), goNone} {
