@@ -143,6 +143,12 @@ func TestOneFigureHasOneIntervalEverywhere(t *testing.T) {
 			if valuesChecked == 0 {
 				t.Error("no output states a value beside an interval: the values went unchecked")
 			}
+			// The page opens with its answer, whose figures are the bundle's: it states
+			// some with their intervals, each one a figure's (checked with the page above).
+			answer, _, _ := strings.Cut(page.String()[strings.Index(page.String(), `<section id="answer">`)+1:], "</section>")
+			if !strings.Contains(page.String(), `<section id="answer">`) || len(valueBeforeInterval.FindAllString(answer, -1)) == 0 {
+				t.Errorf("the report's answer states no figure with its interval:\n%s", answer)
+			}
 		})
 	}
 }

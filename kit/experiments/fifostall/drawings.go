@@ -297,11 +297,21 @@ func hdrPlots(bs []drawn, readers []string, multiAPI bool) []report.Figure {
 				if err != nil {
 					continue
 				}
-				l.Dashes = dashes[j%len(dashes)]
+				// One bundle: a dash per condition as well as a colour, so that two
+				// conditions with the same latencies (json-sync and json-prebuilt-sync
+				// behind the slow reader) both show. Several: a dash per bundle.
+				l.Dashes = dashes[i%len(dashes)]
+				if len(bs) > 1 {
+					l.Dashes = dashes[j%len(dashes)]
+				}
 				ch.Add(l)
 				if name := c.label(multiAPI); !slices.Contains(named, name) {
 					named = append(named, name)
-					ch.AddLegend(name, report.Swatch{Colour: report.Colour(i)})
+					if len(bs) > 1 {
+						ch.AddLegend(name, report.Swatch{Colour: report.Colour(i)})
+					} else {
+						ch.AddLegend(name, l)
+					}
 				}
 			}
 		}
@@ -446,7 +456,7 @@ func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 				if len(bs) == 1 {
 					title = fmt.Sprintf("%s (%d runs)", title, len(c.runs))
 				}
-				ch = report.NewChart(title, "s since the first scheduled send", "log bytes (KiB)")
+				ch = report.NewChart(title, "s since the first scheduled send", "logged (KiB)")
 				bound, durationS = c.row.ReaderBoundBytesPerS/1024, d.b.Manifest.Parameters.DurationS
 			}
 			for i, run := range c.runs {

@@ -12,7 +12,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 )
 
-// percentileTicks label 1/(1-q) at 0%, 50%, 90%, 99%, 99.9%.
+// percentileTicks label 1/(1-q) at 50%, 90%, 99%, 99.9%, with a tick unlabelled at 0%
+// (the axis' start), whose label would touch 50%'s: on a log scale of 1/(1-q) the two
+// are a tenth of the axis apart.
 type percentileTicks struct{}
 
 func (percentileTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -20,7 +22,11 @@ func (percentileTicks) Ticks(lo, hi float64) []plot.Tick {
 	for _, q := range []float64{0, 50, 90, 99, 99.9, 99.99} {
 		x := 1 / (1 - q/100)
 		if x >= lo && x <= hi {
-			out = append(out, plot.Tick{Value: x, Label: strconv.FormatFloat(q, 'f', -1, 64) + "%"})
+			t := plot.Tick{Value: x}
+			if q > 0 {
+				t.Label = strconv.FormatFloat(q, 'f', -1, 64) + "%"
+			}
+			out = append(out, t)
 		}
 	}
 	return out

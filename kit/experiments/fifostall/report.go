@@ -8,12 +8,14 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/docker/go-units"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/results/reference"
@@ -33,6 +35,7 @@ type drawn struct {
 	colour color.RGBA
 	b      *schema.Bundle
 	conds  []condition
+	rows   []compare.Row // its figures, as compare and verify state them
 }
 
 // condition is one cell of the matrix with what the plots need.
@@ -69,7 +72,7 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 		}
 		b := schema.Of(s.Result)
 		colour := page.Add(s.Label, s.Result, &b.Manifest.Common, b.Manifest.Parameters)
-		bs = append(bs, drawn{label: s.Label, colour: colour, b: b, conds: conditions(b, pub)})
+		bs = append(bs, drawn{label: s.Label, colour: colour, b: b, conds: conditions(b, pub), rows: schema.Figures(b)})
 	}
 	var apis, modes, readers []string
 	for _, d := range bs {
@@ -101,12 +104,23 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 		return err
 	}
 
+	// The answer's chart: each condition's p99 with its interval, behind the slow reader.
+	headReader := readers[0]
+	if slices.Contains(readers, slowReader) {
+		headReader = slowReader
+	}
+	var head report.Figure
+	if figs := runPlots(bs, cats, []string{headReader}, multiAPI); len(figs) > 0 {
+		head = figs[0]
+	}
+	p.Open("What does a slow reader behind a synchronous log do to p99, against no logging?", answer(bs), head)
+
 	p.Sections = append(p.Sections, report.Section{ID: "percentiles", Title: "Latency percentiles",
 		Caption: "Each run's p50, p90, p99 and largest latency, from the scheduled send to the end of the response, then the mean over the condition's verified runs, as compare states p50 and p99 (their intervals are in the table of conditions; log scale): a colour per bundle, a shape per percentile. Each reader has its own scale.",
 		Figures: percentilePlots(bs, cats, readers, multiAPI)})
 	p.Sections = append(p.Sections, report.Section{ID: "p99-runs", Title: "p99 per run",
-		Caption: "Each condition's p99 as compare states it: the mean of its runs' p99s (square) with its 95% Student-t interval over runs (whisker; none from one run, and one that reaches 0 runs off the bottom); each run's p99 (rings); and the p99 of the pooled requests (cross), the figure the resolution rule tests and the article states. A colour per bundle" + publishedNote(pub, apis) + ".",
-		Figures: runPlots(bs, cats, readers, multiAPI)})
+		Caption: "Each condition's p99 as compare states it: the mean of its runs' p99s (square) with its 95% Student-t interval over runs (whisker; none from one run, and one that reaches 0 runs off the bottom); each run's p99 (rings); and the p99 of the pooled requests (cross), the figure the resolution rule tests and the article states. A colour per bundle" + publishedNote(pub, apis) + ". The " + headReader + " reader's is the chart at the top.",
+		Figures: runPlots(bs, cats, others(readers, headReader), multiAPI)})
 	p.Sections = append(p.Sections, report.Section{ID: "hdr", Title: "Latency by percentile",
 		Caption: "Every pooled request's latency at its percentile, on a log scale of 1/(1-q) as HdrHistogram draws it: the tail has room, and the line's 99% is the p99 of the pooled requests. A colour per condition" + dashNote(bs) + ".",
 		Figures: hdrPlots(bs, readers, multiAPI)})
@@ -297,6 +311,97 @@ func runTables(bs []drawn) []report.Table {
 				units.BytesSize(float64(r.BytesRead))})
 		}
 		out = append(out, t)
+	}
+	return out
+}
+
+// The reader and the logging modes the answer sets side by side: a synchronous log
+// (json-sync, and json-prebuilt-sync, which writes a line built before the request),
+// no logging, and a queue between the handler and the pipe.
+const (
+	slowReader = "slow"
+	fastReader = "fast"
+)
+
+var (
+	syncModes = []string{"json-sync", "json-prebuilt-sync"}
+	noneMode  = "none"
+	queueMode = "json-queue"
+)
+
+// answer is the page's opening: per bundle and API, the p99 of a synchronous log
+// behind the slow reader against no logging behind the same reader, and a queue's, each
+// as compare states it.
+func answer(bs []drawn) []string {
+	var out []string
+	var marks []string
+	for _, d := range bs {
+		bound := d.b.Manifest.Parameters.ReaderBounds[slowReader]
+		reader := slowReader
+		if bound == 0 {
+			reader = fastReader
+		}
+		for _, api := range d.b.Manifest.Parameters.APIs {
+			p99 := func(mode string) (string, bool) {
+				r, ok := report.RowOf(d.rows, schema.MetricP99, compare.KV{Key: "api", Value: api}, compare.KV{Key: "mode", Value: mode}, compare.KV{Key: "reader", Value: reader})
+				if !ok {
+					return "", false
+				}
+				for _, m := range r.Marks {
+					if !slices.Contains(marks, m) {
+						marks = append(marks, m)
+					}
+				}
+				return report.StatedRow(r, "ms"), true
+			}
+			who := api
+			if len(bs) > 1 {
+				who = d.label + ", " + api
+			}
+			where := "a reader bounded to " + units.BytesSize(float64(bound)) + "/s"
+			if bound == 0 {
+				where = "an unbounded reader (this bundle has no slow one)"
+			}
+			var syncs []string
+			for _, m := range syncModes {
+				if v, ok := p99(m); ok {
+					syncs = append(syncs, v+" ("+m+")")
+				}
+			}
+			none, hasNone := p99(noneMode)
+			if len(syncs) == 0 && !hasNone {
+				continue
+			}
+			var s string
+			switch {
+			case len(syncs) == 0:
+				s = fmt.Sprintf("%s: this bundle has no synchronous log behind %s; with no logging the p99 is %s", who, where, none)
+			default:
+				s = fmt.Sprintf("%s: behind %s, a synchronous log takes the p99 to %s", who, where, strings.Join(syncs, " and "))
+				if hasNone {
+					s += ", against " + none + " with no logging"
+				}
+			}
+			if q, ok := p99(queueMode); ok {
+				s += "; a queue in front of the pipe (" + queueMode + ") keeps it at " + q
+			}
+			out = append(out, s+".")
+		}
+	}
+	tail := "Each p99 is the mean of the runs' p99s with its 95% interval over runs, from the scheduled send to the end of the response."
+	if len(marks) > 0 {
+		tail += fmt.Sprintf(" %s marks a figure not to be trusted as it stands (%s).", report.Untrusted, strings.Join(marks, "; "))
+	}
+	return append(out, tail)
+}
+
+// others are the readers but one.
+func others(readers []string, but string) []string {
+	var out []string
+	for _, r := range readers {
+		if r != but {
+			out = append(out, r)
+		}
 	}
 	return out
 }

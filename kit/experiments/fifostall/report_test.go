@@ -54,7 +54,7 @@ func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
 	}
 	for _, want := range []string{
 		"<h2>Latency percentiles</h2>", "<h2>p99 per run</h2>", "<h2>Log bytes generated, read and waiting</h2>", "<h2>API CPU</h2>",
-		"<h2>Conditions and the model</h2>", "<h2>Verification and trust</h2>", "<strong>Verified</strong>", "go/json-sync/slow (2 runs)", "Latency percentiles, slow reader",
+		"<h2>Conditions and the model</h2>", "Verification and trust, bundle by bundle", "<strong>Verified</strong>", "go/json-sync/slow (2 runs)", "Latency percentiles, slow reader",
 		"<th>kernel</th><td>6.12.0-test</td>", "<th>cgroup</th><td>v2 systemd</td>", "<th>limits.api_cpus</th>",
 		`class="lb-bar"`, `class="lb-legend"`,
 	} {

@@ -7,9 +7,11 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/figure"
@@ -97,6 +99,7 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 		}
 		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
 	}
+	p.Open("What does one log line cost to format, to write and to fsync?", answer(bs), headline(bs, langs, ways, pub))
 	p.Sections = append(p.Sections, report.Section{ID: "headline", Title: "Time per line",
 		Caption: "Each way's headline per line: the mean over runs of each run's median over its trials (square) with its 95% interval over runs (whisker; none from one run), on a log scale; the calling thread's CPU time, wall time for fsync, which waits on the disk. The dashed black strokes are the seed's figures (wall-clock, on a virtual machine), the same for every language.",
 		Figures: heads})
@@ -120,7 +123,8 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 }
 
 // cpuWallPlot sets each way's CPU time per line against its wall time, a colour per
-// bundle, the way's name beside its point.
+// bundle and a shape per way, both named in the legend: names written beside the points
+// would crowd where ways cost about the same.
 func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
 	title := lang + ": CPU against wall time per line"
 	ch := report.NewChart(title, "wall ns per line (log scale)", "CPU ns per line (log scale)")
@@ -133,39 +137,33 @@ func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
 			}
 		}
 	}
-	// A label's height in decades of the y axis (about 11 points in 200).
-	step := math.Log10(hi*3/(lo/2)) * 0.055
+	if math.IsInf(lo, 1) {
+		return report.Failed(title, fmt.Errorf("no way of %s has both clocks", lang))
+	}
+	shown := map[string]bool{}
 	for _, d := range bs {
-		var xys plotter.XYs
-		var names []string
-		for _, way := range ways {
+		for k, way := range ways {
 			c := d.cond(lang, way)
 			if c == nil || !(c.CPUNsPerLine > 0) || !(c.WallNsPerLine > 0) {
 				continue
 			}
-			xys = append(xys, plotter.XY{X: float64(c.WallNsPerLine), Y: float64(c.CPUNsPerLine)})
-			names = append(names, way)
-		}
-		if len(xys) == 0 {
-			continue
-		}
-		pts, err := report.Points(xys, d.colour, report.Shapes[0], 3.5)
-		if err != nil {
-			return report.Failed(title, err)
-		}
-		ch.Add(pts)
-		ch.AddLegend(d.label, pts)
-		if l, err := plotter.NewLabels(plotter.XYLabels{XYs: apart(xys, step), Labels: names}); err == nil {
-			for i := range l.TextStyle {
-				l.TextStyle[i].Font.Size = 9
-				l.TextStyle[i].Color = d.colour
+			pts, err := report.Points(plotter.XYs{{X: float64(c.WallNsPerLine), Y: float64(c.CPUNsPerLine)}}, d.colour, wayShape(k), 4)
+			if err != nil {
+				return report.Failed(title, err)
 			}
-			l.Offset.X = 5
-			ch.Add(l)
+			ch.Add(pts)
+			shown[way] = true
+		}
+		if len(bs) > 1 {
+			ch.AddLegend(d.label, report.Swatch{Colour: d.colour})
 		}
 	}
-	if math.IsInf(lo, 1) {
-		return report.Failed(title, fmt.Errorf("no way of %s has both clocks", lang))
+	for k, way := range ways {
+		if shown[way] {
+			if pts, err := report.Points(plotter.XYs{{}}, report.Grey, wayShape(k), 4); err == nil {
+				ch.AddLegend(way, pts)
+			}
+		}
 	}
 	lo, hi = lo/2, hi*3
 	if diag, err := report.Line(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}}, report.Grey, 1, true); err == nil {
@@ -180,34 +178,8 @@ func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
 	return ch.Render()
 }
 
-// apart moves the labels of points close together on log axes down, one under the
-// other, so that ways of about the same cost keep legible names.
-func apart(xys plotter.XYs, step float64) plotter.XYs {
-	out := slices.Clone(xys)
-	order := make([]int, len(xys))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return cmpFloat(xys[a].Y, xys[b].Y) })
-	for k := 1; k < len(order); k++ {
-		cur, prev := &out[order[k]], out[order[k-1]]
-		near := math.Abs(math.Log10(cur.X)-math.Log10(prev.X)) < 4*step
-		if near && math.Log10(cur.Y)-math.Log10(prev.Y) < step {
-			cur.Y = prev.Y * math.Pow(10, step)
-		}
-	}
-	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+// wayShape is the k-th way's mark.
+func wayShape(k int) draw.GlyphDrawer { return report.Shapes[k%len(report.Shapes)] }
 
 // throttled says where a CPU limit stretched trials' wall time.
 func throttled(bs []drawn) []string {
@@ -274,4 +246,78 @@ func fixed(v float64, decimals int) string {
 		return "—"
 	}
 	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+// headline is the answer's chart: every language's time per line, way by way, with its
+// interval, on one log axis beside the seed's figures; a colour per language (per
+// bundle and language with several bundles).
+func headline(bs []drawn, langs, ways []string, pub Published) report.Figure {
+	g := &report.Grouped{Points: true, Published: make([]float64, len(ways))}
+	for i, way := range ways {
+		g.Published[i] = math.NaN()
+		if f, ok := pub.PerLine(way); ok {
+			g.Published[i] = f.Ns
+		}
+	}
+	for _, d := range bs {
+		for _, lang := range langs {
+			name := lang
+			if len(bs) > 1 {
+				name = d.label + " " + lang
+			}
+			s := report.Series{Name: name, Colour: report.Colour(len(g.Series))}
+			for _, way := range ways {
+				v := report.Absent
+				if c := d.cond(lang, way); c != nil {
+					if e := d.figures.of(*c, "ns_per_line"); e.Value > 0 {
+						v = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
+					}
+				}
+				s.Values = append(s.Values, v)
+			}
+			g.Series = append(g.Series, s)
+		}
+	}
+	return report.Bars("Time per line, every language", "ns per line (log scale)", ways, g, true)
+}
+
+// answerWays are the ways the answer states, in its order, and how it says each.
+var answerWays = []struct{ way, what string }{
+	{"format", "formatting a line costs"}, {"buffered", "writing it buffered"}, {"unbuffered", "unbuffered"}, {"fsync", "and with an fsync each"},
+}
+
+// answer is the page's opening: per bundle, language and library, what one line costs
+// to format, to write buffered and unbuffered, and to fsync, each as compare states it.
+func answer(bs []drawn) []string {
+	var out []string
+	for _, d := range bs {
+		var keys []string
+		for _, c := range d.b.Conditions {
+			if k := c.Language + "/" + c.Library; !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+		for _, k := range keys {
+			var parts []string
+			var lib string
+			for _, w := range answerWays {
+				for _, c := range d.b.Conditions {
+					if c.Language+"/"+c.Library != k || c.Way != w.way || c.NotOffered != "" {
+						continue
+					}
+					l, _ := LibraryOfRun(c.Language, c.Library)
+					lib = c.Language + " (" + l.Name + ")"
+					parts = append(parts, w.what+" "+report.Stated(d.figures.of(c, "ns_per_line"), "ns"))
+				}
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			if len(bs) > 1 {
+				lib = d.label + ", " + lib
+			}
+			out = append(out, lib+": "+strings.Join(parts, ", ")+".")
+		}
+	}
+	return append(out, "Each figure is the mean over runs of each run's median over its trials, with its 95% interval over runs: the calling thread's CPU time, and for fsync the wall time, which waits on the disk.")
 }

@@ -65,7 +65,13 @@ func TestTheReportDrawsWhatQPSReadersNeed(t *testing.T) {
 func TestTheReportRendersInABrowser(t *testing.T) {
 	browsertest.Chromium(t)
 	final, wrk := archived(t, "2026-11-30-vm2/qps-final.tar.gz"), archived(t, "2026-11-30-vm2/qps-wrk.tar.gz")
-	for _, page := range []string{reporttest.Render(t, Experiment{}, final), reporttest.Render(t, Experiment{}, final, wrk)} {
+	// qps-go-none ran no logging only: no ratio to console+file to draw, and no empty
+	// panel for it.
+	goNone := reporttest.Render(t, Experiment{}, archived(t, "2026-12-02-vm/qps-go-none.tar.gz"))
+	if strings.Contains(goNone, "Ratio to console+file</text>") || !strings.Contains(goNone, "No bundle here ran console&#43;file") {
+		t.Error("a ratio panel without console+file runs")
+	}
+	for _, page := range []string{reporttest.Render(t, Experiment{}, final), reporttest.Render(t, Experiment{}, final, wrk), goNone} {
 		for _, l := range browsertest.Check(t, page) {
 			if l.Whiskers == 0 || l.Legends != l.SVGs {
 				t.Errorf("%d whiskers; %d legends in %d plots", l.Whiskers, l.Legends, l.SVGs)

@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
 )
 
@@ -79,12 +82,11 @@ func (Experiment) Report(w io.Writer, sources []experiment.Source, version strin
 			ratio.Series[j].Values = append(ratio.Series[j].Values, report.Value{V: f(c.RatioToBaseline), Lo: report.NaN, Hi: report.NaN})
 		}
 	}
-	p.Sections = append(p.Sections, report.Section{ID: "rate", Title: "Requests per second, and the ratio to the baseline",
-		Caption: "Left: the mean over the runs that count (verified, trusted, not redone) of each run's requests per second (autocannon's figure: the mean of its whole seconds' counts), the whisker its 95% t-interval over runs. Right: each configuration's rate over its bundle's baseline configuration's" + baselines(bs) + ".",
-		Figures: []report.Figure{
-			report.Bars("Requests per second", "req/s", cats, rate, false),
-			report.Bars("Ratio to the baseline", "req/s over the baseline's", cats, ratio, false),
-		}})
+	rateFig := report.Bars("Requests per second", "req/s", cats, rate, false)
+	p.Open("What does each logging configuration cost your service, against its baseline?", answer(bs), rateFig)
+	p.Sections = append(p.Sections, report.Section{ID: "rate", Title: "Ratio to the baseline",
+		Caption: "Each configuration's rate over its bundle's baseline configuration's" + baselines(bs) + ". The rates themselves, the mean over the runs that count (verified, trusted, not redone) of each run's requests per second (autocannon's figure: the mean of its whole seconds' counts) with its 95% t-interval over runs, are the chart at the top.",
+		Figures: []report.Figure{report.Bars("Ratio to the baseline", "req/s over the baseline's", cats, ratio, false)}})
 
 	p.Sections = append(p.Sections, report.Section{ID: "series", Title: "Requests per second, second by second",
 		Caption: "Each run's responses completed in each second of its measured interval, a line per run" + perBundle(bs) + ": a slow first second or a run unlike the others shows here, and the mean above hides it.",
@@ -121,7 +123,7 @@ func (Experiment) Report(w io.Writer, sources []experiment.Source, version strin
 		Caption: "Every figure recomputed from the runs. runs ok: verified of all (pooled: those that count; noisy: during which the rest of the host was busy, other work over " + strconv.FormatFloat(NoisyOtherCores, 'g', -1, 64) + " cores; marked: lines per request moved). ratio and cost: against the bundle's baseline configuration; cost/req: CPU per request less the baseline's, cost in and out its parts inside the container and in the engine.",
 		Tables:  conditionTables(bs)})
 	p.Sections = append(p.Sections, report.Section{ID: "runs", Title: "Runs",
-		Caption: "Every run and attempt, failed ones and those redone too, with the lines and bytes read back of its console and log directory.",
+		Caption: "Every run and attempt, failed ones and those redone too, with the lines and bytes read back of its console and log directory; " + report.OtherCoresNote + ".",
 		Tables:  runTables(bs)})
 	p.Sections = append(p.Sections, page.Images())
 	return report.Write(w, p)
@@ -305,9 +307,76 @@ func runTables(bs []drawn) []report.Table {
 			}
 			t.Rows = append(t.Rows, []string{r.RunID, r.Config, counts, r.Mark, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt), num(r.RequestsPerS, 0),
 				num(r.LatencyP50Ms, 2), num(r.LatencyP99Ms, 2), num(r.ConsoleLines, 0), num(r.FileLines, 0), num(r.LinesPerRequest, 3),
-				num(r.APIUsPerReq, 1) + " + " + num(r.EngineUsPerReq, 1), num(r.OtherCores, 2)})
+				num(r.APIUsPerReq, 1) + " + " + num(r.EngineUsPerReq, 1), report.Clamped(f(r.OtherCores), 2)})
 		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// answer is the page's opening: each configuration's requests per second and CPU per
+// request against its bundle's baseline configuration, with the test compare makes of
+// the change (figure.Compare on the runs' figures) and, beside a change it cannot call,
+// the smallest change these runs could have detected.
+func answer(bs []drawn) []string {
+	var out []string
+	anyMarked := false
+	for _, d := range bs {
+		rows := Rows(d.b, false)
+		p := d.b.M.Parameters
+		base := func(metric string) (compare.Row, bool) {
+			return report.RowOf(rows, metric, compare.KV{Key: "config", Value: p.Baseline})
+		}
+		var parts []string
+		for _, config := range p.ConfigNames() {
+			if config == p.Baseline {
+				continue
+			}
+			var said []string
+			for _, m := range []struct{ metric, unit, what string }{
+				{"requests_per_s", "req/s", "requests per second"}, {"cpu_us_per_request", "µs", "CPU per request"}} {
+				b, okB := base(m.metric)
+				o, okO := report.RowOf(rows, m.metric, compare.KV{Key: "config", Value: config})
+				if !okB || !okO {
+					continue
+				}
+				anyMarked = anyMarked || report.Marked(b, o)
+				said = append(said, fmt.Sprintf("%s %s against %s's %s, %s", m.what, report.StatedRow(o, m.unit), p.Baseline, report.StatedRow(b, m.unit), changeText(figure.Compare(compare.Estimate(b), compare.Estimate(o)))))
+			}
+			if len(said) > 0 {
+				parts = append(parts, config+": "+strings.Join(said, "; ")+".")
+			}
+		}
+		who := ""
+		if len(bs) > 1 {
+			who = d.label + ", "
+		}
+		if len(parts) == 0 {
+			out = append(out, fmt.Sprintf("%sonly the baseline configuration %s has runs that count: there is nothing to set against it.", who, p.Baseline))
+			continue
+		}
+		for _, s := range parts {
+			out = append(out, who+s)
+		}
+	}
+	tail := "Each figure is the mean over the runs that count with its 95% interval over runs; a change is Welch's t-test on the two configurations' runs, as compare states it, ~ where it cannot be called."
+	if anyMarked {
+		tail += " " + report.Untrusted + " marks a figure not to be trusted as it stands (noisy runs)."
+	}
+	return append(out, tail)
+}
+
+// changeText is a change as compare writes it: the change in % and its test, or ~ and
+// the smallest change these runs could have detected.
+func changeText(c figure.Change) string {
+	pct := func(v float64) string { return fmt.Sprintf("%+.1f%%", v) }
+	switch {
+	case math.IsNaN(c.Pct):
+		return "no change to state (" + c.Test + ")"
+	case !c.Tested():
+		return "~ " + pct(c.Pct) + " (" + c.Test + ")"
+	case c.Significant():
+		return fmt.Sprintf("%s (%s, p = %.3f)", pct(c.Pct), c.Test, c.P)
+	}
+	return fmt.Sprintf("~ %s (%s, p = %.3f: these runs could not have detected a change under %.1f%%)", pct(c.Pct), c.Test, c.P, c.MDE)
 }

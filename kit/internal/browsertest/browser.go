@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,13 +82,58 @@ type Layout struct {
 	Tables  int
 	Clipped []string
 	Pre     int
+	// Texts counts the plots' texts (titles, axes' labels, ticks, legends);
+	// TextOverlaps lists each two whose boxes (rotated as drawn) overlap, TextOutside each
+	// one that reaches out of its plot, LongTicks each number longer than
+	// MaxTickLabel characters.
+	Texts        int
+	TextOverlaps []string
+	TextOutside  []string
+	LongTicks    []string
+	// Panels counts the plots with a data area; EmptyPanels lists each with no mark
+	// drawn on it.
+	Panels      int
+	EmptyPanels []string
 }
 
-// probe is added to a copy of the page (the page itself has no script).
-const probe = `<script>
+// MaxTickLabel is the longest a number on a plot may be written (report.MaxTickLabel).
+const MaxTickLabel = 8
+
+// probe is added to a copy of the page (the page itself has no script). It reads the
+// layout the browser made, after it made it: no timing enters it.
+var probe = `<script>
 (function () {
   var w = window.innerWidth, out = {ScrollWidth: document.documentElement.scrollWidth, InnerWidth: w,
-    SVGs: 0, Outside: 0, Bars: 0, Whiskers: 0, OffCentre: [], Legends: 0, Overlaps: [], Tables: 0, Clipped: [], Pre: document.querySelectorAll("pre").length};
+    SVGs: 0, Outside: 0, Bars: 0, Whiskers: 0, OffCentre: [], Legends: 0, Overlaps: [], Tables: 0, Clipped: [], Pre: document.querySelectorAll("pre").length,
+    Texts: 0, TextOverlaps: [], TextOutside: [], LongTicks: [], Panels: 0, EmptyPanels: []};
+  // corners is a text's box as drawn: its own box, trimmed of the font's leading
+  // (a tenth of its height above and below), through the transforms that place and
+  // rotate it, in the window's pixels.
+  function corners(s, t) {
+    var b = t.getBBox(), m = t.getScreenCTM(), trim = b.height * 0.1;
+    return [[b.x, b.y + trim], [b.x + b.width, b.y + trim], [b.x + b.width, b.y + b.height - trim], [b.x, b.y + b.height - trim]].map(function (c) {
+      var p = s.createSVGPoint(); p.x = c[0]; p.y = c[1]; p = p.matrixTransform(m); return [p.x, p.y];
+    });
+  }
+  // apart says two convex quadrilaterals do not overlap by more than half a pixel:
+  // some edge's normal separates them (the separating axis theorem).
+  function apart(a, b) {
+    var polys = [a, b];
+    for (var k = 0; k < 2; k++) {
+      var q = polys[k];
+      for (var i = 0; i < 4; i++) {
+        var p1 = q[i], p2 = q[(i + 1) % 4], nx = p2[1] - p1[1], ny = p1[0] - p2[0], len = Math.hypot(nx, ny);
+        if (len === 0) continue;
+        nx /= len; ny /= len;
+        var amin = Infinity, amax = -Infinity, bmin = Infinity, bmax = -Infinity;
+        a.forEach(function (p) { var d = p[0] * nx + p[1] * ny; amin = Math.min(amin, d); amax = Math.max(amax, d); });
+        b.forEach(function (p) { var d = p[0] * nx + p[1] * ny; bmin = Math.min(bmin, d); bmax = Math.max(bmax, d); });
+        if (amax <= bmin + 0.5 || bmax <= amin + 0.5) return true;
+      }
+    }
+    return false;
+  }
+  var number = /^[-\u2212+]?[0-9][0-9.,]*(e[-+]?[0-9]+)?[kMG%]?$/;
   function scrolls(e) {
     for (e = e.parentElement; e; e = e.parentElement) {
       var o = getComputedStyle(e).overflowX;
@@ -111,7 +157,34 @@ const probe = `<script>
       var kr = k.getBoundingClientRect(), x = (kr.left + kr.right) / 2, b = bars[k.dataset.s + "/" + k.dataset.c];
       if (b === undefined || Math.abs(b - x) > 0.5) out.OffCentre.push(title(s) + ": whisker " + k.dataset.s + "/" + k.dataset.c + " at " + x.toFixed(2) + ", bar at " + b);
     });
+    var texts = [];
+    s.querySelectorAll("text").forEach(function (t) {
+      var txt = t.textContent.trim();
+      if (txt === "") return;
+      out.Texts++;
+      var c = corners(s, t);
+      texts.push({txt: txt, c: c});
+      if (c.some(function (p) { return p[0] < r.left - 1 || p[0] > r.right + 1 || p[1] < r.top - 1 || p[1] > r.bottom + 1; })) out.TextOutside.push(title(s) + ": " + JSON.stringify(txt) + " reaches out of its plot");
+      if (number.test(txt) && txt.length > ` + strconv.Itoa(MaxTickLabel) + `) out.LongTicks.push(title(s) + ": " + JSON.stringify(txt));
+    });
+    for (var i = 0; i < texts.length; i++) for (var j = i + 1; j < texts.length; j++) {
+      if (!apart(texts[i].c, texts[j].c)) out.TextOverlaps.push(title(s) + ": " + JSON.stringify(texts[i].txt) + " on " + JSON.stringify(texts[j].txt));
+    }
     var data = s.querySelector(".lb-data");
+    if (data) {
+      // The marks are what is drawn on the data area after it (the plotters) and before
+      // the legend; the grid comes before it.
+      out.Panels++;
+      var d = data.getBoundingClientRect(), after = false, marks = 0;
+      s.querySelectorAll("path, text").forEach(function (e) {
+        if (e === data) { after = true; return; }
+        if (!after || e.classList.contains("lb-legend")) { if (after) after = null; return; }
+        if (after === null) return;
+        var b = e.getBoundingClientRect();
+        if ((b.width > 0 || b.height > 0) && b.left < d.right && d.left < b.right && b.top < d.bottom && d.top < b.bottom) marks++;
+      });
+      if (marks === 0) out.EmptyPanels.push(title(s) + ": nothing drawn on its data");
+    }
     s.querySelectorAll(".lb-legend").forEach(function (l) {
       out.Legends++;
       var lr = l.getBoundingClientRect();
@@ -156,7 +229,9 @@ func Measure(t *testing.T, browser, page string, width int) Layout {
 
 // Check measures page at 1400 and 800 px and fails the test for what a reader would
 // see wrong: a page wider than the window, a plot past it, a whisker off its bar's
-// centre, a legend on the data, a clipped table, a table drawn as text. It returns the
+// centre, a legend on the data, a clipped table, a table drawn as text, two texts of a
+// plot on each other or one out of its plot, a number longer than MaxTickLabel, a plot
+// with nothing drawn on its data. It returns the
 // layouts for further checks.
 func Check(t *testing.T, page string) []Layout {
 	t.Helper()
@@ -164,8 +239,8 @@ func Check(t *testing.T, page string) []Layout {
 	var out []Layout
 	for _, width := range []int{1400, 800} {
 		l := Measure(t, browser, page, width)
-		t.Logf("%d px: document %d px wide in a %d px window; %d plots (%d outside), %d bars, %d whiskers, %d legends, %d tables",
-			width, l.ScrollWidth, l.InnerWidth, l.SVGs, l.Outside, l.Bars, l.Whiskers, l.Legends, l.Tables)
+		t.Logf("%d px: document %d px wide in a %d px window; %d plots (%d outside), %d bars, %d whiskers, %d legends, %d texts, %d panels, %d tables",
+			width, l.ScrollWidth, l.InnerWidth, l.SVGs, l.Outside, l.Bars, l.Whiskers, l.Legends, l.Texts, l.Panels, l.Tables)
 		if l.ScrollWidth > l.InnerWidth {
 			t.Errorf("%d px: the page is %d px wide: something scrolls sideways", width, l.ScrollWidth)
 		}
@@ -183,6 +258,18 @@ func Check(t *testing.T, page string) []Layout {
 		}
 		if l.Pre > 0 {
 			t.Errorf("%d px: %d <pre> blocks: tables are tables", width, l.Pre)
+		}
+		for _, s := range l.TextOverlaps {
+			t.Errorf("%d px: texts overlap: %s", width, s)
+		}
+		for _, s := range l.TextOutside {
+			t.Errorf("%d px: %s", width, s)
+		}
+		for _, s := range l.LongTicks {
+			t.Errorf("%d px: a number longer than %d characters: %s", width, MaxTickLabel, s)
+		}
+		for _, s := range l.EmptyPanels {
+			t.Errorf("%d px: an empty panel: %s", width, s)
 		}
 		out = append(out, l)
 	}

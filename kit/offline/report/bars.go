@@ -65,6 +65,19 @@ func (g *Grouped) barWidth() float64 {
 	return min(groupWidth/float64(max(1, len(g.Series))), maxBar)
 }
 
+// Any says whether a series has a value to draw: a chart of none (a published figure
+// alone has nothing to stand beside) is left out of the page, not drawn empty.
+func (g *Grouped) Any() bool {
+	for _, s := range g.Series {
+		for _, v := range s.Values {
+			if ok(v.V) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func ok(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // Plot implements plot.Plotter.

@@ -61,6 +61,7 @@ func (ch *Chart) Render() Figure {
 const legendPad = vg.Length(10)
 
 func (ch *Chart) draw(c draw.Canvas) {
+	shorten(ch.P)
 	// The y axis' label is drawn here, not by gonum, which lays a log axis' label out
 	// as if it sat near the top and shrinks the data to make room for it.
 	if label := ch.P.Y.Label.Text; label != "" {

@@ -28,6 +28,10 @@ type Page struct {
 	Sub string
 	// Bundles are each bundle's verification, in the order and colours of the plots.
 	Bundles []Status
+	// Answer opens the page, before anything else: the experiment's question answered
+	// and the one chart that shows it (Open). The verification follows it in one line,
+	// its details folded.
+	Answer *Answer
 	// Sections are the experiment's: figures, tables and warnings, in order.
 	Sections []Section
 	// Version names the kit that writes the page.
@@ -43,6 +47,10 @@ type Status struct {
 	Problems []string
 	More     int // problems beyond those listed
 	Notes    []string
+	// Runs, Conditions and Cautions are what the one line of verification says: the
+	// bundle's runs and conditions, and how many things weaken its figures although it
+	// verifies (verify.Result.Weakened).
+	Runs, Conditions, Cautions int
 }
 
 // maxProblems bounds the verification problems the page lists per bundle.
@@ -50,7 +58,8 @@ const maxProblems = 50
 
 // StatusOf is a bundle's verification, in colour c.
 func StatusOf(label string, c color.RGBA, res *verify.Result) Status {
-	s := Status{Label: label, Colour: template.CSS(CSS(c)), OK: res.OK(), Summary: res.Summary()}
+	s := Status{Label: label, Colour: template.CSS(CSS(c)), OK: res.OK(), Summary: res.Summary(),
+		Runs: res.Counts.Runs, Conditions: res.Counts.Conditions, Cautions: len(res.Weakened)}
 	for i, p := range res.Problems {
 		if i == maxProblems {
 			s.More = len(res.Problems) - i
@@ -97,7 +106,13 @@ func Write(w io.Writer, p Page) error {
 		}
 		p.Title = strings.Join(names, ", ")
 	}
-	return page.Execute(w, p)
+	line, ok := Verdict(p.Bundles)
+	return page.Execute(w, struct {
+		Page
+		Verdict   string
+		VerdictOK bool
+		Untrusted string
+	}{p, line, ok, Untrusted})
 }
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
@@ -150,6 +165,15 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
   th { color: var(--muted); font-weight: normal; }
   td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
   tr.differs td, tr.differs th { background: #fff4d6; }
+  #answer h2.question { border-top: none; margin-top: 20px; }
+  p.answer { font-size: 17px; margin: 0 0 10px; max-width: 60em; }
+  figure.headline { max-width: 820px; margin: 8px 0 4px; }
+  p.verdict { margin: 14px 0 6px; padding: 8px 12px; border-radius: 6px; border: 1px solid; border-left-width: 8px; overflow-wrap: anywhere; }
+  p.verdict.ok { border-color: var(--ok); background: #eef8f1; }
+  p.verdict.ok strong { color: var(--ok); }
+  p.verdict.bad { border-color: var(--bad); background: #fcefee; }
+  p.verdict.bad strong { color: var(--bad); }
+  details > summary { cursor: pointer; color: var(--muted); margin: 4px 0 8px; }
   footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
 </style>
 </head>
@@ -157,16 +181,23 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 <main>
 <h1>logbench report: {{.Experiment}}: {{.Title}}</h1>
 {{if .Sub}}<p class="sub">{{.Sub}}</p>{{end}}
+{{with .Answer}}<section id="answer">
+<h2 class="question">{{.Question}}</h2>
+{{range .Sentences}}<p class="answer">{{.}}</p>
+{{end}}{{if or .Chart.SVG .Chart.Err}}<figure class="headline">{{if .Chart.Err}}<p class="err">{{.Chart.Title}}: could not be drawn: {{.Chart.Err}}</p>{{else}}{{.Chart.SVG}}{{end}}</figure>{{end}}
+</section>{{end}}
 <section id="verification">
-<h2>Verification and trust</h2>
-<p class="caption">Each bundle in the colour of its marks in every plot: whether every file, checksum and figure recomputes, and how far each condition can be trusted.</p>
+<p class="verdict {{if .VerdictOK}}ok{{else}}bad{{end}}"><strong>{{if .VerdictOK}}Verified{{else}}Does not verify{{end}}</strong> — {{.Verdict}}</p>
+<details{{if not .VerdictOK}} open{{end}}><summary>Verification and trust, bundle by bundle</summary>
+<p class="caption">Each bundle in the colour of its marks in every plot: whether every file, checksum and figure recomputes, and how far each condition can be trusted. {{.Untrusted}} marks a figure not to be trusted as it stands (compare marks it the same way).</p>
 {{range .Bundles}}<div class="status {{if .OK}}ok{{else}}bad{{end}}" style="border-left-color: {{.Colour}}">
 <span class="swatch" style="background: {{.Colour}}"></span><span class="who">{{.Label}}</span>
 {{if .OK}}<strong>Verified</strong>{{else}}<strong>Does not verify</strong>{{end}} — <span class="sum">{{.Summary}}</span>
 {{if .Problems}}<ul>{{range .Problems}}<li>{{.}}</li>{{end}}{{if .More}}<li>… and {{.More}} more (logbench verify lists them all)</li>{{end}}</ul>{{end}}
 {{if .Notes}}<ul>{{range .Notes}}<li>note: {{.}}</li>{{end}}</ul>{{end}}
 </div>
-{{end}}</section>
+{{end}}</details>
+</section>
 {{range .Sections}}
 <section id="{{.ID}}">
 <h2>{{.Title}}</h2>

@@ -216,7 +216,7 @@ func Points(xys plotter.XYs, c color.Color, shape draw.GlyphDrawer, radius float
 }
 
 // Shapes tell series apart where colours tell bundles apart.
-var Shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, Diamond{}, draw.CrossGlyph{}, draw.PlusGlyph{}}
+var Shapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.TriangleGlyph{}, Diamond{}, draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.PyramidGlyph{}}
 
 // Thin keeps at most n points of a series, evenly, always with its last: a run's
 // timeline has a sample per record or read, more than a plot can show.

@@ -159,6 +159,25 @@ func TestTheBrowserChecksCatchWhatTheyLookFor(t *testing.T) {
 	if len(l.OffCentre) == 0 || len(l.Overlaps) == 0 {
 		t.Errorf("the broken page passes: %+v", l)
 	}
+	if len(l.TextOverlaps)+len(l.TextOutside)+len(l.LongTicks)+len(l.EmptyPanels) > 0 {
+		t.Errorf("the page drawn right has text or panel faults: %+v", l)
+	}
+	// Break the texts and a panel: a tick written with a double's every digit, a
+	// legend's name moved onto another's, a title moved out of its plot, and a chart
+	// with nothing on its data.
+	empty := NewChart("nothing", "x (s)", "y (ms)")
+	empty.P.X.Min, empty.P.X.Max, empty.P.Y.Min, empty.P.Y.Max = 0, 1, 0, 1
+	broken := toyPage(t, append(toyBars(), empty.Render()))
+	broken = strings.Replace(broken, ">2000</text>", ">0.7000000000000001</text>", 1)
+	if a := regexp.MustCompile(`<text (x="[0-9.]+" y="-?[0-9.]+")[^>]*>a bundle with a long name</text>`).FindStringSubmatch(broken); a != nil {
+		broken = regexp.MustCompile(`<text x="[0-9.]+" y="-?[0-9.]+"([^>]*>b</text>)`).ReplaceAllString(broken, `<text `+a[1]+`$1`)
+	}
+	broken = strings.Replace(broken, `>published</text>`, ` dx="-60" dy="-6">published</text>`, 1)
+	broken = strings.Replace(broken, `>req/s</text>`, ` dy="-400">req/s</text>`, 1)
+	l = browsertest.Measure(t, browser, broken, 1400)
+	if len(l.LongTicks) == 0 || len(l.TextOverlaps) == 0 || len(l.TextOutside) == 0 || len(l.EmptyPanels) != 1 {
+		t.Errorf("the broken texts pass: long ticks %q, overlaps %q, outside %q, empty %q", l.LongTicks, l.TextOverlaps, l.TextOutside, l.EmptyPanels)
+	}
 	// A table that does not fit a narrow window scrolls in its own box; one that cannot
 	// is clipped.
 	clipped := strings.Replace(good, "<table>", `<table style="width: 300px; table-layout: fixed; white-space: nowrap">`, 1)

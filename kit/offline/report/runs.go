@@ -1,12 +1,14 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 	"slices"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // OverRuns is a per-run figure of one condition as a bar draws it: the mean over the
@@ -50,14 +52,28 @@ type Traces struct {
 // dashes tell one bundle's runs apart when the colour is the bundle's.
 var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
 
+// runStyle is run k's line and mark: with one bundle a colour per run, then past the
+// palette's end a dash and a shape more, so that no two runs look alike; with several,
+// the bundle's colour, the run told by its dash and shape.
+func runStyle(k int, bundleColour color.RGBA, oneBundle bool) (c color.RGBA, dash []vg.Length, shape draw.GlyphDrawer) {
+	if oneBundle {
+		round := k / len(Palette)
+		return Colour(k), dashes[round%len(dashes)], Shapes[round%len(Shapes)]
+	}
+	return bundleColour, dashes[k%len(dashes)], Shapes[(k/len(dashes))%len(Shapes)]
+}
+
 // RunLines draws each run of one condition over time, a line with its points: with one
 // bundle a colour per run, each run named in the legend; with several a colour per
-// bundle, named once, its runs told apart by their dashes. The axes start at 0. It
-// draws nothing (false) when no run has a point above 0.
+// bundle, named once, its runs told apart by their dashes and marks, each style named
+// in the legend too. The axes start at 0. It draws nothing (false) when no run has a
+// point above 0.
 func RunLines(title, xLabel, yLabel string, bundles []Traces) (Figure, bool) {
 	ch := NewChart(title, xLabel, yLabel)
 	top := 0.0
+	styles := 0 // run styles named in the legend, with several bundles
 	for _, b := range bundles {
+		named := false
 		for k, r := range b.Runs {
 			if len(r.XYs) == 0 {
 				continue
@@ -65,29 +81,35 @@ func RunLines(title, xLabel, yLabel string, bundles []Traces) (Figure, bool) {
 			for _, p := range r.XYs {
 				top = max(top, p.Y)
 			}
-			col := b.Colour
-			if len(bundles) == 1 {
-				col = Colour(k)
-			}
+			col, dash, shape := runStyle(k, b.Colour, len(bundles) == 1)
 			l, err := Line(r.XYs, col, 1.4, false)
 			if err != nil {
 				continue
 			}
-			if len(bundles) > 1 {
-				l.Dashes = dashes[k%len(dashes)]
-			}
-			pts, _ := Points(r.XYs, col, Shapes[0], 2)
+			l.Dashes = dash
+			pts, _ := Points(r.XYs, col, shape, 2)
 			ch.Add(l, pts)
 			switch {
 			case len(bundles) == 1:
 				ch.AddLegend(r.Name, l, pts)
-			case k == 0:
+			case !named:
 				ch.AddLegend(b.Label, Swatch{Colour: col})
+				named = true
 			}
+			styles = max(styles, k+1)
 		}
 	}
 	if !(top > 0) || math.IsInf(top, 0) {
 		return Figure{}, false
+	}
+	if len(bundles) > 1 {
+		for k := range styles {
+			_, dash, shape := runStyle(k, Grey, false)
+			l, _ := Line(plotter.XYs{{}, {X: 1}}, Grey, 1.4, false)
+			l.Dashes = dash
+			pts, _ := Points(plotter.XYs{{}}, Grey, shape, 2)
+			ch.AddLegend(fmt.Sprintf("run %d", k+1), l, pts)
+		}
 	}
 	ch.P.X.Min, ch.P.Y.Min, ch.P.Y.Max = 0, 0, top*1.08
 	ch.P.X.Tick.Marker, ch.P.Y.Tick.Marker = LinearTicks{}, LinearTicks{}

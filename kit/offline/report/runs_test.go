@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestOverRunsIsTheMeanAndTheRunsRange(t *testing.T) {
 }
 
 // One bundle's runs are a colour each, named; several bundles' a colour per bundle,
-// named once; nothing above 0 is no plot.
+// named once, and each run's line style named too; nothing above 0 is no plot.
 func TestRunLinesNameRunsOrBundles(t *testing.T) {
 	run := func(name string, ys ...float64) Trace {
 		var xys plotter.XYs
@@ -40,11 +41,27 @@ func TestRunLinesNameRunsOrBundles(t *testing.T) {
 		t.Errorf("one bundle: %v\n%s", ok, one.SVG)
 	}
 	two, ok := RunLines("t", "s", "n", []Traces{{Label: "a", Colour: Blue, Runs: []Trace{run("run 1", 5)}}, {Label: "b", Colour: Orange, Runs: []Trace{run("run 1", 6), run("run 2", 7)}}})
-	if !ok || !strings.Contains(string(two.SVG), ">b</text>") || strings.Contains(string(two.SVG), ">run 1</text>") || strings.Count(string(two.SVG), `class="lb-legend"`) != 1 {
+	if !ok || !strings.Contains(string(two.SVG), ">b</text>") || strings.Count(string(two.SVG), ">run 1</text>") != 1 || !strings.Contains(string(two.SVG), ">run 2</text>") || strings.Count(string(two.SVG), `class="lb-legend"`) != 1 {
 		t.Errorf("two bundles: %v\n%s", ok, two.SVG)
 	}
 	if _, ok := RunLines("t", "s", "n", []Traces{{Label: "a", Runs: []Trace{run("run 1", 0, 0), {Name: "run 2"}}}}); ok {
 		t.Error("a plot of nothing")
+	}
+}
+
+// No two of a bundle's runs look alike, however many: past the palette's colours a
+// run gets a dash and a shape of its own.
+func TestEveryRunHasAStyleOfItsOwn(t *testing.T) {
+	for _, one := range []bool{true, false} {
+		seen := map[string]int{}
+		for k := range 24 {
+			c, dash, shape := runStyle(k, Blue, one)
+			key := fmt.Sprint(c, dash, fmt.Sprintf("%T", shape))
+			if j, ok := seen[key]; ok {
+				t.Errorf("one bundle %v: runs %d and %d look alike: %s", one, j+1, k+1, key)
+			}
+			seen[key] = k
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -221,4 +222,18 @@ func appendNew(xs []string, x string) []string {
 		return xs
 	}
 	return append(xs, x)
+}
+
+// OtherCoresNote says once, under a table, why a difference of CPU readings shows no
+// figure below 0.
+const OtherCoresNote = "other cores is the host's busy CPU less every reading the kit took of its own containers and the engine, each taken apart; a difference below 0 is within those readings' noise and shows as 0"
+
+// Clamped writes a difference of readings that cannot be below 0 (other cores: the
+// host's CPU less what the kit's own processes used) with decimals, at 0 where the
+// readings' noise took it below; "-" where absent.
+func Clamped(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(max(v, 0), 'f', decimals, 64)
 }
