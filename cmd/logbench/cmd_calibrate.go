@@ -57,6 +57,9 @@ func calibrateExperiment(exp experiment.Experiment, calibrators []string) *cli.C
 				if other, err := experiments.Lookup(c.Args().First()); err == nil {
 					return usagef("calibrate: %s has no instrument to calibrate (those that have: %s)", other.Name(), joinNames(calibrators))
 				}
+				if _, err := experiments.Lookup(c.Args().First()); err != nil && c.Command.Name == "calibrate" && mistyped(c.Args().First()) {
+					return usagef("calibrate: %v", err)
+				}
 				return usagef("calibrate takes no arguments, got %q", c.Args().First())
 			}
 			format := c.String("format")

@@ -143,7 +143,7 @@ func positional(c *cli.Context) ([]string, error) {
 			}
 		}
 		if def == nil {
-			return nil, usagef("flag provided but not defined: %s", a)
+			return nil, unknownFlag(c, name)
 		}
 		if _, isBool := def.(*cli.BoolFlag); isBool && !hasValue {
 			value, hasValue = "true", true
