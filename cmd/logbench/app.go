@@ -26,9 +26,10 @@ func newApp() *cli.App {
 		Writer:    os.Stdout,
 		ErrWriter: os.Stderr,
 		Commands: []*cli.Command{reproduceCommand(), experimentsCommand(), runCommand(), buildCommand(), loadCommand(), cleanCommand(), calibrateCommand(),
-			verifyCommand(), archiveCommand(), compareCommand(), reportCommand(), versionCommand(), helpCommand()},
-		OnUsageError:   onUsageError,
-		ExitErrHandler: func(*cli.Context, error) {}, // main owns exit codes
+			verifyCommand(), archiveCommand(), compareCommand(), reportCommand(), versionCommand(), completionCommand(), helpCommand()},
+		EnableBashCompletion: true,
+		OnUsageError:         onUsageError,
+		ExitErrHandler:       func(*cli.Context, error) {}, // main owns exit codes
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return unknownCommand(c.App, c.Args().First())
