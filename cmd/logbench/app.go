@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -112,22 +115,55 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
 		return unknownFlag(c, name)
 	}
+	if m := invalidValue.FindStringSubmatch(err.Error()); m != nil {
+		return badValue(c, m[2], m[1])
+	}
 	return usageError{Msg: err.Error()}
+}
+
+// invalidValue is the flag package's error for a value of the wrong type, which
+// urfave/cli passes on: `invalid value "x" for flag -reps: parse error`.
+var invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+(\S+): `)
+
+// badValue refuses a value a command's own flag cannot take, saying what it takes.
+func badValue(c *cli.Context, name, value string) error {
+	want := "not a value this flag takes (`--help` says what it takes)"
+	for _, f := range commandFlags(c) {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f := f.(type) {
+		case *cli.IntFlag:
+			want = wantNumber(strconv.Itoa(f.Value), false)
+		case *cli.Float64Flag:
+			want = wantNumber(strconv.FormatFloat(f.Value, 'g', -1, 64), true)
+		case *cli.BoolFlag:
+			want = "want true or false"
+		}
+	}
+	return usagef("--%s %q: %s", name, value, want)
+}
+
+// commandFlags are the flags of the command c runs, or the app's.
+func commandFlags(c *cli.Context) []cli.Flag {
+	switch {
+	case c != nil && c.Command != nil && c.Command.HelpName != "":
+		return c.Command.Flags
+	case c != nil && c.App != nil:
+		return c.App.Flags
+	}
+	return nil
 }
 
 // unknownFlag refuses a flag the command does not have, with the one it most likely
 // meant.
 func unknownFlag(c *cli.Context, name string) error {
 	cmd := "logbench"
-	var flags []cli.Flag
-	switch {
-	case c != nil && c.Command != nil && c.Command.HelpName != "":
-		cmd, flags = c.Command.HelpName, c.Command.Flags
-	case c != nil && c.App != nil:
-		flags = c.App.Flags
+	if c != nil && c.Command != nil && c.Command.HelpName != "" {
+		cmd = c.Command.HelpName
 	}
 	var names []string
-	for _, f := range flags {
+	for _, f := range commandFlags(c) {
 		names = append(names, f.Names()...)
 	}
 	hint := ""

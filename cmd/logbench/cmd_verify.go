@@ -156,7 +156,7 @@ func positional(c *cli.Context) ([]string, error) {
 			value = args[i]
 		}
 		if err := c.Set(name, value); err != nil {
-			return nil, usagef("%s %s: %v", a, value, err)
+			return nil, badValue(c, name, value)
 		}
 	}
 	return out, nil
