@@ -65,6 +65,7 @@ func TestBashCompletionCompletes(t *testing.T) {
 		{[]string{"logbench", "reproduce", "q"}, "qps"},
 		{[]string{"logbench", "run", "line"}, "line-cost"},
 		{[]string{"logbench", "verify", "--ke"}, "--key"},
+		{[]string{"logbench", "verify", "--qu"}, "--quiet"},
 		{[]string{"logbench", "compare", "--for"}, "--format"},
 		{[]string{"logbench", "reproduce", "qps", "--dur"}, "--duration"},
 		{[]string{"logbench", "completion", "f"}, "fish"},
