@@ -23,6 +23,7 @@ func archiveCommand() *cli.Command {
 		ArgsUsage: "BUNDLE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "the .tar.gz archive to write, which must not exist and not be inside a bundle folder (default: BUNDLE.tar.gz beside the folder)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: formatUsage},
 			&cli.StringFlag{Name: "sign", Usage: "an OpenSSH private key file (no passphrase): also write a detached SSH signature of the bundle (its folder's name, its experiment and its SHA256SUMS), NAME" + signature.Suffix + " beside the archive (verify --key checks it; so does ssh-keygen -Y verify -n " + signature.Namespace + ")"},
 		},
 		Action: func(c *cli.Context) error {
@@ -30,6 +31,10 @@ func archiveCommand() *cli.Command {
 			args, err := positional(c)
 			if err != nil {
 				return helpOrErr(err)
+			}
+			format, err := outputFormat(c.String("format"))
+			if err != nil {
+				return err
 			}
 			if len(args) != 1 {
 				return usagef("archive takes one bundle folder, got %d arguments", len(args))
@@ -55,8 +60,15 @@ func archiveCommand() *cli.Command {
 			}
 			res := exp.Verify(files)
 			res.Name = dir
+			doc := ArchiveJSON{Schema: schemaOf("archive"), Experiment: exp.Name(), Verification: verificationJSON(dir, res)}
 			if !res.OK() {
-				printVerification(c.App.Writer, dir, res)
+				if format == "json" {
+					if err := writeJSON(c.App.Writer, doc); err != nil {
+						return err
+					}
+				} else {
+					printVerification(c.App.Writer, res, false)
+				}
 				return fmt.Errorf("%s does not verify (%d problems): no archive written", dir, len(res.Problems))
 			}
 			var m bundle.Common
@@ -93,9 +105,16 @@ func archiveCommand() *cli.Command {
 				if err := writeOutput(sigPath, sig, false); err != nil {
 					return err
 				}
-				defer say(c.App.Writer, "signature: %s (of bundle %q of %s and its %s, namespace %s)", sigPath, files.Name, exp.Name(), bundle.SumsFile, signature.Namespace)
+				doc.Signature = &sigPath
 			}
 			sum := sha256.Sum256(body)
+			doc.Archive, doc.Folder, doc.Files, doc.Bytes, doc.SHA256 = &out, files.Name, back, len(body), hex.EncodeToString(sum[:])
+			if format == "json" {
+				return writeJSON(c.App.Writer, doc)
+			}
+			if sig != nil {
+				defer say(c.App.Writer, "signature: %s (of bundle %q of %s and its %s, namespace %s)", sigPath, files.Name, exp.Name(), bundle.SumsFile, signature.Namespace)
+			}
 			say(c.App.Writer, "%s", res.Summary())
 			say(c.App.Writer, "archive: %s (%d files in %s/, %d bytes, sha256 %s)", out, back, files.Name, len(body), hex.EncodeToString(sum[:]))
 			return nil

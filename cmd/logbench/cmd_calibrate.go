@@ -57,6 +57,9 @@ func calibrateExperiment(exp experiment.Experiment, calibrators []string) *cli.C
 				if other, err := experiments.Lookup(c.Args().First()); err == nil {
 					return usagef("calibrate: %s has no instrument to calibrate (those that have: %s)", other.Name(), joinNames(calibrators))
 				}
+				if _, err := experiments.Lookup(c.Args().First()); err != nil && c.Command.Name == "calibrate" && mistyped(c.Args().First()) {
+					return usagef("calibrate: %v", err)
+				}
 				return usagef("calibrate takes no arguments, got %q", c.Args().First())
 			}
 			format := c.String("format")
@@ -88,11 +91,24 @@ func calibrateExperiment(exp experiment.Experiment, calibrators []string) *cli.C
 			if err != nil {
 				return err
 			}
-			table := compare.Table{Header: []string{"figure", "value", "what"}}
-			for _, f := range figures {
-				table.Rows = append(table.Rows, []string{f.Name, f.Value, f.What})
-			}
-			return table.Write(c.App.Writer, format)
+			return writeCalibration(c.App.Writer, format, exp.Name(), figures)
 		},
 	}
+}
+
+// writeCalibration prints an instrument's figures: a table, or in JSON one document
+// (CalibrateJSON).
+func writeCalibration(w io.Writer, format, name string, figures []experiment.Figure) error {
+	if format == "json" {
+		doc := CalibrateJSON{Schema: schemaOf("calibrate"), Experiment: name, Figures: []CalibrateFigure{}}
+		for _, f := range figures {
+			doc.Figures = append(doc.Figures, CalibrateFigure{f.Name, f.Value, f.What})
+		}
+		return writeJSON(w, doc)
+	}
+	table := compare.Table{Header: []string{"figure", "value", "what"}}
+	for _, f := range figures {
+		table.Rows = append(table.Rows, []string{f.Name, f.Value, f.What})
+	}
+	return table.Write(w, format)
 }

@@ -58,7 +58,7 @@ func reportCommand() *cli.Command {
 					return err
 				}
 				if res.Own == nil {
-					printVerification(c.App.Writer, path, res)
+					printVerification(c.App.Writer, res, false)
 					return fmt.Errorf("%s cannot be read far enough to report on (%d problems)", path, len(res.Problems))
 				}
 				if exp != nil && e.Name() != exp.Name() {

@@ -39,6 +39,9 @@ func runExperiment(exp experiment.Experiment) *cli.Command {
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
+				if _, err := experiments.Lookup(c.Args().First()); err != nil && c.Command.Name == "run" && mistyped(c.Args().First()) {
+					return usagef("%s: %v", strings.TrimPrefix(c.Command.HelpName, "logbench "), err)
+				}
 				return usagef("%s takes no arguments, got %q (an experiment is named first: logbench run NAME [flags]; known: %s)", strings.TrimPrefix(c.Command.HelpName, "logbench "), c.Args().First(), joinNames(experiments.Names()))
 			}
 			params := singleRunParams(exp)

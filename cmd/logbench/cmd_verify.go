@@ -26,6 +26,8 @@ func verifyCommand() *cli.Command {
 		ArgsUsage: "BUNDLE...",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "key", Usage: "an OpenSSH public key (.pub): each bundle must also carry a good signature by it of its name, experiment and SHA256SUMS, in BUNDLE" + signature.Suffix + " beside it (archive --sign writes it); without --key a signature there is said to be present and not checked"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "text: print only each bundle's verdict line and its problems (the exit status is the same)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: formatUsage},
 		},
 		Action: func(c *cli.Context) error {
 			escapeOutput(c)
@@ -33,34 +35,37 @@ func verifyCommand() *cli.Command {
 			if err != nil {
 				return helpOrErr(err)
 			}
+			format, err := outputFormat(c.String("format"))
+			if err != nil {
+				return err
+			}
 			if len(paths) == 0 {
 				return usagef("verify takes one or more bundles (folders or .tar.gz archives)")
 			}
 			var pub []byte
 			if k := c.String("key"); k != "" {
 				if pub, err = readSmall(k, "--key"); err != nil {
-					return err
+					return usageError{Msg: err.Error()}
 				}
 			}
 			// Every bundle is checked and reported, whatever became of the ones before.
 			failed := 0
+			doc := VerifyJSON{Schema: schemaOf("verify"), OK: true, Bundles: []BundleJSON{}}
 			for _, path := range paths {
-				if pub != nil {
-					if !verifyWithKey(c.App.Writer, path, pub) {
-						failed++
-					}
+				check := checkBundle(path, pub)
+				if !check.ok() {
+					failed++
+				}
+				if format == "json" {
+					doc.Bundles = append(doc.Bundles, check.json())
 					continue
 				}
-				res, err := verifyPath(path)
-				if err != nil {
-					say(c.App.Writer, "FAILED: %s: %v", path, err)
-					failed++
-					continue
-				}
-				saySignaturePresent(c.App.Writer, path)
-				printVerification(c.App.Writer, path, res)
-				if !res.OK() {
-					failed++
+				check.print(c.App.Writer, c.Bool("quiet"))
+			}
+			if format == "json" {
+				doc.OK = failed == 0
+				if err := writeJSON(c.App.Writer, doc); err != nil {
+					return err
 				}
 			}
 			if failed > 0 {
@@ -68,6 +73,48 @@ func verifyCommand() *cli.Command {
 			}
 			return nil
 		},
+	}
+}
+
+// bundleCheck is one bundle's verification as verify reports it: its files and figures,
+// and its signature.
+type bundleCheck struct {
+	path string
+	res  *verify.Result // nil: the bundle could not be read at all (err says why)
+	err  error          // the bundle could not be read, or its signature does not hold
+	// sig is the signature's state (signature.go): none, unchecked, good or bad; by
+	// is the signer and what it signed, when good.
+	sig, by string
+	sigNote string // the signature's line in the text
+}
+
+func (b bundleCheck) ok() bool { return b.res != nil && b.err == nil && b.res.OK() }
+
+// checkBundle verifies the bundle at path, and its signature against pub when given.
+func checkBundle(path string, pub []byte) bundleCheck {
+	if pub != nil {
+		return checkSigned(path, pub)
+	}
+	res, err := verifyPath(path)
+	b := bundleCheck{path: path, res: res, err: err}
+	b.sig, b.sigNote = signaturePresent(path)
+	return b
+}
+
+// print writes the check as text: the verdict line first, then the problems, then the
+// notes, the conditions and what weakens them, and the signature; quiet, only the
+// verdict and the problems.
+func (b bundleCheck) print(w io.Writer, quiet bool) {
+	if b.res == nil {
+		say(w, "FAILED: %s: %v", b.path, b.err)
+		return
+	}
+	printVerification(w, b.res, quiet)
+	if b.sigNote != "" && !quiet {
+		say(w, "  signature: %s", b.sigNote)
+	}
+	if b.err != nil {
+		say(w, "FAILED: %s: %v", b.path, b.err)
 	}
 }
 
@@ -94,8 +141,12 @@ func openVerified(path string) (experiment.Experiment, *verify.Result, error) {
 	return exp, res, nil
 }
 
-// printVerification lists the problems and notes, then the one-line summary.
-func printVerification(w io.Writer, path string, res *verify.Result) {
+// printVerification prints a bundle's verification: its verdict line, its problems
+// (at most maxShownProblems), its notes, then one line per condition and what weakens
+// the figures; quiet, the verdict and the problems only.
+func printVerification(w io.Writer, res *verify.Result, quiet bool) {
+	verdict, rest, _ := strings.Cut(res.Summary(), "\n")
+	say(w, "%s", verdict)
 	for i, p := range res.Problems {
 		if i == maxShownProblems {
 			say(w, "  … and %d more problems", len(res.Problems)-i)
@@ -103,10 +154,15 @@ func printVerification(w io.Writer, path string, res *verify.Result) {
 		}
 		say(w, "  %s", p)
 	}
+	if quiet {
+		return
+	}
 	for _, n := range res.Notes {
 		say(w, "  note: %s", n)
 	}
-	say(w, "%s", res.Summary())
+	if rest != "" {
+		say(w, "%s", rest)
+	}
 }
 
 // positional returns a command's arguments, taking any flag among them as if it came
@@ -143,7 +199,7 @@ func positional(c *cli.Context) ([]string, error) {
 			}
 		}
 		if def == nil {
-			return nil, usagef("flag provided but not defined: %s", a)
+			return nil, unknownFlag(c, name)
 		}
 		if _, isBool := def.(*cli.BoolFlag); isBool && !hasValue {
 			value, hasValue = "true", true
@@ -156,7 +212,7 @@ func positional(c *cli.Context) ([]string, error) {
 			value = args[i]
 		}
 		if err := c.Set(name, value); err != nil {
-			return nil, usagef("%s %s: %v", a, value, err)
+			return nil, badValue(c, name, value)
 		}
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +62,42 @@ func TestVerifyListsEachProblemAndFails(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// The verdict comes first, its problems right under it, before anything else.
+	lines := strings.Split(out, "\n")
+	if !strings.HasPrefix(lines[0], "FAILED: "+dir) || !strings.HasPrefix(lines[1], "  notes.txt: not a bundle file") {
+		t.Errorf("the verdict and then the problems do not come first:\n%s", out)
+	}
+	// --quiet: the verdict and the problems only, and the same failure.
+	quiet, err := runApp(t, "verify", "--quiet", dir)
+	if err == nil || err.Error() != "1 of 1 bundles do not verify" {
+		t.Fatalf("--quiet: err = %v", err)
+	}
+	if have, want := strings.Count(quiet, "\n"), 1+8; have != want || !strings.HasPrefix(quiet, lines[0]+"\n") || strings.Contains(quiet, "lag-trusted") || strings.Contains(quiet, "weakened") {
+		t.Errorf("--quiet printed %d lines, want the verdict and 8 problems:\n%s", have, quiet)
+	}
+}
+
+// TestVerifyPutsEachBundlesNotesUnderItsVerdict: a bundle with notes (an archived one
+// written before the kit added columns) prints its verdict line, then its notes, then
+// its conditions; the next bundle's verdict follows, and --quiet keeps only verdicts.
+func TestVerifyPutsEachBundlesNotesUnderItsVerdict(t *testing.T) {
+	const old, clean = "../../results/2026-11-30-vm2/fifo-py.tar.gz", "../../results/2026-12-01-vm/your-api-stdlib.tar.gz"
+	out, err := runApp(t, "verify", old, clean)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "OK: "+old) || !strings.HasPrefix(lines[1], "  note: ") {
+		t.Errorf("the first bundle's verdict, then its notes, do not come first:\n%s", out)
+	}
+	second := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "OK: "+clean) })
+	if second < 0 || slices.ContainsFunc(lines[second:], func(l string) bool { return strings.HasPrefix(l, "  note: ") }) {
+		t.Errorf("a note is not under its own bundle's verdict:\n%s", out)
+	}
+	quiet, err := runApp(t, "verify", "-q", old, clean)
+	if err != nil || quiet != lines[0]+"\n"+lines[second]+"\n" {
+		t.Errorf("--quiet: %v\n%s", err, quiet)
 	}
 }
 

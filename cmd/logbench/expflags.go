@@ -2,8 +2,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -53,12 +55,25 @@ func parseFlags(c *cli.Context, fs *flag.FlagSet) error {
 		}
 		for _, v := range values {
 			if e := fs.Set(f.Name, v); e != nil {
-				err = usagef("--%s %q: %v", f.Name, v, e)
+				msg := e.Error()
+				if msg == "parse error" || msg == "value out of range" { // the flag package's numbers
+					msg = wantNumber(f.DefValue, strings.Contains(fmt.Sprintf("%T", f.Value), "float"))
+				}
+				err = usagef("--%s %q: %s", f.Name, v, msg)
 				return
 			}
 		}
 	})
 	return err
+}
+
+// wantNumber says what a number flag whose default is def takes: a whole number, or
+// any number (fractional).
+func wantNumber(def string, fractional bool) string {
+	if fractional {
+		return "want a number such as " + def
+	}
+	return "want a whole number such as " + def
 }
 
 // isBool says whether f is a switch (--name, --name=false), as the flag package reads it.

@@ -16,7 +16,7 @@ const interruptedStatus = 130
 
 // offlineCommands only read bundles and write at most a page, an archive and its
 // signature, each through writeOutput: nothing on an engine to stop or remove.
-var offlineCommands = []string{"verify", "compare", "report", "archive", "experiments", "help", "h"}
+var offlineCommands = []string{"verify", "compare", "report", "archive", "experiments", "version", "completion", "help", "h"}
 
 // commandOf is the command a command line names: its first argument that is no flag
 // (the app has no flag that takes a value), "" for none.

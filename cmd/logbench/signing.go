@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/logbench/logbench/kit/experiment"
@@ -87,34 +86,29 @@ func verifySigned(path string, pub []byte) (*verify.Result, signature.Subject, s
 	return res, subject, by, nil
 }
 
-// verifyWithKey is verify --key for one bundle: the files, then the signature. It says
-// whether both hold.
-func verifyWithKey(w io.Writer, path string, pub []byte) bool {
+// checkSigned is verify --key for one bundle: the files, then the signature, which
+// must hold as well.
+func checkSigned(path string, pub []byte) bundleCheck {
 	res, subject, by, err := verifySigned(path, pub)
-	if res == nil {
-		say(w, "FAILED: %s: %v", path, err)
-		return false
+	b := bundleCheck{path: path, res: res, err: err, sig: "bad"}
+	if res != nil && err == nil {
+		b.sig, b.by = "good", fmt.Sprintf("%s, of %s and its %s", by, subject, bundle.SumsFile)
+		b.sigNote = "good, by " + b.by + ": it proves that this key's holder signed these files under this name, not that what they record was measured honestly"
 	}
-	if err != nil {
-		printVerification(w, path, res)
-		say(w, "FAILED: %s: %v", path, err)
-		return false
-	}
-	say(w, "  signature: good, by %s, of %s and its %s: it proves that this key's holder signed these files under this name, not that what they record was measured honestly", by, subject, bundle.SumsFile)
-	printVerification(w, path, res)
-	return res.OK()
+	return b
 }
 
-// saySignaturePresent says, for verify without --key, whether the bundle at path has a
-// signature beside it, which nothing has checked. The file is not opened.
-func saySignaturePresent(w io.Writer, path string) {
+// signaturePresent says, for verify without --key, whether the bundle at path has a
+// signature beside it, which nothing has checked: its state (none or unchecked) and its
+// line in the text. The file is not opened.
+func signaturePresent(path string) (state, note string) {
 	sigPath := signature.PathFor(path)
 	info, err := os.Lstat(sigPath)
 	switch {
 	case err != nil:
+		return "none", ""
 	case info.Mode().IsRegular():
-		say(w, "  signature: present (%s), not checked: give --key with the signer's public key", sigPath)
-	default:
-		say(w, "  signature: %s is not a regular file, and was not read", sigPath)
+		return "unchecked", fmt.Sprintf("present (%s), not checked: give --key with the signer's public key", sigPath)
 	}
+	return "unchecked", fmt.Sprintf("%s is not a regular file, and was not read", sigPath)
 }

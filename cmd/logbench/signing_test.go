@@ -55,7 +55,7 @@ func TestArchiveSignThenVerifyKey(t *testing.T) {
 		t.Fatal("a signature inside the bundle folder")
 	}
 	out, err = runApp(t, "verify", "--key", pub, path)
-	if err != nil || !strings.HasPrefix(out, "  signature: good, by ssh-ed25519 SHA256:") || !strings.Contains(out, "OK: ") {
+	if err != nil || !strings.HasPrefix(out, "OK: ") || !strings.Contains(out, "\n  signature: good, by ssh-ed25519 SHA256:") {
 		t.Fatalf("verify --key: %v\n%s", err, out)
 	}
 	// One line says what a good signature proves, and what it does not.

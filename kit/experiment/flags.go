@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -143,6 +144,15 @@ func Seconds(p *float64) flag.Value { return durationIn{p, time.Second} }
 // Milliseconds binds a duration flag to a field that keeps milliseconds.
 func Milliseconds(p *float64) flag.Value { return durationIn{p, time.Millisecond} }
 
+// WantDuration, WantShortDuration and WantSize say what a duration or size flag takes,
+// as its error says it: a value that does not parse is refused with an example, never
+// a bare "parse error".
+const (
+	WantDuration      = "want a duration such as 30s, 2m or 1m30s"
+	WantShortDuration = "want a duration such as 500us, 1ms or 2.5ms"
+	WantSize          = "want a size such as 128MiB, 1GiB or 512k"
+)
+
 type durationIn struct {
 	v    *float64
 	unit time.Duration
@@ -157,7 +167,10 @@ func (d durationIn) String() string {
 func (d durationIn) Set(s string) error {
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return fmt.Errorf("want a duration, such as 5s or 250ms")
+		if d.unit < time.Second {
+			return errors.New(WantShortDuration)
+		}
+		return errors.New(WantDuration)
 	}
 	*d.v = float64(v) / float64(d.unit)
 	return nil
@@ -180,7 +193,7 @@ func (b bytesValue) String() string {
 func (b bytesValue) Set(s string) error {
 	v, err := units.RAMInBytes(s)
 	if err != nil {
-		return fmt.Errorf("want a size, such as 128MiB")
+		return errors.New(WantSize)
 	}
 	*b.v = v
 	return nil

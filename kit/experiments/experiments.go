@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/logbench/logbench/internal/didyoumean"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/experiments/linecost"
@@ -34,7 +35,7 @@ func Lookup(name string) (experiment.Experiment, error) {
 			return e, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown experiment %q (known: %s)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("unknown experiment %q%s (known: %s)", name, didyoumean.Suffix(name, Names()), strings.Join(Names(), ", "))
 }
 
 // Names are the experiments' names, in the order of All.

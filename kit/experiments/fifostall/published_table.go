@@ -12,13 +12,23 @@ import (
 )
 
 // NotResolved marks a latency figure within a few times the instrument's own send lag
-// (schema.Resolved): "~2.37" is a p99 the instrument cannot vouch for to its size.
-const NotResolved = "~"
+// (schema.Resolved): "2.37?" is a p99 the instrument cannot vouch for to its size. It is
+// compare's mark of a figure not to be trusted as it stands, after the value as there;
+// "~" is compare's "no change".
+const NotResolved = "?"
+
+// markNotResolved puts NotResolved after a figure's value, before its interval.
+func markNotResolved(figure string) string {
+	if value, interval, ok := strings.Cut(figure, " "); ok {
+		return value + NotResolved + " " + interval
+	}
+	return figure + NotResolved
+}
 
 // PublishedLegend explains Published's columns and marks, one line each.
 var PublishedLegend = []string{
 	"p99_ms, drain_s, rps_*, backlog_max_kib, api_cpu_cores: each run's figure, then the mean over the condition's verified runs with its 95% Student-t interval over runs, as verify, compare and report state them (one run: no interval); p99_runs_ms: the range of the runs' p99s; model: the FIFO arithmetic's figure of a run",
-	fmt.Sprintf("p99_pooled_ms: the p99 of every verified run's requests pooled, as the article states its p99 (its pub beside it), without an interval; %s before a p99: the p99 of the pooled requests is under %g x lag_p99_ms, so neither p99 is resolved", NotResolved, schema.ResolutionFactor),
+	fmt.Sprintf("p99_pooled_ms: the p99 of every verified run's requests pooled, as the article states its p99 (its pub beside it), without an interval; %s after a p99: the p99 of the pooled requests is under %g x lag_p99_ms, so neither p99 is resolved", NotResolved, schema.ResolutionFactor),
 	"pub: the article's throughputs are its runs' requests over their summed time, its drain and CPU the mean over its runs",
 	"verified: runs whose every log byte was read back, of the condition's runs (a redone attempt is not one of them)",
 	"trusted: verified runs whose load generator's send-lag p99 kept within the bound; lag_p99_ms is the largest of the condition",
@@ -56,7 +66,7 @@ func Published(b *schema.Bundle, pub reference.Figures) compare.Table {
 		est := func(metric string) string { return schema.EstimateText(f.Of(metric)) }
 		p99, pooled := est(schema.MetricP99), compare.Figure(float64(c.P99Ms))
 		if !c.P99Resolved && pooled != "-" {
-			p99, pooled = NotResolved+p99, NotResolved+pooled
+			p99, pooled = markNotResolved(p99), markNotResolved(pooled)
 		}
 		t.Rows = append(t.Rows, []string{
 			c.API, c.Mode, c.Reader, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), fmt.Sprintf("%d/%d", c.RunsTrusted, c.Runs),

@@ -556,23 +556,24 @@ func num(v float64) *float64 {
 // JSONRow is one row of the JSON and CSV outputs: one metric of one condition of one
 // column.
 type JSONRow struct {
-	Metric    string            `json:"metric"`
-	Unit      string            `json:"unit"`
-	Condition map[string]string `json:"condition"` // every key: the matched ones and the column's own
-	Source    string            `json:"source"`
-	Column    string            `json:"column"`
-	Baseline  bool              `json:"baseline"`
-	Present   bool              `json:"present"`
-	Runs      int               `json:"runs"`
-	Values    int               `json:"values"` // values the figure rests on: requests, seconds, trials, runs
-	Value     *float64          `json:"value"`
-	Low       *float64          `json:"low"`
-	High      *float64          `json:"high"`
-	Ratio     *float64          `json:"ratio"`
-	ChangePct *float64          `json:"change_pct"`
-	ChangeLow *float64          `json:"change_low_pct"`
-	ChangeHi  *float64          `json:"change_high_pct"`
-	P         *float64          `json:"p"`
+	Experiment string            `json:"experiment"`
+	Metric     string            `json:"metric"`
+	Unit       string            `json:"unit"`
+	Condition  map[string]string `json:"condition"` // every key: the matched ones and the column's own
+	Source     string            `json:"source"`
+	Column     string            `json:"column"`
+	Baseline   bool              `json:"baseline"`
+	Present    bool              `json:"present"`
+	Runs       int               `json:"runs"`
+	Values     int               `json:"values"` // values the figure rests on: requests, seconds, trials, runs
+	Value      *float64          `json:"value"`
+	Low        *float64          `json:"low"`
+	High       *float64          `json:"high"`
+	Ratio      *float64          `json:"ratio"`
+	ChangePct  *float64          `json:"change_pct"`
+	ChangeLow  *float64          `json:"change_low_pct"`
+	ChangeHi   *float64          `json:"change_high_pct"`
+	P          *float64          `json:"p"`
 	// MDE is the smallest change in % these runs could have detected; null without a test.
 	MDE *float64 `json:"mde_pct"`
 	// Test is how the change was judged: "welch t", "one-sample t", "too few runs",
@@ -602,7 +603,7 @@ func (r Result) Records() []JSONRow {
 				for _, kv := range col.Extra {
 					cond[kv.Key] = kv.Value
 				}
-				row := JSONRow{Metric: m.Name, Unit: m.Unit, Condition: cond, Source: col.Source, Column: col.Label, Baseline: i == 0,
+				row := JSONRow{Experiment: r.Experiment, Metric: m.Name, Unit: m.Unit, Condition: cond, Source: col.Source, Column: col.Label, Baseline: i == 0,
 					Present: c.Present, Runs: c.Runs, Values: c.Requests, Value: num(c.Value), Low: num(c.Low), High: num(c.High),
 					Ratio: num(c.Ratio), ChangePct: num(c.ChangePct), ChangeLow: num(c.ChangeLow), ChangeHi: num(c.ChangeHigh), P: num(c.P), MDE: num(c.MDE),
 					Test: c.Test, Changed: c.Changed, BelowThreshold: c.BelowThreshold, Marks: append([]string{}, c.Marks...), Comparable: c.Comparable}
@@ -613,43 +614,59 @@ func (r Result) Records() []JSONRow {
 	return out
 }
 
-func (r Result) json(w io.Writer, notes Notes) error {
-	type host struct {
-		Source string            `json:"source"`
-		Facts  map[string]string `json:"facts"`
-	}
-	type summary struct {
-		Column       string   `json:"column"`
-		Changed      int      `json:"changed"`
-		Compared     int      `json:"compared"`
-		Bonferroni   int      `json:"changed_bonferroni"`
-		Marked       int      `json:"changed_marked"`
-		Untested     int      `json:"untested"`
-		GeoMeanRatio *float64 `json:"geomean_ratio"`
-		GeoMeanOver  int      `json:"geomean_over"`
-		GeoMeanOf    int      `json:"geomean_of"`
-		LeftOut      []string `json:"geomean_left_out"`
-	}
-	type metric struct {
-		Metric    string    `json:"metric"`
-		Title     string    `json:"title"`
-		Unit      string    `json:"unit"`
-		Statistic string    `json:"statistic"`
-		Summary   []summary `json:"summary"`
-	}
-	doc := struct {
-		Experiment string    `json:"experiment"`
-		Sources    []string  `json:"sources"`
-		Baseline   string    `json:"baseline"`
-		Match      []string  `json:"match"`
-		Alpha      float64   `json:"alpha"`
-		Threshold  float64   `json:"threshold_pct"`
-		Hosts      []host    `json:"hosts"`
-		Metrics    []metric  `json:"metrics"`
-		Rows       []JSONRow `json:"rows"`
-		Warnings   []string  `json:"warnings"`
-		Legend     []string  `json:"legend"`
-	}{Experiment: r.Experiment, Sources: r.Sources, Match: r.Match, Alpha: r.Alpha, Threshold: r.Threshold, Rows: r.Records(),
+// SchemaOf names the layout of a command's JSON document: logbench/<command>/v1. Every
+// document the kit prints begins with it.
+func SchemaOf(command string) string { return "logbench/" + command + "/v1" }
+
+// Document is compare --format json: the comparison's settings, the hosts, each
+// metric's summaries, every row, the warnings and the legend.
+type Document struct {
+	Schema     string       `json:"schema"` // logbench/compare/v1
+	Experiment string       `json:"experiment"`
+	Sources    []string     `json:"sources"`
+	Baseline   string       `json:"baseline"`
+	Match      []string     `json:"match"`
+	Alpha      float64      `json:"alpha"`
+	Threshold  float64      `json:"threshold_pct"`
+	Hosts      []HostJSON   `json:"hosts"`
+	Metrics    []MetricJSON `json:"metrics"`
+	Rows       []JSONRow    `json:"rows"`
+	Warnings   []string     `json:"warnings"`
+	Legend     []string     `json:"legend"`
+}
+
+// HostJSON is one source's machine.
+type HostJSON struct {
+	Source string            `json:"source"`
+	Facts  map[string]string `json:"facts"`
+}
+
+// MetricJSON is one metric and its summary per column.
+type MetricJSON struct {
+	Metric    string        `json:"metric"`
+	Title     string        `json:"title"`
+	Unit      string        `json:"unit"`
+	Statistic string        `json:"statistic"`
+	Summary   []SummaryJSON `json:"summary"`
+}
+
+// SummaryJSON is one column's summary of a metric against the baseline.
+type SummaryJSON struct {
+	Column       string   `json:"column"`
+	Changed      int      `json:"changed"`
+	Compared     int      `json:"compared"`
+	Bonferroni   int      `json:"changed_bonferroni"`
+	Marked       int      `json:"changed_marked"`
+	Untested     int      `json:"untested"`
+	GeoMeanRatio *float64 `json:"geomean_ratio"`
+	GeoMeanOver  int      `json:"geomean_over"`
+	GeoMeanOf    int      `json:"geomean_of"`
+	LeftOut      []string `json:"geomean_left_out"`
+}
+
+// Document is the comparison as compare --format json prints it.
+func (r Result) Document(notes Notes) Document {
+	doc := Document{Schema: SchemaOf("compare"), Experiment: r.Experiment, Sources: r.Sources, Match: r.Match, Alpha: r.Alpha, Threshold: r.Threshold, Rows: r.Records(),
 		Warnings: append([]string{}, notes.Warnings...), Legend: append(r.legend(), notes.Legend...)}
 	if len(r.Sources) > 0 {
 		doc.Baseline = r.Sources[0]
@@ -659,19 +676,23 @@ func (r Result) json(w io.Writer, notes Notes) error {
 		for _, kv := range h.Host {
 			f[kv.Key] = kv.Value
 		}
-		doc.Hosts = append(doc.Hosts, host{h.Label, f})
+		doc.Hosts = append(doc.Hosts, HostJSON{h.Label, f})
 	}
 	for _, m := range r.Metrics {
-		mm := metric{Metric: m.Name, Title: m.Title, Unit: m.Unit, Statistic: m.Stat, Summary: []summary{}}
+		mm := MetricJSON{Metric: m.Name, Title: m.Title, Unit: m.Unit, Statistic: m.Stat, Summary: []SummaryJSON{}}
 		for _, s := range m.Summary {
-			mm.Summary = append(mm.Summary, summary{s.Column, s.Changed, s.Compared, s.Corrected, s.ChangedMarked, s.Untested, num(s.GeoMeanRatio), s.GeoMeanOver,
+			mm.Summary = append(mm.Summary, SummaryJSON{s.Column, s.Changed, s.Compared, s.Corrected, s.ChangedMarked, s.Untested, num(s.GeoMeanRatio), s.GeoMeanOver,
 				s.GeoMeanOf, append([]string{}, s.LeftOut...)})
 		}
 		doc.Metrics = append(doc.Metrics, mm)
 	}
+	return doc
+}
+
+func (r Result) json(w io.Writer, notes Notes) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return enc.Encode(r.Document(notes))
 }
 
 // csv writes the rows, one line per metric, condition and column: plain ASCII, numbers

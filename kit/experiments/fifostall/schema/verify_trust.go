@@ -43,7 +43,7 @@ func (v *verifier) trust() {
 		*w = append(*w, fmt.Sprintf("%d of %d conditions have runs whose send-lag p99 was over the bound: their latencies carry the load generator's error", untrusted, len(v.derived)))
 	}
 	if unresolved > 0 {
-		*w = append(*w, fmt.Sprintf("%d of %d conditions have a p99 of the pooled requests under %g x their largest send-lag p99 (marked ~): the instrument cannot resolve their p99s", unresolved, len(v.derived), ResolutionFactor))
+		*w = append(*w, fmt.Sprintf("%d of %d conditions have a p99 of the pooled requests under %g x their largest send-lag p99 (marked ?): the instrument cannot resolve their p99s", unresolved, len(v.derived), ResolutionFactor))
 	}
 	if c.Noisy > 0 {
 		*w = append(*w, fmt.Sprintf("%d runs were measured on a noisy host (steal over %g%% or CPU pressure over %g%%)", c.Noisy, NoisyStealPct, NoisyCPUPressurePct))
