@@ -145,7 +145,7 @@ type ProbeArgs struct {
 const ProbeKernel = "sha256, 1 MiB buffer (byte i = i mod 251), 32 passes, one thread"
 
 // RequestPathKernel names the request-path probe's fixed work, for a manifest.
-const RequestPathKernel = "HTTP/1.1 GET over one keep-alive 127.0.0.1 connection, net/http client and server in one process, 64-byte body, " +
+const RequestPathKernel = "HTTP/1.1 GET over one keep-alive 127.0.0.1 connection, net/http client and server in one process on one P, 64-byte body, " +
 	"1000 requests after 100 untimed, process CPU; write(2) of 1 byte to /dev/null, 50000 calls, one thread's CPU"
 
 // DefaultProbeArgs are the probe's defaults, fixed work bounded in time. 32 passes of

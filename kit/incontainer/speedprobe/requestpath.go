@@ -45,12 +45,17 @@ func Body(i int) []byte {
 }
 
 // Requests times n HTTP/1.1 GETs, one after another, over one keep-alive connection to
-// 127.0.0.1, with net/http's client and server in this process, after WarmupRequests
+// 127.0.0.1, with net/http's client and server in this process on one P, after WarmupRequests
 // untimed ones: its wall time, the process's CPU time (client and server together, as
 // an API's request costs its process), the connections the server accepted, and the
 // digest of the timed responses' bodies.
 func Requests(n int) (contract.RequestLoopResult, error) {
 	var res contract.RequestLoopResult
+	// One P: client and server take turns on one thread, waking each other through the
+	// kernel (a write, epoll, a read), so that the loop's CPU is the request path's and
+	// not that of Go's scheduler spinning a second thread for work, which varies with
+	// the host's load (and Go gives a container of 1 CPU two Ps).
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return res, fmt.Errorf("request loop: %w", err)
