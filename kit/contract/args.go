@@ -150,9 +150,9 @@ const RequestPathKernel = "HTTP/1.1 GET over one keep-alive 127.0.0.1 connection
 
 // DefaultProbeArgs are the probe's defaults, fixed work bounded in time. 32 passes of
 // the buffer make 32 MiB, some 15 to 100 ms of one core, long enough for a thread CPU
-// clock to read well, short beside a run. 1000 loopback requests took 60-140 µs of CPU
-// each on this kit's 2-core VM under load (0.06-0.14 s), and 50,000 one-byte writes
-// 1.5-2.7 µs each there (0.08-0.14 s); a Raspberry Pi 5's core, with cheaper system
+// clock to read well, short beside a run. 1000 loopback requests took 70-120 µs of CPU
+// each on this kit's 2-core VM under load (0.07-0.12 s), and 50,000 one-byte writes
+// 1.6-2.1 µs each there (0.08-0.10 s); a Raspberry Pi 5's core, with cheaper system
 // calls than a VM's, should take no longer, a fraction of a second for the three. The
 // 100 untimed requests before the timed ones open the connection and warm both ends.
 func DefaultProbeArgs() ProbeArgs {
