@@ -29,7 +29,7 @@ func targetFlags() []cli.Flag {
 		&cli.StringFlag{Name: "platform", Usage: "image platform, linux/amd64 or linux/arm64 (default: the engine's)"},
 		&cli.BoolFlag{Name: "emulated", Usage: "allow a --platform the engine runs only under emulation (qemu binfmt): the figures are marked as no measurement"},
 		&cli.StringFlag{Name: "out", Usage: "bundle folder, which must not exist (default: results/<time>-<host>)"},
-		&cli.BoolFlag{Name: "speed-probe", Value: true, Usage: "time a fixed piece of CPU work (SHA-256 of 32 MiB) before and after every run in the run's API limits, so that a slower host is told from a slower logger (probes.csv; --speed-probe=false: not timed)"},
+		&cli.BoolFlag{Name: "speed-probe", Value: true, Usage: "time fixed work before and after every run in the run's API limits, the CPU's arithmetic (SHA-256 of 32 MiB) and the request path (1,000 loopback HTTP requests, 50,000 one-byte writes), so that a slower host is told from a slower logger (probes.csv; --speed-probe=false: not timed)"},
 		mirrorFlag(), snapshotFlag(),
 		&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: the checkout around the working directory, the tree logbench was built in, or its module version)"},
 	}

@@ -48,6 +48,24 @@ func TestReproduceQPSOnTheEngine(t *testing.T) {
 	if !strings.Contains(string(files.Data[qps.ConditionsFile]), "go,console+file,1,1,") || !strings.Contains(string(files.Data[qps.ConditionsFile]), "python,console+file,1,1,") {
 		t.Errorf("no Go or Python API condition:\n%s", files.Data[qps.ConditionsFile])
 	}
+	// The speed probe ran around every run, the request path's loops with it: inside
+	// the probe's container, loopback and /dev/null answered.
+	probes := bundle.DecodeCSV[bundle.ProbeRow](bundle.ProbeFile, files.Data[bundle.ProbeFile], 1)
+	if len(probes.Errs) > 0 || len(probes.Missing) > 0 || len(probes.Rows) != 6 {
+		t.Errorf("probes.csv: %v, missing %v, %d rows, want 6:\n%s", probes.Errs, probes.Missing, len(probes.Rows), files.Data[bundle.ProbeFile])
+	}
+	for _, r := range probes.Rows {
+		// NaN (absent) fails every comparison: !(x > 0) catches it.
+		if !(r.BeforeMBPerS > 0) || !(r.AfterMBPerS > 0) || !(r.BeforeReqPerS > 0) || !(r.AfterReqPerS > 0) || !(r.BeforeRequestCPUUs > 0) ||
+			!(r.AfterRequestCPUUs > 0) || !(r.RelativeRequestPath > 0) || !(r.BeforeSyscallNs > 0) || !(r.AfterSyscallNs > 0) {
+			t.Errorf("%s: a probe figure absent: %+v", r.Condition, r)
+		}
+		t.Logf("%s: %.0f MB/s, %.0f req/s, %.1f µs a request, %.0f ns a write (before); %.0f, %.0f, %.1f, %.0f (after)", r.Condition,
+			r.BeforeMBPerS, r.BeforeReqPerS, r.BeforeRequestCPUUs, r.BeforeSyscallNs, r.AfterMBPerS, r.AfterReqPerS, r.AfterRequestCPUUs, r.AfterSyscallNs)
+	}
+	if sp := res.Common.SpeedProbe; sp == nil || sp.RequestPath == nil || sp.RequestPath.Runs != 6 {
+		t.Errorf("the manifest's speed_probe sums up no request path of 6 runs: %+v", sp)
+	}
 	if !strings.Contains(out, "console+file") || !strings.Contains(out, "pub req/s") {
 		t.Errorf("no table beside the published figures:\n%s", out)
 	}

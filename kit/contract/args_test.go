@@ -59,6 +59,13 @@ func TestEveryProgramReadsBackWhatTheHostWrites(t *testing.T) {
 	if have := parsed(t, DefaultQPSLoadArgs(), (*QPSLoadArgs).Bind, QPSLoadArgs{}.Args()); have != (QPSLoadArgs{}) {
 		t.Errorf("zero qpsload: %s", cmp.Diff(QPSLoadArgs{}, have))
 	}
+	probe := ProbeArgs{Rounds: 3, Requests: 40, Syscalls: 700, Result: "/p.json"}
+	if have := parsed(t, DefaultProbeArgs(), (*ProbeArgs).Bind, probe.Args()); have != probe {
+		t.Errorf("probe: %s", cmp.Diff(probe, have))
+	}
+	if have := parsed(t, DefaultProbeArgs(), (*ProbeArgs).Bind, ProbeArgs{}.Args()); have != (ProbeArgs{}) {
+		t.Errorf("zero probe: %s", cmp.Diff(ProbeArgs{}, have))
+	}
 	// line-cost's defaults are the measurement's (kit/incontainer/linecost.DefaultArgs,
 	// whose test holds them to its configuration's): any other values read back alike.
 	lc := LineCostArgs{Library: "zap", Line: "json-notime", Ways: "buffered,fsync", Lines: 1500, Trials: 3, Warmup: 2, Dir: "/d",

@@ -261,4 +261,32 @@ type ProbeResult struct {
 	CPUNanos  int64  `json:"cpu_ns"`
 	WallNanos int64  `json:"wall_ns"`
 	SHA256    string `json:"sha256"`
+	// Requests and Syscalls are the request-path probe's two loops; absent when not
+	// run or when the loop failed (Failure says why).
+	Requests *RequestLoopResult `json:"requests,omitempty"`
+	Syscalls *SyscallLoopResult `json:"syscalls,omitempty"`
+	Failure  string             `json:"failure,omitempty"`
+}
+
+// RequestLoopResult is the loopback request loop: Requests timed HTTP/1.1 requests over
+// Conns connections (1 when keep-alive held), in WallNanos of wall time and CPUNanos of
+// the whole process's CPU time (client and server, user and system), and the SHA-256
+// of every response body in order, the same for the same work everywhere.
+type RequestLoopResult struct {
+	Requests  int64  `json:"requests"`
+	Conns     int64  `json:"conns"`
+	BodyBytes int64  `json:"body_bytes"`
+	CPUNanos  int64  `json:"cpu_ns"`
+	WallNanos int64  `json:"wall_ns"`
+	SHA256    string `json:"sha256"`
+}
+
+// SyscallLoopResult is the system-call loop: Calls one-byte writes to /dev/null on one
+// thread, Bytes written in all (Calls when every write took its byte), in CPUNanos of
+// the thread's CPU time and WallNanos of wall time.
+type SyscallLoopResult struct {
+	Calls     int64 `json:"calls"`
+	Bytes     int64 `json:"bytes"`
+	CPUNanos  int64 `json:"cpu_ns"`
+	WallNanos int64 `json:"wall_ns"`
 }

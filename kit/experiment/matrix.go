@@ -115,11 +115,11 @@ func (m *Matrix) attempt(ctx context.Context, b Bundle, retrier Retrier, i int, 
 		return false, runErr
 	}
 	if m.ProbeImage != "" {
-		after := bundle.None
+		after := bundle.NoProbe
 		if runErr == nil {
 			after = m.probe(ctx, spec, "after")
 		}
-		m.Probes = append(m.Probes, bundle.ProbeRow{RunID: run.ID, Condition: pr.Condition.String(), BeforeMBPerS: before, AfterMBPerS: after})
+		m.Probes = append(m.Probes, bundle.NewProbeRow(run.ID, pr.Condition.String(), before, after))
 	}
 	line, verified := b.Add(run)
 	c := b.Common()
@@ -160,7 +160,7 @@ func (m *Matrix) save() error {
 	c.Complete = c.RunsCompleted-c.RunsSuperseded == c.RunsPlanned
 	var probes []bundle.ProbeRow
 	if m.ProbeImage != "" || len(m.Probes) > 0 {
-		probes, c.SpeedProbe = bundle.DeriveProbes(m.Probes, contract.ProbeKernel)
+		probes, c.SpeedProbe = bundle.DeriveProbes(m.Probes, contract.ProbeKernel, contract.RequestPathKernel)
 	}
 	files, err := b.Files()
 	if err == nil && probes != nil {
@@ -176,11 +176,13 @@ func (m *Matrix) save() error {
 }
 
 // probe runs the speed probe with the limits of spec's first container (the run's API),
-// and says its speed; absent when it is off or could not run (a probe never fails a
-// run: its absence is in probes.csv for all to see).
-func (m *Matrix) probe(ctx context.Context, spec PodSpec, when string) bundle.Opt {
+// and says what it read; absent when it is off or could not run (a probe never fails a
+// run: its absence is in probes.csv for all to see). The probe's pod, like every pod,
+// has a network namespace of its own with no interface but loopback (its container's
+// network is "none"), which is all the request loop needs.
+func (m *Matrix) probe(ctx context.Context, spec PodSpec, when string) bundle.ProbeReading {
 	if m.ProbeImage == "" || len(spec.Containers) == 0 || ctx.Err() != nil {
-		return bundle.None
+		return bundle.NoProbe
 	}
 	api := spec.Containers[0]
 	args := contract.DefaultProbeArgs()
@@ -191,7 +193,21 @@ func (m *Matrix) probe(ctx context.Context, spec PodSpec, when string) bundle.Op
 	out, err := m.Pods.RunPod(ctx, pod, io.Discard)
 	var res contract.ProbeResult
 	if err != nil || out.Result == nil || json.Unmarshal(out.Result, &res) != nil {
-		return bundle.None
+		return bundle.NoProbe
 	}
-	return bundle.MBPerS(res.Bytes, res.CPUNanos)
+	return ProbeReading(res)
+}
+
+// ProbeReading is what a probe's result says, as probes.csv holds it: a loop absent
+// from the result reads as absent.
+func ProbeReading(res contract.ProbeResult) bundle.ProbeReading {
+	r := bundle.NoProbe
+	r.MBPerS = bundle.MBPerS(res.Bytes, res.CPUNanos)
+	if q := res.Requests; q != nil {
+		r.ReqPerS, r.RequestCPUUs = bundle.PerSecond(q.Requests, q.WallNanos), bundle.MicrosEach(q.CPUNanos, q.Requests)
+	}
+	if s := res.Syscalls; s != nil {
+		r.SyscallNs = bundle.NanosEach(s.CPUNanos, s.Calls)
+	}
+	return r
 }

@@ -135,22 +135,60 @@ func speedWarnings(sides []Side, res Result) []string {
 			continue
 		}
 		diff := (sp/base - 1) * 100
-		within := 0
-		for _, m := range res.Metrics {
-			for _, l := range m.Rows {
-				for j, c := range l.Cells {
-					if res.Columns[j].Source == label && c.Changed != nil && *c.Changed && math.Abs(c.ChangePct) <= math.Abs(diff) {
-						within++
-					}
-				}
-			}
-		}
+		within := countedWithin(res, label, diff)
 		if math.Abs(diff) >= 1 {
 			out = append(out, fmt.Sprintf("WARNING: %s's host is %+.1f%% the speed of %s's (speed probe medians, %.0f against %.0f MB/s): %d counted changes are no larger than that, and may be the host's, not the logger's",
 				label, diff, res.Sources[0], sp, base, within))
 		}
 	}
+	return append(out, requestPathWarnings(sides, res)...)
+}
+
+// requestPathWarnings say where the hosts' request paths (the request-path probe's
+// medians of CPU µs a loopback request) differ by more than bundle.ProbeDrift: a
+// request, and so a rate or a request's CPU, costs that much more on one host than on
+// the other before any logger is counted. The arithmetic's speed may be the same on
+// both (it was, on hosts whose request path ran 2.6 times apart).
+func requestPathWarnings(sides []Side, res Result) []string {
+	cpu := map[string]float64{}
+	for _, s := range sides {
+		if s.Common != nil && s.Common.SpeedProbe != nil && s.Common.SpeedProbe.RequestPath != nil && s.Common.SpeedProbe.RequestPath.MedianCPUUs > 0 {
+			cpu[s.Label] = s.Common.SpeedProbe.RequestPath.MedianCPUUs
+		}
+	}
+	base, ok := cpu[res.Sources[0]]
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, label := range res.Sources[1:] {
+		us, ok := cpu[label]
+		if !ok {
+			continue
+		}
+		// A path that takes less CPU a request is a faster one: speed is 1 / CPU.
+		if diff := (base/us - 1) * 100; math.Abs(diff) > bundle.ProbeDrift*100 {
+			out = append(out, fmt.Sprintf("WARNING: %s's request path is %+.1f%% the speed of %s's (request-path probe medians, %.1f against %.1f µs of CPU a loopback request), more than %g%% apart: %d counted changes are no larger than that, and may be the host's, not the logger's",
+				label, diff, res.Sources[0], us, base, bundle.ProbeDrift*100, countedWithin(res, label, diff)))
+		}
+	}
 	return out
+}
+
+// countedWithin counts the changes the comparison counts in label's columns that are
+// no larger than pct (either way).
+func countedWithin(res Result, label string, pct float64) int {
+	n := 0
+	for _, m := range res.Metrics {
+		for _, l := range m.Rows {
+			for j, c := range l.Cells {
+				if res.Columns[j].Source == label && c.Changed != nil && *c.Changed && math.Abs(c.ChangePct) <= math.Abs(pct) {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // PublishedHost is a publication's host, for the hosts table.
@@ -184,6 +222,9 @@ func HostOf(c *bundle.Common) []KV {
 	speed := "not recorded"
 	if p := c.SpeedProbe; p != nil {
 		speed = fmt.Sprintf("%.0f MB/s probe (%.0f-%.0f)", p.MedianMBPerS, p.MinMBPerS, p.MaxMBPerS)
+		if r := p.RequestPath; r != nil && r.Runs > 0 {
+			speed += fmt.Sprintf("; request path %.1f µs CPU (%.1f-%.1f), write %.0f ns", r.MedianCPUUs, r.MinCPUUs, r.MaxCPUUs, r.MedianSyscallNs)
+		}
 	}
 	return []KV{{"host", e.Host}, {"speed", speed}, {"arch", e.Architecture}, {"cpus", cpus}, {"memory", memory}, {"kernel", e.Kernel},
 		{"os", e.OS}, {"engine", e.EngineVersion}, {"cgroup", cgroup}, {"platform", platform}, {"kit", kit}, {"kit_host", kitHost}}
@@ -272,10 +313,11 @@ func allSame(values []string) bool {
 
 // unlike are the manifest fields that differ between any two bundles without making
 // their figures unlike: when and how they were made, and how far they got (the
-// warnings above say what matters of that). The engine and kit host are in the hosts
-// table.
+// warnings above say what matters of that). The engine, the kit host and the speed
+// probe's spread are in the hosts table, and the probe's medians have warnings of their
+// own (speedWarnings).
 var unlike = []string{"schema_version", "command", "created_utc", "finished_utc", "runs_planned", "runs_completed", "runs_verified",
-	"runs_superseded", "complete", "interrupted", "engine", "kit_host", "engine_context", "engine_endpoint", "calibration"}
+	"runs_superseded", "complete", "interrupted", "engine", "kit_host", "engine_context", "engine_endpoint", "calibration", "speed_probe"}
 
 // Flatten lists a manifest's fields by dotted path ("parameters.limits.api_cpus") with
 // their JSON values, but the fields in which any two bundles differ without their
