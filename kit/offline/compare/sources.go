@@ -261,10 +261,14 @@ func Warnings(in Input) []string {
 		labels = append(labels, s.Label)
 		flat = append(flat, Flatten(s.Manifest))
 	}
+	// A set, not a list searched for each path: a manifest's keys are as many as its
+	// writer liked (a map of versions), and a search per key grew with their square.
+	seen := map[string]bool{}
 	var paths []string
 	for _, f := range flat {
 		for p := range f {
-			if !slices.Contains(paths, p) {
+			if !seen[p] {
+				seen[p] = true
 				paths = append(paths, p)
 			}
 		}
