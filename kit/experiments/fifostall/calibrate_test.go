@@ -112,3 +112,17 @@ func loadgenArgs(t *testing.T, cmd []string) contract.LoadgenArgs {
 	}
 	return a
 }
+
+// A sweep in which no rate held has no capacity: it says so and names the lowest rate
+// tried, never "0 req/s".
+func TestACapacitySweepWithNothingHeldSaysSo(t *testing.T) {
+	none := &schema.Calibration{CapacityCPUs: 1, CapacityLagBoundMs: 1, Sweep: []schema.SweepStepRow{{RateRPS: 2000}, {RateRPS: 4000}}}
+	got := capacityText(none)
+	if strings.HasPrefix(got, "0 req/s") || !strings.Contains(got, "lowest tried: 2000 req/s") {
+		t.Errorf("capacity with no rate held: %q", got)
+	}
+	held := &schema.Calibration{CapacityRPS: 4000, CapacityCPUs: 1, CapacityLagBoundMs: 1}
+	if got := capacityText(held); !strings.HasPrefix(got, "4000 req/s on 1 CPU") {
+		t.Errorf("capacity held: %q", got)
+	}
+}

@@ -110,15 +110,25 @@ func superseded(b bool) string {
 	return ""
 }
 
+// capacityText says the load generator's capacity, or that the sweep found none: a
+// sweep where no rate held (a busy host) has no capacity, which is not 0 req/s.
+func capacityText(c *schema.Calibration) string {
+	if c.CapacityRPS == 0 {
+		lowest := "none"
+		if len(c.Sweep) > 0 {
+			lowest = fixed(c.Sweep[0].RateRPS, 0) + " req/s"
+		}
+		return fmt.Sprintf("none: no rate held send-lag p99 within %s ms on %g CPU (lowest tried: %s)", ms(c.CapacityLagBoundMs), c.CapacityCPUs, lowest)
+	}
+	return fmt.Sprintf("%s req/s on %g CPU (send-lag p99 within %s ms)", fixed(c.CapacityRPS, 0), c.CapacityCPUs, ms(c.CapacityLagBoundMs))
+}
+
 // calibrationRows are the instrument's calibration, as the manifest has it.
 func calibrationRows(c *schema.Calibration) [][2]string {
 	if c == nil {
 		return nil
 	}
-	capacity := fmt.Sprintf("%s req/s on %g CPU (send-lag p99 within %s ms)", fixed(c.CapacityRPS, 0), c.CapacityCPUs, ms(c.CapacityLagBoundMs))
-	if c.CapacityRPS == 0 {
-		capacity = "no rate held in the sweep"
-	}
+	capacity := capacityText(c)
 	return [][2]string{
 		{"send lag at " + fixed(c.RateRPS, 0) + " req/s", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms", ms(c.SendLagP50Ms), ms(c.SendLagP99Ms), ms(c.SendLagMaxMs))},
 		{"slow reader", fmt.Sprintf("%s KiB/s achieved of a %s KiB/s bound", fixed(c.ReaderAchievedBytesPerS/1024, 1), fixed(float64(c.ReaderBoundBytesPerS)/1024, 1))},

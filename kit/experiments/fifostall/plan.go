@@ -86,8 +86,8 @@ func (p *Plan) Prepare(ctx context.Context, pods experiment.Pods, images map[str
 		return nil
 	}
 	p.bundle.B.Manifest.Calibration = &cal
-	fmt.Fprintf(out, "send lag p99 %.3f ms at %g req/s; slow reader %.0f B/s (bound %d); capacity %.0f req/s on %g CPU; overhead %.2f s/run\n",
-		cal.SendLagP99Ms, cal.RateRPS, cal.ReaderAchievedBytesPerS, cal.ReaderBoundBytesPerS, cal.CapacityRPS, cal.CapacityCPUs, cal.RunOverheadS)
+	fmt.Fprintf(out, "send lag p99 %.3f ms at %g req/s; slow reader %.0f B/s (bound %d); load generator capacity %s; overhead %.2f s/run\n",
+		cal.SendLagP99Ms, cal.RateRPS, cal.ReaderAchievedBytesPerS, cal.ReaderBoundBytesPerS, capacityText(&cal), cal.RunOverheadS)
 	return nil
 }
 
