@@ -20,6 +20,8 @@ type toyPlan struct {
 	conds  []experiment.Condition
 	rounds int
 	b      *toyBundle
+	// memory is the toy's container's memory limit; 0 for none.
+	memory int64
 }
 
 func (p *toyPlan) Conditions() []experiment.Condition { return p.conds }
@@ -29,7 +31,7 @@ func (p *toyPlan) Images() []string                   { return []string{"toy"} }
 func (p *toyPlan) Bundle() experiment.Bundle          { return p.b }
 func (p *toyPlan) Target(experiment.Env) error        { return nil }
 func (p *toyPlan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
-	return experiment.PodSpec{RunID: runID, Conductor: "toy", Containers: []experiment.ContainerSpec{{Role: "toy", Image: images["toy"], Cmd: strings.Split(cond.String(), "/")}}}
+	return experiment.PodSpec{RunID: runID, Conductor: "toy", Containers: []experiment.ContainerSpec{{Role: "toy", Image: images["toy"], Cmd: strings.Split(cond.String(), "/"), MemoryBytes: p.memory}}}
 }
 
 type toyResult struct {

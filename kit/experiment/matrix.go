@@ -189,13 +189,27 @@ func (m *Matrix) probe(ctx context.Context, spec PodSpec, when string) bundle.Pr
 	pod := PodSpec{RunID: spec.RunID + "-probe-" + when, Conductor: "probe", MountPath: contract.RunDir, ResultPath: args.Result,
 		User: contract.User, PidsLimit: spec.PidsLimit,
 		Containers: []ContainerSpec{{Role: "probe", Image: m.ProbeImage, Entrypoint: []string{"/probe"}, Cmd: args.Args(),
-			NanoCPUs: api.NanoCPUs, MemoryBytes: api.MemoryBytes}}}
+			NanoCPUs: api.NanoCPUs, MemoryBytes: probeMemory(api.MemoryBytes)}}}
 	out, err := m.Pods.RunPod(ctx, pod, io.Discard)
 	var res contract.ProbeResult
 	if err != nil || out.Result == nil || json.Unmarshal(out.Result, &res) != nil {
 		return bundle.NoProbe
 	}
 	return ProbeReading(res)
+}
+
+// ProbeMemoryFloor is the least memory the probe's container gets. The probe times the
+// CPU and the request path under the run's CPU limit; under a memory limit below what
+// its own Go runtime and HTTP loop need (an experiment that starves its API of memory on
+// purpose, such as a test of the OOM kill), it would time the kernel's reclaim instead,
+// for minutes.
+const ProbeMemoryFloor = 64 << 20
+
+func probeMemory(api int64) int64 {
+	if api == 0 {
+		return 0 // no limit
+	}
+	return max(api, ProbeMemoryFloor)
 }
 
 // ProbeReading is what a probe's result says, as probes.csv holds it: a loop absent

@@ -64,3 +64,29 @@ func TestMatrixRecordsTheRequestPath(t *testing.T) {
 		t.Errorf("summary %+v, request path %+v", s, s.RequestPath)
 	}
 }
+
+// TestTheProbeHasMemoryEnoughToTimeTheCPU: the probe takes the API's limits, but never
+// less memory than its own loops need: under an API starved of memory on purpose it
+// would time the kernel's reclaim, for minutes, rather than the CPU.
+func TestTheProbeHasMemoryEnoughToTimeTheCPU(t *testing.T) {
+	for _, c := range []struct{ api, probe int64 }{{6 << 20, experiment.ProbeMemoryFloor}, {1 << 30, 1 << 30}, {0, 0}} {
+		p := &toyPlan{conds: cross([]string{"1"}), rounds: 1, b: &toyBundle{}, memory: c.api}
+		p.b.common.RunsPlanned = 1
+		pods := &fakePods{answer: func(spec experiment.PodSpec) (experiment.PodResult, error) {
+			return experiment.PodResult{Result: result(1, "")}, nil
+		}}
+		m := &experiment.Matrix{Pods: pods, Plan: p, ProbeImage: "sha256:api", Save: func(string, map[string][]byte) error { return nil }}
+		if err := m.Run(context.Background(), experiment.Rotate(p.conds, 1)); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range pods.specs {
+			want := c.api
+			if strings.Contains(s.RunID, "-probe-") {
+				want = c.probe
+			}
+			if got := s.Containers[0].MemoryBytes; got != want {
+				t.Errorf("API memory %d: pod %s has %d bytes, want %d", c.api, s.RunID, got, want)
+			}
+		}
+	}
+}
