@@ -151,3 +151,8 @@ func (p Params) settled(rounds int) (Params, error) {
 // maxResamples bounds an earlier kit's bootstrap_resamples, which verify draws again: a
 // manifest's 10^9 would ask for gigabytes.
 const maxResamples = 10_000
+
+// CPULimits are the measuring container's CPU limit (experiment.CPULimited).
+func (p Params) CPULimits() []experiment.CPULimit {
+	return []experiment.CPULimit{{Field: "parameters.cpus", CPUs: p.CPUs}}
+}

@@ -84,8 +84,10 @@ func (f fakeRun) run(id string, round int) experiment.Run {
 }
 
 func testParams(configs ...string) Params {
-	return Params{APIs: []string{NodeAPI}, Configs: configs, Rounds: 2, Connections: 10, Pipelining: 1, DurationS: 3, WarmupS: 1,
+	p := Params{APIs: []string{NodeAPI}, Configs: configs, Rounds: 2, Connections: 10, Pipelining: 1, DurationS: 3, WarmupS: 1,
 		LogDriver: "json-file", Limits: Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256}}
+	p.MaxRunTimeS = p.maxRunTimeS() // as a plan records it
+	return p
 }
 
 // fill adds runs to a fresh plan's bundle as the matrix does, and returns its files

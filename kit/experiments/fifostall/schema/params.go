@@ -165,3 +165,9 @@ func (t topologyValue) Set(s string) error {
 	*t.v = s
 	return nil
 }
+
+// CPULimits are the containers' CPU limits (experiment.CPULimited).
+func (p Params) CPULimits() []experiment.CPULimit {
+	return []experiment.CPULimit{{Field: "parameters.limits.api_cpus", CPUs: p.Limits.APICPUs},
+		{Field: "parameters.limits.reader_cpus", CPUs: p.Limits.ReaderCPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: p.Limits.LoadgenCPUs}}
+}
