@@ -352,8 +352,9 @@ func (f CPUsFlag) With(note string) CPUsFlag { f.Usage += ": " + note; return f 
 // MinMemory is the least memory limit the engine accepts.
 const MinMemory = 6 << 20
 
-// MaxMemory bounds a memory limit: no host the kit runs on has more.
-const MaxMemory = 1 << 50
+// MaxMemory bounds a memory limit: no host the kit runs on has more (the bound verify
+// holds the engine's memory to).
+const MaxMemory = verify.MaxHostMemoryBytes
 
 // SizeFlag is a memory limit's flag (128MiB, 1g): at least Least bytes.
 type SizeFlag struct {
