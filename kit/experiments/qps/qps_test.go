@@ -94,6 +94,15 @@ func testParams(configs ...string) Params {
 // with SHA256SUMS.
 func fill(t *testing.T, p Params, runs ...experiment.Run) (*Bundle, *bundle.Files) {
 	t.Helper()
+	// The plan's duration is what the fake runs measured (rule duration-as-planned).
+	for _, r := range runs {
+		var res contract.QPSResult
+		if json.Unmarshal(r.Pod.Result, &res) == nil && res.Load.MeasuredS > 0 {
+			p.DurationS = res.Load.MeasuredS
+			p.MaxRunTimeS = p.maxRunTimeS()
+			break
+		}
+	}
 	plan := NewPlan(p)
 	b := plan.QPS()
 	c := b.Common()
