@@ -66,19 +66,52 @@ func Own[P Params](p Params) (P, error) {
 	return own, nil
 }
 
+// Settled is Params whose plan records fields no flag sets, filled in from the flags
+// (max_run_time_s from --duration; the other load shape's fields zero): CheckSettled
+// refuses a manifest whose such fields are not what the plan records, one line naming
+// the field. Check alone cannot: on the flags, before the plan, they are not filled in.
+type Settled interface {
+	CheckSettled() error
+}
+
 // CheckManifest holds a manifest's parameters to their Check, the rules of the flags
-// that set them: parameters that fail are a problem of the manifest, and are emptied,
-// so that nothing sized by them is allocated (a plan's conditions, its runs).
+// that set them, and, for Settled parameters, to what the plan records: parameters
+// that fail are a problem of the manifest, and are emptied, so that nothing sized by
+// them is allocated (a plan's conditions, its runs).
 func CheckManifest[T any, P interface {
 	*T
 	Check() error
 }](res *verify.Result, p P) bool {
-	if err := p.Check(); err != nil {
-		res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters", Msg: err.Error() + " (the rule of the flag that sets it)"})
+	err := p.Check()
+	if err != nil {
+		err = fmt.Errorf("%w (the rule of the flag that sets it)", err)
+	} else if s, ok := any(p).(Settled); ok {
+		err = s.CheckSettled()
+	}
+	if err != nil {
+		res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters", Msg: err.Error()})
 		*p = *new(T)
 		return false
 	}
+	if l, ok := any(p).(CPULimited); ok && res.Common != nil {
+		for _, c := range l.CPULimits() {
+			verify.CPULimitWithinHost(res, c.Field, c.CPUs, res.Common)
+		}
+	}
 	return true
+}
+
+// CPULimited is Params that give containers CPU limits, which CheckManifest holds to
+// the host's CPUs (verify.CPULimitWithinHost).
+type CPULimited interface {
+	CPULimits() []CPULimit
+}
+
+// CPULimit is a container's CPU limit as a manifest records it: its field
+// ("parameters.limits.api_cpus") and its CPUs (0: none).
+type CPULimit struct {
+	Field string
+	CPUs  float64
 }
 
 // PlannedRuns are the runs a manifest's parameters plan (verify.Tables holds
@@ -319,8 +352,9 @@ func (f CPUsFlag) With(note string) CPUsFlag { f.Usage += ": " + note; return f 
 // MinMemory is the least memory limit the engine accepts.
 const MinMemory = 6 << 20
 
-// MaxMemory bounds a memory limit: no host the kit runs on has more.
-const MaxMemory = 1 << 50
+// MaxMemory bounds a memory limit: no host the kit runs on has more (the bound verify
+// holds the engine's memory to).
+const MaxMemory = verify.MaxHostMemoryBytes
 
 // SizeFlag is a memory limit's flag (128MiB, 1g): at least Least bytes.
 type SizeFlag struct {
@@ -410,6 +444,11 @@ func (l Limits) Check() error {
 		func() error { return LoadgenMemoryFlag.Check(l.LoadgenMemoryBytes) },
 		func() error { return PidsLimitFlag.Check(l.PidsLimit) },
 	)
+}
+
+// CPULimits are the API's and the load generator's CPU limits, by manifest field.
+func (l Limits) CPULimits() []CPULimit {
+	return []CPULimit{{Field: "parameters.limits.api_cpus", CPUs: l.APICPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: l.LoadgenCPUs}}
 }
 
 // FirstProblem runs checks in their order and returns the first problem: a Check that

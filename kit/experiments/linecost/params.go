@@ -83,6 +83,9 @@ func (p Params) Check() error {
 			return nil
 		},
 		func() error { return memoryFlag.Check(p.MemoryBytes) },
+		// No flag of line-cost's sets it (DefaultPidsLimit): the kit's rule of every
+		// container's process limit holds it.
+		func() error { return experiment.PidsLimitFlag.Check(p.PidsLimit) },
 		func() error {
 			if strings.ContainsAny(p.Volume, "/:, ") || strings.HasPrefix(p.Volume, "-") {
 				return usagef("--volume %q: want the name of a named volume (docker volume ls)", p.Volume)
@@ -97,6 +100,10 @@ func (p Params) Check() error {
 // every library is of a language, and the plan measures something.
 func (p Params) checkLibraries() error {
 	if p.Legacy() {
+		// The kit before the library axis had no --line either: its manifests name none.
+		if p.Line != "" {
+			return usagef("--line %q: a manifest written before --libraries records no line", p.Line)
+		}
 		return nil
 	}
 	if !slices.Contains(lc.LineShapes, p.Line) {
@@ -144,3 +151,8 @@ func (p Params) settled(rounds int) (Params, error) {
 // maxResamples bounds an earlier kit's bootstrap_resamples, which verify draws again: a
 // manifest's 10^9 would ask for gigabytes.
 const maxResamples = 10_000
+
+// CPULimits are the measuring container's CPU limit (experiment.CPULimited).
+func (p Params) CPULimits() []experiment.CPULimit {
+	return []experiment.CPULimit{{Field: "parameters.cpus", CPUs: p.CPUs}}
+}

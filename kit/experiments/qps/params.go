@@ -78,7 +78,7 @@ func (p Params) settled(rounds int) (Params, error) {
 		return p, err
 	}
 	p.APIs, p.Configs = slices.Clone(p.APIs), slices.Clone(p.Configs)
-	p.MaxRunTimeS = p.DurationS + p.WarmupS + 120
+	p.MaxRunTimeS = p.maxRunTimeS()
 	p.NonBlocking = experiment.IsNonBlocking(p.LogOpts)
 	if p.EngineCPU {
 		p.EngineCPUHow = EngineHelper
@@ -88,3 +88,19 @@ func (p Params) settled(rounds int) (Params, error) {
 	}
 	return p, nil
 }
+
+// maxRunTimeS is the longest a run may take, as the plan records it: its warm-up and
+// load, and two minutes for the rest.
+func (p Params) maxRunTimeS() float64 { return p.DurationS + p.WarmupS + 120 }
+
+// CheckSettled refuses a manifest whose max_run_time_s is not the one its plan
+// recorded (experiment.Settled): no flag sets it.
+func (p Params) CheckSettled() error {
+	if want := p.maxRunTimeS(); p.MaxRunTimeS != want {
+		return usagef("max_run_time_s %v: the plan records --duration + --warmup-time + 2m, %v s", p.MaxRunTimeS, want)
+	}
+	return nil
+}
+
+// CPULimits are the containers' CPU limits (experiment.CPULimited).
+func (p Params) CPULimits() []experiment.CPULimit { return experiment.Limits(p.Limits).CPULimits() }

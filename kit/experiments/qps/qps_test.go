@@ -84,14 +84,25 @@ func (f fakeRun) run(id string, round int) experiment.Run {
 }
 
 func testParams(configs ...string) Params {
-	return Params{APIs: []string{NodeAPI}, Configs: configs, Rounds: 2, Connections: 10, Pipelining: 1, DurationS: 3, WarmupS: 1,
+	p := Params{APIs: []string{NodeAPI}, Configs: configs, Rounds: 2, Connections: 10, Pipelining: 1, DurationS: 3, WarmupS: 1,
 		LogDriver: "json-file", Limits: Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256}}
+	p.MaxRunTimeS = p.maxRunTimeS() // as a plan records it
+	return p
 }
 
 // fill adds runs to a fresh plan's bundle as the matrix does, and returns its files
 // with SHA256SUMS.
 func fill(t *testing.T, p Params, runs ...experiment.Run) (*Bundle, *bundle.Files) {
 	t.Helper()
+	// The plan's duration is what the fake runs measured (rule duration-as-planned).
+	for _, r := range runs {
+		var res contract.QPSResult
+		if json.Unmarshal(r.Pod.Result, &res) == nil && res.Load.MeasuredS > 0 {
+			p.DurationS = res.Load.MeasuredS
+			p.MaxRunTimeS = p.maxRunTimeS()
+			break
+		}
+	}
 	plan := NewPlan(p)
 	b := plan.QPS()
 	c := b.Common()

@@ -145,6 +145,7 @@ func (v *verifier) physics(b *Bundle, runLines, seriesLines, condLines []int, ab
 		}
 		place("status_2xx", verify.ClosedLoop{Connections: p.Connections, Pipelining: p.Pipelining, Responses: float64(r.Requests), IntervalS: r.MeasuredS,
 			MeanMs: float64(r.LatencyMeanMs), MaxMs: float64(r.LatencyMaxMs), Busy: r.Verified}.Check())
+		place("measured_s", verify.MeasuredAsPlanned(r.MeasuredS, p.DurationS, r.Verified))
 		// wrk reports no mean; half its requests took at least its median, so the mean is
 		// at least half of it. Its connections open as it starts and it counts only what
 		// completed: no request straddles its interval.

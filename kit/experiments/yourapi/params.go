@@ -222,7 +222,7 @@ func (p Params) settled(rounds int) (Params, error) {
 	if p.Baseline == "" {
 		p.Baseline = p.Configs[0].Name
 	}
-	p.MaxRunTimeS = p.ReadyTimeoutS + p.DurationS + p.WarmupS + 120
+	p.MaxRunTimeS = p.maxRunTimeS()
 	if p.Load == contract.LoadClosed {
 		p.RateRPS, p.MaxSendLagP99Ms, p.Retries = 0, 0, 0
 	} else {
@@ -232,6 +232,33 @@ func (p Params) settled(rounds int) (Params, error) {
 	p.Hardening.CapAdd = slices.Clone(p.Hardening.CapAdd)
 	p.Hardening.Relaxed = p.Hardening.relaxed()
 	return p, nil
+}
+
+// maxRunTimeS is the longest a run may take, as the plan records it: the wait for the
+// service, its warm-up and load, and two minutes for the rest.
+func (p Params) maxRunTimeS() float64 { return p.ReadyTimeoutS + p.DurationS + p.WarmupS + 120 }
+
+// CheckSettled refuses a manifest whose fields no flag sets are not what its plan
+// recorded (experiment.Settled): max_run_time_s, and the other load shape's fields,
+// which mean nothing under this one, zero.
+func (p Params) CheckSettled() error {
+	if want := p.maxRunTimeS(); p.MaxRunTimeS != want {
+		return usagef("max_run_time_s %v: the plan records --ready-timeout + --duration + --warmup-time + 2m, %v s", p.MaxRunTimeS, want)
+	}
+	zero := []struct {
+		field string
+		v     float64
+		load  string
+	}{
+		{"rate_rps", p.RateRPS, contract.LoadOpen}, {"max_send_lag_p99_ms", p.MaxSendLagP99Ms, contract.LoadOpen}, {"retries", float64(p.Retries), contract.LoadOpen},
+		{"connections", float64(p.Connections), contract.LoadClosed}, {"pipelining", float64(p.Pipelining), contract.LoadClosed},
+	}
+	for _, z := range zero {
+		if z.load != p.Load && z.v != 0 {
+			return usagef("%s %v: a parameter of --load %s only, 0 under --load %s", z.field, z.v, z.load, p.Load)
+		}
+	}
+	return nil
 }
 
 // relaxed names what the service was allowed beyond the kit's hardening.
@@ -336,3 +363,6 @@ func (c capsValue) Set(s string) error {
 	}
 	return nil
 }
+
+// CPULimits are the containers' CPU limits (experiment.CPULimited).
+func (p Params) CPULimits() []experiment.CPULimit { return experiment.Limits(p.Limits).CPULimits() }

@@ -51,6 +51,7 @@ func physics(res *verify.Result, b *Bundle, runLines, seriesLines, condLines []i
 		}
 		genCores, genLimit := limit(p.Limits.LoadgenCPUs, "loadgen_cpus")
 		place("generator_cpu_s", verify.CPUWithin(r.GeneratorCPUS, r.MeasuredS, genCores, genLimit+" (over measured_s)"))
+		place("measured_s", verify.MeasuredAsPlanned(r.MeasuredS, p.DurationS, r.Verified))
 		// An open loop sends on a schedule, however long its requests take: Little's law
 		// bounds only the closed one.
 		if r.Load == "closed" {

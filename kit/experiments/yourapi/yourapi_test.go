@@ -121,21 +121,29 @@ func (f *fake) RunPod(_ context.Context, spec experiment.PodSpec, _ io.Writer) (
 	api := spec.Containers[0]
 	config := strings.TrimPrefix(strings.Join(api.Env, ","), "LOG=")
 	lines := f.perConfig[config]
-	const seconds = 2
+	// The load measures the duration it was given (rule duration-as-planned), whole seconds.
+	gen, err := parseLoadArgs(spec.Containers[2].Cmd)
+	seconds := int64(gen.Duration / time.Second)
+	if err != nil || seconds < 1 {
+		return experiment.PodResult{}, fmt.Errorf("the fake runs whole seconds of load: %v %v", gen.Duration, err)
+	}
 	requests := f.rps * seconds
 	sent := requests + 100 + 1
 	res := contract.ForeignResult{Ready: contract.ForeignReady{OK: true, Probes: 1, AfterS: 0.2}, SentTotal: sent,
-		Engine: &contract.EngineCPU{IntervalS: seconds, CPUS: 0.001 * lines * float64(requests) / 100, PodCPUS: float64(requests) * (50 + 10*lines) / 1e6,
+		Engine: &contract.EngineCPU{IntervalS: float64(seconds), CPUS: 0.001 * lines * float64(requests) / 100, PodCPUS: float64(requests) * (50 + 10*lines) / 1e6,
 			After: contract.EngineSample{Pod: []contract.EngineProcess{{PID: 1}}}}}
-	series := []int64{f.rps, f.rps}
-	if gen, err := parseLoadArgs(spec.Containers[2].Cmd); err == nil && gen.Foreign == contract.LoadOpen {
+	series := make([]int64, seconds)
+	for i := range series {
+		series[i] = f.rps
+	}
+	if gen.Foreign == contract.LoadOpen {
 		lag := 0.1
 		if len(f.lag) > 0 {
 			lag, f.lag = f.lag[0], f.lag[1:]
 		}
-		res.Open = &contract.OpenLoopResult{DurationS: seconds, StartUnixNs: 1, Scheduled: requests, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 1, LatencyP99Ms: 3, SendLagP99Ms: lag}
+		res.Open = &contract.OpenLoopResult{DurationS: float64(seconds), StartUnixNs: 1, Scheduled: requests, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 1, LatencyP99Ms: 3, SendLagP99Ms: lag}
 	} else {
-		res.Closed = &contract.ClosedLoopResult{StartUnixNs: 1, MeasuredS: seconds, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 2, LatencyP99Ms: 5}
+		res.Closed = &contract.ClosedLoopResult{StartUnixNs: 1, MeasuredS: float64(seconds), Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 2, LatencyP99Ms: 5}
 	}
 	out := experiment.PodResult{Exits: []contract.Exit{{Role: "api", Running: true}, {Role: "loadgen"}}}
 	console := strings.Repeat("GET /health 200\n", int(math.Round(lines*float64(sent))))

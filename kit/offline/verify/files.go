@@ -140,6 +140,7 @@ func Manifest(res *Result, files map[string][]byte, into any, common func() *bun
 		return false
 	}
 	res.Common = common()
+	Engine(res, res.Common)
 	return true
 }
 

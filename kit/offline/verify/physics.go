@@ -39,7 +39,51 @@ const (
 	RuleNonNegative = "non-negative"
 	// RuleMeasured: a column the manifest says was measured is in its file.
 	RuleMeasured = "measured-present"
+	// RuleDuration: a run's measured interval is its load's planned duration
+	// (parameters.duration_s), all of it for a run that is data, never more.
+	RuleDuration = "duration-as-planned"
+	// RuleEngine: the engine's host has 1 to MaxHostCPUs CPUs and some memory, at most
+	// MaxHostMemoryBytes (0: not reported), and no container's CPU limit is more than
+	// its CPUs.
+	RuleEngine = "engine-plausible"
 )
+
+// Bounds of the engine's host (RuleEngine): no host the kit runs on has more. A limit's
+// flags are bounded by them too (experiment.CPUsFlag, experiment.MaxMemory).
+const (
+	MaxHostCPUs        = 4096
+	MaxHostMemoryBytes = 1 << 50
+)
+
+// Engine checks the manifest's engine facts (rule engine-plausible): engine.cpus from 1
+// to MaxHostCPUs and engine.memory_bytes from 1 to MaxHostMemoryBytes, as the engine
+// reports its host. 0 is a fact not reported (an engine that says nothing of its host,
+// as the tests' fakes), which the rules that rest on it treat as such; a negative count
+// or one past any host is no report at all.
+func Engine(res *Result, m *bundle.Common) {
+	e := m.Engine
+	if e.CPUs < 0 || e.CPUs > MaxHostCPUs {
+		res.Problem(Problem{File: bundle.ManifestFile, Column: "engine.cpus", Have: strconv.Itoa(e.CPUs), Want: fmt.Sprintf("1 to %d", MaxHostCPUs),
+			Msg: Rule(RuleEngine, "the CPUs the engine reports its host has")})
+	}
+	if e.MemoryBytes < 0 || e.MemoryBytes > MaxHostMemoryBytes {
+		res.Problem(Problem{File: bundle.ManifestFile, Column: "engine.memory_bytes", Have: strconv.FormatInt(e.MemoryBytes, 10), Want: fmt.Sprintf("1 to %d", int64(MaxHostMemoryBytes)),
+			Msg: Rule(RuleEngine, "the memory the engine reports its host has")})
+	}
+}
+
+// CPULimitWithinHost checks a container's CPU limit of cores (0: none), the manifest's
+// field, against the host's CPUs as its engine reports them (rule engine-plausible): the
+// engines refuse a limit of more CPUs than the host has. An engine.cpus out of its own
+// bounds is Engine's problem, not this one's.
+func CPULimitWithinHost(res *Result, field string, cores float64, m *bundle.Common) {
+	host := m.Engine.CPUs
+	if host < 1 || host > MaxHostCPUs || !(cores > float64(host)) {
+		return
+	}
+	res.Problem(Problem{File: bundle.ManifestFile, Column: field, Have: strconv.FormatFloat(cores, 'f', -1, 64), Want: fmt.Sprintf("at most %d", host),
+		Msg: Rule(RuleEngine, "the host's CPUs (manifest engine.cpus): the engine refuses a limit of more CPUs than it has")})
+}
 
 // KitEpoch is when the kit began: no bundle can have been created before it. Every
 // bundle the repository keeps was made in November 2026 or later.
@@ -60,6 +104,12 @@ const (
 	// clocks as its wall time, may pass it: the reads of one clock are not simultaneous.
 	PartsSkewS = 0.01
 )
+
+// DurationSkewS, in seconds, is how far a run's measured interval may differ from the
+// planned duration: the load generator ends it at its start plus the duration, to the
+// nanosecond, so only the rounding of seconds written in decimal is allowed for. The
+// archived runs measured 5 s of a planned 5 s, exactly.
+const DurationSkewS = 0.001
 
 // Tolerances of the CPU rule.
 const (
@@ -328,6 +378,24 @@ func WallCovers(wallS float64, parts ...Part) *Breach {
 	}
 	return &Breach{Rule: RuleWallParts, Have: Number(wallS), Want: "at least " + Number(sum),
 		Msg: fmt.Sprintf("the run performed %s within its wall time (%g s apart at most)", strings.Join(names, " + "), PartsSkewS)}
+}
+
+// MeasuredAsPlanned checks a run's measured interval, measuredS seconds, against its
+// load's planned duration, plannedS (rule duration-as-planned): at most plannedS, and,
+// for a run that is data (verified), plannedS, within DurationSkewS; a run stopped
+// early measured less and is not data. nil when it holds, or either is absent.
+func MeasuredAsPlanned(measuredS, plannedS float64, verified bool) *Breach {
+	switch {
+	case math.IsNaN(measuredS) || math.IsNaN(plannedS):
+		return nil
+	case measuredS > plannedS+DurationSkewS:
+		return &Breach{Rule: RuleDuration, Have: Number(measuredS), Want: "at most " + Number(plannedS),
+			Msg: "parameters.duration_s: the load generator ends the measured interval at the planned duration"}
+	case verified && measuredS < plannedS-DurationSkewS:
+		return &Breach{Rule: RuleDuration, Have: Number(measuredS), Want: Number(plannedS),
+			Msg: "parameters.duration_s: a run that is data measured the whole planned duration (one stopped early is not data)"}
+	}
+	return nil
 }
 
 // BacklogWithin checks the bytes a blocking writer had generated and its reader not yet

@@ -239,3 +239,58 @@ func TestAForeignServiceMayCloseItsConnections(t *testing.T) {
 		t.Fatal("a rate scaled down by a fifth passes the foreign rule")
 	}
 }
+
+func TestTheMeasuredIntervalIsThePlannedDuration(t *testing.T) {
+	for _, tc := range []struct {
+		measured, planned float64
+		verified, ok      bool
+	}{
+		{5, 5, true, true},
+		{5.001, 5, true, true},   // at the skew
+		{5.0011, 5, true, false}, // past it: more than planned
+		{4.999, 5, true, true},
+		{4.9989, 5, true, false}, // a verified run measured all of it
+		{2, 5, false, true},      // a run stopped early, not data
+		{6, 5, false, false},     // never more, data or not
+		{5, 3600, true, false},   // an hour claimed of 5 s runs
+		{math.NaN(), 5, true, true},
+	} {
+		b := MeasuredAsPlanned(tc.measured, tc.planned, tc.verified)
+		if ok := b == nil; ok != tc.ok || !ok && b.Rule != RuleDuration {
+			t.Errorf("measured %v of %v planned (verified %t): %+v", tc.measured, tc.planned, tc.verified, b)
+		}
+	}
+}
+
+func TestTheEnginesHostIsBelievable(t *testing.T) {
+	for _, tc := range []struct {
+		cpus, limitCPUs float64
+		engineCPUs      int
+		memory          int64
+		problems        int
+	}{
+		{1, 1, 2, 8 << 30, 0},
+		{2, 0, 2, 8 << 30, 0},         // a limit of all the host's CPUs, and none
+		{0, 0, 0, 0, 0},               // not reported
+		{2.5, 1, 2, 8 << 30, 1},       // a limit past the host's CPUs
+		{1, 1, -2, 8 << 30, 1},        // no host has -2 CPUs (and no limit is held to it)
+		{1, 1, MaxHostCPUs + 1, 1, 1}, // nor more than any host
+		{1, 1, 2, MaxHostMemoryBytes + 1, 1},
+		{1, 1, 2, -1, 1},
+	} {
+		res := &Result{}
+		m := &bundle.Common{}
+		m.Engine.CPUs, m.Engine.MemoryBytes = tc.engineCPUs, tc.memory
+		Engine(res, m)
+		CPULimitWithinHost(res, "parameters.limits.api_cpus", tc.cpus, m)
+		CPULimitWithinHost(res, "parameters.limits.loadgen_cpus", tc.limitCPUs, m)
+		if len(res.Problems) != tc.problems {
+			t.Errorf("%+v: %v", tc, res.Problems)
+		}
+		for _, p := range res.Problems {
+			if !strings.Contains(p.Msg, "rule "+RuleEngine+":") {
+				t.Errorf("not rule %s: %s", RuleEngine, p)
+			}
+		}
+	}
+}

@@ -134,6 +134,17 @@ func (p Params) Check() error {
 			}
 			return nil
 		},
+		// No flag sets them: the reader's read and json-queue's queue are the kit's,
+		// as published, and verify holds the backlog to them.
+		func() error {
+			switch {
+			case p.ReadBytes != contract.ReaderReadBytes:
+				return experiment.Usagef("read_bytes %d: the reader reads %d bytes at a time, as published (no flag sets it)", p.ReadBytes, contract.ReaderReadBytes)
+			case p.QueueCapacity != contract.QueueCapacity:
+				return experiment.Usagef("queue_capacity_records %d: json-queue's queue holds %d records (no flag sets it)", p.QueueCapacity, contract.QueueCapacity)
+			}
+			return nil
+		},
 	)
 }
 
@@ -153,4 +164,10 @@ func (t topologyValue) Set(s string) error {
 	}
 	*t.v = s
 	return nil
+}
+
+// CPULimits are the containers' CPU limits (experiment.CPULimited).
+func (p Params) CPULimits() []experiment.CPULimit {
+	return []experiment.CPULimit{{Field: "parameters.limits.api_cpus", CPUs: p.Limits.APICPUs},
+		{Field: "parameters.limits.reader_cpus", CPUs: p.Limits.ReaderCPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: p.Limits.LoadgenCPUs}}
 }

@@ -23,7 +23,8 @@ var signedColumns = map[string][]string{
 // no negative quantity in any file; the manifest's and the runs' times in order and
 // within the kit's life; each container's CPU within its limit and its CFS periods
 // within its interval; a run's wall time covering its inherent time, and that covering
-// its last response and read; a blocking writer's backlog within the pipe it writes to.
+// its last response and read; a blocking writer's backlog within the pipe it writes to;
+// the calibration's figures within what an instrument measures.
 // now is the verifying host's clock.
 func (v *verifier) physics(now time.Time) {
 	pkg := NewDataPackage()
@@ -48,6 +49,11 @@ func (v *verifier) physics(now time.Time) {
 			verify.UnitsOf(pkg, ConditionsFile), signedColumns[ConditionsFile]...)
 	}
 	manifest := v.ok[bundle.ManifestFile]
+	if c := v.manifestBody.Calibration; manifest && c != nil {
+		if err := c.Check(); err != nil {
+			v.res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "calibration", Msg: err.Error()})
+		}
+	}
 	if manifest && v.ok[RunsFile] {
 		spans := make([]verify.Span, len(v.runRows))
 		for i, r := range v.runRows {
