@@ -430,3 +430,13 @@ func CheckRounds(n int) error {
 	}
 	return nil
 }
+
+// ReadManifest reads a bundle's manifest into into, holds it to the experiment named
+// (verify.ManifestOf) and then its parameters to their Check (CheckManifest): it says
+// whether the manifest, parameters included, can be believed.
+func ReadManifest[T any, P interface {
+	*T
+	Check() error
+}](res *verify.Result, files map[string][]byte, into any, common func() *bundle.Common, name string, params P) bool {
+	return verify.ManifestOf(res, files, into, common, name) && CheckManifest(res, params)
+}
