@@ -143,8 +143,7 @@ var columnDocs = map[string]map[string]bundle.Doc{
 }
 
 // manifestText documents the manifest's keys a reader could misread.
-const manifestText = "The bundle's manifest: which experiment and kit wrote it (experiment, kit_version, kit_commit, command), when, " +
-	"on which engine (engine.*), with which images, how far the matrix got (runs_planned, runs_completed, runs_verified, complete, interrupted), " +
+const manifestText = bundle.ManifestLead + "on which engine (engine.*), with which images, " + bundle.ManifestProgress + ", " +
 	"and the parameters every run shared: languages, libraries and ways (the matrix; libraries absent in bundles written before the library axis), line (the shape asked), rounds, lines_per_trial (fsync_lines_per_trial for fsync), trials and " +
 	"warmup_trials per run, queue_size and queue_full (block or drop) of the queue way, rate_lines_per_s (the rate conditions.csv costs a way at), " +
 	"volume (the named volume written to; empty = a fresh one per run), the container's cpus (0 = no limit), memory_bytes (no swap), pids_limit and " +
@@ -152,9 +151,8 @@ const manifestText = "The bundle's manifest: which experiment and kit wrote it (
 
 // DataPackage describes a line-cost bundle's files.
 func DataPackage() bundle.DataPackage {
-	return bundle.Describe("logbench-line-cost-bundle", "logbench line-cost result bundle",
-		"A result bundle of the line-cost experiment: what one log line costs, each way in each language, every trial's clocks, cgroup and "+
-			"verified lines, and each condition's figures beside the seed's. SHA256SUMS lists every file's SHA-256; `logbench verify` "+
-			"repeats every trial's checks and recomputes every figure from the rows. An empty field is a missing value (bundles written before missing figures were empty cells spell it NaN).",
+	return bundle.DescribeBundle(Name, "what one log line costs, each way in each language, every trial's clocks, cgroup and "+
+		"verified lines, and each condition's figures beside the seed's. SHA256SUMS lists every file's SHA-256; `logbench verify` "+
+		"repeats every trial's checks and recomputes every figure from the rows. An empty field is a missing value (bundles written before missing figures were empty cells spell it NaN).",
 		manifestText, tables, columnDocs)
 }

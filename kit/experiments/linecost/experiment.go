@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -56,17 +55,9 @@ func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error
 
 // Resume reads the plan back from the bundle in dir, which must verify.
 func (Experiment) Resume(dir string) (experiment.Plan, error) {
-	files, err := bundle.ReadFolder(dir)
+	b, err := experiment.ReadResumed(dir, check, (*Bundle).Common)
 	if err != nil {
-		return nil, usagef("--resume %s: %v", dir, err)
-	}
-	res, b := check(files)
-	if !res.OK() {
-		return nil, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
-			dir, len(res.Problems), res.Problems[0], dir)
-	}
-	if b.Manifest.Command != "reproduce" {
-		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.Manifest.Command)
+		return nil, err
 	}
 	// What this kit adds to an earlier kit's bundle it writes as it writes its own: every
 	// figure over runs.

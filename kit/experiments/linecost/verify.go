@@ -30,12 +30,7 @@ func (Experiment) Verify(files *bundle.Files) *verify.Result {
 }
 
 // bundleOf is the bundle a verification of this experiment read.
-func bundleOf(res *verify.Result) (*Bundle, error) {
-	if b, ok := res.Own.(*Bundle); ok && b != nil {
-		return b, nil
-	}
-	return nil, fmt.Errorf("%s: not verified as a %s bundle", res.Name, Name)
-}
+func bundleOf(res *verify.Result) (*Bundle, error) { return verify.OwnOf[Bundle](res, Name) }
 
 type checker struct {
 	res   *verify.Result
@@ -48,10 +43,7 @@ func (c *checker) problem(p verify.Problem) { c.res.Problems = append(c.res.Prob
 // check verifies files and returns the bundle as read (nil when the files could not be
 // read far enough).
 func check(f *bundle.Files) (*verify.Result, *Bundle) {
-	c := &checker{res: &verify.Result{Name: f.Name, Experiment: Name}, files: f.Data, ok: map[string]bool{}}
-	layout := Experiment{}.Layout()
-	verify.Entries(c.res, f, layout)
-	verify.Checksums(c.res, f.Data, layout, DataFiles)
+	c := &checker{res: verify.Begin(f, Name, Experiment{}.Layout(), DataFiles), files: f.Data, ok: map[string]bool{}}
 	b := &Bundle{}
 	// The tables are read under today's column names and units; the data package checks
 	// the files as they are, under the names they were written with.
@@ -84,11 +76,7 @@ func check(f *bundle.Files) (*verify.Result, *Bundle) {
 	c.res.Described = fmt.Sprintf("%d trials", len(b.Trials))
 	c.weakened(b)
 	c.res.Own = b
-	runs := map[string]bool{}
-	for _, r := range b.Runs {
-		runs[r.RunID] = true
-	}
-	verify.Probes(c.res, c.files, c.res.Common, runs)
+	verify.RunProbes(c.res, c.files, b.Runs, func(r RunRow) string { return r.RunID })
 	experiment.CheckPrecision(c.res, func() int { return b.Manifest.Parameters.Rounds }, Experiment{}.Figures)
 	return c.res, b
 }

@@ -28,8 +28,7 @@ var tables = []bundle.Table{
 }
 
 // manifestText documents the manifest's keys a reader could misread.
-const manifestText = "The bundle's manifest: which experiment and kit wrote it (experiment, kit_version, kit_commit, command), when, " +
-	"on which engine (engine.*), with which images, how far the matrix got (runs_planned, runs_completed, runs_verified, complete, interrupted), " +
+const manifestText = bundle.ManifestLead + "on which engine (engine.*), with which images, " + bundle.ManifestProgress + ", " +
 	"and the parameters every run shared: apis and configs (the matrix), rounds, the load (connections, pipelining, duration_s and warmup_s in seconds), " +
 	"the API container's log_driver (log_driver_chosen_by: the flag, or the engine's default) and log_opts as the docker CLI spells them (non_blocking: mode=non-blocking), the containers' limits " +
 	"(limits.api_cpus and limits.loadgen_cpus in cores, 0 = no limit; memory in bytes; pids_limit), max_run_time_s, engine_cpu (whether the engine's own CPU " +
@@ -38,10 +37,8 @@ const manifestText = "The bundle's manifest: which experiment and kit wrote it (
 
 // DataPackage describes a qps bundle's files.
 func DataPackage() bundle.DataPackage {
-	return bundle.Describe("logbench-qps-bundle", "logbench qps result bundle",
-		"A result bundle of the qps experiment: requests per second of an API under a closed-loop load in each access-log configuration, "+
-			"every run's load, CPU and log read-back, per-second counts, and each condition's pooled figures beside the article's. "+
-			"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every derived figure from the rows. An empty CSV field is a missing value.",
+	return bundle.DescribeBundle(Name, "requests per second of an API under a closed-loop load in each access-log configuration, "+
+		"every run's load, CPU and log read-back, per-second counts, and each condition's pooled figures beside the article's. "+bundle.SumsText,
 		manifestText, tables, computedDocs)
 }
 

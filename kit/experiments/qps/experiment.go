@@ -8,7 +8,6 @@ package qps
 
 import (
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // Name is the experiment's name.
@@ -76,17 +75,9 @@ func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error
 
 // Resume reads the plan back from the bundle in dir, which must verify.
 func (e Experiment) Resume(dir string) (experiment.Plan, error) {
-	files, err := bundle.ReadFolder(dir)
+	b, err := experiment.ReadResumed(dir, verifyFiles, (*Bundle).Common)
 	if err != nil {
-		return nil, usagef("--resume %s: %v", dir, err)
-	}
-	res, b := verifyFiles(files)
-	if !res.OK() {
-		return nil, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
-			dir, len(res.Problems), res.Problems[0], dir)
-	}
-	if b.M.Command != "reproduce" {
-		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.M.Command)
+		return nil, err
 	}
 	return &Plan{conds: cross(b.M.Parameters.APIs, b.M.Parameters.Configs), bundle: b, pods: map[string]int{}}, nil
 }

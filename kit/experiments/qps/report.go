@@ -208,22 +208,14 @@ func runGroup(bs []drawn, cats []string, multiAPI bool, of func(RunRow) float64)
 
 // seriesPlots draw each run's per-second counts, a plot per condition.
 func seriesPlots(bs []drawn, cats []string, multiAPI bool) []report.Figure {
-	var out []report.Figure
-	for _, cat := range cats {
-		var traces []report.Traces
-		for _, d := range bs {
-			t := report.Traces{Label: d.label, Colour: d.colour}
-			for _, r := range d.runs(cat, multiAPI) {
-				xys := report.Seconds(d.b.Series, r.RunID, func(s SeriesRow) (string, int, int64) { return s.RunID, s.Second, s.Requests })
-				t.Runs = append(t.Runs, report.Trace{Name: fmt.Sprintf("run %d", r.Round), XYs: xys})
-			}
-			traces = append(traces, t)
+	return report.PerSecondPlots(cats, "requests in the second", len(bs), func(i int, cat string) report.Traces {
+		d := bs[i]
+		t := report.Traces{Label: d.label, Colour: d.colour}
+		for _, r := range d.runs(cat, multiAPI) {
+			t.Runs = append(t.Runs, report.RoundTrace(d.b.Series, r.RunID, r.Round, func(s SeriesRow) (string, int, int64) { return s.RunID, s.Second, s.Requests }))
 		}
-		if f, ok := report.RunLines(cat+": requests per second", "second of the measured interval", "requests in the second", traces); ok {
-			out = append(out, f)
-		}
-	}
-	return out
+		return t
+	})
 }
 
 // wrkSection is wrk's check of the kit's rate: the kit's rate over the interval over

@@ -29,11 +29,9 @@ func (Experiment) Verify(files *bundle.Files) *verify.Result {
 func bundleOf(res *verify.Result) (*Bundle, error) { return verify.OwnOf[Bundle](res, Name) }
 
 func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
-	v := &verifier{res: &verify.Result{Name: files.Name, Experiment: Name}, files: files.Data}
+	v := &verifier{res: verify.Begin(files, Name, Experiment{}.Layout(), DataFiles), files: files.Data}
 	b := &Bundle{}
-	verify.Entries(v.res, files, Experiment{}.Layout())
-	verify.Checksums(v.res, files.Data, Experiment{}.Layout(), DataFiles)
-	manifestOK := v.manifest(b) && experiment.CheckManifest(v.res, &b.M.Parameters)
+	manifestOK := experiment.ReadManifest(v.res, v.files, &b.M, b.Common, Name, &b.M.Parameters)
 	runLines, runsOK, runAbsent := verify.Rows(v.res, v.files, RunsFile, &b.Runs, addedLater[RunsFile])
 	legacyDash(v.res, b.Runs)
 	seriesLines, seriesOK, _ := verify.Rows(v.res, v.files, SeriesFile, &b.Series, nil)
@@ -77,11 +75,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	// has none, and its verification says why.
 	if manifestOK && runsOK && seriesOK && condsOK {
 		v.res.Own = b
-		runs := map[string]bool{}
-		for _, r := range b.Runs {
-			runs[r.RunID] = true
-		}
-		verify.Probes(v.res, v.files, v.res.Common, runs)
+		verify.RunProbes(v.res, v.files, b.Runs, func(r RunRow) string { return r.RunID })
 		v.physics(b, runLines, seriesLines, condLines, map[string]map[string]bool{RunsFile: runAbsent, ConditionsFile: condAbsent}, time.Now()) // rules.go
 		v.res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(b.Series))
 		v.weakened(b)
@@ -96,17 +90,6 @@ type verifier struct {
 }
 
 func (v *verifier) problem(p verify.Problem) { v.res.Problems = append(v.res.Problems, p) }
-
-func (v *verifier) manifest(b *Bundle) bool {
-	if !verify.Manifest(v.res, v.files, &b.M, func() *bundle.Common { return &b.M.Common }) {
-		return false
-	}
-	if b.M.Experiment != Name {
-		v.problem(verify.Problem{File: ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(b.M.Experiment)), Want: strconv.Quote(Name)})
-		return false
-	}
-	return true
-}
 
 // The kits that added columns, as addedLater names them.
 const (

@@ -27,9 +27,7 @@ const manifestText = "The bundle's manifest: which experiment and kit wrote it, 
 
 // DataPackage describes a your-api bundle's files.
 func DataPackage() bundle.DataPackage {
-	return bundle.Describe("logbench-your-api-bundle", "logbench your-api result bundle",
-		"A result bundle of the your-api experiment: a service the kit did not write, loaded in each logging configuration; every run's load, "+
-			"log lines counted (not verified) and CPU, per-second counts, and each configuration's figures against the baseline. "+
-			"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every derived figure from the rows. An empty CSV field is a missing value.",
+	return bundle.DescribeBundle(Name, "a service the kit did not write, loaded in each logging configuration; every run's load, "+
+		"log lines counted (not verified) and CPU, per-second counts, and each configuration's figures against the baseline. "+bundle.SumsText,
 		manifestText, tables, nil)
 }

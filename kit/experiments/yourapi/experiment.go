@@ -11,7 +11,6 @@ package yourapi
 
 import (
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // Name is the experiment's name.
@@ -52,17 +51,9 @@ func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error
 
 // Resume reads the plan back from the bundle in dir, which must verify.
 func (Experiment) Resume(dir string) (experiment.Plan, error) {
-	files, err := bundle.ReadFolder(dir)
+	b, err := experiment.ReadResumed(dir, verifyFiles, (*Bundle).Common)
 	if err != nil {
-		return nil, usagef("--resume %s: %v", dir, err)
-	}
-	res, b := verifyFiles(files)
-	if !res.OK() {
-		return nil, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
-			dir, len(res.Problems), res.Problems[0], dir)
-	}
-	if b.M.Command != "reproduce" {
-		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.M.Command)
+		return nil, err
 	}
 	// Target runs the image only if the engine's image of that name is still this one.
 	if b.M.Parameters.ImageID == "" {

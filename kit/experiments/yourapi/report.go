@@ -193,22 +193,14 @@ func runGroup(bs []drawn, cats []string, of func(RunRow) Opt) *report.Grouped {
 
 // seriesPlots draw each run's per-second counts, a plot per configuration.
 func seriesPlots(bs []drawn, cats []string) []report.Figure {
-	var out []report.Figure
-	for _, cat := range cats {
-		var traces []report.Traces
-		for _, d := range bs {
-			t := report.Traces{Label: d.label, Colour: d.colour}
-			for _, r := range d.runs(cat) {
-				xys := report.Seconds(d.b.Series, r.RunID, func(s SeriesRow) (string, int, int64) { return s.RunID, s.Second, s.Requests })
-				t.Runs = append(t.Runs, report.Trace{Name: fmt.Sprintf("run %d", r.Round), XYs: xys})
-			}
-			traces = append(traces, t)
+	return report.PerSecondPlots(cats, "responses in the second", len(bs), func(i int, cat string) report.Traces {
+		d := bs[i]
+		t := report.Traces{Label: d.label, Colour: d.colour}
+		for _, r := range d.runs(cat) {
+			t.Runs = append(t.Runs, report.RoundTrace(d.b.Series, r.RunID, r.Round, func(s SeriesRow) (string, int, int64) { return s.RunID, s.Second, s.Requests }))
 		}
-		if fig, ok := report.RunLines(cat+": requests per second", "second of the measured interval", "responses in the second", traces); ok {
-			out = append(out, fig)
-		}
-	}
-	return out
+		return t
+	})
 }
 
 func perBundle(bs []drawn) string {

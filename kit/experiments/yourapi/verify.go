@@ -27,18 +27,10 @@ func (Experiment) Verify(files *bundle.Files) *verify.Result {
 func bundleOf(res *verify.Result) (*Bundle, error) { return verify.OwnOf[Bundle](res, Name) }
 
 func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
-	res := &verify.Result{Name: files.Name, Experiment: Name}
+	res := verify.Begin(files, Name, Experiment{}.Layout(), DataFiles)
 	problem := res.Problem
 	b := &Bundle{}
-	layout := Experiment{}.Layout()
-	verify.Entries(res, files, layout)
-	verify.Checksums(res, files.Data, layout, DataFiles)
-	manifestOK := verify.Manifest(res, files.Data, &b.M, func() *bundle.Common { return &b.M.Common })
-	if manifestOK && b.M.Experiment != Name {
-		problem(verify.Problem{File: ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(b.M.Experiment)), Want: strconv.Quote(Name)})
-		manifestOK = false
-	}
-	manifestOK = manifestOK && experiment.CheckManifest(res, &b.M.Parameters)
+	manifestOK := experiment.ReadManifest(res, files.Data, &b.M, b.Common, Name, &b.M.Parameters)
 	runLines, runsOK, _ := verify.Rows(res, files.Data, RunsFile, &b.Runs, nil)
 	seriesLines, seriesOK, _ := verify.Rows(res, files.Data, SeriesFile, &b.Series, nil)
 	condLines, condsOK, _ := verify.Rows(res, files.Data, ConditionsFile, &b.Conditions, nil)
@@ -103,11 +95,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 		verify.Differ(res, ConditionsFile, condLines[i], "config "+b.Conditions[i].Config, b.Conditions[i], conds[i], "", nil, "recomputed from "+RunsFile)
 	}
 	res.Own = b
-	runs := map[string]bool{}
-	for _, r := range b.Runs {
-		runs[r.RunID] = true
-	}
-	verify.Probes(res, files.Data, res.Common, runs)
+	verify.RunProbes(res, files.Data, b.Runs, func(r RunRow) string { return r.RunID })
 	physics(res, b, runLines, seriesLines, condLines, time.Now()) // rules.go
 	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(b.Series))
 	experiment.CheckPrecision(res, func() int { return b.M.Parameters.Rounds }, Experiment{}.Figures)

@@ -443,3 +443,21 @@ func (r Resource) CheckTable(body []byte, maxErrors int) []LineError {
 	_, errs := readTable(r, body, maxErrors, false)
 	return errs
 }
+
+// ManifestLead is how the description of every experiment's manifest.json begins:
+// who wrote it, when, on which engine, with which images, how far the matrix got.
+const ManifestLead = "The bundle's manifest: which experiment and kit wrote it (experiment, kit_version, kit_commit, command), when, "
+
+// ManifestProgress names the manifest's keys that say how far the matrix got.
+const ManifestProgress = "how far the matrix got (runs_planned, runs_completed, runs_verified, complete, interrupted)"
+
+// SumsText is what a bundle's description says of its checksums and of verify.
+const SumsText = "SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every derived figure from the rows. An empty CSV field is a missing value."
+
+// DescribeBundle is Describe for a bundle of the named experiment: the package
+// "logbench-<experiment>-bundle", titled "logbench <experiment> result bundle", its
+// description "A result bundle of the <experiment> experiment: " and then what.
+func DescribeBundle(experiment, what, manifestText string, tables []Table, docs map[string]map[string]Doc) DataPackage {
+	return Describe("logbench-"+experiment+"-bundle", "logbench "+experiment+" result bundle",
+		"A result bundle of the "+experiment+" experiment: "+what, manifestText, tables, docs)
+}

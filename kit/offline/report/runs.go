@@ -128,3 +128,24 @@ func Seconds[S any](rows []S, runID string, of func(S) (run string, second int, 
 	}
 	return xys
 }
+
+// PerSecondPlots draw each run's per-second counts, a plot per category (cats): of
+// gives each of n bundles' runs of a category, its label and colour.
+func PerSecondPlots(cats []string, yLabel string, n int, of func(i int, cat string) Traces) []Figure {
+	var out []Figure
+	for _, cat := range cats {
+		var traces []Traces
+		for i := range n {
+			traces = append(traces, of(i, cat))
+		}
+		if f, ok := RunLines(cat+": requests per second", "second of the measured interval", yLabel, traces); ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// RoundTrace is a run's per-second counts (Seconds), named by its round.
+func RoundTrace[S any](rows []S, runID string, round int, of func(S) (run string, second int, count int64)) Trace {
+	return Trace{Name: fmt.Sprintf("run %d", round), XYs: Seconds(rows, runID, of)}
+}

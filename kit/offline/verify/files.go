@@ -169,3 +169,26 @@ func lineAt(body []byte, offset int64) int {
 	offset = min(max(offset, 0), int64(len(body)))
 	return 1 + strings.Count(string(body[:offset]), "\n")
 }
+
+// Begin opens the verification of a bundle of the named experiment: its result, with
+// the archive's entries held to layout and its checksums to dataFiles, the first
+// checks every experiment makes.
+func Begin(f *bundle.Files, experiment string, layout, dataFiles []string) *Result {
+	res := &Result{Name: f.Name, Experiment: experiment}
+	Entries(res, f, layout)
+	Checksums(res, f.Data, layout, dataFiles)
+	return res
+}
+
+// ManifestOf reads the manifest as Manifest does, and holds it to the experiment
+// named: a manifest of another experiment is a problem, and is not believed.
+func ManifestOf(res *Result, files map[string][]byte, into any, common func() *bundle.Common, experiment string) bool {
+	if !Manifest(res, files, into, common) {
+		return false
+	}
+	if have := common().Experiment; have != experiment {
+		res.Problem(Problem{File: bundle.ManifestFile, Column: "experiment", Have: strconv.Quote(Short(have)), Want: strconv.Quote(experiment)})
+		return false
+	}
+	return true
+}

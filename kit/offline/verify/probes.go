@@ -175,3 +175,12 @@ func listed(res *Result, files map[string][]byte, file string, body []byte) bool
 	res.Problem(Problem{File: file, Msg: "not listed in " + bundle.SumsFile})
 	return false
 }
+
+// RunProbes is Probes over the runs of a bundle's rows, each named by id.
+func RunProbes[R any](res *Result, files map[string][]byte, rows []R, id func(R) string) {
+	runs := map[string]bool{}
+	for _, r := range rows {
+		runs[id(r)] = true
+	}
+	Probes(res, files, res.Common, runs)
+}

@@ -168,17 +168,15 @@ var columnDocs = map[string]map[string]bundle.Doc{
 }
 
 // manifestText documents the manifest's keys that a reader could misread.
-const manifestText = "The bundle's manifest: which experiment and kit wrote it (experiment, kit_version, kit_commit, command), when, " +
-	"on which engine (engine.*; engine.cgroup_version is a string, \"1\" or \"2\"), with which images, how far the matrix got " +
-	"(runs_planned, runs_completed, runs_verified, complete, interrupted), the parameters every run shared and the instrument's calibration. " +
+const manifestText = bundle.ManifestLead +
+	"on which engine (engine.*; engine.cgroup_version is a string, \"1\" or \"2\"), with which images, " + bundle.ManifestProgress + ", the parameters every run shared and the instrument's calibration. " +
 	"Sentinels: parameters.reader_bounds_bytes_per_s maps a reader to its bound, 0 = unbounded; parameters.max_send_lag_p99_ms 0 = a bundle " +
 	"written before the bound was recorded (1 ms applies); calibration.capacity_rps 0 = the capacity sweep found no rate that held; " +
 	"calibration is absent when the run was not calibrated."
 
 // NewDataPackage describes a fifo-stall bundle's files.
 func NewDataPackage() bundle.DataPackage {
-	return bundle.Describe("logbench-fifo-stall-bundle", "logbench fifo-stall result bundle",
-		"A result bundle of the fifo-stall experiment: every run's requests, containers and log timeline, and the figures derived from them. "+
-			"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every figure from the rows. An empty CSV field is a missing value.",
+	return bundle.DescribeBundle(Name, "every run's requests, containers and log timeline, and the figures derived from them. "+
+		"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every figure from the rows. An empty CSV field is a missing value.",
 		manifestText, tables, columnDocs)
 }

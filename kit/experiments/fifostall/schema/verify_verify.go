@@ -19,10 +19,8 @@ const maxLineErrors = verify.MaxLineErrors
 // ../README.md, "What verify checks"). It never stops at the first problem, and it
 // only reads: a bundle on disk is never touched. The result's Own is a *Verified.
 func Verify(f *bundle.Files) *verify.Result {
-	res := &verify.Result{Name: f.Name, Experiment: Name}
+	res := verify.Begin(f, Name, Names(), DataFiles)
 	v := &verifier{res: res, files: f.Data, ok: map[string]bool{}, absent: map[string][]string{}}
-	verify.Entries(res, f, Names())
-	verify.Checksums(res, f.Data, Names(), DataFiles)
 	v.ok[bundle.ManifestFile] = verify.Manifest(res, f.Data, &v.manifestBody, func() *bundle.Common { return &v.manifestBody.Common }) &&
 		experiment.CheckManifest(res, &v.manifestBody.Parameters)
 	v.tables()
@@ -44,11 +42,7 @@ func Verify(f *bundle.Files) *verify.Result {
 	v.physics(time.Now()) // verify_physics.go
 	v.trust()
 	if v.ok[RunsFile] {
-		runs := map[string]bool{}
-		for _, r := range v.runRows {
-			runs[r.RunID] = true
-		}
-		verify.Probes(res, f.Data, res.Common, runs)
+		verify.RunProbes(res, f.Data, v.runRows, func(r RunRow) string { return r.RunID })
 	}
 	return res
 }
