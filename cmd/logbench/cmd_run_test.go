@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,13 +15,30 @@ import (
 )
 
 // runApp runs the CLI in-process and returns its output and error.
+//
+// A run or reproduction goes without the speed probe unless the test names
+// --speed-probe: the probe's two pods around every run doubled the engine tests' time,
+// and TestReproduceQPSOnTheEngine, which asks for it, is the probe's test on the engine.
 func runApp(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	args = withoutProbeUnlessAsked(args)
 	var out bytes.Buffer
 	app := newApp()
 	app.Writer, app.ErrWriter = &out, &out
 	err := app.RunContext(context.Background(), experimentAsFirstArgument(append([]string{"logbench"}, args...)))
 	return out.String(), err
+}
+
+func withoutProbeUnlessAsked(args []string) []string {
+	if len(args) == 0 || (args[0] != "reproduce" && args[0] != "run") || slices.Contains(args, "--") {
+		return args
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a, "--speed-probe") || a == "--resume" || strings.HasPrefix(a, "--resume=") {
+			return args
+		}
+	}
+	return append(slices.Clone(args), "--speed-probe=false")
 }
 
 func TestRunRejectsBadInputBeforeStartingAnything(t *testing.T) {

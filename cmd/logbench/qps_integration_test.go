@@ -19,7 +19,7 @@ import (
 func TestReproduceQPSOnTheEngine(t *testing.T) {
 	enginetest.Require(t)
 	dir := filepath.Join(t.TempDir(), "bundle")
-	out, err := runApp(t, "reproduce", "--experiment", "qps", "--api", "all", "--configs", "none,console+file", "--reps", "1", "--duration", "1s", "--warmup-time", "500ms", "--wrk=false", "--out", dir)
+	out, err := runApp(t, "reproduce", "--experiment", "qps", "--api", "all", "--configs", "none,console+file", "--reps", "1", "--duration", "1s", "--warmup-time", "500ms", "--wrk=false", "--speed-probe", "--out", dir)
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}
