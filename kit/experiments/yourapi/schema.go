@@ -73,17 +73,25 @@ type Params struct {
 	// CPUHow says how CPU inside and outside the container is measured.
 	CPUHow   string `json:"cpu_how"`
 	Platform string `json:"platform"`
+	// Capacity is the search of --capacity (capacity.go); zero without one.
+	Capacity Capacity `json:"capacity,omitzero"`
 
 	// commands are the --config-cmd NAME:ARGS given, set in their configurations once
 	// checked; given says which flags of one load shape were given (Check refuses them
 	// with the other). A manifest has neither.
 	commands []string
+	capacity capacityFlags
 	given    struct{ rate, maxSendLag, retries, connections, pipelining bool }
 }
 
 // Planned is the runs the parameters plan, every configuration once a round: what
 // reproduce sets runs_planned to, and verify holds a bundle's manifest to.
-func (p Params) Planned() int { return len(p.ConfigNames()) * p.Rounds }
+func (p Params) Planned() int {
+	if p.Capacity.On() {
+		return len(p.Capacity.Steps)
+	}
+	return len(p.ConfigNames()) * p.Rounds
+}
 
 // ConfigNames are the configurations' names, in order.
 func (p Params) ConfigNames() []string {
