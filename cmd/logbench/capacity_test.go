@@ -276,3 +276,38 @@ func TestCapacityFlagMisuse(t *testing.T) {
 		wantUsageError(t, err, tc.want)
 	}
 }
+
+// TestAnInterruptedSearchVerifiesAndResumes: a search stopped mid-way leaves a bundle
+// that verifies, its plan one step ahead of its runs at most; resumed, it takes the
+// steps an uninterrupted search takes, and ends with the same capacities.
+func TestAnInterruptedSearchVerifiesAndResumes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	eng := &kneeEngine{capacity: map[string]float64{"none": 3000, "console": 1200}, rates: map[string][]float64{}, stopAfter: 7, cancel: cancel}
+	withKnee(t, eng)
+	dir := filepath.Join(t.TempDir(), "b")
+	app := newApp()
+	var buf strings.Builder
+	app.Writer, app.ErrWriter = &buf, &buf
+	err := app.RunContext(ctx, experimentAsFirstArgument(append([]string{"logbench"}, append(slices.Clone(capacityArgs), "--out", dir)...)))
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("reproduce: %v, want interrupted\n%s", err, buf.String())
+	}
+	if out, err := runApp(t, "verify", dir); err != nil || !strings.Contains(out, "so far, after") {
+		t.Fatalf("verify of the interrupted search: %v\n%s", err, out)
+	}
+	eng.stopAfter = 0
+	out, err := runApp(t, "reproduce", "--resume", dir)
+	if err != nil {
+		t.Fatalf("resume: %v\n%s", err, out)
+	}
+	if have, want := eng.rates["none"], []float64{100, 200, 400, 800, 1600, 3200, 2400, 2800, 3000}; !slices.Equal(have, want) {
+		t.Errorf("none offered %v, want %v", have, want)
+	}
+	if !strings.Contains(out, "CAPACITY console: 1,200 req/s (1,300 failed)") {
+		t.Errorf("resumed summary:\n%s", out)
+	}
+	if vout, err := runApp(t, "verify", dir); err != nil {
+		t.Errorf("verify: %v\n%s", err, vout)
+	}
+}
