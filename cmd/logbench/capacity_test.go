@@ -33,6 +33,7 @@ type kneeEngine struct {
 	capacity  map[string]float64
 	lagFrom   float64
 	rates     map[string][]float64 // the rates each configuration was offered, in order
+	arrivals  []string             // the arrivals each run was given
 	stopAfter int
 	cancel    context.CancelFunc
 }
@@ -62,6 +63,7 @@ func (e *kneeEngine) RunPod(ctx context.Context, spec experiment.PodSpec, _ io.W
 	e.pods++
 	config := strings.TrimPrefix(strings.Join(spec.Containers[0].Env, ","), "LOG=")
 	e.rates[config] = append(e.rates[config], gen.Rate)
+	e.arrivals = append(e.arrivals, gen.Arrivals)
 	time.Sleep(25 * time.Millisecond) // the run lasts at least its measured interval
 	const measured = 0.02
 	n := int64(gen.Rate * measured)
@@ -151,9 +153,12 @@ func TestAGeneratorLimitIsNoCapacity(t *testing.T) {
 	eng := &kneeEngine{capacity: map[string]float64{"none": 1e9, "console": 600}, lagFrom: 1000, rates: map[string][]float64{}}
 	withKnee(t, eng)
 	dir := filepath.Join(t.TempDir(), "b")
-	out, err := runApp(t, append(slices.Clone(capacityArgs), "--retries", "1", "--out", dir)...)
+	out, err := runApp(t, append(slices.Clone(capacityArgs), "--retries", "1", "--arrivals", "poisson", "--out", dir)...)
 	if err != nil {
 		t.Fatalf("reproduce: %v\n%s", err, out)
+	}
+	if slices.ContainsFunc(eng.arrivals, func(a string) bool { return a != "poisson" }) || !strings.Contains(out, "Poisson arrivals") {
+		t.Errorf("the generator was given arrivals %v", eng.arrivals)
 	}
 	// 1,600 req/s is tried twice (redone once for its late sends).
 	if have := eng.rates["none"]; !slices.Equal(have, []float64{100, 200, 400, 800, 1600, 1600}) {
@@ -271,6 +276,8 @@ func TestCapacityFlagMisuse(t *testing.T) {
 		{[]string{"--capacity", "--capacity-resolution", "0"}, "--capacity-resolution 0%"},
 		{[]string{"--capacity", "--capacity-max-steps", "1"}, "--capacity-max-steps 1"},
 		{[]string{"--capacity", "--slo-p99", "0s"}, "--slo-p99"},
+		{[]string{"--arrivals", "poisson"}, "--arrivals does nothing with --load closed"},
+		{[]string{"--load", "open", "--arrivals", "bursty"}, `--arrivals "bursty": want constant or poisson`},
 	} {
 		_, err := runApp(t, append(slices.Clone(base), tc.args...)...)
 		wantUsageError(t, err, tc.want)

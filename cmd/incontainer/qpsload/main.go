@@ -66,7 +66,7 @@ func main() {
 	}
 	if a.Foreign != "" {
 		p.URL = strings.TrimSpace(p.URL)
-		fp := foreign.Params{URL: p.URL, Load: a.Foreign, Closed: p, Rate: a.Rate, Warmup: p.Warmup, Duration: p.Duration, Timeout: p.Timeout,
+		fp := foreign.Params{URL: p.URL, Load: a.Foreign, Closed: p, Rate: a.Rate, Arrivals: a.Arrivals, Warmup: p.Warmup, Duration: p.Duration, Timeout: p.Timeout,
 			ReadyTimeout: a.ReadyTimeout, ProbeOnly: a.ProbeOnly, LogDir: a.LogDir, Settle: a.Settle, EngineURL: a.EngineCPUURL, ProcRoot: a.Proc}
 		if a.LogDir != "" {
 			if rel, err := filepath.Rel(a.LogDir, a.Result); err == nil && !strings.HasPrefix(rel, "..") {

@@ -185,6 +185,12 @@ func (b *Bundle) Summary(w io.Writer) error {
 	load := fmt.Sprintf("closed loop, %d connections x %d in flight", p.Connections, p.Pipelining)
 	if p.Load == contract.LoadOpen {
 		load = fmt.Sprintf("open loop at %g req/s, latency from the scheduled send; runs whose send-lag p99 is over %g ms are not pooled", p.RateRPS, p.MaxSendLagP99Ms)
+		if p.Capacity.On() {
+			load = fmt.Sprintf("open loop at each step's rate, latency from the scheduled send; a step whose send-lag p99 is over %g ms is the generator's limit", p.MaxSendLagP99Ms)
+		}
+		if p.Arrivals == contract.ArrivalsPoisson {
+			load += "; Poisson arrivals (exponential gaps, the same seeded schedule in every run)"
+		}
 	}
 	fmt.Fprintf(w, "\n%s, GET :%d%s; %s, %gs measured after %gs of warm-up; service limited to %g CPU, %s\n",
 		p.Image, p.Port, p.Path, load, p.DurationS, p.WarmupS, p.Limits.APICPUs, bytesSize(p.Limits.APIMemoryBytes))

@@ -65,6 +65,7 @@ type capacityFlags struct {
 	maxSteps                       int
 	givenSLO, givenStart, givenRes bool
 	givenSteps, givenLoad          bool
+	givenArrivals                  bool
 }
 
 func (p *Params) bindCapacity(fs *flag.FlagSet) {
@@ -80,6 +81,7 @@ func (p *Params) bindCapacity(fs *flag.FlagSet) {
 	experiment.MarkGiven(fs, "capacity-resolution", &c.givenRes)
 	experiment.MarkGiven(fs, "capacity-max-steps", &c.givenSteps)
 	experiment.MarkGiven(fs, "load", &c.givenLoad)
+	p.bindArrivals(fs)
 }
 
 // checkCapacity holds --capacity and its settings, or a manifest's search, to their

@@ -16,7 +16,7 @@ import (
 // DefaultParams are your-api's parameters before any flag: the qps experiment's closed
 // loop, the kit's hardening, and no image, port or configuration (those are the user's).
 func DefaultParams() *Params {
-	return &Params{Path: "/", Load: contract.LoadClosed, Connections: 10, Pipelining: 1, RateRPS: 100, MaxSendLagP99Ms: 1, Retries: 2,
+	return &Params{Path: "/", Load: contract.LoadClosed, Arrivals: DefaultArrivals, Connections: 10, Pipelining: 1, RateRPS: 100, MaxSendLagP99Ms: 1, Retries: 2,
 		DurationS: 5, WarmupS: 1, ReadyTimeoutS: 30,
 		Limits:    Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256},
 		Hardening: Hardening{ReadOnlyRoot: true, User: User, CapDrop: "ALL", NoNewPrivileges: true}}
@@ -93,6 +93,7 @@ func (p Params) Check() error {
 		p.checkConfigs,
 		p.checkCommands,
 		p.checkCapacity,
+		p.checkArrivals,
 		func() error {
 			if p.Baseline != "" && !slices.Contains(p.ConfigNames(), p.Baseline) {
 				return usagef("--baseline %s: not one of the configurations (%s)", p.Baseline, strings.Join(p.ConfigNames(), ", "))
@@ -234,7 +235,7 @@ func (p Params) settled(rounds int) (Params, error) {
 	p.settleCapacity()
 	p.MaxRunTimeS = p.ReadyTimeoutS + p.DurationS + p.WarmupS + 120
 	if p.Load == contract.LoadClosed {
-		p.RateRPS, p.MaxSendLagP99Ms, p.Retries = 0, 0, 0
+		p.RateRPS, p.MaxSendLagP99Ms, p.Retries, p.Arrivals = 0, 0, 0, ""
 	} else {
 		p.Connections, p.Pipelining = 0, 0
 	}

@@ -1,6 +1,7 @@
 package yourapi
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -138,7 +139,7 @@ func (p *Plan) pod(config string, rate float64, runID string, images map[string]
 	if pr.Load == contract.LoadClosed {
 		load.Connections, load.Pipelining = pr.Connections, pr.Pipelining
 	} else {
-		load.Rate = rate
+		load.Rate, load.Arrivals = rate, cmp.Or(pr.Arrivals, DefaultArrivals)
 	}
 	if pr.LogFile != "" {
 		load.LogDir = RunDir

@@ -53,10 +53,13 @@ type Params struct {
 	Rounds  int    `json:"rounds"`
 	// Load is closed or open; the closed loop's Connections and Pipelining, the open
 	// loop's RateRPS, MaxSendLagP99Ms and Retries (0 for the other shape).
-	Load            string  `json:"load"`
-	Connections     int     `json:"connections"`
-	Pipelining      int     `json:"pipelining"`
-	RateRPS         float64 `json:"rate_rps"`
+	Load        string  `json:"load"`
+	Connections int     `json:"connections"`
+	Pipelining  int     `json:"pipelining"`
+	RateRPS     float64 `json:"rate_rps"`
+	// Arrivals is the open loop's arrival process, constant or poisson ("" for the
+	// closed load, and in bundles written before: constant).
+	Arrivals        string  `json:"arrivals,omitempty"`
 	MaxSendLagP99Ms float64 `json:"max_send_lag_p99_ms"`
 	Retries         int     `json:"retries"`
 	DurationS       float64 `json:"duration_s"`
