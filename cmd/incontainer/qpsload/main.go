@@ -23,6 +23,7 @@ import (
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
 	"github.com/logbench/logbench/kit/incontainer/control"
 	"github.com/logbench/logbench/kit/incontainer/foreign"
+	"github.com/logbench/logbench/kit/incontainer/loadgen"
 )
 
 func main() {
@@ -31,6 +32,10 @@ func main() {
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "qpsload: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if err := loadgen.CheckArrivals(a.Arrivals); err != nil {
+		fmt.Fprintln(os.Stderr, "qpsload: -"+err.Error())
 		os.Exit(2)
 	}
 	// The generator's event loop waits in a raw system call and leaves the process's
