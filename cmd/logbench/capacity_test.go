@@ -145,6 +145,17 @@ func TestCapacityGrowsAStepAtATime(t *testing.T) {
 	if err != nil || !strings.Contains(vout, "capacity: none: 3,000 req/s (3,200 failed)") {
 		t.Errorf("verify: %v\n%s", err, vout)
 	}
+	page := filepath.Join(t.TempDir(), "capacity.html")
+	if rout, err := runApp(t, "report", dir, "--out", page); err != nil {
+		t.Fatalf("report: %v\n%s", err, rout)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(html), "Capacity at a latency target") || !strings.Contains(string(html), "console: 1,200 req/s (1,300 failed)") {
+		t.Errorf("the report lacks the search: %v", err)
+	}
+	if cout, err := runApp(t, "compare", dir); err != nil {
+		t.Errorf("compare: %v\n%s", err, cout)
+	}
 }
 
 // TestAGeneratorLimitIsNoCapacity: a step whose sends were late is redone, then, late

@@ -13,6 +13,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/capacity"
+	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -570,4 +571,47 @@ func searchRows(res *verify.Result, files *bundle.Files, b *Bundle, manifestOK, 
 	}
 	lines, ok, _ := verify.Rows(res, files.Data, StepsFile, &b.Steps, nil)
 	return lines, ok
+}
+
+// capacitySection is the report's part of the bundles that are searches: each
+// configuration's capacity against the baseline, then every step; ok false when none
+// is a search.
+func capacitySection(bs []drawn) (s report.Section, ok bool) {
+	for _, d := range bs {
+		p := d.b.M.Parameters
+		if !p.Capacity.On() {
+			continue
+		}
+		ok = true
+		s.Warnings = append(s.Warnings, prefixed(d.label, d.b.CapacityLines())...)
+		t := report.Table{Caption: d.label + ": steps", Text: 2,
+			Header: []string{"config", "outcome", "step", "rate req/s", "p50 ms", "p99 ms", "errors", "carried req/s", "send lag p99 ms", "generator cores"}}
+		for _, st := range d.b.Steps {
+			outcome := "failed"
+			switch {
+			case st.Superseded:
+				outcome = "redone"
+			case st.GeneratorLimited:
+				outcome = "generator-limited"
+			case st.Held:
+				outcome = "held"
+			}
+			t.Rows = append(t.Rows, []string{st.Config, outcome, strconv.Itoa(st.Step), capacity.Thousands(st.RateRPS), num(st.P50Ms, 2), num(st.P99Ms, 2),
+				strconv.FormatInt(st.Errors, 10), num(st.CarriedRPS, 0), num(st.SendLagP99Ms, 2), num(st.GeneratorCores, 2)})
+		}
+		s.Tables = append(s.Tables, t)
+	}
+	s.ID, s.Title = "capacity", "Capacity at a latency target"
+	s.Caption = "Each configuration's search: steps ×2 from the start rate while each holds (its p99 from the scheduled send within the target, no error, at least 90% of its rate carried), " +
+		"then bisection between the last held and the first failed rate to the resolution; a step whose generator sent late or used its CPU to the limit is the generator's limit, " +
+		"never the service's capacity, and ends the search. verify replays the rule on the steps."
+	return s, ok
+}
+
+func prefixed(label string, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = label + ": " + l
+	}
+	return out
 }
