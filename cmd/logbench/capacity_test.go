@@ -293,6 +293,8 @@ func TestCapacityFlagMisuse(t *testing.T) {
 		_, err := runApp(t, append(slices.Clone(base), tc.args...)...)
 		wantUsageError(t, err, tc.want)
 	}
+	_, err := runApp(t, "run", "your-api", "--image", "theirs:1", "--port", "8080", "--config", "none:LOG=none", "--capacity")
+	wantUsageError(t, err, "use `logbench reproduce your-api`")
 }
 
 // TestAnInterruptedSearchVerifiesAndResumes: a search stopped mid-way leaves a bundle

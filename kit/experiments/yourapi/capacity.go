@@ -127,6 +127,9 @@ func (p Params) checkCapacity() error {
 	if err := c.Rule().Valid(); err != nil {
 		return usagef("capacity: %v", err)
 	}
+	if p.Rounds != 1 {
+		return usagef("capacity: %d rounds; a search's steps are one run each, in one round", p.Rounds)
+	}
 	if len(c.Steps) > len(p.Configs)*c.MaxSteps {
 		return usagef("capacity: %d steps planned, more than %d configurations x %d", len(c.Steps), len(p.Configs), c.MaxSteps)
 	}
