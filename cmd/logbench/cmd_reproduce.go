@@ -79,7 +79,9 @@ func reproduceOne(c *cli.Context, exp experiment.Experiment) error {
 	}
 	out := c.App.Writer
 	conds := len(p.exp.Conditions())
-	if rec := p.exp.Bundle().Common().Precision; rec != nil {
+	if g, grows := p.exp.(experiment.Grower); grows {
+		say(out, "reproducing %s: %d conditions to start, each followed by the next its run calls for, at most %d runs; bundle %s", exp.Name(), conds, g.MostRuns(), s.Matrix.Dir)
+	} else if rec := p.exp.Bundle().Common().Precision; rec != nil {
 		say(out, "reproducing %s: %d conditions x %d to %d rounds, until every headline figure's 95%% interval is within ±%s of it: %d to %d runs; bundle %s",
 			exp.Name(), conds, rec.MinRounds, rec.MaxRounds, precision.Percent(rec.Target), conds*rec.MinRounds, conds*rec.MaxRounds, s.Matrix.Dir)
 	} else {
@@ -92,6 +94,7 @@ func reproduceOne(c *cli.Context, exp experiment.Experiment) error {
 		say(out, "%s", precision.Line(&rec))
 		bar.ChangeMax(len(s.Runs))
 	}
+	s.OnGrow = func([]experiment.Condition) { bar.ChangeMax(len(s.Runs)) }
 	started := time.Now()
 	outcome, runErr := s.Reproduce(c.Context,
 		func(i int, pr experiment.PlannedRun) {
@@ -110,6 +113,11 @@ func reproduceOne(c *cli.Context, exp experiment.Experiment) error {
 	say(out, "bundle: %s", s.Matrix.Dir)
 	if runErr != nil {
 		return runErr
+	}
+	if _, grows := p.exp.(experiment.Grower); grows && outcome.Failed > 0 {
+		// A search's failed run is a step its plan judged failed: an outcome, not a fault.
+		say(out, "%d of %d runs failed; they are kept in the bundle as failed, not as data, and their steps judged failed", outcome.Failed, outcome.Runs)
+		return nil
 	}
 	if outcome.Failed > 0 {
 		return fmt.Errorf("%d of %d runs failed; they are kept in the bundle as failed, not as data", outcome.Failed, outcome.Runs)
@@ -182,6 +190,15 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 	p, err := exp.Plan(params, reps)
 	if err != nil {
 		return nil, plan{}, err
+	}
+	if _, grows := p.(experiment.Grower); grows {
+		// Its conditions follow from its runs, one each (a search's steps).
+		switch {
+		case c.IsSet("reps") && reps != 1:
+			return nil, plan{}, usagef("--reps %d: %s's plan grows by its results, each condition one run", reps, exp.Name())
+		case rec != nil:
+			return nil, plan{}, usagef("--precision: %s's plan grows by its results, not by rounds", exp.Name())
+		}
 	}
 	return exp, plan{command: "reproduce", exp: p, precision: rec, offline: exp}, nil
 }

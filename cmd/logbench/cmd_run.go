@@ -76,6 +76,9 @@ func planSingleRun(exp experiment.Experiment, params experiment.Params) (experim
 	if err != nil {
 		return nil, err
 	}
+	if _, grows := p.(experiment.Grower); grows {
+		return nil, usagef("run performs one run, and these flags give %s a plan that grows by its results (a search): use `logbench reproduce %s`", exp.Name(), exp.Name())
+	}
 	if conds := p.Conditions(); len(conds) != 1 {
 		names := make([]string, len(conds))
 		for i, c := range conds {

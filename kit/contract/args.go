@@ -210,8 +210,10 @@ type QPSLoadArgs struct {
 	// closed or open (kit/incontainer/foreign), at Rate requests per second when open;
 	// LogDir is the service's log directory, counted Settle after the load; ProbeOnly
 	// ends once the service answers 2xx.
-	Foreign   string
-	Rate      float64
+	Foreign string
+	Rate    float64
+	// Arrivals is the open loop's arrival process: constant or poisson.
+	Arrivals  string
 	LogDir    string
 	Settle    time.Duration
 	ProbeOnly bool
@@ -223,7 +225,7 @@ func DefaultQPSLoadArgs() QPSLoadArgs {
 		URL: "http://127.0.0.1:" + strconv.Itoa(WorkloadPort) + "/", Connections: 10, Pipelining: 1, Duration: 5 * time.Second,
 		Warmup: time.Second, Timeout: ClosedLoopTimeout, ControlPort: APIControlPort, ReadyTimeout: time.Minute,
 		Result: RunDir + "/result.json", Proc: "/proc", WrkTimeout: 2 * time.Minute, EngineKind: EngineDocker,
-		Rate: 100, Settle: 500 * time.Millisecond,
+		Rate: 100, Arrivals: ArrivalsConstant, Settle: 500 * time.Millisecond,
 	}
 }
 
@@ -248,6 +250,7 @@ func (a *QPSLoadArgs) Bind(fs *flag.FlagSet) {
 	fs.BoolVar(&a.PodCPU, "pod-cpu", a.PodCPU, "with -engine-cpu-server: each sample also holds the CPU of the processes of the container that owns this pod's network (its ID is this container's host name)")
 	fs.StringVar(&a.Foreign, "foreign", a.Foreign, "conduct a run against a service with no control port instead: closed or open (kit/incontainer/foreign)")
 	fs.Float64Var(&a.Rate, "rate", a.Rate, "with -foreign open: requests per second")
+	fs.StringVar(&a.Arrivals, "arrivals", a.Arrivals, "with -foreign open: constant (every 1/rate) or poisson (exponential gaps of mean 1/rate, seeded)")
 	fs.StringVar(&a.LogDir, "log-dir", a.LogDir, "with -foreign: the service's log directory, counted after the run")
 	fs.DurationVar(&a.Settle, "settle", a.Settle, "with -foreign and -log-dir: wait after the load before counting the files")
 	fs.BoolVar(&a.ProbeOnly, "probe-only", a.ProbeOnly, "with -foreign: end once the service answers 2xx")

@@ -84,3 +84,16 @@ type Calibration interface {
 type Figure struct {
 	Name, Value, What string
 }
+
+// Grower is a plan whose conditions follow from the runs before them (your-api's
+// --capacity: each configuration's next rate from its last step's outcome). Once the
+// runs planned so far are done, the lab asks it to grow: it judges the bundle and adds
+// the next conditions, each run for every round, to its own conditions and its
+// manifest's parameters, so that the manifest's count of planned runs stays its
+// conditions times its rounds.
+type Grower interface {
+	// Grow adds the next conditions and returns them; none when the plan is complete.
+	Grow() ([]Condition, error)
+	// MostRuns is the most runs the plan may grow to, for the disk check.
+	MostRuns() int
+}

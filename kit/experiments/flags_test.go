@@ -32,6 +32,7 @@ var other = map[string]map[string]string{
 		"max-send-lag": "2ms", "retries": "0", "duration": "3s", "warmup-time": "2s", "ready-timeout": "10s", "log-driver": "local",
 		"log-opt": "mode=non-blocking", "api-cpus": "2", "api-memory": "256MiB", "loadgen-cpus": "0.5", "loadgen-memory": "128MiB",
 		"pids-limit": "64", "writable-root": "true", "keep-user": "true", "cap-add": "DAC_OVERRIDE", "new-privileges": "true",
+		"arrivals": "poisson", "capacity": "true", "slo-p99": "20ms", "capacity-start": "200", "capacity-resolution": "5%", "capacity-max-steps": "6",
 	},
 	"line-cost": {
 		"languages": "go", "ways": "format,fsync", "lines": "5000", "fsync-lines": "2000", "trials": "3",
@@ -46,6 +47,7 @@ var required = map[string][]string{"your-api": {"--image", "myorg/api:1.4", "--p
 // alongside are the flags a flag acts only beside, given with it and with its default.
 var alongside = map[string]map[string][]string{"your-api": {
 	"rate": {"--load=open"}, "max-send-lag": {"--load=open"}, "retries": {"--load=open"},
+	"arrivals": {"--load=open"}, "slo-p99": {"--capacity"}, "capacity-start": {"--capacity"}, "capacity-resolution": {"--capacity"}, "capacity-max-steps": {"--capacity"},
 }}
 
 // fingerprint is everything a plan decides: its exported settings, conditions, rounds,

@@ -23,6 +23,7 @@ import (
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
 	"github.com/logbench/logbench/kit/incontainer/control"
 	"github.com/logbench/logbench/kit/incontainer/foreign"
+	"github.com/logbench/logbench/kit/incontainer/loadgen"
 )
 
 func main() {
@@ -31,6 +32,10 @@ func main() {
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "qpsload: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if err := loadgen.CheckArrivals(a.Arrivals); err != nil {
+		fmt.Fprintln(os.Stderr, "qpsload: -"+err.Error())
 		os.Exit(2)
 	}
 	// The generator's event loop waits in a raw system call and leaves the process's
@@ -66,7 +71,7 @@ func main() {
 	}
 	if a.Foreign != "" {
 		p.URL = strings.TrimSpace(p.URL)
-		fp := foreign.Params{URL: p.URL, Load: a.Foreign, Closed: p, Rate: a.Rate, Warmup: p.Warmup, Duration: p.Duration, Timeout: p.Timeout,
+		fp := foreign.Params{URL: p.URL, Load: a.Foreign, Closed: p, Rate: a.Rate, Arrivals: a.Arrivals, Warmup: p.Warmup, Duration: p.Duration, Timeout: p.Timeout,
 			ReadyTimeout: a.ReadyTimeout, ProbeOnly: a.ProbeOnly, LogDir: a.LogDir, Settle: a.Settle, EngineURL: a.EngineCPUURL, ProcRoot: a.Proc}
 		if a.LogDir != "" {
 			if rel, err := filepath.Rel(a.LogDir, a.Result); err == nil && !strings.HasPrefix(rel, "..") {

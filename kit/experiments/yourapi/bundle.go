@@ -19,6 +19,8 @@ type Bundle struct {
 	Runs       []RunRow
 	Series     []SeriesRow
 	Conditions []ConditionRow
+	// Steps are a capacity search's steps (steps.csv); none without one.
+	Steps []StepRow
 }
 
 var (
@@ -39,7 +41,7 @@ func (b *Bundle) Measured(run experiment.Run) bool {
 
 // Record turns what a run's pod left into its row and series.
 func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
-	r := RunRow{RunID: run.ID, Config: run.Condition.String(), Round: run.Round, Position: run.Position, Attempt: max(run.Attempt, 1),
+	r := RunRow{RunID: run.ID, Config: configOf(run.Condition), Round: run.Round, Position: run.Position, Attempt: max(run.Attempt, 1),
 		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Load: p.Load, HostBusyPct: None,
 		LatencyMeanMs: None, LatencyP50Ms: None, LatencyP90Ms: None, LatencyP99Ms: None, LatencyMaxMs: None, SendLagP99Ms: None}
 	var res contract.ForeignResult
@@ -110,6 +112,7 @@ func Record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
 func (b *Bundle) Add(run experiment.Run) (string, bool) {
 	r, series := Record(run, b.M.Parameters)
 	b.Runs = append(b.Runs, r)
+	b.addStep(run)
 	b.Series = append(b.Series, series...)
 	b.Runs = DeriveRuns(b.Runs, b.Series, b.M.Parameters)
 	r = b.Runs[len(b.Runs)-1]
@@ -144,7 +147,7 @@ func (b *Bundle) Retry(run experiment.Run) bool {
 func (b *Bundle) Attempts(cond experiment.Condition, round int) int {
 	n := 0
 	for _, r := range b.Runs {
-		if r.Config == cond.String() && r.Round == round {
+		if b.matches(r, cond) && r.Round == round {
 			n++
 		}
 	}
@@ -153,7 +156,7 @@ func (b *Bundle) Attempts(cond experiment.Condition, round int) int {
 
 func (b *Bundle) Has(cond experiment.Condition, round int) bool {
 	for _, r := range b.Runs {
-		if r.Config == cond.String() && r.Round == round && !r.Superseded {
+		if b.matches(r, cond) && r.Round == round && !r.Superseded {
 			return true
 		}
 	}
@@ -163,7 +166,13 @@ func (b *Bundle) Has(cond experiment.Condition, round int) bool {
 // Files are the bundle's files but SHA256SUMS, conditions.csv derived afresh.
 func (b *Bundle) Files() (map[string][]byte, error) {
 	b.Conditions = DeriveConditions(b.Runs, b.M.Parameters)
-	return bundle.Encode(b.M, map[string]any{RunsFile: &b.Runs, SeriesFile: &b.Series, ConditionsFile: &b.Conditions}, DataPackage())
+	tables := map[string]any{RunsFile: &b.Runs, SeriesFile: &b.Series, ConditionsFile: &b.Conditions}
+	search := b.M.Parameters.Capacity.On()
+	if search {
+		b.Steps = DeriveSteps(b.Steps, b.Runs, b.M.Parameters)
+		tables[StepsFile] = &b.Steps
+	}
+	return bundle.Encode(b.M, tables, dataPackageOf(search))
 }
 
 // Summary is every configuration's figures against the baseline.
@@ -176,6 +185,12 @@ func (b *Bundle) Summary(w io.Writer) error {
 	load := fmt.Sprintf("closed loop, %d connections x %d in flight", p.Connections, p.Pipelining)
 	if p.Load == contract.LoadOpen {
 		load = fmt.Sprintf("open loop at %g req/s, latency from the scheduled send; runs whose send-lag p99 is over %g ms are not pooled", p.RateRPS, p.MaxSendLagP99Ms)
+		if p.Capacity.On() {
+			load = fmt.Sprintf("open loop at each step's rate, latency from the scheduled send; a step whose send-lag p99 is over %g ms is the generator's limit", p.MaxSendLagP99Ms)
+		}
+		if p.Arrivals == contract.ArrivalsPoisson {
+			load += "; Poisson arrivals (exponential gaps, the same seeded schedule in every run)"
+		}
 	}
 	fmt.Fprintf(w, "\n%s, GET :%d%s; %s, %gs measured after %gs of warm-up; service limited to %g CPU, %s\n",
 		p.Image, p.Port, p.Path, load, p.DurationS, p.WarmupS, p.Limits.APICPUs, bytesSize(p.Limits.APIMemoryBytes))
@@ -192,6 +207,7 @@ func (b *Bundle) Summary(w io.Writer) error {
 	if r := p.Hardening.Relaxed; len(r) > 0 {
 		fmt.Fprintf(w, "hardening relaxed: %s\n", strings.Join(r, ", "))
 	}
+	b.writeCapacity(w)
 	return nil
 }
 

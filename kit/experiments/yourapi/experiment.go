@@ -46,7 +46,7 @@ func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error
 	if err != nil {
 		return nil, err
 	}
-	return NewPlan(settled), nil
+	return planOf(NewPlan(settled)), nil
 }
 
 // Resume reads the plan back from the bundle in dir, which must verify.
@@ -59,5 +59,5 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	if b.M.Parameters.ImageID == "" {
 		return nil, usagef("--resume %s: the bundle records no image ID for %s, so the image it ran cannot be told from another of that name", dir, b.M.Parameters.Image)
 	}
-	return &Plan{bundle: b}, nil
+	return planOf(&Plan{bundle: b}), nil
 }

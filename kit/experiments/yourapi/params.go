@@ -16,7 +16,7 @@ import (
 // DefaultParams are your-api's parameters before any flag: the qps experiment's closed
 // loop, the kit's hardening, and no image, port or configuration (those are the user's).
 func DefaultParams() *Params {
-	return &Params{Path: "/", Load: contract.LoadClosed, Connections: 10, Pipelining: 1, RateRPS: 100, MaxSendLagP99Ms: 1, Retries: 2,
+	return &Params{Path: "/", Load: contract.LoadClosed, Arrivals: DefaultArrivals, Connections: 10, Pipelining: 1, RateRPS: 100, MaxSendLagP99Ms: 1, Retries: 2,
 		DurationS: 5, WarmupS: 1, ReadyTimeoutS: 30,
 		Limits:    Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256},
 		Hardening: Hardening{ReadOnlyRoot: true, User: User, CapDrop: "ALL", NoNewPrivileges: true}}
@@ -46,6 +46,7 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 	fs.Var(keepUserValue{&p.Hardening.User}, "keep-user", "relax the hardening: run the service as its image's user, not the kit's uid 65532 (recorded)")
 	fs.Var(capsValue{&p.Hardening.CapAdd}, "cap-add", "relax the hardening: give the service this capability back after dropping all, such as DAC_OVERRIDE for a root user (--keep-user) writing to the volume; a non-root user gets none (recorded)")
 	fs.Var(experiment.Negated(&p.Hardening.NoNewPrivileges), "new-privileges", "relax the hardening: let setuid binaries and file capabilities take effect in the service (recorded)")
+	p.bindCapacity(fs)
 	// A flag of the other load shape would do nothing: Check refuses it given.
 	for _, g := range p.shapeFlags() {
 		experiment.MarkGiven(fs, g.name, g.given)
@@ -91,6 +92,8 @@ func (p Params) Check() error {
 		},
 		p.checkConfigs,
 		p.checkCommands,
+		p.checkCapacity,
+		p.checkArrivals,
 		func() error {
 			if p.Baseline != "" && !slices.Contains(p.ConfigNames(), p.Baseline) {
 				return usagef("--baseline %s: not one of the configurations (%s)", p.Baseline, strings.Join(p.ConfigNames(), ", "))
@@ -205,6 +208,13 @@ func (p Params) checkCommands() error {
 // zero, the relaxed hardening named).
 func (p Params) settled(rounds int) (Params, error) {
 	p.Rounds = rounds
+	if p.capacity.on {
+		// A search offers fixed rates: the open load, each step one run.
+		p.Rounds = 1
+		if !p.capacity.givenLoad {
+			p.Load = contract.LoadOpen
+		}
+	}
 	if err := p.Check(); err != nil {
 		return p, err
 	}
@@ -222,9 +232,10 @@ func (p Params) settled(rounds int) (Params, error) {
 	if p.Baseline == "" {
 		p.Baseline = p.Configs[0].Name
 	}
+	p.settleCapacity()
 	p.MaxRunTimeS = p.maxRunTimeS()
 	if p.Load == contract.LoadClosed {
-		p.RateRPS, p.MaxSendLagP99Ms, p.Retries = 0, 0, 0
+		p.RateRPS, p.MaxSendLagP99Ms, p.Retries, p.Arrivals = 0, 0, 0, ""
 	} else {
 		p.Connections, p.Pipelining = 0, 0
 	}

@@ -1,6 +1,7 @@
 package yourapi
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -110,10 +111,13 @@ func contains(list []string, s string) bool {
 // helper (the host's PID namespace) and the conductor join it and reach the service
 // on 127.0.0.1.
 func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
-	return p.pod(string(cond.(Cond)), runID, images, false)
+	if s, ok := cond.(StepCond); ok {
+		return p.pod(s.Config, s.RateRPS, runID, images, false)
+	}
+	return p.pod(string(cond.(Cond)), p.bundle.M.Parameters.RateRPS, runID, images, false)
 }
 
-func (p *Plan) pod(config, runID string, images map[string]string, probe bool) experiment.PodSpec {
+func (p *Plan) pod(config string, rate float64, runID string, images map[string]string, probe bool) experiment.PodSpec {
 	pr := p.bundle.M.Parameters
 	cfg := pr.Config(config)
 	l := pr.Limits
@@ -135,7 +139,7 @@ func (p *Plan) pod(config, runID string, images map[string]string, probe bool) e
 	if pr.Load == contract.LoadClosed {
 		load.Connections, load.Pipelining = pr.Connections, pr.Pipelining
 	} else {
-		load.Rate = pr.RateRPS
+		load.Rate, load.Arrivals = rate, cmp.Or(pr.Arrivals, DefaultArrivals)
 	}
 	if pr.LogFile != "" {
 		load.LogDir = RunDir
@@ -158,7 +162,7 @@ func (p *Plan) Prepare(ctx context.Context, pods experiment.Pods, images map[str
 	pr := p.bundle.M.Parameters
 	config := pr.Configs[0].Name
 	fmt.Fprintf(out, "trying %s (%s) on port %d, GET %s\n", pr.Image, config, pr.Port, pr.Path)
-	spec := p.pod(config, "probe-"+time.Now().UTC().Format("150405.000"), images, true)
+	spec := p.pod(config, pr.RateRPS, "probe-"+time.Now().UTC().Format("150405.000"), images, true)
 	spec.RunID = experiment.VolumeSafe(spec.RunID)
 	res, err := pods.RunPod(ctx, spec, io.Discard)
 	if err != nil {

@@ -122,6 +122,9 @@ func (Experiment) Report(w io.Writer, sources []experiment.Source, version strin
 	p.Sections = append(p.Sections, report.Section{ID: "conditions", Title: "Configurations",
 		Caption: "Every figure recomputed from the runs. runs ok: verified of all (pooled: those that count; noisy: during which the rest of the host was busy, other work over " + strconv.FormatFloat(NoisyOtherCores, 'g', -1, 64) + " cores; marked: lines per request moved). ratio and cost: against the bundle's baseline configuration; cost/req: CPU per request less the baseline's, cost in and out its parts inside the container and in the engine.",
 		Tables:  conditionTables(bs)})
+	if s, ok := capacitySection(bs); ok {
+		p.Sections = append(p.Sections, s)
+	}
 	p.Sections = append(p.Sections, report.Section{ID: "runs", Title: "Runs",
 		Caption: "Every run and attempt, failed ones and those redone too, with the lines and bytes read back of its console and log directory; " + report.OtherCoresNote + ".",
 		Tables:  runTables(bs)})

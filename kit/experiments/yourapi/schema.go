@@ -53,10 +53,13 @@ type Params struct {
 	Rounds  int    `json:"rounds"`
 	// Load is closed or open; the closed loop's Connections and Pipelining, the open
 	// loop's RateRPS, MaxSendLagP99Ms and Retries (0 for the other shape).
-	Load            string  `json:"load"`
-	Connections     int     `json:"connections"`
-	Pipelining      int     `json:"pipelining"`
-	RateRPS         float64 `json:"rate_rps"`
+	Load        string  `json:"load"`
+	Connections int     `json:"connections"`
+	Pipelining  int     `json:"pipelining"`
+	RateRPS     float64 `json:"rate_rps"`
+	// Arrivals is the open loop's arrival process, constant or poisson ("" for the
+	// closed load, and in bundles written before: constant).
+	Arrivals        string  `json:"arrivals,omitempty"`
 	MaxSendLagP99Ms float64 `json:"max_send_lag_p99_ms"`
 	Retries         int     `json:"retries"`
 	DurationS       float64 `json:"duration_s"`
@@ -73,17 +76,25 @@ type Params struct {
 	// CPUHow says how CPU inside and outside the container is measured.
 	CPUHow   string `json:"cpu_how"`
 	Platform string `json:"platform"`
+	// Capacity is the search of --capacity (capacity.go); zero without one.
+	Capacity Capacity `json:"capacity,omitzero"`
 
 	// commands are the --config-cmd NAME:ARGS given, set in their configurations once
 	// checked; given says which flags of one load shape were given (Check refuses them
 	// with the other). A manifest has neither.
 	commands []string
+	capacity capacityFlags
 	given    struct{ rate, maxSendLag, retries, connections, pipelining bool }
 }
 
 // Planned is the runs the parameters plan, every configuration once a round: what
 // reproduce sets runs_planned to, and verify holds a bundle's manifest to.
-func (p Params) Planned() int { return len(p.ConfigNames()) * p.Rounds }
+func (p Params) Planned() int {
+	if p.Capacity.On() {
+		return len(p.Capacity.Steps)
+	}
+	return len(p.ConfigNames()) * p.Rounds
+}
 
 // ConfigNames are the configurations' names, in order.
 func (p Params) ConfigNames() []string {

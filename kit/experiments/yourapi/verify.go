@@ -13,7 +13,7 @@ import (
 
 // Layout is the bundle's files in archive order, SHA256SUMS last.
 func (Experiment) Layout() []string {
-	return bundle.Layout(DataFiles...)
+	return bundle.Layout(dataFilesOf(true)...)
 }
 
 // Verify checks every file and checksum of a bundle, and recomputes every derived
@@ -27,7 +27,8 @@ func (Experiment) Verify(files *bundle.Files) *verify.Result {
 func bundleOf(res *verify.Result) (*Bundle, error) { return verify.OwnOf[Bundle](res, Name) }
 
 func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
-	res := verify.Begin(files, Name, Experiment{}.Layout(), DataFiles)
+	_, search := files.Data[StepsFile]
+	res := verify.Begin(files, Name, Experiment{}.Layout(), dataFilesOf(search))
 	problem := res.Problem
 	b := &Bundle{}
 	manifestOK := experiment.ReadManifest(res, files.Data, &b.M, b.Common, Name, &b.M.Parameters)
@@ -35,8 +36,11 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	seriesLines, seriesOK, _ := verify.Rows(res, files.Data, SeriesFile, &b.Series, nil)
 	condLines, condsOK, _ := verify.Rows(res, files.Data, ConditionsFile, &b.Conditions, nil)
 	parsed := map[string]bool{ManifestFile: manifestOK, RunsFile: runsOK, SeriesFile: seriesOK, ConditionsFile: condsOK}
-	verify.CheckDataPackage(res, files.Data, DataFiles, DataPackage(), func(name string) bool { return parsed[name] })
-	verify.Tables(res, files.Data, tables, func(name string) bool { return parsed[name] }, experiment.PlannedRuns(manifestOK, b.M.Parameters.Planned))
+	stepLines, stepsOK := searchRows(res, files, b, manifestOK, search)
+	parsed[StepsFile] = stepsOK
+	search = search || b.M.Parameters.Capacity.On()
+	verify.CheckDataPackage(res, files.Data, dataFilesOf(search), dataPackageOf(search), func(name string) bool { return parsed[name] })
+	verify.Tables(res, files.Data, tablesOf(search), func(name string) bool { return parsed[name] }, experiment.PlannedRuns(manifestOK, b.M.Parameters.Planned))
 	c := &res.Counts
 	c.Conditions = len(b.Conditions)
 	c.Trusted = -1
@@ -49,7 +53,7 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 			}
 		}
 	}
-	if !(manifestOK && runsOK && seriesOK && condsOK) {
+	if !(manifestOK && runsOK && seriesOK && condsOK && stepsOK) {
 		return res, b
 	}
 	p := b.M.Parameters
@@ -98,6 +102,9 @@ func verifyFiles(files *bundle.Files) (*verify.Result, *Bundle) {
 	verify.RunProbes(res, files.Data, b.Runs, func(r RunRow) string { return r.RunID })
 	physics(res, b, runLines, seriesLines, condLines, time.Now()) // rules.go
 	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(b.Series))
+	if p.Capacity.On() {
+		checkSearch(res, b, stepLines) // capacity.go
+	}
 	experiment.CheckPrecision(res, func() int { return b.M.Parameters.Rounds }, Experiment{}.Figures)
 	return res, b
 }

@@ -108,7 +108,10 @@ type Session struct {
 	Images     map[string]string
 	ImageBuild time.Duration
 	// OnRound, with a precision, is told where the rule stands after each round.
-	OnRound  func(bundle.Precision)
+	OnRound func(bundle.Precision)
+	// OnGrow, for a plan that grows (experiment.Grower), is told the conditions added
+	// after each judgement.
+	OnGrow   func(added []experiment.Condition)
 	resuming bool
 	// precision is the bundle's record of reproduce --precision (nil without one), and
 	// offline the experiment that judges it.
@@ -146,6 +149,9 @@ func Prepare(ctx context.Context, t *Target, p experiment.Plan, o Options) (*Ses
 	most := len(runs) // the disk must hold every run that may be made
 	if rec != nil {
 		most += len(p.Conditions()) * (rec.MaxRounds - p.Rounds())
+	}
+	if g, ok := p.(experiment.Grower); ok {
+		most = max(most, g.MostRuns())
 	}
 	if err := CheckDisk(o.Dir, most); err != nil {
 		return nil, err
@@ -201,10 +207,14 @@ func (s *Session) Run(ctx context.Context) error {
 		}
 	}
 	var err error
-	if s.precision == nil {
-		err = s.Matrix.Run(ctx, s.Runs)
-	} else {
+	grower, grows := s.Plan.(experiment.Grower)
+	switch {
+	case s.precision != nil:
 		err = s.rounds(ctx)
+	case grows:
+		err = s.grow(ctx, grower)
+	default:
+		err = s.Matrix.Run(ctx, s.Runs)
 	}
 	if ctx.Err() != nil {
 		c := s.Plan.Bundle().Common()
@@ -297,6 +307,51 @@ func (s *Session) rounds(ctx context.Context) error {
 		}
 		if rec.Stopped != bundle.Interrupted {
 			return nil
+		}
+	}
+}
+
+// grow performs the missing runs, then has the plan judge them and add the conditions
+// that follow, until it adds none. Every run stays in the bundle, and the manifest's
+// planned runs grow with the plan, saved with each growth, so that a bundle left by a
+// crash between two saves still holds its plan to its runs.
+func (s *Session) grow(ctx context.Context, g experiment.Grower) error {
+	onStart, onRun := s.Matrix.OnStart, s.Matrix.OnRun
+	defer func() { s.Matrix.OnStart, s.Matrix.OnRun = onStart, onRun }()
+	todo, offset := s.Runs, 0
+	for {
+		s.Matrix.OnStart = func(i int, pr experiment.PlannedRun) {
+			if onStart != nil {
+				onStart(offset+i, pr)
+			}
+		}
+		s.Matrix.OnRun = func(done int, line string, verified bool) {
+			if onRun != nil {
+				onRun(offset+done, line, verified)
+			}
+		}
+		if err := s.Matrix.Run(ctx, todo); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		added, err := g.Grow()
+		if err != nil {
+			return err
+		}
+		if len(added) == 0 {
+			return s.Matrix.SaveBundle()
+		}
+		all := experiment.Rotate(s.Plan.Conditions(), s.Plan.Rounds())
+		s.Plan.Bundle().Common().RunsPlanned = len(all)
+		todo, offset = experiment.Missing(all, s.Plan.Bundle()), len(s.Runs)
+		s.Runs = append(s.Runs, todo...)
+		if err := s.Matrix.SaveBundle(); err != nil {
+			return err
+		}
+		if s.OnGrow != nil {
+			s.OnGrow(added)
 		}
 	}
 }

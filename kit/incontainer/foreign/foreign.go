@@ -40,8 +40,12 @@ type Params struct {
 	// Closed is the closed loop's load, its Warmup first on the same connections.
 	Closed closedloop.Params
 	// The open loop: requests per second for Warmup (not measured), then Duration.
-	Rate     float64
-	Warmup   time.Duration
+	Rate   float64
+	Warmup time.Duration
+	// Arrivals is the open loop's arrival process (loadgen.Constant or Poisson): the
+	// warm-up's Poisson gaps are seeded with WarmupSeed, the measured load's with
+	// MeasureSeed, the same in every run, so that runs differ by the service alone.
+	Arrivals string
 	Duration time.Duration
 	Timeout  time.Duration
 	// ReadyTimeout is the longest wait for a 2xx answer.
@@ -134,13 +138,20 @@ func Conduct(ctx context.Context, p Params) (contract.ForeignResult, error) {
 	return out, ctx.Err()
 }
 
+// The seeds of the open loop's Poisson gaps.
+const (
+	WarmupSeed  = 1
+	MeasureSeed = 2
+)
+
 // warmUp offers the open loop's warm-up; every request of it has ended when it returns.
 func warmUp(ctx context.Context, p Params, out *contract.ForeignResult) error {
 	n := int(p.Rate * p.Warmup.Seconds())
 	if n == 0 {
 		return nil
 	}
-	obs := loadgen.Offer(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Count: n, Start: time.Now().Add(5 * time.Millisecond), Timeout: p.Timeout})
+	obs := loadgen.Offer(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Count: n, Start: time.Now().Add(5 * time.Millisecond), Timeout: p.Timeout,
+		Arrivals: p.Arrivals, Seed: WarmupSeed})
 	out.SentTotal += sent(obs)
 	return ctx.Err()
 }
@@ -164,7 +175,8 @@ func measure(ctx context.Context, p Params, out *contract.ForeignResult, atStart
 		before := cpuTime()
 		start := time.Now().Add(5 * time.Millisecond)
 		n := int(p.Rate * p.Duration.Seconds())
-		obs := loadgen.Offer(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Count: n, Start: start, FirstSeq: 1 << 32, Timeout: p.Timeout})
+		obs := loadgen.Offer(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Count: n, Start: start, FirstSeq: 1 << 32, Timeout: p.Timeout,
+			Arrivals: p.Arrivals, Seed: MeasureSeed})
 		out.SentTotal += sent(obs)
 		r := Summarize(obs, p.Rate, p.Duration, start)
 		r.GeneratorCPUS = (cpuTime() - before).Seconds()

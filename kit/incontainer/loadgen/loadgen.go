@@ -25,6 +25,10 @@ type Plan struct {
 	Start    time.Time // scheduled time of the first request
 	FirstSeq int64     // sequence number of the first request
 	Timeout  time.Duration
+	// Arrivals is the arrival process (Constant, the default, or Poisson), Seed the
+	// seed of Poisson's gaps.
+	Arrivals string
+	Seed     uint64
 }
 
 // Interval is the time between two scheduled sends.
@@ -42,7 +46,7 @@ func Offer(ctx context.Context, plan Plan) []contract.Observation {
 	defer client.CloseIdleConnections()
 	obs := make([]contract.Observation, plan.Count)
 	var wg sync.WaitGroup
-	interval := plan.Interval()
+	offsets := Offsets(plan.Arrivals, plan.Rate, plan.Count, plan.Seed)
 	sleeper, err := clock.NewSleeper()
 	if err != nil {
 		// No timerfd: fall back to the runtime's timers, up to a millisecond late (the
@@ -52,7 +56,7 @@ func Offer(ctx context.Context, plan Plan) []contract.Observation {
 		defer sleeper.Close()
 	}
 	for i := range plan.Count {
-		at := plan.Start.Add(time.Duration(i) * interval)
+		at := plan.Start.Add(offsets[i])
 		if sleeper != nil {
 			sleeper.SleepUntil(ctx, at)
 		} else if wait := time.Until(at); wait > 0 {
