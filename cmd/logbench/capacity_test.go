@@ -25,8 +25,8 @@ import (
 // kneeEngine is an engine whose service, in configuration LOG=name, holds a p99 of 2 ms
 // up to capacity[name] req/s and 50 ms above it, answering every request it is sent;
 // from lagFrom req/s on, the generator sends late (a send-lag p99 of 5 ms). Its runs
-// measure 20 ms, and it takes 25 ms to answer, so that a run's wall time covers its
-// measured interval as verify requires. stopAfter, when set, interrupts the
+// measure the whole planned 500 ms, as verify requires of a run that is data, and it
+// takes 505 ms to answer, so that a run's wall time covers its measured interval. stopAfter, when set, interrupts the
 // reproduction once that many runs have been performed.
 type kneeEngine struct {
 	fakeEngine
@@ -64,8 +64,8 @@ func (e *kneeEngine) RunPod(ctx context.Context, spec experiment.PodSpec, _ io.W
 	config := strings.TrimPrefix(strings.Join(spec.Containers[0].Env, ","), "LOG=")
 	e.rates[config] = append(e.rates[config], gen.Rate)
 	e.arrivals = append(e.arrivals, gen.Arrivals)
-	time.Sleep(25 * time.Millisecond) // the run lasts at least its measured interval
-	const measured = 0.02
+	time.Sleep(505 * time.Millisecond) // the run lasts at least its measured interval
+	const measured = 0.5
 	n := int64(gen.Rate * measured)
 	p99, lag := 2.0, 0.1
 	if gen.Rate > e.capacity[config] {
@@ -94,7 +94,7 @@ func withKnee(t *testing.T, eng *kneeEngine) {
 }
 
 var capacityArgs = []string{"reproduce", "your-api", "--image", "theirs:1", "--port", "8080", "--config", "none:LOG=none", "--config", "console:LOG=console",
-	"--capacity", "--slo-p99", "10ms", "--duration", "1s", "--warmup-time", "0s"}
+	"--capacity", "--slo-p99", "10ms", "--duration", "500ms", "--warmup-time", "0s"}
 
 // TestCapacityGrowsAStepAtATime: each configuration's search takes the rule's steps
 // against a service whose p99 leaves the target at a known rate, one run each, the plan
