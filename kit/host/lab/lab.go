@@ -259,26 +259,32 @@ func (s *Session) Reproduce(ctx context.Context, onStart func(i int, pr experime
 	return o, err
 }
 
+// runFrom performs todo, its runs numbered from offset on in the progress callbacks:
+// the runs a plan added after its first ones go on counting where those ended.
+func (s *Session) runFrom(ctx context.Context, todo []experiment.PlannedRun, offset int) error {
+	onStart, onRun := s.Matrix.OnStart, s.Matrix.OnRun
+	defer func() { s.Matrix.OnStart, s.Matrix.OnRun = onStart, onRun }()
+	s.Matrix.OnStart = func(i int, pr experiment.PlannedRun) {
+		if onStart != nil {
+			onStart(offset+i, pr)
+		}
+	}
+	s.Matrix.OnRun = func(done int, line string, verified bool) {
+		if onRun != nil {
+			onRun(offset+done, line, verified)
+		}
+	}
+	return s.Matrix.Run(ctx, todo)
+}
+
 // rounds performs the missing runs, then judges the bundle as verify reads it and adds
 // a round, until the precision is reached or the rounds run out. The record is saved
 // with each judgement; until the rule stops, it says "interrupted", as a bundle left
 // by a crash between two saves must.
 func (s *Session) rounds(ctx context.Context) error {
-	onStart, onRun := s.Matrix.OnStart, s.Matrix.OnRun
-	defer func() { s.Matrix.OnStart, s.Matrix.OnRun = onStart, onRun }()
 	rec, todo, offset := s.precision, s.Runs, 0
 	for {
-		s.Matrix.OnStart = func(i int, pr experiment.PlannedRun) {
-			if onStart != nil {
-				onStart(offset+i, pr)
-			}
-		}
-		s.Matrix.OnRun = func(done int, line string, verified bool) {
-			if onRun != nil {
-				onRun(offset+done, line, verified)
-			}
-		}
-		if err := s.Matrix.Run(ctx, todo); err != nil {
+		if err := s.runFrom(ctx, todo, offset); err != nil {
 			return err
 		}
 		widest, err := s.judge()
@@ -316,21 +322,9 @@ func (s *Session) rounds(ctx context.Context) error {
 // planned runs grow with the plan, saved with each growth, so that a bundle left by a
 // crash between two saves still holds its plan to its runs.
 func (s *Session) grow(ctx context.Context, g experiment.Grower) error {
-	onStart, onRun := s.Matrix.OnStart, s.Matrix.OnRun
-	defer func() { s.Matrix.OnStart, s.Matrix.OnRun = onStart, onRun }()
 	todo, offset := s.Runs, 0
 	for {
-		s.Matrix.OnStart = func(i int, pr experiment.PlannedRun) {
-			if onStart != nil {
-				onStart(offset+i, pr)
-			}
-		}
-		s.Matrix.OnRun = func(done int, line string, verified bool) {
-			if onRun != nil {
-				onRun(offset+done, line, verified)
-			}
-		}
-		if err := s.Matrix.Run(ctx, todo); err != nil {
+		if err := s.runFrom(ctx, todo, offset); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
