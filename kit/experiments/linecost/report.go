@@ -85,17 +85,7 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 			}
 		}
 		for _, d := range bs {
-			s := report.Series{Name: d.label, Colour: d.colour}
-			for _, way := range ways {
-				v := report.Absent
-				if c := d.cond(lang, way); c != nil {
-					if e := d.figures.of(*c, "ns_per_line"); e.Value > 0 {
-						v = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
-					}
-				}
-				s.Values = append(s.Values, v)
-			}
-			g.Series = append(g.Series, s)
+			g.Series = append(g.Series, report.Series{Name: d.label, Colour: d.colour, Values: d.perLine(lang, ways)})
 		}
 		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
 	}
@@ -125,6 +115,21 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 // cpuWallPlot sets each way's CPU time per line against its wall time, a colour per
 // bundle and a shape per way, both named in the legend: names written beside the points
 // would crowd where ways cost about the same.
+// perLine is the time per line of lang's ways in the bundle, each with its interval;
+// absent where the way did not run or has no figure.
+func (d drawn) perLine(lang string, ways []string) []report.Value {
+	out := make([]report.Value, len(ways))
+	for i, way := range ways {
+		out[i] = report.Absent
+		if c := d.cond(lang, way); c != nil {
+			if e := d.figures.of(*c, "ns_per_line"); e.Value > 0 {
+				out[i] = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
+			}
+		}
+	}
+	return out
+}
+
 func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
 	title := lang + ": CPU against wall time per line"
 	ch := report.NewChart(title, "wall ns per line (log scale)", "CPU ns per line (log scale)")
@@ -265,17 +270,7 @@ func headline(bs []drawn, langs, ways []string, pub Published) report.Figure {
 			if len(bs) > 1 {
 				name = d.label + " " + lang
 			}
-			s := report.Series{Name: name, Colour: report.Colour(len(g.Series))}
-			for _, way := range ways {
-				v := report.Absent
-				if c := d.cond(lang, way); c != nil {
-					if e := d.figures.of(*c, "ns_per_line"); e.Value > 0 {
-						v = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
-					}
-				}
-				s.Values = append(s.Values, v)
-			}
-			g.Series = append(g.Series, s)
+			g.Series = append(g.Series, report.Series{Name: name, Colour: report.Colour(len(g.Series)), Values: d.perLine(lang, ways)})
 		}
 	}
 	return report.Bars("Time per line, every language", "ns per line (log scale)", ways, g, true)
