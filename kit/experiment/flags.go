@@ -210,7 +210,15 @@ func (d durationIn) Set(s string) error {
 }
 
 // FormatSeconds says seconds as a duration flag spells them ("1m30s").
-func FormatSeconds(s float64) string { return time.Duration(math.Round(s * 1e9)).String() }
+//
+// A value beyond what a time.Duration holds (about 292 years), which only a forged
+// manifest carries, is written in seconds rather than overflowed into a negative.
+func FormatSeconds(s float64) string {
+	if ns := math.Round(s * 1e9); math.Abs(ns) < math.MaxInt64 {
+		return time.Duration(ns).String()
+	}
+	return strconv.FormatFloat(s, 'g', -1, 64) + "s"
+}
 
 // Bytes binds a size flag (128MiB, 1g) to a field that keeps bytes.
 func Bytes(p *int64) flag.Value { return bytesValue{p} }

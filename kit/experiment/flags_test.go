@@ -174,3 +174,13 @@ func TestFormatLogOptsSortsByKey(t *testing.T) {
 		t.Errorf("%q", s)
 	}
 }
+
+// FormatSeconds spells what a flag takes, and says a forged manifest's 1e308 s as
+// seconds rather than as an overflowed, negative duration.
+func TestFormatSecondsNeverOverflows(t *testing.T) {
+	for s, want := range map[float64]string{90: "1m30s", 0.5: "500ms", 1e308: "1e+308s", -1e308: "-1e+308s"} {
+		if got := experiment.FormatSeconds(s); got != want {
+			t.Errorf("FormatSeconds(%g) = %q, want %q", s, got, want)
+		}
+	}
+}
