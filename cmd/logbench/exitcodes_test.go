@@ -110,21 +110,7 @@ func interrupted(t *testing.T, bin string, args []string) int {
 		t.Skip("no /proc")
 	}
 	cmd := exec.Command(bin, args...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for {
-		ticks, running := cpuTicks(cmd.Process.Pid)
-		if !running {
-			t.Fatal("it ended before it was signalled: the input is too small")
-		}
-		if ticks >= 20 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	exited := startBusy(t, cmd, func() string { return "" })
 	cmd.Process.Signal(syscall.SIGINT)
 	var err error
 	select {

@@ -71,21 +71,7 @@ func TestOfflineCommandsEndOnASignalAtOnce(t *testing.T) {
 			cmd := exec.Command(bin, tc.args...)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			for {
-				ticks, running := cpuTicks(cmd.Process.Pid)
-				if !running {
-					t.Fatalf("it ended before it was signalled: the input is too small\n%s%s", stdout.String(), stderr.String())
-				}
-				if ticks >= 20 { // 0.2 s at Linux's 100 ticks a second
-					break
-				}
-				time.Sleep(time.Millisecond)
-			}
+			exited := startBusy(t, cmd, func() string { return stdout.String() + stderr.String() })
 			signalled := time.Now()
 			cmd.Process.Signal(tc.sig)
 			var err error
@@ -113,5 +99,28 @@ func TestOfflineCommandsEndOnASignalAtOnce(t *testing.T) {
 				t.Errorf("temporary files left: %v", left)
 			}
 		})
+	}
+}
+
+// startBusy starts cmd and returns once it has used 0.2 s of CPU (20 of Linux's 100
+// ticks a second), busy with its input, rather than after a wall-clock wait that a
+// loaded machine would make too short; the channel gives its end. It fails the test if
+// cmd ends before, saying output().
+func startBusy(t *testing.T, cmd *exec.Cmd, output func() string) <-chan error {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		ticks, running := cpuTicks(cmd.Process.Pid)
+		if !running {
+			t.Fatalf("it ended before it was signalled: the input is too small\n%s", output())
+		}
+		if ticks >= 20 {
+			return exited
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
