@@ -10,6 +10,7 @@ import (
 	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/experiments/qps"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // TestReproduceQPSOnTheEngine runs a short qps matrix of every API (Node.js, Go, Python),
@@ -17,20 +18,7 @@ import (
 // json-file driver and the file lines from the volume, each equal to what the API
 // wrote; the engine's own CPU is measured; the bundle verifies, compares and reports.
 func TestReproduceQPSOnTheEngine(t *testing.T) {
-	enginetest.Require(t)
-	dir := filepath.Join(t.TempDir(), "bundle")
-	out, err := runApp(t, "reproduce", "--experiment", "qps", "--api", "all", "--configs", "none,console+file", "--reps", "1", "--duration", "1s", "--warmup-time", "500ms", "--wrk=false", "--speed-probe", "--out", dir)
-	if err != nil {
-		t.Fatalf("reproduce failed: %v\n%s", err, out)
-	}
-	files, err := bundle.ReadFolder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := qps.Experiment{}.Verify(files)
-	if !res.OK() {
-		t.Fatalf("the bundle does not verify: %v", res.Problems)
-	}
+	dir, out, files, res := reproduceQPS(t, "--api", "all", "--configs", "none,console+file", "--reps", "1", "--duration", "1s", "--warmup-time", "500ms", "--wrk=false", "--speed-probe")
 	body := string(files.Data[qps.RunsFile])
 	equal, none := 0, 0
 	for _, r := range res.Own.(*qps.Bundle).Runs {
@@ -130,20 +118,7 @@ func TestQPSWrkCrossCheckOnTheEngine(t *testing.T) {
 // stopped, consistently with its rows, and verifies. Whether a busy host reaches the
 // target in 3 rounds or runs out at 4 is the host's to decide, not the test's.
 func TestReproduceQPSUntilPreciseOnTheEngine(t *testing.T) {
-	enginetest.Require(t)
-	dir := filepath.Join(t.TempDir(), "bundle")
-	out, err := runApp(t, "reproduce", "qps", "--api", "go", "--configs", "none", "--duration", "2s", "--precision", "50%", "--max-reps", "4", "--out", dir)
-	if err != nil {
-		t.Fatalf("reproduce failed: %v\n%s", err, out)
-	}
-	files, err := bundle.ReadFolder(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := qps.Experiment{}.Verify(files)
-	if !res.OK() {
-		t.Fatalf("the bundle does not verify: %v\n%s", res.Problems, out)
-	}
+	dir, out, _, res := reproduceQPS(t, "--api", "go", "--configs", "none", "--duration", "2s", "--precision", "50%", "--max-reps", "4")
 	rec, b := res.Common.Precision, res.Own.(*qps.Bundle)
 	if rec == nil || rec.Target != 0.5 || rec.MinRounds != 3 || rec.MaxRounds != 4 {
 		t.Fatalf("record %+v", rec)
@@ -168,4 +143,26 @@ func TestReproduceQPSUntilPreciseOnTheEngine(t *testing.T) {
 	if out, err := runApp(t, "verify", dir); err != nil || !strings.Contains(out, "rounds until ±50%") {
 		t.Errorf("verify: %v\n%s", err, out)
 	}
+}
+
+// reproduceQPS runs a qps reproduction with args into a folder of the test's, and
+// returns the folder, the output, the bundle's files and its verification, which must
+// hold.
+func reproduceQPS(t *testing.T, args ...string) (string, string, *bundle.Files, *verify.Result) {
+	t.Helper()
+	enginetest.Require(t)
+	dir := filepath.Join(t.TempDir(), "bundle")
+	out, err := runApp(t, append(append([]string{"reproduce", "qps"}, args...), "--out", dir)...)
+	if err != nil {
+		t.Fatalf("reproduce failed: %v\n%s", err, out)
+	}
+	files, err := bundle.ReadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := qps.Experiment{}.Verify(files)
+	if !res.OK() {
+		t.Fatalf("the bundle does not verify: %v\n%s", res.Problems, out)
+	}
+	return dir, out, files, res
 }
