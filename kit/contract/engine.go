@@ -45,3 +45,10 @@ type Exit struct {
 	OOMKilled bool   `json:"oom_killed"`
 	LogTail   string `json:"log_tail,omitempty"`
 }
+
+// Usage is what one container used from its start, as the engine reads its cgroup: CPU
+// time and the highest memory it held (0 where the engine does not report a peak).
+type Usage struct {
+	CPUNanos        int64 `json:"cpu_ns"`
+	MemoryPeakBytes int64 `json:"memory_peak_bytes"`
+}

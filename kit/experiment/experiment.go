@@ -258,6 +258,12 @@ type ContainerSpec struct {
 	// HostPIDs puts the container in the host's PID namespace, so that it can read the
 	// engine's own processes in /proc (still read-only, no capabilities, unprivileged).
 	HostPIDs bool
+	// HostNetwork puts the container in the host's network namespace instead of the
+	// pod's: a receiver that the engine's daemon itself sends to (a syslog log driver
+	// dials from the host), listening on the host's loopback. It never owns the pod's
+	// network namespace, and a container started after it whose logging driver cannot
+	// reach it yet is started again until it can, for a few seconds.
+	HostNetwork bool
 	// Env are environment variables NAME=VALUE added to the image's.
 	Env []string
 	// MountPath puts the pod's volume at another path in this container than the pod's
@@ -299,6 +305,10 @@ type PodSpec struct {
 	// driver once the conductor has ended: each is stopped first, so that its driver
 	// has delivered every line, and its stdout is kept in PodResult.Logs.
 	CollectLogs []string
+	// MeasureUsage are the roles whose CPU and memory the engine reads from their
+	// cgroups once the conductor has ended (a program that reports none itself, such as
+	// a syslog receiver), kept in PodResult.Usage.
+	MeasureUsage []string
 }
 
 // PodResult is what a pod left behind.
@@ -308,6 +318,9 @@ type PodResult struct {
 	// Logs are the stdout of each role of PodSpec.CollectLogs, as the engine's logging
 	// driver gave it back; a role missing here could not be read (Failure says why).
 	Logs map[string][]byte
+	// Usage is what each role of PodSpec.MeasureUsage used, as the engine read it; a
+	// role missing here could not be read (Failure says why).
+	Usage map[string]contract.Usage
 	// Failure names what went wrong on the engine's side ("" when nothing did).
 	Failure string
 }

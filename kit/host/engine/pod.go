@@ -4,9 +4,11 @@ import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,13 +64,16 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 		volName = vol.Name
 	}
 
-	var owner string
+	var owner, ownerRole string
 	for _, c := range spec.Containers {
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
 		netMode := container.NetworkMode("none")
-		if owner != "" {
+		switch {
+		case c.HostNetwork:
+			netMode = "host"
+		case owner != "":
 			netMode = container.NetworkMode("container:" + owner)
 		}
 		var pidMode container.PidMode
@@ -113,8 +118,8 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 			return res, experiment.CreateError{Role: c.Role, Err: err}
 		}
 		ids[c.Role] = created.ID
-		if owner == "" {
-			owner = created.ID
+		if owner == "" && !c.HostNetwork {
+			owner, ownerRole = created.ID, c.Role
 		}
 	}
 
@@ -141,12 +146,12 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		if err := e.cli.ContainerStart(createCtx, ids[c.Role], container.StartOptions{}); err != nil {
-			// A container that joins the first one's network namespace cannot start once
+		if err := e.start(createCtx, spec, c, ids); err != nil {
+			// A container that joins the owner's network namespace cannot start once
 			// that one has exited (a service that dies at once): its exit, not the
 			// engine's refusal to join, is what the run has to say.
-			first := spec.Containers[0].Role
-			if ins, ierr := e.cli.ContainerInspect(waitCtx, ids[first]); c.Role != first && ierr == nil && ins.State != nil && !ins.State.Running {
+			first := ownerRole
+			if ins, ierr := e.cli.ContainerInspect(waitCtx, ids[first]); first != "" && c.Role != first && ierr == nil && ins.State != nil && !ins.State.Running {
 				res.Failure = fmt.Sprintf("%s container exited before %s could start", first, c.Role)
 				for _, started := range spec.Containers[:i] { // the engine gives the rest a code of its own
 					res.Exits = append(res.Exits, e.exitOf(waitCtx, started.Role, ids[started.Role]))
@@ -186,6 +191,18 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	}
 	<-streamed
 
+	// Usage first: stopping a container to read its logs back ends what it used.
+	for _, role := range spec.MeasureUsage {
+		u, err := e.usage(waitCtx, ids[role])
+		if err != nil {
+			res.Failure = joinText(res.Failure, fmt.Sprintf("reading the %s container's usage: %v", role, err))
+			continue
+		}
+		if res.Usage == nil {
+			res.Usage = map[string]contract.Usage{}
+		}
+		res.Usage[role] = u
+	}
 	res.Result, err = e.copyFile(waitCtx, ids[spec.Conductor], spec.ResultPath)
 	if err != nil {
 		res.Failure = joinText(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, err))
@@ -205,6 +222,52 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 		res.Logs[role] = logs
 	}
 	return res, nil
+}
+
+// logDriverPatience is how long a container whose logging driver cannot reach its
+// receiver yet (a syslog receiver of the pod still binding its port) is started again.
+const logDriverPatience = 15 * time.Second
+
+// start starts one container of the pod. A container with a logging driver of its own,
+// in a pod that has a receiver on the host's network, may find that receiver not yet
+// listening: the engine dials at start and refuses. It is started again until the
+// receiver answers or logDriverPatience has passed, and then the engine's own refusal
+// is the error.
+func (e *Engine) start(ctx context.Context, spec experiment.PodSpec, c experiment.ContainerSpec, ids map[string]string) error {
+	receiver := slices.ContainsFunc(spec.Containers, func(c experiment.ContainerSpec) bool { return c.HostNetwork })
+	deadline := time.Now().Add(logDriverPatience)
+	for {
+		err := e.cli.ContainerStart(ctx, ids[c.Role], container.StartOptions{})
+		if err == nil || c.LogDriver == "" || !receiver || !strings.Contains(err.Error(), "logging driver") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// usage reads a container's CPU time and peak memory from the engine's one-shot stats,
+// while it still runs.
+func (e *Engine) usage(ctx context.Context, id string) (contract.Usage, error) {
+	if id == "" {
+		return contract.Usage{}, errors.New("no such role in the pod")
+	}
+	resp, err := e.cli.ContainerStatsOneShot(ctx, id)
+	if err != nil {
+		return contract.Usage{}, err
+	}
+	defer resp.Body.Close()
+	var st container.StatsResponse
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&st); err != nil {
+		return contract.Usage{}, fmt.Errorf("decoding stats: %w", err)
+	}
+	if st.Read.IsZero() || st.CPUStats.CPUUsage.TotalUsage == 0 {
+		return contract.Usage{}, errors.New("the engine reported no CPU for it (not running?)")
+	}
+	return contract.Usage{CPUNanos: int64(st.CPUStats.CPUUsage.TotalUsage), MemoryPeakBytes: int64(st.MemoryStats.MaxUsage)}, nil
 }
 
 // maxLogBytes bounds the stdout the kit reads back from one container.
