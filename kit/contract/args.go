@@ -21,10 +21,14 @@ func argsOf(bind func(*flag.FlagSet)) []string {
 	return out
 }
 
+// LogToStdout, as the API's FIFO, has the Go API write its log to its standard output,
+// where the container engine's log driver takes it, and make no FIFO.
+const LogToStdout = "-"
+
 // APIArgs are the Go API's flags (cmd/incontainer/api).
 type APIArgs struct {
-	Mode        string // the fifo-stall logging mode
-	FIFO        string // the log FIFO
+	Mode        string // the logging mode
+	FIFO        string // the log FIFO, or LogToStdout
 	MaxLogBytes int64  // output-volume stop condition (0: none)
 	// AccessLog serves the qps experiment's API instead, with this access-log
 	// configuration: none, console, file or console+file ("": the fifo-stall API).
@@ -40,7 +44,7 @@ func DefaultAPIArgs() APIArgs {
 // Bind declares the flags on fs, each defaulting to a's value and setting it.
 func (a *APIArgs) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&a.Mode, "mode", a.Mode, "logging mode")
-	fs.StringVar(&a.FIFO, "fifo", a.FIFO, "log FIFO")
+	fs.StringVar(&a.FIFO, "fifo", a.FIFO, "log FIFO (-: standard output, no FIFO)")
 	fs.Int64Var(&a.MaxLogBytes, "max-log-bytes", a.MaxLogBytes, "output-volume stop condition (0: none)")
 	fs.StringVar(&a.AccessLog, "access-log", a.AccessLog, "serve the qps experiment's API instead, with this access-log configuration: none, console, file or console+file")
 	fs.StringVar(&a.LogDir, "log-dir", a.LogDir, "with -access-log: directory of the date-named log file")
