@@ -71,6 +71,9 @@ const SlowReaderBytesPerSec = 256 * 1024
 type ReaderArgs struct {
 	FIFO      string
 	RateBytes int64 // upper bound on bytes read per second (0: unlimited)
+	// Account runs every line read through an Accountant (ReaderStatus.Account): the
+	// log-driver experiment's numbered lines.
+	Account bool
 }
 
 // DefaultReaderArgs are the reader's defaults.
@@ -80,6 +83,7 @@ func DefaultReaderArgs() ReaderArgs { return ReaderArgs{FIFO: RunDir + "/log.fif
 func (a *ReaderArgs) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&a.FIFO, "fifo", a.FIFO, "log FIFO")
 	fs.Int64Var(&a.RateBytes, "rate-bytes", a.RateBytes, "upper bound on bytes read per second (0: unlimited)")
+	fs.BoolVar(&a.Account, "account", a.Account, "account every line read as a numbered line")
 }
 
 // Args are a's command line.

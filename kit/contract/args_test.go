@@ -34,7 +34,7 @@ func TestEveryProgramReadsBackWhatTheHostWrites(t *testing.T) {
 	if have := parsed(t, DefaultAPIArgs(), (*APIArgs).Bind, fifo.FIFOArgs()); have != fifo {
 		t.Errorf("api, fifo-stall's flags: %s", cmp.Diff(fifo, have))
 	}
-	reader := ReaderArgs{FIFO: "/y", RateBytes: 262144}
+	reader := ReaderArgs{FIFO: "/y", RateBytes: 262144, Account: true}
 	if have := parsed(t, DefaultReaderArgs(), (*ReaderArgs).Bind, reader.Args()); have != reader {
 		t.Errorf("reader: %s", cmp.Diff(reader, have))
 	}

@@ -164,6 +164,9 @@ type ReaderStatus struct {
 	PipeCapacityBytes int64        `json:"pipe_capacity_bytes"`
 	Process           ProcessFacts `json:"process"`
 	Err               string       `json:"error,omitempty"`
+	// Account is the lines read since the last reset, line by line; absent unless the
+	// reader accounts lines (ReaderArgs.Account).
+	Account *LineAccount `json:"account,omitempty"`
 }
 
 // ReaderReport is the reader's answer to PathReport.
