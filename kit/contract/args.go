@@ -106,6 +106,9 @@ type LoadgenArgs struct {
 	ReaderFIFO  string
 	ReaderRate  int64 // the reader's bound in bytes per second (0: none)
 	AsReader    bool
+	// NoReader conducts a run with no reader at all: the engine's log driver is the
+	// log's consumer, and the host reads the lines back.
+	NoReader bool
 }
 
 // DefaultLoadgenArgs are the load generator's defaults.
@@ -126,6 +129,8 @@ func (a *LoadgenArgs) Bind(fs *flag.FlagSet) {
 	fs.DurationVar(&p.RequestTimeout, "request-timeout", p.RequestTimeout, "timeout of one request")
 	fs.DurationVar(&p.MaxRunTime, "max-run-time", p.MaxRunTime, "stop condition on the whole run")
 	fs.BoolVar(&p.MeasureTimer, "measure-timer", p.MeasureTimer, "measure the clock and timers before the warm-up")
+	fs.BoolVar(&p.LossAllowed, "loss-allowed", p.LossAllowed, "lines may be lost: a drain also ends when the reader has read nothing for -quiet-period, and lines missing are no failure")
+	fs.DurationVar(&p.QuietPeriod, "quiet-period", p.QuietPeriod, "with -loss-allowed: how long the reader reads nothing before the drain ends")
 	fs.StringVar(&a.Sweep, "sweep", a.Sweep, "instead of a run, find the capacity: comma-separated rising rates (req/s)")
 	fs.DurationVar(&a.SweepStep, "sweep-step", a.SweepStep, "load per sweep rate")
 	fs.DurationVar(&a.SweepMaxLag, "sweep-max-lag", a.SweepMaxLag, "send-lag p99 a sweep rate must keep")
@@ -136,6 +141,7 @@ func (a *LoadgenArgs) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&a.ReaderFIFO, "reader-fifo", a.ReaderFIFO, "with -with-reader: the log FIFO")
 	fs.Int64Var(&a.ReaderRate, "reader-rate-bytes", a.ReaderRate, "with -with-reader: the reader's bound in bytes per second (0: none)")
 	fs.BoolVar(&a.AsReader, "as-reader", a.AsReader, "be the FIFO reader (how -with-reader starts its child)")
+	fs.BoolVar(&a.NoReader, "no-reader", a.NoReader, "conduct the run with no reader: neither wait for one nor read it, and wait for no drain")
 }
 
 // Args are a's command line.
