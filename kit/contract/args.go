@@ -21,10 +21,14 @@ func argsOf(bind func(*flag.FlagSet)) []string {
 	return out
 }
 
+// LogToStdout, as the API's FIFO, has the Go API write its log to its standard output,
+// where the container engine's log driver takes it, and make no FIFO.
+const LogToStdout = "-"
+
 // APIArgs are the Go API's flags (cmd/incontainer/api).
 type APIArgs struct {
-	Mode        string // the fifo-stall logging mode
-	FIFO        string // the log FIFO
+	Mode        string // the logging mode
+	FIFO        string // the log FIFO, or LogToStdout
 	MaxLogBytes int64  // output-volume stop condition (0: none)
 	// AccessLog serves the qps experiment's API instead, with this access-log
 	// configuration: none, console, file or console+file ("": the fifo-stall API).
@@ -40,7 +44,7 @@ func DefaultAPIArgs() APIArgs {
 // Bind declares the flags on fs, each defaulting to a's value and setting it.
 func (a *APIArgs) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&a.Mode, "mode", a.Mode, "logging mode")
-	fs.StringVar(&a.FIFO, "fifo", a.FIFO, "log FIFO")
+	fs.StringVar(&a.FIFO, "fifo", a.FIFO, "log FIFO (-: standard output, no FIFO)")
 	fs.Int64Var(&a.MaxLogBytes, "max-log-bytes", a.MaxLogBytes, "output-volume stop condition (0: none)")
 	fs.StringVar(&a.AccessLog, "access-log", a.AccessLog, "serve the qps experiment's API instead, with this access-log configuration: none, console, file or console+file")
 	fs.StringVar(&a.LogDir, "log-dir", a.LogDir, "with -access-log: directory of the date-named log file")
@@ -67,6 +71,9 @@ const SlowReaderBytesPerSec = 256 * 1024
 type ReaderArgs struct {
 	FIFO      string
 	RateBytes int64 // upper bound on bytes read per second (0: unlimited)
+	// Account runs every line read through an Accountant (ReaderStatus.Account): the
+	// log-driver experiment's numbered lines.
+	Account bool
 }
 
 // DefaultReaderArgs are the reader's defaults.
@@ -76,6 +83,7 @@ func DefaultReaderArgs() ReaderArgs { return ReaderArgs{FIFO: RunDir + "/log.fif
 func (a *ReaderArgs) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&a.FIFO, "fifo", a.FIFO, "log FIFO")
 	fs.Int64Var(&a.RateBytes, "rate-bytes", a.RateBytes, "upper bound on bytes read per second (0: unlimited)")
+	fs.BoolVar(&a.Account, "account", a.Account, "account every line read as a numbered line")
 }
 
 // Args are a's command line.
@@ -98,6 +106,9 @@ type LoadgenArgs struct {
 	ReaderFIFO  string
 	ReaderRate  int64 // the reader's bound in bytes per second (0: none)
 	AsReader    bool
+	// NoReader conducts a run with no reader at all: the engine's log driver is the
+	// log's consumer, and the host reads the lines back.
+	NoReader bool
 }
 
 // DefaultLoadgenArgs are the load generator's defaults.
@@ -118,6 +129,8 @@ func (a *LoadgenArgs) Bind(fs *flag.FlagSet) {
 	fs.DurationVar(&p.RequestTimeout, "request-timeout", p.RequestTimeout, "timeout of one request")
 	fs.DurationVar(&p.MaxRunTime, "max-run-time", p.MaxRunTime, "stop condition on the whole run")
 	fs.BoolVar(&p.MeasureTimer, "measure-timer", p.MeasureTimer, "measure the clock and timers before the warm-up")
+	fs.BoolVar(&p.LossAllowed, "loss-allowed", p.LossAllowed, "lines may be lost: a drain also ends when the reader has read nothing for -quiet-period, and lines missing are no failure")
+	fs.DurationVar(&p.QuietPeriod, "quiet-period", p.QuietPeriod, "with -loss-allowed: how long the reader reads nothing before the drain ends")
 	fs.StringVar(&a.Sweep, "sweep", a.Sweep, "instead of a run, find the capacity: comma-separated rising rates (req/s)")
 	fs.DurationVar(&a.SweepStep, "sweep-step", a.SweepStep, "load per sweep rate")
 	fs.DurationVar(&a.SweepMaxLag, "sweep-max-lag", a.SweepMaxLag, "send-lag p99 a sweep rate must keep")
@@ -128,6 +141,7 @@ func (a *LoadgenArgs) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&a.ReaderFIFO, "reader-fifo", a.ReaderFIFO, "with -with-reader: the log FIFO")
 	fs.Int64Var(&a.ReaderRate, "reader-rate-bytes", a.ReaderRate, "with -with-reader: the reader's bound in bytes per second (0: none)")
 	fs.BoolVar(&a.AsReader, "as-reader", a.AsReader, "be the FIFO reader (how -with-reader starts its child)")
+	fs.BoolVar(&a.NoReader, "no-reader", a.NoReader, "conduct the run with no reader: neither wait for one nor read it, and wait for no drain")
 }
 
 // Args are a's command line.

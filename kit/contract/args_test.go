@@ -34,13 +34,14 @@ func TestEveryProgramReadsBackWhatTheHostWrites(t *testing.T) {
 	if have := parsed(t, DefaultAPIArgs(), (*APIArgs).Bind, fifo.FIFOArgs()); have != fifo {
 		t.Errorf("api, fifo-stall's flags: %s", cmp.Diff(fifo, have))
 	}
-	reader := ReaderArgs{FIFO: "/y", RateBytes: 262144}
+	reader := ReaderArgs{FIFO: "/y", RateBytes: 262144, Account: true}
 	if have := parsed(t, DefaultReaderArgs(), (*ReaderArgs).Bind, reader.Args()); have != reader {
 		t.Errorf("reader: %s", cmp.Diff(reader, have))
 	}
-	lg := LoadgenArgs{Run: RunParams{Rate: 12.5, Duration: 3 * time.Second, WarmupCount: 4, RequestTimeout: 7 * time.Second, MaxRunTime: time.Minute, MeasureTimer: true},
+	lg := LoadgenArgs{Run: RunParams{Rate: 12.5, Duration: 3 * time.Second, WarmupCount: 4, RequestTimeout: 7 * time.Second, MaxRunTime: time.Minute, MeasureTimer: true,
+		LossAllowed: true, QuietPeriod: 1500 * time.Millisecond},
 		Sweep: "100,200", SweepStep: time.Second, SweepMaxLag: 2 * time.Millisecond, SweepTrials: 5, GOMAXPROCS: 2, Result: "/r.json",
-		WithReader: true, ReaderFIFO: "/f", ReaderRate: 1000, AsReader: true}
+		WithReader: true, ReaderFIFO: "/f", ReaderRate: 1000, AsReader: true, NoReader: true}
 	if have := parsed(t, DefaultLoadgenArgs(), (*LoadgenArgs).Bind, lg.Args()); have != lg {
 		t.Errorf("loadgen: %s", cmp.Diff(lg, have))
 	}

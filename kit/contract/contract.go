@@ -164,6 +164,9 @@ type ReaderStatus struct {
 	PipeCapacityBytes int64        `json:"pipe_capacity_bytes"`
 	Process           ProcessFacts `json:"process"`
 	Err               string       `json:"error,omitempty"`
+	// Account is the lines read since the last reset, line by line; absent unless the
+	// reader accounts lines (ReaderArgs.Account).
+	Account *LineAccount `json:"account,omitempty"`
 }
 
 // ReaderReport is the reader's answer to PathReport.
@@ -217,6 +220,13 @@ type RunParams struct {
 	MaxRunTime time.Duration `json:"max_run_time_ns"`
 	// MeasureTimer has the conductor measure its clock and timers before the warm-up.
 	MeasureTimer bool `json:"measure_timer"`
+	// LossAllowed is for a log path that may lose lines, which the experiment counts
+	// (the log-driver experiment): waiting for a drain also ends once the reader's byte
+	// count has not grown for QuietPeriod, and bytes read short of those written are
+	// not a failure. A corrupted line still is, so the reader must account lines
+	// (ReaderArgs.Account).
+	LossAllowed bool          `json:"loss_allowed,omitempty"`
+	QuietPeriod time.Duration `json:"quiet_period_ns,omitempty"`
 }
 
 // Count is the number of measured requests.
@@ -233,6 +243,9 @@ type Result struct {
 	LoadStart    int64 `json:"load_start_ns"`    // first scheduled send
 	LastResponse int64 `json:"last_response_ns"` // end of the last response body
 	LogsRead     int64 `json:"logs_read_ns"`     // the reader's read that completed the log; 0 if never
+	// LastRead is the reader's last read of the run: with lines lost, the log never
+	// completes, and the drain ends here. 0 without a reader or a read.
+	LastRead int64 `json:"last_read_ns,omitempty"`
 
 	// Cgroup snapshots: after the reset that follows warm-up, and at the end of the
 	// response observation interval (API) or of the run (reader, load generator).

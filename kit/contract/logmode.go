@@ -2,12 +2,15 @@ package contract
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// LogMode names one way the fifo-stall experiment's APIs log a request: the API's
-// -mode takes it (kit/incontainer/logmode does the logging in Go, images/api-python in
-// Python), and the host derives from it the bytes and lines a run must have written.
+// LogMode names one way the kit's APIs log a request, in the fifo-stall experiment
+// (LogModes) or the log-driver one (ModeNumbered): the API's -mode takes it
+// (kit/incontainer/logmode does the logging in Go, images/api-python the published
+// modes in Python), and the host derives from it the bytes and lines a run must have
+// written.
 type LogMode string
 
 // The modes, in the order the article publishes them.
@@ -21,8 +24,16 @@ const (
 	ModeJSONQueue        LogMode = "json-queue"         // build it, hand the write to a bounded queue
 )
 
-// LogModes lists every mode in published order.
+// LogModes lists every mode fifo-stall publishes, in published order: the modes its
+// plans iterate and its bundles may hold.
 var LogModes = []LogMode{ModeNone, ModeShort1, ModeShort10, ModeJSONOnly, ModeJSONPrebuiltSync, ModeJSONSync, ModeJSONQueue}
+
+// ModeNumbered writes one numbered line (NumberedLine) per request, synchronously: the
+// log-driver experiment's mode, which the API takes and fifo-stall does not publish.
+const ModeNumbered LogMode = "numbered"
+
+// knownLogModes are the modes the API takes: the published ones and numbered.
+var knownLogModes = append(slices.Clone(LogModes), ModeNumbered)
 
 // Record sizes, newline included.
 const (
@@ -32,23 +43,30 @@ const (
 	QueueCapacity = 256
 )
 
-// ParseLogMode turns a mode's name into a LogMode.
-func ParseLogMode(s string) (LogMode, error) {
-	for _, m := range LogModes {
-		if string(m) == s {
-			return m, nil
-		}
+// ParseLogMode turns the name of any mode the API takes, numbered included, into a
+// LogMode.
+func ParseLogMode(s string) (LogMode, error) { return parseLogMode(s, knownLogModes) }
+
+// ParsePublishedLogMode turns the name of one of LogModes into a LogMode, refusing
+// numbered: what fifo-stall accepts.
+func ParsePublishedLogMode(s string) (LogMode, error) { return parseLogMode(s, LogModes) }
+
+func parseLogMode(s string, known []LogMode) (LogMode, error) {
+	if i := slices.Index(known, LogMode(s)); i >= 0 {
+		return known[i], nil
 	}
-	return "", fmt.Errorf("unknown logging mode %q (known: %s)", s, strings.Join(LogModeNames(), ", "))
+	return "", fmt.Errorf("unknown logging mode %q (known: %s)", s, strings.Join(names(known), ", "))
 }
 
-// LogModeNames returns the names of all modes.
-func LogModeNames() []string {
-	names := make([]string, len(LogModes))
-	for i, m := range LogModes {
-		names[i] = string(m)
+// LogModeNames returns the names of the published modes (LogModes).
+func LogModeNames() []string { return names(LogModes) }
+
+func names(modes []LogMode) []string {
+	out := make([]string, len(modes))
+	for i, m := range modes {
+		out[i] = string(m)
 	}
-	return names
+	return out
 }
 
 // BytesPerRequest is how many log bytes the mode writes for one request.
@@ -56,6 +74,8 @@ func (m LogMode) BytesPerRequest() int {
 	switch m {
 	case ModeShort1:
 		return ShortLineBytes
+	case ModeNumbered:
+		return NumberedLineBytes
 	case ModeShort10:
 		return 10 * ShortLineBytes
 	case ModeJSONPrebuiltSync, ModeJSONSync, ModeJSONQueue:
@@ -67,7 +87,7 @@ func (m LogMode) BytesPerRequest() int {
 // LinesPerRequest is how many log lines the mode writes for one request.
 func (m LogMode) LinesPerRequest() int {
 	switch m {
-	case ModeShort1, ModeJSONPrebuiltSync, ModeJSONSync, ModeJSONQueue:
+	case ModeShort1, ModeNumbered, ModeJSONPrebuiltSync, ModeJSONSync, ModeJSONQueue:
 		return 1
 	case ModeShort10:
 		return 10

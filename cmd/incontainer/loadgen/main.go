@@ -34,6 +34,10 @@ func main() {
 	if a.AsReader {
 		os.Exit(runReader(ctx, a.ReaderFIFO, a.ReaderRate))
 	}
+	if a.NoReader && a.WithReader {
+		fmt.Fprintln(os.Stderr, "loadgen: -no-reader and -with-reader: a run has a reader or none")
+		os.Exit(contract.ExitNoResult)
+	}
 	if a.WithReader {
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
@@ -51,6 +55,9 @@ func main() {
 		WorkloadURL: "http://" + control.Loopback(contract.WorkloadPort) + "/",
 		Progress:    os.Stdout,
 		Poll:        20 * time.Millisecond,
+	}
+	if a.NoReader {
+		c.Reader = nil
 	}
 	if a.Sweep != "" {
 		rates, err := parseRates(a.Sweep)

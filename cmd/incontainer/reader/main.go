@@ -25,6 +25,7 @@ func main() {
 		FIFOPath:        a.FIFO,
 		RateBytesPerSec: a.RateBytes,
 		Control:         control.Loopback(contract.ReaderPort),
+		Account:         a.Account,
 	})
 	if err := r.Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "reader:", err)

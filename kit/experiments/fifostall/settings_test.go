@@ -57,6 +57,15 @@ func TestOneRunIsTheConditionItsFlagsName(t *testing.T) {
 	if _, err := (Experiment{}).PlanSingleRun(all); err == nil || !strings.Contains(err.Error(), "one run has one API") {
 		t.Errorf("--api all: %v", err)
 	}
+	// The API's numbered mode is the log-driver experiment's, not one fifo-stall
+	// publishes.
+	numbered := Experiment{}.SingleRunParams()
+	if err := experiment.FlagSet("run", numbered).Parse([]string{"--mode", "numbered"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Experiment{}).PlanSingleRun(numbered); err == nil || !strings.Contains(err.Error(), `unknown logging mode "numbered"`) {
+		t.Errorf("--mode numbered: %v", err)
+	}
 
 	cal := Experiment{}.CalibrationParams()
 	calFlags := experiment.FlagSet("calibrate", cal)

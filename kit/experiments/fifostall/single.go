@@ -60,7 +60,7 @@ func (s singleRun) Check() error {
 			if len(s.Modes) != 1 {
 				return usagef("--mode %s: one run has one logging mode", strings.Join(s.Modes, ","))
 			}
-			if _, err := contract.ParseLogMode(s.Modes[0]); err != nil {
+			if _, err := contract.ParsePublishedLogMode(s.Modes[0]); err != nil {
 				return usagef("--mode: %v", err)
 			}
 			return nil

@@ -1,6 +1,6 @@
 // Package apiserver is the Go implementation of the API under test: net/http over
 // HTTP/1.1, a small fixed hash computation and the same small JSON body for every
-// request, and one of the seven logging modes writing to the log FIFO.
+// request, and one of the logging modes writing to the log FIFO or to standard output.
 package apiserver
 
 import (
@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -26,11 +27,13 @@ import (
 
 // Config says how to serve.
 type Config struct {
-	Mode        contract.LogMode
+	Mode contract.LogMode
+	// FIFOPath is the log FIFO; contract.LogToStdout writes the log to Stdout instead.
 	FIFOPath    string
-	MaxLogBytes int64  // output-volume stop condition; 0 means none
-	Workload    string // listen address of the request path
-	Control     string // listen address of the control port
+	Stdout      io.Writer // nil: the process's standard output
+	MaxLogBytes int64     // output-volume stop condition; 0 means none
+	Workload    string    // listen address of the request path
+	Control     string    // listen address of the control port
 }
 
 // Server is one API process.
@@ -57,7 +60,7 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Run serves until ctx ends. The control port answers at once; the request path opens
-// once the FIFO has a reader.
+// once the FIFO has a reader, or at once when the log goes to standard output.
 func (s *Server) Run(ctx context.Context) error {
 	ctl, err := net.Listen("tcp", s.cfg.Control)
 	if err != nil {
@@ -67,11 +70,7 @@ func (s *Server) Run(ctx context.Context) error {
 	go ctlServer.Serve(ctl)
 	defer ctlServer.Close()
 
-	if err := fifo.Make(s.cfg.FIFOPath); err != nil {
-		return err
-	}
-	// Opening for write blocks until the reader opens the other end.
-	out, err := openWhenReady(ctx, s.cfg.FIFOPath)
+	out, err := s.openLog(ctx)
 	if err != nil {
 		return err
 	}
@@ -99,6 +98,29 @@ func (s *Server) Run(ctx context.Context) error {
 	<-ctx.Done()
 	return nil
 }
+
+// openLog opens the log's output: standard output, which stays open, or the FIFO.
+func (s *Server) openLog(ctx context.Context) (io.WriteCloser, error) {
+	if s.cfg.FIFOPath == contract.LogToStdout {
+		if s.cfg.Stdout != nil {
+			return nopCloser{s.cfg.Stdout}, nil
+		}
+		return nopCloser{os.Stdout}, nil
+	}
+	if err := fifo.Make(s.cfg.FIFOPath); err != nil {
+		return nil, err
+	}
+	// Opening for write blocks until the reader opens the other end.
+	f, err := openWhenReady(ctx, s.cfg.FIFOPath)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
 
 func openWhenReady(ctx context.Context, path string) (*os.File, error) {
 	type result struct {

@@ -1,7 +1,9 @@
 // Package conductor runs the reference protocol of one run from inside the pod: wait
 // for the API and the reader, warm up, wait until every warm-up byte is read, reset the
 // counters, offer the open-loop load, note the API's CPU at the last response, wait for
-// the drain, and collect everything into one contract.Result.
+// the drain, and collect everything into one contract.Result. A run may have no reader
+// (the engine's log driver is the log's consumer), or allow lines to be lost
+// (contract.RunParams.LossAllowed).
 package conductor
 
 import (
@@ -24,6 +26,8 @@ import (
 
 // Conductor drives one run.
 type Conductor struct {
+	// Reader is nil for a run without one: then the conductor neither waits for nor
+	// reads a reader, and waits for no drain.
 	API, Reader *control.Client
 	WorkloadURL string
 	Cgroup      cgroupstat.Reader
@@ -46,15 +50,18 @@ func (c *Conductor) Run(ctx context.Context, p contract.RunParams) contract.Resu
 			res.StopCondition = fmt.Sprintf("run time cap of %v reached", p.MaxRunTime)
 		}
 	}
-	res.Failure = joinFailures(res.Failure, verify(res))
+	res.Failure = joinFailures(res.Failure, verify(res, c.Reader != nil))
 	c.say("done: %s", orText(res.Failure, "verified"))
 	return res
 }
 
 func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract.Result) error {
-	c.say("waiting for api and reader")
+	if p.LossAllowed && p.QuietPeriod <= 0 {
+		return fmt.Errorf("loss allowed with a quiet period of %v: a drain would end at its first look", p.QuietPeriod)
+	}
+	c.say("waiting for %s", c.awaited())
 	if err := c.waitReady(ctx); err != nil {
-		return fmt.Errorf("waiting for api and reader: %w", err)
+		return fmt.Errorf("waiting for %s: %w", c.awaited(), err)
 	}
 
 	if p.MeasureTimer {
@@ -66,15 +73,15 @@ func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract
 	res.WarmupStart = warmStart.UnixNano()
 	res.Warmup = loadgen.Offer(ctx, loadgen.Plan{URL: c.WorkloadURL, Rate: p.Rate, Count: p.WarmupCount,
 		Start: warmStart, FirstSeq: -int64(p.WarmupCount), Timeout: p.RequestTimeout})
-	if _, err := c.waitDrained(ctx); err != nil {
+	if err := c.waitDrained(ctx, p); err != nil {
 		return fmt.Errorf("draining warm-up logs: %w", err)
 	}
-	if err := errors.Join(c.API.Post(ctx, contract.PathReset), c.Reader.Post(ctx, contract.PathReset)); err != nil {
+	if err := errors.Join(c.API.Post(ctx, contract.PathReset), c.readerDo(func() error { return c.Reader.Post(ctx, contract.PathReset) })); err != nil {
 		return fmt.Errorf("resetting counters: %w", err)
 	}
 	var api contract.APIStatus
 	var reader contract.ReaderStatus
-	if err := errors.Join(c.API.Get(ctx, contract.PathStatus, &api), c.Reader.Get(ctx, contract.PathStatus, &reader)); err != nil {
+	if err := errors.Join(c.API.Get(ctx, contract.PathStatus, &api), c.readerDo(func() error { return c.Reader.Get(ctx, contract.PathStatus, &reader) })); err != nil {
 		return fmt.Errorf("counters after reset: %w", err)
 	}
 	res.APIAtReset, res.ReaderAtReset = api.Cgroup, reader.Cgroup
@@ -106,7 +113,7 @@ func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract
 
 	c.say("drain: %d log bytes generated", api.Counters.Generated.Bytes)
 	drainErr := func() error {
-		if _, err := c.waitDrained(ctx); err != nil {
+		if err := c.waitDrained(ctx, p); err != nil {
 			return fmt.Errorf("draining logs: %w", err)
 		}
 		return nil
@@ -114,12 +121,33 @@ func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract
 	// Collect whatever there is, drained or not: a failed run is still evidence.
 	reportCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if err := errors.Join(c.API.Get(reportCtx, contract.PathReport, &res.API), c.Reader.Get(reportCtx, contract.PathReport, &res.Reader)); err != nil {
+	if err := errors.Join(c.API.Get(reportCtx, contract.PathReport, &res.API), c.readerDo(func() error { return c.Reader.Get(reportCtx, contract.PathReport, &res.Reader) })); err != nil {
 		return errors.Join(drainErr, fmt.Errorf("collecting reports: %w", err))
 	}
 	res.LoadgenAtEnd, _ = c.Cgroup.Read()
-	res.LogsRead = logsRead(res)
+	if c.Reader != nil {
+		res.LogsRead = logsRead(res)
+		if n := len(res.Reader.Read); n > 0 {
+			res.LastRead = res.Reader.Read[n-1].UnixNano
+		}
+	}
 	return drainErr
+}
+
+// readerDo is do when the run has a reader, nothing when it has none.
+func (c *Conductor) readerDo(do func() error) error {
+	if c.Reader == nil {
+		return nil
+	}
+	return do()
+}
+
+// awaited names what the conductor waits for to start.
+func (c *Conductor) awaited() string {
+	if c.Reader == nil {
+		return "api"
+	}
+	return "api and reader"
 }
 
 // logsRead is the time of the read that brought the reader level with everything the
@@ -143,7 +171,7 @@ func (c *Conductor) waitReady(ctx context.Context) error {
 	for {
 		var api contract.APIStatus
 		var reader contract.ReaderStatus
-		err := errors.Join(c.API.Get(ctx, contract.PathStatus, &api), c.Reader.Get(ctx, contract.PathStatus, &reader))
+		err := errors.Join(c.API.Get(ctx, contract.PathStatus, &api), c.readerDo(func() error { return c.Reader.Get(ctx, contract.PathStatus, &reader) }))
 		if err == nil && api.Ready {
 			return nil
 		}
@@ -154,37 +182,61 @@ func (c *Conductor) waitReady(ctx context.Context) error {
 }
 
 // waitDrained waits until the API has written all it generated and the reader has read
-// all of it.
-func (c *Conductor) waitDrained(ctx context.Context) (int64, error) {
+// all of it; with loss allowed, or until the reader has read nothing for the quiet
+// period. Without a reader there is no drain to wait for.
+func (c *Conductor) waitDrained(ctx context.Context, p contract.RunParams) error {
+	if c.Reader == nil {
+		return nil
+	}
+	lastRead, grew := int64(-1), time.Now()
 	for {
 		var api contract.APIStatus
 		var reader contract.ReaderStatus
 		if err := errors.Join(c.API.Get(ctx, contract.PathStatus, &api), c.Reader.Get(ctx, contract.PathStatus, &reader)); err != nil {
-			return 0, err
+			return err
 		}
 		if api.Counters.Failure != "" {
-			return 0, fmt.Errorf("api: %s", api.Counters.Failure)
+			return fmt.Errorf("api: %s", api.Counters.Failure)
 		}
 		gen := api.Counters.Generated.Bytes
 		if api.Counters.Written.Bytes == gen && reader.Counts.Bytes >= gen {
-			return gen, nil
+			return nil
+		}
+		if p.LossAllowed {
+			if now := time.Now(); reader.Counts.Bytes != lastRead {
+				lastRead, grew = reader.Counts.Bytes, now
+			} else if quiet := now.Sub(grew); quiet >= p.QuietPeriod {
+				c.say("drain: the reader read nothing for %v, %d of %d bytes written", quiet.Round(time.Millisecond), reader.Counts.Bytes, api.Counters.Written.Bytes)
+				return nil
+			}
 		}
 		if err := sleep(ctx, c.Poll); err != nil {
-			return 0, fmt.Errorf("%w (api wrote %d of %d bytes, reader read %d)", err, api.Counters.Written.Bytes, gen, reader.Counts.Bytes)
+			return fmt.Errorf("%w (api wrote %d of %d bytes, reader read %d)", err, api.Counters.Written.Bytes, gen, reader.Counts.Bytes)
 		}
 	}
 }
 
-// verify checks the proof that no log byte was lost. Failed requests are data (the
-// errors column), not a reason to discard the run.
-func verify(res contract.Result) string {
+// verify checks the proof that no log byte was lost, or with loss allowed that none
+// the reader read was damaged; without a reader, only the API's part of it. Failed
+// requests are data (the errors column), not a reason to discard the run.
+func verify(res contract.Result, withReader bool) string {
 	var problems []string
 	gen, wrote, read := res.API.Counters.Generated, res.API.Counters.Written, res.Reader.Counts
 	if gen != wrote {
 		problems = append(problems, fmt.Sprintf("api generated %d bytes/%d lines/%.12s but wrote %d/%d/%.12s", gen.Bytes, gen.Lines, gen.SHA256, wrote.Bytes, wrote.Lines, wrote.SHA256))
 	}
-	if wrote != read {
-		problems = append(problems, fmt.Sprintf("api wrote %d bytes/%d lines/%.12s but reader read %d/%d/%.12s", wrote.Bytes, wrote.Lines, wrote.SHA256, read.Bytes, read.Lines, read.SHA256))
+	if account := res.Reader.Account; withReader {
+		switch {
+		case !res.Params.LossAllowed:
+			if wrote != read {
+				problems = append(problems, fmt.Sprintf("api wrote %d bytes/%d lines/%.12s but reader read %d/%d/%.12s", wrote.Bytes, wrote.Lines, wrote.SHA256, read.Bytes, read.Lines, read.SHA256))
+			}
+		case account == nil:
+			problems = append(problems, "loss allowed, but the reader did not account its lines: a damaged line would pass unseen")
+		}
+		if account != nil && account.Corrupted > 0 {
+			problems = append(problems, fmt.Sprintf("reader: %d corrupted lines", account.Corrupted))
+		}
 	}
 	if n := res.API.Counters.QueueDrops; n > 0 {
 		problems = append(problems, fmt.Sprintf("%d records dropped by the full queue", n))

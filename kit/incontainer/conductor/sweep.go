@@ -15,7 +15,7 @@ import (
 func (c *Conductor) Sweep(ctx context.Context, p contract.SweepParams) contract.SweepResult {
 	res := contract.SweepResult{Params: p}
 	if err := c.waitReady(ctx); err != nil {
-		res.Failure = fmt.Sprintf("waiting for api and reader: %v", err)
+		res.Failure = fmt.Sprintf("waiting for %s: %v", c.awaited(), err)
 		return res
 	}
 	if len(p.Rates) > 0 {

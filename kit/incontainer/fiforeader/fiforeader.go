@@ -1,6 +1,7 @@
 // Package fiforeader is the log sink's reader: it reads the FIFO in fixed-size reads,
 // optionally paced to an upper bound of bytes per second, counts bytes, newlines and
-// SHA-256, keeps a timeline of bytes read, and discards the content.
+// SHA-256, keeps a timeline of bytes read, optionally accounts every line as a
+// numbered line, and discards the content.
 package fiforeader
 
 import (
@@ -32,6 +33,8 @@ type Config struct {
 	// RateBytesPerSec bounds the bytes read per second; 0 reads as fast as it can.
 	RateBytesPerSec int64
 	Control         string // listen address of the control port
+	// Account runs every line read through a contract.Accountant.
+	Account bool
 }
 
 // Reader reads one FIFO.
@@ -44,13 +47,18 @@ type Reader struct {
 
 	mu       sync.Mutex
 	timeline []contract.Sample
+	account  *contract.Accountant // nil unless cfg.Account
 	capacity int64
 	readErr  error
 }
 
 // New returns a reader for cfg.
 func New(cfg Config) *Reader {
-	return &Reader{cfg: cfg, counts: tally.New(), process: procinfo.Read()}
+	r := &Reader{cfg: cfg, counts: tally.New(), process: procinfo.Read()}
+	if cfg.Account {
+		r.account = contract.NewAccountant()
+	}
+	return r
 }
 
 // Pacer returns the limiter of the pacing rule: after every read the reader waits until
@@ -120,6 +128,9 @@ func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter
 			total := r.counts.Bytes()
 			r.mu.Lock()
 			r.timeline = append(r.timeline, contract.Sample{UnixNano: now, Bytes: total})
+			if r.account != nil {
+				r.account.Write(buf[:n])
+			}
 			r.mu.Unlock()
 			if pacer != nil {
 				// Wait on the kernel's clock: the runtime's timers would wake up to a
@@ -131,6 +142,12 @@ func (r *Reader) consume(ctx context.Context, src io.Reader, pacer *rate.Limiter
 			}
 		}
 		if err != nil {
+			if errors.Is(err, io.EOF) && r.account != nil {
+				// The writer has gone: a line it began and did not end never will.
+				r.mu.Lock()
+				r.account.Finish()
+				r.mu.Unlock()
+			}
 			return err
 		}
 	}
@@ -140,6 +157,10 @@ func (r *Reader) status() contract.ReaderStatus {
 	st := contract.ReaderStatus{Counts: r.counts.Snapshot(), RateBytesPerSec: r.cfg.RateBytesPerSec, Process: r.process}
 	r.mu.Lock()
 	st.PipeCapacityBytes = r.capacity
+	if r.account != nil {
+		account := r.account.Account()
+		st.Account = &account
+	}
 	if r.readErr != nil {
 		st.Err = r.readErr.Error()
 	}
@@ -160,6 +181,9 @@ func (r *Reader) controlHandler() http.Handler {
 		r.mu.Lock()
 		r.counts.Reset()
 		r.timeline = nil
+		if r.account != nil {
+			r.account.Reset()
+		}
 		r.mu.Unlock()
 	})
 	mux.HandleFunc("GET "+contract.PathReport, func(w http.ResponseWriter, _ *http.Request) {

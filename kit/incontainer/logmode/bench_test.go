@@ -3,8 +3,6 @@ package logmode
 import (
 	"io"
 	"testing"
-
-	"github.com/logbench/logbench/kit/contract"
 )
 
 // BenchmarkLog is one request's logging work per mode, as the caller sees it, into a
@@ -13,7 +11,7 @@ import (
 // besides the write itself. For json-queue the queue is made large enough for the whole
 // benchmark, so that only the caller's side (building, counting, enqueueing) is timed.
 func BenchmarkLog(b *testing.B) {
-	for _, mode := range contract.LogModes {
+	for _, mode := range allModes {
 		b.Run(string(mode), func(b *testing.B) {
 			sink := NewSyncSink(io.Discard, 0)
 			if mode.Queued() {

@@ -1,9 +1,12 @@
 // Package logmode does the logging work of the seven modes of the reference experiment
-// (contract.LogMode) in the Go API: what each builds per request, how it hands the record
-// to the sink, and the exact bytes it produces.
+// and the log-driver experiment's numbered mode (contract.LogMode) in the Go API: what
+// each builds per request, how it hands the record to the sink, and the exact bytes it
+// produces.
 package logmode
 
 import (
+	"errors"
+	"sync"
 	"time"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -21,6 +24,11 @@ type Logger struct {
 	sink     *Sink
 	builder  *recordBuilder
 	prebuilt []byte
+
+	// numbering makes taking a line's number and handing the line to the sink one
+	// step, so that the lines reach the output in their numbers' order.
+	numbering sync.Mutex
+	nextLine  int64 // from 0 at start, never reset
 }
 
 // NewLogger prepares mode's work. sink may be nil for modes that write nothing.
@@ -63,6 +71,8 @@ func (l *Logger) Log(seq int64) (Spans, error) {
 		return spans, nil
 	case contract.ModeJSONPrebuiltSync:
 		return l.emit(spans, l.prebuilt)
+	case contract.ModeNumbered:
+		return l.emitNumbered()
 	}
 	start := time.Now()
 	record, err := l.builder.build(start, seq)
@@ -77,5 +87,25 @@ func (l *Logger) emit(spans Spans, record []byte) (Spans, error) {
 	start := time.Now()
 	err := l.sink.Emit(record)
 	spans.LogCall = time.Since(start)
+	return spans, err
+}
+
+// emitNumbered writes the next numbered line. Building it is the generation; waiting
+// for the number and writing are the logging call.
+func (l *Logger) emitNumbered() (Spans, error) {
+	var spans Spans
+	start := time.Now()
+	l.numbering.Lock()
+	defer l.numbering.Unlock()
+	numbered := time.Now()
+	line := contract.NumberedLine(l.nextLine)
+	built := time.Now()
+	err := l.sink.Emit(line)
+	spans.Generate = built.Sub(numbered)
+	spans.LogCall = numbered.Sub(start) + time.Since(built)
+	// A line over the output cap was never generated: its number is the next line's.
+	if !errors.Is(err, ErrOutputCap) {
+		l.nextLine++
+	}
 	return spans, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -11,8 +12,11 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 )
 
+// allModes are the published modes and numbered.
+var allModes = append(slices.Clone(contract.LogModes), contract.ModeNumbered)
+
 func TestEveryModeWritesItsExactBytesPerRequest(t *testing.T) {
-	for _, mode := range contract.LogModes {
+	for _, mode := range allModes {
 		t.Run(string(mode), func(t *testing.T) {
 			var out bytes.Buffer
 			sink := NewSyncSink(&out, 0)
@@ -156,6 +160,70 @@ func TestParseRejectsUnknownModes(t *testing.T) {
 		if have, err := contract.ParseLogMode(string(m)); err != nil || have != m {
 			t.Fatalf("contract.ParseLogMode(%q) = %q, %v", m, have, err)
 		}
+	}
+}
+
+// TestNumberedLinesCountFromZeroWhateverTheRequests: the lines are numbered by the
+// logger, from 0, not by the requests' numbers (the warm-up's are negative), and a
+// reset of the counters does not start them again.
+func TestNumberedLinesCountFromZeroWhateverTheRequests(t *testing.T) {
+	var out bytes.Buffer
+	sink := NewSyncSink(&out, 0)
+	logger, err := NewLogger(contract.ModeNumbered, sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for i, seq := range []int64{-2, -1, 0, 7, 7, 3} {
+		if i == 2 {
+			sink.Reset()
+		}
+		spans, err := logger.Log(seq)
+		if err != nil || spans.Generate <= 0 || spans.LogCall <= 0 {
+			t.Fatalf("request %d: %+v, %v", seq, spans, err)
+		}
+		want = append(want, contract.NumberedLine(int64(i))...)
+	}
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("wrote\n%s\nwant\n%s", out.Bytes(), want)
+	}
+	if c := sink.Counters(); c.Written.Lines != 4 || c.Written.Bytes != 4*contract.NumberedLineBytes {
+		t.Fatalf("counters since the reset: %+v", c.Written)
+	}
+}
+
+// TestConcurrentNumberedLinesAreWrittenInTheirOrder: requests log at once, and the
+// stream is every number once, in order.
+func TestConcurrentNumberedLinesAreWrittenInTheirOrder(t *testing.T) {
+	var out bytes.Buffer
+	sink := NewSyncSink(&out, 0)
+	logger, _ := NewLogger(contract.ModeNumbered, sink)
+	var wg sync.WaitGroup
+	const requests = 256
+	for seq := range int64(requests) {
+		wg.Go(func() { logger.Log(seq) })
+	}
+	wg.Wait()
+	var a contract.Accountant
+	a.Write(out.Bytes())
+	a.Finish()
+	if have := a.Account(); have.Received != requests || have.MaxSeq != requests-1 || have.Reordered != 0 || have.Corrupted != 0 || have.Duplicated != 0 {
+		t.Fatalf("%+v", have)
+	}
+}
+
+// TestANumberedLineOverTheCapTakesNoNumber: the cap refuses the line before it is
+// generated, so the next line written would have its number.
+func TestANumberedLineOverTheCapTakesNoNumber(t *testing.T) {
+	var out bytes.Buffer
+	sink := NewSyncSink(&out, 300)
+	logger, _ := NewLogger(contract.ModeNumbered, sink)
+	var err error
+	for seq := int64(0); err == nil && seq < 10; seq++ {
+		_, err = logger.Log(seq)
+	}
+	if !errors.Is(err, ErrOutputCap) || out.Len() != 2*contract.NumberedLineBytes || logger.nextLine != 2 {
+		t.Fatalf("err = %v, %d bytes, next line %d", err, out.Len(), logger.nextLine)
 	}
 }
 

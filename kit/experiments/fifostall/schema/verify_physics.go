@@ -160,7 +160,7 @@ func (v *verifier) wallPhysics(i int) {
 // that failed when the reader went away) never were in the pipe: they are added.
 func (v *verifier) backlogPhysics(i int) {
 	r := v.runRows[i]
-	mode, err := contract.ParseLogMode(r.Mode)
+	mode, err := contract.ParsePublishedLogMode(r.Mode)
 	if err != nil || mode.BytesPerRequest() == 0 {
 		return
 	}

@@ -123,7 +123,7 @@ func (v *verifier) requestRules() {
 // with errors, a request may not have reached the API, so no more than that.
 func (v *verifier) linesRule(i int, at func(column, have, want, rule, msg string)) {
 	r := v.runRows[i]
-	mode, err := contract.ParseLogMode(r.Mode)
+	mode, err := contract.ParsePublishedLogMode(r.Mode)
 	if err != nil || !r.Verified {
 		return
 	}
@@ -307,7 +307,7 @@ const recordTolerance = 200e-6
 // response; a verified run without errors has m records per request in timeline.csv.
 func (v *verifier) recordsRule(i int) {
 	r := v.runRows[i]
-	mode, err := contract.ParseLogMode(r.Mode)
+	mode, err := contract.ParsePublishedLogMode(r.Mode)
 	m := mode.LinesPerRequest()
 	if err != nil || !r.Verified || r.Errors != 0 || m == 0 || len(v.reqOf[i]) == 0 {
 		return
