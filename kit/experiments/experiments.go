@@ -10,13 +10,14 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/experiments/linecost"
+	"github.com/logbench/logbench/kit/experiments/logdriver"
 	"github.com/logbench/logbench/kit/experiments/qps"
 	"github.com/logbench/logbench/kit/experiments/yourapi"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // All are the experiments, the first the default of reproduce.
-var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment{}, linecost.Experiment{}, yourapi.Experiment{}}
+var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment{}, linecost.Experiment{}, yourapi.Experiment{}, logdriver.Experiment}
 
 // Default is reproduce's experiment when none is named.
 var Default = All[0]

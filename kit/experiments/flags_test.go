@@ -34,6 +34,12 @@ var other = map[string]map[string]string{
 		"pids-limit": "64", "writable-root": "true", "keep-user": "true", "cap-add": "DAC_OVERRIDE", "new-privileges": "true",
 		"arrivals": "poisson", "capacity": "true", "slo-p99": "20ms", "capacity-start": "200", "capacity-resolution": "5%", "capacity-max-steps": "6",
 	},
+	"log-driver": {
+		"drivers": "local,syslog-udp", "driver-modes": "non-blocking", "buffer-sizes": "64k", "consumers": "slow", "receivers": "syslog-ng",
+		"rates": "200,400", "consumer-rate": "32k", "queue-messages": "50", "duration": "4s", "quiet": "1s", "request-timeout": "10s",
+		"api-cpus": "1", "api-memory": "256MiB", "consumer-cpus": "0.25", "consumer-memory": "64MiB", "loadgen-cpus": "1",
+		"loadgen-memory": "256MiB", "pids-limit": "64",
+	},
 	"line-cost": {
 		"languages": "go", "ways": "format,fsync", "lines": "5000", "fsync-lines": "2000", "trials": "3",
 		"warmup-trials": "2", "line-rate": "500", "queue-full": "drop", "queue-size": "64", "volume": "mine",

@@ -25,6 +25,7 @@ func TestTwoBadFlagsSayTheSameFirstProblem(t *testing.T) {
 		"qps":        {[]string{"--pipelining", "0", "--connections", "0"}, "--connections 0:"},
 		"line-cost":  {[]string{"--trials", "1", "--lines", "5"}, "--lines 5:"},
 		"your-api":   {[]string{"--loadgen-memory", "1MiB", "--api-memory", "1MiB"}, "--api-memory 1MiB:"},
+		"log-driver": {[]string{"--rates", "0", "--drivers", "gelf"}, "--drivers: unknown"},
 	}
 	for _, e := range All {
 		c, ok := bad[e.Name()]

@@ -36,6 +36,7 @@ func main() {
 	srv, err := apiserver.New(apiserver.Config{
 		Mode:        contract.LogMode(a.Mode),
 		FIFOPath:    a.FIFO,
+		Stdout:      os.Stdout,
 		MaxLogBytes: a.MaxLogBytes,
 		Workload:    control.Loopback(contract.WorkloadPort),
 		Control:     control.Loopback(contract.APIControlPort),

@@ -41,9 +41,16 @@ type Experiment[P experiment.Params, R any] struct {
 	// each the values of Axes in that order.
 	Axes       []string
 	Conditions func(p P) []Cell
-	// Images are the images every run needs; Pod is one run's containers.
+	// Images are every image the experiment's runs may need; Needs, when set, says which
+	// a plan needs (when the parameters choose them). Pod is one run's containers.
 	Images []string
+	Needs  func(p P) []string
 	Pod    func(p P, c Cell, runID string, images map[string]string) experiment.PodSpec
+	// Target, when set, refuses in one line an engine the plan cannot run on (a log
+	// driver it does not have), before any image is built. Notes, when set, say what
+	// the plan leaves out, and why.
+	Target func(p P, env experiment.Env) error
+	Notes  func(p P) []string
 	// Observe turns what a run's pod left into its row's observed columns (the run's ID,
 	// round and axes among them); Judge derives the rest from the row alone (verified,
 	// the failure). verify runs Judge again on every row and compares.
@@ -75,6 +82,15 @@ type tabularManifest[P experiment.Params] struct {
 func (t *Experiment[P, R]) Name() string    { return t.Info.Name }
 func (t *Experiment[P, R]) Summary() string { return t.Info.Summary }
 func (t *Experiment[P, R]) Source() string  { return t.Info.Source }
+
+// ImagesFor names every image the experiment's plans may need, for `logbench build`;
+// a tabular experiment has no --api to choose among.
+func (t *Experiment[P, R]) ImagesFor(api string) ([]string, error) {
+	if api != "" && api != "all" {
+		return nil, experiment.Usagef("%s has no --api: it builds %s", t.Info.Name, strings.Join(t.Images, ", "))
+	}
+	return t.Images, nil
+}
 
 // Params are the parameters at their defaults.
 func (t *Experiment[P, R]) Params() experiment.Params { return t.Defaults() }
@@ -247,11 +263,31 @@ func (p *tabularPlan[P, R]) Conditions() []experiment.Condition {
 	}
 	return out
 }
-func (p *tabularPlan[P, R]) Rounds() int                     { return p.b.M.Rounds }
-func (p *tabularPlan[P, R]) SetRounds(n int)                 { p.b.M.Rounds = n }
-func (p *tabularPlan[P, R]) Images() []string                { return p.b.t.Images }
-func (p *tabularPlan[P, R]) Bundle() experiment.Bundle       { return p.b }
-func (p *tabularPlan[P, R]) Target(env experiment.Env) error { return nil }
+func (p *tabularPlan[P, R]) Rounds() int               { return p.b.M.Rounds }
+func (p *tabularPlan[P, R]) SetRounds(n int)           { p.b.M.Rounds = n }
+func (p *tabularPlan[P, R]) Bundle() experiment.Bundle { return p.b }
+
+func (p *tabularPlan[P, R]) Images() []string {
+	if p.b.t.Needs != nil {
+		return p.b.t.Needs(p.b.M.Parameters)
+	}
+	return p.b.t.Images
+}
+
+func (p *tabularPlan[P, R]) Target(env experiment.Env) error {
+	if p.b.t.Target == nil {
+		return nil
+	}
+	return p.b.t.Target(p.b.M.Parameters, env)
+}
+
+// Notes are what the plan leaves out (experiment.Noter).
+func (p *tabularPlan[P, R]) Notes() []string {
+	if p.b.t.Notes == nil {
+		return nil
+	}
+	return p.b.t.Notes(p.b.M.Parameters)
+}
 func (p *tabularPlan[P, R]) Pod(c experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
 	return p.b.t.Pod(p.b.M.Parameters, c.(Cell), runID, images)
 }
@@ -387,8 +423,13 @@ func differing(a, b any) []string {
 }
 
 func isNaN(v any) bool {
-	f, ok := v.(float64)
-	return ok && f != f
+	switch f := v.(type) {
+	case float64:
+		return f != f
+	case bundle.Opt:
+		return f != f
+	}
+	return false
 }
 
 func fieldsOf(t reflect.Type) []bundle.Field { return bundle.FieldsOfType(t) }

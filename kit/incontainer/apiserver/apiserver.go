@@ -30,7 +30,7 @@ type Config struct {
 	Mode contract.LogMode
 	// FIFOPath is the log FIFO; contract.LogToStdout writes the log to Stdout instead.
 	FIFOPath    string
-	Stdout      io.Writer // nil: the process's standard output
+	Stdout      io.Writer // the process's standard output, which its main hands over
 	MaxLogBytes int64     // output-volume stop condition; 0 means none
 	Workload    string    // listen address of the request path
 	Control     string    // listen address of the control port
@@ -102,10 +102,10 @@ func (s *Server) Run(ctx context.Context) error {
 // openLog opens the log's output: standard output, which stays open, or the FIFO.
 func (s *Server) openLog(ctx context.Context) (io.WriteCloser, error) {
 	if s.cfg.FIFOPath == contract.LogToStdout {
-		if s.cfg.Stdout != nil {
-			return nopCloser{s.cfg.Stdout}, nil
+		if s.cfg.Stdout == nil {
+			return nil, errors.New("the log goes to standard output, but none was given")
 		}
-		return nopCloser{os.Stdout}, nil
+		return nopCloser{s.cfg.Stdout}, nil
 	}
 	if err := fifo.Make(s.cfg.FIFOPath); err != nil {
 		return nil, err

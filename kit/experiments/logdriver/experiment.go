@@ -1,0 +1,377 @@
+// Package logdriver is the FIFO stall at the engine's door: an API whose console goes
+// through the container engine's log driver to a log consumer, under open-loop load.
+// A blocking driver behind a slow consumer holds the API's writes, and so its requests;
+// a non-blocking one (or UDP syslog) loses lines instead. Every line is numbered and
+// summed, read back and accounted for: received, lost (which ranges), duplicated,
+// reordered, corrupted. The kit owns everything else (kit/experiment/tabular).
+package logdriver
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/docker/go-units"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+)
+
+// Experiment is the log-driver experiment, declared.
+var Experiment = &tabular.Experiment[*Params, Row]{
+	Info: tabular.Info{Name: "log-driver",
+		Summary: "the FIFO stall at the engine's log driver: p99 added by a blocking driver behind a slow consumer, lines lost by a non-blocking one",
+		Source:  "seed 000's FIFO stall (experiment.md), moved to the engine's log drivers; no published figures"},
+	Defaults:   DefaultParams,
+	Axes:       []string{"driver", "mode", "buffer", "consumer", "receiver", "rate_rps"},
+	Conditions: conditions,
+	Images:     []string{"api", "loadgen", "reader", "rsyslog", "syslog-ng"},
+	Needs:      needs,
+	Pod:        pod,
+	Observe:    observe,
+	Judge:      judge,
+	Target:     target,
+	Notes:      notes,
+	Runs: bundle.Table{File: "runs.csv", Name: "runs",
+		Text: "One row per run, failed ones too: the load, the latency from the scheduled send, and every log line accounted for."},
+	Metrics: []compare.Metric{
+		{Name: "latency_p99_ms", Title: "p99 latency from the scheduled send", Headline: true},
+		{Name: "lines_lost", Title: "log lines lost", Headline: true},
+		{Name: "latency_p50_ms", Title: "p50 latency from the scheduled send"},
+		{Name: "requests_failed", Title: "requests failed"},
+		{Name: "drain_s", Title: "time the consumer took to read the last line after the last response"},
+		{Name: "api_cpu_cores", Title: "the API's CPU"},
+		{Name: "receiver_cpu_s", Title: "the syslog receiver's CPU time"},
+	},
+}
+
+// LineBytes is a numbered line's length, newline included.
+const LineBytes = contract.NumberedLineBytes
+
+// Axis values of the conditions that have no such axis.
+const (
+	noBuffer   = "-" // a blocking driver has no ring buffer
+	noReceiver = "-" // the engine writes the file itself
+	engineFile = "engine"
+)
+
+// conditions are the plan's cells: every driver, mode, buffer size (non-blocking only),
+// consumer (syslog only) and receiver (syslog only), at every rate.
+func conditions(p *Params) []tabular.Cell {
+	var out []tabular.Cell
+	for _, d := range p.Drivers {
+		for _, m := range p.Modes {
+			buffers := []string{noBuffer}
+			if m == "non-blocking" {
+				buffers = nil
+				for _, b := range p.BufferSizes {
+					buffers = append(buffers, units.BytesSize(float64(b)))
+				}
+			}
+			consumers, receivers := []string{engineFile}, []string{noReceiver}
+			if isSyslog(d) {
+				consumers, receivers = p.Consumers, p.Receivers
+			}
+			for _, b := range buffers {
+				for _, c := range consumers {
+					for _, r := range receivers {
+						for _, rate := range p.Rates {
+							out = append(out, tabular.Cell{d, m, b, c, r, strconv.FormatFloat(rate, 'g', -1, 64)})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// notes say what the plan leaves out.
+func notes(p *Params) []string {
+	if slices.ContainsFunc(p.Drivers, isSyslog) {
+		return nil
+	}
+	return []string{"json-file and local have no consumer of their own to slow: the engine writes the file; --consumers and --receivers apply to the syslog drivers"}
+}
+
+// needs are the images of a plan: the API, the load generator, and for syslog the
+// reader and the receivers.
+func needs(p *Params) []string {
+	names := []string{"api", "loadgen"}
+	if slices.ContainsFunc(p.Drivers, isSyslog) {
+		names = append(names, "reader")
+		names = append(names, p.Receivers...)
+	}
+	return names
+}
+
+// target refuses, before anything starts, drivers the engine does not have: Podman has
+// no syslog driver and no local.
+func target(p *Params, env experiment.Env) error {
+	if env.Engine.Kind != contract.EnginePodman {
+		return nil
+	}
+	for _, d := range p.Drivers {
+		if d != JSONFile {
+			return experiment.Usagef("--drivers %s: Podman's engine offers json-file (k8s-file) of these; it has no %s driver", d, d)
+		}
+	}
+	return nil
+}
+
+const fifoPath = contract.RunDir + "/log.fifo"
+
+// port is the receiver's port on the host's loopback, from the run's ID: each run its
+// own, below Linux's ephemeral ports.
+func port(runID string) int {
+	h := fnv.New32a()
+	h.Write([]byte(runID))
+	return 20000 + int(h.Sum32()%10000)
+}
+
+// pod is one run: the receiver (syslog), the API, the reader (syslog) and the load
+// generator that conducts.
+func pod(p *Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
+	driver, mode, buffer, consumer, receiver, rate := c[0], c[1], c[2], c[3], c[4], c[5]
+	l := p.Limits
+	api := contract.DefaultAPIArgs()
+	api.Mode, api.FIFO = string(contract.ModeNumbered), "-"
+	apiC := experiment.ContainerSpec{Role: "api", Image: images["api"], Cmd: api.FIFOArgs(),
+		NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
+		LogDriver: driver, LogOpts: map[string]string{"mode": mode}}
+	if buffer != noBuffer {
+		apiC.LogOpts["max-buffer-size"] = buffer
+	}
+	lg := contract.DefaultLoadgenArgs()
+	lg.Run.Rate, _ = strconv.ParseFloat(rate, 64)
+	lg.Run.Duration = time.Duration(p.DurationS * float64(time.Second))
+	lg.Run.RequestTimeout = time.Duration(p.RequestTimeout * float64(time.Second))
+	lg.Run.WarmupCount = 0 // every line the API writes is accounted for: none before the reset
+	lg.Run.LossAllowed, lg.Run.QuietPeriod = true, time.Duration(p.QuietS*float64(time.Second))
+	lg.Run.MaxRunTime = lg.Run.Duration + 3*lg.Run.RequestTimeout + 2*time.Minute
+	loadgenC := experiment.ContainerSpec{Role: "loadgen", Image: images["loadgen"],
+		NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes}
+	spec := experiment.PodSpec{RunID: runID, Conductor: "loadgen", MountPath: contract.RunDir, ResultPath: lg.Result,
+		User: contract.User, PidsLimit: l.PidsLimit}
+	if !isSyslog(driver) {
+		lg.NoReader = true
+		loadgenC.Cmd = lg.Args()
+		spec.Containers = []experiment.ContainerSpec{apiC, loadgenC}
+		spec.CollectLogs = []string{"api"}
+		return spec
+	}
+	proto := "tcp"
+	if driver == SyslogUDP {
+		proto = "udp"
+	}
+	pt := port(runID)
+	apiC.LogDriver = "syslog"
+	apiC.LogOpts["syslog-address"] = fmt.Sprintf("%s://127.0.0.1:%d", proto, pt)
+	for k, v := range syslogOpts {
+		apiC.LogOpts[k] = v
+	}
+	reader := contract.ReaderArgs{FIFO: fifoPath, Account: true}
+	if consumer == "slow" {
+		reader.RateBytes = p.ConsumerRate
+	}
+	loadgenC.Cmd = lg.Args()
+	spec.Containers = []experiment.ContainerSpec{
+		{Role: "receiver", Image: images[receiver], HostNetwork: true,
+			NanoCPUs: experiment.NanoCPUs(l.ConsumerCPUs), MemoryBytes: l.ConsumerMemoryBytes,
+			Env: []string{"LOGBENCH_SYSLOG_PORT=" + strconv.Itoa(pt), "LOGBENCH_QUEUE_MESSAGES=" + strconv.Itoa(p.QueueMessages), "LOGBENCH_FIFO=" + fifoPath}},
+		apiC,
+		{Role: "reader", Image: images["reader"], Cmd: reader.Args(),
+			NanoCPUs: experiment.NanoCPUs(l.ConsumerCPUs), MemoryBytes: l.ConsumerMemoryBytes},
+		loadgenC,
+	}
+	spec.MeasureUsage = []string{"receiver"}
+	return spec
+}
+
+// syslogOpts have the engine's syslog driver send each line's text alone, so that the
+// receiver writes back exactly the line the API printed.
+var syslogOpts = map[string]string{"syslog-format": "rfc5424", "tag": "logbench"}
+
+// Row is one run (runs.csv).
+type Row struct {
+	RunID    string `csv:"run_id" doc:"The run."`
+	Driver   string `csv:"driver" doc:"The engine's log driver: json-file, local, syslog-tcp or syslog-udp."`
+	Mode     string `csv:"mode" doc:"The driver's mode: blocking or non-blocking."`
+	Buffer   string `csv:"buffer" doc:"The non-blocking driver's max-buffer-size; - for a blocking one."`
+	Consumer string `csv:"consumer" doc:"fast or slow (the reader of the receiver's output at the consumer rate); engine where the engine writes the file itself."`
+	Receiver string `csv:"receiver" doc:"The syslog receiver; - where there is none."`
+	RateRPS  string `csv:"rate_rps" unit:"1/s" doc:"The offered load."`
+	Round    int    `csv:"round" unit:"1" doc:"The round, from 1."`
+
+	Requests       int     `csv:"requests" unit:"1" doc:"Requests the load sent in the measured interval."`
+	RequestsFailed int     `csv:"requests_failed" unit:"1" doc:"Requests that failed or timed out."`
+	LatencyP50Ms   float64 `csv:"latency_p50_ms" unit:"ms" doc:"Median latency, from each request's scheduled send to the end of its response."`
+	LatencyP99Ms   float64 `csv:"latency_p99_ms" unit:"ms" doc:"99th percentile latency, the same way."`
+	LatencyMaxMs   float64 `csv:"latency_max_ms" unit:"ms" doc:"The longest latency."`
+	SendLagP99Ms   float64 `csv:"send_lag_p99_ms" unit:"ms" doc:"How late the load sent its requests against their schedule, 99th percentile: the generator's own limit."`
+
+	LinesWritten    int64  `csv:"lines_written" unit:"1" doc:"Lines the API wrote to its console, warm-up included (its own count)."`
+	LinesReceived   int64  `csv:"lines_received" unit:"1" doc:"Distinct intact lines read back from the consumer's end."`
+	LinesLost       int64  `csv:"lines_lost" unit:"1" doc:"Lines written and never read back: lines_written - lines_received."`
+	LinesDuplicated int64  `csv:"lines_duplicated" unit:"1" doc:"Lines read back more than once."`
+	LinesReordered  int64  `csv:"lines_reordered" unit:"1" doc:"Lines read back after a line written later."`
+	LinesCorrupted  int64  `csv:"lines_corrupted" unit:"1" doc:"Lines read back changed (their sum, length or number wrong): a run with one is not data."`
+	LostRanges      string `csv:"lost_ranges" doc:"The numbers of the lines lost, as ranges first-last (at most 100 ranges, then the count of the rest)."`
+
+	DrainS         bundle.Opt `csv:"drain_s" unit:"s" doc:"From the last response to the consumer's last line read; absent where the engine writes the file."`
+	APICPUCores    float64    `csv:"api_cpu_cores" unit:"1" doc:"The API's CPU over the measured interval, in cores (its cgroup)."`
+	ReaderCPUCores bundle.Opt `csv:"reader_cpu_cores" unit:"1" doc:"The reader's CPU from the reset to the end, in cores (its cgroup); syslog runs only."`
+	ReceiverCPUS   bundle.Opt `csv:"receiver_cpu_s" unit:"s" doc:"The syslog receiver's CPU time over its life, as the engine read its cgroup."`
+	ReceiverMemory bundle.Opt `csv:"receiver_memory_peak_bytes" unit:"By" doc:"The syslog receiver's peak memory, as the engine read its cgroup."`
+
+	PredictedStallS   bundle.Opt `csv:"predicted_stall_s" unit:"s" doc:"The model's time from the start of the load to full buffers (model.go); absent when they never fill."`
+	PredictedP99AddMs float64    `csv:"predicted_p99_added_ms" unit:"ms" doc:"The model's latency added to the 99th percentile by a blocking path."`
+	PredictedLost     float64    `csv:"predicted_lines_lost" unit:"1" doc:"The model's lines lost by a path that does not block."`
+
+	Observed string `csv:"observed_failure" doc:"What the engine and the conductor saw go wrong."`
+	Verified bool   `csv:"verified" doc:"The run is data: it went as planned and no line came back changed."`
+	Failure  string `csv:"failure" doc:"Why the run is not data."`
+}
+
+// observe reads what a run's pod left into its row.
+func observe(p *Params, run experiment.Run) Row {
+	c := run.Condition.(tabular.Cell)
+	r := Row{RunID: run.ID, Driver: c[0], Mode: c[1], Buffer: c[2], Consumer: c[3], Receiver: c[4], RateRPS: c[5], Round: run.Round,
+		Observed: run.Failure, DrainS: bundle.None, ReaderCPUCores: bundle.None, ReceiverCPUS: bundle.None, ReceiverMemory: bundle.None}
+	var res contract.Result
+	if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
+		r.Observed = experiment.JoinFailures(r.Observed, "unreadable result: "+err.Error())
+		return r
+	}
+	r.Observed = experiment.JoinFailures(r.Observed, res.Failure)
+	var lat, lag []float64
+	for _, o := range res.Requests {
+		r.Requests++
+		if !o.OK() {
+			r.RequestsFailed++
+			continue
+		}
+		lat = append(lat, float64(o.Latency())/1e6)
+		lag = append(lag, float64(o.SendLag())/1e6)
+	}
+	if len(lat) > 0 {
+		r.LatencyP50Ms, r.LatencyP99Ms, r.LatencyMaxMs = stats.NearestRank(lat, 50), stats.NearestRank(lat, 99), stats.Max(lat)
+		r.SendLagP99Ms = stats.NearestRank(lag, 99)
+	}
+	r.LinesWritten = res.API.Counters.Written.Lines
+	r.APICPUCores = contract.MeanCores(res.APIAtReset, res.APIAtLastResponse)
+	var acc *contract.LineAccount
+	if isSyslog(r.Driver) {
+		acc = res.Reader.Account
+		r.ReaderCPUCores = bundle.OptIf(res.Reader.Cgroup.UnixNano > 0, contract.MeanCores(res.ReaderAtReset, res.Reader.Cgroup))
+		if res.LastRead > 0 && res.LastResponse > 0 {
+			r.DrainS = bundle.Opt(math.Max(0, float64(res.LastRead-res.LastResponse)/1e9))
+		}
+		if u, ok := run.Pod.Usage["receiver"]; ok {
+			r.ReceiverCPUS, r.ReceiverMemory = bundle.Opt(float64(u.CPUNanos)/1e9), bundle.Opt(float64(u.MemoryPeakBytes))
+		}
+	} else if logs, ok := run.Pod.Logs["api"]; ok {
+		a := contract.NewAccountant()
+		for _, line := range splitLines(logs) {
+			a.Add(line)
+		}
+		account := a.Account()
+		acc = &account
+	}
+	if acc == nil {
+		r.Observed = experiment.JoinFailures(r.Observed, "no line was read back")
+		return r
+	}
+	r.LinesReceived, r.LinesDuplicated, r.LinesReordered, r.LinesCorrupted = acc.Received, acc.Duplicated, acc.Reordered, acc.Corrupted
+	r.LostRanges = lostRanges(*acc, r.LinesWritten)
+	return r
+}
+
+// splitLines are a stream's lines, each with its newline; a last partial line too.
+func splitLines(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) > 0 {
+		i := slices.Index(b, '\n')
+		if i < 0 {
+			return append(out, b)
+		}
+		out = append(out, b[:i+1])
+		b = b[i+1:]
+	}
+	return out
+}
+
+// lostRanges are the missing ranges the account kept, and the tail no line reached.
+func lostRanges(a contract.LineAccount, written int64) string {
+	var parts []string
+	for _, g := range a.Missing {
+		parts = append(parts, rangeText(g.First, g.Last))
+	}
+	if a.MissingRanges > int64(len(a.Missing)) {
+		parts = append(parts, fmt.Sprintf("and %d more ranges", a.MissingRanges-int64(len(a.Missing))))
+	}
+	next := a.MaxSeq + 1
+	if a.Received == 0 {
+		next = 0
+	}
+	if written > next {
+		parts = append(parts, rangeText(next, written-1))
+	}
+	return strings.Join(parts, " ")
+}
+
+func rangeText(first, last int64) string {
+	if first == last {
+		return strconv.FormatInt(first, 10)
+	}
+	return fmt.Sprintf("%d-%d", first, last)
+}
+
+// judge derives the rest of a row from its observed columns: lines lost, the model's
+// prediction, and whether the run is data.
+func judge(p *Params, r *Row) {
+	r.LinesLost = r.LinesWritten - r.LinesReceived
+	m := modelOf(p, r)
+	r.PredictedStallS = bundle.None
+	if s := m.StallS(); !math.IsInf(s, 1) {
+		r.PredictedStallS = bundle.Opt(s)
+	}
+	r.PredictedP99AddMs, r.PredictedLost = m.AddedP99Ms(), m.LostLines()
+	r.Failure = r.Observed
+	rate, _ := strconv.ParseFloat(r.RateRPS, 64)
+	if want := int(rate*p.DurationS + 0.5); r.Failure == "" && r.Requests != want {
+		r.Failure = fmt.Sprintf("%d requests measured, %d planned", r.Requests, want)
+	}
+	if r.LinesCorrupted > 0 {
+		r.Failure = experiment.JoinFailures(r.Failure, fmt.Sprintf("%d lines came back changed", r.LinesCorrupted))
+	}
+	if r.LinesLost < 0 {
+		r.Failure = experiment.JoinFailures(r.Failure, fmt.Sprintf("%d lines read back of %d written", r.LinesReceived, r.LinesWritten))
+	}
+	r.Verified = r.Failure == ""
+}
+
+// modelOf is the model of a row's condition.
+func modelOf(p *Params, r *Row) Model {
+	rate, _ := strconv.ParseFloat(r.RateRPS, 64)
+	var ring int64
+	if r.Buffer != noBuffer {
+		ring, _ = units.RAMInBytes(r.Buffer)
+	}
+	consumer := math.Inf(1)
+	if r.Consumer == "slow" {
+		consumer = float64(p.ConsumerRate)
+	}
+	return Model{RateRPS: rate, LineBytes: LineBytes, ConsumerBps: consumer, DurationS: p.DurationS,
+		Blocking:    r.Mode == "blocking" && r.Driver != SyslogUDP,
+		BufferBytes: Buffer(isSyslog(r.Driver), p.QueueMessages, ring, LineBytes)}
+}

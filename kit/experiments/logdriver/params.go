@@ -1,0 +1,239 @@
+package logdriver
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/docker/go-units"
+
+	"github.com/logbench/logbench/kit/experiment"
+)
+
+// The drivers: the engine writes the console to a file (json-file, local), or sends it
+// as syslog over TCP or UDP to a receiver of the pod's.
+const (
+	JSONFile  = "json-file"
+	Local     = "local"
+	SyslogTCP = "syslog-tcp"
+	SyslogUDP = "syslog-udp"
+)
+
+// Drivers, modes, consumers and receivers the flags name.
+var (
+	Drivers   = []string{JSONFile, Local, SyslogTCP, SyslogUDP}
+	Modes     = []string{"blocking", "non-blocking"}
+	Consumers = []string{"fast", "slow"}
+	Receivers = []string{"rsyslog", "syslog-ng"}
+)
+
+// isSyslog says whether a driver sends to a receiver (and so has a consumer to slow).
+func isSyslog(driver string) bool { return driver == SyslogTCP || driver == SyslogUDP }
+
+// Params are the log-driver experiment's parameters: its flags, and its manifest's
+// "parameters".
+type Params struct {
+	Drivers []string `json:"drivers"`
+	Modes   []string `json:"modes"`
+	// BufferSizes are the non-blocking driver's max-buffer-size values, in bytes: an
+	// axis of the non-blocking runs only (a blocking driver has no ring buffer).
+	BufferSizes Sizes    `json:"buffer_sizes_bytes"`
+	Consumers   []string `json:"consumers"`
+	Receivers   []string `json:"receivers"`
+	Rates       Rates    `json:"rates_rps"`
+	// ConsumerRate is the slow consumer's bound, in bytes a second.
+	ConsumerRate int64 `json:"consumer_rate_bytes_per_s"`
+	// QueueMessages bounds the receiver's in-memory queue.
+	QueueMessages int     `json:"queue_messages"`
+	DurationS     float64 `json:"duration_s"`
+	// QuietS ends a run's wait for the last line: that long without a byte read.
+	QuietS         float64 `json:"quiet_s"`
+	RequestTimeout float64 `json:"request_timeout_s"`
+	Limits         Limits  `json:"limits"`
+}
+
+// Limits are every container's limits.
+type Limits struct {
+	APICPUs             float64 `json:"api_cpus"`
+	APIMemoryBytes      int64   `json:"api_memory_bytes"`
+	ConsumerCPUs        float64 `json:"consumer_cpus"`
+	ConsumerMemoryBytes int64   `json:"consumer_memory_bytes"`
+	LoadgenCPUs         float64 `json:"loadgen_cpus"`
+	LoadgenMemoryBytes  int64   `json:"loadgen_memory_bytes"`
+	PidsLimit           int64   `json:"pids_limit"`
+}
+
+// DefaultParams are the flags' defaults: a short matrix that shows both sides of the
+// trade on a two-core machine in a few minutes.
+func DefaultParams() *Params {
+	return &Params{
+		Drivers: []string{JSONFile, SyslogTCP, SyslogUDP}, Modes: []string{"blocking", "non-blocking"},
+		BufferSizes: Sizes{1 << 20}, Consumers: []string{"fast", "slow"}, Receivers: []string{"rsyslog"},
+		Rates: Rates{500}, ConsumerRate: 16 << 10, QueueMessages: 1000,
+		DurationS: 8, QuietS: 2, RequestTimeout: 30,
+		Limits: Limits{APICPUs: 0.5, APIMemoryBytes: 128 << 20, ConsumerCPUs: 0.5, ConsumerMemoryBytes: 128 << 20,
+			LoadgenCPUs: 0.5, LoadgenMemoryBytes: 128 << 20, PidsLimit: 256},
+	}
+}
+
+var consumerCPUsFlag = experiment.CPUsFlag{Name: "consumer-cpus", Usage: "CPU limit of the syslog receiver's and of the reader's container each, in CPUs (0.01 to 1024)"}
+var consumerMemoryFlag = experiment.SizeFlag{Name: "consumer-memory", Usage: "memory limit of the syslog receiver's and of the reader's container each (no swap)", Least: experiment.MinMemory}
+
+// Bind declares the flags.
+func (p *Params) Bind(fs *flag.FlagSet) {
+	fs.Var(experiment.List(&p.Drivers), "drivers", "the engine's log drivers: json-file, local (the engine writes the file), syslog-tcp, syslog-udp (the engine sends to a receiver)")
+	fs.Var(experiment.List(&p.Modes), "driver-modes", "the drivers' modes: blocking (the API waits for the driver) or non-blocking (the driver drops what its buffer cannot hold)")
+	fs.Var(&p.BufferSizes, "buffer-sizes", "the non-blocking driver's max-buffer-size, comma-separated sizes (1m,64k)")
+	fs.Var(experiment.List(&p.Consumers), "consumers", "the receiver's output read as fast as it comes (fast) or at --consumer-rate (slow); syslog drivers only")
+	fs.Var(experiment.List(&p.Receivers), "receivers", "the syslog receivers: rsyslog, syslog-ng (Debian's, in a container)")
+	fs.Var(&p.Rates, "rates", "offered loads, requests per second, comma-separated (each request logs one 128-byte line)")
+	fs.Var(experiment.Bytes(&p.ConsumerRate), "consumer-rate", "the slow consumer's bound, bytes a second (16k)")
+	fs.IntVar(&p.QueueMessages, "queue-messages", p.QueueMessages, "the receiver's in-memory queue, in messages")
+	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
+	fs.Var(experiment.Seconds(&p.QuietS), "quiet", "a run's wait for its last log line ends after this long without one")
+	fs.Var(experiment.Seconds(&p.RequestTimeout), "request-timeout", "a request not answered in this long fails")
+	experiment.APICPUsFlag.Bind(fs, &p.Limits.APICPUs)
+	experiment.APIMemoryFlag.Bind(fs, &p.Limits.APIMemoryBytes)
+	consumerCPUsFlag.Bind(fs, &p.Limits.ConsumerCPUs)
+	consumerMemoryFlag.Bind(fs, &p.Limits.ConsumerMemoryBytes)
+	experiment.LoadgenCPUsFlag.Bind(fs, &p.Limits.LoadgenCPUs)
+	experiment.LoadgenMemoryFlag.Bind(fs, &p.Limits.LoadgenMemoryBytes)
+	experiment.PidsLimitFlag.Bind(fs, &p.Limits.PidsLimit)
+}
+
+// The bounds of what a run may ask for.
+const (
+	maxRate      = 100_000
+	maxDurationS = 3600
+	maxQueue     = 10_000_000
+)
+
+// Check refuses what no plan can have, in the flags' order.
+func (p *Params) Check() error {
+	l := p.Limits
+	return experiment.FirstProblem(
+		func() error { return experiment.CheckList("drivers", p.Drivers, Drivers) },
+		func() error { return experiment.CheckList("driver-modes", p.Modes, Modes) },
+		func() error { return p.BufferSizes.check() },
+		func() error { return experiment.CheckList("consumers", p.Consumers, Consumers) },
+		func() error { return experiment.CheckList("receivers", p.Receivers, Receivers) },
+		func() error { return p.Rates.check() },
+		func() error {
+			if p.ConsumerRate < 128 || p.ConsumerRate > 1<<40 {
+				return experiment.Usagef("--consumer-rate %d: want 128 bytes (a line) to 1TiB a second", p.ConsumerRate)
+			}
+			return nil
+		},
+		func() error {
+			if p.QueueMessages < 1 || p.QueueMessages > maxQueue {
+				return experiment.Usagef("--queue-messages %d: want 1 to %d", p.QueueMessages, maxQueue)
+			}
+			return nil
+		},
+		func() error { return checkSeconds("duration", p.DurationS, 1, maxDurationS) },
+		func() error { return checkSeconds("quiet", p.QuietS, 0.1, 600) },
+		func() error { return checkSeconds("request-timeout", p.RequestTimeout, 0.1, 600) },
+		func() error { return experiment.APICPUsFlag.Check(l.APICPUs) },
+		func() error { return experiment.APIMemoryFlag.Check(l.APIMemoryBytes) },
+		func() error { return consumerCPUsFlag.Check(l.ConsumerCPUs) },
+		func() error { return consumerMemoryFlag.Check(l.ConsumerMemoryBytes) },
+		func() error { return experiment.LoadgenCPUsFlag.Check(l.LoadgenCPUs) },
+		func() error { return experiment.LoadgenMemoryFlag.Check(l.LoadgenMemoryBytes) },
+		func() error { return experiment.PidsLimitFlag.Check(l.PidsLimit) },
+	)
+}
+
+// CPULimits are the containers' CPU limits, by manifest field, for verify.
+func (p *Params) CPULimits() []experiment.CPULimit {
+	return []experiment.CPULimit{{Field: "parameters.limits.api_cpus", CPUs: p.Limits.APICPUs},
+		{Field: "parameters.limits.consumer_cpus", CPUs: p.Limits.ConsumerCPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: p.Limits.LoadgenCPUs}}
+}
+
+func checkSeconds(name string, v, least, most float64) error {
+	if !(v >= least && v <= most) {
+		return experiment.Usagef("--%s %s: want %s to %s", name, experiment.FormatSeconds(v), experiment.FormatSeconds(least), experiment.FormatSeconds(most))
+	}
+	return nil
+}
+
+// Sizes are byte sizes, a comma-separated flag ("1m,64k").
+type Sizes []int64
+
+func (s *Sizes) String() string {
+	var out []string
+	for _, v := range *s {
+		out = append(out, units.BytesSize(float64(v)))
+	}
+	return strings.Join(out, ",")
+}
+
+func (s *Sizes) Set(v string) error {
+	*s = nil
+	for _, f := range strings.Split(v, ",") {
+		n, err := units.RAMInBytes(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("want sizes such as 1m,64k")
+		}
+		*s = append(*s, n)
+	}
+	return nil
+}
+
+func (s Sizes) check() error {
+	if len(s) == 0 || len(s) > experiment.MaxListValues {
+		return experiment.Usagef("--buffer-sizes: want 1 to %d sizes", experiment.MaxListValues)
+	}
+	for i, v := range s {
+		if v < 1024 || v > 1<<30 {
+			return experiment.Usagef("--buffer-sizes %s: want 1KiB to 1GiB", units.BytesSize(float64(v)))
+		}
+		for _, w := range s[:i] {
+			if w == v {
+				return experiment.Usagef("--buffer-sizes: %s given twice", units.BytesSize(float64(v)))
+			}
+		}
+	}
+	return nil
+}
+
+// Rates are offered loads in requests a second, a comma-separated flag ("200,1000").
+type Rates []float64
+
+func (r *Rates) String() string {
+	var out []string
+	for _, v := range *r {
+		out = append(out, strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	return strings.Join(out, ",")
+}
+
+func (r *Rates) Set(v string) error {
+	*r = nil
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return fmt.Errorf("want requests per second such as 200,1000")
+		}
+		*r = append(*r, n)
+	}
+	return nil
+}
+
+func (r Rates) check() error {
+	if len(r) == 0 || len(r) > experiment.MaxListValues {
+		return experiment.Usagef("--rates: want 1 to %d rates", experiment.MaxListValues)
+	}
+	for i, v := range r {
+		if !(v >= 1 && v <= maxRate) || math.IsNaN(v) {
+			return experiment.Usagef("--rates %g: want 1 to %d requests per second", v, maxRate)
+		}
+		for _, w := range r[:i] {
+			if w == v {
+				return experiment.Usagef("--rates: %g given twice", v)
+			}
+		}
+	}
+	return nil
+}
