@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -307,14 +308,26 @@ func (b *tabularBundle[P, R]) Add(run experiment.Run) (string, bool) {
 	b.t.Judge(b.M.Parameters, &r)
 	b.Runs = append(b.Runs, r)
 	verified := column(r, "verified") == "true"
-	var parts []string
+	parts := []string{b.cellOf(r).String()}
 	for _, m := range b.t.Metrics {
-		parts = append(parts, fmt.Sprintf("%s %s %s", m.Name, column(r, m.Name), unitOf[R](m.Name)))
+		if v, err := number.Parse(column(r, m.Name)); err == nil {
+			parts = append(parts, fmt.Sprintf("%s %s", m.Name, withUnit(compare.Figure(v), unitOf[R](m.Name))))
+		}
 	}
-	if !verified {
+	if verified {
+		parts = append(parts, "verified")
+	} else {
 		parts = append(parts, "NOT VERIFIED: "+column(r, "failure"))
 	}
-	return strings.Join(parts, ", "), verified
+	return strings.Join(parts, "  "), verified
+}
+
+// withUnit is a figure with its unit, if it has one ("1" is a count).
+func withUnit(v, unit string) string {
+	if unit == "" || unit == "1" {
+		return v
+	}
+	return v + " " + unit
 }
 
 func (b *tabularBundle[P, R]) Has(c experiment.Condition, round int) bool {
@@ -333,19 +346,52 @@ func (t *Experiment[P, R]) dataPackage() bundle.DataPackage {
 		"The run's common facts (engine, images, counts), the rounds and the parameters.", []bundle.Table{t.table()}, nil)
 }
 
-// Summary is every figure of every condition, as compare states it.
+// Summary is every figure of every condition, as compare states it: a row a condition,
+// a column a figure, each the mean over its verified runs with its 95% interval over
+// runs (none from one run).
 func (b *tabularBundle[P, R]) Summary(w io.Writer) error {
-	for _, r := range b.figures() {
-		e := compare.Estimate(r)
-		interval := e.IntervalText()
-		if interval == "" {
-			interval = "(no interval: " + strconv.Itoa(e.Runs) + " run)"
-		}
-		if _, err := fmt.Fprintf(w, "%-24s %-16s %s %s %s\n", kvText(r.Condition), r.Metric, compare.Figure(e.Value), r.Unit, interval); err != nil {
-			return err
-		}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := slices.Clone(b.t.Axes)
+	head = append(head, "runs ok")
+	for _, m := range b.t.Metrics {
+		head = append(head, withUnit(m.Name, unitOf[R](m.Name)))
 	}
-	return nil
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	rows := b.figures()
+	for _, c := range b.t.Conditions(b.M.Parameters) {
+		line := slices.Clone([]string(c))
+		var ok, all int
+		for _, r := range b.Runs {
+			if b.cellOf(r).String() == c.String() {
+				all++
+				if column(r, "verified") == "true" {
+					ok++
+				}
+			}
+		}
+		line = append(line, fmt.Sprintf("%d/%d", ok, all))
+		for _, m := range b.t.Metrics {
+			cell := "-"
+			for _, r := range rows {
+				if r.Metric != m.Name || kvText(r.Condition) != c.String() {
+					continue
+				}
+				if e := compare.Estimate(r); e.Runs > 0 {
+					cell = compare.Figure(e.Value)
+					if iv := e.IntervalText(); iv != "" {
+						cell += " " + iv
+					}
+				}
+			}
+			line = append(line, cell)
+		}
+		fmt.Fprintln(tw, strings.Join(line, "\t")+"\t")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "Each figure: the mean over the condition's verified runs, with its 95% Student-t interval over runs (none from one run); - where no run measured it.")
+	return err
 }
 
 func (b *tabularBundle[P, R]) cellOf(r R) Cell {
