@@ -161,6 +161,8 @@ func TestBuildMakesWhatAnExperimentNeeds(t *testing.T) {
 		{[]string{"build", "--experiment", "qps", "--api", "node"}, []string{"api-node", "qpsload", "wrk"}},
 		{[]string{"build", "--experiment", "line-cost"}, []string{"api", "api-python", "api-node"}},
 		{[]string{"build", "--experiment", "your-api"}, []string{"qpsload"}},
+		{[]string{"build", "--experiment", "log-driver"}, []string{"api", "loadgen", "reader", "rsyslog", "syslog-ng"}},
+		{[]string{"build", "--experiment", "toy"}, []string{"toy"}},
 	} {
 		*built = []string{"not asked"}
 		if out, err := runApp(t, tc.args...); err != nil {
@@ -169,8 +171,8 @@ func TestBuildMakesWhatAnExperimentNeeds(t *testing.T) {
 			t.Errorf("%v asked for (-want +have):\n%s", tc.args, diff)
 		}
 	}
-	_, err := runApp(t, "build", "--experiment", "toy")
-	wantUsageError(t, err, "--experiment toy: it names its images only in a plan")
+	_, err := runApp(t, "build", "--experiment", "toy", "--api", "go")
+	wantUsageError(t, err, "toy has no --api")
 	_, err = runApp(t, "build", "--experiment", "qps", "--api", "rust")
 	wantUsageError(t, err, `--api "rust"`)
 	_, err = runApp(t, "build", "--experiment", "nope")
