@@ -100,7 +100,7 @@ func notes(p *Params) []string {
 	if slices.ContainsFunc(p.Drivers, isSyslog) {
 		return nil
 	}
-	return []string{"json-file and local have no consumer of their own to slow: the engine writes the file; --consumers and --receivers apply to the syslog drivers"}
+	return []string{"the file drivers have no consumer of their own to slow: the engine writes the file; --consumers and --receivers apply to the syslog drivers"}
 }
 
 // needs are the images of a plan: the API, the load generator, and for syslog the
@@ -114,15 +114,19 @@ func needs(p *Params) []string {
 	return names
 }
 
-// target refuses, before anything starts, drivers the engine does not have: Podman has
-// no syslog driver and no local.
+// onPodman are the drivers Podman offers of these: its own file writer. Docker has
+// every other one.
+var onPodman = []string{K8sFile}
+
+// target refuses, before anything starts, drivers the engine does not have.
 func target(p *Params, env experiment.Env) error {
-	if env.Engine.Kind != contract.EnginePodman {
-		return nil
-	}
+	podman := env.Engine.Kind == contract.EnginePodman
 	for _, d := range p.Drivers {
-		if d != JSONFile {
-			return experiment.Usagef("--drivers %s: Podman's engine offers json-file (k8s-file) of these; it has no %s driver", d, d)
+		switch {
+		case podman && !slices.Contains(onPodman, d):
+			return experiment.Usagef("--drivers %s: Podman has no %s driver; of these it offers %s", d, d, strings.Join(onPodman, ", "))
+		case !podman && slices.Contains(onPodman, d):
+			return experiment.Usagef("--drivers %s: Docker has no %s driver (Podman's); use json-file or local", d, d)
 		}
 	}
 	return nil

@@ -32,13 +32,13 @@ func TestPodsCarryTheDriverToItsReceiver(t *testing.T) {
 		t.Fatalf("roles %v", roles)
 	}
 	recv, api, reader := spec.Containers[0], spec.Containers[1], spec.Containers[2]
-	want := map[string]string{"mode": "non-blocking", "max-buffer-size": "1MiB", "syslog-address": "tcp://127.0.0.1:" + itoa(port("r1")),
+	want := map[string]string{"mode": "non-blocking", "max-buffer-size": "1MiB", "syslog-address": "tcp://127.0.0.1:" + strconv.Itoa(port("r1")),
 		"syslog-format": "rfc5424", "tag": "logbench"}
 	if !recv.HostNetwork || recv.Image != "id-rsyslog" || api.LogDriver != "syslog" || !maps.Equal(api.LogOpts, want) {
 		t.Errorf("receiver %+v; api driver %s %v, want syslog %v", recv, api.LogDriver, api.LogOpts, want)
 	}
-	if !slices.Contains(recv.Env, "LOGBENCH_SYSLOG_PORT="+itoa(port("r1"))) || !slices.Contains(reader.Cmd, "-account=true") ||
-		!slices.Contains(reader.Cmd, "-rate-bytes="+itoa(int(p.ConsumerRate))) || !slices.Equal(spec.MeasureUsage, []string{"receiver"}) {
+	if !slices.Contains(recv.Env, "LOGBENCH_SYSLOG_PORT="+strconv.Itoa(port("r1"))) || !slices.Contains(reader.Cmd, "-account=true") ||
+		!slices.Contains(reader.Cmd, "-rate-bytes="+strconv.FormatInt(p.ConsumerRate, 10)) || !slices.Equal(spec.MeasureUsage, []string{"receiver"}) {
 		t.Errorf("receiver env %v, reader %v, usage %v", recv.Env, reader.Cmd, spec.MeasureUsage)
 	}
 	if !slices.Contains(api.Cmd, "-mode=numbered") || !slices.Contains(api.Cmd, "-fifo=-") {
@@ -122,17 +122,25 @@ func TestAConsumerThatDropsKnownLinesIsAccountedFor(t *testing.T) {
 	}
 }
 
-// TestPodmanIsRefusedTheDriversItLacks, in one line before anything starts.
-func TestPodmanIsRefusedTheDriversItLacks(t *testing.T) {
-	p := DefaultParams()
-	err := target(p, experiment.Env{Engine: contract.EngineFacts{Kind: contract.EnginePodman}})
-	if err == nil || !strings.Contains(err.Error(), "--drivers syslog-tcp: Podman") {
-		t.Errorf("podman: %v", err)
-	}
-	p.Drivers = []string{JSONFile}
-	if err := target(p, experiment.Env{Engine: contract.EngineFacts{Kind: contract.EnginePodman}}); err != nil {
-		t.Errorf("json-file on podman: %v", err)
+// TestEachEngineIsRefusedTheDriversItLacks, in one line before anything starts.
+func TestEachEngineIsRefusedTheDriversItLacks(t *testing.T) {
+	podman, docker := experiment.Env{Engine: contract.EngineFacts{Kind: contract.EnginePodman}}, experiment.Env{Engine: contract.EngineFacts{Kind: contract.EngineDocker}}
+	for _, c := range []struct {
+		drivers []string
+		env     experiment.Env
+		want    string
+	}{
+		{DefaultParams().Drivers, podman, "--drivers json-file: Podman has no json-file driver; of these it offers k8s-file"},
+		{[]string{K8sFile, SyslogUDP}, podman, "--drivers syslog-udp: Podman has no syslog-udp driver"},
+		{[]string{K8sFile}, podman, ""},
+		{[]string{JSONFile, K8sFile}, docker, "--drivers k8s-file: Docker has no k8s-file driver"},
+		{Drivers[:2], docker, ""},
+	} {
+		p := DefaultParams()
+		p.Drivers = c.drivers
+		err := target(p, c.env)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {
+			t.Errorf("%v on %s: %v, want %q", c.drivers, c.env.Engine.Kind, err, c.want)
+		}
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

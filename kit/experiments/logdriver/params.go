@@ -12,18 +12,19 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 )
 
-// The drivers: the engine writes the console to a file (json-file, local), or sends it
-// as syslog over TCP or UDP to a receiver of the pod's.
+// The drivers: the engine writes the console to a file (json-file, local; k8s-file on
+// Podman), or sends it as syslog over TCP or UDP to a receiver of the pod's.
 const (
 	JSONFile  = "json-file"
 	Local     = "local"
+	K8sFile   = "k8s-file"
 	SyslogTCP = "syslog-tcp"
 	SyslogUDP = "syslog-udp"
 )
 
 // Drivers, modes, consumers and receivers the flags name.
 var (
-	Drivers   = []string{JSONFile, Local, SyslogTCP, SyslogUDP}
+	Drivers   = []string{JSONFile, Local, K8sFile, SyslogTCP, SyslogUDP}
 	Modes     = []string{"blocking", "non-blocking"}
 	Consumers = []string{"fast", "slow"}
 	Receivers = []string{"rsyslog", "syslog-ng"}
@@ -83,7 +84,7 @@ var consumerMemoryFlag = experiment.SizeFlag{Name: "consumer-memory", Usage: "me
 
 // Bind declares the flags.
 func (p *Params) Bind(fs *flag.FlagSet) {
-	fs.Var(experiment.List(&p.Drivers), "drivers", "the engine's log drivers: json-file, local (the engine writes the file), syslog-tcp, syslog-udp (the engine sends to a receiver)")
+	fs.Var(experiment.List(&p.Drivers), "drivers", "the engine's log drivers: json-file, local (Docker writes the file), k8s-file (Podman writes it), syslog-tcp, syslog-udp (Docker sends to a receiver)")
 	fs.Var(experiment.List(&p.Modes), "driver-modes", "the drivers' modes: blocking (the API waits for the driver) or non-blocking (the driver drops what its buffer cannot hold)")
 	fs.Var(&p.BufferSizes, "buffer-sizes", "the non-blocking driver's max-buffer-size, comma-separated sizes (1m,64k)")
 	fs.Var(experiment.List(&p.Consumers), "consumers", "the receiver's output read as fast as it comes (fast) or at --consumer-rate (slow); syslog drivers only")
