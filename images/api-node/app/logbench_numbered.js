@@ -14,9 +14,11 @@
 // from 0 at start, never reset) with fs.writeSync on the standard output's descriptor,
 // on the request path: when the output is full the write holds the event loop, and so
 // every request, as a blocked write holds the Go and Python APIs' requests. That stall
-// is what the experiment measures. process.stdout is never touched: on a pipe it writes
-// asynchronously, queueing lines in memory without bound, which would hide the stall
-// (and it would make the descriptor non-blocking).
+// is what the experiment measures. process.stdout and process.stderr are never made
+// (not even for the worker below): on a pipe process.stdout writes asynchronously,
+// queueing lines in memory without bound, which would hide the stall, and making
+// either sets O_NONBLOCK on its descriptor, which the container's stdout and stderr
+// may share.
 //
 // The control server (GET /status, POST /reset, GET /report: kit/contract/contract.go's
 // APIStatus and APIReport) runs on a worker thread, whose event loop answers while the
@@ -201,9 +203,15 @@ class API {
   // Starts the control worker, then the request path; resolves with both bound
   // addresses once the request path is open. onFailure(err) hears of a worker that dies.
   listen ({ host = '127.0.0.1', port = WORKLOAD_PORT, controlHost = '127.0.0.1', controlPort = CONTROL_PORT, onFailure } = {}) {
+    // The worker's stdout and stderr are streams of its own, not piped into this
+    // thread's process.stdout and process.stderr: making those would set O_NONBLOCK on
+    // descriptors 1 and 2 (libuv's pipes are non-blocking), and the log's writes would
+    // meet EAGAIN instead of blocking.
     this.worker = new Worker(__filename, {
       workerData: { logbenchControl: true, port: this.workerPort, capCell: this.capCell, mode: this.mode, host: controlHost, controlPort, cgroupRoot: this.cgroupRoot },
-      transferList: [this.workerPort]
+      transferList: [this.workerPort],
+      stdout: true,
+      stderr: true
     })
     const control = new Promise((resolve, reject) => {
       this.worker.once('message', (m) => m.listening ? resolve(m.listening) : reject(new Error(m.error)))

@@ -231,6 +231,13 @@ function freePort () {
   })
 }
 
+// Whether a process's descriptor has O_NONBLOCK (octal 04000), from /proc.
+function nonBlocking (pid, fd) {
+  const m = /^flags:\s+([0-7]+)$/m.exec(fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))
+  assert.ok(m, `no flags for descriptor ${fd} of ${pid}`)
+  return (parseInt(m[1], 8) & 0o4000) !== 0
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 test('the image\'s program, given the kit\'s command line: lines on its stdout, and a full stdout holds the requests', { timeout: 120000 }, async (t) => {
@@ -250,6 +257,10 @@ test('the image\'s program, given the kit\'s command line: lines on its stdout, 
     await sleep(20)
   }
   await request(cport, { method: 'POST', path: '/reset' })
+  // Its stdout stays as it was given, blocking (libuv gives a child blocking stdio): a
+  // write waits in the kernel, not in a retry.
+  assert.strictEqual(nonBlocking(child.pid, 1), false)
+  assert.strictEqual(nonBlocking(child.pid, 2), false)
 
   // Nobody reads the child's stdout: the socket's buffers take what fits, then a write
   // blocks and holds the event loop, and every request after it waits. The control
