@@ -46,6 +46,7 @@ func TestNodeAPIUnitTestsInItsImage(t *testing.T) {
 var kitFilesForAPITests = []string{
 	"kit/incontainer/linecost/libraries.go",    // the line-cost registry's templates
 	"kit/contract/contract.go",                 // the control documents' field names
+	"kit/contract/linecost.go",                 // the line-cost document's field names
 	"kit/contract/testdata/numbered_lines.txt", // contract.NumberedLine's bytes
 }
 
