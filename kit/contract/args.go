@@ -53,9 +53,10 @@ func (a *APIArgs) Bind(fs *flag.FlagSet) {
 // Args are a's command line.
 func (a APIArgs) Args() []string { return argsOf(a.Bind) }
 
-// FIFOArgs are the fifo-stall API's command line alone, which the Go and the Python API
-// both take (images/api-python reads the same three flags): -mode, -fifo and
-// -max-log-bytes.
+// FIFOArgs are the fifo-stall API's command line alone, which the Go, the Python and the
+// Node.js API all take (images/api-python reads the same three flags; images/api-node's
+// program hands them to its numbered API, which serves the modes none and numbered with
+// the FIFO "-"): -mode, -fifo and -max-log-bytes.
 func (a APIArgs) FIFOArgs() []string {
 	return []string{"-mode=" + a.Mode, "-fifo=" + a.FIFO, "-max-log-bytes=" + strconv.FormatInt(a.MaxLogBytes, 10)}
 }

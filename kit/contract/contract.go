@@ -130,7 +130,7 @@ type PSISomeLine struct {
 
 // APIStatus is the API's answer to PathStatus.
 type APIStatus struct {
-	Implementation string         `json:"implementation"` // "go", "python"
+	Implementation string         `json:"implementation"` // "go", "python", "node"
 	Runtime        string         `json:"runtime"`        // e.g. "go1.26.8", "Python 3.11.2"
 	Mode           string         `json:"mode"`
 	Ready          bool           `json:"ready"` // the request path is open

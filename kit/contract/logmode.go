@@ -8,9 +8,9 @@ import (
 
 // LogMode names one way the kit's APIs log a request, in the fifo-stall experiment
 // (LogModes) or the log-driver one (ModeNumbered): the API's -mode takes it
-// (kit/incontainer/logmode does the logging in Go, images/api-python the published
-// modes in Python), and the host derives from it the bytes and lines a run must have
-// written.
+// (kit/incontainer/logmode does the logging in Go, images/api-python every mode in
+// Python, images/api-node none and numbered in Node.js), and the host derives from it
+// the bytes and lines a run must have written.
 type LogMode string
 
 // The modes, in the order the article publishes them.

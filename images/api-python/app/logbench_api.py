@@ -19,27 +19,28 @@ import os
 import signal
 import sys
 
-from logbench_modes import MODES, NONE
+from logbench_modes import KNOWN_MODES, NONE
 from logbench_server import API
 
 # The names this module held before it was split, for code written against it.
 from logbench_cgroup import read_cgroup  # noqa: F401
 from logbench_control import CONTROL_PORT, control_server  # noqa: F401
 from logbench_modes import (  # noqa: F401
-    JSON_ONLY, JSON_PREBUILT_SYNC, JSON_QUEUE, JSON_RECORD_BYTES, JSON_SYNC, QUEUE_CAPACITY,
+    JSON_ONLY, JSON_PREBUILT_SYNC, JSON_QUEUE, JSON_RECORD_BYTES, JSON_SYNC, MODES, NUMBERED,
+    NUMBERED_LINE_BYTES, QUEUE_CAPACITY,
     SHORT1, SHORT10, SHORT_LINE, SHORT_LINE_BYTES, CountingQueueHandler,
     CountingStreamHandler, Errors, Listener, ModeLogger, QueueFull, RecordBuilder,
-    bytes_per_request, record_time)
+    bytes_per_request, numbered_line, record_time)
 from logbench_process import read_process, runtime_version  # noqa: F401
 from logbench_server import (  # noqa: F401
-    HASH_ROUNDS, RESPONSE_BODY, SEQ_HEADER, WORKLOAD_PORT, digest_of, make_fifo)
+    HASH_ROUNDS, LOG_TO_STDOUT, RESPONSE_BODY, SEQ_HEADER, WORKLOAD_PORT, digest_of, make_fifo)
 from logbench_tally import Counters, OutputCapReached, Tally, zero_counters  # noqa: F401
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="logbench_api", description="the logbench API in Python")
-    p.add_argument("-mode", default=NONE, choices=MODES, help="logging mode")
-    p.add_argument("-fifo", default="/run/logbench/log.fifo", help="log FIFO")
+    p.add_argument("-mode", default=NONE, choices=KNOWN_MODES, help="logging mode")
+    p.add_argument("-fifo", default="/run/logbench/log.fifo", help="log FIFO (-: standard output, no FIFO)")
     p.add_argument("-max-log-bytes", dest="max_log_bytes", type=int, default=0,
                    help="output-volume stop condition (0: none)")
     return p.parse_args(argv)

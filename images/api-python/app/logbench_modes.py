@@ -2,15 +2,19 @@
 module. logging.StreamHandler (write + flush per record) for the synchronous modes,
 QueueHandler + QueueListener with a bounded queue for json-queue.
 
-The mode names and record sizes are the Go API's (kit/incontainer/logmode).
+The mode names and record sizes are the Go API's (kit/incontainer/logmode), and so is
+the log-driver experiment's numbered line (kit/contract/lines.go), byte for byte.
 """
 
+import hashlib
 import json
 import logging
 import logging.handlers
 import queue
 import threading
 import time
+
+from logbench_tally import OutputCapReached
 
 # The modes, in published order, and their record sizes.
 NONE = "none"
@@ -22,8 +26,14 @@ JSON_SYNC = "json-sync"
 JSON_QUEUE = "json-queue"
 MODES = [NONE, SHORT1, SHORT10, JSON_ONLY, JSON_PREBUILT_SYNC, JSON_SYNC, JSON_QUEUE]
 
+# The log-driver experiment's mode: one numbered line per request, written synchronously.
+# The API takes it; fifo-stall does not publish it (kit/contract/logmode.go).
+NUMBERED = "numbered"
+KNOWN_MODES = MODES + [NUMBERED]
+
 SHORT_LINE_BYTES = 128
 JSON_RECORD_BYTES = 16384
+NUMBERED_LINE_BYTES = 128
 QUEUE_CAPACITY = 256
 
 
@@ -31,7 +41,7 @@ def bytes_per_request(mode):
     """How many log bytes mode writes for one request, newline included."""
     return {SHORT1: SHORT_LINE_BYTES, SHORT10: 10 * SHORT_LINE_BYTES,
             JSON_PREBUILT_SYNC: JSON_RECORD_BYTES, JSON_SYNC: JSON_RECORD_BYTES,
-            JSON_QUEUE: JSON_RECORD_BYTES}.get(mode, 0)
+            JSON_QUEUE: JSON_RECORD_BYTES, NUMBERED: NUMBERED_LINE_BYTES}.get(mode, 0)
 
 
 class QueueFull(Exception):
@@ -139,15 +149,41 @@ class RecordBuilder:
         }, separators=(",", ":"))
 
 
+# The numbered line (kit/contract/lines.go's NumberedLine): "logbench seq=" and twelve
+# digits, a space, '-' up to " sum=", and the first 8 hex digits of the SHA-256 of every
+# byte before " sum=": NUMBERED_LINE_BYTES with the newline.
+_NUMBERED_SUM = " sum="
+_NUMBERED_HEAD = len("logbench seq=") + 12 + 1
+_NUMBERED_PAD = "-" * (NUMBERED_LINE_BYTES - 1 - 8 - len(_NUMBERED_SUM) - _NUMBERED_HEAD)
+MAX_NUMBERED_SEQ = 999_999_999_999
+
+
+def numbered_body(seq):
+    """Line seq without its newline (the handler's terminator adds it)."""
+    if not 0 <= seq <= MAX_NUMBERED_SEQ:
+        raise ValueError("numbered line %d out of [0, %d]" % (seq, MAX_NUMBERED_SEQ))
+    head = "logbench seq=%012d %s" % (seq, _NUMBERED_PAD)
+    return head + _NUMBERED_SUM + hashlib.sha256(head.encode("ascii")).hexdigest()[:8]
+
+
+def numbered_line(seq):
+    """Line seq as the bytes written, newline included."""
+    return (numbered_body(seq) + "\n").encode("ascii")
+
+
 # --- the modes ----------------------------------------------------------------------
 
 class ModeLogger:
     """Does one mode's logging work for a request, through the logging module."""
 
     def __init__(self, mode, stream, counters, queue_capacity=QUEUE_CAPACITY):
-        if mode not in MODES:
-            raise ValueError("unknown logging mode %r (known: %s)" % (mode, ", ".join(MODES)))
+        if mode not in KNOWN_MODES:
+            raise ValueError("unknown logging mode %r (known: %s)" % (mode, ", ".join(KNOWN_MODES)))
         self.mode = mode
+        # Taking a line's number and writing the line are one step, so that the lines
+        # reach the output in their numbers' order. From 0 at start, never reset.
+        self.numbering = threading.Lock()
+        self.next_line = 0
         self.counters = counters
         self.errors = Errors()
         self.listener = None
@@ -188,6 +224,8 @@ class ModeLogger:
         generate_ns = 0
         if mode == NONE:
             return 0, 0, None
+        if mode == NUMBERED:
+            return self._log_numbered()
         if mode in (SHORT1, SHORT10, JSON_PREBUILT_SYNC):
             line = self.prebuilt if mode == JSON_PREBUILT_SYNC else SHORT_LINE
             times = 10 if mode == SHORT10 else 1
@@ -205,6 +243,28 @@ class ModeLogger:
         except Exception as exc:
             return generate_ns, clock() - start, exc
         return generate_ns, clock() - start, None
+
+    def _log_numbered(self):
+        """Writes the next numbered line. Building it is the generation; waiting for the
+        number and writing are the logging call, as in the Go API."""
+        clock = time.perf_counter_ns
+        start = clock()
+        with self.numbering:
+            numbered = clock()
+            line = numbered_body(self.next_line)
+            built = clock()
+            err = None
+            try:
+                self._log(line)
+            except OutputCapReached as exc:
+                err = exc  # never generated: its number is the next line's
+            except Exception as exc:
+                err = exc
+                self.next_line += 1
+            else:
+                self.next_line += 1
+            done = clock()
+        return built - numbered, (numbered - start) + (done - built), err
 
     def close(self):
         """Stops the queue listener after it has written what is queued."""

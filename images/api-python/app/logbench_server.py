@@ -2,8 +2,10 @@
 
 One asyncio event loop serves HTTP/1.1 on the workload port, one connection per
 request. Every request does the same small hash computation and returns the same JSON
-body; only the logging work changes with the mode (logbench_modes). The control
-documents it serves through logbench_control are kit/contract/contract.go's.
+body; only the logging work changes with the mode (logbench_modes). The log goes to a
+FIFO it makes, or with the FIFO "-" to the process's standard output, where a container
+engine's log driver takes it. The control documents it serves through logbench_control
+are kit/contract/contract.go's.
 """
 
 import asyncio
@@ -14,13 +16,17 @@ import threading
 
 from logbench_cgroup import read_cgroup
 from logbench_control import CONTROL_PORT, control_server
-from logbench_modes import MODES, ModeLogger
+from logbench_modes import KNOWN_MODES, ModeLogger
 from logbench_process import read_process, runtime_version
 from logbench_tally import Counters, zero_counters
 
 # Loopback port and header shared with the kit (kit/contract/contract.go).
 WORKLOAD_PORT = 8080
 SEQ_HEADER = "x-logbench-seq"
+
+# The FIFO that means standard output (kit/contract/args.go's LogToStdout): no FIFO is
+# made and no reader awaited.
+LOG_TO_STDOUT = "-"
 
 # The fixed per-request computation: small next to the I/O.
 HASH_ROUNDS = 64
@@ -36,11 +42,12 @@ def digest_of(path):
 
 
 class API:
-    def __init__(self, mode, fifo_path, max_log_bytes=0, cgroup_root="/sys/fs/cgroup"):
-        if mode not in MODES:
-            raise ValueError("unknown logging mode %r (known: %s)" % (mode, ", ".join(MODES)))
+    def __init__(self, mode, fifo_path, max_log_bytes=0, cgroup_root="/sys/fs/cgroup", stdout_fd=1):
+        if mode not in KNOWN_MODES:
+            raise ValueError("unknown logging mode %r (known: %s)" % (mode, ", ".join(KNOWN_MODES)))
         self.mode = mode
         self.fifo_path = fifo_path
+        self.stdout_fd = stdout_fd  # the standard output the log goes to with LOG_TO_STDOUT
         self.counters = Counters(max_log_bytes)
         self.cgroup_root = cgroup_root
         # Privileges do not change while the process runs: read them once, not on every
@@ -131,14 +138,12 @@ class API:
 
     def run(self, workload=("127.0.0.1", WORKLOAD_PORT), control=("127.0.0.1", CONTROL_PORT)):
         """Serves until stop(). The control port answers at once; the request path opens
-        once the FIFO has a reader."""
+        once the FIFO has a reader, or at once when the log goes to standard output."""
         self._control = control_server(self, control)
         self.control_address = self._control.server_address
         threading.Thread(target=self._control.serve_forever, name="control", daemon=True).start()
         try:
-            make_fifo(self.fifo_path)
-            # Opening for write blocks until the reader opens the other end.
-            with open(self.fifo_path, "w", encoding="utf-8") as stream:
+            with self._open_log() as stream:
                 self.logger = ModeLogger(self.mode, stream, self.counters)
                 try:
                     asyncio.run(self._serve(workload))
@@ -147,6 +152,16 @@ class API:
         finally:
             self._control.shutdown()
             self._control.server_close()
+
+    def _open_log(self):
+        """The log's stream: standard output, which stays open, or the FIFO. Either is
+        written as the FIFO always was, each record flushed by the handler before the
+        request goes on, so a full pipe holds the request path."""
+        if self.fifo_path == LOG_TO_STDOUT:
+            return open(self.stdout_fd, "w", encoding="utf-8", closefd=False)
+        make_fifo(self.fifo_path)
+        # Opening for write blocks until the reader opens the other end.
+        return open(self.fifo_path, "w", encoding="utf-8")
 
     async def _serve(self, workload):
         self._loop = asyncio.get_running_loop()

@@ -41,6 +41,15 @@ func TestNodeAPIUnitTestsInItsImage(t *testing.T) {
 		})
 }
 
+// kitFilesForAPITests are the kit's files the APIs' tests hold their own output against,
+// which they read from the kit's tree beside them: /tests/../../.. is / in the image.
+var kitFilesForAPITests = []string{
+	"kit/incontainer/linecost/libraries.go",    // the line-cost registry's templates
+	"kit/contract/contract.go",                 // the control documents' field names
+	"kit/contract/linecost.go",                 // the line-cost document's field names
+	"kit/contract/testdata/numbered_lines.txt", // contract.NumberedLine's bytes
+}
+
 func runAPITests(t *testing.T, api, dir, script string, build func(*images.Builder, context.Context, string) (string, error)) {
 	eng := enginetest.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
@@ -52,16 +61,15 @@ func runAPITests(t *testing.T, api, dir, script string, build func(*images.Build
 		t.Fatal(err)
 	}
 
-	// The line-cost tests hold each library's line against the Go registry's templates,
-	// which they read from the kit's tree beside them: /tests/../../.. is / in the image.
-	registry := "kit/incontainer/linecost/libraries.go"
-	body, err := os.ReadFile(filepath.Join(source, registry))
-	if err != nil {
-		t.Fatal(err)
-	}
 	files := map[string]engine.ContextFile{
 		"Dockerfile": {Body: []byte("FROM " + apiImage + "\nCOPY tests/ /tests/\nCOPY kit/ /kit/\n"), Mode: 0o644},
-		registry:     {Body: body, Mode: 0o644},
+	}
+	for _, name := range kitFilesForAPITests {
+		body, err := os.ReadFile(filepath.Join(source, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = engine.ContextFile{Body: body, Mode: 0o644}
 	}
 	testsDir := filepath.Join(source, dir, "tests")
 	err = filepath.WalkDir(testsDir, func(path string, d fs.DirEntry, err error) error {
