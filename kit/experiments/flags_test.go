@@ -35,7 +35,7 @@ var other = map[string]map[string]string{
 		"arrivals": "poisson", "capacity": "true", "slo-p99": "20ms", "capacity-start": "200", "capacity-resolution": "5%", "capacity-max-steps": "6",
 	},
 	"log-driver": {
-		"drivers": "local,syslog-udp", "driver-modes": "non-blocking", "buffer-sizes": "64k", "consumers": "slow", "receivers": "syslog-ng",
+		"apis": "python,node", "drivers": "local,syslog-udp", "driver-modes": "non-blocking", "buffer-sizes": "64k", "consumers": "slow", "receivers": "syslog-ng",
 		"rates": "200,400", "consumer-rate": "32k", "queue-messages": "50", "duration": "4s", "quiet": "1s", "request-timeout": "10s",
 		"api-cpus": "1", "api-memory": "256MiB", "consumer-cpus": "0.25", "consumer-memory": "64MiB", "loadgen-cpus": "1",
 		"loadgen-memory": "256MiB", "pids-limit": "64",

@@ -32,9 +32,9 @@ var Experiment = &tabular.Experiment[*Params, Row]{
 		Summary: "the FIFO stall at the engine's log driver: p99 added by a blocking driver behind a slow consumer, lines lost by a non-blocking one",
 		Source:  "seed 000's FIFO stall (experiment.md), moved to the engine's log drivers; no published figures"},
 	Defaults:   DefaultParams,
-	Axes:       []string{"driver", "mode", "buffer", "consumer", "receiver", "rate_rps"},
+	Axes:       []string{"api", "driver", "mode", "buffer", "consumer", "receiver", "rate_rps"},
 	Conditions: conditions,
-	Images:     []string{"api", "loadgen", "reader", "rsyslog", "syslog-ng"},
+	Images:     []string{"api", "api-python", "api-node", "loadgen", "reader", "rsyslog", "syslog-ng"},
 	Needs:      needs,
 	Pod:        pod,
 	Observe:    observe,
@@ -64,9 +64,17 @@ const (
 	engineFile = "engine"
 )
 
-// conditions are the plan's cells: every driver, mode, buffer size (non-blocking only),
-// consumer (syslog only) and receiver (syslog only), at every rate.
+// conditions are the plan's cells: every API, driver, mode, buffer size (non-blocking
+// only), consumer (syslog only) and receiver (syslog only), at every rate.
 func conditions(p *Params) []tabular.Cell {
+	var out []tabular.Cell
+	for _, api := range p.APIs {
+		out = append(out, driverCells(p, api)...)
+	}
+	return out
+}
+
+func driverCells(p *Params, api string) []tabular.Cell {
 	var out []tabular.Cell
 	for _, d := range p.Drivers {
 		for _, m := range p.Modes {
@@ -85,7 +93,7 @@ func conditions(p *Params) []tabular.Cell {
 				for _, c := range consumers {
 					for _, r := range receivers {
 						for _, rate := range p.Rates {
-							out = append(out, tabular.Cell{d, m, b, c, r, strconv.FormatFloat(rate, 'g', -1, 64)})
+							out = append(out, tabular.Cell{api, d, m, b, c, r, strconv.FormatFloat(rate, 'g', -1, 64)})
 						}
 					}
 				}
@@ -106,7 +114,11 @@ func notes(p *Params) []string {
 // needs are the images of a plan: the API, the load generator, and for syslog the
 // reader and the receivers.
 func needs(p *Params) []string {
-	names := []string{"api", "loadgen"}
+	var names []string
+	for _, api := range p.APIs {
+		names = append(names, imageOf[api])
+	}
+	names = append(names, "loadgen")
 	if slices.ContainsFunc(p.Drivers, isSyslog) {
 		names = append(names, "reader")
 		names = append(names, p.Receivers...)
@@ -145,11 +157,11 @@ func port(runID string) int {
 // pod is one run: the receiver (syslog), the API, the reader (syslog) and the load
 // generator that conducts.
 func pod(p *Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
-	driver, mode, buffer, consumer, receiver, rate := c[0], c[1], c[2], c[3], c[4], c[5]
+	apiName, driver, mode, buffer, consumer, receiver, rate := c[0], c[1], c[2], c[3], c[4], c[5], c[6]
 	l := p.Limits
 	api := contract.DefaultAPIArgs()
 	api.Mode, api.FIFO = string(contract.ModeNumbered), "-"
-	apiC := experiment.ContainerSpec{Role: "api", Image: images["api"], Cmd: api.FIFOArgs(),
+	apiC := experiment.ContainerSpec{Role: "api", Image: images[imageOf[apiName]], Cmd: api.FIFOArgs(),
 		NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
 		LogDriver: driver, LogOpts: map[string]string{"mode": mode}}
 	if buffer != noBuffer {
@@ -208,6 +220,7 @@ var syslogOpts = map[string]string{"syslog-format": "rfc5424", "tag": "logbench"
 // Row is one run (runs.csv).
 type Row struct {
 	RunID    string `csv:"run_id" doc:"The run."`
+	API      string `csv:"api" doc:"The API: go, python or node, each printing a numbered line a request to its console."`
 	Driver   string `csv:"driver" doc:"The engine's log driver: json-file, local, syslog-tcp or syslog-udp."`
 	Mode     string `csv:"mode" doc:"The driver's mode: blocking or non-blocking."`
 	Buffer   string `csv:"buffer" doc:"The non-blocking driver's max-buffer-size; - for a blocking one."`
@@ -249,7 +262,7 @@ type Row struct {
 // observe reads what a run's pod left into its row.
 func observe(p *Params, run experiment.Run) Row {
 	c := run.Condition.(tabular.Cell)
-	r := Row{RunID: run.ID, Driver: c[0], Mode: c[1], Buffer: c[2], Consumer: c[3], Receiver: c[4], RateRPS: c[5], Round: run.Round,
+	r := Row{RunID: run.ID, API: c[0], Driver: c[1], Mode: c[2], Buffer: c[3], Consumer: c[4], Receiver: c[5], RateRPS: c[6], Round: run.Round,
 		Observed: run.Failure, DrainS: bundle.None, ReaderCPUCores: bundle.None, ReceiverCPUS: bundle.None, ReceiverMemory: bundle.None}
 	var res contract.Result
 	if err := json.Unmarshal(run.Pod.Result, &res); err != nil {

@@ -23,7 +23,7 @@ func TestPodsCarryTheDriverToItsReceiver(t *testing.T) {
 	for _, n := range Experiment.Images {
 		ids[n] = "id-" + n
 	}
-	spec := pod(p, tabular.Cell{SyslogTCP, "non-blocking", "1MiB", "slow", "rsyslog", "500"}, "r1", ids)
+	spec := pod(p, tabular.Cell{"go", SyslogTCP, "non-blocking", "1MiB", "slow", "rsyslog", "500"}, "r1", ids)
 	var roles []string
 	for _, c := range spec.Containers {
 		roles = append(roles, c.Role)
@@ -45,8 +45,8 @@ func TestPodsCarryTheDriverToItsReceiver(t *testing.T) {
 		t.Errorf("api %v", api.Cmd)
 	}
 
-	file := pod(p, tabular.Cell{JSONFile, "blocking", noBuffer, engineFile, noReceiver, "500"}, "r2", ids)
-	if len(file.Containers) != 2 || file.Containers[0].LogDriver != JSONFile || !slices.Equal(file.CollectLogs, []string{"api"}) ||
+	file := pod(p, tabular.Cell{"python", JSONFile, "blocking", noBuffer, engineFile, noReceiver, "500"}, "r2", ids)
+	if len(file.Containers) != 2 || file.Containers[0].Image != "id-api-python" || file.Containers[0].LogDriver != JSONFile || !slices.Equal(file.CollectLogs, []string{"api"}) ||
 		!slices.Contains(file.Containers[1].Cmd, "-no-reader=true") || len(file.Containers[0].LogOpts) != 1 {
 		t.Errorf("json-file pod %+v", file)
 	}
@@ -62,12 +62,12 @@ func TestTheMatrixHasNoMeaninglessCell(t *testing.T) {
 		got = append(got, c.String())
 	}
 	want := []string{
-		"json-file/blocking/-/engine/-/500", "json-file/non-blocking/64KiB/engine/-/500", "json-file/non-blocking/1MiB/engine/-/500",
+		"go/json-file/blocking/-/engine/-/500", "go/json-file/non-blocking/64KiB/engine/-/500", "go/json-file/non-blocking/1MiB/engine/-/500",
 	}
 	for _, m := range []string{"blocking/-", "non-blocking/64KiB", "non-blocking/1MiB"} {
 		for _, c := range []string{"fast", "slow"} {
 			for _, r := range []string{"rsyslog", "syslog-ng"} {
-				want = append(want, "syslog-udp/"+m+"/"+c+"/"+r+"/500")
+				want = append(want, "go/syslog-udp/"+m+"/"+c+"/"+r+"/500")
 			}
 		}
 	}
@@ -104,7 +104,7 @@ func TestAConsumerThatDropsKnownLinesIsAccountedFor(t *testing.T) {
 		res.Requests = append(res.Requests, contract.Observation{Seq: int64(i), Scheduled: 1, Sent: 2, Done: 1_000_001, Status: 200})
 	}
 	body, _ := json.Marshal(res)
-	run := experiment.Run{ID: "r", Round: 1, Condition: tabular.Cell{JSONFile, "non-blocking", "1MiB", engineFile, noReceiver, "100"},
+	run := experiment.Run{ID: "r", Round: 1, Condition: tabular.Cell{"python", JSONFile, "non-blocking", "1MiB", engineFile, noReceiver, "100"},
 		Pod: experiment.PodResult{Result: body, Logs: map[string][]byte{"api": logs}}}
 	r := observe(p, run)
 	judge(p, &r)

@@ -28,7 +28,11 @@ var (
 	Modes     = []string{"blocking", "non-blocking"}
 	Consumers = []string{"fast", "slow"}
 	Receivers = []string{"rsyslog", "syslog-ng"}
+	APIs      = []string{"go", "python", "node"}
 )
+
+// imageOf is an API's image: each prints the same numbered lines (kit/contract).
+var imageOf = map[string]string{"go": "api", "python": "api-python", "node": "api-node"}
 
 // isSyslog says whether a driver sends to a receiver (and so has a consumer to slow).
 func isSyslog(driver string) bool { return driver == SyslogTCP || driver == SyslogUDP }
@@ -36,6 +40,7 @@ func isSyslog(driver string) bool { return driver == SyslogTCP || driver == Sysl
 // Params are the log-driver experiment's parameters: its flags, and its manifest's
 // "parameters".
 type Params struct {
+	APIs    []string `json:"apis"`
 	Drivers []string `json:"drivers"`
 	Modes   []string `json:"modes"`
 	// BufferSizes are the non-blocking driver's max-buffer-size values, in bytes: an
@@ -70,6 +75,7 @@ type Limits struct {
 // trade on a two-core machine in a few minutes.
 func DefaultParams() *Params {
 	return &Params{
+		APIs:    []string{"go"},
 		Drivers: []string{JSONFile, SyslogTCP, SyslogUDP}, Modes: []string{"blocking", "non-blocking"},
 		BufferSizes: Sizes{1 << 20}, Consumers: []string{"fast", "slow"}, Receivers: []string{"rsyslog"},
 		Rates: Rates{500}, ConsumerRate: 16 << 10, QueueMessages: 1000,
@@ -84,6 +90,7 @@ var consumerMemoryFlag = experiment.SizeFlag{Name: "consumer-memory", Usage: "me
 
 // Bind declares the flags.
 func (p *Params) Bind(fs *flag.FlagSet) {
+	fs.Var(experiment.List(&p.APIs), "apis", "the kit's APIs, each printing a numbered line a request to its console: go, python, node")
 	fs.Var(experiment.List(&p.Drivers), "drivers", "the engine's log drivers: json-file, local (Docker writes the file), k8s-file (Podman writes it), syslog-tcp, syslog-udp (Docker sends to a receiver)")
 	fs.Var(experiment.List(&p.Modes), "driver-modes", "the drivers' modes: blocking (the API waits for the driver) or non-blocking (the driver drops what its buffer cannot hold)")
 	fs.Var(&p.BufferSizes, "buffer-sizes", "the non-blocking driver's max-buffer-size, comma-separated sizes (1m,64k)")
@@ -115,6 +122,7 @@ const (
 func (p *Params) Check() error {
 	l := p.Limits
 	return experiment.FirstProblem(
+		func() error { return experiment.CheckList("apis", p.APIs, APIs) },
 		func() error { return experiment.CheckList("drivers", p.Drivers, Drivers) },
 		func() error { return experiment.CheckList("driver-modes", p.Modes, Modes) },
 		func() error { return p.BufferSizes.check() },
