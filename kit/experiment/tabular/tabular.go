@@ -354,7 +354,7 @@ func (b *tabularBundle[P, R]) Summary(w io.Writer) error {
 	head := slices.Clone(b.t.Axes)
 	head = append(head, "runs ok")
 	for _, m := range b.t.Metrics {
-		head = append(head, withUnit(m.Name, unitOf[R](m.Name)))
+		head = append(head, m.Name) // its unit is in its name
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	rows := b.figures()

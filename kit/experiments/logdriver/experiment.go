@@ -141,6 +141,11 @@ func target(p *Params, env experiment.Env) error {
 			return experiment.Usagef("--drivers %s: Docker has no %s driver (Podman's); use json-file or local", d, d)
 		}
 	}
+	if podman && slices.Contains(p.Modes, "non-blocking") {
+		// Podman's conmon writes the file itself and takes no mode: a non-blocking run
+		// there would be a blocking one under another name.
+		return experiment.Usagef("--driver-modes non-blocking: Podman's drivers have no non-blocking mode; use --driver-modes blocking")
+	}
 	return nil
 }
 

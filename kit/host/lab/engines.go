@@ -78,7 +78,12 @@ func (s *Several) Reproduce(ctx context.Context) error {
 
 	var failures []string
 	var sources []experiment.Source
+	misused := 0 // engines that refused the command as given (a driver one lacks)
 	for _, e := range s.Engines {
+		var usage experiment.UsageError
+		if errors.As(e.Err, &usage) {
+			misused++
+		}
 		switch {
 		case e.Err != nil:
 			failures = append(failures, fmt.Sprintf("engine %s (%s): %v", e.Name, e.Target.Endpoint, e.Err))
@@ -111,7 +116,10 @@ func (s *Several) Reproduce(ctx context.Context) error {
 	for _, e := range s.Engines {
 		fmt.Fprintf(s.Out, "bundle %s: %s\n", e.Label, e.Dir)
 	}
-	if len(failures) > 0 {
+	switch {
+	case len(failures) > 0 && misused == len(failures):
+		return experiment.Usagef("%s", strings.Join(failures, "; "))
+	case len(failures) > 0:
 		return errors.New(strings.Join(failures, "; "))
 	}
 	return nil
