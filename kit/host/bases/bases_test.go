@@ -1,6 +1,7 @@
 package bases
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -65,5 +66,31 @@ func TestLabelsReadBack(t *testing.T) {
 	}
 	if _, err := Python.labels(res); err == nil {
 		t.Error("a base without python3.x passed as the Python base")
+	}
+}
+
+func TestReceiverBasesRecordTheirDaemon(t *testing.T) {
+	res := debian.Result{Packages: []debian.Package{
+		{Name: "rsyslog", Version: "8.2302.0-1+deb12u1"}, {Name: "syslog-ng-core", Version: "3.38.1-5+deb12u1"}}}
+	for base, want := range map[*Base]map[string]string{
+		&Rsyslog:  {RsyslogVersionLabel: "8.2302.0", RsyslogDebianVersionLabel: "8.2302.0-1+deb12u1"},
+		&SyslogNG: {SyslogNGVersionLabel: "3.38.1", SyslogNGDebianVersionLabel: "3.38.1-5+deb12u1"},
+	} {
+		have, err := base.labels(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, have); d != "" {
+			t.Errorf("%s (-want +have):\n%s", base.Repository, d)
+		}
+		if _, err := base.labels(debian.Result{}); err == nil {
+			t.Errorf("%s: a base without its daemon passed", base.Repository)
+		}
+		if tag, _ := base.Tag("linux/amd64"); !strings.HasPrefix(tag, base.Repository+":bookworm-amd64-") {
+			t.Errorf("%s: tag %s", base.Repository, tag)
+		}
+	}
+	if !strings.HasPrefix(RsyslogTag, Rsyslog.Repository+":") || !strings.HasPrefix(SyslogNGTag, SyslogNG.Repository+":") {
+		t.Errorf("the Dockerfiles' base names %s, %s are not the bases' repositories", RsyslogTag, SyslogNGTag)
 	}
 }

@@ -13,7 +13,8 @@ import (
 )
 
 // ForPlans builds what plans name: every Go image always (calibration measures with
-// them), and each image on a base (the interpreted APIs, wrk) a plan names.
+// them), and each image on a base (the interpreted APIs, wrk, the syslog receivers) a
+// plan names.
 type ForPlans struct {
 	Builder *Builder
 	// Bases say where the bases' Debian packages come from.
@@ -38,11 +39,19 @@ var onBase = map[string]func(b *Builder, ctx context.Context, platform string, o
 		w, err := b.BuildWrk(ctx, platform, o)
 		return w.Built, w.Runtime(), err
 	},
+	RsyslogImage: func(b *Builder, ctx context.Context, platform string, o bases.Options) (Built, string, error) {
+		r, err := b.BuildRsyslog(ctx, platform, o)
+		return r.Built, r.Runtime(), err
+	},
+	SyslogNGImage: func(b *Builder, ctx context.Context, platform string, o bases.Options) (Built, string, error) {
+		r, err := b.BuildSyslogNG(ctx, platform, o)
+		return r.Built, r.Runtime(), err
+	},
 }
 
-// BaseOf is the base the image name is built on (the interpreted APIs' and wrk's), for
-// `logbench build --save`: a host with no network then finds the base among the loaded
-// images instead of building it from Debian's packages.
+// BaseOf is the base the image name is built on (the interpreted APIs', wrk's and the
+// syslog receivers'), for `logbench build --save`: a host with no network then finds the
+// base among the loaded images instead of building it from Debian's packages.
 func BaseOf(name string) (bases.Base, bool) {
 	switch name {
 	case PythonImage:
@@ -51,6 +60,10 @@ func BaseOf(name string) (bases.Base, bool) {
 		return bases.Node, true
 	case WrkImage:
 		return bases.Wrk, true
+	case RsyslogImage:
+		return bases.Rsyslog, true
+	case SyslogNGImage:
+		return bases.SyslogNG, true
 	}
 	return bases.Base{}, false
 }
