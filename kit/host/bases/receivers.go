@@ -26,9 +26,9 @@ const (
 // Rsyslog is Debian bookworm's rsyslog, a syslog receiver of the log-driver
 // experiment: the engine's syslog log driver sends the API's lines to it, and it writes
 // them to the run's FIFO. The daemon with its loadable modules (imtcp, imudp), no
-// logrotate (a Recommends), and busybox (one static 2 MB binary, where coreutils would
-// be 18 MB) for the entrypoint's mkfifo: rsyslog's file output, the one that waits at
-// a full FIFO, would create a regular file in its place.
+// logrotate (a Recommends), and busybox (under 1 MB, where coreutils would be 18 MB)
+// for the entrypoint's mkfifo: rsyslog's file output, the one that waits at a full
+// FIFO, would create a regular file in its place.
 var Rsyslog = Base{
 	Repository: "logbench/rsyslog-base",
 	Spec: debian.Spec{
