@@ -45,10 +45,13 @@ var Experiment = &tabular.Experiment[*Params, Row]{
 		Text: "One row per run, failed ones too: the load, the latency from the scheduled send, and every log line accounted for."},
 	Metrics: []compare.Metric{
 		{Name: "latency_p99_ms", Title: "p99 latency from the scheduled send", Headline: true},
+		{Name: "predicted_p99_added_ms", Title: "p99 latency a blocking path adds, as the model predicts"},
 		{Name: "lines_lost", Title: "log lines lost", Headline: true},
+		{Name: "predicted_lines_lost", Title: "log lines lost, as the model predicts"},
+		{Name: "drain_s", Title: "time the consumer took to read the last line after the last response"},
+		{Name: "predicted_drain_s", Title: "the drain, as the model predicts"},
 		{Name: "latency_p50_ms", Title: "p50 latency from the scheduled send"},
 		{Name: "requests_failed", Title: "requests failed"},
-		{Name: "drain_s", Title: "time the consumer took to read the last line after the last response"},
 		{Name: "api_cpu_cores", Title: "the API's CPU"},
 		{Name: "receiver_cpu_s", Title: "the syslog receiver's CPU time"},
 	},
@@ -258,6 +261,7 @@ type Row struct {
 	PredictedStallS   bundle.Opt `csv:"predicted_stall_s" unit:"s" doc:"The model's time from the start of the load to full buffers (model.go); absent when they never fill."`
 	PredictedP99AddMs float64    `csv:"predicted_p99_added_ms" unit:"ms" doc:"The model's latency added to the 99th percentile by a blocking path."`
 	PredictedLost     float64    `csv:"predicted_lines_lost" unit:"1" doc:"The model's lines lost by a path that does not block."`
+	PredictedDrainS   float64    `csv:"predicted_drain_s" unit:"s" doc:"The model's drain: what the buffers hold when the load ends, at the consumer's rate."`
 
 	Observed string `csv:"observed_failure" doc:"What the engine and the conductor saw go wrong."`
 	Verified bool   `csv:"verified" doc:"The run is data: it went as planned and no line came back changed."`
@@ -367,7 +371,7 @@ func judge(p *Params, r *Row) {
 	if s := m.StallS(); !math.IsInf(s, 1) {
 		r.PredictedStallS = bundle.Opt(s)
 	}
-	r.PredictedP99AddMs, r.PredictedLost = m.AddedP99Ms(), m.LostLines()
+	r.PredictedP99AddMs, r.PredictedLost, r.PredictedDrainS = m.AddedP99Ms(), m.LostLines(), m.DrainS()
 	r.Failure = r.Observed
 	rate, _ := strconv.ParseFloat(r.RateRPS, 64)
 	if want := int(rate*p.DurationS + 0.5); r.Failure == "" && r.Requests != want {
@@ -395,5 +399,5 @@ func modelOf(p *Params, r *Row) Model {
 	}
 	return Model{RateRPS: rate, LineBytes: LineBytes, ConsumerBps: consumer, DurationS: p.DurationS,
 		Blocking:    r.Mode == "blocking" && r.Driver != SyslogUDP,
-		BufferBytes: Buffer(isSyslog(r.Driver), p.QueueMessages, ring, LineBytes)}
+		BufferBytes: Buffer(r.Driver, p.QueueMessages, ring, LineBytes)}
 }

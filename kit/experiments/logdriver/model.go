@@ -9,48 +9,61 @@ import "math"
 //   - a blocking path holds the API's every write until the consumer has taken a line:
 //     the API serves C/line requests a second, and a request sent at t after the stall
 //     began at t_s = B/(P-C) waits (t-t_s)(P/C-1) longer than it would have;
-//   - a non-blocking path (a non-blocking driver, or UDP, which never waits) drops what
-//     does not fit: (P-C)T-B bytes of a run of T seconds.
+//   - a path that does not block (a non-blocking driver, or UDP, which never waits)
+//     drops what does not fit: (P-C)T-B bytes of a run of T seconds.
 //
-// The buffers are named so that a difference from what is measured can be traced to
-// one: the container's stdout pipe and the log FIFO (a pipe each), the receiver's
-// queue, the sockets between the engine and the receiver, and the non-blocking
-// driver's ring buffer (max-buffer-size).
+// When the load ends, what the buffers hold, min((P-C)T, B), drains at C.
 type Model struct {
 	RateRPS     float64 // requests a second, one line each
 	LineBytes   float64
 	ConsumerBps float64 // bytes a second; +Inf for a consumer as fast as it comes
 	DurationS   float64
-	Blocking    bool    // the path waits (a blocking driver over TCP or to a file)
+	Blocking    bool    // the path waits (a blocking driver over TCP)
 	BufferBytes float64 // B
 }
 
-// PipeBytes is a Linux pipe's default capacity: the container's stdout and the FIFO.
-const PipeBytes = 65536
+// What each part of a path holds, in 128-byte lines. A Linux pipe holds 64 KiB: the
+// container's stdout, the shim's pipe to the engine, and the log FIFO each.
+const (
+	PipeLines = 512
+	// TCPPathLines is what a syslog path over TCP held on this kit's reference machine
+	// before the writer blocked, with nobody reading the FIFO and a receiver's queue of
+	// 100 (kit/host/images' receiver test: 29,891 to 32,220 lines in seven runs, rsyslog
+	// and syslog-ng alike). Most of it is the engine's own: its 1 MiB buffer of a
+	// container's stdout, and the kernel's TCP send buffer, which grows to the host's
+	// net.ipv4.tcp_wmem maximum (4 MiB there). It is an estimate of another host's path;
+	// the figures beside the model say how far it is off.
+	TCPPathLines = 31_000
+	tcpPathQueue = 100 // the queue TCPPathLines was measured with
+	// UDPSocketLines are the datagrams a receiver's UDP socket holds unread (the
+	// kernel's default receive buffer, measured there: 256).
+	UDPSocketLines = 256
+)
 
-// SocketBytes is what the sockets between the engine and a syslog receiver hold before
-// the sender waits, as measured on this kit's reference kernel; it is an estimate, and
-// the figures beside the model say how far it is off.
-const SocketBytes = 0
-
-// Buffer is B of a run's path: the pipes, the receiver's queue of queue messages (a line
-// each), the sockets, and the driver's ring of ring bytes (0 for a blocking driver).
-func Buffer(syslog bool, queue int, ring int64, lineBytes float64) float64 {
-	b := float64(PipeBytes) + float64(ring)
-	if syslog {
-		b += float64(PipeBytes) + float64(queue)*lineBytes + SocketBytes
+// Buffer is B of a run's path, in bytes: for TCP the measured path with the receiver's
+// queue of queue lines and the FIFO, and the driver's ring of ring bytes (0 for a
+// blocking driver), which sits before the socket; for UDP only what is past the
+// socket, since the engine's send never waits: the socket, the queue and the FIFO. A
+// file driver has no consumer of its own, and so no buffer that a consumer fills.
+func Buffer(driver string, queue int, ring int64, lineBytes float64) float64 {
+	switch driver {
+	case SyslogTCP:
+		return float64(TCPPathLines-tcpPathQueue+queue+PipeLines)*lineBytes + float64(ring)
+	case SyslogUDP:
+		return float64(UDPSocketLines+queue+PipeLines) * lineBytes
 	}
-	return b
+	return 0
 }
+
+func (m Model) excess() float64 { return m.RateRPS*m.LineBytes - m.ConsumerBps }
 
 // StallS is when the buffers are full, from the start of the load; +Inf when they never
 // fill within the run (the consumer keeps up, or the run ends first).
 func (m Model) StallS() float64 {
-	excess := m.RateRPS*m.LineBytes - m.ConsumerBps
-	if excess <= 0 {
+	if m.excess() <= 0 {
 		return math.Inf(1)
 	}
-	t := m.BufferBytes / excess
+	t := m.BufferBytes / m.excess()
 	if t >= m.DurationS {
 		return math.Inf(1)
 	}
@@ -74,12 +87,17 @@ func (m Model) AddedP99Ms() float64 {
 
 // LostLines are the lines a path that does not block drops in the run.
 func (m Model) LostLines() float64 {
-	if m.Blocking {
+	if m.Blocking || m.excess() <= 0 {
 		return 0
 	}
-	excess := m.RateRPS*m.LineBytes - m.ConsumerBps
-	if excess <= 0 {
+	return math.Max(0, m.excess()*m.DurationS-m.BufferBytes) / m.LineBytes
+}
+
+// DrainS is how long the consumer reads after the load ends: what the buffers hold
+// then, at its rate.
+func (m Model) DrainS() float64 {
+	if m.excess() <= 0 || math.IsInf(m.ConsumerBps, 1) {
 		return 0
 	}
-	return math.Max(0, excess*m.DurationS-m.BufferBytes) / m.LineBytes
+	return math.Min(m.excess()*m.DurationS, m.BufferBytes) / m.ConsumerBps
 }

@@ -38,13 +38,34 @@ func TestModelAgainstHandComputedCases(t *testing.T) {
 	}
 }
 
-// TestBufferNamesItsParts: a file driver's path is the console's pipe and the ring; a
-// syslog path adds the FIFO, the receiver's queue and the sockets.
+// TestBufferNamesItsParts: a TCP path is the measured path with the run's queue, the
+// FIFO and the driver's ring; a UDP path only what is past the socket; a file driver
+// has none a consumer fills.
 func TestBufferNamesItsParts(t *testing.T) {
-	if got := Buffer(false, 1000, 0, 128); got != PipeBytes {
-		t.Errorf("file, blocking: %v, want the pipe's %d", got, PipeBytes)
+	if got := Buffer(JSONFile, 1000, 1<<20, 128); got != 0 {
+		t.Errorf("json-file: %v, want 0", got)
 	}
-	if got, want := Buffer(true, 1000, 1<<20, 128), float64(2*PipeBytes+1<<20+1000*128+SocketBytes); got != want {
-		t.Errorf("syslog, non-blocking: %v, want %v", got, want)
+	if got, want := Buffer(SyslogTCP, 1000, 1<<20, 128), float64((31000-100+1000+512)*128+1<<20); got != want {
+		t.Errorf("syslog-tcp, non-blocking: %v, want %v", got, want)
+	}
+	if got, want := Buffer(SyslogUDP, 100, 1<<20, 128), float64((256+100+512)*128); got != want {
+		t.Errorf("syslog-udp: %v, want %v", got, want)
+	}
+}
+
+// TestDrainIsWhatTheBuffersHoldAtTheConsumersRate: 48,000 B/s too many for 8 s is
+// 384,000 B, read at 16,000 B/s in 24 s; a buffer of 111,104 B drains in 6.944 s.
+func TestDrainIsWhatTheBuffersHoldAtTheConsumersRate(t *testing.T) {
+	m := Model{RateRPS: 500, LineBytes: 128, ConsumerBps: 16000, DurationS: 8, Blocking: true, BufferBytes: 4e6}
+	if got := m.DrainS(); math.Abs(got-24) > 1e-9 {
+		t.Errorf("drain %v s, want 24", got)
+	}
+	m.BufferBytes = 111104
+	if got := m.DrainS(); math.Abs(got-6.944) > 1e-9 {
+		t.Errorf("drain %v s, want 6.944", got)
+	}
+	m.ConsumerBps = math.Inf(1)
+	if got := m.DrainS(); got != 0 {
+		t.Errorf("a fast consumer drains in %v s", got)
 	}
 }
