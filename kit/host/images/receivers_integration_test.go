@@ -117,11 +117,9 @@ func testReceiver(t *testing.T, build func(*images.Builder, context.Context, str
 	// The kernel keeps about 256 such datagrams for a socket that is not read: this
 	// many cannot be lost however late the receiver reads them.
 	t.Run("udp", func(t *testing.T) { rig.exact(ctx, t, "udp", 200-len(oddLines)) })
-	for _, queue := range []int{100, 1000} {
-		t.Run(fmt.Sprintf("tcp-backpressure-queue-%d", queue), func(t *testing.T) {
-			rig.backpressure(ctx, t, queue, 200_000)
-		})
-	}
+	// The queue the log-driver model's TCPPathLines was measured with; a queue of 1,000
+	// held about as many (30,000 to 39,000 lines), the kernel's buffers being most of it.
+	t.Run("tcp-backpressure-queue-100", func(t *testing.T) { rig.backpressure(ctx, t, 100, 200_000) })
 }
 
 // exact sends the odd lines and count numbered lines over proto, with the FIFO read
