@@ -3,6 +3,7 @@ package contract
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 )
 
 // The qps experiment's documents: what its conductor (cmd/incontainer/qpsload, with
@@ -181,11 +182,15 @@ type WrkRun struct {
 	Failure  string  `json:"failure,omitempty"`
 }
 
-// EngineProcess is one of the engine's processes and its CPU time so far.
+// EngineProcess is one of the engine's processes, its CPU time so far and its resident
+// memory at the sample.
 type EngineProcess struct {
 	PID  int     `json:"pid"`
 	Comm string  `json:"comm"`
 	CPUS float64 `json:"cpu_s"` // user + system since the process started
+	// RSSBytes is the process's resident set (/proc/<pid>/stat's rss times the page
+	// size); absent in samples taken before the kit read it.
+	RSSBytes int64 `json:"rss_bytes,omitempty"`
 }
 
 // EngineSample is every engine process at one moment.
@@ -195,6 +200,23 @@ type EngineSample struct {
 	// Pod are the processes of one container of the pod (the foreign API's), when the
 	// helper was asked for them (EngineHandlerWithPod).
 	Pod []EngineProcess `json:"pod,omitempty"`
+}
+
+// EngineDaemons are the processes of a sample that are an engine's daemon, the one
+// that holds a log driver's buffers: Docker's dockerd, Podman's service (a sample holds
+// no other podman process; see EngineProcessesOf).
+var EngineDaemons = []string{"dockerd", "podman"}
+
+// DaemonRSSBytes is the resident memory of a sample's daemon processes (EngineDaemons),
+// summed.
+func (s EngineSample) DaemonRSSBytes() int64 {
+	var sum int64
+	for _, p := range s.Processes {
+		if slices.Contains(EngineDaemons, p.Comm) {
+			sum += p.RSSBytes
+		}
+	}
+	return sum
 }
 
 // EngineProcessesOf says which processes are the engine's, by kind: for Docker

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -188,6 +189,33 @@ func TestSamplePodFindsAContainersProcessesByItsCgroup(t *testing.T) {
 	}
 	if _, err := SamplePod(root, "ffffffffffff"); err == nil {
 		t.Error("no process of the container: want an error")
+	}
+}
+
+// TestSampleEngineReadsEachProcesssCPUAndMemory: from /proc/<pid>/stat, utime + stime
+// in clock ticks (100 a second) and rss in pages; a process of another name is not the
+// engine's, and the daemon's memory is dockerd's alone.
+func TestSampleEngineReadsEachProcesssCPUAndMemory(t *testing.T) {
+	root := t.TempDir()
+	// After the name: state, ppid, pgrp, session, tty, tpgid, flags, 4 fault counts,
+	// utime, stime, cutime, cstime, priority, nice, threads, itrealvalue, starttime,
+	// vsize, rss, then the rest.
+	stat := func(pid, comm string, utime, stime, rssPages int) string {
+		return fmt.Sprintf("%s (%s) S 1 1 1 0 -1 4194560 0 0 0 0 %d %d 0 0 20 0 8 0 100 100000000 %d 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0\n",
+			pid, comm, utime, stime, rssPages)
+	}
+	for pid, line := range map[string]string{"10": stat("10", "dockerd", 250, 50, 1000), "11": stat("11", "containerd-shim", 10, 5, 300), "12": stat("12", "nginx", 99, 99, 5000)} {
+		os.MkdirAll(filepath.Join(root, pid), 0o755)
+		os.WriteFile(filepath.Join(root, pid, "stat"), []byte(line), 0o644)
+	}
+	s, err := SampleEngine(root, EngineDocker)
+	page := int64(os.Getpagesize())
+	want := []contract.EngineProcess{{PID: 10, Comm: "dockerd", CPUS: 3, RSSBytes: 1000 * page}, {PID: 11, Comm: "containerd-shim", CPUS: 0.15, RSSBytes: 300 * page}}
+	if err != nil || !slices.Equal(s.Processes, want) {
+		t.Fatalf("%v %+v, want %+v", err, s.Processes, want)
+	}
+	if got := s.DaemonRSSBytes(); got != 1000*page {
+		t.Errorf("daemon RSS %d, want dockerd's %d", got, 1000*page)
 	}
 }
 

@@ -51,7 +51,7 @@ func IsEngine(kind, comm string, cmdline []string) bool {
 }
 
 // SampleEngine reads the processes of an engine of that kind under procRoot ("/proc"
-// in the host's PID namespace).
+// in the host's PID namespace): each one's CPU time and resident memory.
 func SampleEngine(procRoot, kind string) (contract.EngineSample, error) {
 	if contract.EngineProcessesOf(kind) == "" {
 		return contract.EngineSample{}, fmt.Errorf("engine kind %q: the kit cannot identify its processes", kind)
@@ -77,7 +77,7 @@ func SampleEngine(procRoot, kind string) (contract.EngineSample, error) {
 		if !IsEngine(kind, st.Comm, cmdline) {
 			continue
 		}
-		out.Processes = append(out.Processes, contract.EngineProcess{PID: p.PID, Comm: st.Comm, CPUS: st.CPUTime()})
+		out.Processes = append(out.Processes, processOf(p.PID, st))
 	}
 	sort.Slice(out.Processes, func(i, j int) bool { return out.Processes[i].PID < out.Processes[j].PID })
 	if len(out.Processes) == 0 {
@@ -112,13 +112,18 @@ func SamplePod(procRoot, containerID string) ([]contract.EngineProcess, error) {
 		if err != nil {
 			continue
 		}
-		out = append(out, contract.EngineProcess{PID: p.PID, Comm: st.Comm, CPUS: st.CPUTime()})
+		out = append(out, processOf(p.PID, st))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no process in %s belongs to container %s", procRoot, containerID)
 	}
 	return out, nil
+}
+
+// processOf is a process's CPU time so far and its resident memory now.
+func processOf(pid int, st procfs.ProcStat) contract.EngineProcess {
+	return contract.EngineProcess{PID: pid, Comm: st.Comm, CPUS: st.CPUTime(), RSSBytes: int64(st.ResidentMemory())}
 }
 
 func inContainer(groups []procfs.Cgroup, id string) bool {
