@@ -110,6 +110,9 @@ type LoadgenArgs struct {
 	// NoReader conducts a run with no reader at all: the engine's log driver is the
 	// log's consumer, and the host reads the lines back.
 	NoReader bool
+	// EngineCPUURL is the engine helper's /sample (QPSLoadArgs.EngineCPUServer), read
+	// from the reset to the end of the drain ("": the engine is not measured).
+	EngineCPUURL string
 }
 
 // DefaultLoadgenArgs are the load generator's defaults.
@@ -143,6 +146,7 @@ func (a *LoadgenArgs) Bind(fs *flag.FlagSet) {
 	fs.Int64Var(&a.ReaderRate, "reader-rate-bytes", a.ReaderRate, "with -with-reader: the reader's bound in bytes per second (0: none)")
 	fs.BoolVar(&a.AsReader, "as-reader", a.AsReader, "be the FIFO reader (how -with-reader starts its child)")
 	fs.BoolVar(&a.NoReader, "no-reader", a.NoReader, "conduct the run with no reader: neither wait for one nor read it, and wait for no drain")
+	fs.StringVar(&a.EngineCPUURL, "engine-cpu-url", a.EngineCPUURL, "the engine helper's /sample, read right after the reset, about once a second through the load and the drain, and at the drain's end (empty: the engine is not measured)")
 }
 
 // Args are a's command line.

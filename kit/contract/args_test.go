@@ -41,7 +41,7 @@ func TestEveryProgramReadsBackWhatTheHostWrites(t *testing.T) {
 	lg := LoadgenArgs{Run: RunParams{Rate: 12.5, Duration: 3 * time.Second, WarmupCount: 4, RequestTimeout: 7 * time.Second, MaxRunTime: time.Minute, MeasureTimer: true,
 		LossAllowed: true, QuietPeriod: 1500 * time.Millisecond},
 		Sweep: "100,200", SweepStep: time.Second, SweepMaxLag: 2 * time.Millisecond, SweepTrials: 5, GOMAXPROCS: 2, Result: "/r.json",
-		WithReader: true, ReaderFIFO: "/f", ReaderRate: 1000, AsReader: true, NoReader: true}
+		WithReader: true, ReaderFIFO: "/f", ReaderRate: 1000, AsReader: true, NoReader: true, EngineCPUURL: "http://127.0.0.1:9003/sample"}
 	if have := parsed(t, DefaultLoadgenArgs(), (*LoadgenArgs).Bind, lg.Args()); have != lg {
 		t.Errorf("loadgen: %s", cmp.Diff(lg, have))
 	}

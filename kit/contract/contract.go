@@ -260,6 +260,15 @@ type Result struct {
 	HostLoad []HostSample `json:"host_load"`
 	API      APIReport    `json:"api"`
 	Reader   ReaderReport `json:"reader"`
+	// Engine is the engine's own CPU from the reset to the end of the drain, as the
+	// engine helper sampled it (nil: not asked for); a sample that failed is its
+	// Failure, not the run's. EngineRSSPeakBytes is the engine daemon's largest resident
+	// memory (EngineSample.DaemonRSSBytes: dockerd, where a log driver's buffers are)
+	// over EngineSamples samples of that interval: its two ends and about one a second
+	// between them.
+	Engine             *EngineCPU `json:"engine,omitempty"`
+	EngineRSSPeakBytes int64      `json:"engine_rss_peak_bytes,omitempty"`
+	EngineSamples      int        `json:"engine_samples,omitempty"`
 	// Failure says why the run cannot count as data ("" when it can); StopCondition
 	// names the stop condition that ended it, if one did.
 	Failure       string `json:"failure"`

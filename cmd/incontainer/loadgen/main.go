@@ -55,6 +55,7 @@ func main() {
 		WorkloadURL: "http://" + control.Loopback(contract.WorkloadPort) + "/",
 		Progress:    os.Stdout,
 		Poll:        20 * time.Millisecond,
+		EngineURL:   a.EngineCPUURL,
 	}
 	if a.NoReader {
 		c.Reader = nil

@@ -1,12 +1,14 @@
 // Package conductor runs the reference protocol of one run from inside the pod: wait
 // for the API and the reader, warm up, wait until every warm-up byte is read, reset the
 // counters, offer the open-loop load, note the API's CPU at the last response, wait for
-// the drain, and collect everything into one contract.Result. A run may have no reader
-// (the engine's log driver is the log's consumer), or allow lines to be lost
-// (contract.RunParams.LossAllowed).
+// the drain, and collect everything into one contract.Result; with the engine helper,
+// also the engine's own CPU and its daemon's memory from the reset to the drain's end.
+// A run may have no reader (the engine's log driver is the log's consumer), or allow
+// lines to be lost (contract.RunParams.LossAllowed).
 package conductor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -35,6 +37,11 @@ type Conductor struct {
 	// Poll is how often to poll counters while waiting; each poll costs the API a
 	// little CPU, so it stays coarse.
 	Poll time.Duration
+	// EngineURL is the engine helper's /sample ("": the engine is not measured), asked
+	// at the reset, every EngineEvery through the load and the drain (0: a second), and
+	// at the drain's end (Result.Engine).
+	EngineURL   string
+	EngineEvery time.Duration
 }
 
 // Run conducts the protocol. It returns a contract.Result whenever anything was measured; a
@@ -85,7 +92,17 @@ func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract
 		return fmt.Errorf("counters after reset: %w", err)
 	}
 	res.APIAtReset, res.ReaderAtReset = api.Cgroup, reader.Cgroup
+	endEngine := func(context.Context) {}
 	res.LoadgenAtReset, _ = c.Cgroup.Read()
+	if c.EngineURL != "" {
+		engine := watchEngine(ctx, c.EngineURL, cmp.Or(c.EngineEvery, time.Second))
+		// At the drain's end, or whenever the run ends before it.
+		endEngine = func(ctx context.Context) {
+			res.Engine, res.EngineRSSPeakBytes, res.EngineSamples = engine.end(ctx)
+			endEngine = func(context.Context) {}
+		}
+		defer func() { endEngine(context.WithoutCancel(ctx)) }()
+	}
 	if sampler, err := hostload.NewSampler("/proc"); err == nil {
 		sampling, stopSampling := context.WithCancel(ctx)
 		done := make(chan struct{})
@@ -121,6 +138,7 @@ func (c *Conductor) run(ctx context.Context, p contract.RunParams, res *contract
 	// Collect whatever there is, drained or not: a failed run is still evidence.
 	reportCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	endEngine(reportCtx)
 	if err := errors.Join(c.API.Get(reportCtx, contract.PathReport, &res.API), c.readerDo(func() error { return c.Reader.Get(reportCtx, contract.PathReport, &res.Reader) })); err != nil {
 		return errors.Join(drainErr, fmt.Errorf("collecting reports: %w", err))
 	}

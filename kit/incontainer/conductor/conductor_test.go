@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -254,5 +255,118 @@ func TestLossAllowedNeedsAnAccountAndAQuietPeriod(t *testing.T) {
 	res = (&fakePod{numbered: true, account: true}).runWith(t, true, lossAllowed(0))
 	if !strings.Contains(res.Failure, "quiet period of 0s") || len(res.Requests) != 0 {
 		t.Fatalf("without a quiet period: failure %q, %d requests", res.Failure, len(res.Requests))
+	}
+}
+
+// fakeEngine plays the engine helper: each sample finds dockerd 0.25 s of CPU further
+// on and a shim 0.01 s; dockerd's resident memory is rss[i] at the i-th sample (the
+// last value repeated after), the shim's always larger than any of it, as every
+// container's shims together can be. From sample failFrom on (0: never) it answers
+// 500.
+type fakeEngine struct {
+	mu       sync.Mutex
+	rss      []int64
+	failFrom int
+	calls    []time.Time
+}
+
+const shimRSS = 1 << 40
+
+func (e *fakeEngine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	i := len(e.calls)
+	e.calls = append(e.calls, time.Now())
+	if r.URL.Path != "/sample" || e.failFrom > 0 && i+1 >= e.failFrom {
+		http.Error(w, "none of docker's processes", http.StatusInternalServerError)
+		return
+	}
+	rss := e.rss[min(i, len(e.rss)-1)]
+	json.NewEncoder(w).Encode(contract.EngineSample{UnixNano: time.Now().UnixNano(), Processes: []contract.EngineProcess{
+		{PID: 1, Comm: "dockerd", CPUS: 10 + 0.25*float64(i), RSSBytes: rss}, {PID: 2, Comm: "containerd-shim", CPUS: 1 + 0.01*float64(i), RSSBytes: shimRSS}}})
+}
+
+// runWithEngine conducts a numbered run of 10 requests over 200 ms with no reader,
+// asking the engine helper at url every 20 ms.
+func runWithEngine(t *testing.T, url string) contract.Result {
+	t.Helper()
+	api, _, workload := (&fakePod{numbered: true}).servers(t)
+	c := &Conductor{API: &control.Client{Base: api.URL, HTTP: api.Client()}, WorkloadURL: workload.URL, Poll: 5 * time.Millisecond,
+		EngineURL: url + "/sample", EngineEvery: 20 * time.Millisecond}
+	return c.Run(context.Background(), contract.RunParams{Rate: 50, Duration: 200 * time.Millisecond, RequestTimeout: time.Second, MaxRunTime: 5 * time.Second})
+}
+
+// TestTheEngineIsSampledFromTheResetToTheDrainsEnd: its CPU is the difference of the
+// two ends, and the daemon's peak memory is the largest of every sample between them,
+// though it came and went in the middle; the shims' memory is not the daemon's.
+func TestTheEngineIsSampledFromTheResetToTheDrainsEnd(t *testing.T) {
+	e := &fakeEngine{rss: []int64{100 << 20, 300 << 20, 120 << 20}}
+	helper := httptest.NewServer(e)
+	defer helper.Close()
+	res := runWithEngine(t, helper.URL)
+	e.mu.Lock()
+	calls := e.calls
+	e.mu.Unlock()
+	if res.Failure != "" || res.Engine == nil || res.Engine.Failure != "" {
+		t.Fatalf("failure %q, engine %+v", res.Failure, res.Engine)
+	}
+	n := len(calls)
+	if n < 5 || res.EngineSamples != n {
+		t.Fatalf("%d samples asked over 200 ms every 20 ms, %d noted", n, res.EngineSamples)
+	}
+	first, last := calls[0].UnixNano(), calls[n-1].UnixNano()
+	if first > res.LoadStart || last < res.LastResponse {
+		t.Errorf("samples from %d to %d; the load from %d to %d", first, last, res.LoadStart, res.LastResponse)
+	}
+	wantCPU := 0.26 * float64(n-1)
+	if d := res.Engine.CPUS - wantCPU; d > 1e-9 || d < -1e-9 || res.Engine.ByComm["dockerd"] != 0.25*float64(n-1) {
+		t.Errorf("engine CPU %g s (%v), want %g over %d samples", res.Engine.CPUS, res.Engine.ByComm, wantCPU, n)
+	}
+	if res.EngineRSSPeakBytes != 300<<20 || res.Engine.IntervalS <= 0.2 {
+		t.Errorf("daemon peak %d bytes, want %d; interval %g s", res.EngineRSSPeakBytes, 300<<20, res.Engine.IntervalS)
+	}
+}
+
+// TestAnEngineThatCannotBeSampledIsNoFailureOfTheRun: a helper that fails at the
+// reset is not asked again; one that fails at the drain's end keeps what it saw.
+func TestAnEngineThatCannotBeSampledIsNoFailureOfTheRun(t *testing.T) {
+	at := &fakeEngine{rss: []int64{1}, failFrom: 1}
+	helper := httptest.NewServer(at)
+	res := runWithEngine(t, helper.URL)
+	helper.Close()
+	if res.Failure != "" || res.Engine == nil || !strings.Contains(res.Engine.Failure, "engine sample at the reset: GET") || len(at.calls) != 1 || res.EngineSamples != 0 {
+		t.Errorf("failing at once: failure %q, engine %+v, asked %d times", res.Failure, res.Engine, len(at.calls))
+	}
+
+	later := &fakeEngine{rss: []int64{1 << 20, 2 << 20}, failFrom: 3}
+	helper = httptest.NewServer(later)
+	res = runWithEngine(t, helper.URL)
+	helper.Close()
+	if res.Failure != "" || res.Engine == nil || !strings.Contains(res.Engine.Failure, "engine sample at the drain's end") || res.EngineSamples != 2 || res.EngineRSSPeakBytes != 2<<20 {
+		t.Errorf("failing from the third: failure %q, engine %+v, %d samples, peak %d", res.Failure, res.Engine, res.EngineSamples, res.EngineRSSPeakBytes)
+	}
+}
+
+// TestAHelperNotListeningYetIsWaitedFor: the helper starts just before the conductor;
+// the first sample is asked again until it listens.
+func TestAHelperNotListeningYetIsWaitedFor(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	e := &fakeEngine{rss: []int64{1 << 20}}
+	srv := &http.Server{Handler: e}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		if l, err := net.Listen("tcp", addr); err == nil {
+			srv.Serve(l)
+		}
+	}()
+	defer srv.Close()
+	res := runWithEngine(t, "http://"+addr)
+	if res.Engine == nil || res.Engine.Failure != "" || res.EngineSamples < 2 || res.EngineRSSPeakBytes != 1<<20 {
+		t.Fatalf("engine %+v, %d samples, peak %d", res.Engine, res.EngineSamples, res.EngineRSSPeakBytes)
 	}
 }
