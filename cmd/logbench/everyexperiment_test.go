@@ -161,7 +161,7 @@ func TestBuildMakesWhatAnExperimentNeeds(t *testing.T) {
 		{[]string{"build", "--experiment", "qps", "--api", "node"}, []string{"api-node", "qpsload", "wrk"}},
 		{[]string{"build", "--experiment", "line-cost"}, []string{"api", "api-python", "api-node"}},
 		{[]string{"build", "--experiment", "your-api"}, []string{"qpsload"}},
-		{[]string{"build", "--experiment", "log-driver"}, []string{"api", "api-python", "api-node", "loadgen", "reader", "rsyslog", "syslog-ng"}},
+		{[]string{"build", "--experiment", "log-driver"}, []string{"api", "api-python", "api-node", "loadgen", "reader", "rsyslog", "syslog-ng", "qpsload"}},
 		{[]string{"build", "--experiment", "toy"}, []string{"toy"}},
 	} {
 		*built = []string{"not asked"}

@@ -19,7 +19,7 @@ func TestEveryExperimentNamesItsImages(t *testing.T) {
 		"qps":        {"": {"api-node", "api", "api-python", "qpsload", "wrk"}, "all": {"api-node", "api", "api-python", "qpsload", "wrk"}, "node": {"api-node", "qpsload", "wrk"}},
 		"line-cost":  {"": {"api", "api-python", "api-node"}, "node": {"api-node"}},
 		"your-api":   {"": {"qpsload"}},
-		"log-driver": {"": {"api", "api-python", "api-node", "loadgen", "reader", "rsyslog", "syslog-ng"}},
+		"log-driver": {"": {"api", "api-python", "api-node", "loadgen", "reader", "rsyslog", "syslog-ng", "qpsload"}},
 	}
 	for _, e := range experiments.All {
 		imager, ok := e.(experiment.Imager)

@@ -7,6 +7,7 @@
 package logdriver
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -34,7 +35,7 @@ var Experiment = &tabular.Experiment[*Params, Row]{
 	Defaults:   DefaultParams,
 	Axes:       []string{"api", "driver", "mode", "buffer", "consumer", "receiver", "rate_rps"},
 	Conditions: conditions,
-	Images:     []string{"api", "api-python", "api-node", "loadgen", "reader", "rsyslog", "syslog-ng"},
+	Images:     []string{"api", "api-python", "api-node", "loadgen", "reader", "rsyslog", "syslog-ng", "qpsload"},
 	Needs:      needs,
 	Pod:        pod,
 	Observe:    observe,
@@ -54,6 +55,8 @@ var Experiment = &tabular.Experiment[*Params, Row]{
 		{Name: "requests_failed", Title: "requests failed"},
 		{Name: "api_cpu_cores", Title: "the API's CPU"},
 		{Name: "receiver_cpu_s", Title: "the syslog receiver's CPU time"},
+		{Name: "engine_cpu_cores", Title: "the engine's own CPU (its daemon, containerd and the shims), from the reset to the drain's end"},
+		{Name: "engine_rss_peak_bytes", Title: "the engine daemon's peak resident memory"},
 	},
 }
 
@@ -108,20 +111,27 @@ func driverCells(p *Params, api string) []tabular.Cell {
 
 // notes say what the plan leaves out.
 func notes(p *Params) []string {
-	if slices.ContainsFunc(p.Drivers, isSyslog) {
-		return nil
+	var out []string
+	if !slices.ContainsFunc(p.Drivers, isSyslog) {
+		out = append(out, "the file drivers have no consumer of their own to slow: the engine writes the file; --consumers and --receivers apply to the syslog drivers")
 	}
-	return []string{"the file drivers have no consumer of their own to slow: the engine writes the file; --consumers and --receivers apply to the syslog drivers"}
+	if p.EngineKind == "" {
+		out = append(out, "the engine's own CPU and memory are not measured: the kit cannot identify the processes of an engine of this kind")
+	}
+	return out
 }
 
-// needs are the images of a plan: the API, the load generator, and for syslog the
-// reader and the receivers.
+// needs are the images of a plan: the API, the load generator, the engine helper's
+// (where the engine is measured), and for syslog the reader and the receivers.
 func needs(p *Params) []string {
 	var names []string
 	for _, api := range p.APIs {
 		names = append(names, imageOf[api])
 	}
 	names = append(names, "loadgen")
+	if p.EngineKind != "" {
+		names = append(names, engineImage)
+	}
 	if slices.ContainsFunc(p.Drivers, isSyslog) {
 		names = append(names, "reader")
 		names = append(names, p.Receivers...)
@@ -133,8 +143,19 @@ func needs(p *Params) []string {
 // every other one.
 var onPodman = []string{K8sFile}
 
-// target refuses, before anything starts, drivers the engine does not have.
+// target refuses, before anything starts, drivers the engine does not have, and
+// records which engine's processes the engine helper counts; a bundle resumed on
+// another kind of engine is refused, its runs would count other processes.
 func target(p *Params, env experiment.Env) error {
+	kind := env.Engine.Kind
+	if contract.EngineProcessesOf(kind) == "" {
+		kind = ""
+	}
+	if p.EngineKind != "" && p.EngineKind != kind {
+		return experiment.Usagef("--resume: the bundle's runs counted the processes of %s (%s); this engine is %s", p.EngineKind,
+			contract.EngineProcessesOf(p.EngineKind), cmp.Or(env.Engine.Kind, "of a kind the kit does not know"))
+	}
+	p.EngineKind = kind
 	podman := env.Engine.Kind == contract.EnginePodman
 	for _, d := range p.Drivers {
 		switch {
@@ -153,6 +174,23 @@ func target(p *Params, env experiment.Env) error {
 }
 
 const fifoPath = contract.RunDir + "/log.fifo"
+
+// The engine helper: the qps experiment's conductor serving samples of the engine's
+// processes (closedloop.EngineHandler) on the pod's loopback, from the host's PID
+// namespace.
+const (
+	engineImage = "qpsload"
+	enginePort  = 9003
+)
+
+// engineHelper is the engine helper's container, limited as your-api's is: a sample is
+// a walk of the host's /proc, milliseconds a second.
+func engineHelper(kind string, images map[string]string) experiment.ContainerSpec {
+	serve := contract.DefaultQPSLoadArgs()
+	serve.EngineCPUServer, serve.EngineKind = fmt.Sprintf("127.0.0.1:%d", enginePort), kind
+	return experiment.ContainerSpec{Role: "engine", Image: images[engineImage], Cmd: serve.Args(), HostPIDs: true,
+		NanoCPUs: experiment.NanoCPUs(0.1), MemoryBytes: 64 << 20}
+}
 
 // port is the receiver's port on the host's loopback, from the run's ID: each run its
 // own, below Linux's ephemeral ports.
@@ -184,12 +222,18 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 	lg.Run.MaxRunTime = lg.Run.Duration + 3*lg.Run.RequestTimeout + 2*time.Minute
 	loadgenC := experiment.ContainerSpec{Role: "loadgen", Image: images["loadgen"],
 		NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes}
+	// The engine helper starts before the conductor, which asks it from the reset on.
+	var helpers []experiment.ContainerSpec
+	if p.EngineKind != "" {
+		helpers = append(helpers, engineHelper(p.EngineKind, images))
+		lg.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", enginePort)
+	}
 	spec := experiment.PodSpec{RunID: runID, Conductor: "loadgen", MountPath: contract.RunDir, ResultPath: lg.Result,
 		User: contract.User, PidsLimit: l.PidsLimit}
 	if !isSyslog(driver) {
 		lg.NoReader = true
 		loadgenC.Cmd = lg.Args()
-		spec.Containers = []experiment.ContainerSpec{apiC, loadgenC}
+		spec.Containers = slices.Concat([]experiment.ContainerSpec{apiC}, helpers, []experiment.ContainerSpec{loadgenC})
 		spec.CollectLogs = []string{"api"}
 		return spec
 	}
@@ -208,15 +252,14 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 		reader.RateBytes = p.ConsumerRate
 	}
 	loadgenC.Cmd = lg.Args()
-	spec.Containers = []experiment.ContainerSpec{
+	spec.Containers = slices.Concat([]experiment.ContainerSpec{
 		{Role: "receiver", Image: images[receiver], HostNetwork: true,
 			NanoCPUs: experiment.NanoCPUs(l.ConsumerCPUs), MemoryBytes: l.ConsumerMemoryBytes,
 			Env: []string{"LOGBENCH_SYSLOG_PORT=" + strconv.Itoa(pt), "LOGBENCH_QUEUE_MESSAGES=" + strconv.Itoa(p.QueueMessages), "LOGBENCH_FIFO=" + fifoPath}},
 		apiC,
 		{Role: "reader", Image: images["reader"], Cmd: reader.Args(),
 			NanoCPUs: experiment.NanoCPUs(l.ConsumerCPUs), MemoryBytes: l.ConsumerMemoryBytes},
-		loadgenC,
-	}
+	}, helpers, []experiment.ContainerSpec{loadgenC})
 	spec.MeasureUsage = []string{"receiver"}
 	return spec
 }
@@ -258,6 +301,13 @@ type Row struct {
 	ReceiverCPUS   bundle.Opt `csv:"receiver_cpu_s" unit:"s" doc:"The syslog receiver's CPU time over its life, as the engine read its cgroup."`
 	ReceiverMemory bundle.Opt `csv:"receiver_memory_peak_bytes" unit:"By" doc:"The syslog receiver's peak memory, as the engine read its cgroup."`
 
+	EngineCPUS      bundle.Opt `csv:"engine_cpu_s" unit:"s" doc:"CPU time (user + system) of the engine's processes (parameters.engine_kind docker: dockerd, containerd and the shims; podman: conmon and the service) between the engine helper's samples at the reset and at the drain's end, over the processes present in both: the log driver's work and whatever else the engine did meanwhile; absent when not measured (engine_failure)."`
+	EngineIntervalS bundle.Opt `csv:"engine_interval_s" unit:"s" doc:"The time between those two samples; absent when not measured."`
+	EngineCPUCores  bundle.Opt `csv:"engine_cpu_cores" unit:"1" doc:"engine_cpu_s over engine_interval_s, in cores; absent when not measured."`
+	EngineRSSPeak   bundle.Opt `csv:"engine_rss_peak_bytes" unit:"By" doc:"The engine daemon's largest resident memory (dockerd, where a driver's buffers are; Podman's service) over engine_samples samples from the reset to the drain's end, about one a second; absent when not measured."`
+	EngineSamples   int        `csv:"engine_samples" unit:"1" doc:"The engine helper's samples that engine_rss_peak_bytes is the largest of; 0 when not measured."`
+	EngineFailure   string     `csv:"engine_failure" doc:"Why the engine was not measured in this run (a sample failed, or the kit cannot identify the engine's processes); the run is data all the same."`
+
 	PredictedStallS   bundle.Opt `csv:"predicted_stall_s" unit:"s" doc:"The model's time from the start of the load to full buffers (model.go); absent when they never fill."`
 	PredictedP99AddMs float64    `csv:"predicted_p99_added_ms" unit:"ms" doc:"The model's latency added to the 99th percentile by a blocking path."`
 	PredictedLost     float64    `csv:"predicted_lines_lost" unit:"1" doc:"The model's lines lost by a path that does not block."`
@@ -272,13 +322,15 @@ type Row struct {
 func observe(p *Params, run experiment.Run) Row {
 	c := run.Condition.(tabular.Cell)
 	r := Row{RunID: run.ID, API: c[0], Driver: c[1], Mode: c[2], Buffer: c[3], Consumer: c[4], Receiver: c[5], RateRPS: c[6], Round: run.Round,
-		Observed: run.Failure, DrainS: bundle.None, ReaderCPUCores: bundle.None, ReceiverCPUS: bundle.None, ReceiverMemory: bundle.None}
+		Observed: run.Failure, DrainS: bundle.None, ReaderCPUCores: bundle.None, ReceiverCPUS: bundle.None, ReceiverMemory: bundle.None,
+		EngineCPUS: bundle.None, EngineIntervalS: bundle.None, EngineRSSPeak: bundle.None}
 	var res contract.Result
 	if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
 		r.Observed = experiment.JoinFailures(r.Observed, "unreadable result: "+err.Error())
 		return r
 	}
 	r.Observed = experiment.JoinFailures(r.Observed, res.Failure)
+	observeEngine(p, res, &r)
 	var lat, lag []float64
 	for _, o := range res.Requests {
 		r.Requests++
@@ -320,6 +372,21 @@ func observe(p *Params, run experiment.Run) Row {
 	r.LinesReceived, r.LinesDuplicated, r.LinesReordered, r.LinesCorrupted = acc.Received, acc.Duplicated, acc.Reordered, acc.Corrupted
 	r.LostRanges = lostRanges(*acc, r.LinesWritten)
 	return r
+}
+
+// observeEngine reads the engine's samples into the row, or why there are none.
+func observeEngine(p *Params, res contract.Result, r *Row) {
+	switch e := res.Engine; {
+	case p.EngineKind == "":
+		r.EngineFailure = "not measured: the kit cannot identify the processes of this engine"
+	case e == nil:
+		r.EngineFailure = "not measured: the run ended before the conductor sampled the engine"
+	case e.Failure != "":
+		r.EngineFailure = e.Failure
+	default:
+		r.EngineCPUS, r.EngineIntervalS = bundle.Opt(e.CPUS), bundle.Opt(e.IntervalS)
+		r.EngineRSSPeak, r.EngineSamples = bundle.Opt(float64(res.EngineRSSPeakBytes)), res.EngineSamples
+	}
 }
 
 // splitLines are a stream's lines, each with its newline; a last partial line too.
@@ -372,6 +439,10 @@ func judge(p *Params, r *Row) {
 		r.PredictedStallS = bundle.Opt(s)
 	}
 	r.PredictedP99AddMs, r.PredictedLost, r.PredictedDrainS = m.AddedP99Ms(), m.LostLines(), m.DrainS()
+	r.EngineCPUCores = bundle.None
+	if r.EngineCPUS.Present() && r.EngineIntervalS.Present() && r.EngineIntervalS > 0 {
+		r.EngineCPUCores = r.EngineCPUS / r.EngineIntervalS
+	}
 	r.Failure = r.Observed
 	rate, _ := strconv.ParseFloat(r.RateRPS, 64)
 	if want := int(rate*p.DurationS + 0.5); r.Failure == "" && r.Requests != want {

@@ -16,9 +16,12 @@ import (
 // TestPodsCarryTheDriverToItsReceiver: a syslog run's receiver listens on the host's
 // loopback and starts first, the API's driver dials it with the run's mode and buffer,
 // the reader accounts for every line at the consumer's rate; a file driver's run has
-// neither, and its lines are read back through the engine.
+// neither, and its lines are read back through the engine. Each has the engine helper,
+// in the host's PID namespace, counting the engine's processes of the kind target
+// recorded, started before the conductor that asks it.
 func TestPodsCarryTheDriverToItsReceiver(t *testing.T) {
 	p := DefaultParams()
+	p.EngineKind = contract.EngineDocker
 	ids := map[string]string{}
 	for _, n := range Experiment.Images {
 		ids[n] = "id-" + n
@@ -28,10 +31,10 @@ func TestPodsCarryTheDriverToItsReceiver(t *testing.T) {
 	for _, c := range spec.Containers {
 		roles = append(roles, c.Role)
 	}
-	if !slices.Equal(roles, []string{"receiver", "api", "reader", "loadgen"}) {
+	if !slices.Equal(roles, []string{"receiver", "api", "reader", "engine", "loadgen"}) {
 		t.Fatalf("roles %v", roles)
 	}
-	recv, api, reader := spec.Containers[0], spec.Containers[1], spec.Containers[2]
+	recv, api, reader, engine, loadgen := spec.Containers[0], spec.Containers[1], spec.Containers[2], spec.Containers[3], spec.Containers[4]
 	want := map[string]string{"mode": "non-blocking", "max-buffer-size": "1MiB", "syslog-address": "tcp://127.0.0.1:" + strconv.Itoa(port("r1")),
 		"syslog-format": "rfc5424", "tag": "logbench"}
 	if !recv.HostNetwork || recv.Image != "id-rsyslog" || api.LogDriver != "syslog" || !maps.Equal(api.LogOpts, want) {
@@ -44,11 +47,23 @@ func TestPodsCarryTheDriverToItsReceiver(t *testing.T) {
 	if !slices.Contains(api.Cmd, "-mode=numbered") || !slices.Contains(api.Cmd, "-fifo=-") {
 		t.Errorf("api %v", api.Cmd)
 	}
+	if !engine.HostPIDs || engine.HostNetwork || engine.Image != "id-qpsload" || !slices.Contains(engine.Cmd, "-engine-cpu-server=127.0.0.1:9003") ||
+		!slices.Contains(engine.Cmd, "-engine-kind=docker") || engine.NanoCPUs != 100_000_000 || !slices.Contains(loadgen.Cmd, "-engine-cpu-url=http://127.0.0.1:9003/sample") {
+		t.Errorf("engine helper %+v, conductor %v", engine, loadgen.Cmd)
+	}
 
 	file := pod(p, tabular.Cell{"python", JSONFile, "blocking", noBuffer, engineFile, noReceiver, "500"}, "r2", ids)
-	if len(file.Containers) != 2 || file.Containers[0].Image != "id-api-python" || file.Containers[0].LogDriver != JSONFile || !slices.Equal(file.CollectLogs, []string{"api"}) ||
-		!slices.Contains(file.Containers[1].Cmd, "-no-reader=true") || len(file.Containers[0].LogOpts) != 1 {
+	if len(file.Containers) != 3 || file.Containers[0].Image != "id-api-python" || file.Containers[0].LogDriver != JSONFile || !slices.Equal(file.CollectLogs, []string{"api"}) ||
+		file.Containers[1].Role != "engine" || !slices.Contains(file.Containers[2].Cmd, "-no-reader=true") || len(file.Containers[0].LogOpts) != 1 {
 		t.Errorf("json-file pod %+v", file)
+	}
+
+	// An engine whose processes the kit cannot identify: no helper, nothing asked of one.
+	p.EngineKind = ""
+	file = pod(p, tabular.Cell{"go", JSONFile, "blocking", noBuffer, engineFile, noReceiver, "500"}, "r3", ids)
+	if len(file.Containers) != 2 || slices.ContainsFunc(file.Containers[1].Cmd, func(a string) bool { return strings.HasPrefix(a, "-engine-cpu-url=h") }) ||
+		slices.Contains(needs(p), "qpsload") {
+		t.Errorf("unmeasured engine: pod %+v, images %v", file, needs(p))
 	}
 }
 
@@ -119,6 +134,68 @@ func TestAConsumerThatDropsKnownLinesIsAccountedFor(t *testing.T) {
 	}
 	if r.LatencyP99Ms != 1 || r.Requests != 100 {
 		t.Errorf("p99 %v ms of %d requests", r.LatencyP99Ms, r.Requests)
+	}
+}
+
+// TestTheEngineIsMeasuredWhereTheKitKnowsItsProcesses: target records the engine's
+// kind in the parameters (the manifest), which the pods' helper counts and verify
+// checks; an unknown kind is measured nowhere, and a bundle is not resumed on another.
+func TestTheEngineIsMeasuredWhereTheKitKnowsItsProcesses(t *testing.T) {
+	p := DefaultParams()
+	if err := target(p, experiment.Env{Engine: contract.EngineFacts{Kind: contract.EngineDocker}}); err != nil || p.EngineKind != "docker" || !slices.Contains(needs(p), "qpsload") {
+		t.Fatalf("docker: %v, engine kind %q, images %v", err, p.EngineKind, needs(p))
+	}
+	if err := p.Check(); err != nil {
+		t.Fatal(err)
+	}
+	err := target(p, experiment.Env{Engine: contract.EngineFacts{Kind: "", KindEvidence: "a daemon of no known name"}})
+	if err == nil || !strings.HasPrefix(err.Error(), "--resume: the bundle's runs counted the processes of docker") {
+		t.Errorf("resumed on an unknown engine: %v", err)
+	}
+	unknown := DefaultParams()
+	if err := target(unknown, experiment.Env{}); err != nil || unknown.EngineKind != "" || slices.Contains(needs(unknown), "qpsload") ||
+		!slices.ContainsFunc(notes(unknown), func(n string) bool { return strings.Contains(n, "engine's own CPU and memory are not measured") }) {
+		t.Errorf("unknown engine: %v, kind %q, images %v, notes %v", err, unknown.EngineKind, needs(unknown), notes(unknown))
+	}
+	p.EngineKind = "kubelet"
+	if err := p.Check(); err == nil || !strings.Contains(err.Error(), `engine_kind "kubelet"`) {
+		t.Errorf("a manifest's engine kind the kit does not know: %v", err)
+	}
+}
+
+// TestTheEnginesCostIsARunsColumnsNotItsVerdict: the engine's CPU between the samples
+// in cores and the daemon's peak memory; a sample that failed leaves them empty and
+// says why, and the run is data all the same.
+func TestTheEnginesCostIsARunsColumnsNotItsVerdict(t *testing.T) {
+	p := DefaultParams()
+	p.DurationS, p.Rates, p.EngineKind = 1, Rates{10}, contract.EngineDocker
+	row := func(res contract.Result) Row {
+		t.Helper()
+		res.API.Counters.Written.Lines = 10
+		for i := range 10 {
+			res.Requests = append(res.Requests, contract.Observation{Seq: int64(i), Scheduled: 1, Sent: 2, Done: 1_000_001, Status: 200})
+		}
+		var logs []byte
+		for seq := range int64(10) {
+			logs = append(logs, contract.NumberedLine(seq)...)
+		}
+		body, _ := json.Marshal(res)
+		r := observe(p, experiment.Run{ID: "r", Round: 1, Condition: tabular.Cell{"go", JSONFile, "blocking", noBuffer, engineFile, noReceiver, "10"},
+			Pod: experiment.PodResult{Result: body, Logs: map[string][]byte{"api": logs}}})
+		judge(p, &r)
+		return r
+	}
+	r := row(contract.Result{Engine: &contract.EngineCPU{CPUS: 0.6, IntervalS: 4}, EngineRSSPeakBytes: 90 << 20, EngineSamples: 5})
+	if !r.Verified || r.EngineCPUCores != 0.15 || r.EngineRSSPeak != 90<<20 || r.EngineSamples != 5 || r.EngineFailure != "" {
+		t.Errorf("measured: verified %v (%s), %v cores, peak %v of %d samples, %q", r.Verified, r.Failure, r.EngineCPUCores, r.EngineRSSPeak, r.EngineSamples, r.EngineFailure)
+	}
+	r = row(contract.Result{Engine: &contract.EngineCPU{Failure: "engine sample at the drain's end: GET: 500"}, EngineRSSPeakBytes: 90 << 20, EngineSamples: 3})
+	if !r.Verified || r.EngineCPUCores.Present() || r.EngineCPUS.Present() || r.EngineRSSPeak.Present() || r.EngineFailure != "engine sample at the drain's end: GET: 500" {
+		t.Errorf("failed sample: verified %v (%s), %v cores, %v s, peak %v, %q", r.Verified, r.Failure, r.EngineCPUCores, r.EngineCPUS, r.EngineRSSPeak, r.EngineFailure)
+	}
+	p.EngineKind = ""
+	if r = row(contract.Result{}); !r.Verified || r.EngineCPUCores.Present() || !strings.Contains(r.EngineFailure, "cannot identify") {
+		t.Errorf("unknown engine: verified %v, %v cores, %q", r.Verified, r.EngineCPUCores, r.EngineFailure)
 	}
 }
 

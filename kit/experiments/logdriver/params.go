@@ -9,6 +9,7 @@ import (
 
 	"github.com/docker/go-units"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 )
 
@@ -58,6 +59,11 @@ type Params struct {
 	QuietS         float64 `json:"quiet_s"`
 	RequestTimeout float64 `json:"request_timeout_s"`
 	Limits         Limits  `json:"limits"`
+	// EngineKind is the engine whose processes the engine helper counts (docker:
+	// dockerd, containerd and the shims; podman: conmon and the service), as the engine
+	// reports itself: no flag sets it, the engine does (target). Empty when the kit
+	// cannot identify that engine's processes: then no run measures them.
+	EngineKind string `json:"engine_kind,omitempty"`
 }
 
 // Limits are every container's limits.
@@ -151,6 +157,12 @@ func (p *Params) Check() error {
 		func() error { return experiment.LoadgenCPUsFlag.Check(l.LoadgenCPUs) },
 		func() error { return experiment.LoadgenMemoryFlag.Check(l.LoadgenMemoryBytes) },
 		func() error { return experiment.PidsLimitFlag.Check(l.PidsLimit) },
+		func() error {
+			if p.EngineKind != "" && contract.EngineProcessesOf(p.EngineKind) == "" {
+				return experiment.Usagef("engine_kind %q: the kit cannot identify the processes of such an engine", p.EngineKind)
+			}
+			return nil
+		},
 	)
 }
 
