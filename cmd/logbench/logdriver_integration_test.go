@@ -18,7 +18,8 @@ import (
 // 5 s. Every run verifies. json-file loses nothing; over TCP the engine's buffers hold
 // the excess (about 4 MB before a stall) and nothing is lost, only drained late; over
 // UDP the receiver's socket overflows and lines are lost, each range of them named.
-// Then syslog-ng over TCP. Figures are not held to the model: the machine is shared.
+// Each run measures the engine's CPU and dockerd's peak memory. Then syslog-ng over
+// TCP. Figures are not held to the model: the machine is shared.
 func TestLogDriverBuffersOrLosesOnTheEngine(t *testing.T) {
 	enginetest.Require(t)
 	dir := filepath.Join(t.TempDir(), "log-driver")
@@ -32,7 +33,11 @@ func TestLogDriverBuffersOrLosesOnTheEngine(t *testing.T) {
 	runs := verifiedLogDriverRuns(t, dir, 6)
 	for _, r := range runs {
 		k := r.Driver + "/" + r.Mode
+		t.Logf("%s: engine %.3f cores over %.1f s (%.2f s of CPU), dockerd's peak %.1f MiB over %d samples%s", k, float64(r.EngineCPUCores), float64(r.EngineIntervalS),
+			float64(r.EngineCPUS), float64(r.EngineRSSPeak)/(1<<20), r.EngineSamples, r.EngineFailure)
 		switch {
+		case r.EngineFailure != "" || !(float64(r.EngineCPUCores) > 0) || !(float64(r.EngineRSSPeak) > 0) || r.EngineSamples < 2:
+			t.Errorf("%s: the engine not measured: %v cores, peak %v bytes over %d samples (%s)", k, r.EngineCPUCores, r.EngineRSSPeak, r.EngineSamples, r.EngineFailure)
 		case r.LinesWritten != 2500 || r.LinesCorrupted != 0:
 			t.Errorf("%s: %d lines written, %d corrupted; want 2,500 and none", k, r.LinesWritten, r.LinesCorrupted)
 		case r.Driver != "syslog-udp" && r.LinesLost != 0:
