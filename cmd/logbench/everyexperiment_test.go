@@ -116,7 +116,7 @@ func TestRunServesEveryExperiment(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run toy: %v\n%s", err, out)
 	}
-	for _, want := range []string{"run 10 of toy", "write_ms 0.101 ms", "(no interval: 1 run)", "bundle: " + dir} {
+	for _, want := range []string{"run 10 of toy", "write_ms 0.101 ms", "(none from one run)", "bundle: " + dir} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run's output lacks %q:\n%s", want, out)
 		}
