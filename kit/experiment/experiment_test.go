@@ -350,3 +350,25 @@ func cross(axes ...[]string) []experiment.Condition {
 	}
 	return out
 }
+
+// TestARunIDNamesItsConditionAndRound: what NewRunID gives fits its condition and
+// round, and no other.
+func TestARunIDNamesItsConditionAndRound(t *testing.T) {
+	c := testCond("go/json-file/-")
+	id := experiment.NewRunID(c, 2)
+	if !experiment.RunIDFits(id, c, 2) {
+		t.Errorf("%s does not fit its own condition and round", id)
+	}
+	for _, other := range []string{id + "0", strings.Replace(id, "-r2-", "-r3-", 1), "no-such-run", id[:len(id)-1] + "g"} {
+		if experiment.RunIDFits(other, c, 2) {
+			t.Errorf("%s fits %s round 2", other, c)
+		}
+	}
+	if experiment.RunIDFits(id, testCond("go/json-file/x"), 2) {
+		t.Errorf("%s fits another condition", id)
+	}
+}
+
+type testCond string
+
+func (c testCond) String() string { return string(c) }

@@ -79,3 +79,15 @@ func NewRunID(cond Condition, round int) string {
 	rand.Read(b[:])
 	return fmt.Sprintf("%s-r%d-%s", strings.ReplaceAll(cond.String(), "/", "-"), round, hex.EncodeToString(b[:]))
 }
+
+// RunIDFits says whether id is one NewRunID gives the condition and round: a run's ID
+// names them, so a row whose ID names another is not the row of that run.
+func RunIDFits(id string, cond Condition, round int) bool {
+	prefix := fmt.Sprintf("%s-r%d-", strings.ReplaceAll(cond.String(), "/", "-"), round)
+	rest, ok := strings.CutPrefix(id, prefix)
+	if !ok || len(rest) != 6 {
+		return false
+	}
+	_, err := hex.DecodeString(rest)
+	return err == nil
+}

@@ -172,6 +172,11 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		return res
 	}
 	for i, r := range b.Runs {
+		round, _ := strconv.Atoi(column(r, "round"))
+		if id := column(r, "run_id"); !experiment.RunIDFits(id, b.cellOf(r), round) {
+			res.Problem(verify.Problem{File: t.Runs.File, Line: lines[i], Key: "run " + verify.Short(id), Column: "run_id",
+				Msg: fmt.Sprintf("not the ID of a run of %s in round %d", b.cellOf(r), round)})
+		}
 		want := r
 		t.Judge(b.M.Parameters, &want)
 		for _, col := range differing(r, want) {
