@@ -247,6 +247,9 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 			groups[i].Series = append(groups[i].Series, series)
 		}
 	}
+	// A condition is named by the axes that differ between the conditions drawn: an
+	// axis every one shares says nothing and would only crowd the chart.
+	names := shortNames(cats)
 	page, err := bs.Page(t.Info.Name, version, t.Info.Summary, nil)
 	if err != nil {
 		return err
@@ -254,7 +257,7 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	sec := report.Section{ID: "figures", Title: "Figures",
 		Caption: "Each condition's figure: the mean over its verified runs, with its 95% Student-t interval over runs (none from one run)."}
 	for i, m := range t.Metrics {
-		sec.Figures = append(sec.Figures, report.Bars(m.Title, unitOf[R](m.Name), cats, &groups[i], false))
+		sec.Figures = append(sec.Figures, report.Bars(m.Title, unitOf[R](m.Name), names, &groups[i], false))
 	}
 	page.Sections = append(page.Sections, sec, bs.Images())
 	return report.Write(w, page)
@@ -429,6 +432,38 @@ func (b *tabularBundle[P, R]) figures() []compare.Row {
 		}
 	}
 	return rows
+}
+
+// shortNames are the conditions cats ("a/b/c") with the axes they all share left out.
+func shortNames(cats []string) []string {
+	if len(cats) < 2 {
+		return cats
+	}
+	split := make([][]string, len(cats))
+	for i, c := range cats {
+		split[i] = strings.Split(c, "/")
+	}
+	var varying []int
+	for a := range split[0] {
+		for _, s := range split[1:] {
+			if len(s) != len(split[0]) {
+				return cats
+			}
+			if s[a] != split[0][a] {
+				varying = append(varying, a)
+				break
+			}
+		}
+	}
+	out := make([]string, len(cats))
+	for i, s := range split {
+		var parts []string
+		for _, a := range varying {
+			parts = append(parts, s[a])
+		}
+		out[i] = strings.Join(parts, "/")
+	}
+	return out
 }
 
 func kvText(kvs []compare.KV) string {
