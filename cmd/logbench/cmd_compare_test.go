@@ -123,6 +123,7 @@ var archived = map[string]string{
 	"fifo-stall": "../../results/2026-11-30-vm2/fifo-py.tar.gz",
 	"qps":        "../../results/2026-11-30-vm2/qps-final.tar.gz",
 	"line-cost":  "../../results/2026-11-30-vm2/lc-final.tar.gz",
+	"log-driver": "../../results/2026-12-02-vm/log-driver.tar.gz",
 }
 
 // Every experiment's comparison reads --match, and refuses a key it does not have.

@@ -48,7 +48,7 @@ func TestVerifyRefusesADataPackageThatLies(t *testing.T) {
 		c, ok := f["constraints"].(map[string]any)
 		return ok && c["required"] == true && c["enum"] == nil
 	}
-	for _, archive := range []string{"2026-11-30-vm2/fifo-go.tar.gz", "2026-12-01-vm/qps-docker.tar.gz", "2026-12-02-vm/qps-go-none.tar.gz", "2026-12-01-vm/your-api-stdlib.tar.gz"} {
+	for _, archive := range []string{"2026-11-30-vm2/fifo-go.tar.gz", "2026-12-01-vm/qps-docker.tar.gz", "2026-12-02-vm/qps-go-none.tar.gz", "2026-12-01-vm/your-api-stdlib.tar.gz", "2026-12-02-vm/log-driver.tar.gz"} {
 		files := open(t, archive)
 		original := files.Data[bundle.DataPackageFile]
 		for _, tc := range []struct {

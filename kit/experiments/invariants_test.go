@@ -27,6 +27,7 @@ var archivedOf = []struct {
 	{"qps", "2026-11-30-vm2/qps-final.tar.gz", "series.csv", []string{"run_id", "second"}},
 	{"line-cost", "2026-11-30-vm2/lc-final.tar.gz", "trials.csv", []string{"run_id", "trial"}},
 	{"your-api", "2026-12-01-vm/your-api-stdlib.tar.gz", "series.csv", []string{"run_id", "second"}},
+	{"log-driver", "2026-12-02-vm/log-driver.tar.gz", "runs.csv", []string{"run_id"}},
 }
 
 // counts are the manifest's common counts as an archived bundle has them.

@@ -47,7 +47,10 @@ func TestEveryExperimentJudgesItsPrecision(t *testing.T) {
 			if widest == nil || widest.Relative == nil {
 				t.Fatalf("widest %+v", widest)
 			}
+			// The rounds are a parameter of the hand-built experiments' manifests, and a
+			// field of their own in a tabular experiment's.
 			var m struct {
+				Rounds     int `json:"rounds"`
 				Parameters struct {
 					Rounds int `json:"rounds"`
 				} `json:"parameters"`
@@ -55,7 +58,7 @@ func TestEveryExperimentJudgesItsPrecision(t *testing.T) {
 			if err := json.Unmarshal(files.Data[bundle.ManifestFile], &m); err != nil {
 				t.Fatal(err)
 			}
-			rounds := m.Parameters.Rounds
+			rounds := max(m.Rounds, m.Parameters.Rounds)
 			honest := map[string]bundle.Precision{
 				"reached":    {Target: *widest.Relative * 1.01, MinRounds: 2, MaxRounds: rounds + 5, Rounds: rounds, Stopped: bundle.Reached, Widest: widest},
 				"max-rounds": {Target: *widest.Relative / 2, MinRounds: 2, MaxRounds: rounds, Rounds: rounds, Stopped: bundle.MaxRounds, Widest: widest},

@@ -23,6 +23,7 @@ var sameIntervalBundles = []string{
 	"../../results/2026-12-02-vm/qps-warm20.tar.gz",
 	"../../results/2026-11-30-vm2/lc-final.tar.gz",
 	"../../results/2026-12-01-vm/your-api-stdlib.tar.gz",
+	"../../results/2026-12-02-vm/log-driver.tar.gz",
 }
 
 // intervalText finds every interval a page or a summary states: "[1630, 10248]".

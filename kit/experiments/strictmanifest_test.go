@@ -14,7 +14,7 @@ import (
 // a field the experiment's manifest does not, is one problem of manifest.json naming
 // the key, and the bundle does not verify, whoever it then claims to be.
 func TestVerifyRefusesAManifestReadersReadDifferently(t *testing.T) {
-	for _, archive := range []string{"2026-11-30-vm2/fifo-go.tar.gz", "2026-12-01-vm/qps-docker.tar.gz", "2026-11-30-vm2/lc-final.tar.gz", "2026-12-01-vm/your-api-stdlib.tar.gz", "2026-11-30-vm/go-2026-11-30-vm.tar.gz"} {
+	for _, archive := range []string{"2026-11-30-vm2/fifo-go.tar.gz", "2026-12-01-vm/qps-docker.tar.gz", "2026-11-30-vm2/lc-final.tar.gz", "2026-12-01-vm/your-api-stdlib.tar.gz", "2026-11-30-vm/go-2026-11-30-vm.tar.gz", "2026-12-02-vm/log-driver.tar.gz"} {
 		files := open(t, archive)
 		original := string(files.Data[bundle.ManifestFile])
 		for _, tc := range []struct{ name, old, new, want string }{

@@ -65,8 +65,9 @@ type Experiment[P experiment.Params, R any] struct {
 	Metrics []compare.Metric
 }
 
-// Info names an experiment: what `logbench experiments` lists.
-type Info struct{ Name, Summary, Source string }
+// Info names an experiment: what `logbench experiments` lists, and the question its
+// report opens by answering.
+type Info struct{ Name, Summary, Source, Question string }
 
 // Cell is a condition of a tabular experiment: the values of its axes, in order.
 type Cell []string
@@ -220,6 +221,7 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	var bs report.Bundles
 	groups := make([]report.Grouped, len(t.Metrics))
 	var cats []string
+	var firstRows []compare.Row // the first bundle's figures, which the answer states
 	for _, s := range sources {
 		b, ok := s.Result.Own.(*tabularBundle[P, R])
 		if !ok {
@@ -227,6 +229,9 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 		}
 		colour := bs.Add(s.Label, s.Result, &b.M.Common, b.M.Parameters)
 		rows := b.figures()
+		if firstRows == nil {
+			firstRows = rows
+		}
 		for i, m := range t.Metrics {
 			series := report.Series{Name: s.Label, Colour: colour}
 			for _, c := range t.Conditions(b.M.Parameters) {
@@ -259,8 +264,74 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	for i, m := range t.Metrics {
 		sec.Figures = append(sec.Figures, report.Bars(m.Title, unitOf[R](m.Name), names, &groups[i], false))
 	}
+	question := t.Info.Question
+	if question == "" {
+		question = "What does each condition measure?"
+	}
+	sentences, chart := t.answer(firstRows, names, cats), 0
+	for i, m := range t.Metrics {
+		if m.Headline {
+			chart = i
+			break
+		}
+	}
+	page.Open(question, sentences, sec.Figures[chart])
 	page.Sections = append(page.Sections, sec, bs.Images())
 	return report.Write(w, page)
+}
+
+// answer is a sentence for each headline figure (every figure where none is marked):
+// its range over the conditions, the lowest and the highest each stated with its
+// interval and named by its condition (names, the short names of cats).
+func (t *Experiment[P, R]) answer(rows []compare.Row, names, cats []string) []string {
+	headlines := slices.ContainsFunc(t.Metrics, func(m compare.Metric) bool { return m.Headline })
+	var out []string
+	for _, m := range t.Metrics {
+		if headlines && !m.Headline {
+			continue
+		}
+		var lo, hi *compare.Row
+		for i, r := range rows {
+			if r.Metric != m.Name || compare.Estimate(r).Runs == 0 {
+				continue
+			}
+			v := compare.Estimate(r).Value
+			if lo == nil || v < compare.Estimate(*lo).Value {
+				lo = &rows[i]
+			}
+			if hi == nil || v > compare.Estimate(*hi).Value {
+				hi = &rows[i]
+			}
+		}
+		if lo == nil {
+			out = append(out, fmt.Sprintf("%s: no condition measured it.", capitalised(m.Title)))
+			continue
+		}
+		name := func(r *compare.Row) string {
+			if i := slices.Index(cats, kvText(r.Condition)); i >= 0 && names[i] != "" {
+				return names[i]
+			}
+			return kvText(r.Condition)
+		}
+		unit := unitOf[R](m.Name)
+		if unit == "1" {
+			unit = ""
+		}
+		if lo == hi || compare.Estimate(*lo).Value == compare.Estimate(*hi).Value {
+			out = append(out, fmt.Sprintf("%s: %s in every condition.", capitalised(m.Title), report.Stated(compare.Estimate(*lo), unit)))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: from %s (%s) to %s (%s).", capitalised(m.Title),
+			report.Stated(compare.Estimate(*lo), unit), name(lo), report.Stated(compare.Estimate(*hi), unit), name(hi)))
+	}
+	return out
+}
+
+func capitalised(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 type tabularPlan[P experiment.Params, R any] struct{ b *tabularBundle[P, R] }

@@ -105,14 +105,21 @@ func (g *Grouped) Plot(c draw.Canvas, p *plot.Plot) {
 			if ok(v.Lo) && ok(v.Hi) {
 				xc := tx(x)
 				cap := min((right-left)*0.25, vg.Points(6))
-				lo, hi := ty(v.Lo), ty(v.Hi)
+				// An interval past the axis (a lower bound below zero, from few runs) is cut
+				// at it and drawn without its cap there, so that it reads as going on
+				// rather than crossing the tick labels.
+				lo, hi := ty(max(v.Lo, p.Y.Min)), ty(min(v.Hi, p.Y.Max))
 				var path vg.Path
-				path.Move(vg.Point{X: xc - cap, Y: lo})
-				path.Line(vg.Point{X: xc + cap, Y: lo})
+				if v.Lo >= p.Y.Min {
+					path.Move(vg.Point{X: xc - cap, Y: lo})
+					path.Line(vg.Point{X: xc + cap, Y: lo})
+				}
 				path.Move(vg.Point{X: xc, Y: lo})
 				path.Line(vg.Point{X: xc, Y: hi})
-				path.Move(vg.Point{X: xc - cap, Y: hi})
-				path.Line(vg.Point{X: xc + cap, Y: hi})
+				if v.Hi <= p.Y.Max {
+					path.Move(vg.Point{X: xc - cap, Y: hi})
+					path.Line(vg.Point{X: xc + cap, Y: hi})
+				}
 				c.SetLineWidth(vg.Points(1.2))
 				c.SetLineDash(nil, 0)
 				c.SetColor(whiskerColour(s.Colour, g.Points))
