@@ -31,6 +31,9 @@ var errDryRun = errors.New("dry run: no engine reached")
 func readmeExamples(t *testing.T) (lines []string, examples [][]string) {
 	t.Helper()
 	docs, _ := filepath.Glob(filepath.Join(readmeDir, "docs", "*.md"))
+	// Each experiment's page, beside its code, runs its examples too.
+	pages, _ := filepath.Glob(filepath.Join(readmeDir, "kit", "experiments", "*", "README.md"))
+	docs = append(docs, pages...)
 	for _, path := range append([]string{filepath.Join(readmeDir, "README.md")}, docs...) {
 		l, e := docExamples(t, path)
 		lines, examples = append(lines, l...), append(examples, e...)
