@@ -68,6 +68,14 @@ func Conduct(ctx context.Context, p ConductParams) (contract.QPSResult, error) {
 			return out, ctx.Err()
 		}
 	}
+	// The warm-up's requests still in flight when it ended are answered, and their lines
+	// written, before the reset, so that none is counted as the measured load's.
+	if out.Warmup.SentTotal > 0 {
+		if _, err := settledReport(ctx, p.Control, out.Warmup.SentTotal); err != nil {
+			out.Failure = "the API's report after the warm-up: " + err.Error()
+			return out, ctx.Err()
+		}
+	}
 	if err := p.Control.Post(ctx, "/reset"); err != nil {
 		out.Failure = "resetting the API's counters: " + err.Error()
 		return out, ctx.Err()
