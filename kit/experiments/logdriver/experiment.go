@@ -359,10 +359,10 @@ func observe(p *Params, run experiment.Run) Row {
 			r.ReceiverCPUS, r.ReceiverMemory = bundle.Opt(float64(u.CPUNanos)/1e9), bundle.Opt(float64(u.MemoryPeakBytes))
 		}
 	} else if logs, ok := run.Pod.Logs["api"]; ok {
+		// The stream as the reader would have read it: a last unended line is corrupted.
 		a := contract.NewAccountant()
-		for _, line := range splitLines(logs) {
-			a.Add(line)
-		}
+		a.Write(logs)
+		a.Finish()
 		account := a.Account()
 		acc = &account
 	}
@@ -388,20 +388,6 @@ func observeEngine(p *Params, res contract.Result, r *Row) {
 		r.EngineCPUS, r.EngineIntervalS = bundle.Opt(e.CPUS), bundle.Opt(e.IntervalS)
 		r.EngineRSSPeak, r.EngineSamples = bundle.Opt(float64(res.EngineRSSPeakBytes)), res.EngineSamples
 	}
-}
-
-// splitLines are a stream's lines, each with its newline; a last partial line too.
-func splitLines(b []byte) [][]byte {
-	var out [][]byte
-	for len(b) > 0 {
-		i := slices.Index(b, '\n')
-		if i < 0 {
-			return append(out, b)
-		}
-		out = append(out, b[:i+1])
-		b = b[i+1:]
-	}
-	return out
 }
 
 // lostRanges are the missing ranges the account kept, and the tail no line reached.
