@@ -1,9 +1,11 @@
 package logdriver
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -182,78 +184,70 @@ func checkSeconds(name string, v, least, most float64) error {
 // Sizes are byte sizes, a comma-separated flag ("1m,64k").
 type Sizes []int64
 
-func (s *Sizes) String() string {
-	var out []string
-	for _, v := range *s {
-		out = append(out, units.BytesSize(float64(v)))
-	}
-	return strings.Join(out, ",")
-}
+func sizeText(v int64) string { return units.BytesSize(float64(v)) }
 
-func (s *Sizes) Set(v string) error {
-	*s = nil
-	for _, f := range strings.Split(v, ",") {
-		n, err := units.RAMInBytes(strings.TrimSpace(f))
-		if err != nil {
-			return fmt.Errorf("want sizes such as 1m,64k")
-		}
-		*s = append(*s, n)
-	}
-	return nil
+func (s *Sizes) String() string { return joinList(*s, sizeText) }
+
+func (s *Sizes) Set(v string) (err error) {
+	*s, err = splitList(v, "want sizes such as 1m,64k", func(f string) (int64, error) { return units.RAMInBytes(f) })
+	return err
 }
 
 func (s Sizes) check() error {
-	if len(s) == 0 || len(s) > experiment.MaxListValues {
-		return experiment.Usagef("--buffer-sizes: want 1 to %d sizes", experiment.MaxListValues)
-	}
-	for i, v := range s {
-		if v < 1024 || v > 1<<30 {
-			return experiment.Usagef("--buffer-sizes %s: want 1KiB to 1GiB", units.BytesSize(float64(v)))
-		}
-		for _, w := range s[:i] {
-			if w == v {
-				return experiment.Usagef("--buffer-sizes: %s given twice", units.BytesSize(float64(v)))
-			}
-		}
-	}
-	return nil
+	return checkValues("buffer-sizes", "sizes", s, sizeText, func(v int64) bool { return v >= 1024 && v <= 1<<30 }, "want 1KiB to 1GiB")
 }
 
 // Rates are offered loads in requests a second, a comma-separated flag ("200,1000").
 type Rates []float64
 
-func (r *Rates) String() string {
-	var out []string
-	for _, v := range *r {
-		out = append(out, strconv.FormatFloat(v, 'g', -1, 64))
+func rateText(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func (r *Rates) String() string { return joinList(*r, rateText) }
+
+func (r *Rates) Set(v string) (err error) {
+	*r, err = splitList(v, "want requests per second such as 200,1000", func(f string) (float64, error) { return strconv.ParseFloat(f, 64) })
+	return err
+}
+
+func (r Rates) check() error {
+	return checkValues("rates", "rates", r, rateText, func(v float64) bool { return v >= 1 && v <= maxRate && !math.IsNaN(v) },
+		fmt.Sprintf("want 1 to %d requests per second", maxRate))
+}
+
+// splitList parses a comma-separated flag value, each value through parse; want says
+// what the flag takes when one does not parse.
+func splitList[T any](v, want string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	for _, f := range strings.Split(v, ",") {
+		n, err := parse(strings.TrimSpace(f))
+		if err != nil {
+			return nil, errors.New(want)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func joinList[T any](vs []T, text func(T) string) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = text(v)
 	}
 	return strings.Join(out, ",")
 }
 
-func (r *Rates) Set(v string) error {
-	*r = nil
-	for _, f := range strings.Split(v, ",") {
-		n, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return fmt.Errorf("want requests per second such as 200,1000")
-		}
-		*r = append(*r, n)
+// checkValues refuses a list of none or more than MaxListValues values, a value out of
+// range (ok), or one given twice, in that order.
+func checkValues[T comparable](flag, what string, vs []T, text func(T) string, ok func(T) bool, want string) error {
+	if len(vs) == 0 || len(vs) > experiment.MaxListValues {
+		return experiment.Usagef("--%s: want 1 to %d %s", flag, experiment.MaxListValues, what)
 	}
-	return nil
-}
-
-func (r Rates) check() error {
-	if len(r) == 0 || len(r) > experiment.MaxListValues {
-		return experiment.Usagef("--rates: want 1 to %d rates", experiment.MaxListValues)
-	}
-	for i, v := range r {
-		if !(v >= 1 && v <= maxRate) || math.IsNaN(v) {
-			return experiment.Usagef("--rates %g: want 1 to %d requests per second", v, maxRate)
+	for i, v := range vs {
+		if !ok(v) {
+			return experiment.Usagef("--%s %s: %s", flag, text(v), want)
 		}
-		for _, w := range r[:i] {
-			if w == v {
-				return experiment.Usagef("--rates: %g given twice", v)
-			}
+		if slices.Contains(vs[:i], v) {
+			return experiment.Usagef("--%s: %s given twice", flag, text(v))
 		}
 	}
 	return nil
