@@ -37,6 +37,7 @@ const path = require('path')
 const express = require('express')
 const morgan = require('morgan')
 
+const { parseFlags } = require('./logbench_flags')
 const { readProcess, readLimits } = require('./logbench_process')
 
 // Loopback ports shared with the kit (kit/incontainer/control).
@@ -403,18 +404,9 @@ function usage () {
 // Flags as the kit's Go commands take them (-name value, -name=value, one or two
 // dashes); each falls back to its environment variable, then to its default.
 function parseArgs (argv, env = process.env) {
-  const out = {}
-  for (const [name, [key, def]] of Object.entries(FLAGS)) out[name] = env[key] !== undefined ? env[key] : def
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--?([a-z-]+)(?:=(.*))?$/.exec(argv[i])
-    if (!m || !(m[1] in FLAGS)) throw new Error(`unknown argument "${argv[i]}"\n${usage()}`)
-    let value = m[2]
-    if (value === undefined) {
-      if (i + 1 >= argv.length) throw new Error(`flag -${m[1]} needs a value`)
-      value = argv[++i]
-    }
-    out[m[1]] = value
-  }
+  const defaults = {}
+  for (const [name, [key, def]] of Object.entries(FLAGS)) defaults[name] = env[key] !== undefined ? env[key] : def
+  const out = parseFlags(argv, defaults, usage)
   if (!CONFIGS.includes(out.config)) throw new Error(`unknown configuration "${out.config}" (known: ${CONFIGS.join(', ')})`)
   for (const p of ['port', 'control-port']) {
     const n = Number(out[p])

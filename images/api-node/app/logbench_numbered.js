@@ -35,6 +35,7 @@ const http = require('http')
 const { MessageChannel, Worker, isMainThread, receiveMessageOnPort, workerData } = require('worker_threads')
 
 const { readCgroup, unixNanos } = require('./logbench_cgroup')
+const { parseFlags } = require('./logbench_flags')
 const { readProcess } = require('./logbench_process')
 
 const NONE = 'none'
@@ -403,20 +404,11 @@ function isItsCommandLine (argv) {
   return argv.some((a) => /^--?(mode|fifo|max-log-bytes)(=|$)/.test(a))
 }
 
-// Flags as the kit's Go commands take them: -name value, -name=value, one or two dashes.
+// The fifo-stall protocol's flags, as the kit's Go commands take them.
 function parseArgs (argv) {
-  const out = {}
-  for (const [name, [def]] of Object.entries(FLAGS)) out[name] = def
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--?([a-z-]+)(?:=(.*))?$/.exec(argv[i])
-    if (!m || !(m[1] in FLAGS)) throw new Error(`unknown argument "${argv[i]}"\n${usage()}`)
-    let value = m[2]
-    if (value === undefined) {
-      if (i + 1 >= argv.length) throw new Error(`flag -${m[1]} needs a value`)
-      value = argv[++i]
-    }
-    out[m[1]] = value
-  }
+  const defaults = {}
+  for (const [name, [def]] of Object.entries(FLAGS)) defaults[name] = def
+  const out = parseFlags(argv, defaults, usage)
   for (const p of ['max-log-bytes', 'port', 'control-port']) {
     if (!/^\d+$/.test(out[p])) throw new Error(`bad -${p} "${out[p]}"`)
     out[p] = Number(out[p])
