@@ -34,11 +34,14 @@ type APIArgs struct {
 	// configuration: none, console, file or console+file ("": the fifo-stall API).
 	AccessLog string
 	LogDir    string // with AccessLog: the directory of the date-named log file
+	// LineBytes is the numbered mode's line length, newline included
+	// (NumberedLineOf).
+	LineBytes int
 }
 
 // DefaultAPIArgs are the API's defaults.
 func DefaultAPIArgs() APIArgs {
-	return APIArgs{Mode: "none", FIFO: RunDir + "/log.fifo", LogDir: RunDir + "/logs"}
+	return APIArgs{Mode: "none", FIFO: RunDir + "/log.fifo", LogDir: RunDir + "/logs", LineBytes: NumberedLineBytes}
 }
 
 // Bind declares the flags on fs, each defaulting to a's value and setting it.
@@ -48,6 +51,7 @@ func (a *APIArgs) Bind(fs *flag.FlagSet) {
 	fs.Int64Var(&a.MaxLogBytes, "max-log-bytes", a.MaxLogBytes, "output-volume stop condition (0: none)")
 	fs.StringVar(&a.AccessLog, "access-log", a.AccessLog, "serve the qps experiment's API instead, with this access-log configuration: none, console, file or console+file")
 	fs.StringVar(&a.LogDir, "log-dir", a.LogDir, "with -access-log: directory of the date-named log file")
+	fs.IntVar(&a.LineBytes, "line-bytes", a.LineBytes, "numbered mode: each line's length, newline included (128 to 65536)")
 }
 
 // Args are a's command line.
@@ -56,9 +60,14 @@ func (a APIArgs) Args() []string { return argsOf(a.Bind) }
 // FIFOArgs are the fifo-stall API's command line alone, which the Go, the Python and the
 // Node.js API all take (images/api-python reads the same three flags; images/api-node's
 // program hands them to its numbered API, which serves the modes none and numbered with
-// the FIFO "-"): -mode, -fifo and -max-log-bytes.
+// the FIFO "-"): -mode, -fifo and -max-log-bytes, and -line-bytes when the lines are
+// not of NumberedLineBytes (all three take it).
 func (a APIArgs) FIFOArgs() []string {
-	return []string{"-mode=" + a.Mode, "-fifo=" + a.FIFO, "-max-log-bytes=" + strconv.FormatInt(a.MaxLogBytes, 10)}
+	out := []string{"-mode=" + a.Mode, "-fifo=" + a.FIFO, "-max-log-bytes=" + strconv.FormatInt(a.MaxLogBytes, 10)}
+	if a.LineBytes != 0 && a.LineBytes != NumberedLineBytes {
+		out = append(out, "-line-bytes="+strconv.Itoa(a.LineBytes))
+	}
+	return out
 }
 
 // ReaderReadBytes is the size of the FIFO reader's every read, as published.
@@ -75,16 +84,21 @@ type ReaderArgs struct {
 	// Account runs every line read through an Accountant (ReaderStatus.Account): the
 	// log-driver experiment's numbered lines.
 	Account bool
+	// LineBytes is the length of the lines Account takes (NumberedLineOf).
+	LineBytes int
 }
 
 // DefaultReaderArgs are the reader's defaults.
-func DefaultReaderArgs() ReaderArgs { return ReaderArgs{FIFO: RunDir + "/log.fifo"} }
+func DefaultReaderArgs() ReaderArgs {
+	return ReaderArgs{FIFO: RunDir + "/log.fifo", LineBytes: NumberedLineBytes}
+}
 
 // Bind declares the flags on fs, each defaulting to a's value and setting it.
 func (a *ReaderArgs) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&a.FIFO, "fifo", a.FIFO, "log FIFO")
 	fs.Int64Var(&a.RateBytes, "rate-bytes", a.RateBytes, "upper bound on bytes read per second (0: unlimited)")
 	fs.BoolVar(&a.Account, "account", a.Account, "account every line read as a numbered line")
+	fs.IntVar(&a.LineBytes, "line-bytes", a.LineBytes, "with -account: each line's length, newline included (128 to 65536)")
 }
 
 // Args are a's command line.

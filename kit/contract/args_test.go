@@ -25,16 +25,24 @@ func parsed[T any](t *testing.T, defaults T, bind func(*T, *flag.FlagSet), args 
 // TestEveryProgramReadsBackWhatTheHostWrites: a command line the host writes is read by
 // the program as the very values it was written from, and every field is a flag.
 func TestEveryProgramReadsBackWhatTheHostWrites(t *testing.T) {
-	api := APIArgs{Mode: "json-sync", FIFO: "/x/fifo", MaxLogBytes: 1 << 20, AccessLog: "console+file", LogDir: "/x/logs"}
+	api := APIArgs{Mode: "json-sync", FIFO: "/x/fifo", MaxLogBytes: 1 << 20, AccessLog: "console+file", LogDir: "/x/logs", LineBytes: 4096}
 	if have := parsed(t, DefaultAPIArgs(), (*APIArgs).Bind, api.Args()); have != api {
 		t.Errorf("api: %s", cmp.Diff(api, have))
 	}
 	// The fifo-stall API's own flags, which the Python API takes too.
-	fifo := APIArgs{Mode: "json-sync", FIFO: "/x/fifo", MaxLogBytes: 1 << 20, LogDir: DefaultAPIArgs().LogDir}
+	fifo := APIArgs{Mode: "json-sync", FIFO: "/x/fifo", MaxLogBytes: 1 << 20, LogDir: DefaultAPIArgs().LogDir, LineBytes: NumberedLineBytes}
 	if have := parsed(t, DefaultAPIArgs(), (*APIArgs).Bind, fifo.FIFOArgs()); have != fifo {
 		t.Errorf("api, fifo-stall's flags: %s", cmp.Diff(fifo, have))
 	}
-	reader := ReaderArgs{FIFO: "/y", RateBytes: 262144, Account: true}
+	if n := len(fifo.FIFOArgs()); n != 3 {
+		t.Errorf("lines of the usual length add a flag to fifo-stall's command line: %q", fifo.FIFOArgs())
+	}
+	// Longer numbered lines, which the three APIs take.
+	fifo.Mode, fifo.LineBytes = "numbered", 16384
+	if have := parsed(t, DefaultAPIArgs(), (*APIArgs).Bind, fifo.FIFOArgs()); have != fifo {
+		t.Errorf("api, numbered lines of 16 KiB: %s", cmp.Diff(fifo, have))
+	}
+	reader := ReaderArgs{FIFO: "/y", RateBytes: 262144, Account: true, LineBytes: 4096}
 	if have := parsed(t, DefaultReaderArgs(), (*ReaderArgs).Bind, reader.Args()); have != reader {
 		t.Errorf("reader: %s", cmp.Diff(reader, have))
 	}

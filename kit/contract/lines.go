@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // The numbered line is the log-driver experiment's log record: every line the API
@@ -15,40 +14,73 @@ import (
 //
 //	logbench seq=000000000042 ----...---- sum=1a2b3c4d\n
 //
-// exactly NumberedLineBytes with the newline; sum is the first 8 hex digits of the
-// SHA-256 of every byte before " sum=".
+// exactly N bytes with the newline, N from MinNumberedLineBytes to MaxNumberedLineBytes
+// (NumberedLineBytes unless a run asks for longer lines: the '-' run pads the line to
+// N); sum is the first 8 hex digits of the SHA-256 of every byte before " sum=". A
+// line's length is a run's: the reader checks every line against the one length.
 const (
 	NumberedLineBytes = 128
+	// MinNumberedLineBytes and MaxNumberedLineBytes bound a numbered line's length:
+	// the shortest is the default, the longest 64 KiB.
+	MinNumberedLineBytes = NumberedLineBytes
+	MaxNumberedLineBytes = 64 << 10
 	// MaxNumberedSeq is the largest number the line's 12 digits hold.
 	MaxNumberedSeq = 999_999_999_999
 )
 
 const (
-	numberedPrefix  = "logbench seq="
-	numberedDigits  = 12
-	numberedSumTag  = " sum="
-	numberedSumHex  = 8
-	numberedSeqEnd  = len(numberedPrefix) + numberedDigits                         // the space after the digits
+	numberedPrefix = "logbench seq="
+	numberedDigits = 12
+	numberedSumTag = " sum="
+	numberedSumHex = 8
+	numberedSeqEnd = len(numberedPrefix) + numberedDigits // the space after the digits
+	// numberedFixed are a line's bytes that are not padding: the number and its space,
+	// the sum and the newline.
+	numberedFixed   = numberedSeqEnd + 1 + len(numberedSumTag) + numberedSumHex + 1
 	numberedSumFrom = NumberedLineBytes - 1 - numberedSumHex - len(numberedSumTag) // where " sum=" starts
 	numberedBody    = NumberedLineBytes - 1                                        // the line without its newline
 )
 
-// numberedPadding is the '-' run between the number's space and " sum=".
-var numberedPadding = []byte(strings.Repeat("-", numberedSumFrom-numberedSeqEnd-1))
+// numberedPaddingMax is the longest '-' run a line has; a line of n bytes has the
+// first n-numberedFixed of it.
+var numberedPaddingMax = bytes.Repeat([]byte{'-'}, MaxNumberedLineBytes-numberedFixed)
+
+// numberedPadding is the '-' run of a line of NumberedLineBytes.
+var numberedPadding = numberedPaddingMax[:NumberedLineBytes-numberedFixed]
 
 const lowerHex = "0123456789abcdef"
 
-// NumberedLine returns line seq, newline included. seq must be in [0, MaxNumberedSeq].
-func NumberedLine(seq int64) []byte {
-	return AppendNumberedLine(make([]byte, 0, NumberedLineBytes), seq)
+// CheckNumberedLineBytes refuses a line length the format has no line of.
+func CheckNumberedLineBytes(n int) error {
+	if n < MinNumberedLineBytes || n > MaxNumberedLineBytes {
+		return fmt.Errorf("a numbered line of %d bytes: want %d to %d", n, MinNumberedLineBytes, MaxNumberedLineBytes)
+	}
+	return nil
 }
 
-// AppendNumberedLine appends line seq to dst, for a writer that reuses its buffer. It
-// panics when seq has no 12-digit form: the API numbers its lines from 0, and a
-// trillion lines is far past any run.
+// NumberedLine returns line seq of NumberedLineBytes, newline included. seq must be in
+// [0, MaxNumberedSeq].
+func NumberedLine(seq int64) []byte { return NumberedLineOf(seq, NumberedLineBytes) }
+
+// NumberedLineOf returns line seq of n bytes, newline included (CheckNumberedLineBytes).
+func NumberedLineOf(seq int64, n int) []byte {
+	return AppendNumberedLineOf(make([]byte, 0, n), seq, n)
+}
+
+// AppendNumberedLine appends line seq of NumberedLineBytes to dst.
 func AppendNumberedLine(dst []byte, seq int64) []byte {
+	return AppendNumberedLineOf(dst, seq, NumberedLineBytes)
+}
+
+// AppendNumberedLineOf appends line seq of n bytes to dst, for a writer that reuses its
+// buffer. It panics when seq has no 12-digit form (the API numbers its lines from 0,
+// and a trillion lines is far past any run) or n no line (CheckNumberedLineBytes).
+func AppendNumberedLineOf(dst []byte, seq int64, n int) []byte {
 	if seq < 0 || seq > MaxNumberedSeq {
 		panic(fmt.Sprintf("numbered line %d out of [0, %d]", seq, int64(MaxNumberedSeq)))
+	}
+	if err := CheckNumberedLineBytes(n); err != nil {
+		panic(err.Error())
 	}
 	start := len(dst)
 	dst = append(dst, numberedPrefix...)
@@ -58,7 +90,7 @@ func AppendNumberedLine(dst []byte, seq int64) []byte {
 	}
 	dst = append(dst, digits[:]...)
 	dst = append(dst, ' ')
-	dst = append(dst, numberedPadding...)
+	dst = append(dst, numberedPaddingMax[:n-numberedFixed]...)
 	sum := sha256.Sum256(dst[start:])
 	dst = append(dst, numberedSumTag...)
 	for _, b := range sum[:numberedSumHex/2] {
@@ -68,20 +100,27 @@ func AppendNumberedLine(dst []byte, seq int64) []byte {
 }
 
 // ParseNumberedLine returns the number of line, which must be exactly one numbered
-// line with its newline; ok is false for anything else (another length, a damaged
-// byte, a checksum that does not match).
+// line of NumberedLineBytes with its newline; ok is false for anything else (another
+// length, a damaged byte, a checksum that does not match).
 func ParseNumberedLine(line []byte) (seq int64, ok bool) {
-	if len(line) != NumberedLineBytes || line[numberedBody] != '\n' {
-		return 0, false
-	}
-	return parseNumberedBody(line[:numberedBody])
+	return ParseNumberedLineOf(line, NumberedLineBytes)
 }
 
-// parseNumberedBody reads a numbered line without its newline.
-func parseNumberedBody(body []byte) (seq int64, ok bool) {
-	if len(body) != numberedBody || string(body[:len(numberedPrefix)]) != numberedPrefix || body[numberedSeqEnd] != ' ' ||
-		!bytes.Equal(body[numberedSeqEnd+1:numberedSumFrom], numberedPadding) ||
-		string(body[numberedSumFrom:numberedSumFrom+len(numberedSumTag)]) != numberedSumTag {
+// ParseNumberedLineOf is ParseNumberedLine for lines of n bytes.
+func ParseNumberedLineOf(line []byte, n int) (seq int64, ok bool) {
+	if len(line) != n || line[n-1] != '\n' {
+		return 0, false
+	}
+	return parseNumberedBody(line[:n-1], n)
+}
+
+// parseNumberedBody reads a numbered line of n bytes without its newline.
+func parseNumberedBody(body []byte, n int) (seq int64, ok bool) {
+	sumFrom := n - 1 - numberedSumHex - len(numberedSumTag)
+	if n < MinNumberedLineBytes || n > MaxNumberedLineBytes || len(body) != n-1 ||
+		string(body[:len(numberedPrefix)]) != numberedPrefix || body[numberedSeqEnd] != ' ' ||
+		!bytes.Equal(body[numberedSeqEnd+1:sumFrom], numberedPaddingMax[:n-numberedFixed]) ||
+		string(body[sumFrom:sumFrom+len(numberedSumTag)]) != numberedSumTag {
 		return 0, false
 	}
 	for _, c := range body[len(numberedPrefix):numberedSeqEnd] {
@@ -90,8 +129,8 @@ func parseNumberedBody(body []byte) (seq int64, ok bool) {
 		}
 		seq = seq*10 + int64(c-'0')
 	}
-	sum := sha256.Sum256(body[:numberedSumFrom])
-	hex := body[numberedSumFrom+len(numberedSumTag):]
+	sum := sha256.Sum256(body[:sumFrom])
+	hex := body[sumFrom+len(numberedSumTag):]
 	for i, b := range sum[:numberedSumHex/2] {
 		// Lower case only: the line has one spelling.
 		if hex[2*i] != lowerHex[b>>4] || hex[2*i+1] != lowerHex[b&0x0f] {
@@ -155,6 +194,7 @@ func (a LineAccount) MissingLines() int64 { return a.MaxSeq - a.FirstSeq + 1 - a
 // it lists, so that a late line is told from a duplicate however many gaps came
 // before it; only a line that arrives late pays a binary search.
 type Accountant struct {
+	lineBytes   int   // 0: NumberedLineBytes
 	first       int64 // FirstSeq
 	next        int64 // MaxSeq+1
 	received    int64
@@ -164,13 +204,32 @@ type Accountant struct {
 	beforeFirst int64
 	missing     []SeqRange // every gap below next, ascending
 
-	// The stream's line not yet ended: its first numberedBody bytes, and its length.
-	partial    [numberedBody]byte
+	// The stream's line not yet ended: its first bytes, up to a line's body, and its
+	// length.
+	partial    []byte
 	partialLen int64
 }
 
-// NewAccountant returns an empty account starting at line 0.
+// NewAccountant returns an empty account of lines of NumberedLineBytes starting at
+// line 0.
 func NewAccountant() *Accountant { return &Accountant{} }
+
+// NewAccountantOf returns an empty account of lines of n bytes (CheckNumberedLineBytes)
+// starting at line 0: a line of any other length is corrupted.
+func NewAccountantOf(n int) *Accountant {
+	if err := CheckNumberedLineBytes(n); err != nil {
+		panic(err.Error())
+	}
+	return &Accountant{lineBytes: n}
+}
+
+// LineBytes is the length of the lines the account takes.
+func (a *Accountant) LineBytes() int {
+	if a.lineBytes == 0 {
+		return NumberedLineBytes
+	}
+	return a.lineBytes
+}
 
 // Add accounts one line; its newline is optional, as a line scanner strips it.
 func (a *Accountant) Add(line []byte) {
@@ -208,14 +267,18 @@ func (a *Accountant) Finish() {
 
 // hold keeps p as more of the line not yet ended; past a line's length it only counts.
 func (a *Accountant) hold(p []byte) {
-	if a.partialLen < numberedBody {
+	body := int64(a.LineBytes() - 1)
+	if a.partial == nil {
+		a.partial = make([]byte, body)
+	}
+	if a.partialLen < body {
 		copy(a.partial[a.partialLen:], p)
 	}
 	a.partialLen += int64(len(p))
 }
 
 func (a *Accountant) endPartial() {
-	if a.partialLen > numberedBody {
+	if a.partialLen > int64(a.LineBytes()-1) {
 		a.corrupted++
 	} else {
 		a.addBody(a.partial[:a.partialLen])
@@ -224,7 +287,7 @@ func (a *Accountant) endPartial() {
 }
 
 func (a *Accountant) addBody(body []byte) {
-	seq, ok := parseNumberedBody(body)
+	seq, ok := parseNumberedBody(body, a.LineBytes())
 	if !ok {
 		a.corrupted++
 		return

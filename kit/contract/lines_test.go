@@ -384,3 +384,62 @@ func BenchmarkNumberedLine(b *testing.B) {
 		seq++
 	}
 }
+
+// TestALongLineIsTheFormatPadded: a line of n bytes is the same words, its '-' run
+// longer, and reads back only at its own length.
+func TestALongLineIsTheFormatPadded(t *testing.T) {
+	for _, n := range []int{MinNumberedLineBytes, 129, 4096, 16 << 10, MaxNumberedLineBytes} {
+		head := "logbench seq=000000000042 "
+		head += strings.Repeat("-", n-len(head)-len(" sum=12345678\n"))
+		sum := sha256.Sum256([]byte(head))
+		want := head + " sum=" + hex.EncodeToString(sum[:])[:8] + "\n"
+		line := NumberedLineOf(42, n)
+		if string(line) != want {
+			t.Fatalf("line 42 of %d bytes:\n%q\nwant\n%q", n, line, want)
+		}
+		if seq, ok := ParseNumberedLineOf(line, n); !ok || seq != 42 {
+			t.Fatalf("%d bytes: ParseNumberedLineOf = %d, %v", n, seq, ok)
+		}
+		for _, other := range []int{n - 1, n + 1} {
+			if _, ok := ParseNumberedLineOf(line, other); ok {
+				t.Fatalf("a line of %d bytes read back as one of %d", n, other)
+			}
+		}
+		a := NewAccountantOf(n)
+		a.Write(slices.Concat(NumberedLineOf(0, n), NumberedLineOf(1, n)[:n/2]))
+		a.Write(NumberedLineOf(1, n)[n/2:])
+		a.Write(NumberedLineOf(3, n))
+		if n != NumberedLineBytes {
+			a.Write(NumberedLine(4)) // a line of another length is damaged
+		}
+		a.Finish()
+		want4 := LineAccount{Received: 3, MaxSeq: 3, Missing: []SeqRange{{2, 2}}, MissingRanges: 1}
+		if n != NumberedLineBytes {
+			want4.Corrupted = 1
+		}
+		if diff := cmp.Diff(want4, a.Account()); diff != "" {
+			t.Fatalf("%d bytes: %s", n, diff)
+		}
+	}
+	if string(NumberedLineOf(7, NumberedLineBytes)) != string(NumberedLine(7)) || NewAccountantOf(NumberedLineBytes).LineBytes() != NumberedLineBytes || NewAccountant().LineBytes() != NumberedLineBytes {
+		t.Fatal("the default length is not NumberedLineBytes")
+	}
+}
+
+func TestCheckNumberedLineBytes(t *testing.T) {
+	for n, ok := range map[int]bool{0: false, 127: false, 128: true, 4096: true, 65536: true, 65537: false} {
+		if err := CheckNumberedLineBytes(n); (err == nil) != ok {
+			t.Errorf("CheckNumberedLineBytes(%d) = %v", n, err)
+		}
+	}
+	for _, n := range []int{127, 65537} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("NumberedLineOf(0, %d) did not panic", n)
+				}
+			}()
+			NumberedLineOf(0, n)
+		}()
+	}
+}

@@ -38,6 +38,7 @@ func main() {
 		FIFOPath:    a.FIFO,
 		Stdout:      os.Stdout,
 		MaxLogBytes: a.MaxLogBytes,
+		LineBytes:   a.LineBytes,
 		Workload:    control.Loopback(contract.WorkloadPort),
 		Control:     control.Loopback(contract.APIControlPort),
 	})

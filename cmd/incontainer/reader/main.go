@@ -26,6 +26,7 @@ func main() {
 		RateBytesPerSec: a.RateBytes,
 		Control:         control.Loopback(contract.ReaderPort),
 		Account:         a.Account,
+		LineBytes:       a.LineBytes,
 	})
 	if err := r.Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "reader:", err)

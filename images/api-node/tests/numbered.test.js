@@ -65,6 +65,27 @@ test('the numbered line is the Go contract\'s, byte for byte', () => {
   for (const bad of [-1, nb.MAX_NUMBERED_SEQ + 1, 1.5]) assert.throws(() => nb.numberedLine(bad), RangeError)
 })
 
+// The Go contract's lines of other lengths (testdata/numbered_lines_long.txt): each line's
+// length is where its newline is.
+test('numbered lines of other lengths are the Go contract\'s, byte for byte', () => {
+  const data = fs.readFileSync(path.join(REPO, 'kit', 'contract', 'testdata', 'numbered_lines_long.txt'))
+  const lengths = new Set()
+  for (let at = 0; at < data.length;) {
+    const end = data.indexOf(10, at) + 1
+    assert.ok(end > 0, 'the fixture ends inside a line')
+    const line = data.subarray(at, end)
+    const seq = Number(line.subarray(13, 25).toString('latin1'))
+    const have = Buffer.from(nb.numberedLine(seq, line.length), 'latin1')
+    assert.ok(have.equals(line), `line ${seq} of ${line.length} bytes differs`)
+    lengths.add(line.length)
+    at = end
+  }
+  assert.ok(lengths.has(nb.MIN_NUMBERED_LINE_BYTES) && lengths.has(nb.MAX_NUMBERED_LINE_BYTES) && lengths.size >= 5, `lengths ${[...lengths]}`)
+  for (const bad of [nb.MIN_NUMBERED_LINE_BYTES - 1, nb.MAX_NUMBERED_LINE_BYTES + 1, 200.5]) assert.throws(() => nb.numberedLine(0, bad), RangeError)
+  assert.strictEqual(nb.parseArgs(['-mode=numbered', '-fifo=-', '-max-log-bytes=0', '-line-bytes=4096'])['line-bytes'], 4096)
+  assert.throws(() => nb.parseArgs(['-mode=numbered', '-line-bytes=65537']), RangeError)
+})
+
 // A RequestLog on a port whose messages are collected, as the control worker gets them.
 function requestLog (t, opts) {
   const { port1, port2 } = new MessageChannelPair()

@@ -43,6 +43,8 @@ def parse_args(argv):
     p.add_argument("-fifo", default="/run/logbench/log.fifo", help="log FIFO (-: standard output, no FIFO)")
     p.add_argument("-max-log-bytes", dest="max_log_bytes", type=int, default=0,
                    help="output-volume stop condition (0: none)")
+    p.add_argument("-line-bytes", dest="line_bytes", type=int, default=NUMBERED_LINE_BYTES,
+                   help="numbered mode: each line's length, newline included (128 to 65536)")
     return p.parse_args(argv)
 
 
@@ -56,7 +58,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        API(args.mode, args.fifo, args.max_log_bytes).run()
+        API(args.mode, args.fifo, args.max_log_bytes, line_bytes=args.line_bytes).run()
     except Exception as exc:
         print("api: %s" % exc, file=sys.stderr, flush=True)
         return 1

@@ -149,26 +149,37 @@ class RecordBuilder:
         }, separators=(",", ":"))
 
 
-# The numbered line (kit/contract/lines.go's NumberedLine): "logbench seq=" and twelve
+# The numbered line (kit/contract/lines.go's NumberedLineOf): "logbench seq=" and twelve
 # digits, a space, '-' up to " sum=", and the first 8 hex digits of the SHA-256 of every
-# byte before " sum=": NUMBERED_LINE_BYTES with the newline.
+# byte before " sum=": line_bytes with the newline, NUMBERED_LINE_BYTES unless a run
+# asks for longer lines (MIN_ to MAX_NUMBERED_LINE_BYTES).
 _NUMBERED_SUM = " sum="
 _NUMBERED_HEAD = len("logbench seq=") + 12 + 1
-_NUMBERED_PAD = "-" * (NUMBERED_LINE_BYTES - 1 - 8 - len(_NUMBERED_SUM) - _NUMBERED_HEAD)
+_NUMBERED_FIXED = _NUMBERED_HEAD + len(_NUMBERED_SUM) + 8 + 1
+MIN_NUMBERED_LINE_BYTES = NUMBERED_LINE_BYTES
+MAX_NUMBERED_LINE_BYTES = 65536
 MAX_NUMBERED_SEQ = 999_999_999_999
 
 
-def numbered_body(seq):
-    """Line seq without its newline (the handler's terminator adds it)."""
+def check_line_bytes(line_bytes):
+    """Refuses a line length the format has no line of (contract.CheckNumberedLineBytes)."""
+    if not MIN_NUMBERED_LINE_BYTES <= line_bytes <= MAX_NUMBERED_LINE_BYTES:
+        raise ValueError("a numbered line of %d bytes: want %d to %d" % (
+            line_bytes, MIN_NUMBERED_LINE_BYTES, MAX_NUMBERED_LINE_BYTES))
+
+
+def numbered_body(seq, line_bytes=NUMBERED_LINE_BYTES):
+    """Line seq of line_bytes without its newline (the handler's terminator adds it)."""
     if not 0 <= seq <= MAX_NUMBERED_SEQ:
         raise ValueError("numbered line %d out of [0, %d]" % (seq, MAX_NUMBERED_SEQ))
-    head = "logbench seq=%012d %s" % (seq, _NUMBERED_PAD)
+    check_line_bytes(line_bytes)
+    head = "logbench seq=%012d %s" % (seq, "-" * (line_bytes - _NUMBERED_FIXED))
     return head + _NUMBERED_SUM + hashlib.sha256(head.encode("ascii")).hexdigest()[:8]
 
 
-def numbered_line(seq):
-    """Line seq as the bytes written, newline included."""
-    return (numbered_body(seq) + "\n").encode("ascii")
+def numbered_line(seq, line_bytes=NUMBERED_LINE_BYTES):
+    """Line seq of line_bytes as the bytes written, newline included."""
+    return (numbered_body(seq, line_bytes) + "\n").encode("ascii")
 
 
 # --- the modes ----------------------------------------------------------------------
@@ -176,10 +187,12 @@ def numbered_line(seq):
 class ModeLogger:
     """Does one mode's logging work for a request, through the logging module."""
 
-    def __init__(self, mode, stream, counters, queue_capacity=QUEUE_CAPACITY):
+    def __init__(self, mode, stream, counters, queue_capacity=QUEUE_CAPACITY, line_bytes=NUMBERED_LINE_BYTES):
         if mode not in KNOWN_MODES:
             raise ValueError("unknown logging mode %r (known: %s)" % (mode, ", ".join(KNOWN_MODES)))
+        check_line_bytes(line_bytes)
         self.mode = mode
+        self.line_bytes = line_bytes  # the numbered mode's
         # Taking a line's number and writing the line are one step, so that the lines
         # reach the output in their numbers' order. From 0 at start, never reset.
         self.numbering = threading.Lock()
@@ -251,7 +264,7 @@ class ModeLogger:
         start = clock()
         with self.numbering:
             numbered = clock()
-            line = numbered_body(self.next_line)
+            line = numbered_body(self.next_line, self.line_bytes)
             built = clock()
             err = None
             try:

@@ -16,7 +16,7 @@ import threading
 
 from logbench_cgroup import read_cgroup
 from logbench_control import CONTROL_PORT, control_server
-from logbench_modes import KNOWN_MODES, ModeLogger
+from logbench_modes import KNOWN_MODES, NUMBERED_LINE_BYTES, ModeLogger, check_line_bytes
 from logbench_process import read_process, runtime_version
 from logbench_tally import Counters, zero_counters
 
@@ -42,10 +42,13 @@ def digest_of(path):
 
 
 class API:
-    def __init__(self, mode, fifo_path, max_log_bytes=0, cgroup_root="/sys/fs/cgroup", stdout_fd=1):
+    def __init__(self, mode, fifo_path, max_log_bytes=0, cgroup_root="/sys/fs/cgroup", stdout_fd=1,
+                 line_bytes=NUMBERED_LINE_BYTES):
         if mode not in KNOWN_MODES:
             raise ValueError("unknown logging mode %r (known: %s)" % (mode, ", ".join(KNOWN_MODES)))
+        check_line_bytes(line_bytes)
         self.mode = mode
+        self.line_bytes = line_bytes  # the numbered mode's line length
         self.fifo_path = fifo_path
         self.stdout_fd = stdout_fd  # the standard output the log goes to with LOG_TO_STDOUT
         self.counters = Counters(max_log_bytes)
@@ -144,7 +147,7 @@ class API:
         threading.Thread(target=self._control.serve_forever, name="control", daemon=True).start()
         try:
             with self._open_log() as stream:
-                self.logger = ModeLogger(self.mode, stream, self.counters)
+                self.logger = ModeLogger(self.mode, stream, self.counters, line_bytes=self.line_bytes)
                 try:
                     asyncio.run(self._serve(workload))
                 finally:

@@ -34,6 +34,19 @@ def go_lines():
     return out
 
 
+LONG_FIXTURE = os.path.join(REPO, "kit", "contract", "testdata", "numbered_lines_long.txt")
+
+
+def go_long_lines():
+    """The Go contract's lines of other lengths: (number, length, line) each."""
+    with open(LONG_FIXTURE, "rb") as f:
+        lines = f.read().splitlines(keepends=True)
+    out = [(int(line[len(b"logbench seq="):len(b"logbench seq=") + 12]), len(line), line) for line in lines]
+    if len(out) < 5:
+        raise AssertionError("%s holds %d lines" % (LONG_FIXTURE, len(out)))
+    return out
+
+
 def lines_from(first, count):
     return b"".join(modes.numbered_line(seq) for seq in range(first, first + count))
 
@@ -45,6 +58,20 @@ class NumberedLineTest(unittest.TestCase):
                 self.assertEqual(modes.numbered_line(seq), line)
                 self.assertEqual(len(line), modes.NUMBERED_LINE_BYTES)
         self.assertIn(modes.MAX_NUMBERED_SEQ, go_lines())
+
+    def test_long_lines_are_the_go_contracts_bytes(self):
+        lengths = set()
+        for seq, length, line in go_long_lines():
+            with self.subTest(seq=seq, length=length):
+                self.assertEqual(modes.numbered_line(seq, length), line)
+                lengths.add(length)
+        self.assertIn(modes.MIN_NUMBERED_LINE_BYTES, lengths)
+        self.assertIn(modes.MAX_NUMBERED_LINE_BYTES, lengths)
+
+    def test_lengths_without_a_line_are_refused(self):
+        for n in (modes.MIN_NUMBERED_LINE_BYTES - 1, modes.MAX_NUMBERED_LINE_BYTES + 1):
+            with self.assertRaises(ValueError):
+                modes.numbered_line(0, n)
 
     def test_numbers_without_twelve_digits_are_refused(self):
         for seq in (-1, modes.MAX_NUMBERED_SEQ + 1):
@@ -252,7 +279,22 @@ class CommandLineTest(unittest.TestCase):
     def test_the_kits_log_driver_arguments(self):
         # kit/contract/args.go's FIFOArgs, as the log-driver experiment writes them.
         args = api.parse_args(["-mode=numbered", "-fifo=-", "-max-log-bytes=0"])
-        self.assertEqual((args.mode, args.fifo, args.max_log_bytes), ("numbered", "-", 0))
+        self.assertEqual((args.mode, args.fifo, args.max_log_bytes, args.line_bytes), ("numbered", "-", 0, 128))
+        args = api.parse_args(["-mode=numbered", "-fifo=-", "-max-log-bytes=0", "-line-bytes=4096"])
+        self.assertEqual(args.line_bytes, 4096)
+
+    def test_long_lines_are_written_whole(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "log")
+            with open(path, "w", encoding="utf-8") as stream:
+                logger = modes.ModeLogger(modes.NUMBERED, stream, tally.Counters(0), line_bytes=4096)
+                for i in range(3):
+                    self.assertIsNone(logger.log(i)[2])
+                logger.close()
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), b"".join(modes.numbered_line(seq, 4096) for seq in range(3)))
+        with self.assertRaises(ValueError):
+            modes.ModeLogger(modes.NUMBERED, io.StringIO(), tally.Counters(0), line_bytes=127)
 
 
 if __name__ == "__main__":

@@ -61,9 +61,6 @@ var Experiment = &tabular.Experiment[*Params, Row]{
 	},
 }
 
-// LineBytes is a numbered line's length, newline included.
-const LineBytes = contract.NumberedLineBytes
-
 // Axis values of the conditions that have no such axis.
 const (
 	noBuffer   = "-" // a blocking driver has no ring buffer
@@ -207,7 +204,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 	apiName, driver, mode, buffer, consumer, receiver, rate := c[0], c[1], c[2], c[3], c[4], c[5], c[6]
 	l := p.Limits
 	api := contract.DefaultAPIArgs()
-	api.Mode, api.FIFO = string(contract.ModeNumbered), "-"
+	api.Mode, api.FIFO, api.LineBytes = string(contract.ModeNumbered), "-", p.lineBytes()
 	apiC := experiment.ContainerSpec{Role: "api", Image: images[imageOf[apiName]], Cmd: api.FIFOArgs(),
 		NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
 		LogDriver: driver, LogOpts: map[string]string{"mode": mode}}
@@ -248,7 +245,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 	for k, v := range syslogOpts {
 		apiC.LogOpts[k] = v
 	}
-	reader := contract.ReaderArgs{FIFO: fifoPath, Account: true}
+	reader := contract.ReaderArgs{FIFO: fifoPath, Account: true, LineBytes: p.lineBytes()}
 	if consumer == "slow" {
 		reader.RateBytes = p.ConsumerRate
 	}
@@ -360,7 +357,7 @@ func observe(p *Params, run experiment.Run) Row {
 		}
 	} else if logs, ok := run.Pod.Logs["api"]; ok {
 		// The stream as the reader would have read it: a last unended line is corrupted.
-		a := contract.NewAccountant()
+		a := contract.NewAccountantOf(p.lineBytes())
 		a.Write(logs)
 		a.Finish()
 		account := a.Account()
@@ -418,7 +415,7 @@ func rangeText(first, last int64) string {
 
 // judge derives the rest of a row from its observed columns: lines lost, the model's
 // prediction, and whether the run is data.
-func judge(p *Params, r *Row) {
+func judge(p *Params, r *Row, _ tabular.Rows) {
 	r.LinesLost = r.LinesWritten - r.LinesReceived
 	m := modelOf(p, r)
 	r.PredictedStallS = bundle.None
@@ -455,7 +452,8 @@ func modelOf(p *Params, r *Row) Model {
 	if r.Consumer == "slow" {
 		consumer = float64(p.ConsumerRate)
 	}
-	return Model{RateRPS: rate, LineBytes: LineBytes, ConsumerBps: consumer, DurationS: p.DurationS,
+	line := float64(p.lineBytes())
+	return Model{RateRPS: rate, LineBytes: line, ConsumerBps: consumer, DurationS: p.DurationS,
 		Blocking:    r.Mode == "blocking" && r.Driver != SyslogUDP,
-		BufferBytes: Buffer(r.Driver, p.QueueMessages, ring, LineBytes)}
+		BufferBytes: Buffer(r.Driver, p.QueueMessages, ring, line)}
 }

@@ -122,7 +122,7 @@ func TestAConsumerThatDropsKnownLinesIsAccountedFor(t *testing.T) {
 	run := experiment.Run{ID: "r", Round: 1, Condition: tabular.Cell{"python", JSONFile, "non-blocking", "1MiB", engineFile, noReceiver, "100"},
 		Pod: experiment.PodResult{Result: body, Logs: map[string][]byte{"api": logs}}}
 	r := observe(p, run)
-	judge(p, &r)
+	judge(p, &r, nil)
 	if r.LinesReceived != 78 || r.LinesLost != 22 || r.LinesDuplicated != 1 || r.LinesCorrupted != 1 {
 		t.Errorf("received %d lost %d duplicated %d corrupted %d, want 78, 22, 1, 1", r.LinesReceived, r.LinesLost, r.LinesDuplicated, r.LinesCorrupted)
 	}
@@ -182,7 +182,7 @@ func TestTheEnginesCostIsARunsColumnsNotItsVerdict(t *testing.T) {
 		body, _ := json.Marshal(res)
 		r := observe(p, experiment.Run{ID: "r", Round: 1, Condition: tabular.Cell{"go", JSONFile, "blocking", noBuffer, engineFile, noReceiver, "10"},
 			Pod: experiment.PodResult{Result: body, Logs: map[string][]byte{"api": logs}}})
-		judge(p, &r)
+		judge(p, &r, nil)
 		return r
 	}
 	r := row(contract.Result{Engine: &contract.EngineCPU{CPUS: 0.6, IntervalS: 4}, EngineRSSPeakBytes: 90 << 20, EngineSamples: 5})
@@ -222,5 +222,64 @@ func TestEachEngineIsRefusedTheDriversItLacks(t *testing.T) {
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {
 			t.Errorf("%v on %s: %v, want %q", c.drivers, c.env.Engine.Kind, err, c.want)
 		}
+	}
+}
+
+// TestLongLinesReachTheAPIAndTheReader: --line-bytes is the API's line and the reader's,
+// and the model's; the usual length adds nothing to the API's command.
+func TestLongLinesReachTheAPIAndTheReader(t *testing.T) {
+	p := DefaultParams()
+	p.LineBytes = 4096
+	ids := map[string]string{}
+	for _, n := range Experiment.Images {
+		ids[n] = "id-" + n
+	}
+	spec := pod(p, tabular.Cell{"node", SyslogTCP, "blocking", noBuffer, "slow", "rsyslog", "400"}, "r1", ids)
+	if api, reader := spec.Containers[1], spec.Containers[2]; !slices.Contains(api.Cmd, "-line-bytes=4096") || !slices.Contains(reader.Cmd, "-line-bytes=4096") {
+		t.Errorf("api %v, reader %v", api.Cmd, reader.Cmd)
+	}
+	r := Row{Driver: SyslogTCP, Mode: "blocking", Buffer: noBuffer, Consumer: "slow", RateRPS: "400"}
+	if m := modelOf(p, &r); m.LineBytes != 4096 || m.BufferBytes != Buffer(SyslogTCP, p.QueueMessages, 0, 4096) {
+		t.Errorf("model %+v", m)
+	}
+	p.LineBytes = contract.NumberedLineBytes
+	spec = pod(p, tabular.Cell{"go", SyslogTCP, "blocking", noBuffer, "slow", "rsyslog", "400"}, "r1", ids)
+	if slices.ContainsFunc(spec.Containers[1].Cmd, func(a string) bool { return strings.HasPrefix(a, "-line-bytes") }) {
+		t.Errorf("api %v", spec.Containers[1].Cmd)
+	}
+}
+
+// TestLineBytesBeyondWhatTheDriversCarryWholeIsRefused: 128 to 64 KiB, and no more than
+// every driver chosen carries in one piece.
+func TestLineBytesBeyondWhatTheDriversCarryWholeIsRefused(t *testing.T) {
+	for _, c := range []struct {
+		drivers []string
+		line    int
+		want    string
+	}{
+		{[]string{JSONFile, SyslogTCP}, 16384, ""},
+		{[]string{JSONFile, SyslogTCP}, 16385, "the syslog-tcp driver carries lines of at most 16384 bytes whole"},
+		{[]string{JSONFile, Local}, 20000, "the local driver carries lines of at most 16384"},
+		{[]string{SyslogUDP}, 16385, "syslog-udp driver carries lines of at most 16384"},
+		{[]string{JSONFile}, 65536, ""},
+		{[]string{JSONFile}, 65537, "--line-bytes 65537: want 128 to 65536"},
+		{[]string{JSONFile}, 127, "--line-bytes 127: want 128 to 65536"},
+		{[]string{JSONFile}, 0, ""}, // a manifest's from before lines had a length
+	} {
+		p := DefaultParams()
+		p.Drivers, p.LineBytes = c.drivers, c.line
+		err := p.Check()
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%v, %d bytes: %v, want %q", c.drivers, c.line, err, c.want)
+		}
+	}
+	p := DefaultParams()
+	p.LineBytes, p.ConsumerRate = 4096, 4095
+	if err := p.Check(); err == nil || !strings.Contains(err.Error(), "--consumer-rate 4095: want 4096 bytes (a line)") {
+		t.Errorf("a consumer slower than a line a second: %v", err)
+	}
+	p.Drivers = []string{JSONFile} // no consumer to slow
+	if err := p.Check(); err != nil {
+		t.Errorf("json-file, 4 KiB lines, --consumer-rate 4095: %v", err)
 	}
 }

@@ -69,3 +69,65 @@ func TestDrainIsWhatTheBuffersHoldAtTheConsumersRate(t *testing.T) {
 		t.Errorf("a fast consumer drains in %v s", got)
 	}
 }
+
+// TestTheTCPPathIsCountedInWireBytes: each line crosses the socket with its syslog
+// header, so the measured path (31,000 lines of 128 bytes, 183 on the wire: 5,673,000
+// bytes) holds 5,673,000/(4,096+55) = 1,366.66 lines of 4 KiB and 5,673,000/16,439 =
+// 345.10 of 16 KiB; a 64 KiB pipe holds 16 and 4 of them.
+func TestTheTCPPathIsCountedInWireBytes(t *testing.T) {
+	if TCPPathBytes != 5_673_000 || SyslogHeaderBytes != 55 {
+		t.Fatalf("TCPPathBytes %d, SyslogHeaderBytes %d", TCPPathBytes, SyslogHeaderBytes)
+	}
+	for _, c := range []struct {
+		line, lines, buffer float64
+	}{
+		{128, 31000, (31000 - 100 + 100 + 512) * 128},
+		{4096, 5673000.0 / 4151, (5673000.0/4151 - 100 + 100 + 16) * 4096},
+		{16384, 5673000.0 / 16439, (5673000.0/16439 - 100 + 100 + 4) * 16384},
+		{65536, 5673000.0 / 65591, (5673000.0/65591 - 100 + 100 + 1) * 65536},
+	} {
+		if got := TCPLinesInFlight(c.line); math.Abs(got-c.lines) > 1e-9 {
+			t.Errorf("%v-byte lines: %v in flight, want %v", c.line, got, c.lines)
+		}
+		if got := Buffer(SyslogTCP, 100, 0, c.line); math.Abs(got-c.buffer) > 1e-6 {
+			t.Errorf("%v-byte lines: buffer %v, want %v", c.line, got, c.buffer)
+		}
+	}
+	if got, want := Buffer(SyslogUDP, 100, 1<<20, 4096), float64((256+100+16)*4096); got != want {
+		t.Errorf("syslog-udp, 4 KiB lines: %v, want %v", got, want)
+	}
+}
+
+// TestTheStallOfLongLines: the run the page reports, 400 lines of 4 KiB a second for 15 s
+// into 768 KiB/s through TCP with a queue of 100. P = 1,638,400 B/s, C = 786,432 B/s:
+// 851,968 B/s too many. Blocking, B = (1,366.66+16) x 4,096 = 5,663,369.8 B is full at
+// 6.6474 s; the request at 14.85 s waits (14.85-6.6474)(1,638,400/786,432-1) = 8.886 s;
+// the consumer drains B in 7.2013 s. Non-blocking with a 1 MiB ring, B = 6,711,945.8 B:
+// 851,968 x 15 - 6,711,945.8 = 6,067,574.2 B lost, 1,481.34 lines; drain 8.5347 s.
+func TestTheStallOfLongLines(t *testing.T) {
+	b := (5673000.0/4151 + 16) * 4096
+	m := Model{RateRPS: 400, LineBytes: 4096, ConsumerBps: 768 << 10, DurationS: 15, Blocking: true, BufferBytes: Buffer(SyslogTCP, 100, 0, 4096)}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"buffer", m.BufferBytes, b},
+		{"stall", m.StallS(), b / 851968},
+		{"p99 added", m.AddedP99Ms(), (14.85 - b/851968) * (1638400.0/786432 - 1) * 1000},
+		{"drain", m.DrainS(), b / 786432},
+	} {
+		if math.Abs(c.got-c.want) > 1e-6 {
+			t.Errorf("blocking %s: %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if math.Abs(m.AddedP99Ms()-8886) > 1 || math.Abs(m.DrainS()-7.2013) > 1e-3 {
+		t.Errorf("blocking: %v ms added, %v s drain; want about 8,886 and 7.2013", m.AddedP99Ms(), m.DrainS())
+	}
+	m.Blocking, m.BufferBytes = false, Buffer(SyslogTCP, 100, 1<<20, 4096)
+	if math.Abs(m.LostLines()-(851968*15-b-(1<<20))/4096) > 1e-6 || math.Abs(m.LostLines()-1481.34) > 0.01 {
+		t.Errorf("non-blocking: %v lines lost, want 1,481.34", m.LostLines())
+	}
+	if math.Abs(m.DrainS()-8.5347) > 1e-3 {
+		t.Errorf("non-blocking: drain %v s, want 8.5347", m.DrainS())
+	}
+}

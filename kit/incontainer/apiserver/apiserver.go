@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -32,6 +33,7 @@ type Config struct {
 	FIFOPath    string
 	Stdout      io.Writer // the process's standard output, which its main hands over
 	MaxLogBytes int64     // output-volume stop condition; 0 means none
+	LineBytes   int       // the numbered mode's line length (0: contract.NumberedLineBytes)
 	Workload    string    // listen address of the request path
 	Control     string    // listen address of the control port
 }
@@ -55,6 +57,12 @@ type Server struct {
 func New(cfg Config) (*Server, error) {
 	if _, err := contract.ParseLogMode(string(cfg.Mode)); err != nil {
 		return nil, err
+	}
+	if cfg.LineBytes == 0 {
+		cfg.LineBytes = contract.NumberedLineBytes
+	}
+	if err := contract.CheckNumberedLineBytes(cfg.LineBytes); err != nil {
+		return nil, fmt.Errorf("-line-bytes: %w", err)
 	}
 	return &Server{cfg: cfg, process: procinfo.Read()}, nil
 }
@@ -81,7 +89,7 @@ func (s *Server) Run(ctx context.Context) error {
 		s.sink = logmode.NewSyncSink(out, s.cfg.MaxLogBytes)
 	}
 	defer s.sink.Close()
-	if s.logger, err = logmode.NewLogger(s.cfg.Mode, s.sink); err != nil {
+	if s.logger, err = logmode.NewLoggerOf(s.cfg.Mode, s.sink, s.cfg.LineBytes); err != nil {
 		return err
 	}
 

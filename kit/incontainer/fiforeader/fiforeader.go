@@ -5,6 +5,7 @@
 package fiforeader
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,8 +34,10 @@ type Config struct {
 	// RateBytesPerSec bounds the bytes read per second; 0 reads as fast as it can.
 	RateBytesPerSec int64
 	Control         string // listen address of the control port
-	// Account runs every line read through a contract.Accountant.
-	Account bool
+	// Account runs every line read through a contract.Accountant, of lines of
+	// LineBytes (0: contract.NumberedLineBytes).
+	Account   bool
+	LineBytes int
 }
 
 // Reader reads one FIFO.
@@ -56,7 +59,7 @@ type Reader struct {
 func New(cfg Config) *Reader {
 	r := &Reader{cfg: cfg, counts: tally.New(), process: procinfo.Read()}
 	if cfg.Account {
-		r.account = contract.NewAccountant()
+		r.account = contract.NewAccountantOf(cmp.Or(cfg.LineBytes, contract.NumberedLineBytes))
 	}
 	return r
 }

@@ -29,11 +29,21 @@ type Logger struct {
 	// step, so that the lines reach the output in their numbers' order.
 	numbering sync.Mutex
 	nextLine  int64 // from 0 at start, never reset
+	lineBytes int   // the numbered mode's line length
 }
 
 // NewLogger prepares mode's work. sink may be nil for modes that write nothing.
 func NewLogger(mode contract.LogMode, sink *Sink) (*Logger, error) {
-	l := &Logger{mode: mode, sink: sink}
+	return NewLoggerOf(mode, sink, contract.NumberedLineBytes)
+}
+
+// NewLoggerOf is NewLogger with the numbered mode's lines of lineBytes
+// (contract.CheckNumberedLineBytes).
+func NewLoggerOf(mode contract.LogMode, sink *Sink, lineBytes int) (*Logger, error) {
+	if err := contract.CheckNumberedLineBytes(lineBytes); err != nil {
+		return nil, err
+	}
+	l := &Logger{mode: mode, sink: sink, lineBytes: lineBytes}
 	if mode == contract.ModeJSONOnly || mode == contract.ModeJSONSync || mode == contract.ModeJSONQueue || mode == contract.ModeJSONPrebuiltSync {
 		b, err := newRecordBuilder()
 		if err != nil {
@@ -98,7 +108,7 @@ func (l *Logger) emitNumbered() (Spans, error) {
 	l.numbering.Lock()
 	defer l.numbering.Unlock()
 	numbered := time.Now()
-	line := contract.NumberedLine(l.nextLine)
+	line := contract.NumberedLineOf(l.nextLine, l.lineBytes)
 	built := time.Now()
 	err := l.sink.Emit(line)
 	spans.Generate = built.Sub(numbered)

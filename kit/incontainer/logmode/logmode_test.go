@@ -228,3 +228,26 @@ func TestANumberedLineOverTheCapTakesNoNumber(t *testing.T) {
 }
 
 func timeOf(seq int64) (t time.Time) { return time.Unix(1_700_000_000+seq, seq) }
+
+// TestNumberedLinesOfAnyLength: the numbered mode writes lines of the length it was
+// given, numbered from 0; a length the format has no line of is refused.
+func TestNumberedLinesOfAnyLength(t *testing.T) {
+	var out bytes.Buffer
+	sink := NewSyncSink(&out, 0)
+	logger, err := NewLoggerOf(contract.ModeNumbered, sink, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seq := range int64(3) {
+		if _, err := logger.Log(seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := slices.Concat(contract.NumberedLineOf(0, 4096), contract.NumberedLineOf(1, 4096), contract.NumberedLineOf(2, 4096))
+	if !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("wrote %d bytes, not lines 0 to 2 of 4096 bytes", out.Len())
+	}
+	if _, err := NewLoggerOf(contract.ModeNumbered, sink, 127); err == nil {
+		t.Fatal("lines of 127 bytes taken")
+	}
+}
