@@ -81,13 +81,24 @@ func NewRunID(cond Condition, round int) string {
 }
 
 // RunIDFits says whether id is one NewRunID gives the condition and round: a run's ID
-// names them, so a row whose ID names another is not the row of that run.
+// names them, so a row whose ID names another is not the row of that run. The ID made
+// VolumeSafe, as the engine names a run's volume ("console_file" for "console+file"),
+// fits too: qps's bundles record it so.
 func RunIDFits(id string, cond Condition, round int) bool {
 	prefix := fmt.Sprintf("%s-r%d-", strings.ReplaceAll(cond.String(), "/", "-"), round)
 	rest, ok := strings.CutPrefix(id, prefix)
+	if !ok {
+		rest, ok = strings.CutPrefix(id, VolumeSafe(prefix))
+	}
 	if !ok || len(rest) != 6 {
 		return false
 	}
 	_, err := hex.DecodeString(rest)
 	return err == nil
 }
+
+// NoisyOtherCores is the other work on the host, in cores, past which a run is marked
+// as measured on a noisy host: the service, the generator and the engine share the
+// host's CPUs with it, and a closed loop slows down with any of them. Such a run stays
+// data; the bundle says how many it has.
+const NoisyOtherCores = 0.25

@@ -17,7 +17,7 @@ import (
 )
 
 // All are the experiments, the first the default of reproduce.
-var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment{}, linecost.Experiment{}, yourapi.Experiment{}, logdriver.Experiment}
+var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment, linecost.Experiment, yourapi.Experiment, logdriver.Experiment}
 
 // Default is reproduce's experiment when none is named.
 var Default = All[0]

@@ -36,7 +36,7 @@ var other = map[string]map[string]string{
 	},
 	"log-driver": {
 		"apis": "python,node", "drivers": "local,syslog-udp", "driver-modes": "non-blocking", "buffer-sizes": "64k", "consumers": "slow", "receivers": "syslog-ng",
-		"rates": "200,400", "consumer-rate": "32k", "queue-messages": "50", "duration": "4s", "quiet": "1s", "request-timeout": "10s",
+		"rates": "200,400", "consumer-rate": "32k", "line-bytes": "4096", "queue-messages": "50", "duration": "4s", "quiet": "1s", "request-timeout": "10s",
 		"api-cpus": "1", "api-memory": "256MiB", "consumer-cpus": "0.25", "consumer-memory": "64MiB", "loadgen-cpus": "1",
 		"loadgen-memory": "256MiB", "pids-limit": "64",
 	},
@@ -72,14 +72,20 @@ func fingerprint(t *testing.T, p experiment.Plan) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A flag whose effect the plan can only say (what it leaves out) changes its notes.
+	var notes []string
+	if n, ok := p.(experiment.Noter); ok {
+		notes = n.Notes()
+	}
 	body, err := json.Marshal(struct {
 		Plan       experiment.Plan
+		Notes      []string
 		Conditions []experiment.Condition
 		Rounds     int
 		Images     []string
 		Pods       []experiment.PodSpec
 		Manifest   string
-	}{p, p.Conditions(), p.Rounds(), p.Images(), pods, string(files[bundle.ManifestFile])})
+	}{p, notes, p.Conditions(), p.Rounds(), p.Images(), pods, string(files[bundle.ManifestFile])})
 	if err != nil {
 		t.Fatal(err)
 	}

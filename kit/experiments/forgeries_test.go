@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments/linecost"
@@ -61,7 +63,7 @@ func archived(path string) string { return filepath.Join("..", "..", "results", 
 func forgeQPS(t *testing.T, path string, edit func(b *qps.Bundle)) *verify.Result {
 	t.Helper()
 	f := forgery.Open(t, archived(path))
-	res := qps.Experiment{}.Verify(f)
+	res := qps.Experiment.Verify(f)
 	b, err := verify.OwnOf[qps.Bundle](res, qps.Name)
 	if err != nil || !res.OK() {
 		t.Fatalf("the archived bundle does not verify: %v %v", err, res.Problems)
@@ -69,19 +71,19 @@ func forgeQPS(t *testing.T, path string, edit func(b *qps.Bundle)) *verify.Resul
 	edit(b)
 	for i, r := range b.Runs {
 		var series []qps.SeriesRow
-		for _, s := range b.Series {
+		for _, s := range tabular.Of[qps.SeriesRow](b.Rows, qps.SeriesFile) {
 			if s.RunID == r.RunID {
 				series = append(series, s)
 			}
 		}
-		b.Runs[i] = qps.DeriveRun(r, series, b.M.Parameters.NonBlocking)
+		b.Runs[i] = qps.DeriveRun(r, series, b.Params().NonBlocking)
 	}
 	files, err := b.Files()
 	if err != nil {
 		t.Fatal(err)
 	}
 	forgery.Rewrite(f, files)
-	return qps.Experiment{}.Verify(f)
+	return qps.Experiment.Verify(f)
 }
 
 // scaleRates multiplies every count of responses, requests and log lines of the runs
@@ -113,8 +115,9 @@ func scaleRates(b *qps.Bundle, k float64, pick func(r qps.RunRow) bool) {
 		}
 	}
 	sums := map[string]int64{}
-	for i := range b.Series {
-		if s := &b.Series[i]; chosen[s.RunID] {
+	series := tabular.Of[qps.SeriesRow](b.Rows, qps.SeriesFile)
+	for i := range series {
+		if s := &series[i]; chosen[s.RunID] {
 			s.Requests = n(s.Requests)
 			sums[s.RunID] += s.Requests
 		}
@@ -162,7 +165,7 @@ func TestQPSTheFindingReversedByEditingIsRefused(t *testing.T) {
 	var k float64
 	res := forgeQPS(t, qpsWrkEvery, func(b *qps.Bundle) {
 		rate := map[string]float64{}
-		for _, c := range b.Conditions {
+		for _, c := range qps.ConditionsOf(b) {
 			rate[c.Config] = float64(c.RequestsPerS)
 		}
 		k = 0.9 * rate[qps.ConsoleFile] / rate[qps.NoLog]
@@ -173,7 +176,7 @@ func TestQPSTheFindingReversedByEditingIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	rate := map[string]float64{}
-	for _, c := range b.Conditions {
+	for _, c := range qps.ConditionsOf(b) {
 		rate[c.Config] = float64(c.RequestsPerS)
 	}
 	if !(rate[qps.NoLog] < rate[qps.ConsoleFile]) {
@@ -214,7 +217,7 @@ func TestQPSWrkColumnsDroppedAreRefused(t *testing.T) {
 	}
 	delete(f.Data, bundle.DataPackageFile)
 	forgery.Resum(f)
-	res := qps.Experiment{}.Verify(f)
+	res := qps.Experiment.Verify(f)
 	refusedBy(t, res, verify.RuleMeasured)
 }
 
@@ -235,7 +238,7 @@ func forgeFifo(t *testing.T, path string, edit func(b *schema.Bundle)) *verify.R
 		r.Run = schema.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, b.Manifest.Parameters.MaxSendLagP99Ms)
 		retime(r)
 	}
-	files, err := b.Files()
+	files, err := schematest.Files(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,18 +376,18 @@ func hideTheStall(b *schema.Bundle, moveReads bool) {
 func forgeLineCost(t *testing.T, path string, edit func(b *linecost.Bundle)) *verify.Result {
 	t.Helper()
 	f := forgery.Open(t, archived(path))
-	res := linecost.Experiment{}.Verify(f)
+	res := linecost.Experiment.Verify(f)
 	b, err := verify.OwnOf[linecost.Bundle](res, linecost.Name)
 	if err != nil || !res.OK() {
 		t.Fatalf("the archived bundle does not verify: %v %v", err, res.Problems)
 	}
 	edit(b)
-	for i := range b.Trials {
-		b.Trials[i] = linecost.CheckTrial(b.Trials[i])
+	for i := range linecost.Trials(b) {
+		linecost.Trials(b)[i] = linecost.CheckTrial(linecost.Trials(b)[i])
 	}
 	for i, r := range b.Runs {
 		var trials []linecost.TrialRow
-		for _, tr := range b.Trials {
+		for _, tr := range linecost.Trials(b) {
 			if tr.RunID == r.RunID {
 				trials = append(trials, tr)
 			}
@@ -397,7 +400,7 @@ func forgeLineCost(t *testing.T, path string, edit func(b *linecost.Bundle)) *ve
 		t.Fatal(err)
 	}
 	forgery.Rewrite(f, files)
-	return linecost.Experiment{}.Verify(f)
+	return linecost.Experiment.Verify(f)
 }
 
 // TestLineCostClocksScaledAreRefused: every clock of every trial times 0.01 (go/format
@@ -417,8 +420,8 @@ func TestLineCostClocksScaledAreRefused(t *testing.T) {
 				return bundle.Opt(math.Round(float64(v) * c.k))
 			}
 			refusedBy(t, forgeLineCost(t, "2026-11-30-vm2/lc-final.tar.gz", func(b *linecost.Bundle) {
-				for i := range b.Trials {
-					tr := &b.Trials[i]
+				for i := range linecost.Trials(b) {
+					tr := &linecost.Trials(b)[i]
 					tr.ThreadCPUNs, tr.WallNs, tr.DrainWallNs = n(tr.ThreadCPUNs), n(tr.WallNs), n(tr.DrainWallNs)
 					tr.CgroupCPUNs, tr.CgroupWallNs = o(tr.CgroupCPUNs), o(tr.CgroupWallNs)
 					if tr.ThrottledMs.Present() {
@@ -447,32 +450,31 @@ func TestImpossibleTimesAreRefusedInEveryExperiment(t *testing.T) {
 	})
 	t.Run("qps", func(t *testing.T) {
 		refusedBy(t, forgeQPS(t, qpsWrkEvery, func(b *qps.Bundle) {
-			b.M.FinishedUTC = b.M.CreatedUTC.AddDate(-29, 0, 0)
+			b.M.Head().FinishedUTC = b.M.Head().CreatedUTC.AddDate(-29, 0, 0)
 			b.Runs[0].StartedUTC, b.Runs[1].StartedUTC, b.Runs[2].WallS = past, future, -3600
 		}), rules...)
 	})
 	t.Run("line-cost", func(t *testing.T) {
 		refusedBy(t, forgeLineCost(t, "2026-11-30-vm2/lc-final.tar.gz", func(b *linecost.Bundle) {
-			b.Manifest.FinishedUTC = b.Manifest.CreatedUTC.AddDate(-29, 0, 0)
+			b.M.Head().FinishedUTC = b.M.Head().CreatedUTC.AddDate(-29, 0, 0)
 			b.Runs[0].StartedUTC, b.Runs[1].StartedUTC, b.Runs[2].WallS = past, future, -3600
 		}), rules...)
 	})
 	t.Run("your-api", func(t *testing.T) {
 		f := forgery.Open(t, archived("2026-12-01-vm/your-api-stdlib.tar.gz"))
-		res := yourapi.Experiment{}.Verify(f)
+		res := yourapi.Experiment.Verify(f)
 		b, err := verify.OwnOf[yourapi.Bundle](res, yourapi.Name)
 		if err != nil || !res.OK() {
 			t.Fatalf("the archived bundle does not verify: %v %v", err, res.Problems)
 		}
-		b.M.FinishedUTC = b.M.CreatedUTC.AddDate(-29, 0, 0)
+		b.M.Head().FinishedUTC = b.M.Head().CreatedUTC.AddDate(-29, 0, 0)
 		b.Runs[0].StartedUTC, b.Runs[1].StartedUTC, b.Runs[2].WallS = past, future, -3600
-		b.Runs = yourapi.DeriveRuns(b.Runs, b.Series, b.M.Parameters)
 		files, err := b.Files()
 		if err != nil {
 			t.Fatal(err)
 		}
 		forgery.Rewrite(f, files)
-		refusedBy(t, yourapi.Experiment{}.Verify(f), rules...)
+		refusedBy(t, yourapi.Experiment.Verify(f), rules...)
 	})
 }
 

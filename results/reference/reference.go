@@ -104,15 +104,25 @@ type Figure struct {
 // metric.
 type Figures map[string]Figure
 
-// Load parses the fifo-stall experiment's published figures.
-func Load() (Figures, error) {
-	body, err := FiguresCSV("fifo-stall")
+// Rows parses an experiment's published figures (figures.csv) into rows of T, whose
+// csv tags name its columns.
+func Rows[T any](experiment string) ([]T, error) {
+	body, err := FiguresCSV(experiment)
 	if err != nil {
 		return nil, err
 	}
-	var rows []Figure
+	var rows []T
 	if err := gocsv.UnmarshalBytes(body, &rows); err != nil {
-		return nil, fmt.Errorf("published figures: %w", err)
+		return nil, fmt.Errorf("published figures of %s: %w", experiment, err)
+	}
+	return rows, nil
+}
+
+// Load parses the fifo-stall experiment's published figures.
+func Load() (Figures, error) {
+	rows, err := Rows[Figure]("fifo-stall")
+	if err != nil {
+		return nil, err
 	}
 	out := Figures{}
 	for _, f := range rows {

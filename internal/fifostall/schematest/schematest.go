@@ -7,9 +7,11 @@ package schematest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
@@ -17,6 +19,26 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
+
+// Load reads the bundle in dir as verify reads it, for a test that looks at its rows:
+// an error when a file is missing or does not match SHA256SUMS, or when the bundle
+// cannot be read far enough to have runs. Its figures need not verify.
+func Load(dir string) (*schema.Bundle, error) {
+	files, err := bundle.ReadFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := schema.Verify(files)
+	for _, p := range res.Problems {
+		if p.Column == "SHA-256" || p.File == bundle.SumsFile || p.Line == 0 && strings.HasPrefix(p.Msg, "missing") {
+			return nil, errors.New(p.String())
+		}
+	}
+	if b := schema.Of(res); b != nil {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%s: not read as a fifo-stall bundle: %v", dir, res.Problems)
+}
 
 // Options shape a synthetic bundle; the zero value of a field takes its default.
 type Options struct {
@@ -268,4 +290,36 @@ func snapshot(at int64, cpus float64, mem int64, used int64) contract.CgroupSnap
 func digest(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// Save writes b to dir as the kit writes a fifo-stall bundle (schema.Declaration), its
+// conditions derived afresh (b.Conditions too).
+func Save(b *schema.Bundle, dir string) error {
+	files, err := Files(b)
+	if err != nil {
+		return err
+	}
+	return bundle.WriteFiles(dir, files)
+}
+
+// Files are b's files but SHA256SUMS, as the kit writes them: a plan of b's parameters
+// holding b's manifest and rows.
+func Files(b *schema.Bundle) (map[string][]byte, error) {
+	params := b.Manifest.Parameters
+	p, err := schema.Declaration(nil).Plan(&params, params.Rounds)
+	if err != nil {
+		return nil, err
+	}
+	t := p.Bundle().(*schema.Tabular)
+	*t.M.(*schema.Manifest) = b.Manifest
+	var requests []schema.RequestRow
+	var containers []schema.ContainerRow
+	var timeline []schema.TimelineRow
+	for _, r := range b.Runs {
+		t.Runs = append(t.Runs, r.Run)
+		requests, containers, timeline = append(requests, r.Requests...), append(containers, r.Containers...), append(timeline, r.Timeline...)
+	}
+	t.Rows[schema.RequestsFile], t.Rows[schema.ContainersFile], t.Rows[schema.TimelineFile] = requests, containers, timeline
+	b.Conditions = schema.DeriveConditions(b.Runs, b.Manifest.Parameters)
+	return t.Files()
 }

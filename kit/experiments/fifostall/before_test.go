@@ -35,7 +35,10 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	mp := recorded.Manifest.Parameters
-	p := NewPlan(Cross(mp.APIs, mp.Modes, mp.Readers), mp.Rounds, mp)
+	p, err := Tabular.Plan(&mp, mp.Rounds)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := p.Target(experiment.Env{Platform: mp.Platform}); err != nil {
 		t.Fatal(err)
 	}

@@ -49,8 +49,7 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 	c := schema.Calibration{RateRPS: s.Protocol.Rate, CapacityCPUs: o.CapacityCPUs, CapacityLagBoundMs: float64(o.LagBound) / 1e6}
 	stamp := time.Now().UTC().Format("150405")
 	one := func(what string, s Settings, cond Cond) (schema.Rows, *contract.Result, error) {
-		p := &Plan{Settings: s}
-		run, err := experiment.Perform(ctx, pods, p.Pod(cond, "calibrate-"+what+"-"+stamp, images), io.Discard)
+		run, err := experiment.Perform(ctx, pods, s.Pod(cond, "calibrate-"+what+"-"+stamp, images), io.Discard)
 		run.Condition, run.Round, run.Position = cond, 1, 1
 		rec := Record(run, float64(s.MaxSendLagP99)/1e6)
 		if err == nil && rec.Failure != "" {
@@ -117,8 +116,7 @@ func Sweep(ctx context.Context, pods experiment.Pods, s Settings, images map[str
 	procs := max(1, int(math.Ceil(l.LoadgenCPUs)))
 	lg := contract.DefaultLoadgenArgs()
 	lg.Sweep, lg.SweepStep, lg.SweepMaxLag, lg.SweepTrials, lg.GOMAXPROCS = strings.Join(rates, ","), p.Step, p.MaxLagP99, p.Trials, procs
-	plan := &Plan{Settings: s}
-	run, err := experiment.Perform(ctx, pods, plan.pod(GoAPI, string(contract.ModeNone), 0, runID, l, images, lg), io.Discard)
+	run, err := experiment.Perform(ctx, pods, s.pod(GoAPI, string(contract.ModeNone), 0, runID, l, images, lg), io.Discard)
 	res, perr := sweepResult(run)
 	if err != nil {
 		return res, err

@@ -1,7 +1,6 @@
 package fifostall
 
 import (
-	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -59,43 +58,23 @@ func trimFloat(v float64) string {
 	return strings.TrimRight(strings.TrimRight(compare.Figure(v), "0"), ".")
 }
 
-// Compare sets bundles side by side condition by condition with the comparison engine
-// (kit/offline/compare), the published figures first with opt.Published.
+// Compare sets bundles side by side condition by condition (Tabular), the published
+// figures first with opt.Published.
 func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
-	var labels []string
-	var bundles []*schema.Bundle
-	for _, s := range sources {
-		labels = append(labels, s.Label)
-		bundles = append(bundles, schema.Of(s.Result))
-	}
-	in, err := compareInput(labels, bundles, opt.Published)
-	if err != nil {
-		return err
-	}
-	return compare.Write(out, warn, in, compare.Options{Match: opt.Match, Threshold: opt.Threshold}, opt.Format, opt.Wide)
+	return Tabular.Compare(out, warn, sources, opt)
 }
 
-// compareInput is the comparison of bundles, labelled, after the published figures
-// when published is set.
-func compareInput(labels []string, bundles []*schema.Bundle, published bool) (compare.Input, error) {
-	in := compare.Input{Experiment: Name, Metrics: Metrics, Legend: compareLegend}
-	if published {
-		in.Legend = append(slices.Clone(compareLegend), publishedLegend)
-		in.Metrics = publishedMetrics()
-		pub, err := reference.Load()
-		if err != nil {
-			return in, err
-		}
-		setup := pubSetup
-		in.Published = &setup
-		in.Sides = append(in.Sides, compare.Side{Label: compare.PublishedLabel, Rows: PublishedRows(pub, bundles),
-			Host: compare.PublishedHost(setup)})
+// published are the article's figures against bundles, and how they were taken.
+func published(bundles []*TabularBundle) ([]compare.Row, []string, []string, error) {
+	pub, err := reference.Load()
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	for i, b := range bundles {
-		in.Sides = append(in.Sides, compare.Side{Label: labels[i], Rows: schema.Figures(b), Common: &b.Manifest.Common, Manifest: b.Manifest,
-			Host: []compare.KV{{Key: "runtime", Value: runtimes(b.Manifest)}}})
+	var bs []*schema.Bundle
+	for _, b := range bundles {
+		bs = append(bs, asSchema(b))
 	}
-	return in, nil
+	return PublishedRows(pub, bs), nil, []string{publishedLegend}, nil
 }
 
 // PublishedRows are the article's figures as fixed rows, for every condition the
@@ -160,11 +139,6 @@ func apiRuntime(api string, images []bundle.Image) string {
 	return api
 }
 
-// Figures are the bundle's figures (Rows), for verify, report and compare alike.
-func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
-	b := schema.Of(res)
-	if b == nil {
-		return nil, fmt.Errorf("%s: not verified as a bundle of the fifo-stall experiment", res.Name)
-	}
-	return schema.Figures(b), nil
-}
+// Figures are the bundle's figures (schema.Figures), for verify, report and compare
+// alike, as the kit states them (Tabular).
+func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) { return Tabular.Figures(res) }

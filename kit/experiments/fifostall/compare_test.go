@@ -3,6 +3,8 @@ package fifostall
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -13,8 +15,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
+	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 type labeled struct {
@@ -45,13 +50,18 @@ func (c comparison) write(t *testing.T, format string, wide bool) []byte {
 	return buf.Bytes()
 }
 
+// compareSome compares the bundles as compare does: each saved and verified, then set
+// side by side as the kit does for fifo-stall (Tabular).
 func compareSome(sources []labeled, published bool, opt compare.Options) (comparison, error) {
-	var labels []string
-	var bundles []*schema.Bundle
+	var ss []experiment.Source
 	for _, s := range sources {
-		labels, bundles = append(labels, s.label), append(bundles, s.bundle)
+		res, err := savedAndVerified(s.bundle)
+		if err != nil {
+			return comparison{}, err
+		}
+		ss = append(ss, experiment.Source{Label: s.label, Result: res})
 	}
-	in, err := compareInput(labels, bundles, published)
+	in, err := experiment.ComparisonInput(ss, published, Tabular.Comparison(ss))
 	if err != nil {
 		return comparison{}, err
 	}
@@ -259,4 +269,21 @@ func TestCompareOneRunASideClaimsNoChange(t *testing.T) {
 	if !strings.Contains(text, "(too few runs)") || strings.Contains(text, "conditions changed") {
 		t.Fatalf("text:\n%s", text)
 	}
+}
+
+// savedAndVerified is b saved and verified, as compare reads a bundle.
+func savedAndVerified(b *schema.Bundle) (*verify.Result, error) {
+	dir, err := os.MkdirTemp("", "fifo-compare")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := schematest.Save(b, filepath.Join(dir, "bundle")); err != nil {
+		return nil, err
+	}
+	files, err := bundle.ReadFolder(filepath.Join(dir, "bundle"))
+	if err != nil {
+		return nil, err
+	}
+	return Experiment{}.Verify(files), nil
 }

@@ -1,7 +1,9 @@
 // Package fifostall is the kit's first experiment: an API that writes its log lines to
 // a FIFO, read by a fast or a throttled reader, under open-loop load; seven logging
 // modes; the p99 from the scheduled send, the drain, both throughputs, and SHA-256 proof
-// that no log byte was lost.
+// that no log byte was lost. The kit owns the bundle (kit/experiment/tabular): schema
+// declares its tables, derivation and rules, and this package its plan, pods and runs
+// (Tabular), its comparison, its report and its calibration.
 package fifostall
 
 import (
@@ -9,6 +11,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -36,46 +39,28 @@ func (Experiment) Params() experiment.Params {
 	return p
 }
 
-// Plan checks reproduce's flags into the matrix API x mode x reader.
+// Plan checks reproduce's flags into the matrix API x mode x reader (Tabular).
 func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error) {
-	own, err := experiment.Own[*schema.Params](ps)
+	return Tabular.Plan(ps, rounds)
+}
+
+// Resume reads the plan back from the bundle in dir, which must verify and be
+// reproduce's (a bundle of `logbench run` is of one condition, and complete).
+func (Experiment) Resume(dir string) (experiment.Plan, error) {
+	p, err := Tabular.Resume(dir)
 	if err != nil {
 		return nil, err
 	}
-	params := *own
-	params.Rounds = rounds
-	if err := params.Check(); err != nil {
-		return nil, err
+	if c := p.Bundle().Common().Command; c != "reproduce" {
+		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, c)
 	}
-	p := NewPlan(Cross(params.APIs, params.Modes, params.Readers), rounds, params)
-	p.Calibrate = params.Calibrate
 	return p, nil
 }
 
-// Resume reads the plan back from the bundle in dir, which has been verified.
-func (Experiment) Resume(dir string) (experiment.Plan, error) {
-	files, err := bundle.ReadFolder(dir)
-	if err != nil {
-		return nil, usagef("--resume %s: %v", dir, err)
-	}
-	checked := Experiment{}.Verify(files)
-	if !checked.OK() {
-		return nil, usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
-			dir, len(checked.Problems), checked.Problems[0], dir)
-	}
-	b := schema.Of(checked)
-	if b.Manifest.Command != "reproduce" {
-		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, b.Manifest.Command)
-	}
-	mp := b.Manifest.Parameters
-	return &Plan{conds: Cross(mp.APIs, mp.Modes, mp.Readers), rounds: mp.Rounds, Settings: SettingsOf(mp), bundle: &Bundle{B: b}}, nil
-}
+// Layout is the bundle's files in archive order.
+func (Experiment) Layout() []string { return Tabular.Layout() }
 
-func contains(list []string, s string) bool {
-	for _, have := range list {
-		if have == s {
-			return true
-		}
-	}
-	return false
-}
+// Verify checks every file, checksum and figure of a bundle, the kit's checks of every
+// table-driven bundle and fifo-stall's rules (Tabular), and the record of reproduce
+// --precision against the figures.
+func (Experiment) Verify(files *bundle.Files) *verify.Result { return Tabular.Verify(files) }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/offline/figure"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -30,13 +31,6 @@ func (percentileTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return out
-}
-
-func figRange(lo, hi float64) string {
-	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return "-"
-	}
-	return ms(lo) + "–" + ms(hi)
 }
 
 // backlog is a run's log backlog over time: bytes generated minus bytes read, at each
@@ -67,24 +61,6 @@ func backlog(tl []schema.TimelineRow) plotter.XYs {
 		}
 	}
 	return out
-}
-
-// ms writes milliseconds with three significant digits (1.23, 12.3, 123, 1758): the
-// page's one format for latencies; "-" when absent.
-func ms(v float64) string {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return "-"
-	case v == 0:
-		return "0"
-	case math.Abs(v) >= 100:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	case math.Abs(v) >= 10:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	case math.Abs(v) >= 1:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
 }
 
 // fixed writes a figure with a fixed number of decimals, so that a column lines up
@@ -118,9 +94,9 @@ func capacityText(c *schema.Calibration) string {
 		if len(c.Sweep) > 0 {
 			lowest = fixed(c.Sweep[0].RateRPS, 0) + " req/s"
 		}
-		return fmt.Sprintf("none: no rate held send-lag p99 within %s ms on %g CPU (lowest tried: %s)", ms(c.CapacityLagBoundMs), c.CapacityCPUs, lowest)
+		return fmt.Sprintf("none: no rate held send-lag p99 within %s ms on %g CPU (lowest tried: %s)", figure.Text(c.CapacityLagBoundMs), c.CapacityCPUs, lowest)
 	}
-	return fmt.Sprintf("%s req/s on %g CPU (send-lag p99 within %s ms)", fixed(c.CapacityRPS, 0), c.CapacityCPUs, ms(c.CapacityLagBoundMs))
+	return fmt.Sprintf("%s req/s on %g CPU (send-lag p99 within %s ms)", fixed(c.CapacityRPS, 0), c.CapacityCPUs, figure.Text(c.CapacityLagBoundMs))
 }
 
 // calibrationRows are the instrument's calibration, as the manifest has it.
@@ -130,7 +106,7 @@ func calibrationRows(c *schema.Calibration) [][2]string {
 	}
 	capacity := capacityText(c)
 	return [][2]string{
-		{"send lag at " + fixed(c.RateRPS, 0) + " req/s", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms", ms(c.SendLagP50Ms), ms(c.SendLagP99Ms), ms(c.SendLagMaxMs))},
+		{"send lag at " + fixed(c.RateRPS, 0) + " req/s", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms", figure.Text(c.SendLagP50Ms), figure.Text(c.SendLagP99Ms), figure.Text(c.SendLagMaxMs))},
 		{"slow reader", fmt.Sprintf("%s KiB/s achieved of a %s KiB/s bound", fixed(c.ReaderAchievedBytesPerS/1024, 1), fixed(float64(c.ReaderBoundBytesPerS)/1024, 1))},
 		{"pipe capacity", fmt.Sprintf("%s KiB", fixed(float64(c.PipeCapacityBytes)/1024, 0))},
 		{"clock and timers", fmt.Sprintf("resolution %d ns; sleep overshoot p50 %s us, p99 %s us", c.ClockResolutionNs, fixed(c.SleepOvershootP50Us, 1), fixed(c.SleepOvershootP99Us, 1))},

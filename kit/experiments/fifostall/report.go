@@ -261,7 +261,7 @@ func conditionTables(bs []drawn) []report.Table {
 			t.Rows = append(t.Rows, []string{
 				c.key(), fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), fmt.Sprintf("%d/%d", r.RunsTrusted, r.RunsVerified),
 				strconv.Itoa(r.RunsNoisy), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),
-				est(schema.MetricP50), est(schema.MetricP99), figure.Text(float64(r.PredictedP99Ms)), figRange(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)),
+				est(schema.MetricP50), est(schema.MetricP99), figure.Text(float64(r.PredictedP99Ms)), span(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)),
 				figure.Text(float64(r.P99Ms)), yes(r.P99Resolved), figure.Text(c.pubP99),
 				figure.Text(float64(r.MaxMs)), est(schema.MetricDrain), figure.Text(float64(r.PredictedDrainS)),
 				est(schema.MetricRPSToLastResponse), est(schema.MetricRPSToLogsRead),
@@ -306,7 +306,7 @@ func runTables(bs []drawn) []report.Table {
 		for _, run := range d.b.Runs {
 			r := run.Run
 			t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Mode + "/" + r.Reader, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt),
-				yes(r.Verified) + superseded(r.Superseded), ms(float64(r.P99Ms)), ms(float64(r.SendLagP99Ms)), yes(r.SendLagTrusted),
+				yes(r.Verified) + superseded(r.Superseded), figure.Text(float64(r.P99Ms)), figure.Text(float64(r.SendLagP99Ms)), yes(r.SendLagTrusted),
 				fixed(float64(r.HostCPUMedianPct), 1), fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1), yes(r.HostNoisy),
 				units.BytesSize(float64(r.BytesRead))})
 		}

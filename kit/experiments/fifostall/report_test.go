@@ -19,7 +19,7 @@ import (
 func verified(t *testing.T, o schematest.Options) *verify.Result {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "pi5")
-	if err := schematest.New(o).Save(dir); err != nil {
+	if err := schematest.Save(schematest.New(o), dir); err != nil {
 		t.Fatal(err)
 	}
 	files, err := bundle.Open(dir)
@@ -68,7 +68,7 @@ func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
 func TestTheReportShowsProblemsAndEscapesWhatTheBundleSays(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bad")
 	b := schematest.New(schematest.Options{Modes: []string{"json-queue"}, Rounds: 1, Duration: time.Second})
-	if err := b.Save(dir); err != nil {
+	if err := schematest.Save(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	files, err := bundle.Open(dir)

@@ -16,7 +16,7 @@ import (
 var (
 	_ experiment.Imager       = Experiment{}
 	_ experiment.SingleRunner = Experiment{}
-	_ experiment.RunReporter  = (*Plan)(nil)
+	_ experiment.RunReporter  = singlePlan{}
 )
 
 // ImagesFor names the images of api's runs ("" or "all": both APIs'), with the reader
@@ -29,8 +29,7 @@ func (Experiment) ImagesFor(api string) ([]string, error) {
 	if err != nil {
 		return nil, usagef("--api: %v", err)
 	}
-	p := NewPlan(Cross(apis, []string{string(contract.ModeNone)}, Readers), 1, schema.Params{ClientTopology: SplitClient})
-	return p.Images(), nil
+	return SettingsOf(schema.Params{ClientTopology: SplitClient}).Images(apis), nil
 }
 
 // singleRun are `logbench run`'s parameters: one logging mode, one reader and one API
@@ -93,19 +92,36 @@ func (Experiment) PlanSingleRun(ps experiment.Params) (experiment.Plan, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
-	return NewPlan([]Cond{{API: s.APIs[0], Mode: s.Modes[0], Reader: s.Readers[0]}}, 1, *s.Params), nil
+	p, err := Tabular.Plan(s.Params, 1)
+	if err != nil {
+		return nil, err
+	}
+	return singlePlan{p}, nil
 }
 
+// singlePlan is run's plan of one condition, which says more of its run than the
+// matrix's progress line.
+type singlePlan struct{ experiment.Plan }
+
 // RunHeader names the plan's first condition and the load each run offers.
-func (p *Plan) RunHeader() string {
-	pr := p.Settings.Protocol
-	return fmt.Sprintf("run %s: %d requests at %g req/s after %d warm-up", p.conds[0], pr.Count(), pr.Rate, pr.WarmupCount)
+func (p singlePlan) RunHeader() string {
+	pr := SettingsOf(*p.bundle().Params()).Protocol
+	return fmt.Sprintf("run %s: %d requests at %g req/s after %d warm-up", p.Conditions()[0], pr.Count(), pr.Rate, pr.WarmupCount)
+}
+
+func (p singlePlan) bundle() *TabularBundle {
+	b, _ := p.Bundle().(*TabularBundle)
+	return b
 }
 
 // ReportRun writes the last run's requests, latencies, log bytes and their proof, drain
 // and CPU.
-func (p *Plan) ReportRun(w io.Writer) string {
-	r := p.bundle.Last.Run
+func (p singlePlan) ReportRun(w io.Writer) string {
+	runs := p.bundle().Runs
+	if len(runs) == 0 {
+		return "no run"
+	}
+	r := runs[len(runs)-1]
 	match := "match"
 	switch {
 	case r.SHA256Writer == "" || r.SHA256Reader == "":

@@ -35,18 +35,22 @@ func resultWithLag(t *testing.T, lag time.Duration) []byte {
 // TestFIFOStallRedoesARunOverItsBound: a verified run over the bound is redone while
 // retries remain, and marked superseded; one within it, or out of retries, is kept.
 func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
-	params := schema.Params{APIs: []string{GoAPI}, Rounds: 1, RateRPS: 20, DurationS: 1, MaxSendLagP99Ms: 1, Retries: 1}
-	cond := Cond{GoAPI, "none", FastReader}
-	p := NewPlan([]Cond{cond}, 1, params)
-	b := p.FIFO()
+	params := DefaultParams(GoAPI)
+	params.Modes, params.Readers, params.DurationS, params.MaxSendLagP99Ms, params.Retries = []string{"none"}, []string{FastReader}, 1, 1, 1
+	p, err := Tabular.Plan(params, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p.Bundle().(*TabularBundle)
+	cond := p.Conditions()[0]
 	add := func(id string, attempt int, lag time.Duration) experiment.Run {
 		run := experiment.Run{ID: id, Condition: cond, Round: 1, Position: 1, Attempt: attempt, Pod: experiment.PodResult{Result: resultWithLag(t, lag)}}
 		if _, verified := b.Add(run); !verified {
-			t.Fatalf("run %s not verified: %s", id, b.Last.Run.Failure)
+			t.Fatalf("run %s not verified: %s", id, b.Runs[len(b.Runs)-1].Failure)
 		}
 		return run
 	}
-	if r := add("late", 1, 3*time.Millisecond); !b.Retry(r) || !b.B.Runs[0].Run.Superseded {
+	if r := add("late", 1, 3*time.Millisecond); !b.Retry(r) || !b.Runs[0].Superseded {
 		t.Fatal("a run 3 ms late against a 1 ms bound, attempt 1 of 2, is redone")
 	}
 	if b.Has(cond, 1) || b.Attempts(cond, 1) != 1 {
@@ -55,8 +59,8 @@ func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
 	if r := add("late-again", 2, 3*time.Millisecond); b.Retry(r) {
 		t.Fatal("no retry is left for attempt 2")
 	}
-	if !b.Has(cond, 1) || b.B.Runs[1].Run.Superseded || b.B.Runs[1].Run.Attempt != 2 {
-		t.Fatalf("the last attempt is kept as the round's run: %+v", b.B.Runs[1].Run)
+	if !b.Has(cond, 1) || b.Runs[1].Superseded || b.Runs[1].Attempt != 2 {
+		t.Fatalf("the last attempt is kept as the round's run: %+v", b.Runs[1])
 	}
 	files, err := b.Files()
 	if err != nil {
@@ -66,7 +70,7 @@ func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
 	if c := d.Rows[0]; c.Runs != 1 || c.RunsSuperseded != 1 || c.RunsTrusted != 0 {
 		t.Fatalf("condition %+v", c)
 	}
-	s := b.TrustSummary()
+	s := TrustSummary(asSchema(b))
 	for _, want := range []string{"0 of 1 runs lag-trusted (send-lag p99 within 1 ms); 1 attempts redone (--retries 1)", "STILL UNTRUSTED after retries: go/none/fast"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("trust summary %q lacks %q", s, want)
@@ -90,14 +94,14 @@ func TestTheSharedTopologyIsOneClientContainer(t *testing.T) {
 		{"", []string{"api", "reader", "loadgen"}, []string{"api", "reader", "loadgen"}}, // a bundle from before: split
 	} {
 		params.ClientTopology = tc.topology
-		p := NewPlan([]Cond{cond}, 1, params)
-		spec := p.Pod(cond, "r", map[string]string{"api": "A", "reader": "R", "loadgen": "L"})
+		settings := SettingsOf(params)
+		spec := settings.Pod(cond, "r", map[string]string{"api": "A", "reader": "R", "loadgen": "L"})
 		var roles []string
 		for _, c := range spec.Containers {
 			roles = append(roles, c.Role)
 		}
-		if !slices.Equal(roles, tc.roles) || !slices.Equal(p.Images(), tc.images) {
-			t.Errorf("%q: roles %v, images %v", tc.topology, roles, p.Images())
+		if !slices.Equal(roles, tc.roles) || !slices.Equal(settings.Images(params.APIs), tc.images) {
+			t.Errorf("%q: roles %v, images %v", tc.topology, roles, settings.Images(params.APIs))
 		}
 		client := spec.Containers[len(spec.Containers)-1]
 		if tc.topology == SharedClient && (client.NanoCPUs != 250_000_000 || !loadgenArgs(t, client.Cmd).WithReader || loadgenArgs(t, client.Cmd).ReaderRate != 262144) {

@@ -1,59 +1,27 @@
 package linecost
 
 import (
-	"io"
 	"slices"
 	"strings"
 
-	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
-	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // Metrics are the experiment's metrics in the order compare shows them; the Wide ones
 // only with --wide.
 var Metrics = []compare.Metric{
-	{Name: "ns_per_line", Title: "cost per line (the headline clock: thread CPU, or wall for fsync)"},
-	{Name: "ns_per_line_at_median_speed", Title: "cost per line at the bundle's median host speed (speed probe)", Wide: true},
-	{Name: "cpu_ns_per_line", Title: "thread CPU per line", Wide: true},
-	{Name: "wall_ns_per_line", Title: "wall time per line", Wide: true},
+	{Name: "ns_per_line", Title: "cost per line (the headline clock: thread CPU, or wall for fsync)", Log: true},
+	{Name: "ns_per_line_at_median_speed", Title: "cost per line at the bundle's median host speed (speed probe)", Wide: true, Log: true},
+	{Name: "cpu_ns_per_line", Title: "thread CPU per line", Wide: true, Log: true},
+	{Name: "wall_ns_per_line", Title: "wall time per line", Wide: true, Log: true},
 }
 
 // compareLegend says what the test of each metric rests on.
 var compareLegend = []string{
 	"line-cost: a run's figure is the median of its trials; the headline is the calling thread's CPU time per line, but wall time for fsync, which waits on the disk.",
 	"line-cost marks: throttled trials, a wall-clock figure with trials a CPU limit throttled (it stretched their wall time, not their CPU time; conditions.csv counts them). The published figures are the seed's wall-clock times per line, given for no language: they stand beside every language's headline.",
-}
-
-// Compare sets bundles side by side condition by condition, the published figures
-// first with opt.Published.
-func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
-	return experiment.CompareWith(out, warn, sources, opt, experiment.Comparison{Experiment: Name, Metrics: Metrics, Legend: compareLegend,
-		Side: func(s experiment.Source) (compare.Side, error) {
-			b, err := bundleOf(s.Result)
-			if err != nil {
-				return compare.Side{}, err
-			}
-			return compare.Side{Rows: Rows(b, s.Result.Speed), Common: &b.Manifest.Common, Manifest: b.Manifest,
-				Host: []compare.KV{{Key: "runtime", Value: runtimes(b)}}}, nil
-		},
-		Published: func(sources []experiment.Source) ([]compare.Row, []string, []string, error) {
-			pub, err := LoadPublished()
-			if err != nil {
-				return nil, nil, nil, err
-			}
-			var bundles []*Bundle
-			for _, s := range sources {
-				b, err := bundleOf(s.Result)
-				if err != nil {
-					return nil, nil, nil, err
-				}
-				bundles = append(bundles, b)
-			}
-			return PublishedRows(pub, bundles), nil, nil, nil
-		}})
 }
 
 // Rows are a line-cost bundle's rows for the comparison engine: per language, library
@@ -68,12 +36,13 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 // speed: kept apart from the raw figure, as ns_per_line_at_median_speed.
 func Rows(b *Bundle, speed map[string]float64) []compare.Row {
 	var out []compare.Row
-	for _, c := range b.Conditions {
+	trials := Trials(b)
+	for _, c := range Conditions(b) {
 		lib, ok := LibraryOfRun(c.Language, c.Library)
 		if !ok || c.NotOffered != "" {
 			continue
 		}
-		_, byRun := conditionTrials(b.Runs, b.Trials, c.Language, lib.ID, c.Way)
+		_, byRun := conditionTrials(b.Runs, trials, c.Language, lib.ID, c.Way)
 		if len(byRun) == 0 {
 			continue
 		}
@@ -102,13 +71,14 @@ func Rows(b *Bundle, speed map[string]float64) []compare.Row {
 	return out
 }
 
-// PublishedRows are the seed's times per line, for every language and way the bundles
+// published are the seed's times per line, for every language and way the bundles
 // have (the seed names no language).
-func PublishedRows(pub Published, bundles []*Bundle) []compare.Row {
+func published(bundles []*Bundle) ([]compare.Row, []string, []string, error) {
+	pub := mustPublished()
 	type lw struct{ language, way string }
 	var order []lw
 	for _, b := range bundles {
-		for _, c := range b.Conditions {
+		for _, c := range Conditions(b) {
 			if !slices.Contains(order, lw{c.Language, c.Way}) {
 				order = append(order, lw{c.Language, c.Way})
 			}
@@ -120,13 +90,13 @@ func PublishedRows(pub Published, bundles []*Bundle) []compare.Row {
 			out = append(out, compare.Fixed([]compare.KV{{Key: "language", Value: k.language}, {Key: "library", Value: lc.DefaultLibrary(k.language).ID}, {Key: "way", Value: k.way}}, "ns_per_line", "ns", f.Ns))
 		}
 	}
-	return out
+	return out, nil, nil, nil
 }
 
-// runtimes names each language's runtime as its runs recorded it.
-func runtimes(b *Bundle) string {
+// host names each language's runtime as its runs recorded it.
+func host(b *Bundle) []compare.KV {
 	var out []string
-	for _, lang := range b.Manifest.Parameters.Languages {
+	for _, lang := range b.Params().Languages {
 		name := lang
 		for _, r := range b.Runs {
 			if r.Language == lang && r.Runtime != "" {
@@ -136,16 +106,7 @@ func runtimes(b *Bundle) string {
 		}
 		out = append(out, name)
 	}
-	return strings.Join(out, "; ")
-}
-
-// Figures are the bundle's figures (Rows), for verify, report and compare alike.
-func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
-	b, err := bundleOf(res)
-	if err != nil {
-		return nil, err
-	}
-	return Rows(b, res.Speed), nil
+	return []compare.KV{{Key: "runtime", Value: strings.Join(out, "; ")}}
 }
 
 // stated are a bundle's figures (Rows) as compare.Estimate states them, by condition and

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -19,15 +18,11 @@ import (
 )
 
 // TestEveryColumnIsDescribed: a column added to a row type appears in datapackage.json
-// by itself, and this test asks for its unit and meaning; a meaning left for a column
-// that is gone is caught too.
+// by itself, and this test asks for its unit and meaning, in the field's tags.
 func TestEveryColumnIsDescribed(t *testing.T) {
 	pkg := DataPackage()
 	if u := bundle.Undocumented(pkg); len(u) > 0 {
-		t.Errorf("columns without a description (or a number without a unit) in kit/experiments/linecost/datapackage.go columnDocs: %s", strings.Join(u, ", "))
-	}
-	if s := bundle.Stale(pkg, columnDocs); len(s) > 0 {
-		t.Errorf("columnDocs describes columns no file has: %s", strings.Join(s, ", "))
+		t.Errorf("columns without a doc tag (or a number without a unit tag): %s", strings.Join(u, ", "))
 	}
 	for _, tb := range tables {
 		r, _ := pkg.Resource(tb.File)
@@ -74,13 +69,13 @@ func TestAMissingFigureIsAnEmptyField(t *testing.T) {
 			t.Errorf("%s: missingValues %q, want the empty field alone", r.Path, r.Schema.MissingValues)
 		}
 	}
-	old := emptyLegacyMissing(files.Data[ConditionsFile], reflect.TypeFor[ConditionRow]())
+	old := respell(ConditionsFile, files.Data[ConditionsFile])
 	if !bytes.Equal(old, files.Data[ConditionsFile]) {
 		t.Fatal("a file without NaN was rewritten")
 	}
 	// The figure columns' empty fields as an earlier kit wrote them: "NaN".
 	legacy := strings.ReplaceAll(string(files.Data[ConditionsFile]), ",,", ",NaN,")
-	read := emptyLegacyMissing([]byte(legacy), reflect.TypeFor[ConditionRow]())
+	read := respell(ConditionsFile, []byte(legacy))
 	var have, want []ConditionRow
 	if err := gocsv.UnmarshalBytes(read, &have); err != nil {
 		t.Fatalf("NaN as written before does not read: %v", err)
@@ -117,7 +112,7 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	tables := map[string][]map[string]any{}
-	for _, name := range DataFiles {
+	for _, name := range []string{bundle.ManifestFile, RunsFile, TrialsFile, ConditionsFile} {
 		r, ok := pkg.Resource(name)
 		if !ok {
 			t.Fatalf("no resource for %s", name)
@@ -131,8 +126,8 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		}
 		tables[name] = rows
 	}
-	if len(tables[RunsFile]) != len(b.Runs) || len(tables[TrialsFile]) != len(b.Trials) || len(tables[ConditionsFile]) != len(b.Conditions) {
-		t.Fatalf("rows: %d %d %d, want %d %d %d", len(tables[RunsFile]), len(tables[TrialsFile]), len(tables[ConditionsFile]), len(b.Runs), len(b.Trials), len(b.Conditions))
+	if len(tables[RunsFile]) != len(b.Runs) || len(tables[TrialsFile]) != len(Trials(b)) || len(tables[ConditionsFile]) != len(Conditions(b)) {
+		t.Fatalf("rows: %d %d %d, want %d %d %d", len(tables[RunsFile]), len(tables[TrialsFile]), len(tables[ConditionsFile]), len(b.Runs), len(Trials(b)), len(Conditions(b)))
 	}
 	failed := 0
 	for i, row := range tables[RunsFile] {
@@ -152,7 +147,7 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 	}
 	missing := 0
 	for i, row := range tables[TrialsFile] {
-		tr := b.Trials[i]
+		tr := Trials(b)[i]
 		if row["thread_cpu_ns"] != tr.ThreadCPUNs || row["cpu_ns_per_line"] != float64(tr.CPUNsPerLine) || row["throttled"] != tr.Throttled {
 			t.Fatalf("trial %d: %v against %+v", i, row, tr)
 		}
@@ -169,7 +164,7 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 	}
 	missing = 0
 	for i, row := range tables[ConditionsFile] {
-		c := b.Conditions[i]
+		c := Conditions(b)[i]
 		if row["language"] != c.Language || row["way"] != c.Way || row["trials"] != int64(c.Trials) || row["headline"] != c.Headline {
 			t.Fatalf("condition %d: %v against %+v", i, row, c)
 		}
@@ -200,7 +195,7 @@ func value(f float64) any {
 // SHA256SUMS are problems; none at all is a note.
 func TestVerifyChecksTheDataPackage(t *testing.T) {
 	b := recordedBundle(t, nil)
-	if res := (Experiment{}).Verify(saved(t, b, nil)); !res.OK() || len(res.Notes) != 0 {
+	if res := (Experiment).Verify(saved(t, b, nil)); !res.OK() || len(res.Notes) != 0 {
 		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
 	}
 	rewrite := func(edit func(*bundle.DataPackage)) func(map[string][]byte) {
@@ -243,7 +238,7 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			res := Experiment{}.Verify(tc.files)
+			res := Experiment.Verify(tc.files)
 			if res.OK() || !strings.Contains(fmt.Sprint(res.Problems), tc.want) {
 				t.Fatalf("problems %v, want %q", res.Problems, tc.want)
 			}
@@ -251,7 +246,7 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 	}
 	// A bundle written before the kit described its files: a note, not a problem.
 	old := saved(t, b, func(files map[string][]byte) { delete(files, DataPackageFile) })
-	res := Experiment{}.Verify(old)
+	res := Experiment.Verify(old)
 	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "datapackage.json: absent") {
 		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
 	}
@@ -259,7 +254,7 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 		t.Errorf("files checked %d, want 4", res.Counts.Files)
 	}
 	// Its archive order holds datapackage.json after the data files, SHA256SUMS last.
-	layout := Experiment{}.Layout()
+	layout := Experiment.Layout()
 	if !slices.Contains(layout, DataPackageFile) || layout[len(layout)-1] != bundle.SumsFile {
 		t.Errorf("layout %v", layout)
 	}

@@ -7,14 +7,23 @@
 // API image under the API's limits. Each run
 // is one container measuring one way; its trials are timed by the calling thread's CPU
 // clock and the monotonic clock, with the cgroup's CPU and throttling read around each,
-// and every line written is verified against the kit's own regeneration of it.
+// and every line written is verified against the kit's own regeneration of it. The kit
+// owns the bundle (kit/experiment/tabular); this package declares it.
 package linecost
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -24,52 +33,53 @@ const Name = "line-cost"
 // Source names where the published figures come from.
 var Source = reference.MustSetup(Name).Source
 
-// Experiment is the line-cost experiment as a plug-in.
-type Experiment struct{}
+// Bundle is a line-cost bundle as a matrix fills it and verify reads it: its runs, and
+// its trials (Trials).
+type Bundle = tabular.Bundle[*Params, RunRow]
 
-var _ experiment.Experiment = Experiment{}
+// Experiment is the line-cost experiment, declared; ImagesFor chooses among its
+// languages.
+var Experiment = withLanguages{&tabular.Experiment[*Params, RunRow]{
+	Info: tabular.Info{Name: Name,
+		Summary:  "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python/Node.js x their libraries, CPU and wall time per line, every line verified",
+		Source:   Source,
+		Question: "What does one log line cost to format, to write and to fsync?"},
+	Defaults:   DefaultParams,
+	Axes:       []string{"language", "library_id", "way"},
+	Conditions: (*Params).Conditions,
+	Images:     []string{ImageOf(Go), ImageOf(Python), ImageOf(Node)},
+	Needs:      images,
+	Pod:        pod,
+	Target:     target,
+	Notes:      func(p *Params) []string { return p.NotOffered() },
+	Observe:    func(p *Params, run experiment.Run) RunRow { r, _ := observe(p, run); return r },
+	Judge: func(p *Params, r *RunRow, own tabular.Rows) {
+		*r = FinishRun(*r, tabular.Of[TrialRow](own, TrialsFile))
+	},
+	Runs: tables[0],
+	Tables: []tabular.Table[*Params]{
+		tabular.PerRun(tables[1], func(p *Params, run experiment.Run) []TrialRow { _, t := observe(p, run); return t }),
+		tabular.Derived(tables[2], func(p *Params, runs []RunRow, rows tabular.Rows) []ConditionRow {
+			return Figures(*p, runs, tabular.Of[TrialRow](rows, TrialsFile), mustPublished())
+		}),
+	},
+	Metrics:   Metrics,
+	Manifest:  func() tabular.Manifest[*Params] { return &Manifest{} },
+	Rules:     rules,
+	Published: published,
+	Drawings:  drawings,
+	Own: tabular.Own[*Params, RunRow]{Figures: func(b *Bundle) []compare.Row { return Rows(b, b.Speed) }, Later: sinceLibraries,
+		Respell: respell, Summary: summary, Answer: answer, Legend: func(*Bundle) []string { return compareLegend }, Host: host,
+		Describe: describe, Measured: documented, Progress: progress},
+}}
 
-func (Experiment) Name() string { return Name }
-
-func (Experiment) Summary() string {
-	return "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python/Node.js x their libraries, CPU and wall time per line, every line verified"
+type withLanguages struct {
+	*tabular.Experiment[*Params, RunRow]
 }
-
-func (Experiment) Source() string { return Source }
-
-// Params are line-cost's parameters at their defaults.
-func (Experiment) Params() experiment.Params { return DefaultParams() }
-
-// Plan checks reproduce's flags into the matrix language x library x way.
-func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error) {
-	p, err := experiment.Own[*Params](ps)
-	if err != nil {
-		return nil, err
-	}
-	settled, err := p.settled(rounds)
-	if err != nil {
-		return nil, err
-	}
-	return NewPlan(settled), nil
-}
-
-// Resume reads the plan back from the bundle in dir, which must verify.
-func (Experiment) Resume(dir string) (experiment.Plan, error) {
-	b, err := experiment.ReadResumed(dir, check, (*Bundle).Common)
-	if err != nil {
-		return nil, err
-	}
-	// What this kit adds to an earlier kit's bundle it writes as it writes its own: every
-	// figure over runs.
-	b.Manifest.Parameters.Resamples = 0
-	return &Plan{Params: b.Manifest.Parameters, bundle: b}, nil
-}
-
-var _ experiment.Imager = Experiment{}
 
 // ImagesFor names the images of a language's runs ("" or "all": every language's): the
 // API image of the language holds its measuring program.
-func (Experiment) ImagesFor(language string) ([]string, error) {
+func (withLanguages) ImagesFor(language string) ([]string, error) {
 	languages := Languages
 	switch {
 	case language == "" || language == "all":
@@ -78,5 +88,130 @@ func (Experiment) ImagesFor(language string) ([]string, error) {
 	default:
 		return nil, usagef("--api %q: line-cost measures the languages %s, or all", language, strings.Join(Languages, ", "))
 	}
-	return NewPlan(Params{Languages: languages}).Images(), nil
+	return images(&Params{Languages: languages}), nil
+}
+
+// Manifest is manifest.json: what every bundle says, and this experiment's parameters,
+// the rounds among them.
+type Manifest struct {
+	bundle.Common
+	Parameters Params `json:"parameters"`
+}
+
+func (m *Manifest) Head() *bundle.Common { return &m.Common }
+func (m *Manifest) Params() *Params      { return &m.Parameters }
+func (m *Manifest) Rounds() *int         { return &m.Parameters.Rounds }
+
+// SetParams records a plan's parameters, settled (the default libraries narrowed to
+// --languages).
+func (m *Manifest) SetParams(p *Params) {
+	rounds := m.Parameters.Rounds
+	m.Parameters = p.settled()
+	m.Parameters.Rounds = rounds
+}
+
+// images are the API images of the languages.
+func images(p *Params) []string {
+	var names []string
+	for _, l := range p.Languages {
+		names = append(names, ImageOf(l))
+	}
+	return names
+}
+
+// target records the platform and refuses a --volume the engine does not have.
+func target(p *Params, env experiment.Env) error {
+	p.Platform = env.Platform
+	if v := p.Volume; v != "" {
+		if env.VolumeExists == nil {
+			return usagef("--volume %s: this engine cannot be asked whether the volume exists", v)
+		}
+		ok, err := env.VolumeExists(v)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return usagef("--volume %s: no such volume on the engine (create it with docker volume create %s)", v, v)
+		}
+	}
+	return nil
+}
+
+// pod is one container: the language's API image running the measurement of one way,
+// its document the run's result, its log files on the run's volume (or --volume).
+func pod(p *Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
+	lang, libID, way := c[0], c[1], c[2]
+	result := contract.RunDir + "/linecost-" + runID + ".json" // never a stale one in a reused --volume
+	lib, _ := LibraryOfRun(lang, libID)
+	// Every flag is written, so the Python and Node.js programs, whose defaults are not
+	// the Go program's, run with the plan's values alone.
+	args := contract.LineCostArgs{Library: lib.ID, Line: p.LineOf(lib), Ways: way, Lines: p.LinesOf(way), Trials: p.Trials,
+		Warmup: p.WarmupTrials, Dir: contract.RunDir, Out: result, QueueSize: p.QueueSize, QueueFull: p.QueueFull}.Args()
+	return experiment.PodSpec{
+		RunID: runID, Conductor: "linecost", MountPath: contract.RunDir, ResultPath: result, User: contract.User,
+		PidsLimit: p.PidsLimit, Volume: p.Volume,
+		Containers: []experiment.ContainerSpec{{Role: "linecost", Image: images[ImageOf(lang)], Entrypoint: entrypoints[lang], Cmd: args,
+			NanoCPUs: experiment.NanoCPUs(p.CPUs), MemoryBytes: p.MemoryBytes}},
+	}
+}
+
+// documented: the program wrote its document.
+func documented(run experiment.Run) bool {
+	var doc contract.LineCostDocument
+	return run.Pod.Result != nil && json.Unmarshal(run.Pod.Result, &doc) == nil && len(doc.Ways) > 0
+}
+
+// observe derives a run's row and its trials from the program's document.
+func observe(p *Params, run experiment.Run) (RunRow, []TrialRow) {
+	c := run.Condition.(tabular.Cell)
+	r := RunRow{RunID: run.ID, Language: c[0], Way: c[2], Round: run.Round, Position: run.Position,
+		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Volume: p.Volume, Exits: exits(run.Pod.Exits)}
+	if r.Volume == "" {
+		r.Volume = "logbench-" + run.ID
+	}
+	if !p.Legacy() {
+		r.LibraryID = c[1]
+	}
+	var doc *contract.LineCostDocument
+	failure := run.Failure
+	if run.Pod.Result != nil {
+		doc = new(contract.LineCostDocument)
+		if err := json.Unmarshal(run.Pod.Result, doc); err != nil {
+			doc, failure = nil, experiment.JoinFailures(failure, "unreadable document: "+err.Error())
+		}
+	}
+	r, trials := Derive(*p, r, doc, failure)
+	var cpu, wall []float64
+	for _, t := range trials {
+		cpu, wall = append(cpu, float64(t.CPUNsPerLine)), append(wall, float64(t.WallNsPerLine))
+	}
+	perLine.Store(run.ID, fmt.Sprintf("cpu %s/line  wall %s/line", Ns(Median(cpu)), Ns(Median(wall))))
+	return r, trials
+}
+
+// perLine are the medians of each run's trials as observe found them, by run ID, for
+// its progress line (which is handed the run's row alone).
+var perLine sync.Map
+
+// progress is the line reproduce prints after each run.
+func progress(_ *Params, r RunRow) string {
+	figures, _ := perLine.LoadAndDelete(r.RunID)
+	state := "verified"
+	if !r.Verified {
+		state = "FAILED: " + r.Failure
+	}
+	lib, _ := LibraryOfRun(r.Language, r.LibraryID)
+	return fmt.Sprintf("%-30s %s  throttled %d/%d trials  %s", r.Language+"/"+lib.ID+"/"+r.Way, figures, r.TrialsThrottle, r.Trials, state)
+}
+
+func exits(xs []contract.Exit) string {
+	var parts []string
+	for _, x := range xs {
+		s := fmt.Sprintf("%s:%d", x.Role, x.ExitCode)
+		if x.OOMKilled {
+			s += ":oom"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " ")
 }

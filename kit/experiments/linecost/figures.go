@@ -33,53 +33,35 @@ func HeadlineOf(way string) string {
 // ConditionRow is one language, library and way over every verified run
 // (conditions.csv).
 type ConditionRow struct {
-	Language string `csv:"language"`
-	// Library is the library's id and Line the shape it wrote; both "" in bundles
-	// written before the library axis (each language's first library, text-notime).
-	Library string `csv:"library"`
-	Line    string `csv:"line"`
-	Way     string `csv:"way"`
-	// NotOffered is why the library cannot do the way ("" when it can): such a row has
-	// no runs and no figures.
-	NotOffered   string `csv:"not_offered"`
-	Runs         int    `csv:"runs"`
-	RunsVerified int    `csv:"runs_verified"`
-	Trials       int    `csv:"trials"` // of the verified runs: the figures' sample
-	Headline     string `csv:"headline"`
-	// The headline per line as the kit states every figure (kit/offline/figure): the mean
-	// over the verified runs of each run's median over its trials, with the 95%
-	// Student-t interval over those runs (absent with one run).
-	NsPerLine     bundle.Opt `csv:"ns_per_line"`
-	NsPerLineLow  bundle.Opt `csv:"ns_per_line_ci_low"`
-	NsPerLineHigh bundle.Opt `csv:"ns_per_line_ci_high"`
-	// RatioToCheapest divides the headline by the language's cheapest way's.
-	RatioToCheapest bundle.Opt `csv:"ratio_to_cheapest"`
-	// Both clocks, always, and the whole container's CPU (every thread: the queue's
-	// writer, the flusher, the runtime) per line, each stated as the headline is.
-	CPUNsPerLine       bundle.Opt `csv:"cpu_ns_per_line"`
-	WallNsPerLine      bundle.Opt `csv:"wall_ns_per_line"`
-	CgroupCPUNsPerLine bundle.Opt `csv:"cgroup_cpu_ns_per_line"`
-	// CPUCores is the container's CPU over its trials' wall time: how busy the limit kept it.
-	CPUCores        bundle.Opt `csv:"cpu_cores"`
-	CPULimitCores   bundle.Opt `csv:"cpu_limit_cores"` // 0: none; absent: no trial read it
-	ThrottledTrials int        `csv:"throttled_trials"`
-	// ThrottledPeriods are summed over the trials: a CPU limit stretched their wall time.
-	ThrottledPeriods int64 `csv:"cpu_throttled_periods" was:"throttled_periods"`
-	// What this costs a service logging RateLinesPerS lines a second: the share of one
-	// core its calls take (CPU), and the share of the calling thread's time spent in them
-	// (wall: for fsync, waiting on the disk).
-	RateLinesPerS      float64    `csv:"rate_lines_per_s"`
-	ShareOfCoreAtRate  bundle.Opt `csv:"share_of_core_at_rate"`
-	CallerShareAtRate  bundle.Opt `csv:"caller_time_share_at_rate"`
-	PublishedNsPerLine bundle.Opt `csv:"published_ns_per_line"` // NaN: the seed gives none
-	PublishedFigure    string     `csv:"published_figure"`
-	// The 95% interval of the calling thread's CPU per line, and the share of a core at
-	// RateLinesPerS over it; 0 in bundles written before the library axis, which did not
-	// derive them.
-	CPUNsPerLineLow       bundle.Opt `csv:"cpu_ns_per_line_ci_low"`
-	CPUNsPerLineHigh      bundle.Opt `csv:"cpu_ns_per_line_ci_high"`
-	ShareOfCoreAtRateLow  bundle.Opt `csv:"share_of_core_at_rate_ci_low"`
-	ShareOfCoreAtRateHigh bundle.Opt `csv:"share_of_core_at_rate_ci_high"`
+	Language              string     `csv:"language" doc:"The language whose usual logging is measured, by a program in its API image: go (log/slog), python (logging) or node (util.format and fs.writeSync; its CPU figures are the whole process's, see thread_cpu_ns)."`
+	Library               string     `csv:"library" doc:"The library's id (see runs.csv library_id); empty in bundles written before the library axis."`
+	Line                  string     `csv:"line" doc:"The shape of the line the library wrote (text, text-notime, json or json-notime: the manifest's line, default resolved to the library's own); empty in bundles written before the library axis, whose line was text-notime."`
+	Way                   string     `csv:"way" doc:"How the line is logged: format (formatted, written nowhere), disabled-eager (a disabled DEBUG line whose message is built at the call site), disabled-lazy (the same with its arguments passed apart), buffered (a 4 KiB buffer flushed when full and every flush_interval_ns), unbuffered (one write system call per line), fsync (a write and an fsync per line) or queue (handed to a bounded queue a writer thread drains)."`
+	NotOffered            string     `csv:"not_offered" doc:"Why the library cannot do this way (no encoder for the shape, no such mechanism): the row has no runs and no figures; empty when it can."`
+	Runs                  int        `csv:"runs" unit:"1" doc:"Runs of the condition, failed ones included."`
+	RunsVerified          int        `csv:"runs_verified" unit:"1" doc:"Verified runs: only their trials count."`
+	Trials                int        `csv:"trials" unit:"1" doc:"Trials of the verified runs: the figures' sample."`
+	Headline              string     `csv:"headline" doc:"Which clock the headline is read from: cpu (the calling thread's CPU time; a CPU-bound way's wall time under a CPU limit is mostly throttling) or wall (fsync, which waits on the disk)."`
+	NsPerLine             bundle.Opt `csv:"ns_per_line" unit:"ns" doc:"The headline per line: cpu_ns_per_line, or wall_ns_per_line for wall; empty without trials. In bundles whose manifest has bootstrap_resamples (earlier kits), every figure per line is instead the median of the trials pooled over the verified runs, and its interval a bootstrap of that median."`
+	NsPerLineLow          bundle.Opt `csv:"ns_per_line_ci_low" signed:"true" unit:"ns" doc:"Lower end of the 95% Student-t interval of ns_per_line over the verified runs (kit/offline/figure: what every command states of it); empty with fewer than two runs."`
+	NsPerLineHigh         bundle.Opt `csv:"ns_per_line_ci_high" unit:"ns" doc:"Upper end of that interval; empty with fewer than two runs."`
+	RatioToCheapest       bundle.Opt `csv:"ratio_to_cheapest" unit:"1" doc:"ns_per_line over the smallest positive ns_per_line of the same language's conditions; empty when either is missing."`
+	CPUNsPerLine          bundle.Opt `csv:"cpu_ns_per_line" unit:"ns" doc:"The mean over the verified runs of each run's median of its trials' cpu_ns_per_line (the mean of the two middle ones for an even count); empty without trials."`
+	WallNsPerLine         bundle.Opt `csv:"wall_ns_per_line" unit:"ns" doc:"The same of the trials' wall_ns_per_line."`
+	CgroupCPUNsPerLine    bundle.Opt `csv:"cgroup_cpu_ns_per_line" unit:"ns" doc:"The same of the trials' cgroup_cpu_ns_per_line: every thread of the container, per line."`
+	CPUCores              bundle.Opt `csv:"cpu_cores" unit:"cores" doc:"The trials' summed cpu_used_ns over their summed cgroup_wall_ns: how busy the container was; empty without cgroup wall time."`
+	CPULimitCores         bundle.Opt `csv:"cpu_limit_cores" unit:"cores" doc:"The CPU limit the trials ran under (the last verified trial's cpu_limit_cores); 0 means none; missing without a verified trial (0 in bundles written before)."`
+	ThrottledTrials       int        `csv:"throttled_trials" unit:"1" doc:"Trials with throttled true."`
+	ThrottledPeriods      int64      `csv:"cpu_throttled_periods" was:"throttled_periods" unit:"1" doc:"The trials' cpu_throttled_periods summed."`
+	RateLinesPerS         float64    `csv:"rate_lines_per_s" unit:"lines/s" doc:"The rate the next two figures assume: the manifest's parameters.rate_lines_per_s."`
+	ShareOfCoreAtRate     bundle.Opt `csv:"share_of_core_at_rate" unit:"1" doc:"rate_lines_per_s x cpu_ns_per_line / 1e9: the share of one core the calls take at that rate (0.01 = 1%); empty without trials."`
+	CallerShareAtRate     bundle.Opt `csv:"caller_time_share_at_rate" unit:"1" doc:"rate_lines_per_s x wall_ns_per_line / 1e9: the share of the calling thread's time spent in the calls at that rate; empty without trials."`
+	PublishedNsPerLine    bundle.Opt `csv:"published_ns_per_line" unit:"ns" doc:"The seed's time per line of this way (results/reference/line-cost/figures.csv), in ns; empty where the seed gives none."`
+	PublishedFigure       string     `csv:"published_figure" doc:"That figure as the seed gives it, with its metric (\"58.4 ns (time_per_line_written)\"); empty where the seed gives none."`
+	CPUNsPerLineLow       bundle.Opt `csv:"cpu_ns_per_line_ci_low" signed:"true" unit:"ns" doc:"Lower end of the 95% Student-t interval of cpu_ns_per_line over the verified runs; empty with fewer than two runs; 0 in bundles written before the library axis."`
+	CPUNsPerLineHigh      bundle.Opt `csv:"cpu_ns_per_line_ci_high" unit:"ns" doc:"Upper end of that interval."`
+	ShareOfCoreAtRateLow  bundle.Opt `csv:"share_of_core_at_rate_ci_low" signed:"true" unit:"1" doc:"rate_lines_per_s x cpu_ns_per_line_ci_low / 1e9."`
+	ShareOfCoreAtRateHigh bundle.Opt `csv:"share_of_core_at_rate_ci_high" unit:"1" doc:"rate_lines_per_s x cpu_ns_per_line_ci_high / 1e9."`
 }
 
 // Figures derives conditions.csv from the runs and trials: the one derivation that

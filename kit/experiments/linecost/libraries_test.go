@@ -9,6 +9,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -23,18 +24,17 @@ var libraryParams = Params{Languages: []string{Go}, Libraries: []string{"slog", 
 // would, and fills a plan's bundle with its documents, edit applied to each.
 func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument)) *Bundle {
 	t.Helper()
-	plan := NewPlan(p)
+	plan, b := newPlan(t, p)
 	if err := plan.Target(experiment.Env{Platform: "linux/amd64"}); err != nil {
 		t.Fatal(err)
 	}
-	b := plan.LineCost()
-	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
-	b.Manifest.RunsPlanned = len(experiment.Rotate(plan.Conditions(), plan.Rounds())) // as reproduce plans it
-	b.Manifest.CreatedUTC = time.Now().UTC()
+	b.M.Head().SchemaVersion, b.M.Head().Command = bundle.SchemaVersion, "reproduce"
+	b.M.Head().RunsPlanned = len(experiment.Rotate(plan.Conditions(), plan.Rounds())) // as reproduce plans it
+	b.M.Head().CreatedUTC = time.Now().UTC()
 	for i, cond := range plan.Conditions() {
 		started := time.Now()
 		c := lc.DefaultConfig(t.TempDir())
-		c.Library, c.Line, c.Ways, c.Lines, c.Trials, c.Warmup, c.TimerReads = cond.(Cond).Library, p.Line, []string{cond.(Cond).Way}, p.Lines, p.Trials, 0, 100
+		c.Library, c.Line, c.Ways, c.Lines, c.Trials, c.Warmup, c.TimerReads = cond.(tabular.Cell)[1], p.Line, []string{cond.(tabular.Cell)[2]}, p.Lines, p.Trials, 0, 100
 		doc, err := lc.Run(context.Background(), c)
 		if err != nil {
 			t.Fatal(err)
@@ -52,13 +52,13 @@ func measured(t *testing.T, p Params, edit func(doc *contract.LineCostDocument))
 			}
 		}
 		t.Log(summary)
-		b.Manifest.RunsCompleted++
+		b.M.Head().RunsCompleted++
 		if verified {
-			b.Manifest.RunsVerified++
+			b.M.Head().RunsVerified++
 		}
 	}
-	b.Manifest.Complete = b.Manifest.RunsCompleted == b.Manifest.RunsPlanned
-	b.Manifest.FinishedUTC = time.Now().UTC()
+	b.M.Head().Complete = b.M.Head().RunsCompleted == b.M.Head().RunsPlanned
+	b.M.Head().FinishedUTC = time.Now().UTC()
 	return b
 }
 
@@ -72,13 +72,13 @@ func TestEveryGoLibraryVerifies(t *testing.T) {
 	var res *verify.Result
 	for attempt := 1; ; attempt++ {
 		b = measured(t, libraryParams, nil)
-		if len(b.Runs) != 20 || b.Manifest.RunsVerified != 20 {
+		if len(b.Runs) != 20 || b.M.Head().RunsVerified != 20 {
 			for _, r := range b.Runs {
 				t.Log(r.LibraryID, r.Way, r.Failure)
 			}
-			t.Fatalf("%d runs, %d verified", len(b.Runs), b.Manifest.RunsVerified)
+			t.Fatalf("%d runs, %d verified", len(b.Runs), b.M.Head().RunsVerified)
 		}
-		res = Experiment{}.Verify(saved(t, b, nil))
+		res = Experiment.Verify(saved(t, b, nil))
 		if res.OK() {
 			break
 		}
@@ -87,16 +87,16 @@ func TestEveryGoLibraryVerifies(t *testing.T) {
 		}
 		t.Logf("attempt %d broke a timing rule on a busy machine, measuring again: %v", attempt, res.Problems)
 	}
-	got, _ := bundleOf(res)
-	if len(got.Conditions) != 20 || got.Conditions[5].Library != "zap" || got.Conditions[5].Line != lc.LineJSON || !(got.Conditions[5].CPUNsPerLine > 0) {
-		t.Fatalf("conditions %+v", got.Conditions[5])
+	got, _ := res.Own.(*Bundle)
+	if len(Conditions(got)) != 20 || Conditions(got)[5].Library != "zap" || Conditions(got)[5].Line != lc.LineJSON || !(Conditions(got)[5].CPUNsPerLine > 0) {
+		t.Fatalf("conditions %+v", Conditions(got)[5])
 	}
 	for _, r := range got.Runs {
 		if !strings.Contains(r.LineFormat, lc.TimeMark) {
 			t.Errorf("%s: line %q has no time stamp", r.LibraryID, r.LineFormat)
 		}
 	}
-	for _, tr := range got.Trials {
+	for _, tr := range Trials(got) {
 		if tr.Way == lc.Unbuffered && (tr.FileRawBytes != tr.WrittenBytes || tr.FileRawSHA256 == tr.FileSHA256) {
 			t.Errorf("%s: raw %d bytes %s, masked %s", tr.RunID, tr.FileRawBytes, tr.FileRawSHA256, tr.FileSHA256)
 		}
@@ -117,8 +117,8 @@ func TestLinesOtherThanTheKitsFail(t *testing.T) {
 	b = measured(t, p, func(doc *contract.LineCostDocument) {
 		doc.Ways[0].Trials[0].File.SHA256 = doc.Ways[0].Trials[0].FileRaw.SHA256
 	})
-	if b.Runs[0].Verified || !strings.Contains(b.Trials[0].Failure, "the file holds") {
-		t.Fatalf("%+v", b.Trials[0])
+	if b.Runs[0].Verified || !strings.Contains(Trials(b)[0].Failure, "the file holds") {
+		t.Fatalf("%+v", Trials(b)[0])
 	}
 }
 
@@ -129,7 +129,7 @@ func TestABundleWithAWayNotOfferedVerifies(t *testing.T) {
 	p.Ways = []string{lc.Format}
 	p.Libraries, p.Languages, p.Line = []string{"zerolog", "slog"}, []string{Go}, lc.LineText // zerolog has no text line
 	b := measured(t, p, nil)
-	res := Experiment{}.Verify(saved(t, b, nil))
+	res := Experiment.Verify(saved(t, b, nil))
 	if !res.OK() {
 		t.Fatalf("%v", res.Problems)
 	}
@@ -142,7 +142,7 @@ func TestNotOfferedIsMarked(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range p.Conditions() {
-		if c.(Cond).Library == "zerolog" {
+		if c[1] == "zerolog" {
 			t.Fatalf("zerolog has no text line, yet %v is a condition", c)
 		}
 	}
@@ -154,7 +154,8 @@ func TestNotOfferedIsMarked(t *testing.T) {
 		t.Fatalf("%+v", conds[0])
 	}
 	var table strings.Builder
-	WriteTable(&table, &Bundle{Manifest: Manifest{Parameters: p}, Conditions: conds})
+	_, b := newPlan(t, p)
+	WriteTable(&table, b)
 	if !strings.Contains(table.String(), "zerolog   text        format          "+lc.NotOfferedMark+": ") {
 		t.Fatalf("no mark in the table:\n%s", table.String())
 	}

@@ -18,9 +18,11 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // The recorded documents (testdata/go.json, testdata/python.json, testdata/node.json)
@@ -55,41 +57,71 @@ func recordedRounds(t *testing.T, rounds int, edit func(lang string, round int, 
 	t.Helper()
 	params := recordedParams
 	params.Rounds = rounds
-	p := NewPlan(params)
+	p, b := newPlan(t, params)
 	if err := p.Target(experiment.Env{Platform: "linux/amd64"}); err != nil {
 		t.Fatal(err)
 	}
-	b := p.LineCost()
-	b.Manifest.SchemaVersion, b.Manifest.Command = bundle.SchemaVersion, "reproduce"
-	b.Manifest.RunsPlanned = len(experiment.Rotate(p.Conditions(), p.Rounds())) // as reproduce plans it
+	b.M.Head().SchemaVersion, b.M.Head().Command = bundle.SchemaVersion, "reproduce"
+	b.M.Head().RunsPlanned = len(experiment.Rotate(p.Conditions(), p.Rounds())) // as reproduce plans it
 	// Times as the matrix keeps them: created before the first run, the runs one after
 	// the other, the bundle saved after the last.
 	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	b.Manifest.CreatedUTC = at.Add(-time.Minute)
+	b.M.Head().CreatedUTC = at.Add(-time.Minute)
 	for round := 1; round <= rounds; round++ {
 		for i, cond := range p.Conditions() {
 			var doc contract.LineCostDocument
-			if err := json.Unmarshal(recorded(t, cond.(Cond).Language), &doc); err != nil {
+			if err := json.Unmarshal(recorded(t, cond.(tabular.Cell)[0]), &doc); err != nil {
 				t.Fatal(err)
 			}
-			edit(cond.(Cond).Language, round, &doc)
+			edit(cond.(tabular.Cell)[0], round, &doc)
 			result, _ := json.Marshal(doc)
-			run := experiment.Run{ID: experiment.NewRunID(cond, round), Condition: cond, Round: round, Position: i + 1, Started: at,
+			run := experiment.Run{ID: runID(params, cond, round), Condition: cond, Round: round, Position: i + 1, Started: at,
 				Wall: 10 * time.Second, Pod: experiment.PodResult{Result: result, Exits: []contract.Exit{{Role: "linecost"}}}}
 			if !b.Measured(run) {
 				t.Fatalf("%s: not measured", cond)
 			}
 			at = at.Add(run.Wall + time.Second)
 			_, verified := b.Add(run)
-			b.Manifest.RunsCompleted++
+			b.M.Head().RunsCompleted++
 			if verified {
-				b.Manifest.RunsVerified++
+				b.M.Head().RunsVerified++
 			}
 		}
 	}
-	b.Manifest.Complete = b.Manifest.RunsCompleted == b.Manifest.RunsPlanned
-	b.Manifest.FinishedUTC = at
+	b.M.Head().Complete = b.M.Head().RunsCompleted == b.M.Head().RunsPlanned
+	b.M.Head().FinishedUTC = at
 	return b
+}
+
+// newPlan is the plan of params, and its bundle.
+func newPlan(t *testing.T, params Params) (experiment.Plan, *Bundle) {
+	t.Helper()
+	plan, err := Experiment.Plan(&params, params.Rounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan, plan.Bundle().(*Bundle)
+}
+
+func planOf(t *testing.T, p Params) experiment.Plan {
+	plan, _ := newPlan(t, p)
+	return plan
+}
+
+// check verifies f, and is the bundle as verify read it (nil when it could not be).
+func check(f *bundle.Files) (*verify.Result, *Bundle) {
+	res := Experiment.Verify(f)
+	b, _ := res.Own.(*Bundle)
+	return res, b
+}
+
+// runID is a run's ID as the kit gives it; in a plan of a kit before the library axis,
+// as that kit named its runs ("go-format-r1-…"), which is how its rows name them.
+func runID(p Params, cond experiment.Condition, round int) string {
+	if c := cond.(tabular.Cell); p.Legacy() {
+		cond = tabular.Cell{c[0], "", c[2]}
+	}
+	return experiment.NewRunID(cond, round)
 }
 
 // saved writes b as a bundle folder and reads it back, as verify would.
@@ -123,10 +155,10 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 			t.Errorf("run %s/%s: fs %q, timer %v, line %q", r.Language, r.Way, r.FSType, r.TimerThreadCPUNs, r.LineFormat)
 		}
 	}
-	if len(b.Runs) != 21 || len(b.Trials) != 21*3 {
-		t.Fatalf("%d runs, %d trials", len(b.Runs), len(b.Trials))
+	if len(b.Runs) != 21 || len(Trials(b)) != 21*3 {
+		t.Fatalf("%d runs, %d trials", len(b.Runs), len(Trials(b)))
 	}
-	res := Experiment{}.Verify(saved(t, b, nil))
+	res := Experiment.Verify(saved(t, b, nil))
 	if !res.OK() {
 		t.Fatalf("%v", res.Problems)
 	}
@@ -134,7 +166,7 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 		t.Fatalf("counts %+v", res.Counts)
 	}
 	// Every condition has its figures; the cheapest way of each language has ratio 1.
-	for _, c := range b.Conditions {
+	for _, c := range Conditions(b) {
 		// One run gives a figure and no interval.
 		if c.Runs != 1 || c.RunsVerified != 1 || c.Trials != 3 || !(c.NsPerLine > 0) ||
 			c.NsPerLineLow.Present() || c.CPUNsPerLineHigh.Present() || !(c.RatioToCheapest >= 1) {
@@ -185,7 +217,7 @@ func TestVerifyFindsEveryEdit(t *testing.T) {
 		edit func(map[string][]byte)
 		want string
 	}{
-		{"a figure", func(f map[string][]byte) { replaceCell(f, ConditionsFile, "ns_per_line", 1, "1") }, "conditions.csv line 2 (go/format): ns_per_line"},
+		{"a figure", func(f map[string][]byte) { replaceCell(f, ConditionsFile, "ns_per_line", 1, "1") }, "conditions.csv line 2 (conditions go/format): ns_per_line"},
 		{"an interval", func(f map[string][]byte) { replaceCell(f, ConditionsFile, "ns_per_line_ci_high", 3, "1e9") }, "ns_per_line_ci_high"},
 		{"a file's digest", func(f map[string][]byte) {
 			replaceCell(f, TrialsFile, "file_sha256", 13, strings.Repeat("0", 64))
@@ -198,7 +230,7 @@ func TestVerifyFindsEveryEdit(t *testing.T) {
 		{"an extra file", func(f map[string][]byte) { f["notes.txt"] = []byte("x") }, "notes.txt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := Experiment{}.Verify(saved(t, b, tc.edit))
+			res := Experiment.Verify(saved(t, b, tc.edit))
 			if res.OK() {
 				t.Fatal("verified")
 			}
@@ -249,7 +281,7 @@ func TestEachWayIsCheckedForWhatItDoes(t *testing.T) {
 					t.Errorf("run failure %q", r.Failure)
 				}
 			}
-			for _, tr := range b.Trials {
+			for _, tr := range Trials(b) {
 				if tr.Language == Go && tr.Way == tc.way && tr.Trial == 1 {
 					if tr.Verified || !strings.Contains(tr.Failure, tc.want) {
 						t.Errorf("trial: verified %v, failure %q, want %q", tr.Verified, tr.Failure, tc.want)
@@ -257,13 +289,13 @@ func TestEachWayIsCheckedForWhatItDoes(t *testing.T) {
 				}
 			}
 			files, _ := b.Files()
-			for _, c := range b.Conditions {
+			for _, c := range Conditions(b) {
 				if c.Language == Go && c.Way == tc.way && (c.RunsVerified != 0 || c.Trials != 0 || c.NsPerLine.Present()) {
 					t.Errorf("a condition without a verified run has figures: %+v", c)
 				}
 			}
 			// The failed run stays in the bundle, and the bundle still verifies.
-			if res := (Experiment{}).Verify(saved(t, b, nil)); !res.OK() || len(files) != 5 {
+			if res := (Experiment).Verify(saved(t, b, nil)); !res.OK() || len(files) != 5 {
 				t.Errorf("%v", res.Problems)
 			}
 		})
@@ -273,7 +305,7 @@ func TestEachWayIsCheckedForWhatItDoes(t *testing.T) {
 func TestDroppedLinesAreAccountedFor(t *testing.T) {
 	tr := TrialRow{Way: lc.Queue, Lines: 1000, ThreadCPUNs: 1, WallNs: 1, ArgsBuilt: 1000, FileName: "q.log", LinesDropped: 10,
 		FileLines: 990, WrittenBytes: 5, FileBytes: 5, WriteCalls: 990, ThreadWriteSysc: -1}
-	g := Expected(1000)
+	g := ExpectedOf(lc.LineFormat, 1000)
 	tr.GeneratedLines, tr.GeneratedBytes, tr.GeneratedSHA256 = g.Lines, g.Bytes, g.SHA256
 	if tr = CheckTrial(tr); !tr.Verified {
 		t.Fatal(tr.Failure)
@@ -294,12 +326,12 @@ func TestThrottledTrialsAreFlaggedAndCounted(t *testing.T) {
 		}
 	})
 	b.Files()
-	for _, c := range b.Conditions {
+	for _, c := range Conditions(b) {
 		if c.ThrottledTrials != 2 || c.ThrottledPeriods != 3 || c.Trials != 3 {
 			t.Errorf("%s/%s: %d throttled trials, %d periods", c.Language, c.Way, c.ThrottledTrials, c.ThrottledPeriods)
 		}
 	}
-	for _, tr := range b.Trials {
+	for _, tr := range Trials(b) {
 		if tr.Throttled != (tr.Trial > 0) || !tr.Verified {
 			t.Errorf("trial %d throttled %v verified %v", tr.Trial, tr.Throttled, tr.Verified)
 		}
@@ -333,7 +365,7 @@ func slowerSecondRound(_ string, round int, doc *contract.LineCostDocument) {
 // runs with its t interval), and the summary shows those intervals.
 func TestFiguresAreStatedOverRuns(t *testing.T) {
 	b := recordedRounds(t, 2, slowerSecondRound)
-	if res := (Experiment{}).Verify(saved(t, b, nil)); !res.OK() {
+	if res := (Experiment).Verify(saved(t, b, nil)); !res.OK() {
 		t.Fatalf("%v", res.Problems)
 	}
 	var summary strings.Builder
@@ -343,7 +375,7 @@ func TestFiguresAreStatedOverRuns(t *testing.T) {
 	checked := 0
 	for _, r := range Rows(b, nil) {
 		name := r.Condition[0].Value + "/" + r.Condition[1].Value + "/" + r.Condition[2].Value
-		c := b.Conditions[slices.IndexFunc(b.Conditions, func(c ConditionRow) bool { return conditionName(c) == name })]
+		c := Conditions(b)[slices.IndexFunc(Conditions(b), func(c ConditionRow) bool { return conditionName(c) == name })]
 		columns := map[string][3]bundle.Opt{"ns_per_line": {c.NsPerLine, c.NsPerLineLow, c.NsPerLineHigh}, "cpu_ns_per_line": {c.CPUNsPerLine, c.CPUNsPerLineLow, c.CPUNsPerLineHigh}}
 		have, ok := columns[r.Metric]
 		if !ok {
@@ -375,17 +407,17 @@ func TestAnEarlierKitsBootstrapStillVerifies(t *testing.T) {
 	if bytes.Contains(files[bundle.ManifestFile], []byte("bootstrap_resamples")) {
 		t.Fatalf("this kit writes bootstrap_resamples:\n%s", files[bundle.ManifestFile])
 	}
-	overRuns := fmt.Sprint(b.Conditions)
-	b.Manifest.Parameters.Resamples = 500
-	res := Experiment{}.Verify(saved(t, b, nil))
+	overRuns := fmt.Sprint(Conditions(b))
+	b.Params().Resamples = 500
+	res := Experiment.Verify(saved(t, b, nil))
 	if !res.OK() {
 		t.Fatalf("%v", res.Problems)
 	}
-	if fmt.Sprint(b.Conditions) == overRuns {
+	if fmt.Sprint(Figures(*b.Params(), b.Runs, Trials(b), mustPublished())) == overRuns {
 		t.Fatal("the earlier kit's rule gives the figures over runs")
 	}
-	if got, _ := bundleOf(res); fmt.Sprint(got.Conditions) != overRuns {
-		t.Errorf("an earlier kit's bundle is stated as\n%v\nnot over runs:\n%v", got.Conditions, overRuns)
+	if got, _ := res.Own.(*Bundle); fmt.Sprint(Conditions(got)) != overRuns {
+		t.Errorf("an earlier kit's bundle is stated as\n%v\nnot over runs:\n%v", Conditions(got), overRuns)
 	}
 	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "an earlier kit's figures per line (bootstrap_resamples 500)") {
 		t.Errorf("notes %v", res.Notes)
@@ -430,7 +462,9 @@ func parse(t *testing.T, args ...string) (Params, error) {
 	if err := experiment.FlagSet(Name, p).Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	return p.settled(reps)
+	s := p.settled()
+	s.Rounds = reps
+	return s, experiment.FirstProblem(func() error { return experiment.CheckRounds(reps) }, s.Check)
 }
 
 func TestFlags(t *testing.T) {
@@ -461,12 +495,12 @@ func TestTargetRefusesAMissingVolume(t *testing.T) {
 	p := recordedParams
 	p.Volume = "fastdisk"
 	asked := ""
-	err := NewPlan(p).Target(experiment.Env{VolumeExists: func(name string) (bool, error) { asked = name; return false, nil }})
+	err := planOf(t, p).Target(experiment.Env{VolumeExists: func(name string) (bool, error) { asked = name; return false, nil }})
 	var u experiment.UsageError
 	if !errors.As(err, &u) || asked != "fastdisk" || !strings.Contains(u.Msg, "no such volume") {
 		t.Fatalf("%v (asked %q)", err, asked)
 	}
-	if err := NewPlan(p).Target(experiment.Env{VolumeExists: func(string) (bool, error) { return true, nil }}); err != nil {
+	if err := planOf(t, p).Target(experiment.Env{VolumeExists: func(string) (bool, error) { return true, nil }}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -474,8 +508,8 @@ func TestTargetRefusesAMissingVolume(t *testing.T) {
 func TestPod(t *testing.T) {
 	p := recordedParams
 	p.CPUs, p.Volume = 0, "fastdisk"
-	plan := NewPlan(p)
-	spec := plan.Pod(Cond{Python, "logging", lc.Fsync}, "python-fsync-r1-abc", map[string]string{"api-python": "sha256:py", "api": "sha256:go"})
+	plan, _ := newPlan(t, p)
+	spec := plan.Pod(tabular.Cell{Python, "logging", lc.Fsync}, "python-fsync-r1-abc", map[string]string{"api-python": "sha256:py", "api": "sha256:go"})
 	if len(spec.Containers) != 1 || spec.Conductor != "linecost" || spec.Volume != "fastdisk" || spec.MountPath != contract.RunDir {
 		t.Fatalf("%+v", spec)
 	}
@@ -498,14 +532,14 @@ func TestPod(t *testing.T) {
 	if *ways != lc.Fsync || *lines != 1000 || *library != "logging" || *line != lc.LineTextNoTime || *out != spec.ResultPath || !strings.Contains(spec.ResultPath, "python-fsync-r1-abc") {
 		t.Fatalf("%v -> %s", c.Cmd, spec.ResultPath)
 	}
-	node := plan.Pod(Cond{Node, "util", lc.Queue}, "x", map[string]string{"api-node": "sha256:node", "api": "sha256:go"}).Containers[0]
+	node := plan.Pod(tabular.Cell{Node, "util", lc.Queue}, "x", map[string]string{"api-node": "sha256:node", "api": "sha256:go"}).Containers[0]
 	if node.Image != "sha256:node" || !slices.Equal(node.Entrypoint, []string{"/usr/bin/node", "/app/logbench_linecost.js"}) {
 		t.Fatalf("%+v", node)
 	}
 	if !slices.Equal(plan.Images(), []string{"api", "api-python", "api-node"}) {
 		t.Fatalf("images %v", plan.Images())
 	}
-	if go1 := plan.Pod(Cond{Go, "slog", lc.Format}, "x", map[string]string{"api": "sha256:go"}).Containers[0]; go1.Entrypoint[0] != "/linecost" || go1.Image != "sha256:go" {
+	if go1 := plan.Pod(tabular.Cell{Go, "slog", lc.Format}, "x", map[string]string{"api": "sha256:go"}).Containers[0]; go1.Entrypoint[0] != "/linecost" || go1.Image != "sha256:go" {
 		t.Fatalf("%+v", go1)
 	}
 }
@@ -513,9 +547,9 @@ func TestPod(t *testing.T) {
 func TestCompareAndReport(t *testing.T) {
 	b := recordedBundle(t, nil)
 	files := saved(t, b, nil)
-	res := Experiment{}.Verify(files)
+	res := Experiment.Verify(files)
 	var out, warn bytes.Buffer
-	err := Experiment{}.Compare(&out, &warn, []experiment.Source{{Label: "a", Result: res}, {Label: "b", Result: res}},
+	err := Experiment.Compare(&out, &warn, []experiment.Source{{Label: "a", Result: res}, {Label: "b", Result: res}},
 		experiment.CompareOptions{Published: true, Format: "text"})
 	if err != nil {
 		t.Fatal(err)
@@ -525,7 +559,7 @@ func TestCompareAndReport(t *testing.T) {
 		t.Fatalf("%d fsync rows:\n%s", n, out.String())
 	}
 	var page bytes.Buffer
-	if err := (Experiment{}).Report(&page, []experiment.Source{{Label: res.Name, Result: res}}, "test"); err != nil {
+	if err := (Experiment).Report(&page, []experiment.Source{{Label: res.Name, Result: res}}, "test"); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"<svg", "Verified", "fsync &gt;&gt; unbuffered", "published"} {

@@ -3,6 +3,7 @@ package linecost
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 )
@@ -57,7 +58,7 @@ func Orderings(conds []ConditionRow) []Ordering {
 	var out []Ordering
 	var langs []string
 	for _, c := range conds {
-		if !contains(langs, c.Language) {
+		if !slices.Contains(langs, c.Language) {
 			langs = append(langs, c.Language)
 		}
 	}
@@ -132,7 +133,7 @@ func Ratios(conds []ConditionRow, pub Published) []Ratio {
 	var out []Ratio
 	var langs []string
 	for _, c := range conds {
-		if !contains(langs, c.Language) {
+		if !slices.Contains(langs, c.Language) {
 			langs = append(langs, c.Language)
 		}
 	}

@@ -45,7 +45,6 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 // asked.
 func (p Params) Check() error {
 	return experiment.FirstProblem(
-		func() error { return experiment.CheckRounds(p.Rounds) },
 		func() error { return experiment.CheckList("languages", p.Languages, Languages) },
 		func() error { return experiment.CheckList("ways", p.Ways, lc.Ways) },
 		func() error {
@@ -120,7 +119,9 @@ func (p Params) checkLibraries() error {
 		}
 	}
 	for _, id := range p.Libraries {
-		if !slices.Contains(libs, id) {
+		// The default names every language's first library, and a plan keeps those of
+		// --languages (settled).
+		if !slices.Contains(libs, id) && !slices.Equal(p.Libraries, DefaultLibraries()) {
 			return usagef("--libraries: %s is not a library of --languages %s (%s)", id, strings.Join(p.Languages, ","), lc.LibrariesHelp())
 		}
 	}
@@ -130,22 +131,31 @@ func (p Params) checkLibraries() error {
 	return nil
 }
 
-// settled are the parameters a plan of rounds records: the default libraries narrowed
-// to --languages, and checked.
-func (p Params) settled(rounds int) (Params, error) {
-	p.Rounds = rounds
-	if slices.Equal(p.Libraries, DefaultLibraries()) {
+// settled are the parameters a plan records: the default libraries narrowed to
+// --languages.
+func (p *Params) settled() Params {
+	s := *p
+	if slices.Equal(s.Libraries, DefaultLibraries()) {
 		// The default names every language's first library: keep those of --languages.
 		var libs []string
-		for _, lang := range p.Languages {
+		for _, lang := range s.Languages {
 			if slices.Contains(Languages, lang) {
 				libs = append(libs, lc.DefaultLibrary(lang).ID)
 			}
 		}
-		p.Libraries = libs
+		s.Libraries = libs
 	}
-	p.Languages, p.Ways, p.Libraries = slices.Clone(p.Languages), slices.Clone(p.Ways), slices.Clone(p.Libraries)
-	return p, p.Check()
+	s.Languages, s.Ways, s.Libraries = slices.Clone(s.Languages), slices.Clone(s.Ways), slices.Clone(s.Libraries)
+	return s
+}
+
+// CheckSettled refuses a manifest whose libraries are not what its plan records: the
+// default narrowed to its languages (experiment.Settled).
+func (p *Params) CheckSettled() error {
+	if s := p.settled(); !p.Legacy() && !slices.Equal(s.Libraries, p.Libraries) {
+		return usagef("libraries %s: a plan of languages %s records %s", strings.Join(p.Libraries, ","), strings.Join(p.Languages, ","), strings.Join(s.Libraries, ","))
+	}
+	return nil
 }
 
 // maxResamples bounds an earlier kit's bootstrap_resamples, which verify draws again: a

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 )
 
@@ -153,19 +153,15 @@ func AllLibraryIDs() []string {
 	return ids
 }
 
-// Planned is the runs the parameters plan, every condition once a round: what reproduce
-// sets runs_planned to, and verify holds a bundle's manifest to.
-func (p Params) Planned() int { return len(p.Conditions()) * p.Rounds }
-
 // Conditions are language x library x way, the ways a library cannot do left out (see
 // NotOffered).
-func (p Params) Conditions() []experiment.Condition {
-	var out []experiment.Condition
+func (p *Params) Conditions() []tabular.Cell {
+	var out []tabular.Cell
 	for _, lang := range p.Languages {
 		for _, lib := range p.LibrariesOf(lang) {
 			for _, way := range p.Ways {
 				if ok, _ := lib.Offers(way, p.LineOf(lib)); ok {
-					out = append(out, Cond{lang, lib.ID, way})
+					out = append(out, tabular.Cell{lang, lib.ID, way})
 				}
 			}
 		}
@@ -187,93 +183,4 @@ func (p Params) NotOffered() []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Plan is a matrix of languages x libraries x ways and the bundle it fills.
-type Plan struct {
-	Params Params
-	bundle *Bundle
-}
-
-var _ experiment.Plan = (*Plan)(nil)
-
-// NewPlan is a fresh plan of p.
-func NewPlan(p Params) *Plan {
-	b := &Bundle{Manifest: Manifest{Parameters: p}}
-	b.Manifest.Experiment = Name
-	return &Plan{Params: p, bundle: b}
-}
-
-// Cond is a condition of this experiment: one language, library and way.
-type Cond struct{ Language, Library, Way string }
-
-func (c Cond) String() string { return c.Language + "/" + c.Library + "/" + c.Way }
-
-func (p *Plan) Conditions() []experiment.Condition { return p.Params.Conditions() }
-func (p *Plan) Rounds() int                        { return p.Params.Rounds }
-func (p *Plan) SetRounds(n int)                    { p.Params.Rounds, p.bundle.Manifest.Parameters.Rounds = n, n }
-func (p *Plan) Bundle() experiment.Bundle          { return p.bundle }
-
-// Notes are what reproduce says under the plan's size: each language/library/way of
-// the matrix a library cannot do, marked not offered, with the reason.
-func (p *Plan) Notes() []string { return p.Params.NotOffered() }
-
-// LineCost is the plan's bundle as this experiment's.
-func (p *Plan) LineCost() *Bundle { return p.bundle }
-
-// Images are the API images of the languages.
-func (p *Plan) Images() []string {
-	var names []string
-	for _, l := range p.Params.Languages {
-		names = append(names, ImageOf(l))
-	}
-	return names
-}
-
-// Target records the platform and refuses a --volume the engine does not have.
-func (p *Plan) Target(env experiment.Env) error {
-	p.bundle.Manifest.Parameters.Platform = env.Platform
-	p.Params.Platform = env.Platform
-	if v := p.Params.Volume; v != "" {
-		if env.VolumeExists == nil {
-			return usagef("--volume %s: this engine cannot be asked whether the volume exists", v)
-		}
-		ok, err := env.VolumeExists(v)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return usagef("--volume %s: no such volume on the engine (create it with docker volume create %s)", v, v)
-		}
-	}
-	return nil
-}
-
-// Pod is one container: the language's API image running the measurement of one way,
-// its document the run's result, its log files on the run's volume (or --volume).
-func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
-	c := cond.(Cond)
-	lang, libID, way := c.Language, c.Library, c.Way
-	pr := p.Params
-	result := contract.RunDir + "/linecost-" + runID + ".json" // never a stale one in a reused --volume
-	lib, _ := LibraryOfRun(lang, libID)
-	// Every flag is written, so the Python and Node.js programs, whose defaults are not
-	// the Go program's, run with the plan's values alone.
-	args := contract.LineCostArgs{Library: lib.ID, Line: pr.LineOf(lib), Ways: way, Lines: pr.LinesOf(way), Trials: pr.Trials,
-		Warmup: pr.WarmupTrials, Dir: contract.RunDir, Out: result, QueueSize: pr.QueueSize, QueueFull: pr.QueueFull}.Args()
-	return experiment.PodSpec{
-		RunID: runID, Conductor: "linecost", MountPath: contract.RunDir, ResultPath: result, User: contract.User,
-		PidsLimit: pr.PidsLimit, Volume: pr.Volume,
-		Containers: []experiment.ContainerSpec{{Role: "linecost", Image: images[ImageOf(lang)], Entrypoint: entrypoints[lang], Cmd: args,
-			NanoCPUs: experiment.NanoCPUs(pr.CPUs), MemoryBytes: pr.MemoryBytes}},
-	}
 }

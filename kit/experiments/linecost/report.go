@@ -3,7 +3,6 @@ package linecost
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -13,48 +12,48 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
 )
 
-// Report draws several bundles on one page, on the same axes: a colour per bundle.
-func (Experiment) Report(w io.Writer, sources []experiment.Source, version string) error {
-	return writeReport(w, sources, version)
-}
-
-// drawn is one bundle as the drawings need it.
+// drawn is one bundle as the drawings need it: its conditions and figures as this kit
+// states them.
 type drawn struct {
 	label   string
 	colour  color.RGBA
 	b       *Bundle
+	conds   []ConditionRow
 	figures stated
 }
 
 func (d drawn) cond(lang, way string) *ConditionRow {
-	for i, c := range d.b.Conditions {
+	for i, c := range d.conds {
 		if c.Language == lang && c.Way == way {
-			return &d.b.Conditions[i]
+			return &d.conds[i]
 		}
 	}
 	return nil
 }
 
-func writeReport(w io.Writer, sources []experiment.Source, version string) error {
-	pub, err := LoadPublished()
-	if err != nil {
-		return err
+func drawnOf(bs []tabular.Drawn[*Params, RunRow]) []drawn {
+	var out []drawn
+	for _, d := range bs {
+		out = append(out, drawn{label: d.Label, colour: d.Colour, b: d.Bundle, conds: Conditions(d.Bundle), figures: statedOf(d.Bundle)})
 	}
-	var bs []drawn
-	var page report.Bundles
+	return out
+}
+
+// drawings are the report's sections beyond the kit's figures: per language, every way's
+// headline on a log axis beside the seed's figure; CPU against wall time; the seed's
+// findings; every condition's figures; where the log files were written. Several bundles
+// share those axes, a colour each.
+func drawings(tbs []tabular.Drawn[*Params, RunRow]) []report.Section {
+	bs := drawnOf(tbs)
+	pub := mustPublished()
 	var langs, ways []string
-	for _, s := range sources {
-		b, err := bundleOf(s.Result)
-		if err != nil {
-			return err
-		}
-		bs = append(bs, drawn{label: s.Label, colour: page.Add(s.Label, s.Result, &b.Manifest.Common, b.Manifest.Parameters), b: b, figures: statedOf(b)})
-		for _, c := range b.Conditions {
+	for _, d := range bs {
+		for _, c := range d.conds {
 			if !slices.Contains(langs, c.Language) {
 				langs = append(langs, c.Language)
 			}
@@ -65,17 +64,9 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 	}
 	disk := report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2}
 	for _, d := range bs {
-		disk.Rows = append(disk.Rows, []string{d.label, d.b.fsFacts()})
+		disk.Rows = append(disk.Rows, []string{d.label, fsFacts(d.b)})
 	}
-
-	p, err := page.Page(Name, version,
-		"What one log line costs the calling thread, way by way (formatting, a disabled level, buffered and unbuffered writes, fsync, a queue), in Go, Python and Node.js. Published: "+Source,
-		nil, disk)
-	if err != nil {
-		return err
-	}
-
-	var heads []report.Figure
+	var heads, cw []report.Figure
 	for _, lang := range langs {
 		g := &report.Grouped{Points: true, Published: make([]float64, len(ways))}
 		for i, way := range ways {
@@ -88,33 +79,24 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 			g.Series = append(g.Series, report.Series{Name: d.label, Colour: d.colour, Values: d.perLine(lang, ways)})
 		}
 		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
-	}
-	p.Open("What does one log line cost to format, to write and to fsync?", answer(bs), headline(bs, langs, ways, pub))
-	p.Sections = append(p.Sections, report.Section{ID: "headline", Title: "Time per line",
-		Caption: "Each way's headline per line: the mean over runs of each run's median over its trials (square) with its 95% interval over runs (whisker; none from one run), on a log scale; the calling thread's CPU time, wall time for fsync, which waits on the disk. The dashed black strokes are the seed's figures (wall-clock, on a virtual machine), the same for every language.",
-		Figures: heads})
-
-	var cw []report.Figure
-	for _, lang := range langs {
 		cw = append(cw, cpuWallPlot(bs, lang, ways))
 	}
-	p.Sections = append(p.Sections, report.Section{ID: "cpu-wall", Title: "CPU time against wall time",
-		Caption: "Each way's CPU time per line against its wall time per line (log scales). On the diagonal the thread did nothing but run; above it, CPU time on other threads counted in; below it, waiting: on the disk (fsync), or on a CPU limit that throttled the container.",
-		Figures: cw, Warnings: throttled(bs)})
-
-	p.Sections = append(p.Sections, report.Section{ID: "findings", Title: "The seed's findings",
-		Caption: "The fidelity checks are the seed's orderings and ratios, not its absolute nanoseconds.",
-		Tables:  []report.Table{orderingTable(bs), ratioTable(bs, pub)}})
-	p.Sections = append(p.Sections, report.Section{ID: "conditions", Title: "Conditions",
-		Caption: "Every figure recomputed from the trials of verified runs: each run's median over its trials, then the mean over runs, in ns; the interval the headline's 95% Student-t interval over runs (none from one run).",
-		Tables:  conditionTables(bs)})
-	p.Sections = append(p.Sections, page.Images())
-	return report.Write(w, p)
+	return []report.Section{
+		{ID: "headline", Title: "Time per line",
+			Caption: "Each way's headline per line: the mean over runs of each run's median over its trials (square) with its 95% interval over runs (whisker; none from one run), on a log scale; the calling thread's CPU time, wall time for fsync, which waits on the disk. The dashed black strokes are the seed's figures (wall-clock, on a virtual machine), the same for every language.",
+			Figures: heads},
+		{ID: "cpu-wall", Title: "CPU time against wall time",
+			Caption: "Each way's CPU time per line against its wall time per line (log scales). On the diagonal the thread did nothing but run; above it, CPU time on other threads counted in; below it, waiting: on the disk (fsync), or on a CPU limit that throttled the container.",
+			Figures: cw, Warnings: throttled(bs)},
+		{ID: "findings", Title: "The seed's findings",
+			Caption: "The fidelity checks are the seed's orderings and ratios, not its absolute nanoseconds.",
+			Tables:  []report.Table{orderingTable(bs), ratioTable(bs, pub)}},
+		{ID: "conditions", Title: "Conditions",
+			Caption: "Every figure recomputed from the trials of verified runs: each run's median over its trials, then the mean over runs, in ns; the interval the headline's 95% Student-t interval over runs (none from one run).",
+			Tables:  append(conditionTables(bs), disk)},
+	}
 }
 
-// cpuWallPlot sets each way's CPU time per line against its wall time, a colour per
-// bundle and a shape per way, both named in the legend: names written beside the points
-// would crowd where ways cost about the same.
 // perLine is the time per line of lang's ways in the bundle, each with its interval;
 // absent where the way did not run or has no figure.
 func (d drawn) perLine(lang string, ways []string) []report.Value {
@@ -130,6 +112,9 @@ func (d drawn) perLine(lang string, ways []string) []report.Value {
 	return out
 }
 
+// cpuWallPlot sets each way's CPU time per line against its wall time, a colour per
+// bundle and a shape per way, both named in the legend: names written beside the points
+// would crowd where ways cost about the same.
 func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
 	title := lang + ": CPU against wall time per line"
 	ch := report.NewChart(title, "wall ns per line (log scale)", "CPU ns per line (log scale)")
@@ -191,13 +176,13 @@ func throttled(bs []drawn) []string {
 	var out []string
 	for _, d := range bs {
 		n, of := 0, 0
-		for _, c := range d.b.Conditions {
+		for _, c := range d.conds {
 			n += c.ThrottledTrials
 			of += c.Trials
 		}
 		if n > 0 {
 			out = append(out, fmt.Sprintf("%s: %d of %d trials were throttled by the CPU limit (%g CPU): their wall time includes waiting for the quota, so the headline of every CPU-bound way is the thread's CPU time.",
-				d.label, n, of, d.b.Manifest.Parameters.CPUs))
+				d.label, n, of, d.b.Params().CPUs))
 		}
 	}
 	return out
@@ -206,7 +191,7 @@ func throttled(bs []drawn) []string {
 func orderingTable(bs []drawn) report.Table {
 	t := report.Table{Caption: "The seed's orderings.", Header: []string{"bundle", "language", "claim", "verdict", "evidence"}, Text: 5}
 	for _, d := range bs {
-		for _, o := range Orderings(d.b.Conditions) {
+		for _, o := range Orderings(d.conds) {
 			t.Rows = append(t.Rows, []string{d.label, o.Language, o.Claim, o.State(), o.Evidence})
 		}
 	}
@@ -216,7 +201,7 @@ func orderingTable(bs []drawn) report.Table {
 func ratioTable(bs []drawn, pub Published) report.Table {
 	t := report.Table{Caption: "The seed's ratios.", Header: []string{"bundle", "language", "ratio", "measured", "published"}, Text: 3}
 	for _, d := range bs {
-		for _, r := range Ratios(d.b.Conditions, pub) {
+		for _, r := range Ratios(d.conds, pub) {
 			t.Rows = append(t.Rows, []string{d.label, r.Language, r.Name, r.Measured, r.Published})
 		}
 	}
@@ -227,8 +212,8 @@ func conditionTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
 		t := report.Table{Caption: d.label, Text: 2, Header: []string{"condition", "headline", "runs ok", "trials", "per line (ns)", "95% interval", "× cheapest", "CPU per line (ns)", "wall per line (ns)", "container CPU per line (ns)",
-			"cores busy", "throttled trials", "share of a core at " + rate(d.b.Manifest.Parameters.RateLinesPerS), "published"}}
-		for _, c := range d.b.Conditions {
+			"cores busy", "throttled trials", "share of a core at " + rate(d.b.Params().RateLinesPerS), "published"}}
+		for _, c := range d.conds {
 			pubFig := "—"
 			if c.PublishedFigure != "" {
 				pubFig = c.PublishedFigure
@@ -253,29 +238,6 @@ func fixed(v float64, decimals int) string {
 	return strconv.FormatFloat(v, 'f', decimals, 64)
 }
 
-// headline is the answer's chart: every language's time per line, way by way, with its
-// interval, on one log axis beside the seed's figures; a colour per language (per
-// bundle and language with several bundles).
-func headline(bs []drawn, langs, ways []string, pub Published) report.Figure {
-	g := &report.Grouped{Points: true, Published: make([]float64, len(ways))}
-	for i, way := range ways {
-		g.Published[i] = math.NaN()
-		if f, ok := pub.PerLine(way); ok {
-			g.Published[i] = f.Ns
-		}
-	}
-	for _, d := range bs {
-		for _, lang := range langs {
-			name := lang
-			if len(bs) > 1 {
-				name = d.label + " " + lang
-			}
-			g.Series = append(g.Series, report.Series{Name: name, Colour: report.Colour(len(g.Series)), Values: d.perLine(lang, ways)})
-		}
-	}
-	return report.Bars("Time per line, every language", "ns per line (log scale)", ways, g, true)
-}
-
 // answerWays are the ways the answer states, in its order, and how it says each.
 var answerWays = []struct{ way, what string }{
 	{"format", "formatting a line costs"}, {"buffered", "writing it buffered"}, {"unbuffered", "unbuffered"}, {"fsync", "and with an fsync each"},
@@ -283,11 +245,12 @@ var answerWays = []struct{ way, what string }{
 
 // answer is the page's opening: per bundle, language and library, what one line costs
 // to format, to write buffered and unbuffered, and to fsync, each as compare states it.
-func answer(bs []drawn) []string {
+func answer(tbs []tabular.Drawn[*Params, RunRow]) ([]string, int) {
+	bs := drawnOf(tbs)
 	var out []string
 	for _, d := range bs {
 		var keys []string
-		for _, c := range d.b.Conditions {
+		for _, c := range d.conds {
 			if k := c.Language + "/" + c.Library; !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}
@@ -296,7 +259,7 @@ func answer(bs []drawn) []string {
 			var parts []string
 			var lib string
 			for _, w := range answerWays {
-				for _, c := range d.b.Conditions {
+				for _, c := range d.conds {
 					if c.Language+"/"+c.Library != k || c.Way != w.way || c.NotOffered != "" {
 						continue
 					}
@@ -314,5 +277,5 @@ func answer(bs []drawn) []string {
 			out = append(out, lib+": "+strings.Join(parts, ", ")+".")
 		}
 	}
-	return append(out, "Each figure is the mean over runs of each run's median over its trials, with its 95% interval over runs: the calling thread's CPU time, and for fsync the wall time, which waits on the disk.")
+	return append(out, "Each figure is the mean over runs of each run's median over its trials, with its 95% interval over runs: the calling thread's CPU time, and for fsync the wall time, which waits on the disk."), 0
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -13,103 +14,85 @@ import (
 // TrialRow is one measured trial (trials.csv): what the program reported, the
 // checks the host makes of it, and its figures per line.
 type TrialRow struct {
-	RunID    string `csv:"run_id"`
-	Language string `csv:"language"`
-	Way      string `csv:"way"`
-	Round    int    `csv:"round"`
-	Trial    int    `csv:"trial"`
-	Lines    int64  `csv:"lines"`
-	// The calling thread's CPU time and the wall time over the calls alone, and the
-	// wall time until every line was out of the process.
-	ThreadCPUNs int64 `csv:"thread_cpu_ns"`
-	WallNs      int64 `csv:"wall_ns"`
-	DrainWallNs int64 `csv:"drain_wall_ns"`
-	// The container's cgroup over the trial (calls and drain): CPU of every thread, the
-	// CFS periods and those throttled, named and in the units of fifo-stall's
-	// containers.csv (one idea, one name); all absent when the cgroup could not be read.
-	// The time throttled was throttled_ns, in ns, in bundles written before: the reader
-	// converts it (legacyColumns).
-	CgroupCPUNs      bundle.Opt `csv:"cpu_used_ns" was:"cgroup_cpu_ns"`
-	CgroupWallNs     bundle.Opt `csv:"cgroup_wall_ns"`
-	CgroupPeriods    bundle.Opt `csv:"cpu_periods" was:"cgroup_periods"`
-	ThrottledPeriods bundle.Opt `csv:"cpu_throttled_periods" was:"throttled_periods"`
-	ThrottledMs      bundle.Opt `csv:"cpu_throttled_ms"`
-	// CPULimitCores is the limit the cgroup gave: 0 is none (unlimited), absent is no reading.
-	CPULimitCores   bundle.Opt `csv:"cpu_limit_cores"`
-	CgroupError     string     `csv:"cgroup_error"`
-	ArgsBuilt       int64      `csv:"args_built"`
-	ThreadWriteSysc bundle.Opt `csv:"thread_write_syscalls"` // absent when the kernel does not say
-	WriteCalls      int64      `csv:"write_calls"`
-	FsyncCalls      int64      `csv:"fsync_calls"`
-	WrittenBytes    int64      `csv:"written_bytes"`
-	QueueFullWaits  int64      `csv:"queue_full_waits"`
-	LinesDropped    int64      `csv:"lines_dropped"`
-	GeneratedLines  int64      `csv:"generated_lines"`
-	GeneratedBytes  int64      `csv:"generated_bytes"`
-	GeneratedSHA256 string     `csv:"generated_sha256"`
-	FileName        string     `csv:"file_name"`
-	FileLines       int64      `csv:"file_lines"`
-	FileBytes       int64      `csv:"file_bytes"`
-	FileSHA256      string     `csv:"file_sha256"`
-	// The file as it is, time stamps and all (file_* count it with each time stamp
-	// masked): what the write calls wrote. Empty in bundles written before lines had
-	// time stamps.
-	FileRawBytes      int64      `csv:"file_raw_bytes"`
-	FileRawSHA256     string     `csv:"file_raw_sha256"`
-	Throttled         bool       `csv:"throttled"` // a CFS period of the trial was throttled
-	Verified          bool       `csv:"verified"`
-	Failure           string     `csv:"failure"`
-	CPUNsPerLine      bundle.Opt `csv:"cpu_ns_per_line"`
-	WallNsPerLine     bundle.Opt `csv:"wall_ns_per_line"`
-	CgroupCPUNsPerLin bundle.Opt `csv:"cgroup_cpu_ns_per_line"`
+	RunID             string     `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	Language          string     `csv:"language" doc:"The language whose usual logging is measured, by a program in its API image: go (log/slog), python (logging) or node (util.format and fs.writeSync; its CPU figures are the whole process's, see thread_cpu_ns)."`
+	Way               string     `csv:"way" doc:"How the line is logged: format (formatted, written nowhere), disabled-eager (a disabled DEBUG line whose message is built at the call site), disabled-lazy (the same with its arguments passed apart), buffered (a 4 KiB buffer flushed when full and every flush_interval_ns), unbuffered (one write system call per line), fsync (a write and an fsync per line) or queue (handed to a bounded queue a writer thread drains)."`
+	Round             int        `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
+	Trial             int        `csv:"trial" unit:"1" doc:"The trial's number in its run, from 0, after the warm-ups."`
+	Lines             int64      `csv:"lines" unit:"1" doc:"Log calls in the trial."`
+	ThreadCPUNs       int64      `csv:"thread_cpu_ns" unit:"ns" doc:"The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over the calls alone; for node, whose Node.js 18 has no per-thread CPU clock (process.threadCpuUsage came in a later major version), the whole process's (process.cpuUsage(): the garbage collector's and compiler's threads and, in the queue way, the writer thread's too)."`
+	WallNs            int64      `csv:"wall_ns" unit:"ns" doc:"Monotonic wall time over the calls alone."`
+	DrainWallNs       int64      `csv:"drain_wall_ns" unit:"ns" doc:"Wall time after the last call until every line was out of the process: the queue drained, the buffer flushed, the file closed."`
+	CgroupCPUNs       bundle.Opt `csv:"cpu_used_ns" was:"cgroup_cpu_ns" unit:"ns" doc:"CPU time of every thread of the container (the queue's writer, the flusher, the runtime) from before the calls to after the drain, as fifo-stall's containers.csv names it; missing when the cgroup could not be read (0 in bundles written before)."`
+	CgroupWallNs      bundle.Opt `csv:"cgroup_wall_ns" unit:"ns" doc:"Wall time between the two cgroup readings; missing when the cgroup could not be read (0 in bundles written before)."`
+	CgroupPeriods     bundle.Opt `csv:"cpu_periods" was:"cgroup_periods" unit:"1" doc:"CFS periods elapsed between the two cgroup readings (0 without a CPU limit); missing without a reading (0 in bundles written before)."`
+	ThrottledPeriods  bundle.Opt `csv:"cpu_throttled_periods" was:"throttled_periods" unit:"1" doc:"CFS periods in which the container was throttled between the two readings; missing without a reading (0 in bundles written before)."`
+	ThrottledMs       bundle.Opt `csv:"cpu_throttled_ms" unit:"ms" doc:"Time the container was throttled between the two readings, in ms as fifo-stall's; missing without a reading. Bundles written before have throttled_ns, in ns (0 without a reading), which the kit reads as this column, divided by 1e6."`
+	CPULimitCores     bundle.Opt `csv:"cpu_limit_cores" unit:"cores" doc:"The container's CPU limit as the cgroup reported it after the trial; 0 means none (unlimited); missing when the cgroup could not be read (0 in bundles written before, which could mean either)."`
+	CgroupError       string     `csv:"cgroup_error" doc:"Why the cgroup could not be read; empty when it was (a trial without a reading is not verified)."`
+	ArgsBuilt         int64      `csv:"args_built" unit:"1" doc:"How often the line's user argument was rendered to text: lines for every way that builds its line, 0 for disabled-lazy."`
+	ThreadWriteSysc   bundle.Opt `csv:"thread_write_syscalls" unit:"1" doc:"The calling thread's write system calls as the kernel counted them (syscw of /proc/thread-self/io); empty when the kernel does not say (-1 in bundles written before)."`
+	WriteCalls        int64      `csv:"write_calls" unit:"1" doc:"Write calls made on the way's file, by any thread; 0 for the ways that write no file."`
+	FsyncCalls        int64      `csv:"fsync_calls" unit:"1" doc:"Fsync calls made on the way's file, by any thread."`
+	WrittenBytes      int64      `csv:"written_bytes" unit:"bytes" doc:"Bytes the write calls reported written; must equal file_bytes."`
+	QueueFullWaits    int64      `csv:"queue_full_waits" unit:"1" doc:"Calls of the queue way that found the queue full and waited (block) or dropped their line (drop)."`
+	LinesDropped      int64      `csv:"lines_dropped" unit:"1" doc:"Lines the queue way dropped (queue_full drop); 0 otherwise."`
+	GeneratedLines    int64      `csv:"generated_lines" unit:"1" doc:"Lines the calls asked for, as the library formatted them; 0 for the disabled ways."`
+	GeneratedBytes    int64      `csv:"generated_bytes" unit:"bytes" doc:"Bytes of those lines."`
+	GeneratedSHA256   string     `csv:"generated_sha256" doc:"SHA-256 (hex) of those bytes; must be the kit's regeneration of lines lines for every enabled way; the empty input's digest for the disabled ways."`
+	FileName          string     `csv:"file_name" doc:"The way's file, relative to the run's fs_dir; empty for the ways that write no file."`
+	FileLines         int64      `csv:"file_lines" unit:"1" doc:"Lines the way's file holds when read back after the trial; 0 without a file."`
+	FileBytes         int64      `csv:"file_bytes" unit:"bytes" doc:"Bytes the way's file holds when read back; 0 without a file."`
+	FileSHA256        string     `csv:"file_sha256" doc:"SHA-256 (hex) of the file read back, each line's time stamp replaced by {time} (as line_format has it); empty without a file."`
+	FileRawBytes      int64      `csv:"file_raw_bytes" unit:"bytes" doc:"Bytes the way's file holds as it is, time stamps and all: must be written_bytes; 0 without a file, or when the line has no time stamp (file_bytes is then the file as it is)."`
+	FileRawSHA256     string     `csv:"file_raw_sha256" doc:"SHA-256 (hex) of the file as it is; empty without a file or time stamp."`
+	Throttled         bool       `csv:"throttled" doc:"true when a CFS period of the trial was throttled (throttled_periods > 0): a CPU limit stretched its wall time."`
+	Verified          bool       `csv:"verified" doc:"true when the trial is data: failure is empty."`
+	Failure           string     `csv:"failure" doc:"Why the trial is not data, reasons joined by \"; \" (too few lines, a clock that did not advance, no cgroup reading, the way not doing what it says, a line missing or different in the file); empty when it is."`
+	CPUNsPerLine      bundle.Opt `csv:"cpu_ns_per_line" unit:"ns" doc:"thread_cpu_ns over lines: what one call costs the calling thread's CPU; empty when lines is 0."`
+	WallNsPerLine     bundle.Opt `csv:"wall_ns_per_line" unit:"ns" doc:"wall_ns over lines; empty when lines is 0."`
+	CgroupCPUNsPerLin bundle.Opt `csv:"cgroup_cpu_ns_per_line" unit:"ns" doc:"cpu_used_ns over lines: the whole container's CPU per line, drain included; empty when lines is 0 or the cgroup could not be read."`
 }
 
 // RunRow is one run (runs.csv): one container measuring one way of one language.
 type RunRow struct {
-	RunID      string  `csv:"run_id"`
-	Language   string  `csv:"language"`
-	Way        string  `csv:"way"`
-	Round      int     `csv:"round"`
-	Position   int     `csv:"position"`
-	StartedUTC string  `csv:"started_utc"`
-	WallS      float64 `csv:"wall_s"` // the kit's whole run, pod created to removed
-	Runtime    string  `csv:"runtime"`
-	Library    string  `csv:"library"`
-	// LibraryID is the library as --libraries names it, and Line the shape it wrote;
-	// both "" in bundles written before the library axis (each language's first
-	// library, text-notime).
-	LibraryID string `csv:"library_id"`
-	Line      string `csv:"line"`
-	Call      string `csv:"call"`
-	Path      string `csv:"path"`
-	// LineFormat is the line every enabled way writes; the host regenerates a trial's
-	// expected bytes from the kit's own line of the library and shape, which it must be.
-	LineFormat   string `csv:"line_format"`
-	Lines        int64  `csv:"lines_per_trial"`
-	Trials       int    `csv:"trials"`
-	WarmupTrials int    `csv:"warmup_trials"`
-	QueueSize    int    `csv:"queue_size"`
-	QueueFull    string `csv:"queue_full"`
-	BufferBytes  int    `csv:"buffer_bytes"`
-	FlushNs      int64  `csv:"flush_interval_ns"`
-	// The clocks' own cost and resolution, read back to back in the container.
-	TimerMonotonicNs  float64 `csv:"timer_monotonic_ns_per_read"`
-	TimerThreadCPUNs  float64 `csv:"timer_thread_cpu_ns_per_read"`
-	TimerMonotonicRes int64   `csv:"timer_monotonic_resolution_ns"`
-	TimerThreadCPURes int64   `csv:"timer_thread_cpu_resolution_ns"`
-	// The file system the file-writing ways wrote to.
-	FSDir          string `csv:"fs_dir"`
-	FSType         string `csv:"fs_type"`
-	FSSource       string `csv:"fs_source"`
-	FSMountPoint   string `csv:"fs_mount_point"`
-	MountOptions   string `csv:"mount_options"`
-	SuperOptions   string `csv:"super_options"`
-	Volume         string `csv:"volume"` // the named volume mounted at fs_dir
-	TrialsVerified int    `csv:"trials_verified"`
-	TrialsThrottle int    `csv:"trials_throttled"`
-	Exits          string `csv:"exits"` // role:code per container, "oom" when killed for memory
-	Verified       bool   `csv:"verified"`
-	Failure        string `csv:"failure"`
+	RunID             string  `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	Language          string  `csv:"language" doc:"The language whose usual logging is measured, by a program in its API image: go (log/slog), python (logging) or node (util.format and fs.writeSync; its CPU figures are the whole process's, see thread_cpu_ns)."`
+	Way               string  `csv:"way" doc:"How the line is logged: format (formatted, written nowhere), disabled-eager (a disabled DEBUG line whose message is built at the call site), disabled-lazy (the same with its arguments passed apart), buffered (a 4 KiB buffer flushed when full and every flush_interval_ns), unbuffered (one write system call per line), fsync (a write and an fsync per line) or queue (handed to a bounded queue a writer thread drains)."`
+	Round             int     `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
+	Position          int     `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
+	StartedUTC        string  `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339 with nanoseconds."`
+	WallS             float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run, from creating the pod to removing it."`
+	Runtime           string  `csv:"runtime" doc:"The language runtime as the program reported it (\"go1.26.8 linux/amd64\", \"Python 3.11.2\", \"Node.js v18.20.4 linux/x64\"); empty when it wrote no document."`
+	Library           string  `csv:"library" doc:"The logging library measured (log/slog, logging; for node, util.format and fs.writeSync, and the CPU clock it had); empty when the program wrote no document."`
+	LibraryID         string  `csv:"library_id" doc:"The library as --libraries names it (slog, zap, zerolog, logrus, logging, structlog, loguru, util, winston); empty in bundles written before the library axis, which measured each language's first."`
+	Line              string  `csv:"line" doc:"The shape of the line the library wrote (text, text-notime, json or json-notime: the manifest's line, default resolved to the library's own); empty in bundles written before the library axis, whose line was text-notime."`
+	Call              string  `csv:"call" doc:"The call site of the way, as a program would write it; empty when the document has no trial of the way."`
+	Path              string  `csv:"path" doc:"What the library does with the line in this way; empty when the document has no trial of the way."`
+	LineFormat        string  `csv:"line_format" doc:"The line every enabled way writes, {seq} being the line's number in its trial from 0 and {time} where the library writes its time stamp; the kit regenerates a trial's expected bytes from its own line of the library and shape, time stamps masked, so a verified run has the kit's."`
+	Lines             int64   `csv:"lines_per_trial" unit:"1" doc:"Log calls per trial as the program reported it (the manifest's lines_per_trial, or fsync_lines_per_trial for fsync); 0 without a document."`
+	Trials            int     `csv:"trials" unit:"1" doc:"Measured trials per run as the program reported it; 0 without a document."`
+	WarmupTrials      int     `csv:"warmup_trials" unit:"1" doc:"Trials run before the measured ones and discarded."`
+	QueueSize         int     `csv:"queue_size" unit:"1" doc:"Lines the queue way's queue holds."`
+	QueueFull         string  `csv:"queue_full" doc:"What the queue way does when its queue is full: block (wait for room) or drop (lose the line and count it); empty without a document."`
+	BufferBytes       int     `csv:"buffer_bytes" unit:"bytes" doc:"The buffered way's buffer size."`
+	FlushNs           int64   `csv:"flush_interval_ns" unit:"ns" doc:"How often the buffered way flushes its buffer, full or not."`
+	TimerMonotonicNs  float64 `csv:"timer_monotonic_ns_per_read" unit:"ns" doc:"Cost of one read of the monotonic clock, measured back to back in the container: a trial's wall figure carries about two reads of error."`
+	TimerThreadCPUNs  float64 `csv:"timer_thread_cpu_ns_per_read" unit:"ns" doc:"Cost of one read of the thread CPU clock (CLOCK_THREAD_CPUTIME_ID; for node, process.cpuUsage()), measured back to back in the container."`
+	TimerMonotonicRes int64   `csv:"timer_monotonic_resolution_ns" unit:"ns" doc:"The monotonic clock's resolution (clock_getres)."`
+	TimerThreadCPURes int64   `csv:"timer_thread_cpu_resolution_ns" unit:"ns" doc:"The thread CPU clock's resolution (clock_getres; for node, 1000: process.cpuUsage() counts microseconds)."`
+	FSDir             string  `csv:"fs_dir" doc:"The directory the file-writing ways wrote to, in the container; empty without a document."`
+	FSType            string  `csv:"fs_type" doc:"Its file system's type, from /proc/self/mountinfo; empty when no enabled way wrote a file."`
+	FSSource          string  `csv:"fs_source" doc:"Its file system's source device, from /proc/self/mountinfo; empty when not read."`
+	FSMountPoint      string  `csv:"fs_mount_point" doc:"The mount point holding fs_dir; empty when not read."`
+	MountOptions      string  `csv:"mount_options" doc:"The mount's options (\"rw,relatime\"); empty when not read."`
+	SuperOptions      string  `csv:"super_options" doc:"The file system's super-block options (\"rw,data=ordered\"); empty when not read."`
+	Volume            string  `csv:"volume" doc:"The named volume mounted at fs_dir: the manifest's parameters.volume, or logbench-<run_id> when each run had a fresh one."`
+	TrialsVerified    int     `csv:"trials_verified" unit:"1" doc:"The run's trials in trials.csv with verified true."`
+	TrialsThrottle    int     `csv:"trials_throttled" unit:"1" doc:"The run's trials in trials.csv with throttled true."`
+	Exits             string  `csv:"exits" doc:"role:exit code per container, space-separated, with :oom when the kernel killed it for memory; empty when none was seen to exit."`
+	Verified          bool    `csv:"verified" doc:"true when the run is data: failure is empty."`
+	Failure           string  `csv:"failure" doc:"Why the run is not data, reasons joined by \"; \" (what the engine saw, an unreadable or wrong document, no trial, trials not verified); empty when it is."`
 }
 
 // Derive turns one run's document into its rows; failure is what the engine side saw
@@ -162,7 +145,7 @@ func Derive(p Params, run RunRow, doc *contract.LineCostDocument, failure string
 		} else if len(trials) != doc.Trials {
 			problems = append(problems, fmt.Sprintf("%d trials, the document says %d", len(trials), doc.Trials))
 		}
-		run.Failure = joinReasons(run.Failure, strings.Join(problems, "; "))
+		run.Failure = experiment.JoinFailures(run.Failure, strings.Join(problems, "; "))
 	}
 	return FinishRun(run, trials), trials
 }
@@ -261,7 +244,7 @@ func CheckTrialWith(t TrialRow, template string) TrialRow {
 func wayChecks(t TrialRow, template string) []string {
 	var p []string
 	want := ExpectedOf(template, t.Lines)
-	none := Expected(0)
+	none := ExpectedOf(lc.LineFormat, 0)
 	check := func(ok bool, format string, args ...any) {
 		if !ok {
 			p = append(p, fmt.Sprintf(format, args...))
@@ -331,10 +314,6 @@ type expectedKey struct {
 
 var expectedCache sync.Map // expectedKey -> contract.Counts
 
-// Expected is what lines calls of an enabled way generate with the kit's line before
-// lines had a time stamp (kit/incontainer/linecost.LineFormat).
-func Expected(lines int64) contract.Counts { return ExpectedOf(lc.LineFormat, lines) }
-
 // ExpectedOf is what lines calls of an enabled way generate, regenerated by the kit
 // from its own template (kit/incontainer/linecost.AppendTemplate) with every time stamp
 // masked, whatever the program reported.
@@ -346,14 +325,4 @@ func ExpectedOf(template string, lines int64) contract.Counts {
 	c := lc.ExpectedOf(template, lines)
 	expectedCache.Store(k, c)
 	return c
-}
-
-func joinReasons(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "; " + b
 }

@@ -1,14 +1,10 @@
 package linecost
 
 import (
-	"bytes"
-	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -18,7 +14,6 @@ import (
 // The rules of what can happen at all (README.md, "What verify checks"): a row that
 // breaks one cannot have been measured, however consistent the files are.
 const (
-	RuleColumns     = "columns-exact"          // every CSV file has exactly its schema's columns
 	RuleThrottled   = "throttled-in-periods"   // throttled periods are some of the periods
 	RuleThreadWall  = "thread-cpu-within-wall" // one thread cannot run longer than the time it ran in
 	RuleFormatFloor = "format-floor"           // a way that formats and writes costs at least what formatting does
@@ -47,88 +42,35 @@ var formatFloorWays = []string{lc.Buffered, lc.Unbuffered, lc.Fsync}
 
 // sinceLibraries are the columns the kit added with the library axis: a bundle written
 // before it (its manifest names no libraries) lacks them, and is read with them absent.
-var sinceLibraries = map[string][]string{
-	RunsFile:   {"library_id", "line"},
-	TrialsFile: {"file_raw_bytes", "file_raw_sha256"},
-	ConditionsFile: {"library", "line", "not_offered", "cpu_ns_per_line_ci_low", "cpu_ns_per_line_ci_high",
-		"share_of_core_at_rate_ci_low", "share_of_core_at_rate_ci_high"},
-}
-
-// headers: each CSV file has exactly the columns of its row type, none missing, none
-// unknown, none twice (the CSV reader itself ignores an unknown column and reads a
-// missing one as zero); a bundle from before the library axis (legacy) lacks that
-// axis's columns, a note.
-func (c *checker) headers(legacy bool) {
-	for _, f := range []struct {
-		name string
-		want []string
-	}{
-		{RunsFile, bundle.Columns[RunRow]()},
-		{TrialsFile, bundle.Columns[TrialRow]()},
-		{ConditionsFile, bundle.Columns[ConditionRow]()},
-	} {
-		body, ok := c.files[f.name]
-		if !ok {
-			continue
-		}
-		have, err := csv.NewReader(bytes.NewReader(body)).Read()
-		if err != nil && err != io.EOF {
-			continue // the table's own parse names it
-		}
-		at := func(column, msg string) {
-			c.problem(verify.Problem{File: f.name, Line: 1, Column: verify.Short(column), Msg: verify.Rule(RuleColumns, msg)})
-			c.ok[f.name] = false
-		}
-		seen := map[string]bool{}
-		for _, col := range have {
-			switch {
-			case seen[col]:
-				at(col, "a column twice")
-			case !slices.Contains(f.want, col):
-				at(col, "not a column of "+f.name)
-			}
-			seen[col] = true
-		}
-		var missing, older []string
-		for _, col := range f.want {
-			switch {
-			case seen[col]:
-			case legacy && slices.Contains(sinceLibraries[f.name], col):
-				older = append(older, col)
-			default:
-				missing = append(missing, col)
-			}
-		}
-		if len(missing) > 0 {
-			at(strings.Join(missing, ", "), "missing")
-		}
-		if len(older) > 0 {
-			c.res.Notes = append(c.res.Notes, verify.Problem{File: f.name, Line: 1, Column: strings.Join(older, ", "),
-				Msg: "missing: written by a kit before it measured several libraries; read as absent"})
-		}
+var sinceLibraries = func() map[string]string {
+	out := map[string]string{}
+	for _, col := range []string{"library_id", "line", "file_raw_bytes", "file_raw_sha256", "library", "not_offered", "cpu_ns_per_line_ci_low",
+		"cpu_ns_per_line_ci_high", "share_of_core_at_rate_ci_low", "share_of_core_at_rate_ci_high"} {
+		out[col] = "it measured several libraries"
 	}
-}
+	return out
+}()
 
 // rules checks every trial, and the conditions, against the rules.
 func (c *checker) rules(b *Bundle) {
 	off, first := 0, 0
-	for i, t := range b.Trials {
+	for i, t := range c.trials {
 		// The kernel applies a CPU limit as a quota in whole microseconds a period. A
 		// trial that read no limit at all (0) is not held to it: a program run outside
 		// the kit's container (its recorded test documents) reads none.
-		if t.CgroupError == "" && t.CPULimitCores.Present() && t.CPULimitCores != 0 && math.Abs(float64(t.CPULimitCores)-b.Manifest.Parameters.CPUs) > 1e-3 {
+		if t.CgroupError == "" && t.CPULimitCores.Present() && t.CPULimitCores != 0 && math.Abs(float64(t.CPULimitCores)-b.Params().CPUs) > 1e-3 {
 			if off++; off == 1 {
 				first = i
 			}
 		}
 	}
 	if off > 0 {
-		t := b.Trials[first]
+		t := c.trials[first]
 		c.problem(verify.Problem{File: TrialsFile, Line: first + 2, Key: fmt.Sprintf("run %s trial %d", t.RunID, t.Trial), Column: "cpu_limit_cores",
-			Have: verify.Number(float64(t.CPULimitCores)), Want: verify.Number(b.Manifest.Parameters.CPUs),
+			Have: verify.Number(float64(t.CPULimitCores)), Want: verify.Number(b.Params().CPUs),
 			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.cpus, as the trial's cgroup read it (0: no limit); %d trials in all", bundle.ManifestFile, off))})
 	}
-	for i, t := range b.Trials {
+	for i, t := range c.trials {
 		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)
 		at := func(column, have, want, rule, msg string) {
 			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
@@ -142,14 +84,11 @@ func (c *checker) rules(b *Bundle) {
 			at("thread_cpu_ns", fmt.Sprint(t.ThreadCPUNs), fmt.Sprintf("at most wall_ns %d", t.WallNs), RuleThreadWall, "the calling thread's CPU time over the calls cannot pass their wall time")
 		}
 	}
-	if !c.ok[ConditionsFile] {
-		return
-	}
-	for _, format := range b.Conditions {
+	for _, format := range c.conds {
 		if format.Way != lc.Format || !(format.CPUNsPerLine > 0) {
 			continue
 		}
-		for i, w := range b.Conditions {
+		for i, w := range c.conds {
 			if w.Language != format.Language || w.Library != format.Library || w.Line != format.Line || !slices.Contains(formatFloorWays, w.Way) ||
 				!(w.CPUNsPerLine < FormatFloorShare*format.CPUNsPerLine) {
 				continue
@@ -161,41 +100,15 @@ func (c *checker) rules(b *Bundle) {
 	}
 }
 
-// signedColumns may be negative, by file: the low ends of t-intervals over runs, which
-// reach below 0 when the runs spread widely.
-var signedColumns = map[string][]string{
-	ConditionsFile: {"ns_per_line_ci_low", "cpu_ns_per_line_ci_low", "share_of_core_at_rate_ci_low"},
-}
-
-// physics holds the bundle to the kit's physical rules (kit/offline/verify/physics.go):
-// no negative quantity; the manifest's and the runs' times in order and within the
-// kit's life; each trial's cgroup CPU within its limit over its interval and its CFS
-// periods within that interval; a run's wall time covering its trials, performed one
-// after the other inside it. now is the verifying host's clock.
-func (c *checker) physics(b *Bundle, now time.Time) {
-	pkg := DataPackage()
-	lines := func(n int) []int {
-		out := make([]int, n)
-		for i := range out {
-			out[i] = i + 2
-		}
-		return out
-	}
-	verify.NonNegative(c.res, RunsFile, lines(len(b.Runs)), b.Runs, func(r RunRow) string { return "run " + r.RunID }, verify.UnitsOf(pkg, RunsFile), signedColumns[RunsFile]...)
-	verify.NonNegative(c.res, TrialsFile, lines(len(b.Trials)), b.Trials, func(t TrialRow) string { return fmt.Sprintf("run %s trial %d", t.RunID, t.Trial) },
-		verify.UnitsOf(pkg, TrialsFile), signedColumns[TrialsFile]...)
-	if c.ok[ConditionsFile] {
-		verify.NonNegative(c.res, ConditionsFile, lines(len(b.Conditions)), b.Conditions, func(w ConditionRow) string { return strings.TrimSuffix(w.Language+"/"+w.Library, "/") + "/" + w.Way },
-			verify.UnitsOf(pkg, ConditionsFile), signedColumns[ConditionsFile]...)
-	}
-	spans := make([]verify.Span, len(b.Runs))
-	for i, r := range b.Runs {
-		spans[i] = verify.Span{File: RunsFile, Line: i + 2, Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
-	}
-	verify.Times(c.res, &b.Manifest.Common, spans, now)
-	host := float64(b.Manifest.Engine.CPUs)
+// physics holds the bundle to the kit's physical rules (kit/offline/verify/physics.go)
+// beyond those the kit holds every bundle to (no negative quantity, the runs' times):
+// each trial's cgroup CPU within its limit over its interval and its CFS periods within
+// that interval; a run's wall time covering its trials, performed one after the other
+// inside it.
+func (c *checker) physics(b *Bundle) {
+	host := float64(b.M.Head().Engine.CPUs)
 	trialsS := map[string]float64{}
-	for i, t := range b.Trials {
+	for i, t := range c.trials {
 		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)
 		// A trial lasts its calls and the drain after them, which its cgroup's interval
 		// spans.

@@ -2,7 +2,6 @@ package linecost
 
 import (
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -24,12 +23,12 @@ func forged(t *testing.T, edit func(b *Bundle)) []string {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
 	}
 	edit(b)
-	for i := range b.Trials {
-		b.Trials[i] = CheckTrial(b.Trials[i])
+	for i := range Trials(b) {
+		Trials(b)[i] = CheckTrial(Trials(b)[i])
 	}
 	for i, r := range b.Runs {
 		var trials []TrialRow
-		for _, tr := range b.Trials {
+		for _, tr := range Trials(b) {
 			if tr.RunID == r.RunID {
 				trials = append(trials, tr)
 			}
@@ -62,9 +61,9 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 	}
 	each := func(way string, change func(tr *TrialRow)) func(b *Bundle) {
 		return func(b *Bundle) {
-			for i := range b.Trials {
-				if b.Trials[i].Language == Go && b.Trials[i].Way == way {
-					change(&b.Trials[i])
+			for i := range Trials(b) {
+				if Trials(b)[i].Language == Go && Trials(b)[i].Way == way {
+					change(&Trials(b)[i])
 				}
 			}
 		}
@@ -87,9 +86,9 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 			}
 		})},
 		{RuleLimits, "trials.csv line 2 (run go-format-r1-207ec6 trial 0): cpu_limit_cores: have 0.25, want 1", func(b *Bundle) {
-			b.Manifest.Parameters.CPUs = 1 // within the host's 2 CPUs: a limit past them is rule engine-plausible's
+			b.Params().CPUs = 1 // within the host's 2 CPUs: a limit past them is rule engine-plausible's
 		}},
-		{verify.RuleNonNegative, "trials.csv line 2 (run go-format-r1-207ec6 trial 0): cpu_throttled_ms: have -1", each(lc.Format, func(tr *TrialRow) {
+		{verify.RuleNonNegative, "trials.csv line 2 (trials go-format-r1-207ec6/0): cpu_throttled_ms: have -1", each(lc.Format, func(tr *TrialRow) {
 			if tr.Trial == 0 && tr.Round == 1 {
 				tr.ThrottledMs = -1
 			}
@@ -112,20 +111,20 @@ func TestTrialsAreReadStrictly(t *testing.T) {
 		name, want string
 		edit       func(tb *forgery.Table)
 	}{
-		{"removed", "trials.csv line 1: cpu_used_ns: rule columns-exact: missing", func(tb *forgery.Table) {
+		{"removed", "trials.csv: cpu_used_ns: missing column", func(tb *forgery.Table) {
 			c := indexOf(tb.Header, "cgroup_cpu_ns")
 			tb.Header = append(tb.Header[:c:c], tb.Header[c+1:]...)
 			for i, r := range tb.Rows {
 				tb.Rows[i] = append(r[:c:c], r[c+1:]...)
 			}
 		}},
-		{"unknown", "trials.csv line 1: cpu_ns_per_line_adjusted: rule columns-exact: not a column of trials.csv", func(tb *forgery.Table) {
+		{"unknown", "trials.csv line 1: cpu_ns_per_line_adjusted: not a column of this schema", func(tb *forgery.Table) {
 			tb.Header = append(tb.Header, "cpu_ns_per_line_adjusted")
 			for i := range tb.Rows {
 				tb.Rows[i] = append(tb.Rows[i], "1")
 			}
 		}},
-		{"twice", "trials.csv line 1: wall_ns: rule columns-exact: a column twice", func(tb *forgery.Table) {
+		{"twice", "trials.csv line 1: wall_ns: named twice in the header", func(tb *forgery.Table) {
 			tb.Header = append(tb.Header, "wall_ns")
 			for i := range tb.Rows {
 				tb.Rows[i] = append(tb.Rows[i], "1")
@@ -160,16 +159,21 @@ func indexOf(s []string, v string) int {
 }
 
 // TestAnEarlierKitsCgroupColumnsReadUnderTodaysNames: cgroup_cpu_ns, cgroup_periods and
-// throttled_periods read as fifo-stall's names, and throttled_ns as cpu_throttled_ms,
-// converted to ms.
+// throttled_periods read as fifo-stall's names (their was tags), and throttled_ns as
+// cpu_throttled_ms, converted to ms.
 func TestAnEarlierKitsCgroupColumnsReadUnderTodaysNames(t *testing.T) {
 	old := []byte("run_id,cgroup_cpu_ns,cgroup_periods,throttled_periods,throttled_ns\nr,5,4,3,2500000\nq,,,,\n")
-	got := string(renameLegacy(old, reflect.TypeFor[TrialRow]()))
-	want := "run_id,cpu_used_ns,cpu_periods,cpu_throttled_periods,cpu_throttled_ms\nr,5,4,3,2.5\nq,,,,\n"
-	if got != want {
-		t.Errorf("renamed:\n%s\nwant:\n%s", got, want)
+	d := bundle.DecodeCSV[TrialRow](TrialsFile, respell(TrialsFile, old), 10)
+	if len(d.Errs) > 0 || len(d.Rows) != 2 {
+		t.Fatalf("%d rows: %v", len(d.Rows), d.Errs)
 	}
-	if now := []byte("run_id,cpu_used_ns\nr,5\n"); string(renameLegacy(now, reflect.TypeFor[TrialRow]())) != string(now) {
+	if r := d.Rows[0]; r.CgroupCPUNs != 5 || r.CgroupPeriods != 4 || r.ThrottledPeriods != 3 || r.ThrottledMs != 2.5 {
+		t.Errorf("read as %v, %v, %v, %v ms", r.CgroupCPUNs, r.CgroupPeriods, r.ThrottledPeriods, r.ThrottledMs)
+	}
+	if r := d.Rows[1]; r.CgroupCPUNs.Present() || r.ThrottledMs.Present() {
+		t.Errorf("empty fields read as %v, %v", r.CgroupCPUNs, r.ThrottledMs)
+	}
+	if now := []byte("run_id,cpu_used_ns\nr,5\n"); string(respell(TrialsFile, now)) != string(now) {
 		t.Error("today's columns were rewritten")
 	}
 }

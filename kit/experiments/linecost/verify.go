@@ -2,122 +2,49 @@ package linecost
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 	"strconv"
-	"time"
 
-	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
-	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/number"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// Layout is the bundle's files in archive order: the data files, datapackage.json (which
-// a bundle written before the kit described its files lacks), SHA256SUMS last.
-func (Experiment) Layout() []string {
-	return bundle.Layout(DataFiles...)
-}
-
-// Verify checks every file, checksum and figure of a line-cost bundle: each trial's
-// checks are made again (every written line against the kit's regeneration of it),
-// each run's verdict from its trials, and conditions.csv is derived again from the
-// rows and must be equal, value for value.
-func (Experiment) Verify(files *bundle.Files) *verify.Result {
-	res, _ := check(files)
-	return res
-}
-
-// bundleOf is the bundle a verification of this experiment read.
-func bundleOf(res *verify.Result) (*Bundle, error) { return verify.OwnOf[Bundle](res, Name) }
-
+// checker is a verified bundle as line-cost's rules see it: the kit has checked its
+// files, keys, references and counts, and judged every run again from its trials.
 type checker struct {
-	res   *verify.Result
-	files map[string][]byte
-	ok    map[string]bool
+	*tabular.Check[*Params, RunRow]
+	trials []TrialRow
+	conds  []ConditionRow // conditions.csv as the file has it
 }
 
-func (c *checker) problem(p verify.Problem) { c.res.Problems = append(c.res.Problems, p) }
+func (c *checker) problem(p verify.Problem) { c.Res.Problem(p) }
 
-// check verifies files and returns the bundle as read (nil when the files could not be
-// read far enough).
-func check(f *bundle.Files) (*verify.Result, *Bundle) {
-	c := &checker{res: verify.Begin(f, Name, Experiment{}.Layout(), DataFiles), files: f.Data, ok: map[string]bool{}}
-	b := &Bundle{}
-	// The tables are read under today's column names and units; the data package checks
-	// the files as they are, under the names they were written with.
-	original := c.files
-	c.files = currentColumns(c.files)
-	if verify.Manifest(c.res, f.Data, &b.Manifest, func() *bundle.Common { return &b.Manifest.Common }) {
-		c.ok[bundle.ManifestFile] = experiment.CheckManifest(c.res, &b.Manifest.Parameters)
-		if m := b.Manifest; m.Experiment != Name {
-			c.problem(verify.Problem{File: bundle.ManifestFile, Column: "experiment", Have: strconv.Quote(verify.Short(m.Experiment)), Want: strconv.Quote(Name)})
-		}
-	}
-	table(c, RunsFile, &b.Runs)
-	table(c, TrialsFile, &b.Trials)
-	table(c, ConditionsFile, &b.Conditions)
-	c.headers(b.Manifest.Parameters.Legacy()) // rules.go
-	verify.CheckDataPackage(c.res, original, DataFiles, DataPackage(), func(name string) bool { return c.ok[name] })
-	verify.Tables(c.res, c.files, tables, func(name string) bool { return c.ok[name] }, experiment.PlannedRuns(c.ok[bundle.ManifestFile], b.Manifest.Parameters.Planned))
-	if !c.ok[bundle.ManifestFile] || !c.ok[RunsFile] || !c.ok[TrialsFile] {
-		return c.res, nil
-	}
+// rules holds a bundle the kit read to what only line-cost knows: each trial's checks
+// made again (every written line against the kit's regeneration of it), the rules of
+// what can happen at all, and the physical rules; then it says what weakens the figures.
+func rules(tc *tabular.Check[*Params, RunRow]) {
+	c := &checker{Check: tc, trials: Trials(tc.Bundle), conds: tabular.Of[ConditionRow](tc.Derived, ConditionsFile)}
+	b := tc.Bundle
+	// The experiment's own weaknesses come first, then the kit's (its speed probe).
+	kits := c.Res.Weakened
+	c.Res.Weakened = nil
 	c.rows(b)
-	if c.ok[ConditionsFile] {
-		c.conditions(b)
+	c.rules(b)   // rules.go
+	c.physics(b) // rules.go
+	if p := b.Params(); p.Resamples > 0 {
+		c.Res.Notes = append(c.Res.Notes, verify.Problem{File: ConditionsFile, Msg: fmt.Sprintf("an earlier kit's figures per line (bootstrap_resamples %d): "+
+			"medians of the trials pooled over runs, their intervals a bootstrap of those medians; recomputed by that kit's rule. "+
+			"The figures shown are over runs: each run's median, then their mean with a Student-t interval over runs", p.Resamples)})
 	}
-	c.rules(b)               // rules.go
-	c.physics(b, time.Now()) // rules.go
-	c.earlierKitsFigures(b)
-	c.res.Counts.Conditions = len(b.Conditions)
-	c.res.Counts.Trusted = -1 // no instrument bound to judge a run by: every verified run counts alike
-	c.res.Described = fmt.Sprintf("%d trials", len(b.Trials))
+	c.Res.Described = fmt.Sprintf("%d trials", len(c.trials))
 	c.weakened(b)
-	c.res.Own = b
-	verify.RunProbes(c.res, c.files, b.Runs, func(r RunRow) string { return r.RunID })
-	experiment.CheckPrecision(c.res, func() int { return b.Manifest.Parameters.Rounds }, Experiment{}.Figures)
-	return c.res, b
-}
-
-// table reads one table with the kit's strict CSV reader (bundle.DecodeCSV: one number
-// grammar, every line's fields counted); the header's columns are checked by headers
-// (rules.go), which knows the columns earlier kits did not write, so a column the file
-// lacks is left to it here.
-func table[T any](c *checker, name string, rows *[]T) {
-	body, ok := c.files[name]
-	if !ok {
-		return
-	}
-	body = emptyLegacyMissing(body, reflect.TypeFor[T]())
-	d := bundle.DecodeCSV[T](name, body, verify.MaxLineErrors)
-	for _, e := range d.Errs {
-		c.problem(verify.Problem{File: name, Line: e.Line, Column: e.Column, Msg: e.Msg})
-	}
-	if len(d.Errs) > 0 {
-		return
-	}
-	// A column an earlier kit did not write reads as zero, as line-cost's rules for those
-	// bundles expect (not as absent, which is how DecodeCSV reads it).
-	for _, f := range bundle.FieldsOf[T]() {
-		if slices.Contains(d.Missing, f.Column) {
-			for i := range d.Rows {
-				v := reflect.ValueOf(&d.Rows[i]).Elem().FieldByIndex(f.Index)
-				v.Set(reflect.Zero(v.Type()))
-			}
-		}
-	}
-	*rows = d.Rows
-	if !c.infinities(name, rows) {
-		return
-	}
-	c.ok[name] = true
+	c.Res.Weakened = append(c.Res.Weakened, kits...)
 }
 
 // rows makes every trial's checks and every run's verdict again.
 func (c *checker) rows(b *Bundle) {
-	p := b.Manifest.Parameters
+	p := *b.Params()
 	byRun := map[string]int{}
 	for i, r := range b.Runs {
 		key := "run " + r.RunID
@@ -127,7 +54,7 @@ func (c *checker) rows(b *Bundle) {
 		}
 	}
 	trialsOf := make([][]TrialRow, len(b.Runs))
-	for i, t := range b.Trials {
+	for i, t := range c.trials {
 		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)
 		ri, known := byRun[t.RunID]
 		if !known {
@@ -141,7 +68,7 @@ func (c *checker) rows(b *Bundle) {
 		if r.LineFormat == template && t.Lines != p.LinesOf(t.Way) {
 			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Column: "lines", Have: fmt.Sprint(t.Lines), Want: fmt.Sprint(p.LinesOf(t.Way)), Msg: "the manifest's lines per trial"})
 		}
-		c.same(TrialsFile, line, key, t, CheckTrialWith(t, template), "recomputed from the trial's counts and the kit's own lines")
+		verify.Differ(c.Res, TrialsFile, line, key, t, CheckTrialWith(t, template), "", c.Absent[TrialsFile], "recomputed from the trial's counts and the kit's own lines")
 		trialsOf[ri] = append(trialsOf[ri], t)
 	}
 	for i, r := range b.Runs {
@@ -152,9 +79,6 @@ func (c *checker) rows(b *Bundle) {
 		if r.Verified && len(trialsOf[i]) != p.Trials {
 			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("verified with %d trials in %s, the manifest asks %d", len(trialsOf[i]), TrialsFile, p.Trials)})
 		}
-		want := r
-		want.Verified = false
-		c.same(RunsFile, i+2, key, r, FinishRun(want, trialsOf[i]), "recomputed from its trials in "+TrialsFile)
 	}
 }
 
@@ -165,9 +89,7 @@ func (c *checker) isCondition(p Params, r RunRow) bool {
 		return false
 	}
 	lib, ok := LibraryOfRun(r.Language, r.LibraryID)
-	return ok && slices.ContainsFunc(p.Conditions(), func(cond experiment.Condition) bool {
-		return cond == Cond{r.Language, lib.ID, r.Way}
-	})
+	return ok && slices.ContainsFunc(p.Conditions(), func(c tabular.Cell) bool { return c.String() == r.Language+"/"+lib.ID+"/"+r.Way })
 }
 
 // templateOfRun is the kit's own line of the run's library in the manifest's shape.
@@ -177,57 +99,4 @@ func templateOfRun(p Params, r RunRow) string {
 		return lc.LineFormat
 	}
 	return p.TemplateOf(lib)
-}
-
-// conditions: conditions.csv is what Figures derives from the rows (an earlier kit's
-// by that kit's rule).
-func (c *checker) conditions(b *Bundle) {
-	pub, err := LoadPublished()
-	if err != nil {
-		c.problem(verify.Problem{File: ConditionsFile, Msg: err.Error()})
-		return
-	}
-	want := Figures(b.Manifest.Parameters, b.Runs, b.Trials, pub)
-	if len(want) != len(b.Conditions) {
-		c.problem(verify.Problem{File: ConditionsFile, Have: fmt.Sprintf("%d rows", len(b.Conditions)), Want: fmt.Sprintf("%d rows", len(want)), Msg: "a row per language and way of the manifest"})
-		return
-	}
-	for i := range want {
-		c.same(ConditionsFile, i+2, b.Conditions[i].Language+"/"+b.Conditions[i].Way, b.Conditions[i], want[i], "recomputed from "+RunsFile+" and "+TrialsFile)
-	}
-}
-
-// earlierKitsFigures states an earlier kit's bundle (its manifest has
-// bootstrap_resamples) as this kit states every bundle, over runs, once its
-// conditions.csv has been checked by its own rule, and says so.
-func (c *checker) earlierKitsFigures(b *Bundle) {
-	p := b.Manifest.Parameters
-	pub, err := LoadPublished()
-	if p.Resamples == 0 || err != nil || !c.ok[ConditionsFile] {
-		return
-	}
-	c.res.Notes = append(c.res.Notes, verify.Problem{File: ConditionsFile, Msg: fmt.Sprintf("an earlier kit's figures per line (bootstrap_resamples %d): "+
-		"medians of the trials pooled over runs, their intervals a bootstrap of those medians; recomputed by that kit's rule. "+
-		"The figures shown are over runs: each run's median, then their mean with a Student-t interval over runs", p.Resamples)})
-	p.Resamples = 0
-	b.Conditions = Figures(p, b.Runs, b.Trials, pub)
-}
-
-// same reports every column in which have differs from want (NaN equals NaN).
-func (c *checker) same(file string, line int, key string, have, want any, why string) {
-	hv, wv := reflect.ValueOf(have), reflect.ValueOf(want)
-	for i := range hv.NumField() {
-		a, b := hv.Field(i).Interface(), wv.Field(i).Interface()
-		// A figure (float64 or bundle.Opt) is compared as a number: a == b never holds
-		// for two NaNs, each an absent figure.
-		if k := hv.Field(i).Kind(); k == reflect.Float64 {
-			if number.Same(hv.Field(i).Float(), wv.Field(i).Float()) {
-				continue
-			}
-		} else if a == b {
-			continue
-		}
-		col := hv.Type().Field(i).Tag.Get("csv")
-		c.problem(verify.Problem{File: file, Line: line, Key: key, Column: col, Have: fmt.Sprint(a), Want: fmt.Sprint(b), Msg: why})
-	}
 }

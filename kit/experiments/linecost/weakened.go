@@ -14,10 +14,10 @@ const wideInterval = 0.10
 // throttled (their wall time is stretched), headlines with wide intervals, and those of
 // one run, which have none.
 func (c *checker) weakened(b *Bundle) {
-	w := &c.res.Weakened
+	w := &c.Res.Weakened
 	figures := statedOf(b)
 	oneRun := 0
-	for _, cond := range b.Conditions {
+	for _, cond := range Conditions(b) {
 		name := conditionName(cond)
 		if cond.ThrottledTrials > 0 {
 			*w = append(*w, fmt.Sprintf("%s: %d trials were throttled by the CPU limit (their wall time is stretched)", name, cond.ThrottledTrials))

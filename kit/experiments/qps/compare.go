@@ -2,25 +2,21 @@ package qps
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
-// PublishedLabel is the published figures' column in a comparison.
-const PublishedLabel = compare.PublishedLabel
-
 // Metrics are the experiment's metrics in the order compare shows them.
 var Metrics = []compare.Metric{
-	{Name: "requests_per_s", Title: "requests per second"},
+	{Name: "requests_per_s", Title: "requests per second", Headline: true},
 	{Name: "requests_per_s_at_median_speed", Title: "requests per second at the bundle's median host speed (speed probe)", Wide: true},
 	{Name: "ratio_to_console_file", Title: "requests per second over console+file's, same API and round"},
 	{Name: "p50_run_mean_ms", Title: "median latency, mean over runs"},
@@ -32,28 +28,13 @@ var Metrics = []compare.Metric{
 // compareLegend says what the test of each metric rests on.
 var compareLegend = []string{
 	"qps: requests/s is the mean over runs of each run's mean of its whole seconds' counts (series.csv); the bootstrap draws runs, then seconds within each. The ratio to console+file pairs each run with the console+file run of its API and round. Latencies and CPU per request are one figure per run (a bundle keeps no single request), and the bootstrap draws runs. Only verified runs count.",
-	fmt.Sprintf("qps marks: NOT CONFIRMED when the kit's rate of an API is more than %g%% off wrk's on the same container (its req/s and ratios are not vouched for); noisy runs, a condition with runs during which other work on the host took over %g cores (verify names how many).", WrkTolerance*100, NoisyOtherCores),
-}
-
-// Compare sets bundles side by side condition by condition, the published figures
-// first with opt.Published.
-func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
-	return experiment.CompareWith(out, warn, sources, opt, experiment.Comparison{Experiment: Name, Metrics: Metrics, Legend: compareLegend,
-		Side: func(s experiment.Source) (compare.Side, error) {
-			b, err := bundleOf(s.Result)
-			if err != nil {
-				return compare.Side{}, err
-			}
-			return compare.Side{Rows: Rows(b, s.Result.Speed), Common: &b.M.Common, Manifest: b.M,
-				Host: []compare.KV{{Key: "runtime", Value: runtimes(b.M)}}}, nil
-		},
-		Published: published})
+	fmt.Sprintf("qps marks: NOT CONFIRMED when the kit's rate of an API is more than %g%% off wrk's on the same container (its req/s and ratios are not vouched for); noisy runs, a condition with runs during which other work on the host took over %g cores (verify names how many).", WrkTolerance*100, experiment.NoisyOtherCores),
 }
 
 // published are the article's figures against the bundles, with a warning for every
 // way a bundle's setup is unlike the article's; the last difference, the API itself, is
 // every bundle's, and the legend says it once.
-func published(sources []experiment.Source) (rows []compare.Row, warnings, legend []string, err error) {
+func published(bundles []*Bundle) (rows []compare.Row, warnings, legend []string, err error) {
 	pub, err := LoadPublished()
 	if err != nil {
 		return nil, nil, nil, err
@@ -62,16 +43,10 @@ func published(sources []experiment.Source) (rows []compare.Row, warnings, legen
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var bundles []*Bundle
-	for i, s := range sources {
-		b, err := bundleOf(s.Result)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		bundles = append(bundles, b)
-		u := UnlikePublished(b.M.Parameters)
+	for i, b := range bundles {
+		u := UnlikePublished(*b.Params())
 		for _, d := range u[:len(u)-1] {
-			warnings = append(warnings, "WARNING: "+s.Label+" differs from the published setup: "+d)
+			warnings = append(warnings, "WARNING: "+b.Label+" differs from the published setup: "+d)
 		}
 		if i == 0 {
 			legend = append(legend, "published: "+u[len(u)-1]+".")
@@ -90,9 +65,10 @@ func published(sources []experiment.Source) (rows []compare.Row, warnings, legen
 // verify.Result.Speed), requests/s is also given at the bundle's median speed, each run's
 // rate divided by its speed: kept apart from the raw figure, as
 // requests_per_s_at_median_speed.
-func Rows(b *Bundle, speed map[string]float64) []compare.Row {
+func Rows(b *Bundle) []compare.Row {
+	speed, conds := b.Speed, ConditionsOf(b)
 	seconds := map[string][]float64{}
-	for _, s := range b.Series {
+	for _, s := range tabular.Of[SeriesRow](b.Rows, SeriesFile) {
 		seconds[s.RunID] = append(seconds[s.RunID], float64(s.Requests))
 	}
 	verified := func(api, config string) []RunRow {
@@ -105,13 +81,13 @@ func Rows(b *Bundle, speed map[string]float64) []compare.Row {
 		return out
 	}
 	unconfirmed := map[string]string{}
-	for _, c := range b.Conditions {
+	for _, c := range conds {
 		if c.WrkAgreement.Present() && !WrkAgrees(float64(c.WrkAgreement)) {
 			unconfirmed[c.API] = fmt.Sprintf("NOT CONFIRMED by wrk (the kit's rate %.2f x wrk's)", float64(c.WrkAgreement))
 		}
 	}
 	var out []compare.Row
-	for _, c := range b.Conditions {
+	for _, c := range conds {
 		cond := []compare.KV{{Key: "api", Value: c.API}, {Key: "config", Value: c.Config}}
 		var marks []string
 		if c.RunsNoisy > 0 {
@@ -184,7 +160,7 @@ func Rows(b *Bundle, speed map[string]float64) []compare.Row {
 func PublishedRows(pub Published, api string, bundles []*Bundle) []compare.Row {
 	var configs []string
 	for _, b := range bundles {
-		for _, c := range b.M.Parameters.Configs {
+		for _, c := range b.Params().Configs {
 			if !slices.Contains(configs, c) {
 				configs = append(configs, c)
 			}
@@ -205,8 +181,14 @@ func PublishedRows(pub Published, api string, bundles []*Bundle) []compare.Row {
 	return out
 }
 
-// runtimes names each API's runtime and libraries as its image recorded them.
-func runtimes(m Manifest) string {
+// ConditionsOf are the bundle's conditions, derived from its runs.
+func ConditionsOf(b *Bundle) []ConditionRow {
+	return DeriveConditions(b.Runs, *b.Params(), mustPublished())
+}
+
+// host names each API's runtime and libraries as its image recorded them.
+func host(b *Bundle) []compare.KV {
+	m := b.M.(*Manifest)
 	var out []string
 	for _, api := range m.Parameters.APIs {
 		v := m.Versions[api]
@@ -221,14 +203,5 @@ func runtimes(m Manifest) string {
 		}
 		out = append(out, strings.Join(parts, ", "))
 	}
-	return strings.Join(out, "; ")
-}
-
-// Figures are the bundle's figures (Rows), for verify, report and compare alike.
-func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
-	b, err := bundleOf(res)
-	if err != nil {
-		return nil, err
-	}
-	return Rows(b, res.Speed), nil
+	return []compare.KV{{Key: "runtime", Value: strings.Join(out, "; ")}}
 }

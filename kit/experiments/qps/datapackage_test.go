@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -16,14 +20,38 @@ import (
 // by itself, and this test asks for its unit and meaning; a meaning left for a column
 // that is gone is caught too.
 func TestEveryColumnIsDescribed(t *testing.T) {
-	pkg := DataPackage()
+	pkg := Experiment.DataPackage()
 	if u := bundle.Undocumented(pkg); len(u) > 0 {
 		t.Errorf("columns without a description (or a number without a unit) in the row types' tags (kit/experiments/qps/schema.go): %s", strings.Join(u, ", "))
 	}
-	if s := bundle.Stale(pkg, computedDocs); len(s) > 0 {
-		t.Errorf("computedDocs describes columns no file has: %s", strings.Join(s, ", "))
+	// The descriptions that quote the kit's constants quote them as they are.
+	for col, quoted := range map[string]float64{"host_noisy": experiment.NoisyOtherCores, "wrk_agreement": WrkTolerance, "generator_saturated": contract.SaturationShare, "runs_wrk_agreeing": WrkTolerance} {
+		found := false
+		for _, r := range pkg.Resources {
+			for _, f := range schemaFields(r) {
+				if f.Name == col && !found {
+					found = true
+					if !strings.Contains(f.Description, " "+strconv.FormatFloat(quoted, 'g', -1, 64)) {
+						t.Errorf("%s: %q does not quote %g", col, f.Description, quoted)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no column %s", col)
+		}
 	}
 }
+
+func schemaFields(r bundle.Resource) []bundle.SchemaField {
+	if r.Schema == nil {
+		return nil
+	}
+	return r.Schema.Fields
+}
+
+// seriesOf are a bundle's rows of series.csv.
+func seriesOf(b *Bundle) []SeriesRow { return tabular.Of[SeriesRow](b.Rows, SeriesFile) }
 
 // filled is a bundle with a run of each kind: verified with both logs, verified
 // without, and one whose console log came back short (not data), so that missing
@@ -40,7 +68,7 @@ func filled(t *testing.T) (*Bundle, *bundle.Files) {
 // against the bundle's own rows.
 func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 	b, files := filled(t)
-	body, ok := files.Data[DataPackageFile]
+	body, ok := files.Data[bundle.DataPackageFile]
 	if !ok {
 		t.Fatal("the bundle has no datapackage.json")
 	}
@@ -53,12 +81,12 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	tables := map[string][]map[string]any{}
-	for _, name := range DataFiles {
+	for _, name := range []string{bundle.ManifestFile, RunsFile, SeriesFile, ConditionsFile} {
 		r, ok := pkg.Resource(name)
 		if !ok {
 			t.Fatalf("no resource for %s", name)
 		}
-		if name == ManifestFile {
+		if name == bundle.ManifestFile {
 			continue
 		}
 		rows, errs := r.ReadTable(files.Data[name], 0)
@@ -67,8 +95,8 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		}
 		tables[name] = rows
 	}
-	if len(tables[RunsFile]) != len(b.Runs) || len(tables[SeriesFile]) != len(b.Series) || len(tables[ConditionsFile]) != len(b.Conditions) {
-		t.Fatalf("rows: %d %d %d, want %d %d %d", len(tables[RunsFile]), len(tables[SeriesFile]), len(tables[ConditionsFile]), len(b.Runs), len(b.Series), len(b.Conditions))
+	if len(tables[RunsFile]) != len(b.Runs) || len(tables[SeriesFile]) != len(seriesOf(b)) || len(tables[ConditionsFile]) != len(ConditionsOf(b)) {
+		t.Fatalf("rows: %d %d %d, want %d %d %d", len(tables[RunsFile]), len(tables[SeriesFile]), len(tables[ConditionsFile]), len(b.Runs), len(seriesOf(b)), len(ConditionsOf(b)))
 	}
 	sawFailure := false
 	for i, row := range tables[RunsFile] {
@@ -92,12 +120,12 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		t.Fatal("the bundle has no failed run: the test reads no failure")
 	}
 	for i, row := range tables[SeriesFile] {
-		if row["second"] != int64(b.Series[i].Second) || row["responses"] != b.Series[i].Requests {
+		if row["second"] != int64(seriesOf(b)[i].Second) || row["responses"] != seriesOf(b)[i].Requests {
 			t.Fatalf("series %d: %v", i, row)
 		}
 	}
 	for i, row := range tables[ConditionsFile] {
-		c := b.Conditions[i]
+		c := ConditionsOf(b)[i]
 		if row["api"] != c.API || row["config"] != c.Config || row["runs_verified"] != int64(c.RunsVerified) ||
 			row["requests_per_s"] != optValue(c.RequestsPerS) || row["requests_per_s_ci_low"] != optValue(c.RequestsPerSCILow) {
 			t.Fatalf("condition %d: %v against %+v", i, row, c)
@@ -118,7 +146,7 @@ func optValue(o Opt) any {
 func TestVerifyChecksTheDataPackage(t *testing.T) {
 	_, files := filled(t)
 	mustVerify(t, files)
-	if res := (Experiment{}).Verify(files); len(res.Notes) != 0 {
+	if res := (Experiment).Verify(files); len(res.Notes) != 0 {
 		t.Errorf("notes %v", res.Notes)
 	}
 	without := func(drop ...string) map[string][]byte {
@@ -135,10 +163,10 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 		return data
 	}
 	rewrite := func(edit func(*bundle.DataPackage)) *bundle.Files {
-		pkg := DataPackage()
+		pkg := Experiment.DataPackage()
 		edit(&pkg)
 		data := without()
-		data[DataPackageFile] = pkg.JSON()
+		data[bundle.DataPackageFile] = pkg.JSON()
 		return withSums(data)
 	}
 	field := func(pkg *bundle.DataPackage, file, col string) *bundle.SchemaField {
@@ -175,25 +203,25 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 			"datapackage.json: describes no resource conditions.csv"},
 		"edited after SHA256SUMS": {func() *bundle.Files {
 			f := withSums(without())
-			f.Data[DataPackageFile] = []byte("{}")
+			f.Data[bundle.DataPackageFile] = []byte("{}")
 			return f
 		}(), "datapackage.json: SHA-256"},
 		"not in SHA256SUMS": {func() *bundle.Files {
-			f := withSums(without(DataPackageFile))
-			f.Data[DataPackageFile] = files.Data[DataPackageFile]
+			f := withSums(without(bundle.DataPackageFile))
+			f.Data[bundle.DataPackageFile] = files.Data[bundle.DataPackageFile]
 			return f
 		}(), "datapackage.json: not listed in SHA256SUMS"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			res := Experiment{}.Verify(tc.files)
+			res := Experiment.Verify(tc.files)
 			if res.OK() || !strings.Contains(fmt.Sprint(res.Problems), tc.want) {
 				t.Fatalf("problems %v, want %q", res.Problems, tc.want)
 			}
 		})
 	}
 	// A bundle written before the kit described its files: a note, not a problem.
-	res := Experiment{}.Verify(withSums(without(DataPackageFile)))
+	res := Experiment.Verify(withSums(without(bundle.DataPackageFile)))
 	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "datapackage.json: absent") {
 		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
 	}

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -18,16 +21,121 @@ const (
 	ConsoleFile = "console+file"
 )
 
-// NoisyOtherCores is the other work on the host, in cores, past which a run is marked
-// as measured on a noisy host: the API, the generator and the engine share the host's
-// CPUs with it, and a closed loop slows down with any of them.
-const NoisyOtherCores = 0.25
-
 // Configs are the four configurations, in published order.
 var Configs = []string{ConsoleFile, Console, File, NoLog}
 
 func hasConsole(config string) bool { return config == Console || config == ConsoleFile }
 func hasFile(config string) bool    { return config == File || config == ConsoleFile }
+
+// Record turns what a run's pod left into its row's observed columns: what the
+// conductor measured, what the API counted, what the engine gave back of its stdout;
+// the APIs' versions go to the manifest. DeriveRun derives the rest.
+func Record(p *Params, run experiment.Run) RunRow {
+	c := run.Condition.(tabular.Cell)
+	r := RunRow{RunID: run.ID, API: c[0], Config: c[1], Round: run.Round, Position: run.Position,
+		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), LogDriver: p.LogDriver}
+	res, resultFailure := result(run)
+	if a := res.API; a != nil && len(a.Versions) > 0 && p.m != nil {
+		if p.m.Versions == nil {
+			p.m.Versions = map[string]map[string]string{}
+		}
+		p.m.Versions[r.API] = a.Versions
+	}
+	r.Observed = experiment.JoinFailures(run.Failure, resultFailure)
+	l := res.Load
+	r.MeasuredS, r.Status2xx, r.Non2xx, r.Errors, r.Timeouts = l.MeasuredS, l.Status2xx, l.Non2xx, l.Errors, l.Timeouts
+	// A latency of 0 ms would be a figure: absent without a response, where the generator reports 0.
+	has := l.Status2xx+l.Non2xx > 0
+	r.LatencyMeanMs, r.LatencyP50Ms, r.LatencyP90Ms = bundle.OptIf(has, l.LatencyMeanMs), bundle.OptIf(has, l.LatencyP50Ms), bundle.OptIf(has, l.LatencyP90Ms)
+	r.LatencyP99Ms, r.LatencyMaxMs = bundle.OptIf(has, l.LatencyP99Ms), bundle.OptIf(has, l.LatencyMaxMs)
+	r.GeneratorCPUS, r.GeneratorLimit = l.GeneratorCPUS, l.GeneratorCPULimitCores
+	r.WarmupRequests = res.Warmup.Requests
+	// Without the API's report (and without a read-back, a phase, a sample below) its
+	// figures are absent: the conductor's result holds 0 for what it never got.
+	r.APIRequests, r.APIIntervalMs, r.APICPUUserUs, r.APICPUSystemUs, r.APIRSSBytes = None, None, None, None, None
+	if a := res.API; a != nil {
+		r.APIImplementation, r.APIRequests = a.Implementation, Opt(a.Requests)
+		r.APICPUUserUs, r.APICPUSystemUs, r.APIIntervalMs, r.APIRSSBytes = Opt(a.Usage.CPUUserUs), Opt(a.Usage.CPUSystemUs), Opt(a.Usage.SinceResetMs), Opt(a.Usage.RSSBytes)
+		if s, ok := a.Sinks[Console]; ok {
+			r.SinkWriteErrors += s.WriteErrors
+			r.ConsoleLines, r.ConsoleBytes = s.Lines, s.Bytes
+			r.ConsoleTotalLines, r.ConsoleTotalBytes, r.ConsoleTotalSHA256 = s.Total.Lines, s.Total.Bytes, s.Total.SHA256
+		}
+		if s, ok := a.Sinks[File]; ok {
+			r.SinkWriteErrors += s.WriteErrors
+			r.FileLines, r.FileBytes, r.FileSHA256 = s.Lines, s.Bytes, s.SHA256
+			r.FileTotalLines, r.FileTotalBytes, r.FileTotalSHA256 = s.Total.Lines, s.Total.Bytes, s.Total.SHA256
+			r.FileRotations, r.FilePath = s.Rotations, s.Path
+		}
+	}
+	if a := res.APIAfterWrk; a != nil {
+		// wrk ran after the kit's load: what the console and the file hold in all is
+		// what the API counted once wrk ended, and the file is read back again.
+		// Its write errors since the reset include the first report's.
+		r.SinkWriteErrors = 0
+		if s, ok := a.Sinks[Console]; ok {
+			r.SinkWriteErrors += s.WriteErrors
+			r.ConsoleTotalLines, r.ConsoleTotalBytes, r.ConsoleTotalSHA256 = s.Total.Lines, s.Total.Bytes, s.Total.SHA256
+		}
+		if s, ok := a.Sinks[File]; ok {
+			r.SinkWriteErrors += s.WriteErrors
+			r.FileTotalLines, r.FileTotalBytes, r.FileTotalSHA256 = s.Total.Lines, s.Total.Bytes, s.Total.SHA256
+		}
+	}
+	r.WrkAfterKit = res.WrkAfterKit
+	r.FileReadLines, r.FileReadBytes, r.FileTailLines, r.FileTailBytes = None, None, None, None
+	if f := res.File; f != nil && f.Failure == "" {
+		r.FileRead = true
+		r.FileReadLines, r.FileReadBytes, r.FileReadSHA256 = Opt(f.Whole.Lines), Opt(f.Whole.Bytes), f.Whole.SHA256
+		r.FileTailLines, r.FileTailBytes, r.FileTailSHA256 = Opt(f.FromOffset.Lines), Opt(f.FromOffset.Bytes), f.FromOffset.SHA256
+	} else if f != nil {
+		r.Observed = experiment.JoinFailures(r.Observed, "reading the log file back: "+f.Failure)
+	}
+	if f := res.FileAfterWrk; f != nil && f.Failure == "" {
+		r.FileReadLines, r.FileReadBytes, r.FileReadSHA256 = Opt(f.Whole.Lines), Opt(f.Whole.Bytes), f.Whole.SHA256
+	} else if f != nil {
+		r.Observed = experiment.JoinFailures(r.Observed, "reading the log file back after wrk: "+f.Failure)
+	}
+	r.EngineCPUS, r.EngineDockerdS, r.EngineIntervalS = None, None, None
+	if e := res.Engine; e != nil {
+		r.EngineFailure = e.Failure
+		if e.Failure == "" {
+			r.EngineMeasured, r.EngineCPUS, r.EngineDockerdS, r.EngineIntervalS = true, Opt(e.CPUS), Opt(e.ByComm["dockerd"]), Opt(e.IntervalS)
+		}
+	}
+	r.HostBusyPct, r.HostCPUs = None, None
+	if h := res.Host; h != nil {
+		// The conductor counts the CPUs as it samples the host; 0 is no count.
+		r.HostBusyPct, r.HostCPUs = Opt(h.CPUBusyPct), bundle.OptIf(res.HostCPUs > 0, float64(res.HostCPUs))
+	}
+	r.WrkRequestsPerS, r.WrkLatencyP50Ms, r.WrkLatencyP99Ms, r.WrkHostBusyPct = None, None, None, None
+	r.WrkRequests, r.WrkDurationS, r.WrkErrors = None, None, None
+	if h := res.WrkHost; h != nil {
+		r.WrkHostBusyPct = Opt(h.CPUBusyPct)
+	}
+	switch w := res.Wrk; {
+	case w != nil && w.Failure != "":
+		r.WrkFailure = w.Failure
+	case w != nil:
+		f, err := contract.ParseWrk(w.Output)
+		if err != nil {
+			r.WrkFailure = err.Error()
+			break
+		}
+		r.WrkRequests, r.WrkDurationS, r.WrkRequestsPerS = Opt(f.Requests), Opt(f.DurationS), Opt(f.RequestsPerS)
+		r.WrkLatencyP50Ms, r.WrkLatencyP99Ms, r.WrkErrors = Opt(f.LatencyP50Ms), Opt(f.LatencyP99Ms), Opt(f.Errors)
+	case wrkRuns(*p, r.Config) && res.Load.StartUnixNs != 0:
+		// The kit's load ran and wrk did not: the run cannot be checked.
+		r.WrkFailure = "no wrk phase in the conductor's result"
+	}
+	r.ConsoleReadLines, r.ConsoleReadBytes = None, None
+	if logs, ok := run.Pod.Logs["api"]; ok {
+		c := contract.CountStream(logs)
+		r.ConsoleRead = true
+		r.ConsoleReadLines, r.ConsoleReadBytes, r.ConsoleReadSHA256 = Opt(c.Lines), Opt(c.Bytes), c.SHA256
+	}
+	return r
+}
 
 // DeriveRun fills a run's derived columns from its observed ones and its series: the
 // request counts and rates, the CPU figures, and the checks that decide whether the run
@@ -83,7 +191,7 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		}
 		r.OtherCores = Opt(other)
 	}
-	r.HostNoisy = r.OtherCores.Present() && float64(r.OtherCores) > NoisyOtherCores
+	r.HostNoisy = r.OtherCores.Present() && float64(r.OtherCores) > experiment.NoisyOtherCores
 	r.WrkAgreement = None
 	if r.WrkRequestsPerS.Present() && r.WrkRequestsPerS > 0 && r.RequestsPerSOver.Present() && r.RequestsPerSOver > 0 {
 		r.WrkAgreement = r.RequestsPerSOver / r.WrkRequestsPerS
@@ -206,7 +314,7 @@ func DeriveConditions(runs []RunRow, p Params, pub Published) []ConditionRow {
 	var out []ConditionRow
 	for _, api := range p.APIs {
 		for _, config := range p.Configs {
-			out = append(out, deriveCondition(api, config, runs, pub))
+			out = append(out, deriveCondition(api, config, runs))
 		}
 	}
 	// Ratios and costs set each condition against another of the same API.
@@ -243,68 +351,44 @@ func DeriveConditions(runs []RunRow, p Params, pub Published) []ConditionRow {
 	return out
 }
 
-func deriveCondition(api, config string, runs []RunRow, pub Published) ConditionRow {
+func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 	c := ConditionRow{API: api, Config: config}
-	var rps, over, p50, p99, cores, usPer, gen, engCores, engUs, other, wrk, agree []float64
-	var read, dropped int64
-	readable := true
+	var ok []RunRow
 	for _, r := range runs {
-		if r.API != api || r.Config != config {
-			continue
+		if r.API == api && r.Config == config {
+			c.Runs++
+			if r.Verified {
+				ok = append(ok, r)
+			}
 		}
-		c.Runs++
-		if !r.Verified {
-			continue
+	}
+	c.RunsVerified = len(ok)
+	// present are the verified runs' values of a figure, those that have it.
+	present := func(of func(RunRow) Opt) []float64 {
+		var out []float64
+		for _, r := range ok {
+			if v := of(r); v.Present() {
+				out = append(out, float64(v))
+			}
 		}
-		c.RunsVerified++
+		return out
+	}
+	readable := true
+	var read, dropped int64
+	for _, r := range ok {
 		if r.HostNoisy {
 			c.RunsNoisy++
-		}
-		if r.RequestsPerS.Present() {
-			rps = append(rps, float64(r.RequestsPerS))
-		}
-		if r.RequestsPerSOver.Present() {
-			over = append(over, float64(r.RequestsPerSOver))
-		}
-		// A run without a response has no latency (a verified run has responses).
-		if r.LatencyP50Ms.Present() && r.LatencyP99Ms.Present() {
-			p50 = append(p50, float64(r.LatencyP50Ms))
-			p99 = append(p99, float64(r.LatencyP99Ms))
-		}
-		if r.GeneratorCores.Present() {
-			gen = append(gen, float64(r.GeneratorCores))
 		}
 		c.Errors += r.Errors
 		c.LogLinesWritten += r.LogLinesWritten
 		if r.LogLinesRead.Present() {
-			read += int64(r.LogLinesRead)
-			dropped += int64(r.LogLinesDropped)
+			read, dropped = read+int64(r.LogLinesRead), dropped+int64(r.LogLinesDropped)
 		} else {
 			readable = false
 		}
-		if r.APICPUCores.Present() {
-			cores = append(cores, float64(r.APICPUCores))
-		}
-		if r.APICPUUsPerReq.Present() {
-			usPer = append(usPer, float64(r.APICPUUsPerReq))
-		}
-		if r.EngineCores.Present() {
-			engCores = append(engCores, float64(r.EngineCores))
-		}
-		if r.EngineUsPerReq.Present() {
-			engUs = append(engUs, float64(r.EngineUsPerReq))
-		}
-		if r.OtherCores.Present() {
-			other = append(other, float64(r.OtherCores))
-		}
-		if r.WrkRequestsPerS.Present() {
-			wrk = append(wrk, float64(r.WrkRequestsPerS))
-		}
-		if r.WrkAgreement.Present() {
-			agree = append(agree, float64(r.WrkAgreement))
-		}
 	}
-	c.WrkRequestsPerS = bundle.MeanOf(wrk)
+	agree := present(func(r RunRow) Opt { return r.WrkAgreement })
+	c.WrkRequestsPerS = bundle.MeanOf(present(func(r RunRow) Opt { return r.WrkRequestsPerS }))
 	c.WrkAgreement, c.WrkAgreementCILow, c.WrkAgreementCIHigh = bundle.MeanCI(agree)
 	c.RunsWrk, c.RunsWrkAgreeing = None, None
 	if len(agree) > 0 {
@@ -316,17 +400,25 @@ func deriveCondition(api, config string, runs []RunRow, pub Published) Condition
 		}
 		c.RunsWrk, c.RunsWrkAgreeing = Opt(len(agree)), Opt(n)
 	}
-	c.RequestsPerS, c.RequestsPerSCILow, c.RequestsPerSCIHigh = bundle.MeanCI(rps)
-	c.RequestsPerSOver = bundle.MeanOf(over)
-	c.LatencyP50Ms, c.LatencyP99Ms = bundle.MeanOf(p50), bundle.MeanOf(p99)
-	c.CPUAPICores, c.CPUAPIUsPerReq = bundle.MeanOf(cores), bundle.MeanOf(usPer)
-	c.GeneratorCPUCores = bundle.MeanOf(gen)
+	c.RequestsPerS, c.RequestsPerSCILow, c.RequestsPerSCIHigh = bundle.MeanCI(present(func(r RunRow) Opt { return r.RequestsPerS }))
+	c.RequestsPerSOver = bundle.MeanOf(present(func(r RunRow) Opt { return r.RequestsPerSOver }))
+	// A run without a response has no latency (a verified run has responses).
+	withLatency := func(of func(RunRow) Opt) func(RunRow) Opt {
+		return func(r RunRow) Opt {
+			return bundle.OptIf(r.LatencyP50Ms.Present() && r.LatencyP99Ms.Present(), float64(of(r)))
+		}
+	}
+	c.LatencyP50Ms = bundle.MeanOf(present(withLatency(func(r RunRow) Opt { return r.LatencyP50Ms })))
+	c.LatencyP99Ms = bundle.MeanOf(present(withLatency(func(r RunRow) Opt { return r.LatencyP99Ms })))
+	c.CPUAPICores = bundle.MeanOf(present(func(r RunRow) Opt { return r.APICPUCores }))
+	c.CPUAPIUsPerReq = bundle.MeanOf(present(func(r RunRow) Opt { return r.APICPUUsPerReq }))
+	c.GeneratorCPUCores = bundle.MeanOf(present(func(r RunRow) Opt { return r.GeneratorCores }))
 	// A figure of some runs only would not be the condition's.
 	c.CPUEngineCores, c.CPUEngineUsPerReq, c.OtherCPUCores = None, None, None
-	if len(engCores) == c.RunsVerified {
-		c.CPUEngineCores, c.CPUEngineUsPerReq = bundle.MeanOf(engCores), bundle.MeanOf(engUs)
+	if engine := present(func(r RunRow) Opt { return r.EngineCores }); len(engine) == c.RunsVerified {
+		c.CPUEngineCores, c.CPUEngineUsPerReq = bundle.MeanOf(engine), bundle.MeanOf(present(func(r RunRow) Opt { return r.EngineUsPerReq }))
 	}
-	if len(other) == c.RunsVerified {
+	if other := present(func(r RunRow) Opt { return r.OtherCores }); len(other) == c.RunsVerified {
 		c.OtherCPUCores = bundle.MeanOf(other)
 	}
 	c.LogLinesRead, c.LogLinesDropped = None, None

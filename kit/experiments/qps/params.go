@@ -35,10 +35,9 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 // order of the flags' usage.
 func (p Params) Check() error {
 	return experiment.FirstProblem(
-		func() error { return experiment.CheckRounds(p.Rounds) },
 		func() error {
 			if experiment.CheckList("api", p.APIs, APIs) != nil {
-				return usagef("--api %q: want node, go, python or all", strings.Join(p.APIs, ","))
+				return experiment.Usagef("--api %q: want node, go, python or all", strings.Join(p.APIs, ","))
 			}
 			return nil
 		},
@@ -46,13 +45,13 @@ func (p Params) Check() error {
 		func() error {
 			switch {
 			case p.Connections < 1 || p.Connections > experiment.MaxConnections:
-				return usagef("--connections %d: want 1 to %d", p.Connections, experiment.MaxConnections)
+				return experiment.Usagef("--connections %d: want 1 to %d", p.Connections, experiment.MaxConnections)
 			case p.Pipelining < 1 || p.Pipelining > experiment.MaxPipelining:
-				return usagef("--pipelining %d: want 1 to %d", p.Pipelining, experiment.MaxPipelining)
+				return experiment.Usagef("--pipelining %d: want 1 to %d", p.Pipelining, experiment.MaxPipelining)
 			case !(p.DurationS >= 0.5 && p.DurationS <= 3600):
-				return usagef("--duration %s: want 500ms to 1h", experiment.FormatSeconds(p.DurationS))
+				return experiment.Usagef("--duration %s: want 500ms to 1h", experiment.FormatSeconds(p.DurationS))
 			case !(p.WarmupS >= 0 && p.WarmupS <= 600):
-				return usagef("--warmup-time %s: want 0 to 10m", experiment.FormatSeconds(p.WarmupS))
+				return experiment.Usagef("--warmup-time %s: want 0 to 10m", experiment.FormatSeconds(p.WarmupS))
 			}
 			return nil
 		},
@@ -62,7 +61,7 @@ func (p Params) Check() error {
 		// turned off (settled); asked for, it is refused.
 		func() error {
 			if p.wrkGiven && p.Wrk && p.Pipelining > 1 {
-				return usagef("--wrk: wrk sends one request at a time per connection; with --pipelining %d it would not offer the kit's load (--wrk=false)", p.Pipelining)
+				return experiment.Usagef("--wrk: wrk sends one request at a time per connection; with --pipelining %d it would not offer the kit's load (--wrk=false)", p.Pipelining)
 			}
 			return nil
 		},
@@ -70,13 +69,8 @@ func (p Params) Check() error {
 	)
 }
 
-// settled are the parameters a plan of rounds records: p checked, and what follows
-// from its flags filled in.
-func (p Params) settled(rounds int) (Params, error) {
-	p.Rounds = rounds
-	if err := p.Check(); err != nil {
-		return p, err
-	}
+// settled are the parameters a plan records: what follows from its flags filled in.
+func (p Params) settled() Params {
 	p.APIs, p.Configs = slices.Clone(p.APIs), slices.Clone(p.Configs)
 	p.MaxRunTimeS = p.maxRunTimeS()
 	p.NonBlocking = experiment.IsNonBlocking(p.LogOpts)
@@ -86,7 +80,7 @@ func (p Params) settled(rounds int) (Params, error) {
 	if p.Wrk && p.Pipelining > 1 {
 		p.Wrk = false
 	}
-	return p, nil
+	return p
 }
 
 // maxRunTimeS is the longest a run may take, as the plan records it: its warm-up and
@@ -97,7 +91,7 @@ func (p Params) maxRunTimeS() float64 { return p.DurationS + p.WarmupS + 120 }
 // recorded (experiment.Settled): no flag sets it.
 func (p Params) CheckSettled() error {
 	if want := p.maxRunTimeS(); p.MaxRunTimeS != want {
-		return usagef("max_run_time_s %v: the plan records --duration + --warmup-time + 2m, %v s", p.MaxRunTimeS, want)
+		return experiment.Usagef("max_run_time_s %v: the plan records --duration + --warmup-time + 2m, %v s", p.MaxRunTimeS, want)
 	}
 	return nil
 }

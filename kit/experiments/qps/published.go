@@ -1,10 +1,6 @@
 package qps
 
 import (
-	"fmt"
-
-	"github.com/gocarina/gocsv"
-
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -29,19 +25,21 @@ func LoadPublished() (Published, error) {
 	if err != nil {
 		return Published{}, err
 	}
-	body, err := reference.FiguresCSV(Name)
-	if err != nil {
-		return Published{}, err
-	}
-	var rows []figure
-	if err := gocsv.UnmarshalBytes(body, &rows); err != nil {
-		return Published{}, fmt.Errorf("published figures of %s: %w", Name, err)
-	}
+	rows, err := reference.Rows[figure](Name)
 	p := Published{Source: setup.Source, RequestsPerS: map[string]float64{}}
 	for _, f := range rows {
 		if f.Metric == "requests_per_s_mean" {
 			p.RequestsPerS[f.Configuration] = f.Value
 		}
 	}
-	return p, nil
+	return p, err
+}
+
+// mustPublished are the published figures, which the kit embeds: a test reads them.
+func mustPublished() Published {
+	pub, err := LoadPublished()
+	if err != nil {
+		panic(err)
+	}
+	return pub
 }

@@ -79,6 +79,9 @@ func (f fakeRun) run(id string, round int) experiment.Run {
 	}
 	body, _ := json.Marshal(res)
 	pod.Result = body
+	// An ID as NewRunID gives the condition and round, its suffix from id.
+	sum := sha256.Sum256([]byte(id))
+	id = strings.ReplaceAll(Cond{NodeAPI, f.config}.String(), "/", "-") + fmt.Sprintf("-r%d-%x", round, sum[:3])
 	return experiment.Run{ID: id, Condition: Cond{NodeAPI, f.config}, Round: round, Position: 1,
 		Started: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), Wall: 8 * time.Second, Pod: pod}
 }
@@ -104,7 +107,7 @@ func fill(t *testing.T, p Params, runs ...experiment.Run) (*Bundle, *bundle.File
 		}
 	}
 	plan := NewPlan(p)
-	b := plan.QPS()
+	b := plan.QPS().Bundle
 	c := b.Common()
 	// Planned as reproduce plans it; the runs given may be fewer, as in a matrix stopped early.
 	c.SchemaVersion, c.Command, c.RunsPlanned = bundle.SchemaVersion, "reproduce", len(experiment.Rotate(plan.Conditions(), plan.Rounds()))
@@ -154,7 +157,7 @@ func withSums(files map[string][]byte) *bundle.Files {
 
 func mustVerify(t *testing.T, files *bundle.Files) {
 	t.Helper()
-	res := Experiment{}.Verify(files)
+	res := Experiment.Verify(files)
 	for _, p := range res.Problems {
 		t.Errorf("problem: %s", p)
 	}
@@ -176,7 +179,7 @@ func TestEveryLineBackVerifiesAndTheFiguresFollow(t *testing.T) {
 	if r.Requests != 3000 || r.RequestsPerS != 1000 || r.LogLinesWritten != 2*3050 || r.LogLinesRead != Opt(2*3050) || r.LogLinesDropped != 0 {
 		t.Errorf("run 1: requests %d rps %v written %d read %v dropped %v", r.Requests, r.RequestsPerS, r.LogLinesWritten, r.LogLinesRead, r.LogLinesDropped)
 	}
-	cf, none := b.Conditions[0], b.Conditions[1]
+	cf, none := ConditionsOf(b)[0], ConditionsOf(b)[1]
 	if cf.Config != ConsoleFile || cf.RequestsPerS != 1050 || none.RequestsPerS != 4500 {
 		t.Fatalf("conditions %+v %+v", cf, none)
 	}
@@ -211,8 +214,8 @@ func TestALostConsoleLineFailsABlockingRun(t *testing.T) {
 	if r.Verified || !strings.Contains(r.Failure, "console: differs: read 109 lines") {
 		t.Fatalf("verified %v, failure %q", r.Verified, r.Failure)
 	}
-	if b.Conditions[0].RunsVerified != 0 || b.Conditions[0].RequestsPerS.Present() {
-		t.Errorf("a failed run must not count: %+v", b.Conditions[0])
+	if ConditionsOf(b)[0].RunsVerified != 0 || ConditionsOf(b)[0].RequestsPerS.Present() {
+		t.Errorf("a failed run must not count: %+v", ConditionsOf(b)[0])
 	}
 }
 
@@ -240,8 +243,8 @@ func TestANonBlockingDropIsAFigure(t *testing.T) {
 	if !r.Verified || r.ConsoleVerified != "dropped 7" || r.LogLinesDropped != 7 || r.LogLinesRead != 103 {
 		t.Fatalf("verified %v console %q dropped %v read %v failure %q", r.Verified, r.ConsoleVerified, r.LogLinesDropped, r.LogLinesRead, r.Failure)
 	}
-	if b.Conditions[0].LogLinesDropped != 7 {
-		t.Errorf("condition dropped %v", b.Conditions[0].LogLinesDropped)
+	if ConditionsOf(b)[0].LogLinesDropped != 7 {
+		t.Errorf("condition dropped %v", ConditionsOf(b)[0].LogLinesDropped)
 	}
 }
 
@@ -287,13 +290,13 @@ func TestVerifyFindsEditedFigures(t *testing.T) {
 		files  *bundle.Files
 		column string
 	}{
-		"a series count": {edit(SeriesFile, "n1,2,400", "n1,2,401"), "requests"},
+		"a series count": {edit(SeriesFile, ",2,400\n", ",2,401\n"), "requests"},
 		"a condition":    {edit(ConditionsFile, ",400,", ",401,"), "requests_per_s"},
 		"a verdict":      {edit(RunsFile, ",equal,equal,true,", ",equal,equal,false,"), "verified"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			res := Experiment{}.Verify(tc.files)
+			res := Experiment.Verify(tc.files)
 			if res.OK() {
 				t.Fatal("an edited bundle verified")
 			}
@@ -308,7 +311,7 @@ func TestVerifyFindsEditedFigures(t *testing.T) {
 	}
 	flipped[RunsFile] = append([]byte(nil), flipped[RunsFile]...)
 	flipped[RunsFile][10] ^= 1
-	if res := (Experiment{}).Verify(&bundle.Files{Name: "x", Data: flipped}); res.OK() || !strings.Contains(fmt.Sprint(res.Problems), "SHA-256") {
+	if res := (Experiment).Verify(&bundle.Files{Name: "x", Data: flipped}); res.OK() || !strings.Contains(fmt.Sprint(res.Problems), "SHA-256") {
 		t.Errorf("a flipped byte: %v", res.Problems)
 	}
 }
@@ -323,7 +326,7 @@ func TestThePodAsksForTheLogStreamBack(t *testing.T) {
 		if api.Image != "sha256:node" || api.LogDriver != "json-file" || api.NanoCPUs != 1e9 || api.MemoryBytes != 512<<20 {
 			t.Errorf("%s: api container %+v", cond, api)
 		}
-		if want := hasConsole(cond.(Cond).Config); (len(spec.CollectLogs) == 1) != want {
+		if want := hasConsole(cond.(Cond)[1]); (len(spec.CollectLogs) == 1) != want {
 			t.Errorf("%s: collect logs %v", cond, spec.CollectLogs)
 		}
 		if spec.Conductor != "loadgen" || spec.Containers[1].Image != "sha256:load" {
@@ -381,7 +384,11 @@ func parse(t *testing.T, args ...string) (Params, error) {
 	if err := experiment.FlagSet(Name, p).Parse(args); err != nil {
 		return Params{}, experiment.Usagef("%v", err) // as the command line says it
 	}
-	return p.settled(3)
+	p.Rounds = 3
+	if err := p.Check(); err != nil {
+		return *p, err
+	}
+	return p.settled(), nil
 }
 
 func TestTheEngineCPUIsAHelperAndAFigure(t *testing.T) {
@@ -407,7 +414,7 @@ func TestTheEngineCPUIsAHelperAndAFigure(t *testing.T) {
 		withEngine(fakeRun{config: Console, lines: 2000, series: []int64{1000, 1000}}, "c", 0.6),
 		withEngine(fakeRun{config: NoLog, series: []int64{4000, 4000}}, "n", 0.02))
 	mustVerify(t, files)
-	c, n := b.Conditions[0], b.Conditions[1]
+	c, n := ConditionsOf(b)[0], ConditionsOf(b)[1]
 	if c.CPUEngineCores != 0.3 || c.CPUEngineUsPerReq != 300 || n.CPUEngineUsPerReq != 2.5 {
 		t.Errorf("engine: %v cores, %v us/req; none %v us/req", c.CPUEngineCores, c.CPUEngineUsPerReq, n.CPUEngineUsPerReq)
 	}
@@ -448,11 +455,12 @@ func TestALogDriverTheEngineRefusesIsBadInputBeforeTheMatrix(t *testing.T) {
 // TestARunWithoutResponsesHasNoLatency: the generator reports 0 ms when nothing
 // answered; the run's row holds no latency then, as fifo-stall's does, never 0.
 func TestARunWithoutResponsesHasNoLatency(t *testing.T) {
-	if mean, p50, p90, p99, max := latencies(0, 0, 0, 0, 0, 0); mean.Present() || p50.Present() || p90.Present() || p99.Present() || max.Present() {
-		t.Errorf("no response: %v %v %v %v %v", mean, p50, p90, p99, max)
+	p := testParams(NoLog)
+	if r, _ := record(fakeRun{config: NoLog}.run("n", 1), p); r.LatencyMeanMs.Present() || r.LatencyP50Ms.Present() || r.LatencyP90Ms.Present() || r.LatencyP99Ms.Present() || r.LatencyMaxMs.Present() {
+		t.Errorf("no response: %+v", r)
 	}
-	if _, p50, _, p99, _ := latencies(3, 1, 2, 3, 4, 5); p50 != 2 || p99 != 4 {
-		t.Errorf("responses: p50 %v p99 %v", p50, p99)
+	if r, _ := record(fakeRun{config: NoLog, series: []int64{3}}.run("n", 1), p); r.LatencyP50Ms != 2 || r.LatencyP99Ms != 5 {
+		t.Errorf("responses: p50 %v p99 %v", r.LatencyP50Ms, r.LatencyP99Ms)
 	}
 }
 
@@ -525,9 +533,9 @@ func TestAnEarlierKitsZeroForNoIntervalStillVerifies(t *testing.T) {
 			cells[i] = "0"
 		}
 	}
-	files = withSums(map[string][]byte{ManifestFile: files.Data[ManifestFile], RunsFile: []byte(header + "\n" + strings.Join(cells, ",") + "\n"),
-		SeriesFile: files.Data[SeriesFile], ConditionsFile: files.Data[ConditionsFile], DataPackageFile: files.Data[DataPackageFile]})
-	v := Experiment{}.Verify(files)
+	files = withSums(map[string][]byte{bundle.ManifestFile: files.Data[bundle.ManifestFile], RunsFile: []byte(header + "\n" + strings.Join(cells, ",") + "\n"),
+		SeriesFile: files.Data[SeriesFile], ConditionsFile: files.Data[ConditionsFile], bundle.DataPackageFile: files.Data[bundle.DataPackageFile]})
+	v := Experiment.Verify(files)
 	for _, p := range v.Problems {
 		t.Errorf("problem: %s", p)
 	}

@@ -2,47 +2,39 @@ package qps
 
 import (
 	"fmt"
-	"image/color"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
 )
 
-// Report draws several bundles on one page, on the same axes: a colour per bundle.
-func (Experiment) Report(w io.Writer, sources []experiment.Source, version string) error {
-	return writeReport(w, sources, version)
-}
-
-// drawn is one bundle as the drawings need it.
-type drawn struct {
-	label  string
-	colour color.RGBA
-	b      *Bundle
-	rows   []compare.Row // its figures, as compare and verify state them
-}
+// drawn is one bundle of a report: its label, colour and rows.
+type drawn = tabular.Drawn[*Params, RunRow]
 
 // cond finds the bundle's condition of a category (config, or api/config).
-func (d drawn) cond(cat string, multiAPI bool) *ConditionRow {
-	for i, c := range d.b.Conditions {
+func cond(d drawn, cat string, multiAPI bool) *ConditionRow {
+	for _, c := range ConditionsOf(d.Bundle) {
 		if catOf(c.API, c.Config, multiAPI) == cat {
-			return &d.b.Conditions[i]
+			return &c
 		}
 	}
 	return nil
 }
 
 // runs are the bundle's verified runs of a category.
-func (d drawn) runs(cat string, multiAPI bool) []RunRow {
+func runs(d drawn, cat string, multiAPI bool) []RunRow {
 	var out []RunRow
-	for _, r := range d.b.Runs {
+	for _, r := range d.Runs {
 		if r.Verified && catOf(r.API, r.Config, multiAPI) == cat {
 			out = append(out, r)
 		}
@@ -59,90 +51,42 @@ func catOf(api, config string, multiAPI bool) string {
 	return config
 }
 
-func writeReport(w io.Writer, sources []experiment.Source, version string) error {
-	pub, err := LoadPublished()
-	if err != nil {
-		return err
-	}
-	var bs []drawn
-	var page report.Bundles
+// drawings are the report's sections beyond the figures (which the kit draws, the
+// published figures as strokes): how each setup differs from the published one and its
+// runtimes, each run's seconds, the latency percentiles, wrk's agreement, and the
+// conditions and runs as tables.
+func drawings(bs []drawn) []report.Section {
 	multiAPI := false
-	for _, s := range sources {
-		b, err := bundleOf(s.Result)
-		if err != nil {
-			return err
-		}
-		bs = append(bs, drawn{label: s.Label, colour: page.Add(s.Label, s.Result, &b.M.Common, b.M.Parameters), b: b, rows: Rows(b, s.Result.Speed)})
-		multiAPI = multiAPI || len(b.M.Parameters.APIs) > 1
+	for _, d := range bs {
+		multiAPI = multiAPI || len(d.Params().APIs) > 1
 	}
 	var cats []string
 	for _, d := range bs {
-		for _, c := range d.b.Conditions {
+		for _, c := range ConditionsOf(d.Bundle) {
 			if k := catOf(c.API, c.Config, multiAPI); !slices.Contains(cats, k) {
 				cats = append(cats, k)
 			}
 		}
 	}
-
 	// Each note once, with the bundles it concerns.
 	var notes []string
 	who := map[string][]string{}
 	for _, d := range bs {
-		for _, n := range UnlikePublished(d.b.M.Parameters) {
+		for _, n := range UnlikePublished(*d.Params()) {
 			if who[n] == nil {
 				notes = append(notes, n)
 			}
-			who[n] = append(who[n], d.label)
+			who[n] = append(who[n], d.Label)
 		}
 	}
 	for i, n := range notes {
 		notes[i] = strings.Join(who[n], ", ") + ": " + n
 	}
-	p, err := page.Page(Name, version,
-		"Requests per second of an API that writes an access log to the console, a file, both or neither, under a closed-loop load. Published: "+pub.Source,
-		notes, versionsTable(bs))
-	if err != nil {
-		return err
-	}
-
-	rate := group(bs)
-	ratio := group(bs)
-	rate.Published, ratio.Published = make([]float64, len(cats)), make([]float64, len(cats))
-	for i, cat := range cats {
-		rate.Published[i], ratio.Published[i] = math.NaN(), math.NaN()
-		for j, d := range bs {
-			c := d.cond(cat, multiAPI)
-			if c == nil {
-				rate.Series[j].Values = append(rate.Series[j].Values, report.Absent)
-				ratio.Series[j].Values = append(ratio.Series[j].Values, report.Absent)
-				continue
-			}
-			rate.Series[j].Values = append(rate.Series[j].Values, report.Value{V: f(c.RequestsPerS), Lo: f(c.RequestsPerSCILow), Hi: f(c.RequestsPerSCIHigh)})
-			ratio.Series[j].Values = append(ratio.Series[j].Values, report.Value{V: f(c.RatioToConsoleFile), Lo: math.NaN(), Hi: math.NaN()})
-			if c.PublishedReqPerS.Present() {
-				rate.Published[i] = float64(c.PublishedReqPerS)
-			}
-			if c.PublishedRatio.Present() {
-				ratio.Published[i] = float64(c.PublishedRatio)
-			}
-		}
-	}
-	rateFig := report.Bars("Requests per second", "req/s", cats, rate, false)
-	p.Open("What does logging to the console and to a file cost, against no logging?", answer(bs), rateFig)
-	// The rates are the answer's chart; their section is the ratios, the fidelity check.
-	rateSec := report.Section{ID: "rate", Title: "Ratios to console+file",
-		Caption: "Each configuration's rate over console+file's, same API: the fidelity check, since the published API (Nest.js) is not this one. The rates themselves, the mean over verified runs of each run's requests per second (autocannon's figure: the mean of its per-second counts) with its 95% t-interval over runs, are the chart at the top. The dashed black strokes are the published figures."}
-	if ratio.Any() {
-		rateSec.Figures = []report.Figure{report.Bars("Ratio to console+file", "req/s over console+file's", cats, ratio, false)}
-	} else {
-		rateSec.Empty = "No bundle here ran console+file: there is no ratio to it to draw."
-	}
-	p.Sections = append(p.Sections, rateSec)
-
-	p.Sections = append(p.Sections, report.Section{ID: "series", Title: "Requests per second, second by second",
-		Caption: "Each run's responses completed in each second of its measured interval, a line per run" + perBundle(bs) + ": a slow first second or a run unlike the others shows here, and the mean above hides it.",
-		Figures: seriesPlots(bs, cats, multiAPI)})
-
+	out := []report.Section{{ID: "setup", Title: "Setup", Caption: "Published: " + mustPublished().Source + ". Unlike it: " + strings.Join(notes, "; ") + ".",
+		Tables: []report.Table{versionsTable(bs)}}}
+	out = append(out, report.Section{ID: "series", Title: "Requests per second, second by second",
+		Caption: "Each run's responses completed in each second of its measured interval, a line per run" + tabular.PerBundle(bs) + ": a slow first second or a run unlike the others shows here, and the mean hides it.",
+		Figures: tabular.SecondPlots(bs, cats, SeriesFile, "requests in the second", func(d drawn, cat string) []RunRow { return runs(d, cat, multiAPI) })})
 	var lat []report.Figure
 	for _, pc := range []struct {
 		name string
@@ -151,71 +95,24 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 		{"p99", func(r RunRow) float64 { return float64(r.LatencyP99Ms) }}, {"max", func(r RunRow) float64 { return float64(r.LatencyMaxMs) }}} {
 		lat = append(lat, report.Bars("Latency "+pc.name, pc.name+" latency (ms, log scale)", cats, runGroup(bs, cats, multiAPI, pc.of), true))
 	}
-	p.Sections = append(p.Sections, report.Section{ID: "latency", Title: "Latency percentiles",
+	out = append(out, report.Section{ID: "latency", Title: "Latency percentiles",
 		Caption: "Each percentile as the load generator measured it over a run's requests: the mean over verified runs (square) and the runs' range (whisker), on a log scale.",
 		Figures: lat})
-
-	p.Sections = append(p.Sections, report.Section{ID: "cpu", Title: "CPU per request",
-		Caption: "CPU time per request inside the API's container (its cgroup) and outside it (the engine: dockerd, containerd, the shims), over the measured interval: the mean over verified runs, the whisker the runs' range. The engine's is absent where it was not measured.",
-		Figures: []report.Figure{
-			report.Bars("API CPU per request", "µs per request", cats, runGroup(bs, cats, multiAPI, func(r RunRow) float64 { return f(r.APICPUUsPerReq) }), false),
-			report.Bars("Engine CPU per request", "µs per request", cats, runGroup(bs, cats, multiAPI, func(r RunRow) float64 { return f(r.EngineUsPerReq) }), false),
-		}})
-
-	p.Sections = append(p.Sections, wrkSection(bs, cats, multiAPI))
-	p.Sections = append(p.Sections, report.Section{ID: "conditions", Title: "Conditions",
-		Caption: "Every figure recomputed from the runs. ratio: to console+file, same API; cost/req: CPU per request over none's, inside the container + outside it; other cores: the host's busy CPU that neither the API, the generator nor the engine used; noisy: other cores over " + strconv.FormatFloat(NoisyOtherCores, 'g', -1, 64) + "; " + report.OtherCoresNote + ".",
+	out = append(out, wrkSection(bs, cats, multiAPI))
+	out = append(out, report.Section{ID: "conditions", Title: "Conditions",
+		Caption: "Every figure recomputed from the runs. ratio: to console+file, same API; cost/req: CPU per request over none's, inside the container + outside it; other cores: the host's busy CPU that neither the API, the generator nor the engine used; noisy: other cores over " + strconv.FormatFloat(experiment.NoisyOtherCores, 'g', -1, 64) + "; " + report.OtherCoresNote + ".",
 		Tables:  conditionTables(bs)})
-	p.Sections = append(p.Sections, report.Section{ID: "runs", Title: "Runs",
+	return append(out, report.Section{ID: "runs", Title: "Runs",
 		Caption: "Every run, failed ones too, with the checks of its logs: every line the API wrote read back from the engine's log driver and from the file.",
 		Tables:  runTables(bs)})
-	p.Sections = append(p.Sections, page.Images())
-	return report.Write(w, p)
 }
 
 func f(o Opt) float64 { return float64(o) }
 
-func perBundle(bs []drawn) string {
-	if len(bs) > 1 {
-		return ", a colour per bundle"
-	}
-	return ""
-}
-
-func group(bs []drawn) *report.Grouped {
-	g := &report.Grouped{}
-	for _, d := range bs {
-		g.Series = append(g.Series, report.Series{Name: d.label, Colour: d.colour})
-	}
-	return g
-}
-
 // runGroup is a figure of each run: the mean over a condition's verified runs, the
 // runs' range as its interval.
 func runGroup(bs []drawn, cats []string, multiAPI bool, of func(RunRow) float64) *report.Grouped {
-	g := group(bs)
-	for _, cat := range cats {
-		for j, d := range bs {
-			var vs []float64
-			for _, r := range d.runs(cat, multiAPI) {
-				vs = append(vs, of(r))
-			}
-			g.Series[j].Values = append(g.Series[j].Values, report.OverRuns(vs))
-		}
-	}
-	return g
-}
-
-// seriesPlots draw each run's per-second counts, a plot per condition.
-func seriesPlots(bs []drawn, cats []string, multiAPI bool) []report.Figure {
-	return report.PerSecondPlots(cats, "requests in the second", len(bs), func(i int, cat string) report.Traces {
-		d := bs[i]
-		t := report.Traces{Label: d.label, Colour: d.colour}
-		for _, r := range d.runs(cat, multiAPI) {
-			t.Runs = append(t.Runs, report.RoundTrace(d.b.Series, r.RunID, r.Round, func(s SeriesRow) (string, int, int64) { return s.RunID, s.Second, s.Requests }))
-		}
-		return t
-	})
+	return tabular.OverRuns(bs, cats, func(d drawn, cat string) []RunRow { return runs(d, cat, multiAPI) }, of)
 }
 
 // wrkSection is wrk's check of the kit's rate: the kit's rate over the interval over
@@ -224,12 +121,12 @@ func seriesPlots(bs []drawn, cats []string, multiAPI bool) []report.Figure {
 func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 	s := report.Section{ID: "wrk", Title: "wrk's agreement",
 		Caption: fmt.Sprintf("Debian's wrk loads the same API container from the same pod next to the kit's load (in every configuration since the kit alternates the two; after it, in none only, in earlier bundles), with the same connections and duration: the kit's rate over the interval divided by wrk's. They must agree within %g%%; the dashed lines bound that.", WrkTolerance*100)}
-	g := group(bs)
+	g := tabular.Grouped(bs)
 	g.Points = true
 	var wcats []string
 	for _, cat := range cats {
 		for _, d := range bs {
-			if c := d.cond(cat, multiAPI); c != nil && c.WrkAgreement.Present() && !slices.Contains(wcats, cat) {
+			if c := cond(d, cat, multiAPI); c != nil && c.WrkAgreement.Present() && !slices.Contains(wcats, cat) {
 				wcats = append(wcats, cat)
 			}
 		}
@@ -239,15 +136,15 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 	t := report.Table{Header: []string{"bundle", "condition", "runs with wrk", "kit req/s over the interval", "wrk req/s", "kit / wrk", "verdict"}, Text: 2}
 	for _, cat := range cats {
 		for j, d := range bs {
-			runs := d.runs(cat, multiAPI)
+			rs := runs(d, cat, multiAPI)
 			var ags []float64
-			for _, r := range runs {
+			for _, r := range rs {
 				if r.WrkAgreement.Present() {
 					ags = append(ags, float64(r.WrkAgreement))
 				}
 			}
 			v := report.Absent
-			c := d.cond(cat, multiAPI)
+			c := cond(d, cat, multiAPI)
 			if c != nil && c.WrkAgreement.Present() {
 				any = true
 				v.V = float64(c.WrkAgreement)
@@ -258,10 +155,10 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 				if !WrkAgrees(v.V) {
 					verdict = "NOT CONFIRMED"
 					s.Warnings = append(s.Warnings, fmt.Sprintf("NOT CONFIRMED: %s, %s/%s: the kit's closed-loop rate is %+.0f%% off wrk's on the same API, beyond the %g%% they must agree within; the kit's requests/s of this API are not vouched for.",
-						d.label, c.API, c.Config, (v.V-1)*100, WrkTolerance*100))
+						d.Label, c.API, c.Config, (v.V-1)*100, WrkTolerance*100))
 				}
-				t.Rows = append(t.Rows, []string{d.label, c.API + "/" + c.Config, fmt.Sprintf("%d of %d", len(ags), len(runs)),
-					num(c.RequestsPerSOver, 0), num(c.WrkRequestsPerS, 0), num(c.WrkAgreement, 3), verdict})
+				t.Rows = append(t.Rows, []string{d.Label, c.API + "/" + c.Config, fmt.Sprintf("%d of %d", len(ags), len(rs)),
+					c.RequestsPerSOver.Fixed(0), c.WrkRequestsPerS.Fixed(0), c.WrkAgreement.Fixed(3), verdict})
 			}
 			g.Series[j].Values = append(g.Series[j].Values, v)
 		}
@@ -297,13 +194,14 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 func versionsTable(bs []drawn) report.Table {
 	t := report.Table{Caption: "Each API's runtime and libraries.", Header: []string{"bundle", "api", "component", "version"}, Text: 4}
 	for _, d := range bs {
-		for _, api := range sortedKeys(d.b.M.Versions) {
-			for _, k := range sortedKeys(d.b.M.Versions[api]) {
-				t.Rows = append(t.Rows, []string{d.label, api, k, d.b.M.Versions[api][k]})
+		m := d.M.(*Manifest)
+		for _, api := range sortedKeys(m.Versions) {
+			for _, k := range sortedKeys(m.Versions[api]) {
+				t.Rows = append(t.Rows, []string{d.Label, api, k, m.Versions[api][k]})
 			}
 		}
-		for _, u := range d.b.M.Unmeasured {
-			t.Rows = append(t.Rows, []string{d.label, "", "not measured", u})
+		for _, u := range m.Unmeasured {
+			t.Rows = append(t.Rows, []string{d.Label, "", "not measured", u})
 		}
 	}
 	return t
@@ -321,14 +219,14 @@ func sortedKeys[V any](m map[string]V) []string {
 func conditionTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
-		t := report.Table{Caption: d.label, Text: 1, Header: []string{"condition", "runs ok (noisy)", "req/s", "95% interval", "ratio", "published req/s", "published ratio",
+		t := report.Table{Caption: d.Label, Text: 1, Header: []string{"condition", "runs ok (noisy)", "req/s", "95% interval", "ratio", "published req/s", "published ratio",
 			"p50 ms", "p99 ms", "lines written", "read", "dropped", "API cores", "engine cores", "other cores", "API µs/req", "engine µs/req", "cost/req µs in + out", "wrk req/s", "kit / wrk"}}
-		for _, c := range d.b.Conditions {
+		for _, c := range ConditionsOf(d.Bundle) {
 			t.Rows = append(t.Rows, []string{c.API + "/" + c.Config, fmt.Sprintf("%d/%d (%d)", c.RunsVerified, c.Runs, c.RunsNoisy),
-				num(c.RequestsPerS, 0), interval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), num(c.RatioToConsoleFile, 2), num(c.PublishedReqPerS, 0), num(c.PublishedRatio, 2),
-				num(c.LatencyP50Ms, 2), num(c.LatencyP99Ms, 2), strconv.FormatInt(c.LogLinesWritten, 10), num(c.LogLinesRead, 0), num(c.LogLinesDropped, 0),
-				num(c.CPUAPICores, 2), num(c.CPUEngineCores, 2), report.Clamped(f(c.OtherCPUCores), 2), num(c.CPUAPIUsPerReq, 1), num(c.CPUEngineUsPerReq, 1),
-				inOut(c.CostPerRequestAPIUs, c.CostPerRequestEngineUs), num(c.WrkRequestsPerS, 0), num(c.WrkAgreement, 3)})
+				c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToConsoleFile.Fixed(2), c.PublishedReqPerS.Fixed(0), c.PublishedRatio.Fixed(2),
+				c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), strconv.FormatInt(c.LogLinesWritten, 10), c.LogLinesRead.Fixed(0), c.LogLinesDropped.Fixed(0),
+				c.CPUAPICores.Fixed(2), c.CPUEngineCores.Fixed(2), report.Clamped(f(c.OtherCPUCores), 2), c.CPUAPIUsPerReq.Fixed(1), c.CPUEngineUsPerReq.Fixed(1),
+				inOut(c.CostPerRequestAPIUs, c.CostPerRequestEngineUs), c.WrkRequestsPerS.Fixed(0), c.WrkAgreement.Fixed(3)})
 		}
 		out = append(out, t)
 	}
@@ -338,8 +236,8 @@ func conditionTables(bs []drawn) []report.Table {
 func runTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
-		t := report.Table{Caption: d.label, Text: 5, Header: []string{"run", "condition", "verified", "console", "file", "round", "req/s", "p50 ms", "p99 ms", "API cores", "engine cores", "other cores", "wrk req/s", "kit / wrk"}}
-		for _, r := range d.b.Runs {
+		t := report.Table{Caption: d.Label, Text: 5, Header: []string{"run", "condition", "verified", "console", "file", "round", "req/s", "p50 ms", "p99 ms", "API cores", "engine cores", "other cores", "wrk req/s", "kit / wrk"}}
+		for _, r := range d.Runs {
 			verified := "yes"
 			if !r.Verified {
 				verified = "no: " + r.Failure
@@ -348,8 +246,8 @@ func runTables(bs []drawn) []report.Table {
 				verified += " (noisy host)"
 			}
 			t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Config, verified, r.ConsoleVerified, r.FileVerified, strconv.Itoa(r.Round), fmt.Sprintf("%.0f", r.RequestsPerS),
-				fmt.Sprintf("%.2f", r.LatencyP50Ms), fmt.Sprintf("%.2f", r.LatencyP99Ms), num(r.APICPUCores, 2), num(r.EngineCores, 2), report.Clamped(f(r.OtherCores), 2),
-				num(r.WrkRequestsPerS, 0), num(r.WrkAgreement, 3)})
+				fmt.Sprintf("%.2f", r.LatencyP50Ms), fmt.Sprintf("%.2f", r.LatencyP99Ms), r.APICPUCores.Fixed(2), r.EngineCores.Fixed(2), report.Clamped(f(r.OtherCores), 2),
+				r.WrkRequestsPerS.Fixed(0), r.WrkAgreement.Fixed(3)})
 		}
 		out = append(out, t)
 	}
@@ -359,17 +257,18 @@ func runTables(bs []drawn) []report.Table {
 // answer is the page's opening: for each bundle and API, what console and file logs
 // cost in requests per second and in the API's CPU per request, against none, each
 // figure as compare states it.
-func answer(bs []drawn) []string {
+func answer(bs []drawn) ([]string, int) {
 	var out []string
 	var marked []compare.Row
 	for _, d := range bs {
-		for _, api := range d.b.M.Parameters.APIs {
+		rows := Rows(d.Bundle)
+		for _, api := range d.Params().APIs {
 			who := api
 			if len(bs) > 1 {
-				who = api + " in " + d.label
+				who = api + " in " + d.Label
 			}
 			fig := func(metric, config string) (string, bool) {
-				r, ok := report.RowOf(d.rows, metric, compare.KV{Key: "api", Value: api}, compare.KV{Key: "config", Value: config})
+				r, ok := report.RowOf(rows, metric, compare.KV{Key: "api", Value: api}, compare.KV{Key: "config", Value: config})
 				if !ok {
 					return "", false
 				}
@@ -411,7 +310,7 @@ func answer(bs []drawn) []string {
 	} else {
 		out = append(out, "Every figure is the mean over runs with its 95% interval over runs.")
 	}
-	return out
+	return out, 0 // requests per second
 }
 
 // logsOf says a configuration in words.
@@ -425,4 +324,91 @@ func logsOf(config string) string {
 		return "file logs"
 	}
 	return config
+}
+
+// summary is every condition beside the published figures and ratios, and wrk's
+// verdict on each rate.
+func summary(b *Bundle, w io.Writer) error {
+	p, conds, pub := *b.Params(), ConditionsOf(b), mustPublished()
+	writeTable(w, conds)
+	fmt.Fprintf(w, "\npublished: %s\n", pub.Source)
+	fmt.Fprintf(w, "req/s: mean of the runs' autocannon figures (mean of per-second counts), [95%% t-interval over runs]; ratio: to console+file of the same API\n")
+	fmt.Fprintf(w, "cost/req: CPU per request over none's, inside the API's container + outside it (%s); other cores: the host's busy CPU that neither the API, the generator nor the engine used; noisy: other cores over %g\n", engineText(p.EngineKind), experiment.NoisyOtherCores)
+	for _, c := range conds {
+		if c.WrkRequestsPerS.Present() {
+			fmt.Fprintf(w, "wrk (Debian, same API container, %s, -c %d): %s/%s %.0f req/s; the kit's over the interval / wrk's %.3f [%s, %s], %s of %s runs within %g%% (runs.csv has every run's)\n",
+				wrkWhen(p), p.Connections, c.API, c.Config, float64(c.WrkRequestsPerS), orZero(c.WrkAgreement),
+				c.WrkAgreementCILow.Fixed(3), c.WrkAgreementCIHigh.Fixed(3), c.RunsWrkAgreeing.Fixed(0), c.RunsWrk.Fixed(0), WrkTolerance*100)
+			if !WrkAgrees(orZero(c.WrkAgreement)) {
+				fmt.Fprintf(w, "NOT CONFIRMED: %s's rates: the kit's closed-loop rate is %+.0f%% off wrk's on the same API, beyond the %g%% they must agree within; the kit's requests/s of this API are not vouched for\n",
+					c.API, (orZero(c.WrkAgreement)-1)*100, WrkTolerance*100)
+			}
+		}
+	}
+	for _, d := range UnlikePublished(p) {
+		fmt.Fprintf(w, "NOTE: %s\n", d)
+	}
+	return nil
+}
+
+// engineText names the engine processes counted outside the container.
+func engineText(kind string) string {
+	if what := contract.EngineProcessesOf(kind); what != "" {
+		return kind + ": " + what
+	}
+	if kind == "" {
+		return "the engine's processes, when measured"
+	}
+	return kind
+}
+
+// writeTable writes the conditions as an aligned table.
+func writeTable(w io.Writer, conds []ConditionRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "api\tconfig\truns ok (noisy)\treq/s\t95% interval\tratio\tpub req/s\tpub ratio\tp99 ms\tlines written\tread\tdropped\tapi cores\tengine cores\tother cores\tapi us/req\tengine us/req\tcost/req us in+out\t")
+	for _, c := range conds {
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d (%d)\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			c.API, c.Config, c.RunsVerified, c.Runs, c.RunsNoisy, c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh),
+			c.RatioToConsoleFile.Fixed(2), c.PublishedReqPerS.Fixed(0), c.PublishedRatio.Fixed(2), c.LatencyP99Ms.Fixed(2),
+			c.LogLinesWritten, c.LogLinesRead.Fixed(0), c.LogLinesDropped.Fixed(0), c.CPUAPICores.Fixed(2), c.CPUEngineCores.Fixed(2),
+			c.OtherCPUCores.Fixed(2), c.CPUAPIUsPerReq.Fixed(1), c.CPUEngineUsPerReq.Fixed(1),
+			inOut(c.CostPerRequestAPIUs, c.CostPerRequestEngineUs))
+	}
+	tw.Flush()
+}
+
+// inOut is a cost inside + outside the container.
+func inOut(in, out Opt) string {
+	if !out.Present() {
+		return in.Fixed(1) + " + -"
+	}
+	return fmt.Sprintf("%s + %s", in.Fixed(1), out.Fixed(1))
+}
+
+func orZero(o Opt) float64 {
+	if !o.Present() {
+		return 0
+	}
+	return float64(o)
+}
+
+// UnlikePublished lists where p departs from the published setup.
+func UnlikePublished(p Params) []string {
+	var d []string
+	if p.Connections != 10 || p.Pipelining != 1 || p.DurationS != 5 {
+		d = append(d, fmt.Sprintf("load -c %d -p %d -d %gs, published -c 10 -p 1 -d 5s", p.Connections, p.Pipelining, p.DurationS))
+	}
+	if p.Limits.APICPUs > 0 {
+		d = append(d, fmt.Sprintf("the API is limited to %g CPU (published: no limits, a developer's machine)", p.Limits.APICPUs))
+	}
+	d = append(d, "the published API is Nest.js on Express; this one is Express and morgan alone (Nest's layers are not in reach), so absolute rates differ; the ratios are the fidelity check")
+	return d
+}
+
+// wrkWhen says when a bundle's wrk ran against the kit's load.
+func wrkWhen(p Params) string {
+	if p.WrkOrder == WrkAlternate {
+		return "before the kit's load in odd runs, after it in even ones"
+	}
+	return "after the kit's load"
 }

@@ -18,7 +18,7 @@ func archived(t *testing.T, path string) *verify.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Experiment{}.Verify(files)
+	res := Experiment.Verify(files)
 	if !res.OK() {
 		t.Fatalf("%s does not verify: %s", path, res.Summary())
 	}
@@ -31,28 +31,29 @@ func archived(t *testing.T, path string) *verify.Result {
 // run's seconds, latency, CPU per request and wrk's verdict; parameters as a table.
 func TestTheReportDrawsWhatQPSReadersNeed(t *testing.T) {
 	final, wrk := archived(t, "2026-11-30-vm2/qps-final.tar.gz"), archived(t, "2026-11-30-vm2/qps-wrk.tar.gz")
-	one := reporttest.Render(t, Experiment{}, final)
+	one := reporttest.Render(t, Experiment, final)
 	for _, want := range []string{
-		"<h1>logbench report: qps: qps-final</h1>", "Requests per second</text>", "Ratio to console+file</text>",
+		"<h1>logbench report: qps: qps-final</h1>", ">requests per second</text>", "requests per second over console+file&#39;s, same API and round</text>",
 		"console+file: requests per second</text>", "none: requests per second</text>", "Latency p99</text>", "Latency max</text>",
-		"API CPU per request</text>", "Engine CPU per request</text>", "No bundle here ran wrk",
+		"API CPU per request</text>", "engine CPU per request (dockerd, containerd, shims)</text>", "No bundle here ran wrk",
 		"<th>limits.api_cpus</th>", `class="lb-published"`, `class="lb-whisker"`, "express",
 	} {
 		if !strings.Contains(one, want) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	for _, banned := range []string{"{APIs:", "<pre", "LogOpts:map"} {
+	for _, banned := range []string{"{APIs:", "<pre", "LogOpts:map", "median host speed (speed probe)</text>"} { // no speed probe: no chart of it
 		if strings.Contains(one, banned) {
 			t.Errorf("the page has %q", banned)
 		}
 	}
 	browsertest.SelfContained(t, one)
 
-	// Two bundles on the same axes: one rate plot, a colour each; wrk's disagreement named.
-	two := reporttest.Render(t, Experiment{}, final, wrk)
-	if n := strings.Count(two, "Requests per second</text>"); n != 1 {
-		t.Errorf("%d rate plots, want one for both bundles", n)
+	// Two bundles on the same axes: one rate plot (the answer's, and among the
+	// figures), a colour each; wrk's disagreement named.
+	two := reporttest.Render(t, Experiment, final, wrk)
+	if n := strings.Count(two, ">requests per second</text>"); n != 2 {
+		t.Errorf("%d rate plots, want one for both bundles, opening the page and among the figures", n)
 	}
 	for _, want := range []string{"<h1>logbench report: qps: qps-final, qps-wrk</h1>", "NOT CONFIRMED: qps-wrk, node/none", "The kit&#39;s rate over wrk&#39;s</text>",
 		`<th>qps-wrk</th><td>node/none</td>`, "qps-final, qps-wrk: the published API is Nest.js"} {
@@ -67,16 +68,16 @@ func TestTheReportRendersInABrowser(t *testing.T) {
 	final, wrk := archived(t, "2026-11-30-vm2/qps-final.tar.gz"), archived(t, "2026-11-30-vm2/qps-wrk.tar.gz")
 	// qps-go-none ran no logging only: no ratio to console+file to draw, and no empty
 	// panel for it.
-	goNone := reporttest.Render(t, Experiment{}, archived(t, "2026-12-02-vm/qps-go-none.tar.gz"))
-	if strings.Contains(goNone, "Ratio to console+file</text>") || !strings.Contains(goNone, "No bundle here ran console&#43;file") {
+	goNone := reporttest.Render(t, Experiment, archived(t, "2026-12-02-vm/qps-go-none.tar.gz"))
+	if strings.Contains(goNone, "over console+file&#39;s, same API and round</text>") || !strings.Contains(goNone, "No bundle here has a figure of requests per second over console&#43;file&#39;s") {
 		t.Error("a ratio panel without console+file runs")
 	}
-	for _, page := range []string{reporttest.Render(t, Experiment{}, final), reporttest.Render(t, Experiment{}, final, wrk), goNone} {
+	for _, page := range []string{reporttest.Render(t, Experiment, final), reporttest.Render(t, Experiment, final, wrk), goNone} {
 		for _, l := range browsertest.Check(t, page) {
 			if l.Whiskers == 0 || l.Legends != l.SVGs {
 				t.Errorf("%d whiskers; %d legends in %d plots", l.Whiskers, l.Legends, l.SVGs)
 			}
 		}
 	}
-	browsertest.Screenshot(t, reporttest.Render(t, Experiment{}, final, wrk), 800)
+	browsertest.Screenshot(t, reporttest.Render(t, Experiment, final, wrk), 800)
 }

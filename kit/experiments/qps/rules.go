@@ -3,10 +3,12 @@ package qps
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
-	"time"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -19,19 +21,49 @@ const (
 	RulePercentiles     = "percentiles-ordered" // p50 <= p90 <= p99 <= max
 )
 
-// rules checks every run against the rules, with its series.
-func (v *verifier) rules(b *Bundle, lines []int) {
+// rules holds a bundle that reads and whose derived columns and conditions are what
+// its runs give to what can happen at all: every run a condition of its parameters with
+// its seconds in order, then the rules below and the kit's physical ones; it counts and
+// describes the bundle, and names what weakens its figures.
+func rules(c *tabular.Check[*Params, RunRow]) {
 	seriesOf := map[string][]SeriesRow{}
-	for _, s := range b.Series {
+	for _, s := range tabular.Of[SeriesRow](c.Rows, SeriesFile) {
 		seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
 	}
-	p := b.M.Parameters
+	p, lines := *c.Params(), c.Lines[RunsFile]
+	requests := 0
+	for i, r := range c.Runs {
+		if !slices.Contains(p.APIs, r.API) || !slices.Contains(p.Configs, r.Config) {
+			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Msg: fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", r.API, r.Config)})
+		}
+		for j, s := range seriesOf[r.RunID] {
+			if s.Second != j {
+				c.Problem(verify.Problem{File: SeriesFile, Key: "run " + r.RunID, Column: "second", Have: strconv.Itoa(s.Second), Want: strconv.Itoa(j), Msg: "each run's seconds in order from 0"})
+				break
+			}
+		}
+		if r.Verified {
+			requests += int(r.Requests)
+			if r.HostNoisy {
+				c.Res.Counts.Noisy++
+			}
+		}
+	}
+	runRules(c, seriesOf)
+	physics(c)
+	c.Res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
+	weakened(c)
+}
+
+// runRules checks every run against the rules, with its series.
+func runRules(c *tabular.Check[*Params, RunRow], seriesOf map[string][]SeriesRow) {
+	p, lines := *c.Params(), c.Lines[RunsFile]
 	// Requests in flight when a count was taken: the API's reset comes as the measured
 	// interval begins while the load goes on, and its report after the load's end.
 	inFlight := int64(max(p.Connections, 1) * max(p.Pipelining, 1))
-	for i, r := range b.Runs {
+	for i, r := range c.Runs {
 		at := func(column, have, want, rule, msg string) {
-			v.problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
+			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
 		}
 		// The generator counts a response in the second it completed, and as 2xx or not:
 		// series.csv's counts and the status counts are one set of responses.
@@ -88,53 +120,33 @@ func (v *verifier) rules(b *Bundle, lines []int) {
 	}
 }
 
-// signedColumns are the columns that may be negative, by file: differences (what
-// remains of the host's busy CPU once the API, the generator and the engine are taken
-// out, their counters read at other moments; logging's cost against the none
-// condition, which noise may put below it) and the low ends of t-intervals, which reach
-// below 0 when runs spread widely.
-var signedColumns = map[string][]string{
-	RunsFile: {"other_cpu_cores"},
-	ConditionsFile: {"other_cpu_cores", "cost_per_request_us", "cost_per_request_api_us", "cost_per_request_engine_us",
-		"requests_per_s_ci_low", "wrk_agreement_ci_low"},
-}
-
-// physics holds the bundle to the kit's physical rules (verify.RuleTimes and the
-// others, kit/offline/verify/physics.go): times, CPU within its limits, the closed
-// loop's rate against its latencies (Little's law), wall time against its parts, no
-// negative quantity, and every column the manifest says was measured present. now is
-// the verifying host's clock.
-func (v *verifier) physics(b *Bundle, runLines, seriesLines, condLines []int, absent map[string]map[string]bool, now time.Time) {
-	units := DataPackage()
-	verify.NonNegative(v.res, RunsFile, runLines, b.Runs, func(r RunRow) string { return "run " + r.RunID }, verify.UnitsOf(units, RunsFile), signedColumns[RunsFile]...)
-	verify.NonNegative(v.res, SeriesFile, seriesLines, b.Series, func(s SeriesRow) string { return fmt.Sprintf("run %s, second %d", s.RunID, s.Second) }, verify.UnitsOf(units, SeriesFile))
-	verify.NonNegative(v.res, ConditionsFile, condLines, b.Conditions, func(c ConditionRow) string { return "condition " + c.API + "/" + c.Config },
-		verify.UnitsOf(units, ConditionsFile), signedColumns[ConditionsFile]...)
-	p := b.M.Parameters
+// physics holds the bundle to the kit's physical rules beyond those every tabular
+// bundle is held to (no negative quantity but the columns tagged signed, the runs'
+// times): CPU within its limits, the closed loop's rate against its latencies
+// (Little's law), wall time against its parts, and every column the manifest says was
+// measured present (kit/offline/verify/physics.go).
+func physics(c *tabular.Check[*Params, RunRow]) {
+	v, b, runLines, absent := c.Res, c.Bundle, c.Lines[RunsFile], c.Absent
+	p, m := *b.Params(), b.M.(*Manifest)
 	// A bundle whose manifest records the wrk check is no bundle of a kit before it.
 	if p.Wrk {
 		because := "the manifest's parameters.wrk says wrk loaded the API beside the kit"
-		verify.Measured(v.res, RunsFile, absent[RunsFile], columnsAddedBy(RunsFile, kitWrkCheck), because)
-		verify.Measured(v.res, ConditionsFile, absent[ConditionsFile], columnsAddedBy(ConditionsFile, kitWrkCheck), because)
+		verify.Measured(v, RunsFile, absent[RunsFile], columnsAddedBy(RunsFile, kitWrkCheck), because)
+		verify.Measured(v, ConditionsFile, absent[ConditionsFile], columnsAddedBy(ConditionsFile, kitWrkCheck), because)
 	}
 	if len(p.WrkConfigs) > 0 {
 		because := fmt.Sprintf("the manifest's parameters.wrk_configs says wrk ran in %d configurations", len(p.WrkConfigs))
-		verify.Measured(v.res, RunsFile, absent[RunsFile], columnsAddedBy(RunsFile, kitWrkEvery), because)
-		verify.Measured(v.res, ConditionsFile, absent[ConditionsFile], columnsAddedBy(ConditionsFile, kitWrkEvery), because)
+		verify.Measured(v, RunsFile, absent[RunsFile], columnsAddedBy(RunsFile, kitWrkEvery), because)
+		verify.Measured(v, ConditionsFile, absent[ConditionsFile], columnsAddedBy(ConditionsFile, kitWrkEvery), because)
 	}
-	spans := make([]verify.Span, len(b.Runs))
-	for i, r := range b.Runs {
-		spans[i] = verify.Span{File: RunsFile, Line: runLines[i], Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
-	}
-	verify.Times(v.res, &b.M.Common, spans, now)
 	for i, r := range b.Runs {
 		line, key := runLines[i], "run "+r.RunID
 		place := func(column string, breach *verify.Breach) {
 			if breach != nil {
-				v.problem(breach.Problem(RunsFile, line, key, column))
+				c.Problem(breach.Problem(RunsFile, line, key, column))
 			}
 		}
-		limit := verify.HostCPUs(b.M.Engine.CPUs, float64(r.HostCPUs)).Of
+		limit := verify.HostCPUs(m.Engine.CPUs, float64(r.HostCPUs)).Of
 		host, hostName := limit(0, "")
 		apiCores, apiLimit := limit(p.Limits.APICPUs, "api_cpus")
 		place("api_cpu_user_us", verify.CPUWithin(float64(r.APICPUUserUs+r.APICPUSystemUs)/1e6, float64(r.APIIntervalMs)/1e3, apiCores, apiLimit+" (api_cpu_user_us + api_cpu_system_us over api_interval_ms)"))
@@ -167,8 +179,9 @@ func (v *verifier) physics(b *Bundle, runLines, seriesLines, condLines []int, ab
 // columnsAddedBy are the columns of file the kit named added (addedLater).
 func columnsAddedBy(file, kit string) []string {
 	var out []string
-	for col, by := range addedLater[file] {
-		if by == kit {
+	for _, f := range bundle.FieldsOfType(map[string]reflect.Type{RunsFile: reflect.TypeFor[RunRow](), ConditionsFile: reflect.TypeFor[ConditionRow]()}[file]) {
+		if by, ok := addedLater[f.Column]; ok && by == kit {
+			col := f.Column
 			out = append(out, col)
 		}
 	}
@@ -181,4 +194,99 @@ func nanZero(f float64) float64 {
 		return 0
 	}
 	return f
+}
+
+// The kits that added columns, as addedLater names them.
+const (
+	kitWrkCheck = "the wrk check"
+	kitWrkEvery = "wrk checked every configuration"
+)
+
+// addedLater are the columns a bundle of an earlier kit lacks (in runs.csv and
+// conditions.csv alike), and what added them: the wrk check's, then its interval and
+// counts per condition.
+var addedLater = map[string]string{"wrk_requests": kitWrkCheck, "wrk_duration_s": kitWrkCheck, "wrk_requests_per_s": kitWrkCheck, "wrk_latency_p50_ms": kitWrkCheck,
+	"wrk_latency_p99_ms": kitWrkCheck, "wrk_errors": kitWrkCheck, "wrk_failure": kitWrkCheck, "wrk_agreement": kitWrkCheck,
+	"wrk_host_cpu_busy_pct": kitWrkEvery, "wrk_after_kit": kitWrkEvery,
+	"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery}
+
+// earlier reads what an earlier kit spelled otherwise as this kit spells it, and notes
+// it: a check spelled "-" (no such log) as the missing value it is; the derived figures
+// written 0 where they are undefined (bundle.EarlierZeros) as absent.
+func earlier(c *tabular.Check[*Params, RunRow], file string) {
+	n := 0
+	switch file {
+	case RunsFile:
+		for i := range c.Runs {
+			for _, check := range []*string{&c.Runs[i].ConsoleVerified, &c.Runs[i].FileVerified} {
+				if *check == "-" {
+					*check, n = "", n+1
+				}
+			}
+		}
+		if n > 0 {
+			c.Res.Notes = append(c.Res.Notes, verify.Problem{File: RunsFile, Column: "console_check, file_check",
+				Msg: fmt.Sprintf("%d checks spelled - by an earlier kit, read as missing (empty)", n)})
+		}
+	case SeriesFile:
+		seriesOf := map[string][]SeriesRow{}
+		for _, s := range tabular.Of[SeriesRow](c.Rows, SeriesFile) {
+			seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
+		}
+		for i := range c.Runs {
+			r, want := &c.Runs[i], DeriveRun(c.Runs[i], seriesOf[c.Runs[i].RunID], c.Params().NonBlocking)
+			n += bundle.EarlierZeros([2]*Opt{&r.RequestsPerS, &want.RequestsPerS}, [2]*Opt{&r.RequestsPerSStdev, &want.RequestsPerSStdev},
+				[2]*Opt{&r.RequestsPerSOver, &want.RequestsPerSOver}, [2]*Opt{&r.GeneratorCores, &want.GeneratorCores})
+		}
+		if n > 0 {
+			c.Res.Notes = append(c.Res.Notes, verify.Problem{File: RunsFile, Column: "requests_per_s, requests_per_s_stdev, requests_per_s_over_interval, generator_cpu_cores",
+				Msg: fmt.Sprintf("%d figures written 0 by an earlier kit where they are undefined (no measured interval, or no whole second), read as missing (empty)", n)})
+		}
+	}
+}
+
+// wideInterval is the half-width of a rate's 95% interval, as a share of the rate, past
+// which verify names the condition's rate as weakly determined.
+const wideInterval = 0.10
+
+// weakened names what weakens the figures of a bundle that verifies: noisy runs, rates
+// wrk does not confirm, a load generator that used its whole CPU, wide intervals.
+func weakened(c *tabular.Check[*Params, RunRow]) {
+	var noisy, busy, unconfirmed, noWrk int
+	for _, r := range c.Runs {
+		if !r.Verified {
+			continue
+		}
+		if r.HostNoisy {
+			noisy++
+		}
+		if r.GeneratorBusy {
+			busy++
+		}
+		switch a := float64(r.WrkAgreement); {
+		case math.IsNaN(a):
+			noWrk++
+		case !WrkAgrees(a):
+			unconfirmed++
+		}
+	}
+	w := &c.Res.Weakened
+	if noisy > 0 {
+		*w = append(*w, fmt.Sprintf("%d runs were measured on a noisy host", noisy))
+	}
+	if busy > 0 {
+		*w = append(*w, fmt.Sprintf("%d runs had a load generator using its whole CPU: their rate may be the generator's, not the API's", busy))
+	}
+	if unconfirmed > 0 {
+		*w = append(*w, fmt.Sprintf("%d runs' rates are NOT CONFIRMED by wrk (outside 1 ± %g)", unconfirmed, WrkTolerance))
+	}
+	if noWrk > 0 && noWrk < len(c.Runs) {
+		*w = append(*w, fmt.Sprintf("%d verified runs have no wrk figure to check their rate against", noWrk))
+	}
+	for _, k := range tabular.Of[ConditionRow](c.Derived, ConditionsFile) {
+		rate, lo, hi := float64(k.RequestsPerS), float64(k.RequestsPerSCILow), float64(k.RequestsPerSCIHigh)
+		if rate > 0 && (hi-lo)/2 > wideInterval*rate {
+			*w = append(*w, fmt.Sprintf("%s/%s: req/s %.0f has a 95%% interval [%.0f, %.0f], wider than ±%g%%", k.API, k.Config, rate, lo, hi, wideInterval*100))
+		}
+	}
 }

@@ -15,26 +15,27 @@ import (
 func forged(t *testing.T, edit func(b *Bundle)) []string {
 	t.Helper()
 	f := forgery.Open(t, filepath.Join("..", "..", "..", "results", "2026-11-30-vm2", "qps-final.tar.gz"))
-	res, b := verifyFiles(f)
+	res := Experiment.Verify(f)
+	b, _ := verify.OwnOf[Bundle](res, Name)
 	if !res.OK() {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
 	}
 	edit(b)
 	for i, r := range b.Runs {
 		var series []SeriesRow
-		for _, s := range b.Series {
+		for _, s := range seriesOf(b) {
 			if s.RunID == r.RunID {
 				series = append(series, s)
 			}
 		}
-		b.Runs[i] = DeriveRun(r, series, b.M.Parameters.NonBlocking)
+		b.Runs[i] = DeriveRun(r, series, b.Params().NonBlocking)
 	}
 	files, err := b.Files()
 	if err != nil {
 		t.Fatal(err)
 	}
 	forgery.Rewrite(f, files)
-	res, _ = verifyFiles(f)
+	res = Experiment.Verify(f)
 	var problems []string
 	for _, p := range res.Problems {
 		problems = append(problems, p.String())
@@ -49,9 +50,9 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 	// 100 responses more in one second: within what the run's connections and latencies
 	// allow (Little's law), so that the rule under test alone refuses it.
 	more := func(b *Bundle) {
-		for i, s := range b.Series {
+		for i, s := range seriesOf(b) {
 			if s.RunID == b.Runs[run].RunID {
-				b.Series[i].Requests += 100
+				seriesOf(b)[i].Requests += 100
 				return
 			}
 		}

@@ -1,20 +1,12 @@
 package qps
 
 import (
+	"slices"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
-
-// The bundle's files.
-const (
-	ManifestFile   = bundle.ManifestFile
-	RunsFile       = "runs.csv"
-	SeriesFile     = "series.csv"
-	ConditionsFile = "conditions.csv"
-	SumsFile       = bundle.SumsFile
-)
-
-// DataFiles are every file but SHA256SUMS, in archive order.
-var DataFiles = []string{ManifestFile, RunsFile, SeriesFile, ConditionsFile}
 
 // Opt is a figure that may be absent (an empty field).
 type Opt = bundle.Opt
@@ -32,6 +24,33 @@ type Manifest struct {
 	// Unmeasured names what this kit does not measure yet, so that an absent column is
 	// never mistaken for a zero.
 	Unmeasured []string `json:"unmeasured,omitempty"`
+}
+
+// Head, Params, SetParams and Rounds make it the tabular kit's manifest; the rounds are
+// among the parameters, as every qps bundle records them. Params reach back to it (a
+// plan's target and runs record the engine's and the APIs' facts there).
+func (m *Manifest) Head() *bundle.Common { return &m.Common }
+func (m *Manifest) Params() *Params      { m.Parameters.m = m; return &m.Parameters }
+func (m *Manifest) Rounds() *int         { return &m.Parameters.Rounds }
+
+// SetParams records a plan's parameters, settled: what follows from the flags filled
+// in, and what the plan leaves unmeasured said.
+func (m *Manifest) SetParams(p *Params) {
+	rounds := m.Parameters.Rounds
+	m.Parameters = p.settled()
+	m.Parameters.Rounds = rounds
+	if !p.EngineCPU {
+		m.Unmeasured = []string{"engine_cpu_cores: the engine's own CPU was not measured (--engine-cpu=false)"}
+	}
+	if pr := &m.Parameters; pr.Wrk {
+		pr.WrkCommand, pr.WrkConfigs, pr.WrkOrder = strings.Join(WrkArgs(*pr), " "), slices.Clone(pr.Configs), WrkAlternate
+	} else {
+		why := "--wrk=false"
+		if pr.Pipelining > 1 {
+			why = "--pipelining over 1, which wrk does not offer"
+		}
+		m.Unmeasured = append(m.Unmeasured, "wrk_requests_per_s: the kit's load was not checked against wrk ("+why+")")
+	}
 }
 
 // Params are the settings every run of the bundle shares.
@@ -73,11 +92,11 @@ type Params struct {
 	// wrkGiven says --wrk was given, which Check refuses beside --pipelining over 1
 	// where the default is turned off.
 	wrkGiven bool
+	// m is the manifest that records them; pods counts a plan's pods by condition, for
+	// the order of wrk's phase.
+	m    *Manifest
+	pods map[string]int
 }
-
-// Planned is the runs the parameters plan, every API x configuration once a round: what
-// reproduce sets runs_planned to, and verify holds a bundle's manifest to.
-func (p Params) Planned() int { return len(cross(p.APIs, p.Configs)) * p.Rounds }
 
 // Limits of the containers; a CPU limit of 0 is none, recorded as such.
 type Limits struct {
@@ -184,23 +203,23 @@ type RunRow struct {
 	RequestsPerSStdev Opt   `csv:"requests_per_s_stdev" unit:"req/s" doc:"Population standard deviation of the whole seconds' counts; missing when the interval has no whole second (0 in bundles written before, which verify reads as missing)."`                                      // population, whole seconds; absent without one
 	RequestsPerSOver  Opt   `csv:"requests_per_s_over_interval" unit:"req/s" doc:"requests over measured_s; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."`                                                                                 // absent without a measured interval
 	GeneratorCores    Opt   `csv:"generator_cpu_cores" unit:"cores" doc:"generator_cpu_s over measured_s: the generator's mean CPU; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."`                                                         // absent without a measured interval
-	GeneratorBusy     bool  `csv:"generator_saturated"`
+	GeneratorBusy     bool  `csv:"generator_saturated" doc:"true when generator_cpu_cores reached 0.9 of generator_cpu_limit_cores: the generator may have been the bottleneck, and the run is not data."`
 	APICPUCores       Opt   `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"(api_cpu_user_us + api_cpu_system_us) over api_interval_ms: the API's mean CPU; missing when api_interval_ms is missing or 0."`
 	APICPUUsPerReq    Opt   `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"(api_cpu_user_us + api_cpu_system_us) over api_requests; missing when api_requests is missing or 0."`
 	EngineCores       Opt   `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"engine_cpu_s over engine_interval_s: the engine's own CPU outside the container; missing when not measured."`
 	EngineUsPerReq    Opt   `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"engine_cpu_s over api_requests; missing when the engine was not measured or the API answered nothing."`
 	// OtherCores is the host's busy CPU that neither the API, the generator nor the
 	// engine used: other work on the host, the noise of the run.
-	OtherCores Opt `csv:"other_cpu_cores" unit:"cores" doc:"The host's busy CPU that neither the API, the generator nor the engine used: host_cpu_busy_pct / 100 x host_cpus - api_cpu_cores - generator_cpu_cores - engine_cpu_cores (the engine included here when not measured); missing without host_cpu_busy_pct, host_cpus, api_cpu_cores or generator_cpu_cores."`
-	// HostNoisy: OtherCores over NoisyOtherCores. The run is still data; the bundle says
+	OtherCores Opt `signed:"true" csv:"other_cpu_cores" unit:"cores" doc:"The host's busy CPU that neither the API, the generator nor the engine used: host_cpu_busy_pct / 100 x host_cpus - api_cpu_cores - generator_cpu_cores - engine_cpu_cores (the engine included here when not measured); missing without host_cpu_busy_pct, host_cpus, api_cpu_cores or generator_cpu_cores."`
+	// HostNoisy: OtherCores over experiment.NoisyOtherCores. The run is still data; the bundle says
 	// how many of a condition's runs were measured so.
-	HostNoisy       bool  `csv:"host_noisy"`
+	HostNoisy       bool  `csv:"host_noisy" doc:"true when other_cpu_cores is over 0.25: other work shared the host; the run is still data."`
 	LogLinesWritten int64 `csv:"log_lines_written" unit:"1" doc:"console_total_lines_written + file_total_lines_written: the lines every sink wrote since the API started."`                                                                    // every sink, since the API started
 	LogLinesRead    Opt   `csv:"log_lines_read" unit:"1" doc:"Lines read back from the sinks the configuration has (the engine's log stream, the log file); missing when one of them could not be read back (log driver none, a failed read)."` // absent when nothing could be read back
 	LogLinesDropped Opt   `csv:"log_lines_dropped" unit:"1" doc:"Console lines the logging driver dropped in non-blocking mode (written minus read); 0 otherwise; missing when log_lines_read is."`                                             // console lines the driver dropped (non-blocking)
 	// WrkAgreement is RequestsPerSOver over WrkRequestsPerS; past WrkTolerance the run
 	// is not data.
-	WrkAgreement    Opt    `csv:"wrk_agreement"`
+	WrkAgreement    Opt    `csv:"wrk_agreement" unit:"1" doc:"requests_per_s_over_interval over wrk_requests_per_s: the kit's rate against an independent instrument's on the same API; missing without wrk's figure. Outside 1 ± 0.05 the kit's rate is not confirmed by wrk (the run stays data; the summary says so)."`
 	ConsoleVerified string `csv:"console_check" doc:"The console log's check: equal (lines, bytes and SHA-256 as written), dropped N (non-blocking mode), differs: ..., or not read back (why); empty (missing) when the configuration has no console log (- in bundles written before the kit spelled missing as empty)."` // "equal", "dropped N", "not read (driver none)", what differs; "" without a console log
 	FileVerified    string `csv:"file_check" doc:"The log file's check: equal (whole file and from the reset's offset, as written), differs: ..., not read back, the date changed N times during the run; empty (missing) when the configuration has no log file (- in bundles written before the kit spelled missing as empty)."`
 	Verified        bool   `csv:"verified" doc:"true when the run is data: failure is empty."`
@@ -209,11 +228,7 @@ type RunRow struct {
 
 // SeriesRow is one second of one run's measured interval (series.csv): the responses
 // completed in it. The last second of an interval that is not whole is shorter.
-type SeriesRow struct {
-	RunID    string `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
-	Second   int    `csv:"second" unit:"s" doc:"The second of the measured interval, from 0."` // 0-based
-	Requests int64  `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in that second, whatever their status; the last second is shorter when measured_s is not whole."`
-}
+type SeriesRow = tabular.SecondRow
 
 // ConditionRow is one cell api x config (conditions.csv), pooling its verified runs.
 type ConditionRow struct {
@@ -225,7 +240,7 @@ type ConditionRow struct {
 	// Requests per second: the mean over the verified runs of each run's autocannon
 	// figure, and its 95% Student-t interval over runs (absent with fewer than 2).
 	RequestsPerS       Opt `csv:"requests_per_s" unit:"req/s" doc:"Mean over the verified runs of their requests_per_s; missing without verified runs."`
-	RequestsPerSCILow  Opt `csv:"requests_per_s_ci_low" unit:"req/s" doc:"Lower end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 verified runs."`
+	RequestsPerSCILow  Opt `signed:"true" csv:"requests_per_s_ci_low" unit:"req/s" doc:"Lower end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 verified runs."`
 	RequestsPerSCIHigh Opt `csv:"requests_per_s_ci_high" unit:"req/s" doc:"Upper end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 verified runs."`
 	RequestsPerSOver   Opt `csv:"requests_per_s_over_interval" unit:"req/s" doc:"Mean over the verified runs of their requests_per_s_over_interval (those that have it); missing when none has."`
 	// RatioToConsoleFile is this condition's requests/s over console+file's, same API.
@@ -245,10 +260,10 @@ type ConditionRow struct {
 	// The cost of logging per request: the CPU time per request over none's, same API,
 	// inside the container, outside it (the engine), and both (absent when the engine
 	// was not measured).
-	CostPerRequestUs       Opt `csv:"cost_per_request_us" unit:"us" doc:"The CPU logging costs a request, inside and outside the container: cost_per_request_api_us + cost_per_request_engine_us; missing when either is."`
-	CostPerRequestAPIUs    Opt `csv:"cost_per_request_api_us" unit:"us" doc:"api_cpu_us_per_request minus the same API's none condition's: the CPU logging costs a request inside the container; missing when either is missing."`
-	CostPerRequestEngineUs Opt `csv:"cost_per_request_engine_us" unit:"us" doc:"engine_cpu_us_per_request minus the same API's none condition's: the CPU logging costs a request in the engine; missing when either is missing."`
-	OtherCPUCores          Opt `csv:"other_cpu_cores" unit:"cores" doc:"Mean of the verified runs' other_cpu_cores; missing unless every verified run has it."`
+	CostPerRequestUs       Opt `signed:"true" csv:"cost_per_request_us" unit:"us" doc:"The CPU logging costs a request, inside and outside the container: cost_per_request_api_us + cost_per_request_engine_us; missing when either is."`
+	CostPerRequestAPIUs    Opt `signed:"true" csv:"cost_per_request_api_us" unit:"us" doc:"api_cpu_us_per_request minus the same API's none condition's: the CPU logging costs a request inside the container; missing when either is missing."`
+	CostPerRequestEngineUs Opt `signed:"true" csv:"cost_per_request_engine_us" unit:"us" doc:"engine_cpu_us_per_request minus the same API's none condition's: the CPU logging costs a request in the engine; missing when either is missing."`
+	OtherCPUCores          Opt `signed:"true" csv:"other_cpu_cores" unit:"cores" doc:"Mean of the verified runs' other_cpu_cores; missing unless every verified run has it."`
 	PublishedReqPerS       Opt `csv:"published_requests_per_s" unit:"req/s" doc:"The article's mean requests per second for this configuration (results/reference/qps/figures.csv); missing where it gives none."`
 	PublishedRatio         Opt `csv:"published_ratio_to_console_file" unit:"1" doc:"The article's requests per second for this configuration over its console+file figure; missing where it gives none."`
 	GeneratorCPUCores      Opt `csv:"generator_cpu_cores" unit:"cores" doc:"Mean of the verified runs' generator_cpu_cores (those that have it); missing when none has."`
@@ -257,8 +272,8 @@ type ConditionRow struct {
 	// 2), like requests_per_s's, and how many of them agree within WrkTolerance.
 	WrkRequestsPerS    Opt `csv:"wrk_requests_per_s" unit:"req/s" doc:"Mean of the verified runs' wrk_requests_per_s (those that have it); missing when none has (--wrk=false, or a configuration other than none in a bundle of an earlier kit)."`
 	WrkAgreement       Opt `csv:"wrk_agreement" unit:"1" doc:"Mean of the verified runs' wrk_agreement (those that have it); missing when none has. runs.csv has every run's, the failed ones too."`
-	WrkAgreementCILow  Opt `csv:"wrk_agreement_ci_low" unit:"1" doc:"Low end of wrk_agreement's 95% Student-t interval over those runs, as requests_per_s_ci_low's; missing with fewer than 2."`
+	WrkAgreementCILow  Opt `signed:"true" csv:"wrk_agreement_ci_low" unit:"1" doc:"Low end of wrk_agreement's 95% Student-t interval over those runs, as requests_per_s_ci_low's; missing with fewer than 2."`
 	WrkAgreementCIHigh Opt `csv:"wrk_agreement_ci_high" unit:"1" doc:"High end of wrk_agreement's 95% Student-t interval over those runs; missing with fewer than 2."`
 	RunsWrk            Opt `csv:"runs_wrk" unit:"1" doc:"Verified runs with a wrk_agreement; missing when none has."`
-	RunsWrkAgreeing    Opt `csv:"runs_wrk_agreeing"`
+	RunsWrkAgreeing    Opt `csv:"runs_wrk_agreeing" unit:"1" doc:"Of runs_wrk, those whose wrk_agreement is within 1 ± 0.05."`
 }

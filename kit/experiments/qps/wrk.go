@@ -1,15 +1,15 @@
 package qps
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
+	"time"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 )
 
 // The independent check of the kit's load generator: in every run of every
@@ -26,20 +26,6 @@ const WrkTolerance = 0.05
 
 // WrkAgrees says the kit's rate over wrk's, agreement, is within WrkTolerance.
 func WrkAgrees(agreement float64) bool { return math.Abs(agreement-1) <= WrkTolerance }
-
-// wrkScript is the wrk container's shell (dash, coreutils): it makes the FIFO the
-// conductor writes when its turn comes and blocks reading it (no CPU while the kit
-// measures), runs wrk, leaves its output and exit status on the shared volume, and
-// stays up until the pod is removed, since a container that ended would end the run.
-// $1 is how long to stay up; wrk's command line follows.
-const wrkScript = `d=` + contract.RunDir + `
-up="$1"; shift
-mkfifo "$d/` + contract.WrkStartFIFO + `" || exit 1
-read turn < "$d/` + contract.WrkStartFIFO + `"
-"$@" > "$d/` + contract.WrkOutput + `" 2>&1
-echo $? > "$d/` + contract.WrkExit + `.tmp"
-mv "$d/` + contract.WrkExit + `.tmp" "$d/` + contract.WrkExit + `"
-exec sleep "$up"`
 
 // WrkArgs is wrk's command line for p: one thread, p's connections, p's duration in
 // whole seconds (wrk takes no fraction; at least 1), latency percentiles, the API's
@@ -72,106 +58,61 @@ func wrkRuns(p Params, config string) bool {
 	return slices.Contains(p.WrkConfigs, config)
 }
 
-// WrkFigures are what ParseWrk reads from wrk's output.
-type WrkFigures struct {
-	Requests     int64   // "N requests in 5.00s"
-	DurationS    float64 // the time of that line
-	RequestsPerS float64 // "Requests/sec:"
-	LatencyP50Ms Opt     // the --latency distribution; absent without it
-	LatencyP99Ms Opt
-	// Errors are the socket errors (connect, read, write, timeout) and the non-2xx or
-	// 3xx responses wrk reports; 0 when it reports none.
-	Errors int64
-}
+// Where the run's log files go on the shared volume, and where the engine CPU helper
+// answers on the pod's loopback.
+const (
+	resultPath = contract.RunDir + "/result.json"
+	enginePort = 9003
+	logDir     = contract.RunDir + "/logs"
+)
 
-// ParseWrk reads wrk's (4.1) text output. Requests/sec and the requests line are
-// required; a line it does not know is skipped.
-func ParseWrk(out string) (WrkFigures, error) {
-	f := WrkFigures{LatencyP50Ms: None, LatencyP99Ms: None}
-	var haveRate, haveCount bool
-	inLatency := false
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		fields := strings.Fields(line)
-		switch {
-		case strings.HasPrefix(line, "Requests/sec:") && len(fields) == 2:
-			v, err := strconv.ParseFloat(fields[1], 64)
-			if err != nil {
-				return f, fmt.Errorf("wrk: %q: %v", line, err)
-			}
-			f.RequestsPerS, haveRate = v, true
-		case len(fields) >= 4 && fields[1] == "requests" && fields[2] == "in":
-			n, err := strconv.ParseInt(fields[0], 10, 64)
-			if err != nil {
-				return f, fmt.Errorf("wrk: %q: %v", line, err)
-			}
-			d, err := wrkTime(strings.TrimSuffix(fields[3], ","))
-			if err != nil {
-				return f, fmt.Errorf("wrk: %q: %v", line, err)
-			}
-			f.Requests, f.DurationS, haveCount = n, d, true
-		case line == "Latency Distribution":
-			inLatency = true
-		case inLatency && len(fields) == 2 && strings.HasSuffix(fields[0], "%"):
-			d, err := wrkTime(fields[1])
-			if err != nil {
-				return f, fmt.Errorf("wrk: %q: %v", line, err)
-			}
-			switch fields[0] {
-			case "50%":
-				f.LatencyP50Ms = Opt(d * 1e3)
-			case "99%":
-				f.LatencyP99Ms = Opt(d * 1e3)
-			}
-		case strings.HasPrefix(line, "Socket errors:"):
-			// "Socket errors: connect 0, read 0, write 0, timeout 0"
-			for i := 2; i+1 < len(fields); i += 2 {
-				n, err := strconv.ParseInt(strings.TrimSuffix(fields[i+1], ","), 10, 64)
-				if err != nil {
-					return f, fmt.Errorf("wrk: %q: %v", line, err)
-				}
-				f.Errors += n
-			}
-		case strings.HasPrefix(line, "Non-2xx or 3xx responses:") && len(fields) == 5:
-			n, err := strconv.ParseInt(fields[4], 10, 64)
-			if err != nil {
-				return f, fmt.Errorf("wrk: %q: %v", line, err)
-			}
-			f.Errors += n
-		default:
-			inLatency = inLatency && strings.HasSuffix(fields0(fields), "%")
+// pod is one run's containers: the API owns the network namespace and the load
+// generator (the conductor, last) joins it, with the engine CPU helper and wrk between;
+// the API's stdout goes through the chosen logging driver and is read back after the
+// run when its configuration writes to it.
+func pod(p *Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
+	api, config, l := c[0], c[1], p.Limits
+	load := contract.DefaultQPSLoadArgs()
+	load.Connections, load.Pipelining = p.Connections, p.Pipelining
+	load.Duration, load.Warmup = contract.Seconds(p.DurationS), contract.Seconds(p.WarmupS)
+	load.CPULimit, load.Result = l.LoadgenCPUs, resultPath
+	args, entry := []string{"-config", config, "-log-dir", logDir}, []string(nil)
+	switch api {
+	case GoAPI: // the Go API serves the configurations under -access-log (cmd/incontainer/api)
+		args[0] = "-access-log"
+	case PyAPI: // the Python image's qps module in place of its fifo-stall API
+		entry = []string{"/usr/bin/python3", "/app/logbench_qps.py"}
+	}
+	spec := experiment.PodSpec{RunID: experiment.VolumeSafe(runID), Conductor: "loadgen", MountPath: contract.RunDir, ResultPath: resultPath,
+		User: contract.User, PidsLimit: l.PidsLimit, NoFile: contract.NoFileFor(p.Connections),
+		Containers: []experiment.ContainerSpec{{Role: "api", Image: images[ImageOf(api)], NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
+			Entrypoint: entry, Cmd: args, LogDriver: p.LogDriver, LogOpts: p.LogOpts}}}
+	if p.EngineCPU {
+		// Started before the conductor, which asks it once the load begins.
+		serve := contract.DefaultQPSLoadArgs()
+		serve.EngineCPUServer, serve.EngineKind = fmt.Sprintf("127.0.0.1:%d", enginePort), p.EngineKind
+		spec.Containers = append(spec.Containers, experiment.ContainerSpec{Role: "enginecpu", Image: images["qpsload"], NanoCPUs: experiment.NanoCPUs(0.1),
+			MemoryBytes: 64 << 20, HostPIDs: true, Cmd: serve.Args()})
+		load.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", enginePort)
+	}
+	if wrkRuns(*p, config) {
+		// In the pod's network namespace like the generator: it waits on the volume for
+		// the conductor's signal, with the generator's limits, and outlives the run
+		// (max_run_time_s). A condition's odd pods run it before the kit's load, its
+		// even ones after.
+		spec.Containers = append(spec.Containers, experiment.ContainerSpec{Role: "wrk", Image: images["wrk"], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs),
+			MemoryBytes: l.LoadgenMemoryBytes, Entrypoint: []string{"/bin/sh", "-c", contract.WrkScript, "wrk-phase", strconv.Itoa(int(math.Ceil(p.MaxRunTimeS)))}, Cmd: WrkArgs(*p)})
+		load.WrkDir, load.WrkTimeout = contract.RunDir, time.Duration(wrkSeconds(p.DurationS)+60)*time.Second
+		if p.pods == nil {
+			p.pods = map[string]int{}
 		}
+		p.pods[c.String()]++
+		load.WrkAfter = p.pods[c.String()]%2 == 0
 	}
-	switch {
-	case !haveRate:
-		return f, errors.New("wrk: no Requests/sec line")
-	case !haveCount:
-		return f, errors.New("wrk: no \"N requests in T\" line")
+	spec.Containers = append(spec.Containers, experiment.ContainerSpec{Role: "loadgen", Image: images["qpsload"], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs),
+		MemoryBytes: l.LoadgenMemoryBytes, Cmd: load.Args()})
+	if hasConsole(config) && p.LogDriver != "none" {
+		spec.CollectLogs = []string{"api"}
 	}
-	return f, nil
-}
-
-func fields0(f []string) string {
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
-}
-
-// wrkTime reads wrk's times ("495.00us", "1.20ms", "5.00s", "1.00m", "2.00h") in seconds.
-func wrkTime(s string) (float64, error) {
-	for _, u := range []struct {
-		suffix string
-		s      float64
-	}{{"us", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"m", 60}, {"h", 3600}} {
-		if num, ok := strings.CutSuffix(s, u.suffix); ok {
-			v, err := strconv.ParseFloat(num, 64)
-			if err != nil {
-				return 0, fmt.Errorf("time %q", s)
-			}
-			return v * u.s, nil
-		}
-	}
-	return 0, fmt.Errorf("time %q: no unit", s)
+	return spec
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,35 +15,6 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
-
-// TestParseWrkReadsItsRealOutput reads wrk 4.1.0's output as Debian's package printed
-// it (testdata/wrk-python-http-server.txt: wrk -t1 -c 10 -d 2s --latency against
-// python3 -m http.server on loopback).
-func TestParseWrkReadsItsRealOutput(t *testing.T) {
-	body, err := os.ReadFile("testdata/wrk-python-http-server.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ParseWrk(string(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f.Requests != 518 || f.DurationS != 2.01 || f.RequestsPerS != 258.09 || f.Errors != 0 ||
-		float64(f.LatencyP50Ms) != 18.81 || float64(f.LatencyP99Ms) != 60.38 {
-		t.Errorf("parsed %+v", f)
-	}
-	// Errors and other units, as wrk prints them when it sees any.
-	more := strings.Replace(string(body), "Requests/sec:", "  Socket errors: connect 1, read 2, write 0, timeout 3\n  Non-2xx or 3xx responses: 4\nRequests/sec:", 1)
-	more = strings.Replace(more, "518 requests in 2.01s", "518 requests in 1.00m", 1)
-	if f, err := ParseWrk(more); err != nil || f.Errors != 10 || f.DurationS != 60 {
-		t.Errorf("with errors: %+v, %v", f, err)
-	}
-	for _, bad := range []string{"", strings.Replace(string(body), "Requests/sec:", "Req:", 1), strings.Replace(string(body), "requests in 2.01s", "requests in 2.01", 1)} {
-		if _, err := ParseWrk(bad); err == nil {
-			t.Errorf("no error for %q", bad)
-		}
-	}
-}
 
 // withWrk is run with the conductor's result carrying a wrk phase that printed out.
 func withWrk(t *testing.T, run experiment.Run, w *contract.WrkRun) experiment.Run {
@@ -92,7 +62,7 @@ func TestTheKitMustAgreeWithWrkWithinFivePercent(t *testing.T) {
 	for i, c := range cases {
 		run := withWrk(t, kit.run(fmt.Sprintf("n%d", i), i+1), c.wrk)
 		runs = append(runs, run)
-		r, _ := Record(run, p)
+		r, _ := record(run, p)
 		if r.Verified != c.ok || !strings.Contains(r.Failure, c.reason) {
 			t.Errorf("case %d: verified %v, failure %q; want %v, %q", i, r.Verified, r.Failure, c.ok, c.reason)
 		}
@@ -103,15 +73,15 @@ func TestTheKitMustAgreeWithWrkWithinFivePercent(t *testing.T) {
 	b, files := fill(t, p, runs...)
 	mustVerify(t, files)
 	// Four runs are data (two confirmed, two not); the condition's agreement is their mean.
-	if c := b.Conditions[0]; c.RunsVerified != 4 || !c.WrkRequestsPerS.Present() || !c.WrkAgreement.Present() || math.Abs(float64(c.WrkAgreement)-0.89) > 1e-3 {
+	if c := ConditionsOf(b)[0]; c.RunsVerified != 4 || !c.WrkRequestsPerS.Present() || !c.WrkAgreement.Present() || math.Abs(float64(c.WrkAgreement)-0.89) > 1e-3 {
 		t.Errorf("condition %+v", c)
 	}
 	var summary strings.Builder
 	if err := b.Summary(&summary); err != nil || !strings.Contains(summary.String(), "NOT CONFIRMED: node's rates") {
 		t.Errorf("the summary does not say the rate is not confirmed (%v):\n%s", err, summary.String())
 	}
-	if !b.M.Parameters.Wrk || !strings.Contains(b.M.Parameters.WrkCommand, "wrk -t1 -c 10 -d 3s --latency http://127.0.0.1:8080/") {
-		t.Errorf("manifest: wrk %v, %q", b.M.Parameters.Wrk, b.M.Parameters.WrkCommand)
+	if !b.Params().Wrk || !strings.Contains(b.Params().WrkCommand, "wrk -t1 -c 10 -d 3s --latency http://127.0.0.1:8080/") {
+		t.Errorf("manifest: wrk %v, %q", b.Params().Wrk, b.Params().WrkCommand)
 	}
 	// An edited wrk figure no longer gives the agreement written beside it.
 	edited := strings.Replace(string(files.Data[RunsFile]), "961.54", "900", 1)
@@ -120,7 +90,7 @@ func TestTheKitMustAgreeWithWrkWithinFivePercent(t *testing.T) {
 	}
 	files.Data[RunsFile] = []byte(edited)
 	delete(files.Data, SumsFile)
-	res := Experiment{}.Verify(withSums(files.Data))
+	res := Experiment.Verify(withSums(files.Data))
 	if res.OK() || !strings.Contains(fmt.Sprint(res.Problems), "wrk_agreement") {
 		t.Errorf("an edited wrk figure: %v", res.Problems)
 	}
@@ -215,7 +185,7 @@ func TestTheAgreementOfAConditionHasAnIntervalThatVerifyRecomputes(t *testing.T)
 	res.WrkHost = &contract.HostSample{CPUBusyPct: 42}
 	runs[0].Pod.Result, _ = json.Marshal(res)
 	// A run without its wrk phase fails: every configuration is checked.
-	r, _ := Record(withWrk(t, kit.run("c9", 9), nil), p)
+	r, _ := record(withWrk(t, kit.run("c9", 9), nil), p)
 	if r.Verified || !strings.Contains(r.Failure, "no wrk phase") {
 		t.Errorf("a console run without wrk: verified %v, %q", r.Verified, r.Failure)
 	}
@@ -224,7 +194,7 @@ func TestTheAgreementOfAConditionHasAnIntervalThatVerifyRecomputes(t *testing.T)
 	if r := b.Runs[0]; r.WrkHostBusyPct != 42 || b.Runs[1].WrkHostBusyPct.Present() {
 		t.Errorf("the host over wrk's phase: %v, %v", r.WrkHostBusyPct, b.Runs[1].WrkHostBusyPct)
 	}
-	c := b.Conditions[0]
+	c := ConditionsOf(b)[0]
 	var got []float64
 	for _, r := range b.Runs {
 		got = append(got, float64(r.WrkAgreement))
@@ -244,7 +214,7 @@ func TestTheAgreementOfAConditionHasAnIntervalThatVerifyRecomputes(t *testing.T)
 	}
 	files.Data[ConditionsFile] = []byte(edited)
 	delete(files.Data, SumsFile)
-	if res := (Experiment{}).Verify(withSums(files.Data)); res.OK() || !strings.Contains(fmt.Sprint(res.Problems), "wrk_agreement_ci_low") {
+	if res := (Experiment).Verify(withSums(files.Data)); res.OK() || !strings.Contains(fmt.Sprint(res.Problems), "wrk_agreement_ci_low") {
 		t.Errorf("an edited interval: %v", res.Problems)
 	}
 }
@@ -278,7 +248,7 @@ func TestWrkAfterTheKitsLoadIsInTheTotals(t *testing.T) {
 	res.APIAfterWrk = &after
 	res.FileAfterWrk = &contract.FileReadback{Path: res.File.Path, Whole: total, FromOffset: contract.CountStream(all[len(lines(5, 0)):])}
 	run.Pod.Result, _ = json.Marshal(res)
-	r, _ := Record(run, p)
+	r, _ := record(run, p)
 	if !r.Verified || !r.WrkAfterKit || r.ConsoleReadLines != 6005 || r.FileReadLines != 6005 || r.LogLinesWritten != 2*6005 {
 		t.Errorf("wrk after the kit: verified %v (%s), after %v, read %v console and %v file lines, %d written", r.Verified, r.Failure, r.WrkAfterKit, r.ConsoleReadLines, r.FileReadLines, r.LogLinesWritten)
 	}
@@ -286,7 +256,7 @@ func TestWrkAfterTheKitsLoadIsInTheTotals(t *testing.T) {
 	mustVerify(t, files)
 	before.WrkAfterKit = true
 	run.Pod.Result, _ = json.Marshal(before)
-	if r, _ := Record(run, p); r.Verified {
+	if r, _ := record(run, p); r.Verified {
 		t.Error("wrk's lines without the report after wrk: verified")
 	}
 }
@@ -317,13 +287,13 @@ func TestAResumedPlanRunsWrkInItsOrder(t *testing.T) {
 	if err := bundle.WriteFiles(dir, files.Data); err != nil {
 		t.Fatal(err)
 	}
-	resumed, err := Experiment{}.Resume(dir)
+	resumed, err := Experiment.Resume(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	imgs := map[string]string{"api-node": "api", "qpsload": "gen", "wrk": "wrk"}
 	for i, after := range []bool{false, true} {
-		spec := resumed.(*Plan).Pod(Cond{NodeAPI, Console}, fmt.Sprintf("r%d", i), imgs)
+		spec := resumed.Pod(Cond{NodeAPI, Console}, fmt.Sprintf("r%d", i), imgs)
 		gen := loadArgs(t, spec.Containers[len(spec.Containers)-1].Cmd)
 		if gen.WrkDir == "" || gen.WrkAfter != after {
 			t.Errorf("resumed pod %d: wrk in %q, after the kit's load %v, want %v", i+1, gen.WrkDir, gen.WrkAfter, after)

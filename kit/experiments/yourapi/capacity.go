@@ -4,21 +4,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/capacity"
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
-
-// StepsFile is a capacity search's steps (reproduce your-api --capacity).
-const StepsFile = "steps.csv"
 
 // The search's defaults.
 const (
@@ -127,7 +123,7 @@ func (p Params) checkCapacity() error {
 	if err := c.Rule().Valid(); err != nil {
 		return usagef("capacity: %v", err)
 	}
-	if p.Rounds != 1 {
+	if !f.on && p.Rounds != 1 {
 		return usagef("capacity: %d rounds; a search's steps are one run each, in one round", p.Rounds)
 	}
 	if len(c.Steps) > len(p.Configs)*c.MaxSteps {
@@ -180,60 +176,50 @@ func (f fractionValue) Set(s string) error {
 	return nil
 }
 
-// StepCond is a condition of a capacity search: one configuration's step at a rate.
-type StepCond struct {
-	Config  string
-	Step    int
-	RateRPS float64
+// stepName is how a run's step column, its condition and its ID name step n.
+func stepName(n int) string { return "step" + strconv.Itoa(n) }
+
+// stepOf is the step a run's step column names; ok false when it names none.
+func stepOf(name string) (n int, ok bool) {
+	digits, ok := strings.CutPrefix(name, "step")
+	n, err := strconv.Atoi(digits)
+	return n, ok && err == nil && n >= 1 && stepName(n) == name
 }
 
-func (s StepCond) String() string { return fmt.Sprintf("%s/step%d", s.Config, s.Step) }
-
-// configOf is the configuration a condition runs.
-func configOf(c experiment.Condition) string {
-	if s, ok := c.(StepCond); ok {
-		return s.Config
+// rateOf is the rate the plan offers in the condition c: its step's, in a search.
+func (p Params) rateOf(c tabular.Cell) float64 {
+	n, ok := stepOf(c[1])
+	if !ok {
+		return p.RateRPS
 	}
-	return c.String()
+	for _, s := range p.Capacity.Steps {
+		if s.Config == c[0] && s.Step == n {
+			return s.RateRPS
+		}
+	}
+	return 0
 }
 
-// CapacityPlan is a plan that searches each configuration's capacity: it starts with
+// searchPlan is a plan that searches each configuration's capacity: it starts with
 // every configuration's first step and grows by one step a configuration after each is
 // judged, until every search has ended.
-type CapacityPlan struct{ *Plan }
+type searchPlan struct{ plan }
 
-var _ experiment.Grower = CapacityPlan{}
-
-// planOf is the plan of a bundle: a search when its parameters say so.
-func planOf(p *Plan) experiment.Plan {
-	if p.bundle.M.Parameters.Capacity.On() {
-		return CapacityPlan{p}
-	}
-	return p
-}
-
-// Conditions are the steps planned so far.
-func (p CapacityPlan) Conditions() []experiment.Condition {
-	var out []experiment.Condition
-	for _, s := range p.bundle.M.Parameters.Capacity.Steps {
-		out = append(out, StepCond(s))
-	}
-	return out
-}
+var _ experiment.Grower = searchPlan{}
 
 // Rounds is one: each step is one run (redone while its sends are late, --retries).
-func (p CapacityPlan) Rounds() int { return 1 }
+func (p searchPlan) Rounds() int { return 1 }
 
 // SetRounds does nothing: a search grows by steps, not rounds.
-func (p CapacityPlan) SetRounds(int) {}
+func (p searchPlan) SetRounds(int) {}
 
 // Grow plans the next step of every configuration whose search goes on.
-func (p CapacityPlan) Grow() ([]experiment.Condition, error) {
-	b := p.bundle
-	c := &b.M.Parameters.Capacity
+func (p searchPlan) Grow() ([]experiment.Condition, error) {
+	pr := p.b.Params()
+	c := &pr.Capacity
 	var added []experiment.Condition
-	for _, name := range b.M.Parameters.ConfigNames() {
-		steps, pending := b.search(name)
+	for _, name := range pr.ConfigNames() {
+		steps, pending := search(p.b, name)
 		if pending {
 			return nil, fmt.Errorf("capacity: %s's step %d has no run to judge", name, len(steps)+1)
 		}
@@ -243,14 +229,14 @@ func (p CapacityPlan) Grow() ([]experiment.Condition, error) {
 		}
 		s := PlannedStep{Config: name, Step: len(steps) + 1, RateRPS: j.NextRPS}
 		c.Steps = append(c.Steps, s)
-		added = append(added, StepCond(s))
+		added = append(added, tabular.Cell{s.Config, stepName(s.Step)})
 	}
 	return added, nil
 }
 
 // MostRuns: every configuration's every step, each redone as often as it may be.
-func (p CapacityPlan) MostRuns() int {
-	pr := p.bundle.M.Parameters
+func (p searchPlan) MostRuns() int {
+	pr := p.b.Params()
 	return len(pr.Configs) * pr.Capacity.MaxSteps * (1 + pr.Retries)
 }
 
@@ -293,18 +279,17 @@ func DeriveStep(s StepRow, r RunRow, p Params) StepRow {
 	return s
 }
 
-// DeriveSteps judges every attempt from its run's row; an attempt whose run the
-// bundle lacks keeps its observed columns only.
-func DeriveSteps(steps []StepRow, runs []RunRow, p Params) []StepRow {
-	byID := map[string]RunRow{}
+// DeriveSteps are the steps of a search's runs, in the order of the runs: each
+// attempt's step and rate as the plan gave them, judged from its run's row.
+func DeriveSteps(runs []RunRow, p Params) []StepRow {
+	var out []StepRow
 	for _, r := range runs {
-		byID[r.RunID] = r
-	}
-	out := slices.Clone(steps)
-	for i, s := range out {
-		if r, ok := byID[s.RunID]; ok {
-			out[i] = DeriveStep(s, r, p)
+		n, ok := stepOf(r.Step)
+		if !ok {
+			continue
 		}
+		s := StepRow{Config: r.Config, Step: n, RateRPS: p.rateOf(tabular.Cell{r.Config, r.Step}), RunID: r.RunID}
+		out = append(out, DeriveStep(s, r, p))
 	}
 	return out
 }
@@ -321,9 +306,10 @@ func (s StepRow) outcome() capacity.Outcome {
 
 // search is a configuration's judged steps in order, each by its last attempt, and
 // whether a planned step is still without a run.
-func (b *Bundle) search(config string) (steps []capacity.Step, pending bool) {
-	judgedSteps := DeriveSteps(b.Steps, b.Runs, b.M.Parameters)
-	for _, ps := range b.M.Parameters.Capacity.Steps {
+func search(b *Bundle, config string) (steps []capacity.Step, pending bool) {
+	p := b.Params()
+	judgedSteps := DeriveSteps(b.Runs, *p)
+	for _, ps := range p.Capacity.Steps {
 		if ps.Config != config {
 			continue
 		}
@@ -341,27 +327,6 @@ func (b *Bundle) search(config string) (steps []capacity.Step, pending bool) {
 	return steps, false
 }
 
-// addStep keeps the step a run performed.
-func (b *Bundle) addStep(run experiment.Run) {
-	s, ok := run.Condition.(StepCond)
-	if !ok {
-		return
-	}
-	b.Steps = append(b.Steps, StepRow{Config: s.Config, Step: s.Step, RateRPS: s.RateRPS, RunID: run.ID})
-}
-
-// matches says whether row r is a run of cond.
-func (b *Bundle) matches(r RunRow, cond experiment.Condition) bool {
-	s, ok := cond.(StepCond)
-	if !ok {
-		return r.Config == cond.String()
-	}
-	if r.Config != s.Config {
-		return false
-	}
-	return slices.ContainsFunc(b.Steps, func(st StepRow) bool { return st.RunID == r.RunID && st.Step == s.Step })
-}
-
 // CapacityResult is one configuration's search as it ended.
 type CapacityResult struct {
 	Config string
@@ -370,11 +335,11 @@ type CapacityResult struct {
 }
 
 // Capacities are every configuration's searches, in the manifest's order.
-func (b *Bundle) Capacities() []CapacityResult {
-	c := b.M.Parameters.Capacity
+func Capacities(b *Bundle) []CapacityResult {
+	c := b.Params().Capacity
 	var out []CapacityResult
-	for _, name := range b.M.Parameters.ConfigNames() {
-		steps, _ := b.search(name)
+	for _, name := range b.Params().ConfigNames() {
+		steps, _ := search(b, name)
 		out = append(out, CapacityResult{Config: name, Result: c.Rule().Judge(steps), Steps: len(steps)})
 	}
 	return out
@@ -382,9 +347,9 @@ func (b *Bundle) Capacities() []CapacityResult {
 
 // CapacityLines are what the summary and verify say of the searches: each
 // configuration's capacity, and against the baseline's.
-func (b *Bundle) CapacityLines() []string {
-	p := b.M.Parameters
-	results := b.Capacities()
+func CapacityLines(b *Bundle) []string {
+	p := b.Params()
+	results := Capacities(b)
 	var base CapacityResult
 	for _, r := range results {
 		if r.Config == p.Baseline {
@@ -419,14 +384,15 @@ func exact(r capacity.Result) bool { return r.Stop == capacity.Resolved && r.Hel
 func pct(f float64) string { return strconv.FormatFloat(f*100, 'g', -1, 64) + "%" }
 
 // writeCapacity is the summary's part of a search: the steps, then the capacities.
-func (b *Bundle) writeCapacity(w io.Writer) {
-	if !b.M.Parameters.Capacity.On() {
+func writeCapacity(b *Bundle, w io.Writer) {
+	p := b.Params()
+	if !p.Capacity.On() {
 		return
 	}
 	fmt.Fprintf(w, "\ncapacity search: steps x%g from %g req/s until one fails, then bisection to %s; each step one run, judged by its last attempt\n",
-		b.M.Parameters.Capacity.Factor, b.M.Parameters.Capacity.StartRPS, pct(b.M.Parameters.Capacity.Resolution))
+		p.Capacity.Factor, p.Capacity.StartRPS, pct(p.Capacity.Resolution))
 	fmt.Fprintf(w, "%-12s %4s %8s %8s %8s %6s %9s %9s %7s  %s\n", "config", "step", "rate", "p50 ms", "p99 ms", "errors", "lag p99", "gen cores", "carried", "")
-	for _, s := range b.Steps {
+	for _, s := range DeriveSteps(b.Runs, *p) {
 		state := "failed"
 		switch {
 		case s.Superseded:
@@ -436,87 +402,21 @@ func (b *Bundle) writeCapacity(w io.Writer) {
 		case s.Held:
 			state = "held"
 		}
-		fmt.Fprintf(w, "%-12s %4d %8.0f %8s %8s %6d %9s %9s %7s  %s\n", s.Config, s.Step, s.RateRPS, num(s.P50Ms, 2), num(s.P99Ms, 2), s.Errors, num(s.SendLagP99Ms, 2), num(s.GeneratorCores, 2), num(s.CarriedRPS, 0), state)
+		fmt.Fprintf(w, "%-12s %4d %8.0f %8s %8s %6d %9s %9s %7s  %s\n", s.Config, s.Step, s.RateRPS, s.P50Ms.Fixed(2), s.P99Ms.Fixed(2), s.Errors, s.SendLagP99Ms.Fixed(2), s.GeneratorCores.Fixed(2), s.CarriedRPS.Fixed(0), state)
 	}
-	for _, line := range b.CapacityLines() {
+	for _, line := range CapacityLines(b) {
 		fmt.Fprintf(w, "CAPACITY %s\n", line)
 	}
 }
 
-var stepsTable = bundle.Table{File: StepsFile, Name: "steps", Row: reflect.TypeFor[StepRow](), Key: []string{"run_id"},
-	Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
-	Text: "A capacity search's steps (reproduce your-api --capacity): one row per attempt of each configuration's step, the rate offered and how the run went; " +
-		"held and generator_limited are derived from the run's row, and verify replays the search's rule from parameters.capacity over them."}
-
-// tablesOf are the bundle's tables, a search's steps with them.
-func tablesOf(search bool) []bundle.Table {
-	if search {
-		return append(slices.Clone(tables), stepsTable)
-	}
-	return tables
-}
-
-// dataFilesOf are the bundle's data files, a search's steps with them.
-func dataFilesOf(search bool) []string {
-	if search {
-		return append(slices.Clone(DataFiles), StepsFile)
-	}
-	return DataFiles
-}
-
-// dataPackageOf describes a bundle's files, a search's steps with them.
-func dataPackageOf(search bool) bundle.DataPackage {
-	if !search {
-		return DataPackage()
-	}
-	d := DataPackage()
-	withSteps := bundle.Describe("x", "", "", "", tablesOf(true), nil)
-	for _, r := range withSteps.Resources {
-		if r.Path == StepsFile {
-			d.Resources = append(d.Resources, r)
-		}
-	}
-	return d
-}
-
-// checkCapacity holds a bundle's steps to its runs and its search to the rule: each
-// attempt's judgement recomputed from its run's row, every run of the search a step's
-// and every step a run's, each configuration's steps the rule's from the start rate
-// (a forged capacity is refused), and a complete bundle's searches ended.
-func checkSearch(res *verify.Result, b *Bundle, stepLines []int) {
-	p := b.M.Parameters
+// checkSearch holds a search to its rule: each configuration's steps the rule's from
+// the start rate (a forged capacity is refused), and a complete bundle's searches
+// ended. Each run is a planned step's (rules), and steps.csv is derived from the runs.
+func checkSearch(res *verify.Result, b *Bundle) {
+	p := b.Params()
 	problem := res.Problem
-	want := DeriveSteps(b.Steps, b.Runs, p)
-	runs := map[string]RunRow{}
-	for _, r := range b.Runs {
-		runs[r.RunID] = r
-	}
-	seen := map[string]bool{}
-	for i, s := range b.Steps {
-		key := fmt.Sprintf("config %s, step %d", s.Config, s.Step)
-		r, ok := runs[s.RunID]
-		planned := slices.ContainsFunc(p.Capacity.Steps, func(ps PlannedStep) bool { return ps == PlannedStep{s.Config, s.Step, s.RateRPS} })
-		switch {
-		case !ok:
-			problem(verify.Problem{File: StepsFile, Line: stepLines[i], Key: key, Column: "run_id", Have: s.RunID, Msg: "no such run in " + RunsFile})
-			continue
-		case r.Config != s.Config:
-			problem(verify.Problem{File: StepsFile, Line: stepLines[i], Key: key, Column: "config", Have: s.Config, Want: r.Config, Msg: "the run's configuration"})
-		case !planned:
-			problem(verify.Problem{File: StepsFile, Line: stepLines[i], Key: key, Column: "rate_rps", Have: fmt.Sprint(s.RateRPS), Msg: "not a step the manifest's parameters.capacity.steps plan"})
-		}
-		seen[s.RunID] = true
-		verify.Differ(res, StepsFile, stepLines[i], key, s, want[i], "superseded", nil, "recomputed from the run's row in "+RunsFile)
-	}
-	for _, r := range b.Runs {
-		if !seen[r.RunID] {
-			problem(verify.Problem{File: RunsFile, Key: "run " + r.RunID, Msg: "a run of a capacity search that is no step's (" + StepsFile + ")"})
-		}
-	}
-	if !res.OK() {
-		return
-	}
-	complete := b.M.Complete && !b.M.Interrupted
+	m := b.M.Head()
+	complete := m.Complete && !m.Interrupted
 	rule := p.Capacity.Rule()
 	for _, name := range p.ConfigNames() {
 		var planned []PlannedStep
@@ -525,7 +425,7 @@ func checkSearch(res *verify.Result, b *Bundle, stepLines []int) {
 				planned = append(planned, ps)
 			}
 		}
-		steps, pending := b.search(name)
+		steps, pending := search(b, name)
 		for i, ps := range planned {
 			if ps.Step != i+1 {
 				problem(verify.Problem{File: ManifestFile, Column: "parameters.capacity.steps", Key: "config " + name, Have: strconv.Itoa(ps.Step), Want: strconv.Itoa(i + 1), Msg: "a configuration's steps are numbered from 1 in order"})
@@ -548,7 +448,7 @@ func checkSearch(res *verify.Result, b *Bundle, stepLines []int) {
 		}
 	}
 	if res.OK() {
-		res.Described = joinSentences(res.Described, "capacity: "+strings.Join(b.CapacityLines(), "; "))
+		res.Described = joinSentences(res.Described, "capacity: "+strings.Join(CapacityLines(b), "; "))
 	}
 }
 
@@ -559,37 +459,20 @@ func joinSentences(a, b string) string {
 	return a + "; " + b
 }
 
-// searchRows reads steps.csv: present exactly when the manifest is a search's.
-func searchRows(res *verify.Result, files *bundle.Files, b *Bundle, manifestOK, present bool) ([]int, bool) {
-	on := manifestOK && b.M.Parameters.Capacity.On()
-	switch {
-	case manifestOK && on && !present:
-		res.Problem(verify.Problem{File: StepsFile, Msg: "missing: the manifest's parameters are a capacity search"})
-		return nil, false
-	case manifestOK && !on && present:
-		res.Problem(verify.Problem{File: StepsFile, Msg: "a capacity search's steps, but the manifest's parameters are no search"})
-		return nil, false
-	case !present:
-		return nil, true
-	}
-	lines, ok, _ := verify.Rows(res, files.Data, StepsFile, &b.Steps, nil)
-	return lines, ok
-}
-
 // capacitySection is the report's part of the bundles that are searches: each
 // configuration's capacity against the baseline, then every step; ok false when none
 // is a search.
 func capacitySection(bs []drawn) (s report.Section, ok bool) {
 	for _, d := range bs {
-		p := d.b.M.Parameters
+		p := d.Params()
 		if !p.Capacity.On() {
 			continue
 		}
 		ok = true
-		s.Warnings = append(s.Warnings, prefixed(d.label, d.b.CapacityLines())...)
-		t := report.Table{Caption: d.label + ": steps", Text: 2,
+		s.Warnings = append(s.Warnings, prefixed(d.Label, CapacityLines(d.Bundle))...)
+		t := report.Table{Caption: d.Label + ": steps", Text: 2,
 			Header: []string{"config", "outcome", "step", "rate req/s", "p50 ms", "p99 ms", "errors", "carried req/s", "send lag p99 ms", "generator cores"}}
-		for _, st := range d.b.Steps {
+		for _, st := range DeriveSteps(d.Runs, *p) {
 			outcome := "failed"
 			switch {
 			case st.Superseded:
@@ -599,8 +482,8 @@ func capacitySection(bs []drawn) (s report.Section, ok bool) {
 			case st.Held:
 				outcome = "held"
 			}
-			t.Rows = append(t.Rows, []string{st.Config, outcome, strconv.Itoa(st.Step), capacity.Thousands(st.RateRPS), num(st.P50Ms, 2), num(st.P99Ms, 2),
-				strconv.FormatInt(st.Errors, 10), num(st.CarriedRPS, 0), num(st.SendLagP99Ms, 2), num(st.GeneratorCores, 2)})
+			t.Rows = append(t.Rows, []string{st.Config, outcome, strconv.Itoa(st.Step), capacity.Thousands(st.RateRPS), st.P50Ms.Fixed(2), st.P99Ms.Fixed(2),
+				strconv.FormatInt(st.Errors, 10), st.CarriedRPS.Fixed(0), st.SendLagP99Ms.Fixed(2), st.GeneratorCores.Fixed(2)})
 		}
 		s.Tables = append(s.Tables, t)
 	}

@@ -47,7 +47,7 @@ const ServiceKey = "service"
 // marked, and its lines per request too when a run's lines moved. With within, every
 // row also names the service (ServiceKey), the same in all of them.
 func Rows(b *Bundle, within bool) []compare.Row {
-	p := b.M.Parameters
+	p := b.Params()
 	names := []string{p.Baseline}
 	for _, n := range p.ConfigNames() {
 		if n != p.Baseline {
@@ -61,7 +61,7 @@ func Rows(b *Bundle, within bool) []compare.Row {
 			cond = append([]compare.KV{{Key: ServiceKey, Value: p.Image}}, cond...)
 		}
 		var marks, lineMarks []string
-		for _, c := range b.Conditions {
+		for _, c := range DeriveConditions(b.Runs, *p) {
 			if c.Config != config {
 				continue
 			}
@@ -98,20 +98,18 @@ func Rows(b *Bundle, within bool) []compare.Row {
 // legend says what each metric rests on.
 var legend = []string{
 	"your-api: every figure is one value per run, over the runs that count (verified, trusted and not redone): requests/s as autocannon reports it (the mean of the run's whole seconds), latency the run's own percentile, CPU over the measured interval per response. cpu_us_per_request is inside the container (its processes) + in the engine (dockerd, containerd, the shims).",
-	fmt.Sprintf("your-api marks: noisy runs, a configuration with runs during which other work on the host took over %g cores; lines per request moved, a configuration with a run whose lines per request left its median (runs.csv, column mark).", NoisyOtherCores),
+	fmt.Sprintf("your-api marks: noisy runs, a configuration with runs during which other work on the host took over %g cores; lines per request moved, a configuration with a run whose lines per request left its median (runs.csv, column mark).", experiment.NoisyOtherCores),
 	"your-api: " + Counted + ".",
 }
 
 // Reference is what one bundle is compared against.
-func (Experiment) Reference() string { return "the bundle's baseline configuration" }
-
-var _ experiment.WithinComparer = Experiment{}
+func (yourAPI) Reference() string { return "the bundle's baseline configuration" }
 
 // Compare sets your-api bundles side by side through the kit's comparison engine, the
 // first the baseline, configuration by configuration. One bundle alone is compared
 // within itself: each configuration a column, set against the baseline configuration
 // its manifest names.
-func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
+func (yourAPI) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
 	if opt.Published {
 		return usagef("--published: your-api has no published figures; a bundle's reference is its own baseline configuration (logbench compare BUNDLE sets the others against it)")
 	}
@@ -122,15 +120,15 @@ func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt 
 			if err != nil {
 				return compare.Side{}, err
 			}
-			if within && !hasPooled(b, b.M.Parameters.Baseline) {
-				return compare.Side{}, fmt.Errorf("%s: the baseline configuration %s has no run that counts (verified, trusted, not redone): there is nothing to set the others against", s.Label, b.M.Parameters.Baseline)
+			if within && !hasPooled(b, b.Params().Baseline) {
+				return compare.Side{}, fmt.Errorf("%s: the baseline configuration %s has no run that counts (verified, trusted, not redone): there is nothing to set the others against", s.Label, b.Params().Baseline)
 			}
-			return compare.Side{Rows: Rows(b, within), Common: &b.M.Common, Manifest: b.M, Host: []compare.KV{{Key: "image", Value: b.M.Parameters.Image}}}, nil
+			return compare.Side{Rows: Rows(b, within), Common: b.M.Head(), Manifest: b.M, Host: []compare.KV{{Key: "image", Value: b.Params().Image}}}, nil
 		}}
 	if within {
 		if b, err := bundleOf(sources[0].Result); err == nil {
 			c.Legend = append(append([]string(nil), legend...), fmt.Sprintf("%s alone: each configuration is a column of its own, [config=NAME], set against the baseline configuration %s; the runs of every configuration were taken in the same rounds on the same host.",
-				sources[0].Label, b.M.Parameters.Baseline))
+				sources[0].Label, b.Params().Baseline))
 		}
 		if len(opt.Match) == 0 {
 			opt.Match = []string{ServiceKey}
@@ -149,11 +147,11 @@ func hasPooled(b *Bundle, config string) bool {
 	return false
 }
 
-// Figures are the bundle's figures (Rows), for verify, report and compare alike.
-func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) {
-	b, err := bundleOf(res)
-	if err != nil {
-		return nil, err
+// bundleOf is the your-api bundle a verification read.
+func bundleOf(res *verify.Result) (*Bundle, error) {
+	b, ok := res.Own.(*Bundle)
+	if !ok {
+		return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, Name)
 	}
-	return Rows(b, false), nil
+	return b, nil
 }

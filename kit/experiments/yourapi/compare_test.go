@@ -16,12 +16,12 @@ const stdlibBundle = "../../../results/2026-12-01-vm/your-api-stdlib.tar.gz"
 // One bundle alone is compared within itself, in every format: each configuration a
 // column, set against the baseline configuration the manifest names.
 func TestCompareOneArchivedBundleWithinItself(t *testing.T) {
-	stdlib := comparetest.Archived(t, Experiment{}, "your-api-stdlib", stdlibBundle)
-	warn := comparetest.EveryFormat(t, Experiment{}, "stdlib", []experiment.Source{stdlib}, false)
+	stdlib := comparetest.Archived(t, Experiment, "your-api-stdlib", stdlibBundle)
+	warn := comparetest.EveryFormat(t, Experiment, "stdlib", []experiment.Source{stdlib}, false)
 	comparetest.Golden(t, "archived-stdlib.warnings.txt", warn)
 
 	var text bytes.Buffer
-	if err := (Experiment{}).Compare(&text, &bytes.Buffer{}, []experiment.Source{stdlib}, experiment.CompareOptions{Format: "text", Wide: true}); err != nil {
+	if err := (Experiment).Compare(&text, &bytes.Buffer{}, []experiment.Source{stdlib}, experiment.CompareOptions{Format: "text", Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	comparetest.Golden(t, "archived-stdlib.wide.txt", text.Bytes())
@@ -36,9 +36,9 @@ func TestCompareOneArchivedBundleWithinItself(t *testing.T) {
 // The JSON names the experiment, its one source, and each row's configuration; the
 // baseline column is the baseline configuration's.
 func TestCompareJSONNamesTheExperimentAndTheConfigurations(t *testing.T) {
-	stdlib := comparetest.Archived(t, Experiment{}, "your-api-stdlib", stdlibBundle)
+	stdlib := comparetest.Archived(t, Experiment, "your-api-stdlib", stdlibBundle)
 	var out bytes.Buffer
-	if err := (Experiment{}).Compare(&out, &bytes.Buffer{}, []experiment.Source{stdlib}, experiment.CompareOptions{Format: "json"}); err != nil {
+	if err := (Experiment).Compare(&out, &bytes.Buffer{}, []experiment.Source{stdlib}, experiment.CompareOptions{Format: "json"}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -74,9 +74,9 @@ func TestCompareJSONNamesTheExperimentAndTheConfigurations(t *testing.T) {
 
 // There is nothing published to compare with: one line, a usage error.
 func TestComparePublishedIsAUsageError(t *testing.T) {
-	stdlib := comparetest.Archived(t, Experiment{}, "your-api-stdlib", stdlibBundle)
+	stdlib := comparetest.Archived(t, Experiment, "your-api-stdlib", stdlibBundle)
 	var out bytes.Buffer
-	err := Experiment{}.Compare(&out, &bytes.Buffer{}, []experiment.Source{stdlib}, experiment.CompareOptions{Published: true, Format: "text"})
+	err := Experiment.Compare(&out, &bytes.Buffer{}, []experiment.Source{stdlib}, experiment.CompareOptions{Published: true, Format: "text"})
 	var u experiment.UsageError
 	if !errors.As(err, &u) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "baseline configuration") || out.Len() != 0 {
 		t.Errorf("%v (%T), wrote %d bytes", err, err, out.Len())
@@ -86,11 +86,11 @@ func TestComparePublishedIsAUsageError(t *testing.T) {
 // Two bundles are set side by side configuration by configuration, as before: the same
 // bundle twice changes nothing.
 func TestCompareTwoBundlesConfigurationByConfiguration(t *testing.T) {
-	a := comparetest.Archived(t, Experiment{}, "a", stdlibBundle)
+	a := comparetest.Archived(t, Experiment, "a", stdlibBundle)
 	b := a
 	b.Label = "b"
 	var out bytes.Buffer
-	if err := (Experiment{}).Compare(&out, &bytes.Buffer{}, []experiment.Source{a, b}, experiment.CompareOptions{Format: "text"}); err != nil {
+	if err := (Experiment).Compare(&out, &bytes.Buffer{}, []experiment.Source{a, b}, experiment.CompareOptions{Format: "text"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"config   a", "b vs a: 0 of 3 conditions changed", "\nconsole  7810?"} {

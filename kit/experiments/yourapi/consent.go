@@ -29,17 +29,15 @@ func (h Hardening) flags() []string {
 	return out
 }
 
-var _ experiment.Consenter = (*Plan)(nil)
-
 // ConsentFlags are the flags --resume takes: the relaxing ones.
-func (p *Plan) ConsentFlags() []string { return relaxingFlags }
+func (p plan) ConsentFlags() []string { return relaxingFlags }
 
 // Consent holds a resumed bundle's hardening to the command line's: every relaxation
 // the bundle recorded must be asked for again, and none it did not, or the resume is
 // refused in one line naming the flags. A bundle's hardening that no command line makes
 // (another user, a capability named oddly, a record that does not follow from its
 // fields) is refused too. The plan then runs with the command line's hardening.
-func (p *Plan) Consent(asked experiment.Params) error {
+func (p plan) Consent(asked experiment.Params) error {
 	ps, err := experiment.Own[*Params](asked)
 	if err != nil {
 		return err
@@ -47,14 +45,14 @@ func (p *Plan) Consent(asked experiment.Params) error {
 	given := ps.Hardening
 	given.CapAdd = slices.Clone(given.CapAdd)
 	given.Relaxed = given.relaxed()
-	recorded := p.bundle.M.Parameters.Hardening
+	recorded := p.b.Params().Hardening
 	if recorded.CapDrop != "ALL" || (recorded.User != User && recorded.User != "") || !slices.Equal(recorded.Relaxed, recorded.relaxed()) ||
 		slices.ContainsFunc(recorded.CapAdd, func(c string) bool { return !capName.MatchString(c) || c == "ALL" }) {
 		return usagef("the bundle's hardening (user %q, cap_drop %q, cap_add %v, relaxed %v) is not one the kit's flags make: the kit does not resume it", recorded.User, recorded.CapDrop, recorded.CapAdd, recorded.Relaxed)
 	}
 	need, have := recorded.flags(), given.flags()
 	if slices.Equal(slices.Sorted(slices.Values(need)), slices.Sorted(slices.Values(have))) {
-		p.bundle.M.Parameters.Hardening = given
+		p.b.Params().Hardening = given
 		return nil
 	}
 	var missing, extra []string

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -16,7 +17,7 @@ import (
 // one run, and returns its folder.
 func partialBundle(t *testing.T, imageID string, args ...string) string {
 	t.Helper()
-	p, err := Experiment{}.Plan(flags(t, append([]string{"--image", "theirs:1", "--port", "80", "--config", "none:LOG=none", "--config", "one:LOG=one"}, args...)...), 2)
+	p, err := Experiment.Plan(flags(t, append([]string{"--image", "theirs:1", "--port", "80", "--config", "none:LOG=none", "--config", "one:LOG=one"}, args...)...), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,13 +46,13 @@ func partialBundle(t *testing.T, imageID string, args ...string) string {
 func TestResumeNeverRelaxesTheHardeningOnABundlesWord(t *testing.T) {
 	relaxing := []string{"--writable-root", "--cap-add", "NET_ADMIN", "--cap-add", "net_raw", "--new-privileges"}
 	dir := partialBundle(t, "sha256:feed", relaxing...)
-	consent := func(args ...string) (*Plan, error) {
+	consent := func(args ...string) (plan, error) {
 		t.Helper()
-		p, err := Experiment{}.Resume(dir)
+		p, err := Experiment.Resume(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p.(*Plan), p.(experiment.Consenter).Consent(flags(t, args...))
+		return p.(plan), p.(experiment.Consenter).Consent(flags(t, args...))
 	}
 	for _, tc := range []struct {
 		args []string
@@ -73,7 +74,7 @@ func TestResumeNeverRelaxesTheHardeningOnABundlesWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := p.Pod(Cond("one"), "one-r1-abc", map[string]string{LoadImage: "sha256:load"}).Containers[0]
+	api := p.Pod(tabular.Cell{"one", ""}, "one-r1-abc", map[string]string{LoadImage: "sha256:load"}).Containers[0]
 	if r := api.Relax; r == nil || !r.WritableRoot || !r.NewPrivileges || r.ImageUser || strings.Join(r.CapAdd, ",") != "NET_RAW,NET_ADMIN" {
 		t.Errorf("relax %+v", api.Relax)
 	}
@@ -85,7 +86,7 @@ func TestResumeNeverRelaxesTheHardeningOnABundlesWord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if api := p.Pod(Cond("one"), "one-r1-abc", nil).Containers[0]; api.Relax != nil {
+	if api := p.Pod(tabular.Cell{"one", ""}, "one-r1-abc", nil).Containers[0]; api.Relax != nil {
 		t.Errorf("relaxed: %+v", api.Relax)
 	}
 	if _, err := consent("--cap-add", "SYS_ADMIN"); err == nil || !strings.Contains(err.Error(), "--cap-add SYS_ADMIN: the bundle ran its service without it; resume with the bundle's hardening (no relaxing flag)") {
@@ -105,8 +106,8 @@ func TestResumeRefusesAHardeningNoFlagsMake(t *testing.T) {
 		"a relaxation unlisted":  func(h *Hardening) { h.ReadOnlyRoot = false },
 		"a listed one not taken": func(h *Hardening) { h.Relaxed = []string{"writable root file system (--writable-root)"} },
 	} {
-		p := NewPlan(Params{Hardening: Hardening{ReadOnlyRoot: true, User: User, CapDrop: "ALL", NoNewPrivileges: true}})
-		forge(&p.bundle.M.Parameters.Hardening)
+		p := plan{b: &Bundle{M: &Manifest{Parameters: Params{Hardening: Hardening{ReadOnlyRoot: true, User: User, CapDrop: "ALL", NoNewPrivileges: true}}}}}
+		forge(&p.b.Params().Hardening)
 		err := p.Consent(flags(t))
 		if err == nil || !strings.Contains(err.Error(), "is not one the kit's flags make") {
 			t.Errorf("%s: %v", name, err)
@@ -118,11 +119,11 @@ func TestResumeRefusesAHardeningNoFlagsMake(t *testing.T) {
 // engine could be any image.
 func TestResumeNeedsTheImageIDTheBundleRan(t *testing.T) {
 	dir := partialBundle(t, "")
-	if _, err := (Experiment{}).Resume(dir); err == nil || !strings.Contains(err.Error(), "records no image ID for theirs:1") {
+	if _, err := (Experiment).Resume(dir); err == nil || !strings.Contains(err.Error(), "records no image ID for theirs:1") {
 		t.Fatalf("%v", err)
 	}
 	dir = partialBundle(t, "sha256:feed")
-	p, err := Experiment{}.Resume(dir)
+	p, err := Experiment.Resume(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

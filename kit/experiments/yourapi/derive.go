@@ -18,12 +18,8 @@ import (
 // figure by far less over the thousands of requests of a run.
 func LinesTolerance(median float64) float64 { return 0.05 + 0.01*math.Abs(median) }
 
-// NoisyOtherCores is the busy CPU of the host, beyond the service, the generator and
-// the engine, over which a run is marked noisy (as in the qps experiment).
-const NoisyOtherCores = 0.25
-
 // DeriveRun fills one run's derived columns from its observed ones and its series;
-// Mark, which sets the run against the others, is DeriveRuns'.
+// Mark, which sets the run against the others, is markRuns'.
 func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 	counts := make([]float64, len(series))
 	r.Requests = 0
@@ -80,7 +76,7 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 	r.OtherCores, r.HostNoisy = None, false
 	if r.HostBusyPct.Present() && r.HostCPUs.Present() && r.HostCPUs > 0 && measured && r.MeasuredS > 0 {
 		r.OtherCores = Opt(float64(r.HostBusyPct)/100*float64(r.HostCPUs) - float64(r.APICores) - float64(r.EngineCores) - r.GeneratorCPUS/r.MeasuredS)
-		r.HostNoisy = float64(r.OtherCores) > NoisyOtherCores
+		r.HostNoisy = float64(r.OtherCores) > experiment.NoisyOtherCores
 	}
 	// A run that sent nothing has no send lag, and no lag to distrust it for.
 	r.Trusted = r.Load != contract.LoadOpen || !r.SendLagP99Ms.Present() || float64(r.SendLagP99Ms) <= p.MaxSendLagP99Ms
@@ -105,19 +101,11 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 // pooled says whether a run counts in its configuration's figures.
 func pooled(r RunRow) bool { return r.Verified && r.Trusted && !r.Superseded }
 
-// DeriveRuns derives every run and marks, within each configuration, a run whose lines
-// per request are off the configuration's median, and in non-blocking mode a run whose
-// console holds fewer lines per request than the configuration's fullest run (lines
-// the driver dropped).
-func DeriveRuns(runs []RunRow, series []SeriesRow, p Params) []RunRow {
-	seriesOf := map[string][]SeriesRow{}
-	for _, s := range series {
-		seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
-	}
-	out := make([]RunRow, len(runs))
-	for i, r := range runs {
-		out[i] = DeriveRun(r, seriesOf[r.RunID], p)
-	}
+// markRuns marks, within each configuration, a run whose lines per request are off
+// the configuration's median, and in non-blocking mode a run whose console holds fewer
+// lines per request than the configuration's fullest run (lines the driver dropped):
+// each run's own columns derived (DeriveRun), its mark sets it against the others.
+func markRuns(p *Params, out []RunRow) {
 	for _, config := range p.ConfigNames() {
 		var lpr, console []float64
 		for _, r := range out {
@@ -128,6 +116,11 @@ func DeriveRuns(runs []RunRow, series []SeriesRow, p Params) []RunRow {
 				if r.ConsolePerReq.Present() {
 					console = append(console, float64(r.ConsolePerReq))
 				}
+			}
+		}
+		for i := range out {
+			if out[i].Config == config {
+				out[i].Mark = ""
 			}
 		}
 		if len(lpr) < 2 {
@@ -152,7 +145,6 @@ func DeriveRuns(runs []RunRow, series []SeriesRow, p Params) []RunRow {
 			r.Mark = experiment.JoinFailures(marks...)
 		}
 	}
-	return out
 }
 
 func medianOf(v []float64) float64 {

@@ -76,9 +76,9 @@ var (
 // Check refuses parameters no plan of your-api can have, flag or manifest alike, in
 // the order of the flags' usage.
 func (p Params) Check() error {
+	p = p.shaped()
 	open := p.Load == contract.LoadOpen
 	return experiment.FirstProblem(
-		func() error { return experiment.CheckRounds(p.Rounds) },
 		func() error {
 			switch {
 			case strings.TrimSpace(p.Image) == "":
@@ -203,20 +203,14 @@ func (p Params) checkCommands() error {
 	return nil
 }
 
-// settled are the parameters a plan of rounds records: p checked, and what follows
-// from its flags filled in (the baseline, the commands, the other load shape's fields
-// zero, the relaxed hardening named).
-func (p Params) settled(rounds int) (Params, error) {
+// settle is the parameters a plan of rounds records, p checked: what follows from its
+// flags filled in (the baseline, the commands, the other load shape's fields zero, the
+// relaxed hardening named, how CPU is measured).
+func (p Params) settle(rounds int) Params {
+	p = p.shaped()
 	p.Rounds = rounds
 	if p.capacity.on {
-		// A search offers fixed rates: the open load, each step one run.
 		p.Rounds = 1
-		if !p.capacity.givenLoad {
-			p.Load = contract.LoadOpen
-		}
-	}
-	if err := p.Check(); err != nil {
-		return p, err
 	}
 	p.Image = strings.TrimSpace(p.Image)
 	if p.LogFile != "" {
@@ -242,7 +236,17 @@ func (p Params) settled(rounds int) (Params, error) {
 	p.NonBlocking = experiment.IsNonBlocking(p.LogOpts)
 	p.Hardening.CapAdd = slices.Clone(p.Hardening.CapAdd)
 	p.Hardening.Relaxed = p.Hardening.relaxed()
-	return p, nil
+	p.CPUHow = CPUHow
+	return p
+}
+
+// shaped is p with the load --capacity implies unless --load is given: a search offers
+// fixed rates, the open load, each step one run.
+func (p Params) shaped() Params {
+	if p.capacity.on && !p.capacity.givenLoad {
+		p.Load = contract.LoadOpen
+	}
+	return p
 }
 
 // maxRunTimeS is the longest a run may take, as the plan records it: the wait for the

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 )
 
 // Where the kit's containers mount the run's volume, and the uid:gid they run as.
@@ -29,56 +31,56 @@ const CPUHow = "a helper container of the qpsload image in the host's PID namesp
 	"and of the processes whose /proc/<pid>/cgroup names the service's container (inside: their user + system time, those present at the second sample; " +
 	"a process that ended in between is not counted)"
 
-// Plan is a matrix of this experiment and the bundle it fills.
-type Plan struct {
-	bundle *Bundle
-}
-
-var (
-	_ experiment.Plan     = (*Plan)(nil)
-	_ experiment.Preparer = (*Plan)(nil)
-)
-
-// NewPlan is a fresh matrix of p's configurations x rounds.
-func NewPlan(p Params) *Plan {
-	p.CPUHow = CPUHow
-	b := &Bundle{M: Manifest{Parameters: p, Counted: Counted}}
-	b.M.Experiment = Name
-	return &Plan{bundle: b}
-}
-
-// Cond is a condition of this experiment: one logging configuration, by its name.
-type Cond string
-
-func (c Cond) String() string { return string(c) }
-
-func (p *Plan) Conditions() []experiment.Condition {
-	var out []experiment.Condition
-	for _, name := range p.bundle.M.Parameters.ConfigNames() {
-		out = append(out, Cond(name))
+// conditions are the plan's: every configuration, or a search's steps planned so far.
+func conditions(p *Params) []tabular.Cell {
+	var out []tabular.Cell
+	if p.Capacity.On() {
+		for _, s := range p.Capacity.Steps {
+			out = append(out, tabular.Cell{s.Config, stepName(s.Step)})
+		}
+		return out
+	}
+	for _, name := range p.ConfigNames() {
+		out = append(out, tabular.Cell{name, ""})
 	}
 	return out
 }
-func (p *Plan) Rounds() int               { return p.bundle.M.Parameters.Rounds }
-func (p *Plan) SetRounds(n int)           { p.bundle.M.Parameters.Rounds = n }
-func (p *Plan) Bundle() experiment.Bundle { return p.bundle }
 
-// YourAPI returns the plan's bundle as this experiment's.
-func (p *Plan) YourAPI() *Bundle { return p.bundle }
+// plan is a matrix of this experiment: tabular's, which a resume asks for the flags
+// that relax the hardening (consent.go).
+type plan struct {
+	experiment.Plan
+	b *Bundle
+}
 
-// Images are the kit's own: the service's image is the user's, found in Target.
-func (p *Plan) Images() []string { return []string{LoadImage} }
+var (
+	_ experiment.Preparer  = plan{}
+	_ experiment.Consenter = plan{}
+)
 
-// Target finds the image on the engine (the kit does not pull) and refuses a log
+// planOf is the plan of tabular's: a search when its parameters say so.
+func planOf(p experiment.Plan) experiment.Plan {
+	pl := plan{Plan: p, b: p.Bundle().(*Bundle)}
+	if pl.b.Params().Capacity.On() {
+		return searchPlan{pl}
+	}
+	return pl
+}
+
+// Prepare is tabular's (Own.Prepare).
+func (p plan) Prepare(ctx context.Context, pods experiment.Pods, images map[string]string, build time.Duration, out io.Writer) error {
+	return p.Plan.(experiment.Preparer).Prepare(ctx, pods, images, build, out)
+}
+
+// target finds the image on the engine (the kit does not pull) and refuses a log
 // driver the engine does not offer; on resume, the image must still be the one the
 // bundle ran.
-func (p *Plan) Target(env experiment.Env) error {
-	params := &p.bundle.M.Parameters
+func target(params *Params, env experiment.Env) error {
 	params.Platform = env.Platform
 	if params.LogDriver == "" {
 		params.LogDriver, _ = experiment.DefaultLogDriver(env.Engine)
 	}
-	if drivers := env.Engine.LogDrivers; len(drivers) > 0 && !contains(drivers, params.LogDriver) {
+	if drivers := env.Engine.LogDrivers; len(drivers) > 0 && !slices.Contains(drivers, params.LogDriver) {
 		return usagef("--log-driver %s: this engine offers %v", params.LogDriver, drivers)
 	}
 	if env.Image == nil {
@@ -98,27 +100,14 @@ func (p *Plan) Target(env experiment.Env) error {
 	return nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Pod is one run's three containers: the service owns the network namespace; the CPU
 // helper (the host's PID namespace) and the conductor join it and reach the service
 // on 127.0.0.1.
-func (p *Plan) Pod(cond experiment.Condition, runID string, images map[string]string) experiment.PodSpec {
-	if s, ok := cond.(StepCond); ok {
-		return p.pod(s.Config, s.RateRPS, runID, images, false)
-	}
-	return p.pod(string(cond.(Cond)), p.bundle.M.Parameters.RateRPS, runID, images, false)
+func podOf(p *Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
+	return pod(p, c[0], p.rateOf(c), runID, images, false)
 }
 
-func (p *Plan) pod(config string, rate float64, runID string, images map[string]string, probe bool) experiment.PodSpec {
-	pr := p.bundle.M.Parameters
+func pod(pr *Params, config string, rate float64, runID string, images map[string]string, probe bool) experiment.PodSpec {
 	cfg := pr.Config(config)
 	l := pr.Limits
 	h := pr.Hardening
@@ -158,11 +147,10 @@ func (p *Plan) pod(config string, rate float64, runID string, images map[string]
 // asks its path until it answers: an image that does not start, a port nothing listens
 // on, a path that does not answer 2xx, or a log driver the engine refuses are bad input,
 // said in one line before anything is measured.
-func (p *Plan) Prepare(ctx context.Context, pods experiment.Pods, images map[string]string, _ time.Duration, out io.Writer) error {
-	pr := p.bundle.M.Parameters
+func prepare(ctx context.Context, pr *Params, pods experiment.Pods, images map[string]string, _ time.Duration, out io.Writer) error {
 	config := pr.Configs[0].Name
 	fmt.Fprintf(out, "trying %s (%s) on port %d, GET %s\n", pr.Image, config, pr.Port, pr.Path)
-	spec := p.pod(config, pr.RateRPS, "probe-"+time.Now().UTC().Format("150405.000"), images, true)
+	spec := pod(pr, config, pr.RateRPS, "probe-"+time.Now().UTC().Format("150405.000"), images, true)
 	spec.RunID = experiment.VolumeSafe(spec.RunID)
 	res, err := pods.RunPod(ctx, spec, io.Discard)
 	if err != nil {

@@ -3,46 +3,102 @@ package yourapi
 import (
 	"fmt"
 	"math"
-	"time"
+	"slices"
+	"strconv"
 
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// signedColumns may be negative, by file: what remains of the host's busy CPU once the
-// service, the engine and the generator are taken out (their counters are read at
-// other moments), a configuration's cost against the baseline's (noise may put it
-// below), and the low end of a t-interval over runs.
-var signedColumns = map[string][]string{
-	RunsFile:       {"other_cpu_cores"},
-	ConditionsFile: {"requests_per_s_ci_low", "cost_per_request_us", "cost_per_request_api_us", "cost_per_request_engine_us"},
+// check is a bundle as your-api's rules see it.
+type check = tabular.Check[*Params, RunRow]
+
+// earlier reads a bundle of an earlier kit as this kit writes it: a rate over no
+// measured interval written 0 was never a measurement, and is read as missing.
+func earlier(c *check, file string) {
+	if file != RunsFile {
+		return
+	}
+	n := 0
+	for i := range c.Runs {
+		r, want := &c.Runs[i], DeriveRun(c.Runs[i], nil, *c.Params())
+		n += bundle.EarlierZeros([2]*Opt{&r.RequestsPerS, &want.RequestsPerS}, [2]*Opt{&r.RequestsPerSOver, &want.RequestsPerSOver})
+	}
+	if n > 0 {
+		c.Res.Notes = append(c.Res.Notes, verify.Problem{File: RunsFile, Column: "requests_per_s, requests_per_s_over_interval",
+			Msg: fmt.Sprintf("%d written 0 by an earlier kit without a measured interval, read as missing (empty)", n)})
+	}
 }
 
-// physics holds the bundle to the kit's physical rules (kit/offline/verify/physics.go):
-// no negative quantity; the manifest's and the runs' times in order and within the
-// kit's life; the service's, the engine's and the generator's CPU within their limits;
-// a closed loop's rate against its latencies (Little's law); a run's wall time covering
-// the service's start, the warm-up and the measured interval. now is the verifying
-// host's clock.
-func physics(res *verify.Result, b *Bundle, runLines, seriesLines, condLines []int, now time.Time) {
-	pkg := DataPackage()
-	verify.NonNegative(res, RunsFile, runLines, b.Runs, func(r RunRow) string { return "run " + r.RunID }, verify.UnitsOf(pkg, RunsFile), signedColumns[RunsFile]...)
-	verify.NonNegative(res, SeriesFile, seriesLines, b.Series, func(s SeriesRow) string { return fmt.Sprintf("run %s, second %d", s.RunID, s.Second) }, verify.UnitsOf(pkg, SeriesFile))
-	verify.NonNegative(res, ConditionsFile, condLines, b.Conditions, func(c ConditionRow) string { return "config " + c.Config },
-		verify.UnitsOf(pkg, ConditionsFile), signedColumns[ConditionsFile]...)
-	spans := make([]verify.Span, len(b.Runs))
-	for i, r := range b.Runs {
-		spans[i] = verify.Span{File: RunsFile, Line: runLines[i], Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
+// rules are your-api's own, beyond the kit's: the manifest says the lines are counted,
+// not verified, and names a baseline among its configurations; every run is a
+// condition of the plan; the physics of each run (physics); a search's rule
+// (checkSearch). It counts the runs a reader must know of (trusted, noisy) and says
+// what was measured.
+func rules(c *check) {
+	p := c.Params()
+	res := c.Res
+	if manifestOf(c.Bundle).Counted != Counted {
+		c.Problem(verify.Problem{File: ManifestFile, Column: "counted", Msg: "the manifest must say that lines are counted, not verified"})
 	}
-	verify.Times(res, &b.M.Common, spans, now)
-	p := b.M.Parameters
-	for i, r := range b.Runs {
-		line, key := runLines[i], "run "+r.RunID
-		place := func(column string, breach *verify.Breach) {
-			if breach != nil {
-				res.Problem(breach.Problem(RunsFile, line, key, column))
+	names := p.ConfigNames()
+	if len(names) == 0 || !slices.Contains(names, p.Baseline) {
+		c.Problem(verify.Problem{File: ManifestFile, Column: "parameters.baseline", Have: strconv.Quote(p.Baseline), Msg: "not one of the configurations"})
+	}
+	planned := conditions(p)
+	lines := c.Lines[RunsFile]
+	for i, r := range c.Runs {
+		if cell := (tabular.Cell{r.Config, r.Step}); !slices.ContainsFunc(planned, func(c tabular.Cell) bool { return slices.Equal(c, cell) }) {
+			msg := fmt.Sprintf("%s is not a configuration of the manifest's parameters", r.Config)
+			if r.Step != "" || p.Capacity.On() {
+				msg = fmt.Sprintf("%s is not a step the manifest's parameters.capacity.steps plan", cell)
+			}
+			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Msg: msg})
+		}
+	}
+	counts := &res.Counts
+	counts.Conditions = len(p.Configs)
+	var requests int64
+	for _, r := range c.Runs {
+		if r.Verified {
+			requests += r.Requests
+			if r.HostNoisy && !r.Superseded {
+				counts.Noisy++
 			}
 		}
-		limit := verify.HostCPUs(b.M.Engine.CPUs, float64(r.HostCPUs)).Of
+	}
+	if p.Load == contract.LoadOpen {
+		counts.Trusted = 0
+		for _, r := range c.Runs {
+			if r.Verified && r.Trusted {
+				counts.Trusted++
+			}
+		}
+	}
+	physics(c)
+	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
+	if p.Capacity.On() {
+		checkSearch(res, c.Bundle) // capacity.go
+	}
+}
+
+// physics holds each run to the kit's physical rules (kit/offline/verify/physics.go)
+// beyond those the kit holds every bundle to: the service's, the engine's and the
+// generator's CPU within their limits; a closed loop's rate against its latencies
+// (Little's law); a run's wall time covering the service's start, the warm-up and the
+// measured interval.
+func physics(c *check) {
+	p := c.Params()
+	for i, r := range c.Runs {
+		line, key := c.Lines[RunsFile][i], "run "+r.RunID
+		place := func(column string, breach *verify.Breach) {
+			if breach != nil {
+				c.Problem(breach.Problem(RunsFile, line, key, column))
+			}
+		}
+		limit := verify.HostCPUs(c.M.Head().Engine.CPUs, float64(r.HostCPUs)).Of
 		host, hostName := limit(0, "")
 		if r.CPUMeasured {
 			apiCores, apiLimit := limit(p.Limits.APICPUs, "api_cpus")
@@ -54,7 +110,7 @@ func physics(res *verify.Result, b *Bundle, runLines, seriesLines, condLines []i
 		place("measured_s", verify.MeasuredAsPlanned(r.MeasuredS, p.DurationS, r.Verified))
 		// An open loop sends on a schedule, however long its requests take: Little's law
 		// bounds only the closed one.
-		if r.Load == "closed" {
+		if r.Load == contract.LoadClosed {
 			place("status_2xx", verify.ClosedLoop{Connections: p.Connections, Pipelining: p.Pipelining, Responses: float64(r.Requests), IntervalS: r.MeasuredS,
 				MeanMs: float64(r.LatencyMeanMs), MaxMs: float64(r.LatencyMaxMs), Busy: r.Verified, BusyShare: verify.LittleForeignBusyShare}.Check())
 		}

@@ -3,27 +3,40 @@ package yourapi
 import (
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // The bundle's files.
 const (
-	ManifestFile    = bundle.ManifestFile
-	RunsFile        = "runs.csv"
-	SeriesFile      = "series.csv"
-	ConditionsFile  = "conditions.csv"
-	DataPackageFile = bundle.DataPackageFile
-	SumsFile        = bundle.SumsFile
+	ManifestFile   = bundle.ManifestFile
+	RunsFile       = "runs.csv"
+	SeriesFile     = "series.csv"
+	ConditionsFile = "conditions.csv"
+	// StepsFile is a capacity search's steps (reproduce your-api --capacity).
+	StepsFile = "steps.csv"
 )
-
-// DataFiles are every file but datapackage.json and SHA256SUMS, in archive order.
-var DataFiles = []string{ManifestFile, RunsFile, SeriesFile, ConditionsFile}
 
 // Opt is a figure that may be absent (an empty field).
 type Opt = bundle.Opt
 
 // None is an absent figure.
 var None = bundle.None
+
+const manifestText = "The bundle's manifest: which experiment and kit wrote it, when, on which engine, with which of the kit's images, how far the matrix got, " +
+	"and the parameters every run shared: the service's image (as named, and image_id, the ID every run ran), port and path, configs (name, env, cmd), " +
+	"baseline, log_file (the directory the run's volume was mounted at, empty for none), rounds, the load (load closed or open; connections and pipelining, " +
+	"or rate_rps, max_send_lag_p99_ms and retries; duration_s, warmup_s, ready_timeout_s), the service's log_driver and log_opts, the containers' limits, " +
+	"hardening (read_only_root, user, cap_drop, cap_add, no_new_privileges, and relaxed: what the flags loosened), cpu_how and platform. " +
+	"counted says that log lines are counted, not verified."
+
+// describe names the data package as every your-api bundle's is named.
+func describe(dp *bundle.DataPackage) {
+	dp.Name, dp.Title = "logbench-"+Name+"-bundle", "logbench "+Name+" result bundle"
+	dp.Description = "A result bundle of the " + Name + " experiment: a service the kit did not write, loaded in each logging configuration; every run's load, " +
+		"log lines counted (not verified) and CPU, per-second counts, and each configuration's figures against the baseline. " + bundle.SumsText
+	dp.Resources[0].Description = manifestText
+}
 
 // Counted is what the summary, the manifest and the report say of the log lines.
 const Counted = "log lines are counted, not verified: the kit reads back the console (the engine's log API) and every file of the log directory (the run's volume) and counts lines and bytes, " +
@@ -35,6 +48,18 @@ type Manifest struct {
 	Parameters Params `json:"parameters"`
 	// Counted says how far the log lines are checked.
 	Counted string `json:"counted"`
+}
+
+// Head, Params, SetParams and Rounds make it the tabular kit's manifest; the rounds are
+// among the parameters, as every your-api bundle records them.
+func (m *Manifest) Head() *bundle.Common { return &m.Common }
+func (m *Manifest) Params() *Params      { return &m.Parameters }
+func (m *Manifest) Rounds() *int         { return &m.Parameters.Rounds }
+
+// SetParams records a plan's parameters, settled (settle), and says how far the lines
+// are checked.
+func (m *Manifest) SetParams(p *Params) {
+	m.Parameters, m.Counted = p.settle(m.Parameters.Rounds), Counted
 }
 
 // Params are the settings every run of the bundle shares.
@@ -85,15 +110,6 @@ type Params struct {
 	commands []string
 	capacity capacityFlags
 	given    struct{ rate, maxSendLag, retries, connections, pipelining bool }
-}
-
-// Planned is the runs the parameters plan, every configuration once a round: what
-// reproduce sets runs_planned to, and verify holds a bundle's manifest to.
-func (p Params) Planned() int {
-	if p.Capacity.On() {
-		return len(p.Capacity.Steps)
-	}
-	return len(p.ConfigNames()) * p.Rounds
 }
 
 // ConfigNames are the configurations' names, in order.
@@ -152,10 +168,11 @@ type Hardening struct {
 }
 
 // RunRow is one run (runs.csv). The columns before Requests are observed; from
-// Requests on they are derived (DeriveRuns) and verify recomputes them.
+// Requests on they are derived (DeriveRun, markRuns) and verify recomputes them.
 type RunRow struct {
 	RunID           string  `csv:"run_id" doc:"The run's identifier, unique in the bundle."`
 	Config          string  `csv:"config" doc:"The logging configuration's name, as --config gave it (the manifest's parameters.configs has its settings)."`
+	Step            string  `csv:"step" doc:"The step of a capacity search the run performed (step1, step2, ...), as its ID names it (steps.csv has its rate); empty when the bundle is no search."`
 	Round           int     `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
 	Position        int     `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
 	Attempt         int     `csv:"attempt" unit:"1" doc:"The attempt of this configuration in this round, from 1: an open-loop run whose send-lag p99 was over the bound is performed again."`
@@ -208,7 +225,7 @@ type RunRow struct {
 	APIUsPerReq      Opt    `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"api_cpu_s over requests, in microseconds; missing when CPU was not measured or nothing was answered."`
 	EngineUsPerReq   Opt    `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"engine_cpu_s over requests, in microseconds; missing likewise."`
 	CPUUsPerReq      Opt    `csv:"cpu_us_per_request" unit:"us" doc:"api_cpu_us_per_request + engine_cpu_us_per_request."`
-	OtherCores       Opt    `csv:"other_cpu_cores" unit:"cores" doc:"The host's busy CPU that neither the service, the engine nor the generator used: host_cpu_busy_pct / 100 x host_cpus - api_cpu_cores - engine_cpu_cores - generator_cpu_s / measured_s; missing without the host's or the CPU's figures."`
+	OtherCores       Opt    `csv:"other_cpu_cores" signed:"true" unit:"cores" doc:"The host's busy CPU that neither the service, the engine nor the generator used: host_cpu_busy_pct / 100 x host_cpus - api_cpu_cores - engine_cpu_cores - generator_cpu_s / measured_s; missing without the host's or the CPU's figures."`
 	HostNoisy        bool   `csv:"host_noisy" doc:"true when other_cpu_cores is over 0.25: other work shared the host; the run is still data."`
 	Trusted          bool   `csv:"trusted" doc:"Open load: true when send_lag_p99_ms is within parameters.max_send_lag_p99_ms; always true for the closed load."`
 	Mark             string `csv:"mark" doc:"Why the run is marked (it stays data): its lines per request off its configuration's median by more than 0.05 + 1%, or, in non-blocking mode, console lines short of the configuration's fullest run (dropped by the driver); empty when not."`
@@ -217,11 +234,7 @@ type RunRow struct {
 }
 
 // SeriesRow is one second of a run's measured interval (series.csv).
-type SeriesRow struct {
-	RunID    string `csv:"run_id" doc:"The run's identifier, unique in the bundle."`
-	Second   int    `csv:"second" unit:"s" doc:"The second of the measured interval, from 0."`
-	Requests int64  `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in that second."`
-}
+type SeriesRow = tabular.SecondRow
 
 // ConditionRow is one configuration pooled over its runs (conditions.csv).
 type ConditionRow struct {
@@ -234,7 +247,7 @@ type ConditionRow struct {
 	RunsNoisy        int    `csv:"runs_noisy" unit:"1" doc:"Verified runs on a noisy host (host_noisy)."`
 	RunsMarked       int    `csv:"runs_marked" unit:"1" doc:"Runs with a mark (runs.csv)."`
 	RequestsPerS     Opt    `csv:"requests_per_s" unit:"req/s" doc:"Mean of the pooled runs' requests_per_s."`
-	RequestsPerSLow  Opt    `csv:"requests_per_s_ci_low" unit:"req/s" doc:"Lower end of the 95% Student-t interval of that mean; missing with fewer than 2 pooled runs."`
+	RequestsPerSLow  Opt    `csv:"requests_per_s_ci_low" signed:"true" unit:"req/s" doc:"Lower end of the 95% Student-t interval of that mean; missing with fewer than 2 pooled runs."`
 	RequestsPerSHigh Opt    `csv:"requests_per_s_ci_high" unit:"req/s" doc:"Upper end of that interval."`
 	RatioToBaseline  Opt    `csv:"ratio_to_baseline" unit:"1" doc:"requests_per_s over the baseline configuration's."`
 	LatencyP50Ms     Opt    `csv:"p50_run_mean_ms" was:"latency_p50_ms" unit:"ms" doc:"Mean of the pooled runs' p50_ms (not a pooled percentile)."`
@@ -248,8 +261,12 @@ type ConditionRow struct {
 	APIUsPerReq      Opt    `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"Mean of the pooled runs' api_cpu_us_per_request."`
 	EngineUsPerReq   Opt    `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"Mean of the pooled runs' engine_cpu_us_per_request."`
 	CPUUsPerReq      Opt    `csv:"cpu_us_per_request" unit:"us" doc:"Mean of the pooled runs' cpu_us_per_request."`
-	CostPerRequestUs Opt    `csv:"cost_per_request_us" unit:"us" doc:"cpu_us_per_request minus the baseline configuration's: what this configuration costs a request, inside and outside the container."`
-	CostAPIUs        Opt    `csv:"cost_per_request_api_us" unit:"us" doc:"api_cpu_us_per_request minus the baseline's: the cost inside the container."`
-	CostEngineUs     Opt    `csv:"cost_per_request_engine_us" unit:"us" doc:"engine_cpu_us_per_request minus the baseline's: the cost in the engine."`
+	CostPerRequestUs Opt    `csv:"cost_per_request_us" signed:"true" unit:"us" doc:"cpu_us_per_request minus the baseline configuration's: what this configuration costs a request, inside and outside the container."`
+	CostAPIUs        Opt    `csv:"cost_per_request_api_us" signed:"true" unit:"us" doc:"api_cpu_us_per_request minus the baseline's: the cost inside the container."`
+	CostEngineUs     Opt    `csv:"cost_per_request_engine_us" signed:"true" unit:"us" doc:"engine_cpu_us_per_request minus the baseline's: the cost in the engine."`
 	LinesSteady      bool   `csv:"lines_steady" doc:"false when any run of the configuration is marked."`
 }
+
+// addedLater are the columns bundles of an earlier kit lack, and the kit that added
+// each.
+var addedLater = map[string]string{"step": "runs named their search's step"}

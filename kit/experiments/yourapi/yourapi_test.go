@@ -19,6 +19,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -37,7 +38,7 @@ var good = []string{"--image", "myorg/api:1.4", "--port", "8080", "--path", "/he
 	"--config", "none:LOG_LEVEL=off", "--config", "console:LOG_TARGET=stdout", "--config", "file:LOG_TARGET=file,LOG_DIR=/var/log/app", "--log-file", "/var/log/app"}
 
 func TestTheIssuesCommandPlans(t *testing.T) {
-	p, err := flags(t, good...).settled(2)
+	p, err := settledOf(flags(t, good...), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestTheIssuesCommandPlans(t *testing.T) {
 	if h := p.Hardening; !h.ReadOnlyRoot || h.User != User || !h.NoNewPrivileges || len(h.Relaxed) != 0 {
 		t.Errorf("hardening %+v", h)
 	}
-	p, err = flags(t, append(good, "--keep-user", "--writable-root", "--cap-add", "net_bind_service", "--config-cmd", "console:--log stdout --v", "--baseline", "file")...).settled(1)
+	p, err = settledOf(flags(t, append(good, "--keep-user", "--writable-root", "--cap-add", "net_bind_service", "--config-cmd", "console:--log stdout --v", "--baseline", "file")...), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestBadInputIsOneLine(t *testing.T) {
 		{[]string{"--image", "x", "--port", "80", "--config", "a", "--log-file", "var/log"}, "--log-file"},
 		{[]string{"--image", "x", "--port", "80", "--config", "a", "--path", "health"}, "--path"},
 	} {
-		_, err := flags(t, c.args...).settled(1)
+		_, err := settledOf(flags(t, c.args...), 1)
 		var u experiment.UsageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: %v, want one line with %q", c.args, err, c.want)
@@ -82,7 +83,7 @@ func TestBadInputIsOneLine(t *testing.T) {
 }
 
 func TestTargetRefusesAnImageTheEngineLacks(t *testing.T) {
-	p, err := Experiment{}.Plan(flags(t, good...), 1)
+	p, err := Experiment.Plan(flags(t, good...), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,10 +94,10 @@ func TestTargetRefusesAnImageTheEngineLacks(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 	env.Image = func(string) (string, bool, error) { return "sha256:abc", true, nil }
-	if err := p.Target(env); err != nil || p.(*Plan).YourAPI().M.Parameters.ImageID != "sha256:abc" {
+	if err := p.Target(env); err != nil || p.Bundle().(*Bundle).Params().ImageID != "sha256:abc" {
 		t.Errorf("%v", err)
 	}
-	spec := p.Pod(Cond("file"), "file-r1-abc", map[string]string{LoadImage: "sha256:load"})
+	spec := p.Pod(tabular.Cell{"file", ""}, "file-r1-abc", map[string]string{LoadImage: "sha256:load"})
 	api := spec.Containers[0]
 	if api.Image != "sha256:abc" || api.MountPath != "/var/log/app" || api.Env[0] != "LOG_TARGET=file" || api.Relax != nil || spec.CollectLogs[0] != "api" {
 		t.Errorf("%+v", spec)
@@ -160,7 +161,7 @@ func (f *fake) RunPod(_ context.Context, spec experiment.PodSpec, _ io.Writer) (
 
 func runMatrix(t *testing.T, pods experiment.Pods, rounds int, args ...string) (*Bundle, *verify.Result, string) {
 	t.Helper()
-	p, err := Experiment{}.Plan(flags(t, args...), rounds)
+	p, err := Experiment.Plan(flags(t, args...), rounds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func runMatrix(t *testing.T, pods experiment.Pods, rounds int, args ...string) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Experiment{}.Verify(files)
+	res := Experiment.Verify(files)
 	if !res.OK() {
 		t.Fatalf("the bundle does not verify: %v", res.Problems)
 	}
@@ -188,7 +189,7 @@ func runMatrix(t *testing.T, pods experiment.Pods, rounds int, args ...string) (
 	if err := p.Bundle().Summary(&sum); err != nil {
 		t.Fatal(err)
 	}
-	return p.(*Plan).YourAPI(), res, sum.String()
+	return p.Bundle().(*Bundle), res, sum.String()
 }
 
 // realTimes saves a bundle as save does, with the times a real engine's runs would have:
@@ -235,7 +236,7 @@ var fakeArgs = []string{"--image", "theirs:1", "--port", "8080", "--path", "/hea
 func TestLinesAreCountedPerRequestAndCostsSetAgainstTheBaseline(t *testing.T) {
 	b, _, sum := runMatrix(t, &fake{perConfig: map[string]float64{"none": 0, "one": 1, "two": 2, "file": 1}, rps: 1000}, 2, fakeArgs...)
 	byName := map[string]ConditionRow{}
-	for _, c := range b.Conditions {
+	for _, c := range conditionsOf(b) {
 		byName[c.Config] = c
 	}
 	if c := byName["two"]; math.Abs(float64(c.LinesPerRequest)-2) > 1e-9 || c.RunsPooled != 2 || !c.LinesSteady {
@@ -300,17 +301,21 @@ func TestARunWhoseLinesPerRequestMoveIsMarked(t *testing.T) {
 func TestAnOpenLoopRunWithLateSendsIsRedone(t *testing.T) {
 	f := &fake{perConfig: map[string]float64{"none": 0}, rps: 100, lag: []float64{5, 0.2}}
 	b, res, _ := runMatrix(t, f, 1, "--image", "theirs:1", "--port", "80", "--config", "none:LOG=none", "--load", "open", "--rate", "100")
-	if len(b.Runs) != 2 || !b.Runs[0].Superseded || b.Runs[1].Attempt != 2 || !b.Runs[1].Trusted || b.Conditions[0].RunsPooled != 1 || res.Counts.Trusted != 1 {
-		t.Errorf("%+v\n%+v", b.Runs, b.Conditions)
+	if len(b.Runs) != 2 || !b.Runs[0].Superseded || b.Runs[1].Attempt != 2 || !b.Runs[1].Trusted || conditionsOf(b)[0].RunsPooled != 1 || res.Counts.Trusted != 1 {
+		t.Errorf("%+v\n%+v", b.Runs, conditionsOf(b))
 	}
 }
 
 func TestAContainerThatExitsIsAFailedRunKeptAsData(t *testing.T) {
-	run := experiment.Run{ID: "one-r1-x", Condition: Cond("one"), Round: 1, Attempt: 1,
+	run := experiment.Run{ID: "one-r1-x", Condition: tabular.Cell{"one", ""}, Round: 1, Attempt: 1,
 		Failure: "api container exited with code 1: panic: boom; api container exited during the run"}
 	res := contract.ForeignResult{Ready: contract.ForeignReady{OK: true}, Closed: &contract.ClosedLoopResult{StartUnixNs: 1, MeasuredS: 0.4, Status2xx: 10, Errors: 3, RequestsPerSecond: []int64{10}}}
 	run.Pod.Result, _ = json.Marshal(res)
-	b := NewPlan(Params{Configs: []Config{{Name: "one"}}, Baseline: "one", Load: "closed"}).YourAPI()
+	pl, err := Experiment.Plan(flags(t, "--image", "x", "--port", "80", "--config", "one"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := pl.Bundle().(*Bundle)
 	if !b.Measured(run) {
 		t.Fatal("a run that reached its load is measured")
 	}
@@ -325,7 +330,7 @@ func TestCompareShowsAChangeWithItsSignificance(t *testing.T) {
 	_, resB, _ := runMatrix(t, &fake{perConfig: map[string]float64{"none": 0, "one": 2}, rps: 1000}, 3, "--image", "theirs:1", "--port", "80", "--config", "none:LOG=none", "--config", "one:LOG=one")
 	_ = a
 	var out, warn bytes.Buffer
-	err := Experiment{}.Compare(&out, &warn, []experiment.Source{{Label: "v1", Result: resA}, {Label: "v2", Result: resB}}, experiment.CompareOptions{Format: "csv"})
+	err := Experiment.Compare(&out, &warn, []experiment.Source{{Label: "v1", Result: resA}, {Label: "v2", Result: resB}}, experiment.CompareOptions{Format: "csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,13 +339,13 @@ func TestCompareShowsAChangeWithItsSignificance(t *testing.T) {
 		t.Errorf("compare:\n%s", text)
 	}
 	var html bytes.Buffer
-	if err := (Experiment{}).Report(&html, []experiment.Source{{Label: resA.Name, Result: resA}}, "test"); err != nil || !strings.Contains(html.String(), "counted, not verified") {
+	if err := (Experiment).Report(&html, []experiment.Source{{Label: resA.Name, Result: resA}}, "test"); err != nil || !strings.Contains(html.String(), "counted, not verified") {
 		t.Errorf("report: %v", err)
 	}
 }
 
 func TestPrepareSaysWhyTheServiceNeverAnswered(t *testing.T) {
-	p, err := Experiment{}.Plan(flags(t, "--image", "theirs:1", "--port", "8080", "--path", "/nope", "--config", "a"), 1)
+	p, err := Experiment.Plan(flags(t, "--image", "theirs:1", "--port", "8080", "--path", "/nope", "--config", "a"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +363,7 @@ func TestPrepareSaysWhyTheServiceNeverAnswered(t *testing.T) {
 		pods := podsFunc(func(experiment.PodSpec) (experiment.PodResult, error) {
 			return experiment.PodResult{Result: body, Exits: c.exits}, nil
 		})
-		err := p.(*Plan).Prepare(context.Background(), pods, map[string]string{}, 0, io.Discard)
+		err := p.(plan).Prepare(context.Background(), pods, map[string]string{}, 0, io.Discard)
 		var u experiment.UsageError
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v, want %q", err, c.want)
@@ -373,7 +378,7 @@ func (f podsFunc) RunPod(_ context.Context, spec experiment.PodSpec, _ io.Writer
 }
 
 func TestEveryColumnIsDescribed(t *testing.T) {
-	if u := bundle.Undocumented(DataPackage()); len(u) > 0 {
+	if u := bundle.Undocumented(Experiment.DataPackage()); len(u) > 0 {
 		t.Errorf("undocumented: %v", u)
 	}
 }
@@ -391,8 +396,8 @@ func TestConsoleLinesShortInNonBlockingModeAreMarkedAsDropped(t *testing.T) {
 			}
 		}
 	}
-	if marked != 1 || b.Conditions[0].LinesSteady {
-		t.Errorf("%d marked, %+v", marked, b.Conditions[0])
+	if marked != 1 || conditionsOf(b)[0].LinesSteady {
+		t.Errorf("%d marked, %+v", marked, conditionsOf(b)[0])
 	}
 }
 
@@ -413,7 +418,7 @@ func (s *stopping) RunPod(ctx context.Context, spec experiment.PodSpec, w io.Wri
 
 func TestAnInterruptedMatrixResumesWithItsImage(t *testing.T) {
 	args := []string{"--image", "theirs:1", "--port", "80", "--config", "none:LOG=none", "--config", "one:LOG=one"}
-	p, err := Experiment{}.Plan(flags(t, args...), 2)
+	p, err := Experiment.Plan(flags(t, args...), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +436,7 @@ func TestAnInterruptedMatrixResumesWithItsImage(t *testing.T) {
 	if err := m.Run(ctx, all); !errors.Is(err, context.Canceled) {
 		t.Fatalf("%v", err)
 	}
-	resumed, err := Experiment{}.Resume(dir)
+	resumed, err := Experiment.Resume(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,3 +484,14 @@ func TestAFigureNotMeasuredIsAnEmptyField(t *testing.T) {
 		}
 	}
 }
+
+// settledOf is the parameters a plan of rounds records, once they check.
+func settledOf(p *Params, rounds int) (Params, error) {
+	if err := p.Check(); err != nil {
+		return *p, err
+	}
+	return p.settle(rounds), nil
+}
+
+// conditionsOf are the bundle's configurations as conditions.csv derives them.
+func conditionsOf(b *Bundle) []ConditionRow { return DeriveConditions(b.Runs, *b.Params()) }

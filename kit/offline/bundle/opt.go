@@ -1,6 +1,7 @@
 package bundle
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -62,6 +63,23 @@ func EarlierZeros(pairs ...[2]*Opt) int {
 
 // Present says o holds a figure.
 func (o Opt) Present() bool { return !math.IsNaN(float64(o)) }
+
+// Fixed writes the figure to decimals places, as a summary's table does; - when absent.
+func (o Opt) Fixed(decimals int) string {
+	if !o.Present() {
+		return "-"
+	}
+	return fmt.Sprintf("%.*f", decimals, float64(o))
+}
+
+// FixedInterval writes an interval to whole units, [lo, hi]; - when either end is
+// absent.
+func FixedInterval(lo, hi Opt) string {
+	if !lo.Present() || !hi.Present() {
+		return "-"
+	}
+	return fmt.Sprintf("[%.0f, %.0f]", float64(lo), float64(hi))
+}
 
 // MeanCI is the mean of v and its 95% Student-t interval over them; the interval is
 // absent with fewer than two values, and everything is absent without any.

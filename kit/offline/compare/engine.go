@@ -168,6 +168,9 @@ type Metric struct {
 	// experiment that makes its rows from its metrics (your-api, a declared one of
 	// kit/experiment/tabular, where marking none makes each metric one).
 	Headline bool
+	// Log draws the metric's charts on a log scale: its conditions' figures span orders
+	// of magnitude (a line formatted against one fsynced).
+	Log bool
 }
 
 // Options tune a comparison; the zero value takes the defaults.

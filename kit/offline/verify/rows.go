@@ -1,6 +1,10 @@
 package verify
 
-import "github.com/logbench/logbench/kit/offline/bundle"
+import (
+	"strconv"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
 
 // Rows reads file of files into rows (bundle.DecodeCSV), every line that does not parse
 // and every column the file lacks a problem of res; but a column that later names, one a
@@ -14,7 +18,11 @@ func Rows[T any](res *Result, files map[string][]byte, file string, rows *[]T, l
 	}
 	d := bundle.DecodeCSV[T](file, body, MaxLineErrors)
 	for _, e := range d.Errs {
-		res.Problem(Problem{File: file, Line: e.Line, Column: e.Column, Msg: e.Msg})
+		p := Problem{File: file, Line: e.Line, Column: e.Column, Msg: e.Msg}
+		if e.Column != "" && e.Value != e.Column { // the value found, where it is not the column's name
+			p.Msg = strconv.Quote(Short(e.Value)) + ": " + e.Msg
+		}
+		res.Problem(p)
 	}
 	missing := 0
 	for _, col := range d.Missing {

@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -68,30 +66,6 @@ func TestBacklogUsesThePrecedingReaderSample(t *testing.T) {
 	// At 10: nothing read yet (100). At 20: the sample at 15 (200-100). At 30: the sample at 30 (50).
 	if have := BacklogMax(gen, read); have != 100 {
 		t.Fatalf("have %d, want 100", have)
-	}
-}
-
-func TestSaveThenLoadRoundTrips(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "bundle")
-	b := &Bundle{Manifest: Manifest{Common: bundle.Common{SchemaVersion: bundle.SchemaVersion, Command: "run", RunsPlanned: 1}}}
-	b.Runs = append(b.Runs, Derive(sampleRecord()))
-	if err := b.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Load(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(b.Runs, loaded.Runs, equateOpt); diff != "" {
-		t.Fatalf("round trip (-saved +loaded):\n%s", diff)
-	}
-	// A flipped byte is caught.
-	path := filepath.Join(dir, RunsFile)
-	body, _ := os.ReadFile(path)
-	body[len(body)-2] ^= 1
-	os.WriteFile(path, body, 0o644)
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), RunsFile) {
-		t.Fatalf("want a checksum error naming %s, have %v", RunsFile, err)
 	}
 }
 

@@ -19,62 +19,62 @@ import (
 // A superseded run (redone because its send lag was over the bound) is counted in
 // RunsSuperseded and nowhere else.
 type ConditionRow struct {
-	API          string `csv:"api"`
-	Mode         string `csv:"mode"`
-	Reader       string `csv:"reader"`
-	Runs         int    `csv:"runs"` // the condition's runs, superseded attempts not counted
-	RunsVerified int    `csv:"runs_verified"`
+	API          string `csv:"api" doc:"The API implementation: go (net/http) or python (the article's asyncio API)."`
+	Mode         string `csv:"mode" doc:"The logging mode (none, short1, short10, json-only, json-prebuilt-sync, json-sync, json-queue)."`
+	Reader       string `csv:"reader" doc:"The FIFO reader: fast (unbounded) or slow (bounded; the manifest's parameters.reader_bounds_bytes_per_s, where 0 means unbounded)."`
+	Runs         int    `csv:"runs" unit:"1" doc:"Runs of the condition, failed ones included, superseded attempts not."`
+	RunsVerified int    `csv:"runs_verified" unit:"1" doc:"Verified runs (not superseded): the runs every figure pools."`
 	// RunsTrusted are the verified runs whose send lag kept within the bound; the
 	// figures pool every verified run, trusted or not, and this says how many were.
-	RunsTrusted    int `csv:"runs_trusted"`
-	RunsSuperseded int `csv:"runs_superseded"` // attempts redone, kept in runs.csv only
-	RunsNoisy      int `csv:"runs_noisy"`      // verified runs on a noisy host (HostNoisy)
-	Requests       int `csv:"requests"`
-	Errors         int `csv:"errors"`
+	RunsTrusted    int `csv:"runs_trusted" unit:"1" doc:"Of those, runs whose send lag kept within the bound (send_lag_trusted)."`
+	RunsSuperseded int `csv:"runs_superseded" unit:"1" doc:"Runs redone by a later attempt: counted, never pooled."`
+	RunsNoisy      int `csv:"runs_noisy" unit:"1" doc:"Pooled runs on a noisy host (host_noisy)."`
+	Requests       int `csv:"requests" unit:"1" doc:"Requests pooled."`
+	Errors         int `csv:"errors" unit:"1" doc:"Errors among them."`
 
-	P50Ms bundle.Opt `csv:"p50_ms"` // pooled over the verified runs' requests
-	P99Ms bundle.Opt `csv:"p99_ms"` // of the pooled requests, as the article's; nearest rank
+	P50Ms bundle.Opt `csv:"p50_ms" unit:"ms" doc:"Median of the pooled requests' latencies, nearest rank; missing without requests."`
+	P99Ms bundle.Opt `csv:"p99_ms" unit:"ms" doc:"99th percentile of the pooled latencies (the p99 of the pooled requests, as the article states its p99), nearest rank; missing without requests."`
 	// P99Resolved says the p99 is at least ResolutionFactor x send_lag_p99_max_ms:
 	// larger than the instrument's own error by enough to stand (Resolved).
-	P99Resolved bool       `csv:"p99_resolved"`
-	P99RunMinMs bundle.Opt `csv:"p99_run_min_ms"` // the range of the per-run p99s
-	P99RunMaxMs bundle.Opt `csv:"p99_run_max_ms"`
+	P99Resolved bool       `csv:"p99_resolved" doc:"true when p99_ms (pooled) is at least 5 times the worst send-lag p99: the instrument resolves it."`
+	P99RunMinMs bundle.Opt `csv:"p99_run_min_ms" unit:"ms" doc:"Smallest per-run p99; missing without runs."`
+	P99RunMaxMs bundle.Opt `csv:"p99_run_max_ms" unit:"ms" doc:"Largest per-run p99; missing without runs."`
 	// P99RunMeanMs is the mean of the per-run p99s with its 95% Student-t interval over
 	// runs (figure.Of): the condition's p99 as verify, compare and report state it.
 	// Bundles written before the kit stated figures over runs lack these columns.
-	P99RunMeanMs   bundle.Opt `csv:"p99_run_mean_ms"`
-	P99RunCILowMs  bundle.Opt `csv:"p99_run_ci_low_ms"`
-	P99RunCIHighMs bundle.Opt `csv:"p99_run_ci_high_ms"`
-	MeanMs         bundle.Opt `csv:"mean_ms"`
-	MaxMs          bundle.Opt `csv:"max_ms"`
+	P99RunMeanMs   bundle.Opt `csv:"p99_run_mean_ms" unit:"ms" doc:"Mean of the per-run p99s: the condition's p99 as verify, compare and report state it; missing without runs (absent in bundles written before)."`
+	P99RunCILowMs  bundle.Opt `csv:"p99_run_ci_low_ms" unit:"ms" signed:"true" doc:"Low end of the 95% Student-t interval of p99_run_mean_ms over runs; missing with fewer than 2 runs."`
+	P99RunCIHighMs bundle.Opt `csv:"p99_run_ci_high_ms" unit:"ms" doc:"High end of that interval; missing with fewer than 2 runs."`
+	MeanMs         bundle.Opt `csv:"mean_ms" unit:"ms" doc:"Mean of the pooled latencies."`
+	MaxMs          bundle.Opt `csv:"max_ms" unit:"ms" doc:"Largest pooled latency."`
 
-	SpanGenerateMeanUs bundle.Opt `csv:"span_generate_mean_us"` // mean over the pooled requests
-	SpanLogCallMeanUs  bundle.Opt `csv:"span_log_call_mean_us"`
+	SpanGenerateMeanUs bundle.Opt `csv:"span_generate_mean_us" unit:"us" doc:"Mean record generation time over the pooled requests."`
+	SpanLogCallMeanUs  bundle.Opt `csv:"span_log_call_mean_us" unit:"us" doc:"Mean log call time over the pooled requests."`
 
-	DrainS            bundle.Opt `csv:"drain_s"` // mean over runs
-	DrainMinS         bundle.Opt `csv:"drain_min_s"`
-	DrainMaxS         bundle.Opt `csv:"drain_max_s"`
-	RPSToLastResponse bundle.Opt `csv:"rps_to_last_response"` // sum of requests / sum of to_last_response_s
-	RPSToLogsRead     bundle.Opt `csv:"rps_to_logs_read"`     // sum of requests / sum of to_logs_read_s
-	BacklogMaxBytes   bundle.Opt `csv:"backlog_max_bytes"`    // max over runs
-	APICPUCores       bundle.Opt `csv:"api_cpu_cores"`        // mean over runs
+	DrainS            bundle.Opt `csv:"drain_s" unit:"s" doc:"Mean drain over runs."`
+	DrainMinS         bundle.Opt `csv:"drain_min_s" unit:"s" doc:"Smallest drain."`
+	DrainMaxS         bundle.Opt `csv:"drain_max_s" unit:"s" doc:"Largest drain."`
+	RPSToLastResponse bundle.Opt `csv:"rps_to_last_response" unit:"req/s" doc:"Requests over the summed to_last_response_s."`
+	RPSToLogsRead     bundle.Opt `csv:"rps_to_logs_read" unit:"req/s" doc:"Requests over the summed to_logs_read_s."`
+	BacklogMaxBytes   bundle.Opt `csv:"backlog_max_bytes" unit:"bytes" doc:"Largest backlog over runs."`
+	APICPUCores       bundle.Opt `csv:"api_cpu_cores" unit:"cores" doc:"Mean API CPU over runs."`
 
-	APICPUThrottledPeriods     int64      `csv:"api_cpu_throttled_periods"` // summed over runs
-	ReaderCPUThrottledPeriods  int64      `csv:"reader_cpu_throttled_periods"`
-	LoadgenCPUThrottledPeriods int64      `csv:"loadgen_cpu_throttled_periods"`
-	SendLagP99MaxMs            bundle.Opt `csv:"send_lag_p99_max_ms"` // worst per-run send-lag p99
-	HostCPUMedianPct           bundle.Opt `csv:"host_cpu_median_pct"` // median of the per-run medians
-	HostCPUMaxPct              bundle.Opt `csv:"host_cpu_max_pct"`
-	HostLoad1Max               bundle.Opt `csv:"host_load1_max"`
+	APICPUThrottledPeriods     int64      `csv:"api_cpu_throttled_periods" unit:"1" doc:"API throttled periods, summed over runs."`
+	ReaderCPUThrottledPeriods  int64      `csv:"reader_cpu_throttled_periods" unit:"1" doc:"Reader throttled periods, summed over runs."`
+	LoadgenCPUThrottledPeriods int64      `csv:"loadgen_cpu_throttled_periods" unit:"1" doc:"Load generator throttled periods, summed over runs."`
+	SendLagP99MaxMs            bundle.Opt `csv:"send_lag_p99_max_ms" unit:"ms" doc:"Worst per-run send-lag p99."`
+	HostCPUMedianPct           bundle.Opt `csv:"host_cpu_median_pct" unit:"%" doc:"Median of the runs' median host CPU."`
+	HostCPUMaxPct              bundle.Opt `csv:"host_cpu_max_pct" unit:"%" doc:"Largest host CPU sampled."`
+	HostLoad1Max               bundle.Opt `csv:"host_load1_max" unit:"1" doc:"Largest 1-minute load average sampled."`
 
 	// The model's expectation, where it applies (a bounded reader and a mode that logs).
-	OfferedBytesPerS           float64    `csv:"offered_bytes_per_s"`
-	ReaderBoundBytesPerS       float64    `csv:"reader_bound_bytes_per_s"`
-	PredictedDrainS            bundle.Opt `csv:"predicted_drain_s"`
-	PredictedRPSToLastResponse bundle.Opt `csv:"predicted_rps_to_last_response"`
-	PredictedRPSToLogsRead     bundle.Opt `csv:"predicted_rps_to_logs_read"`
-	PredictedBacklogMaxBytes   bundle.Opt `csv:"predicted_backlog_max_bytes"`
-	PredictedP99Ms             bundle.Opt `csv:"predicted_p99_ms"` // synchronous modes, requests served in arrival order
+	OfferedBytesPerS           float64    `csv:"offered_bytes_per_s" unit:"bytes/s" doc:"Log bytes per second the load offers (the model's input)."`
+	ReaderBoundBytesPerS       float64    `csv:"reader_bound_bytes_per_s" unit:"bytes/s" doc:"The reader's bound; 0 means unbounded."`
+	PredictedDrainS            bundle.Opt `csv:"predicted_drain_s" unit:"s" doc:"The model's drain; missing where the model does not apply (an unbounded reader, a mode that logs nothing)."`
+	PredictedRPSToLastResponse bundle.Opt `csv:"predicted_rps_to_last_response" unit:"req/s" doc:"The model's throughput to the last response; missing where it does not apply."`
+	PredictedRPSToLogsRead     bundle.Opt `csv:"predicted_rps_to_logs_read" unit:"req/s" doc:"The model's throughput to the last log byte read; missing where it does not apply."`
+	PredictedBacklogMaxBytes   bundle.Opt `csv:"predicted_backlog_max_bytes" unit:"bytes" doc:"The model's largest backlog; missing where it does not apply."`
+	PredictedP99Ms             bundle.Opt `csv:"predicted_p99_ms" unit:"ms" doc:"The model's p99 for synchronous modes, requests served in arrival order; missing where it does not apply."`
 }
 
 // DeriveConditions pools runs into one row per condition, in the order conditions

@@ -1,6 +1,7 @@
 // Package schema is the fifo-stall experiment's bundle: its files and their columns, how
-// each figure is derived from what a run observed, how the bundle is written, and the
-// verification that recomputes every figure from the rows.
+// each figure is derived from what a run observed, and its declaration on the kit's
+// table-driven bundle (Declaration), which writes it and verifies it, every figure
+// recomputed from the rows, then holds it to fifo-stall's rules.
 package schema
 
 import "github.com/logbench/logbench/kit/offline/bundle"
@@ -20,127 +21,127 @@ var DataFiles = []string{bundle.ManifestFile, RunsFile, RequestsFile, Containers
 // RequestRow is one measured request (requests.csv). Phase times count from the
 // request's scheduled send time.
 type RequestRow struct {
-	RunID            string     `csv:"run_id"`
-	Seq              int64      `csv:"seq"`
-	ScheduledUTC     string     `csv:"scheduled_utc"`
-	ScheduledOffsetS float64    `csv:"scheduled_offset_s"` // from the run's first scheduled send
-	SentMs           float64    `csv:"sent_ms"`            // send lag
-	ConnectedMs      float64    `csv:"connected_ms"`
-	FirstByteMs      float64    `csv:"first_byte_ms"`
-	LatencyMs        float64    `csv:"latency_ms"` // end of the response body
-	Status           bundle.Opt `csv:"status"`     // absent without a response (0 in bundles written before)
-	Error            string     `csv:"error"`
-	SpanGenerateUs   float64    `csv:"span_generate_us"`
-	SpanLogCallUs    float64    `csv:"span_log_call_us"`
+	RunID            string     `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	Seq              int64      `csv:"seq" unit:"1" doc:"The request's sequence number in its run, from 0."`
+	ScheduledUTC     string     `csv:"scheduled_utc" doc:"When the request was scheduled to be sent, UTC, RFC 3339 with nanoseconds."`
+	ScheduledOffsetS float64    `csv:"scheduled_offset_s" unit:"s" doc:"Scheduled send time from the run's first scheduled send."`
+	SentMs           float64    `csv:"sent_ms" unit:"ms" doc:"Send lag: from the scheduled time to the actual send. Latency counts from the schedule, so this is part of it."`
+	ConnectedMs      float64    `csv:"connected_ms" unit:"ms" doc:"Connection established, from the scheduled send."`
+	FirstByteMs      float64    `csv:"first_byte_ms" unit:"ms" doc:"First response byte, from the scheduled send."`
+	LatencyMs        float64    `csv:"latency_ms" unit:"ms" doc:"End of the response body, from the scheduled send (open-loop latency)."`
+	Status           bundle.Opt `csv:"status" unit:"1" doc:"HTTP status; missing when no response arrived (0 in bundles written before)."`
+	Error            string     `csv:"error" doc:"What went wrong with the request; empty (missing) when nothing did."`
+	SpanGenerateUs   float64    `csv:"span_generate_us" unit:"us" doc:"Time the API spent generating the log record, as it measured itself; 0 when the mode generates none."`
+	SpanLogCallUs    float64    `csv:"span_log_call_us" unit:"us" doc:"Time the API's log call took, as it measured itself; 0 when the mode logs nothing."`
 }
 
 // RunRow is one run (runs.csv). An Opt figure that could not be computed (no
 // request, no sample) is an empty field.
 type RunRow struct {
-	RunID      string `csv:"run_id"`
-	API        string `csv:"api"`
-	Mode       string `csv:"mode"`
-	Reader     string `csv:"reader"`
-	Round      int    `csv:"round"`
-	Position   int    `csv:"position"`
-	StartedUTC string `csv:"started_utc"`
+	RunID      string `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	API        string `csv:"api" doc:"The API implementation: go (net/http) or python (the article's asyncio API)."`
+	Mode       string `csv:"mode" doc:"The logging mode (none, short1, short10, json-only, json-prebuilt-sync, json-sync, json-queue)."`
+	Reader     string `csv:"reader" doc:"The FIFO reader: fast (unbounded) or slow (bounded; the manifest's parameters.reader_bounds_bytes_per_s, where 0 means unbounded)."`
+	Round      int    `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
+	Position   int    `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
+	StartedUTC string `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339."`
 	// Attempt counts the performances of this condition and round, from 1; a bundle
 	// written before the kit redid runs has 0. Superseded says a later attempt replaced
 	// this one (its send lag was over the bound): it is kept, and left out of
 	// conditions.csv.
-	Attempt       int    `csv:"attempt"`
-	Superseded    bool   `csv:"superseded"`
-	Verified      bool   `csv:"verified"`
-	Failure       string `csv:"failure"`
-	StopCondition string `csv:"stop_condition"`
+	Attempt       int    `csv:"attempt" unit:"1" doc:"Which attempt at this condition and round, from 1; a later attempt redoes a run over its send-lag bound; 0 in a bundle written before the kit redid runs."`
+	Superseded    bool   `csv:"superseded" doc:"true when a later attempt redid this run: kept and counted, never pooled."`
+	Verified      bool   `csv:"verified" doc:"true when the run is data: every container exited cleanly and every log byte was read (the SHA-256 of writer and reader agree)."`
+	Failure       string `csv:"failure" doc:"Why the run is not data; empty (missing) when it is."`
+	StopCondition string `csv:"stop_condition" doc:"The stop condition that ended the run early (max run time, max log bytes); empty when none did."`
 
-	Requests     int        `csv:"requests"`
-	Errors       int        `csv:"errors"`
-	P50Ms        bundle.Opt `csv:"p50_ms"`
-	P99Ms        bundle.Opt `csv:"p99_ms"`
-	MeanMs       bundle.Opt `csv:"mean_ms"`
-	MaxMs        bundle.Opt `csv:"max_ms"`
-	SendLagP99Ms bundle.Opt `csv:"send_lag_p99_ms"`
+	Requests     int        `csv:"requests" unit:"1" doc:"Measured requests."`
+	Errors       int        `csv:"errors" unit:"1" doc:"Requests that failed or got a status other than 200."`
+	P50Ms        bundle.Opt `csv:"p50_ms" unit:"ms" doc:"Median latency of the run's requests, nearest rank; missing without requests."`
+	P99Ms        bundle.Opt `csv:"p99_ms" unit:"ms" doc:"99th-percentile latency of the run's requests, nearest rank; missing without requests."`
+	MeanMs       bundle.Opt `csv:"mean_ms" unit:"ms" doc:"Mean latency; missing without requests."`
+	MaxMs        bundle.Opt `csv:"max_ms" unit:"ms" doc:"Largest latency; missing without requests."`
+	SendLagP99Ms bundle.Opt `csv:"send_lag_p99_ms" unit:"ms" doc:"99th percentile of the send lag (sent_ms); missing without requests."`
 	// SendLagTrusted is false when the send lag's p99 exceeded the bound of the
 	// parameters (max_send_lag_p99_ms): the latencies carry an error that large.
-	SendLagTrusted bool `csv:"send_lag_trusted"`
+	SendLagTrusted bool `csv:"send_lag_trusted" doc:"true when send_lag_p99_ms kept within the manifest's parameters.max_send_lag_p99_ms: the latencies carry no error that large."`
 
-	BytesGenerated int64  `csv:"bytes_generated"`
-	BytesWritten   int64  `csv:"bytes_written"`
-	BytesRead      int64  `csv:"bytes_read"`
-	LinesWritten   int64  `csv:"lines_written"`
-	LinesRead      int64  `csv:"lines_read"`
-	SHA256Writer   string `csv:"sha256_writer"`
-	SHA256Reader   string `csv:"sha256_reader"`
-	QueueDrops     int64  `csv:"queue_drops"`
+	BytesGenerated int64  `csv:"bytes_generated" unit:"bytes" doc:"Log bytes the API generated."`
+	BytesWritten   int64  `csv:"bytes_written" unit:"bytes" doc:"Log bytes the API wrote to the FIFO."`
+	BytesRead      int64  `csv:"bytes_read" unit:"bytes" doc:"Log bytes the reader read."`
+	LinesWritten   int64  `csv:"lines_written" unit:"1" doc:"Log lines written."`
+	LinesRead      int64  `csv:"lines_read" unit:"1" doc:"Log lines read."`
+	SHA256Writer   string `csv:"sha256_writer" doc:"SHA-256 of every byte written, hex; empty when nothing was."`
+	SHA256Reader   string `csv:"sha256_reader" doc:"SHA-256 of every byte read, hex; equal to sha256_writer when no byte was lost."`
+	QueueDrops     int64  `csv:"queue_drops" unit:"1" doc:"Records a non-blocking queue dropped."`
 
-	SpanGenerateMeanUs bundle.Opt `csv:"span_generate_mean_us"`
-	SpanLogCallMeanUs  bundle.Opt `csv:"span_log_call_mean_us"`
+	SpanGenerateMeanUs bundle.Opt `csv:"span_generate_mean_us" unit:"us" doc:"Mean of span_generate_us; missing without requests."`
+	SpanLogCallMeanUs  bundle.Opt `csv:"span_log_call_mean_us" unit:"us" doc:"Mean of span_log_call_us; missing without requests."`
 
-	LoadDurationS   float64 `csv:"load_duration_s"`    // as configured
-	ToLastResponseS float64 `csv:"to_last_response_s"` // first scheduled send .. later of load end and last response
-	ToLogsReadS     float64 `csv:"to_logs_read_s"`     // .. also until every log byte was read
-	DrainS          float64 `csv:"drain_s"`            // last response .. every log byte read
-	BacklogMaxBytes int64   `csv:"backlog_max_bytes"`
+	LoadDurationS   float64 `csv:"load_duration_s" unit:"s" doc:"The configured load duration."`
+	ToLastResponseS float64 `csv:"to_last_response_s" unit:"s" doc:"From the first scheduled send to the later of the load's end and the last response."`
+	ToLogsReadS     float64 `csv:"to_logs_read_s" unit:"s" doc:"From the first scheduled send until, also, every log byte was read."`
+	DrainS          float64 `csv:"drain_s" unit:"s" doc:"From the last response until every log byte was read; 0 when the reader kept up."`
+	BacklogMaxBytes int64   `csv:"backlog_max_bytes" unit:"bytes" doc:"Largest gap between bytes generated and bytes read (timeline.csv)."`
 
-	APICPUCores            float64 `csv:"api_cpu_cores"` // reset after warm-up .. last response
-	APICPUThrottledPeriods int64   `csv:"api_cpu_throttled_periods"`
-	ReaderRateBytesPerS    float64 `csv:"reader_rate_bytes_per_s"` // achieved, first to last read
-	PipeCapacityBytes      int64   `csv:"pipe_capacity_bytes"`
+	APICPUCores            float64 `csv:"api_cpu_cores" unit:"cores" doc:"Mean CPU the API's cgroup used, from the reset after warm-up to the last response."`
+	APICPUThrottledPeriods int64   `csv:"api_cpu_throttled_periods" unit:"1" doc:"CFS periods in which the API was throttled."`
+	ReaderRateBytesPerS    float64 `csv:"reader_rate_bytes_per_s" unit:"bytes/s" doc:"The reader's achieved rate, first to last read."`
+	PipeCapacityBytes      int64   `csv:"pipe_capacity_bytes" unit:"bytes" doc:"The FIFO's capacity as the kernel reported it."`
 
-	HostCPUMedianPct bundle.Opt `csv:"host_cpu_median_pct"` // the whole host, sampled about once a second
-	HostCPUMaxPct    bundle.Opt `csv:"host_cpu_max_pct"`
-	HostLoad1Max     bundle.Opt `csv:"host_load1_max"`
+	HostCPUMedianPct bundle.Opt `csv:"host_cpu_median_pct" unit:"%" doc:"Median whole-host CPU use, sampled about once a second; missing without samples."`
+	HostCPUMaxPct    bundle.Opt `csv:"host_cpu_max_pct" unit:"%" doc:"Largest whole-host CPU use sampled; missing without samples."`
+	HostLoad1Max     bundle.Opt `csv:"host_load1_max" unit:"1" doc:"Largest 1-minute load average sampled; missing without samples."`
 	// Host noise over the measured load: the share of the host's CPU time the
 	// hypervisor stole (/proc/stat), and the share of the time some runnable task
 	// waited for a CPU (/proc/pressure/cpu "some"; empty where the kernel has no
 	// PSI). HostNoisy is HostNoisy(steal, pressure): past NoisyStealPct or
 	// NoisyCPUPressurePct.
-	HostStealPct       bundle.Opt `csv:"host_steal_pct"`
-	HostCPUPressurePct bundle.Opt `csv:"host_cpu_pressure_pct"`
-	HostNoisy          bool       `csv:"host_noisy"`
+	HostStealPct       bundle.Opt `csv:"host_steal_pct" unit:"%" doc:"CPU time stolen by the hypervisor over the run; missing where the host does not report it."`
+	HostCPUPressurePct bundle.Opt `csv:"host_cpu_pressure_pct" unit:"%" doc:"CPU pressure (PSI some avg10) over the run; missing where the kernel does not report it."`
+	HostNoisy          bool       `csv:"host_noisy" doc:"true when steal or CPU pressure passed the kit's noise thresholds: other work shared the host."`
 
-	WallS     float64 `csv:"wall_s"`     // the kit's whole run: create .. everything removed
-	InherentS float64 `csv:"inherent_s"` // first warm-up send .. every log byte read
-	OverheadS float64 `csv:"overhead_s"` // wall - inherent: the kit's own cost
+	WallS     float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run: creating the pod to removing everything."`
+	InherentS float64 `csv:"inherent_s" unit:"s" doc:"From the first warm-up send until every log byte was read."`
+	OverheadS float64 `csv:"overhead_s" unit:"s" doc:"wall_s - inherent_s: the kit's own cost."`
 }
 
 // ContainerRow is one container of one run (containers.csv): its limits as the kernel
 // applied them and its counters over the measured interval.
 type ContainerRow struct {
-	RunID            string  `csv:"run_id"`
-	Role             string  `csv:"role"`
-	CgroupVersion    int     `csv:"cgroup_version"`
-	CPULimitCores    float64 `csv:"cpu_limit_cores"`
-	MemoryLimitBytes int64   `csv:"memory_limit_bytes"`
-	SwapLimitBytes   int64   `csv:"swap_limit_bytes"`
-	IntervalS        float64 `csv:"interval_s"`
-	CPUUsedNs        int64   `csv:"cpu_used_ns"`
-	CPUCores         float64 `csv:"cpu_cores"`
-	CPUPeriods       int64   `csv:"cpu_periods"`
-	CPUThrottled     int64   `csv:"cpu_throttled_periods"`
-	CPUThrottledMs   float64 `csv:"cpu_throttled_ms"`
-	MemoryPeakBytes  int64   `csv:"memory_peak_bytes"`
-	ExitCode         int     `csv:"exit_code"`
-	OOMKilled        bool    `csv:"oom_killed"`
+	RunID            string  `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	Role             string  `csv:"role" doc:"The container's role: api, reader, loadgen or client (reader and load generator together)."`
+	CgroupVersion    int     `csv:"cgroup_version" unit:"1" doc:"The cgroup version the container's limits were read from: 1 or 2 (an integer)."`
+	CPULimitCores    float64 `csv:"cpu_limit_cores" unit:"cores" doc:"CPU limit as applied; 0 means none."`
+	MemoryLimitBytes int64   `csv:"memory_limit_bytes" unit:"bytes" doc:"Memory limit as applied; 0 means none."`
+	SwapLimitBytes   int64   `csv:"swap_limit_bytes" unit:"bytes" signed:"true" doc:"Swap allowed on top of memory, as applied: 0 means none (the kit's setting); -1 means unlimited; cgroup v1 reports memory+swap, converted here."`
+	IntervalS        float64 `csv:"interval_s" unit:"s" doc:"The interval the counters cover."`
+	CPUUsedNs        int64   `csv:"cpu_used_ns" unit:"ns" doc:"CPU time used over the interval."`
+	CPUCores         float64 `csv:"cpu_cores" unit:"cores" doc:"cpu_used_ns over interval_s."`
+	CPUPeriods       int64   `csv:"cpu_periods" unit:"1" doc:"CFS periods elapsed."`
+	CPUThrottled     int64   `csv:"cpu_throttled_periods" unit:"1" doc:"CFS periods in which the container was throttled."`
+	CPUThrottledMs   float64 `csv:"cpu_throttled_ms" unit:"ms" doc:"Time throttled."`
+	MemoryPeakBytes  int64   `csv:"memory_peak_bytes" unit:"bytes" doc:"Peak memory use."`
+	ExitCode         int     `csv:"exit_code" unit:"1" signed:"true" doc:"The container's exit code."`
+	OOMKilled        bool    `csv:"oom_killed" doc:"true when the kernel killed it for memory."`
 	// The process's privileges as it read them itself; empty when not reported.
-	UID          string `csv:"uid"`
-	CapEffective string `csv:"cap_effective"` // hex bitmap, 0 = none
-	NoNewPrivs   string `csv:"no_new_privs"`
-	RootReadOnly string `csv:"root_read_only"`
+	UID          string `csv:"uid" doc:"The user id the process ran as, as it read it itself; empty when not reported."`
+	CapEffective string `csv:"cap_effective" doc:"Effective capabilities, a hex bitmap (0: none); empty when not reported."`
+	NoNewPrivs   string `csv:"no_new_privs" doc:"The no_new_privs flag (1: set); empty when not reported."`
+	RootReadOnly string `csv:"root_read_only" doc:"Whether the root file system was read-only (true/false); empty when not reported."`
 	// Its process limits as it read them itself (soft/hard); empty when not reported.
-	NoFileLimit string `csv:"nofile_limit"`
-	NProcLimit  string `csv:"nproc_limit"`
-	PidsMax     string `csv:"pids_max"`
+	NoFileLimit string `csv:"nofile_limit" unit:"1" doc:"RLIMIT_NOFILE as the process read it (soft/hard; -1: unlimited); empty when not reported."`
+	NProcLimit  string `csv:"nproc_limit" unit:"1" doc:"RLIMIT_NPROC as the process read it (soft/hard; -1: unlimited); empty when not reported."`
+	PidsMax     string `csv:"pids_max" unit:"1" doc:"The pids controller's limit of its cgroup as the process read it (-1: max); empty when not reported or not readable."`
 }
 
 // TimelineRow is one sample of a cumulative byte count (timeline.csv): series
 // "generated" is the API's, one per record; "read" is the reader's, one per read.
 type TimelineRow struct {
-	RunID   string  `csv:"run_id"`
-	Series  string  `csv:"series"`
-	OffsetS float64 `csv:"offset_s"` // from the run's first scheduled send
-	Bytes   int64   `csv:"bytes"`
+	RunID   string  `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	Series  string  `csv:"series" doc:"generated (the API's records) or read (the reader's reads)."`
+	OffsetS float64 `csv:"offset_s" unit:"s" doc:"From the run's first scheduled send."`
+	Bytes   int64   `csv:"bytes" unit:"bytes" doc:"Cumulative bytes of the series at offset_s."`
 }
 
 // Manifest describes a bundle of the fifo-stall experiment (manifest.json): what every
@@ -149,6 +150,28 @@ type Manifest struct {
 	bundle.Common
 	Parameters  Params       `json:"parameters"`
 	Calibration *Calibration `json:"calibration,omitempty"`
+}
+
+// Head, Params, SetParams and Rounds make it the tabular kit's manifest; the rounds are
+// among the parameters, as every fifo-stall bundle records them. Params reach back to it:
+// a plan's calibration is recorded beside them.
+func (m *Manifest) Head() *bundle.Common { return &m.Common }
+func (m *Manifest) Params() *Params      { m.Parameters.m = m; return &m.Parameters }
+func (m *Manifest) Rounds() *int         { return &m.Parameters.Rounds }
+
+// SetParams records a plan's parameters, keeping the rounds the plan set.
+func (m *Manifest) SetParams(p *Params) {
+	rounds := m.Parameters.Rounds
+	m.Parameters = *p
+	m.Parameters.Rounds = rounds
+}
+
+// Calibrated records the instrument's calibration in the manifest of the parameters p
+// (none when p is of no manifest).
+func (p *Params) Calibrated(c *Calibration) {
+	if p.m != nil {
+		p.m.Calibration = c
+	}
 }
 
 // Params are the settings every run of the bundle shared.
@@ -183,12 +206,9 @@ type Params struct {
 	// Calibrate has reproduce measure the instrument first (--calibrate); the
 	// manifest's calibration says whether it did.
 	Calibrate bool `json:"-"`
-}
 
-// Planned is the runs the parameters plan, every API x mode x reader once a round
-// (fifostall.Cross): what reproduce sets runs_planned to, and verify holds a bundle's
-// manifest to. A redone attempt is no run of the plan: runs_superseded counts it.
-func (p Params) Planned() int { return len(p.APIs) * len(p.Modes) * len(p.Readers) * p.Rounds }
+	m *Manifest // the manifest that holds them (Manifest.Params), where a plan records its calibration
+}
 
 // Limits are the requested container limits; containers.csv has them as applied.
 type Limits struct {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 )
@@ -25,7 +26,7 @@ func forged(t *testing.T, edit func(b *schema.Bundle)) []string {
 	for i, r := range b.Runs {
 		b.Runs[i].Run = schema.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, b.Manifest.Parameters.MaxSendLagP99Ms)
 	}
-	files, err := b.Files()
+	files, err := schematest.Files(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 func tiny(t testing.TB) map[string][]byte {
 	b := schematest.New(schematest.Options{Modes: []string{"json-queue"}, Readers: []string{"slow"}, Rounds: 1, Duration: 250 * time.Millisecond})
 	dir := filepath.Join(t.TempDir(), "tiny")
-	if err := b.Save(dir); err != nil {
+	if err := schematest.Save(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{}

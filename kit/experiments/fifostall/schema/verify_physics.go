@@ -4,80 +4,32 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// signedColumns may be negative, by file: swap_limit_bytes is -1 for unlimited swap, an
-// exit code is a code and not a count, and the low end of a t-interval over runs
-// reaches below 0 when the runs spread widely.
-var signedColumns = map[string][]string{
-	ContainersFile: {"swap_limit_bytes", "exit_code"},
-	ConditionsFile: {"p99_run_ci_low_ms"},
-}
-
-// physics holds the bundle to the kit's physical rules (kit/offline/verify/physics.go):
-// no negative quantity in any file; the manifest's and the runs' times in order and
-// within the kit's life; each container's CPU within its limit and its CFS periods
-// within its interval; a run's wall time covering its inherent time, and that covering
-// its last response and read; a blocking writer's backlog within the pipe it writes to;
-// the calibration's figures within what an instrument measures.
-// now is the verifying host's clock.
-func (v *verifier) physics(now time.Time) {
-	pkg := NewDataPackage()
-	runKey := func(r RunRow) string { return "run " + r.RunID }
-	if v.ok[RunsFile] {
-		verify.NonNegative(v.res, RunsFile, v.runLines, v.runRows, runKey, verify.UnitsOf(pkg, RunsFile), signedColumns[RunsFile]...)
-	}
-	if v.ok[RequestsFile] {
-		verify.NonNegative(v.res, RequestsFile, v.reqLines, v.requests, func(q RequestRow) string { return fmt.Sprintf("run %s seq %d", q.RunID, q.Seq) },
-			verify.UnitsOf(pkg, RequestsFile), signedColumns[RequestsFile]...)
-	}
-	if v.ok[ContainersFile] {
-		verify.NonNegative(v.res, ContainersFile, v.ctLines, v.containers, func(c ContainerRow) string { return "run " + c.RunID + " " + c.Role },
-			verify.UnitsOf(pkg, ContainersFile), signedColumns[ContainersFile]...)
-	}
-	if v.ok[TimelineFile] {
-		verify.NonNegative(v.res, TimelineFile, v.tlLines, v.timeline, func(t TimelineRow) string { return "run " + t.RunID + " " + t.Series },
-			verify.UnitsOf(pkg, TimelineFile), signedColumns[TimelineFile]...)
-	}
-	if v.ok[ConditionsFile] {
-		verify.NonNegative(v.res, ConditionsFile, v.condLines, v.conds, func(c ConditionRow) string { return c.API + "/" + c.Mode + "/" + c.Reader },
-			verify.UnitsOf(pkg, ConditionsFile), signedColumns[ConditionsFile]...)
-	}
-	manifest := v.ok[bundle.ManifestFile]
-	if c := v.manifestBody.Calibration; manifest && c != nil {
+// physics holds the bundle to the kit's physical rules (kit/offline/verify/physics.go)
+// beyond those tabular holds every bundle to (no negative quantity, the runs' times):
+// each container's CPU within its limit and its CFS periods within its interval; a
+// run's wall time covering its inherent time, and that covering its last response and
+// read; a blocking writer's backlog within the pipe it writes to; the calibration's
+// figures within what an instrument measures.
+func (v *verifier) physics() {
+	if c := v.manifestBody.Calibration; c != nil {
 		if err := c.Check(); err != nil {
 			v.res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "calibration", Msg: err.Error()})
 		}
 	}
-	if manifest && v.ok[RunsFile] {
-		spans := make([]verify.Span, len(v.runRows))
-		for i, r := range v.runRows {
-			spans[i] = verify.Span{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Started: r.StartedUTC, WallS: r.WallS}
-			if slices.Contains(v.absent[RunsFile], "wall_s") {
-				spans[i].WallS = 0
-			}
+	v.cpuPhysics()
+	for i, r := range v.runRows {
+		if r.RunID == "" || v.byRun[r.RunID] != i {
+			continue
 		}
-		verify.Times(v.res, &v.manifestBody.Common, spans, now)
-	}
-	if v.ok[ContainersFile] {
-		v.cpuPhysics()
-	}
-	if v.ok[RunsFile] {
-		for i, r := range v.runRows {
-			if r.RunID == "" || v.byRun[r.RunID] != i {
-				continue
-			}
-			v.wallPhysics(i)
-			if manifest {
-				v.backlogPhysics(i)
-				v.readerPhysics(i)
-			}
-		}
+		v.wallPhysics(i)
+		v.backlogPhysics(i)
+		v.readerPhysics(i)
 	}
 }
 
@@ -85,10 +37,7 @@ func (v *verifier) physics(now time.Time) {
 // kernel applied it (or the host's CPUs, without one) allows, and saw no more CFS
 // periods than its interval holds.
 func (v *verifier) cpuPhysics() {
-	host := 0.0
-	if v.ok[bundle.ManifestFile] {
-		host = float64(v.manifestBody.Engine.CPUs)
-	}
+	host := float64(v.manifestBody.Engine.CPUs)
 	for j, c := range v.containers {
 		key := "run " + c.RunID + " " + c.Role
 		cores, limit := c.CPULimitCores, "cpu_limit_cores"
@@ -126,17 +75,13 @@ func (v *verifier) wallPhysics(i int) {
 		place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "inherent_s", Value: r.InherentS}))
 	}
 	response, sample := math.Inf(-1), math.Inf(-1)
-	if v.ok[RequestsFile] {
-		for _, j := range v.reqOf[i] {
-			if q := v.requests[j]; q.LatencyMs > 0 {
-				response = max(response, q.ScheduledOffsetS+q.LatencyMs/1e3)
-			}
+	for _, j := range v.reqOf[i] {
+		if q := v.requests[j]; q.LatencyMs > 0 {
+			response = max(response, q.ScheduledOffsetS+q.LatencyMs/1e3)
 		}
 	}
-	if v.ok[TimelineFile] {
-		for _, j := range v.tlOf[i] {
-			sample = max(sample, v.timeline[j].OffsetS)
-		}
+	for _, j := range v.tlOf[i] {
+		sample = max(sample, v.timeline[j].OffsetS)
 	}
 	lastResponse := verify.Part{Name: fmt.Sprintf("the last response (%s) from the first scheduled send", RequestsFile), Value: response}
 	lastEvent := verify.Part{Name: fmt.Sprintf("the last response or read (%s, %s) from the first scheduled send", RequestsFile, TimelineFile), Value: max(response, sample)}
@@ -190,7 +135,7 @@ func (v *verifier) readerPhysics(i int) {
 	r := v.runRows[i]
 	p := v.manifestBody.Parameters
 	bound := float64(p.ReaderBounds[r.Reader])
-	if !(bound > 0) || !v.ok[TimelineFile] {
+	if !(bound > 0) {
 		return
 	}
 	first, last := -1, -1

@@ -44,15 +44,9 @@ const (
 
 // rows checks every rule that does not rest on a recomputation of figures.
 func (v *verifier) rows() {
-	if v.ok[RequestsFile] {
-		v.requestRules()
-	}
-	if v.ok[ContainersFile] {
-		v.containerRules()
-	}
-	if v.ok[bundle.ManifestFile] {
-		v.lagBound()
-	}
+	v.requestRules()
+	v.containerRules()
+	v.lagBound()
 	for i, r := range v.runRows {
 		if r.RunID == "" || v.byRun[r.RunID] != i {
 			continue
@@ -66,10 +60,8 @@ func (v *verifier) rows() {
 			at(names[b], number(p[b]), "at least "+number(p[a]), RulePercentiles, names[b]+" below "+names[a])
 		}
 		v.linesRule(i, at)
-		if v.ok[RequestsFile] && v.ok[TimelineFile] {
-			v.timesRule(i, at)
-			v.recordsRule(i)
-		}
+		v.timesRule(i, at)
+		v.recordsRule(i)
 	}
 }
 
@@ -87,14 +79,14 @@ func (v *verifier) requestRules() {
 			}
 		}
 		if a, b := verify.Disorder(phases...); a >= 0 {
-			if reported++; reported <= maxLineErrors {
+			if reported++; reported <= verify.MaxLineErrors {
 				v.problem(verify.Problem{File: RequestsFile, Line: v.reqLines[j], Key: "run " + short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
 					Column: names[b], Have: number(written[b]), Want: "at least " + number(written[a]),
 					Msg: verify.Rule(RulePhases, names[b]+" before "+names[a]+": a request's phases come in order")})
 			}
 		}
 	}
-	if reported > maxLineErrors {
+	if reported > verify.MaxLineErrors {
 		v.problem(verify.Problem{File: RequestsFile, Column: "latency_ms", Msg: verify.Rule(RulePhases, fmt.Sprintf("%d requests in all have phases out of order", reported))})
 	}
 	for i, r := range v.runRows {
@@ -153,7 +145,7 @@ func (v *verifier) linesRule(i int, at func(column, have, want, rule, msg string
 func (v *verifier) timesRule(i int, at func(column, have, want, rule, msg string)) {
 	r := v.runRows[i]
 	written := !slices.ContainsFunc(v.absent[RunsFile], func(c string) bool { return c == "wall_s" || c == "inherent_s" || c == "overhead_s" })
-	if written && r.InherentS > 0 && !near(r.OverheadS, r.WallS-r.InherentS, 1e-9) && math.Abs(r.OverheadS-(r.WallS-r.InherentS)) > timeTolerance {
+	if written && r.InherentS > 0 && !verify.Near(r.OverheadS, r.WallS-r.InherentS, 1e-9) && math.Abs(r.OverheadS-(r.WallS-r.InherentS)) > timeTolerance {
 		at("overhead_s", number(r.OverheadS), number(r.WallS-r.InherentS), RuleTimes, "wall_s - inherent_s")
 	}
 	if !r.Verified || len(v.reqOf[i]) == 0 {
@@ -218,7 +210,7 @@ func (v *verifier) containerRules() {
 	}
 	for j, c := range v.containers {
 		// Counters never negative: verify.NonNegative (verify_physics.go).
-		if !v.ok[bundle.ManifestFile] || c.CgroupVersion == 0 {
+		if c.CgroupVersion == 0 {
 			continue // the container's limits were never read (a run that failed early)
 		}
 		var cpus float64

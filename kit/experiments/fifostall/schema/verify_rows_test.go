@@ -171,7 +171,7 @@ func TestARemovedColumnDoesNotSilenceARule(t *testing.T) {
 		tb.write(t, filepath.Join(dir, f.file))
 		resum(t, dir)
 		res := verifyDir(t, dir)
-		if res.OK() || !strings.Contains(fmt.Sprint(res.Problems), f.file+" line 1: no column "+f.column) {
+		if res.OK() || !strings.Contains(fmt.Sprint(res.Problems), f.file+": "+f.column+": missing column") {
 			t.Errorf("%s without %s: problems %v", f.file, f.column, res.Problems)
 		}
 	}

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,11 +12,11 @@ import (
 )
 
 // runs recomputes each run's figures from its rows in the other files, with the one
-// definition that wrote them (RunFigures), and names every column that differs.
+// definition that wrote them (RunFigures), for the trust lines (the kit has named every
+// column that differs), and holds each run to its proof and its round's attempts.
 func (v *verifier) runs() {
-	bound := v.manifestBody.Parameters.MaxSendLagP99Ms
-	if bound == 0 {
-		bound = DefaultMaxSendLagP99Ms
+	bound := v.manifestBody.Parameters.SendLagBound()
+	if v.manifestBody.Parameters.MaxSendLagP99Ms == 0 {
 		v.res.Notes = append(v.res.Notes, verify.Problem{File: bundle.ManifestFile, Column: "parameters.max_send_lag_p99_ms",
 			Msg: fmt.Sprintf("0: a bundle written before the kit recorded its bound; send_lag_trusted is checked against %g ms", bound)})
 	}
@@ -25,9 +24,8 @@ func (v *verifier) runs() {
 		if r.RunID == "" || v.byRun[r.RunID] != i {
 			continue // a duplicate: already a problem, and its rows went to the first
 		}
-		line, key := v.runLines[i], "run "+r.RunID
 		at := func(column, have, want, msg string) {
-			v.problem(verify.Problem{File: RunsFile, Line: line, Key: key, Column: column, Have: have, Want: want, Msg: msg})
+			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: column, Have: have, Want: want, Msg: msg})
 		}
 		var reqs []RequestRow
 		for _, j := range v.reqOf[i] {
@@ -49,46 +47,6 @@ func (v *verifier) runs() {
 			v.recomputed = map[int]RunRow{}
 		}
 		v.recomputed[i] = want
-		fromReqs := fmt.Sprintf("recomputed from %s %s", RequestsFile, lineSpan(v.reqOf[i], v.reqLines))
-		fromTimeline := fmt.Sprintf("recomputed from %s %s", TimelineFile, lineSpan(v.tlOf[i], v.tlLines))
-		fromAPI := "the api row of " + ContainersFile
-		for _, f := range []struct {
-			column     string
-			have, want float64
-			from       string
-			rel        float64
-			rests      bool // the file it is recomputed from parsed
-		}{
-			{"requests", float64(r.Requests), float64(want.Requests), "rows of this run in " + RequestsFile, 0, true},
-			{"errors", float64(r.Errors), float64(want.Errors), "requests without status 200 or with an error, in " + RequestsFile, 0, true},
-			{"p50_ms", float64(r.P50Ms), float64(want.P50Ms), fromReqs, 1e-9, true},
-			{"p99_ms", float64(r.P99Ms), float64(want.P99Ms), fromReqs, 1e-9, true},
-			{"mean_ms", float64(r.MeanMs), float64(want.MeanMs), fromReqs, 1e-9, true},
-			{"max_ms", float64(r.MaxMs), float64(want.MaxMs), fromReqs, 1e-9, true},
-			{"send_lag_p99_ms", float64(r.SendLagP99Ms), float64(want.SendLagP99Ms), fromReqs, 1e-9, true},
-			{"span_generate_mean_us", float64(r.SpanGenerateMeanUs), float64(want.SpanGenerateMeanUs), fromReqs, 1e-9, true},
-			{"span_log_call_mean_us", float64(r.SpanLogCallMeanUs), float64(want.SpanLogCallMeanUs), fromReqs, 1e-9, true},
-			{"backlog_max_bytes", float64(r.BacklogMaxBytes), float64(want.BacklogMaxBytes), fromTimeline, 0, v.ok[TimelineFile]},
-			{"reader_rate_bytes_per_s", r.ReaderRateBytesPerS, want.ReaderRateBytesPerS, fromTimeline + ", first to last read", 1e-6, v.ok[TimelineFile]},
-			{"api_cpu_cores", r.APICPUCores, want.APICPUCores, fromAPI, 1e-9, v.ok[ContainersFile]},
-			{"api_cpu_throttled_periods", float64(r.APICPUThrottledPeriods), float64(want.APICPUThrottledPeriods), fromAPI, 0, v.ok[ContainersFile]},
-		} {
-			if f.rests && !near(f.have, f.want, f.rel) && !(math.IsNaN(f.have) && math.IsNaN(f.want)) {
-				at(f.column, number(f.have), number(f.want), f.from)
-			}
-		}
-		if r.SendLagTrusted != want.SendLagTrusted {
-			at("send_lag_trusted", strconv.FormatBool(r.SendLagTrusted), strconv.FormatBool(want.SendLagTrusted),
-				fmt.Sprintf("send_lag_p99_ms %s against the manifest's bound of %g ms", number(float64(want.SendLagP99Ms)), bound))
-		}
-		if r.HostNoisy != want.HostNoisy {
-			at("host_noisy", strconv.FormatBool(r.HostNoisy), strconv.FormatBool(want.HostNoisy),
-				fmt.Sprintf("host_steal_pct %s over %g or host_cpu_pressure_pct %s over %g", number(float64(r.HostStealPct)), NoisyStealPct,
-					number(float64(r.HostCPUPressurePct)), NoisyCPUPressurePct))
-		}
-		if r.Superseded && (!r.Verified || r.SendLagTrusted) {
-			at("superseded", "true", "false", "only a verified run whose send lag was over the bound is redone")
-		}
 		v.proof(i, at)
 	}
 	v.attempts()
@@ -102,7 +60,6 @@ func (v *verifier) attempts() {
 		api, mode, reader string
 		round             int
 	}
-	retries := v.manifestBody.Parameters.Retries
 	byRound := map[key][]int{}
 	var order []key
 	for i, r := range v.runRows {
@@ -131,10 +88,6 @@ func (v *verifier) attempts() {
 					Msg: fmt.Sprintf("attempt %d of %s again (first on line %d)", r.Attempt, name, v.runLines[j])})
 			}
 			seen[r.Attempt] = i
-			if r.Superseded && r.Attempt > retries {
-				v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: "superseded", Have: "true", Want: "false",
-					Msg: fmt.Sprintf("attempt %d was redone, past the manifest's retries (%d)", r.Attempt, retries)})
-			}
 			if !r.Superseded {
 				counting = append(counting, i)
 			}

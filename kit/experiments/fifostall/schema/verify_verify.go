@@ -3,57 +3,52 @@ package schema
 import (
 	"encoding/hex"
 	"fmt"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"strconv"
-	"time"
 
-	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// maxLineErrors bounds the parse problems reported per file: past that, one more says
-// how many were left out.
-const maxLineErrors = verify.MaxLineErrors
-
-// Verify checks everything a fifo-stall bundle's files say about each other (see
-// ../README.md, "What verify checks"). It never stops at the first problem, and it
-// only reads: a bundle on disk is never touched. The result's Own is a *Verified.
-func Verify(f *bundle.Files) *verify.Result {
-	res := verify.Begin(f, Name, Names(), DataFiles)
-	v := &verifier{res: res, files: f.Data, ok: map[string]bool{}, absent: map[string][]string{}}
-	v.ok[bundle.ManifestFile] = verify.Manifest(res, f.Data, &v.manifestBody, func() *bundle.Common { return &v.manifestBody.Common }) &&
-		experiment.CheckManifest(res, &v.manifestBody.Parameters)
-	v.tables()
-	v.dataPackage() // verify_datapackage.go
-	verify.Tables(res, f.Data, tables, func(name string) bool { return v.ok[name] }, experiment.PlannedRuns(v.ok[bundle.ManifestFile], v.manifestBody.Parameters.Planned))
-	if v.ok[RunsFile] {
-		v.index()
-		if v.ok[RequestsFile] {
-			v.runs()
-		}
-		if v.ok[bundle.ManifestFile] {
-			v.runsOfParameters()
-		}
-		v.rows() // verify_rows.go
-		if v.ok[bundle.ManifestFile] && v.ok[RequestsFile] && v.ok[ContainersFile] && v.ok[ConditionsFile] {
-			v.conditions()
+// rules are fifo-stall's checks of a bundle beyond the kit's (which has read every
+// file, recomputed every run's figures and every condition, and held every table to no
+// negative quantity and the runs to their times): each verified run's proof that no log
+// byte was lost, the attempts of a round, every run of a condition of the parameters,
+// the rules of what can happen at all (verify_rows.go, verify_physics.go), and how far
+// the figures can be trusted (verify_trust.go).
+func rules(c *tabular.Check[*Params, RunRow]) {
+	m, _ := c.M.(*Manifest)
+	v := &verifier{res: c.Res, manifestBody: *m, absent: map[string][]string{},
+		runRows: c.Runs, runLines: c.Lines[RunsFile],
+		requests: tabular.Of[RequestRow](c.Rows, RequestsFile), reqLines: c.Lines[RequestsFile],
+		containers: tabular.Of[ContainerRow](c.Rows, ContainersFile), ctLines: c.Lines[ContainersFile],
+		timeline: tabular.Of[TimelineRow](c.Rows, TimelineFile), tlLines: c.Lines[TimelineFile],
+		conds: tabular.Of[ConditionRow](c.Derived, ConditionsFile)}
+	for file, cols := range c.Absent {
+		for col := range cols {
+			v.absent[file] = append(v.absent[file], col)
 		}
 	}
-	v.physics(time.Now()) // verify_physics.go
+	c.Res.Described = fmt.Sprintf("%d requests, %d container rows, %d timeline samples", len(v.requests), len(v.containers), len(v.timeline))
+	c.Res.Counts.Conditions = len(v.conds)
+	v.index()
+	v.runs()
+	runs := WithRows(c.Runs, c.Rows)
+	for i := range runs {
+		if r, ok := v.recomputed[i]; ok {
+			runs[i].Run = r
+		}
+	}
+	v.derived = DeriveConditions(runs, m.Parameters)
+	v.figures = FiguresByCondition(Figures(&Bundle{Manifest: *m, Runs: runs}))
+	v.runsOfParameters()
+	v.rows()    // verify_rows.go
+	v.physics() // verify_physics.go
 	v.trust()
-	if v.ok[RunsFile] {
-		verify.RunProbes(res, f.Data, v.runRows, func(r RunRow) string { return r.RunID })
-	}
-	return res
 }
 
 type verifier struct {
-	res   *verify.Result
-	files map[string][]byte
-	// ok says a file is present and parsed without a problem, so that checks that
-	// rest on it can be made without a cascade of follow-on complaints.
-	ok map[string]bool
-	// absent are the columns each file lacks that verification does not rest on.
+	res *verify.Result
+	// absent are the columns each file lacks, written before the kit added them.
 	absent map[string][]string
 
 	manifestBody Manifest
@@ -66,10 +61,9 @@ type verifier struct {
 	timeline     []TimelineRow
 	tlLines      []int
 	conds        []ConditionRow
-	condLines    []int
 
-	// recomputed are the runs' rows with every derived figure recomputed (runs), which
-	// conditions.csv is checked against: a forged run figure is one problem, in runs.csv.
+	// recomputed are the runs' rows with every derived figure recomputed, which the
+	// trust lines rest on, whatever runs.csv claims.
 	recomputed map[int]RunRow
 	// derived are the conditions recomputed from the recomputed runs: what the trust
 	// lines say, whatever conditions.csv claims.
@@ -86,11 +80,9 @@ type verifier struct {
 
 func (v *verifier) problem(p verify.Problem) { v.res.Problems = append(v.res.Problems, p) }
 
-func same(have, want float64) bool      { return verify.Same(have, want) }
-func near(have, want, rel float64) bool { return verify.Near(have, want, rel) }
-func number(f float64) string           { return verify.Number(f) }
-func short(s string) string             { return verify.Short(s) }
-func i64(n int64) string                { return strconv.FormatInt(n, 10) }
+func number(f float64) string { return verify.Number(f) }
+func short(s string) string   { return verify.Short(s) }
+func i64(n int64) string      { return strconv.FormatInt(n, 10) }
 
 func isDigest(s string) bool {
 	_, err := hex.DecodeString(s)
@@ -110,10 +102,4 @@ func lineSpan(idx []int, lines []int) string {
 		lo, hi = min(lo, lines[j]), max(hi, lines[j])
 	}
 	return fmt.Sprintf("lines %d-%d", lo, hi)
-}
-
-// Of is the fifo-stall bundle a verification read, nil when it could not read one.
-func Of(res *verify.Result) *Bundle {
-	b, _ := res.Own.(*Bundle)
-	return b
 }

@@ -22,6 +22,10 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
+// judged says where the kit's recomputation of a run's figures comes from, up to the
+// lines of the run's requests.
+const judged = "recomputed from the row's observed columns and requests.csv lines "
+
 // small is a quick synthetic bundle: 2 modes x 2 readers, 1 round of 1 s at 20 req/s.
 func small() *schema.Bundle {
 	return schematest.New(schematest.Options{Modes: []string{"short1", "json-queue"}, Rounds: 1, Duration: time.Second})
@@ -31,7 +35,7 @@ func small() *schema.Bundle {
 func saved(t *testing.T, b *schema.Bundle) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bundle")
-	if err := b.Save(dir); err != nil {
+	if err := schematest.Save(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -206,7 +210,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			os.WriteFile(path, body[:cut], 0o644)
 			resum(t, dir)
 			last := base.Runs[len(base.Runs)-1].Run
-			return []string{fmt.Sprintf("runs.csv line 5 (run %s): requests: have 20, want 19 (rows of this run in requests.csv)", last.RunID)}
+			return []string{fmt.Sprintf("runs.csv line 5 (run %s): requests: have 20, want 19 (%s62-80, ", last.RunID, judged)}
 		}, true},
 		{"a dropped file", func(t *testing.T, dir string) []string {
 			os.Remove(filepath.Join(dir, schema.TimelineFile))
@@ -236,9 +240,9 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			resum(t, dir)
 			_ = old
 			return []string{
-				fmt.Sprintf("runs.csv line 2 (run %s): max_ms: have %s, want 99999 (recomputed from requests.csv lines 2-21)", firstRun.RunID, verify.Number(float64(firstRun.MaxMs))),
+				fmt.Sprintf("runs.csv line 2 (run %s): max_ms: have %s, want 99999 (%s2-21, ", firstRun.RunID, verify.Number(float64(firstRun.MaxMs)), judged),
 				fmt.Sprintf("runs.csv line 2 (run %s): p99_ms: have %s, want 99999", firstRun.RunID, verify.Number(float64(firstRun.P99Ms))),
-				fmt.Sprintf("conditions.csv line 2 (condition go/%s/%s): max_ms: have %s, want 99999 (recomputed from runs.csv, requests.csv and containers.csv)",
+				fmt.Sprintf("conditions.csv line 2 (conditions go/%s/%s): max_ms: have %s, want 99999 (derived again from runs.csv)",
 					firstRun.Mode, firstRun.Reader, verify.Number(float64(firstRun.MaxMs))),
 			}
 		}, true},
@@ -267,7 +271,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			run := base.Runs[1].Run
 			edit(t, dir, schema.RunsFile, 1, "backlog_max_bytes", "1")
 			resum(t, dir)
-			return []string{fmt.Sprintf("runs.csv line 3 (run %s): backlog_max_bytes: have 1, want %d (recomputed from timeline.csv lines ", run.RunID, run.BacklogMaxBytes)}
+			return []string{fmt.Sprintf("runs.csv line 3 (run %s): backlog_max_bytes: have 1, want %d (%s22-41, containers.csv lines 5-7, timeline.csv lines 42-81)", run.RunID, run.BacklogMaxBytes, judged)}
 		}, true},
 		{"a count in the manifest edited, sums fixed", func(t *testing.T, dir string) []string {
 			path := filepath.Join(dir, bundle.ManifestFile)
@@ -280,12 +284,12 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			old := edit(t, dir, schema.ConditionsFile, 3, "p99_ms", "1.5")
 			resum(t, dir)
 			c := base.Conditions[3]
-			return []string{fmt.Sprintf("conditions.csv line 5 (condition go/%s/%s): p99_ms: have 1.5, want %s", c.Mode, c.Reader, old)}
+			return []string{fmt.Sprintf("conditions.csv line 5 (conditions go/%s/%s): p99_ms: have 1.5, want %s", c.Mode, c.Reader, old)}
 		}, true},
 		{"a run's count edited, sums fixed", func(t *testing.T, dir string) []string {
 			edit(t, dir, schema.RunsFile, 0, "errors", "2")
 			resum(t, dir)
-			return []string{fmt.Sprintf("runs.csv line 2 (run %s): errors: have 2, want 0 (requests without status 200 or with an error, in requests.csv)", firstRun.RunID)}
+			return []string{fmt.Sprintf("runs.csv line 2 (run %s): errors: have 2, want 0 (%s2-21, ", firstRun.RunID, judged)}
 		}, true},
 		{"an unknown schema version, sums fixed", func(t *testing.T, dir string) []string {
 			path := filepath.Join(dir, bundle.ManifestFile)
@@ -318,7 +322,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			tb.header[2] = "offset_ms"
 			tb.write(t, filepath.Join(dir, schema.TimelineFile))
 			resum(t, dir)
-			return []string{`timeline.csv line 1: offset_ms: "offset_ms": not a column of this schema`}
+			return []string{`timeline.csv line 1: offset_ms: not a column of this schema`}
 		}, true},
 		{"a malformed SHA256SUMS line", func(t *testing.T, dir string) []string {
 			path := filepath.Join(dir, bundle.SumsFile)
@@ -383,7 +387,7 @@ func TestAColumnAddedByALaterKitIsANoteNotAProblem(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, bundle.DataPackageFile), body, 0o644)
 	resum(t, dir)
 	res := verifyDir(t, dir)
-	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "runs.csv line 1: no column wall_s") {
+	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "runs.csv: wall_s: missing: written by a kit before") {
 		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
 	}
 	// But a column verification rests on is a problem.
@@ -396,7 +400,7 @@ func TestAColumnAddedByALaterKitIsANoteNotAProblem(t *testing.T) {
 	tb.write(t, filepath.Join(dir, schema.RequestsFile))
 	resum(t, dir)
 	res = verifyDir(t, dir)
-	if res.OK() || !strings.Contains(res.Problems[0].String(), "requests.csv line 1: no column latency_ms") {
+	if res.OK() || !strings.Contains(res.Problems[0].String(), "requests.csv: latency_ms: missing column") {
 		t.Fatalf("problems %v", res.Problems)
 	}
 }
@@ -448,11 +452,18 @@ func TestAForgedTrustFlagIsCaught(t *testing.T) {
 	}
 	resum(t, dir)
 	res := verifyDir(t, dir)
-	if len(res.Problems) != 4 {
-		t.Fatalf("want the 4 forged flags named, got %v", res.Problems)
+	// Each forged flag is named, and each condition's count of trusted runs, which the
+	// kit derives again from the runs as the file has them.
+	if len(res.Problems) != 8 {
+		t.Fatalf("want the 4 forged flags and the 4 conditions' counts named, got %v", res.Problems)
 	}
-	for _, p := range res.Problems {
-		if p.Column != "send_lag_trusted" || p.Have != "true" || p.Want != "false" || !strings.Contains(p.Msg, "bound of 0.05 ms") {
+	for _, p := range res.Problems[:4] {
+		if p.File != schema.RunsFile || p.Column != "send_lag_trusted" || p.Have != "true" || p.Want != "false" || !strings.HasPrefix(p.Msg, judged) {
+			t.Errorf("problem %+v", p)
+		}
+	}
+	for _, p := range res.Problems[4:] {
+		if p.File != schema.ConditionsFile || p.Column != "runs_trusted" {
 			t.Errorf("problem %+v", p)
 		}
 	}
@@ -472,7 +483,7 @@ func retried(t *testing.T) string {
 	}
 	first := b.Runs[0]
 	redone := schema.Rows{Run: first.Run}
-	redone.Run.RunID = first.Run.RunID + "-a1"
+	redone.Run.RunID = first.Run.RunID[:len(first.Run.RunID)-6] + "a1a1a1" // another run of its condition and round
 	redone.Run.Attempt, redone.Run.Superseded = 1, true
 	for _, q := range first.Requests {
 		q.RunID = redone.Run.RunID
@@ -544,7 +555,7 @@ func TestAForgedSupersededOrTrustCountIsCaught(t *testing.T) {
 		{"a trusted run marked superseded", func(dir string) {
 			// A bound of 1 ms, as small() has it, trusts every run: none may be redone.
 			os.RemoveAll(dir)
-			if err := small().Save(dir); err != nil {
+			if err := schematest.Save(small(), dir); err != nil {
 				t.Fatal(err)
 			}
 			edit(t, dir, schema.RunsFile, 2, "superseded", "true")

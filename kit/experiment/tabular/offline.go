@@ -1,0 +1,276 @@
+package tabular
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/report"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// Drawn is one bundle of a report, for an experiment's own drawings: its label, its
+// colour on every chart, and its rows.
+type Drawn[P experiment.Params, R any] struct {
+	Label  string
+	Colour color.RGBA
+	*Bundle[P, R]
+}
+
+// bundleOf is the bundle a verification of this experiment read.
+func (t *Experiment[P, R]) bundleOf(res *verify.Result) (*Bundle[P, R], error) {
+	b, ok := res.Own.(*Bundle[P, R])
+	if !ok {
+		return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, t.Info.Name)
+	}
+	return b, nil
+}
+
+// Figures are every figure of every condition over its verified runs, one value a run.
+func (t *Experiment[P, R]) Figures(res *verify.Result) ([]compare.Row, error) {
+	b, err := t.bundleOf(res)
+	if err != nil {
+		return nil, err
+	}
+	return b.figures(), nil
+}
+
+// Compare sets bundles side by side, figure by figure, in any format of compare, the
+// published figures first with opt.Published where the experiment has them.
+func (t *Experiment[P, R]) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
+	return experiment.CompareWith(out, warn, sources, opt, t.Comparison(sources))
+}
+
+// Comparison is what the experiment says of a comparison of sources (CompareWith).
+func (t *Experiment[P, R]) Comparison(sources []experiment.Source) experiment.Comparison {
+	c := experiment.Comparison{Experiment: t.Info.Name, Metrics: t.Metrics, PublishedMetrics: t.Own.PublishedMetrics,
+		Side: func(s experiment.Source) (compare.Side, error) {
+			b, err := t.bundleOf(s.Result)
+			if err != nil {
+				return compare.Side{}, err
+			}
+			side := compare.Side{Rows: b.figures(), Common: b.M.Head(), Manifest: b.M}
+			if t.Own.Host != nil {
+				side.Host = t.Own.Host(b)
+			}
+			return side, nil
+		}}
+	if t.Own.Legend != nil && len(sources) > 0 {
+		if b, err := t.bundleOf(sources[0].Result); err == nil {
+			c.Legend = t.Own.Legend(b)
+		}
+	}
+	if t.Published != nil {
+		c.Published = func(sources []experiment.Source) ([]compare.Row, []string, []string, error) {
+			var bs []*Bundle[P, R]
+			for _, s := range sources {
+				b, err := t.bundleOf(s.Result)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				b.Label = s.Label
+				bs = append(bs, b)
+			}
+			return t.Published(bs)
+		}
+	}
+	return c
+}
+
+// Report draws every figure of the bundles, each condition's estimate with its
+// interval, one chart a figure.
+func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, version string) error {
+	var bs report.Bundles
+	groups := make([]report.Grouped, len(t.Metrics))
+	var cats []string
+	var drawn []Drawn[P, R]
+	var firstRows []compare.Row // the first bundle's figures, which the answer states
+	for _, s := range sources {
+		b, ok := s.Result.Own.(*Bundle[P, R])
+		if !ok {
+			return fmt.Errorf("%s: not verified as a bundle of the %s experiment", s.Label, t.Info.Name)
+		}
+		b.Label = s.Label
+		var shown any = b.M.Params()
+		if t.Own.ParamsShown != nil {
+			shown = t.Own.ParamsShown(b.M.Params())
+		}
+		colour := bs.Add(s.Label, s.Result, b.M.Head(), shown)
+		drawn = append(drawn, Drawn[P, R]{Label: s.Label, Colour: colour, Bundle: b})
+		rows := b.figures()
+		if firstRows == nil {
+			firstRows = rows
+		}
+		for i, m := range t.Metrics {
+			series := report.Series{Name: s.Label, Colour: colour}
+			drawnCells := t.Conditions
+			if t.Own.Categories != nil {
+				drawnCells = t.Own.Categories
+			}
+			for _, c := range drawnCells(b.M.Params()) {
+				if !slices.Contains(cats, c.String()) {
+					cats = append(cats, c.String())
+				}
+			}
+			for _, cat := range cats {
+				v := report.Absent
+				for _, r := range rows {
+					if r.Metric == m.Name && kvText(r.Condition) == cat {
+						e := compare.Estimate(r)
+						v = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
+					}
+				}
+				series.Values = append(series.Values, v)
+			}
+			groups[i].Series = append(groups[i].Series, series)
+		}
+	}
+	// The publication's figures, where the experiment has them, as strokes on its bars.
+	if t.Published != nil {
+		var all []*Bundle[P, R]
+		for _, d := range drawn {
+			all = append(all, d.Bundle)
+		}
+		if pub, _, _, err := t.Published(all); err == nil {
+			for i, m := range t.Metrics {
+				groups[i].Published = published(pub, m.Name, cats)
+			}
+		}
+	}
+	// A condition is named by the axes that differ between the conditions drawn: an
+	// axis every one shares says nothing and would only crowd the chart.
+	names := shortNames(cats)
+	page, err := bs.Page(t.Info.Name, version, t.Info.Summary, nil)
+	if err != nil {
+		return err
+	}
+	sec := report.Section{ID: "figures", Title: "Figures",
+		Caption: "Each condition's figure: the mean over its verified runs, with its 95% Student-t interval over runs (none from one run)."}
+	var charts []report.Figure
+	var unmeasured []string
+	for i, m := range t.Metrics {
+		charts = append(charts, report.Bars(m.Title, unitOfFigure[R](m.Name, firstRows), names, &groups[i], m.Log))
+		if groups[i].Any() { // a figure no bundle measured draws no empty chart, and is named
+			sec.Figures = append(sec.Figures, charts[i])
+		} else {
+			unmeasured = append(unmeasured, m.Title)
+		}
+	}
+	if len(unmeasured) > 0 {
+		sec.Caption += " No bundle here has a figure of " + strings.Join(unmeasured, "; ") + "."
+	}
+	question := t.Info.Question
+	if question == "" {
+		question = "What does each condition measure?"
+	}
+	sentences, chart := t.answer(firstRows, names, cats), 0
+	for i, m := range t.Metrics {
+		if m.Headline {
+			chart = i
+			break
+		}
+	}
+	if t.Own.Answer != nil {
+		sentences, chart = t.Own.Answer(drawn)
+	}
+	page.Open(question, sentences, charts[chart])
+	page.Sections = append(page.Sections, sec)
+	if t.Drawings != nil {
+		page.Sections = append(page.Sections, t.Drawings(drawn)...)
+	}
+	page.Sections = append(page.Sections, bs.Images())
+	return report.Write(w, page)
+}
+
+// answer is a sentence for each headline figure (every figure where none is marked):
+// its range over the conditions, the lowest and the highest each stated with its
+// interval and named by its condition (names, the short names of cats).
+func (t *Experiment[P, R]) answer(rows []compare.Row, names, cats []string) []string {
+	headlines := slices.ContainsFunc(t.Metrics, func(m compare.Metric) bool { return m.Headline })
+	var out []string
+	for _, m := range t.Metrics {
+		if headlines && !m.Headline {
+			continue
+		}
+		var lo, hi *compare.Row
+		for i, r := range rows {
+			if r.Metric != m.Name || compare.Estimate(r).Runs == 0 {
+				continue
+			}
+			v := compare.Estimate(r).Value
+			if lo == nil || v < compare.Estimate(*lo).Value {
+				lo = &rows[i]
+			}
+			if hi == nil || v > compare.Estimate(*hi).Value {
+				hi = &rows[i]
+			}
+		}
+		if lo == nil {
+			out = append(out, fmt.Sprintf("%s: no condition measured it.", capitalised(m.Title)))
+			continue
+		}
+		name := func(r *compare.Row) string {
+			if i := slices.Index(cats, kvText(r.Condition)); i >= 0 && names[i] != "" {
+				return names[i]
+			}
+			return kvText(r.Condition)
+		}
+		unit := unitOfFigure[R](m.Name, rows)
+		if unit == "1" {
+			unit = ""
+		}
+		if lo == hi || compare.Estimate(*lo).Value == compare.Estimate(*hi).Value {
+			out = append(out, fmt.Sprintf("%s: %s in every condition.", capitalised(m.Title), report.Stated(compare.Estimate(*lo), unit)))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: from %s (%s) to %s (%s).", capitalised(m.Title),
+			report.Stated(compare.Estimate(*lo), unit), name(lo), report.Stated(compare.Estimate(*hi), unit), name(hi)))
+	}
+	return out
+}
+
+// published are a metric's published figures by category (NaN where none), or nil
+// where the publication has none of it.
+func published(rows []compare.Row, metric string, cats []string) []float64 {
+	var out []float64
+	for i, cat := range cats {
+		for _, r := range rows {
+			if r.Metric == metric && kvText(r.Condition) == cat {
+				if out == nil {
+					out = make([]float64, len(cats))
+					for j := range out {
+						out[j] = math.NaN()
+					}
+				}
+				out[i] = r.Value
+			}
+		}
+	}
+	return out
+}
+
+func capitalised(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// unitOfFigure is the unit of metric: its column's in R, or, for a figure the
+// experiment states itself (Own.Figures) of no column of R, its rows'.
+func unitOfFigure[R any](metric string, rows []compare.Row) string {
+	if unit := unitOf[R](metric); unit != "" {
+		return unit
+	}
+	for _, r := range rows {
+		if r.Metric == metric {
+			return r.Unit
+		}
+	}
+	return ""
+}

@@ -1,0 +1,193 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// Tabular is a fifo-stall bundle as the kit's table-driven bundle holds it.
+type Tabular = tabular.Bundle[*Params, RunRow]
+
+// Declaration is what the kit needs to read, write and verify a fifo-stall bundle: its
+// tables, the derivation of every run's figures from its own rows (RunFigures) and of
+// the conditions from the runs (DeriveConditions), its rules and its figures. observe
+// gives a run's rows in every file (nil: the declaration reads bundles and performs no
+// run); package fifostall adds the plan and pods. Each call is a fresh declaration.
+func Declaration(observe func(p *Params, run experiment.Run) Rows) *tabular.Experiment[*Params, RunRow] {
+	var requests func(*Params, experiment.Run) []RequestRow
+	var containers func(*Params, experiment.Run) []ContainerRow
+	var timeline func(*Params, experiment.Run) []TimelineRow
+	if observe != nil {
+		requests = func(p *Params, run experiment.Run) []RequestRow { return observe(p, run).Requests }
+		containers = func(p *Params, run experiment.Run) []ContainerRow { return observe(p, run).Containers }
+		timeline = func(p *Params, run experiment.Run) []TimelineRow { return observe(p, run).Timeline }
+	}
+	return &tabular.Experiment[*Params, RunRow]{
+		Info: tabular.Info{Name: Name},
+		Axes: []string{"api", "mode", "reader"},
+		Conditions: func(p *Params) []tabular.Cell {
+			var out []tabular.Cell
+			for _, a := range p.APIs {
+				for _, m := range p.Modes {
+					for _, r := range p.Readers {
+						out = append(out, tabular.Cell{a, m, r})
+					}
+				}
+			}
+			return out
+		},
+		Judge: func(p *Params, r *RunRow, own tabular.Rows) {
+			*r = RunFigures(*r, tabular.Of[RequestRow](own, RequestsFile), tabular.Of[ContainerRow](own, ContainersFile),
+				tabular.Of[TimelineRow](own, TimelineFile), p.SendLagBound())
+		},
+		Runs: Declared(RunsFile),
+		Tables: []tabular.Table[*Params]{
+			tabular.PerRun(Declared(RequestsFile), requests),
+			tabular.PerRun(Declared(ContainersFile), containers),
+			tabular.PerRun(Declared(TimelineFile), timeline),
+			tabular.Derived(Declared(ConditionsFile), func(p *Params, runs []RunRow, rows tabular.Rows) []ConditionRow {
+				return DeriveConditions(WithRows(runs, rows), *p)
+			}),
+		},
+		Manifest: func() tabular.Manifest[*Params] { return &Manifest{} },
+		Rules:    rules,
+		Own: tabular.Own[*Params, RunRow]{
+			Figures:  func(b *Tabular) []compare.Row { return Figures(Of(&verify.Result{Own: b})) },
+			Later:    AddedLater,
+			Respell:  namedManifest,
+			Earlier:  earlierModel,
+			Describe: func(dp *bundle.DataPackage) { *dp = NewDataPackage() },
+			// A verified run whose send lag was over the bound is redone, up to the
+			// parameters' retries; a failed one is kept as failed.
+			Retry: func(p *Params, r RunRow) bool { return r.Verified && !r.SendLagTrusted && r.Attempt <= p.Retries },
+		},
+	}
+}
+
+// offline is the declaration verify reads bundles with.
+var offline = Declaration(nil)
+
+// Verify checks everything a fifo-stall bundle's files say about each other (see
+// ../README.md, "What verify checks"): the kit's checks of every table-driven bundle
+// (tabular), then fifo-stall's rules. Its Own is a *Tabular; Of reads it.
+func Verify(f *bundle.Files) *verify.Result { return offline.Verify(f) }
+
+// SendLagBound is the send-lag p99 a run's latencies are trusted within: the manifest's,
+// or the default where a bundle of an earlier kit recorded none (0).
+func (p *Params) SendLagBound() float64 {
+	if p.MaxSendLagP99Ms == 0 {
+		return DefaultMaxSendLagP99Ms
+	}
+	return p.MaxSendLagP99Ms
+}
+
+// WithRows are the runs each with its own rows of the per-run tables, in the order of
+// the runs; a run_id given twice has its rows with its first row.
+func WithRows(runs []RunRow, rows tabular.Rows) []Rows {
+	at := make(map[string]int, len(runs))
+	out := make([]Rows, len(runs))
+	for i, r := range runs {
+		out[i].Run = r
+		if _, seen := at[r.RunID]; !seen {
+			at[r.RunID] = i
+		}
+	}
+	for _, q := range tabular.Of[RequestRow](rows, RequestsFile) {
+		if i, ok := at[q.RunID]; ok {
+			out[i].Requests = append(out[i].Requests, q)
+		}
+	}
+	for _, c := range tabular.Of[ContainerRow](rows, ContainersFile) {
+		if i, ok := at[c.RunID]; ok {
+			out[i].Containers = append(out[i].Containers, c)
+		}
+	}
+	for _, t := range tabular.Of[TimelineRow](rows, TimelineFile) {
+		if i, ok := at[t.RunID]; ok {
+			out[i].Timeline = append(out[i].Timeline, t)
+		}
+	}
+	return out
+}
+
+// Of is the fifo-stall bundle a verification read, each run with its rows and the
+// conditions derived from them; nil when it could not read one.
+func Of(res *verify.Result) *Bundle {
+	t, ok := res.Own.(*Tabular)
+	if !ok || t == nil {
+		return nil
+	}
+	m, _ := t.M.(*Manifest)
+	if m == nil {
+		return nil
+	}
+	b := &Bundle{Manifest: *m, Runs: WithRows(t.Runs, t.Rows)}
+	b.Conditions = DeriveConditions(b.Runs, m.Parameters)
+	return b
+}
+
+// namedManifest gives a manifest that names no experiment as naming this one: it was
+// written before the kit had several experiments, when every bundle was fifo-stall's.
+// The name goes in on the manifest's first line, so that every line a problem names is
+// the file's own.
+func namedManifest(file string, body []byte) []byte {
+	var head struct{ Experiment *string }
+	open := bytes.IndexByte(body, '{')
+	if file != bundle.ManifestFile || open < 0 || json.Unmarshal(body, &head) != nil || head.Experiment != nil ||
+		!bytes.Contains(body[open+1:], []byte(":")) {
+		return body
+	}
+	named := append(append([]byte{}, body[:open+1]...), []byte(`"experiment": "`+Name+`", `)...)
+	return append(named, body[open+1:]...)
+}
+
+// modelColumns are conditions.csv's columns that come from the model, not from the
+// runs: a newer kit's model may say otherwise, which is a note, not a problem.
+var modelColumns = []string{"offered_bytes_per_s", "reader_bound_bytes_per_s", "predicted_drain_s",
+	"predicted_rps_to_last_response", "predicted_rps_to_logs_read", "predicted_backlog_max_bytes"}
+
+// earlierModel reads conditions.csv's model columns as this kit's model gives them,
+// each one that differs noted: the kit's derivation holds the rest of the table to the
+// runs.
+func earlierModel(c *tabular.Check[*Params, RunRow], file string) {
+	have := tabular.Of[ConditionRow](c.Derived, file)
+	if file != ConditionsFile || len(have) == 0 {
+		return
+	}
+	want := map[string]ConditionRow{}
+	for _, w := range DeriveConditions(WithRows(c.Runs, c.Rows), *c.M.Params()) {
+		want[ConditionKey(w.API, w.Mode, w.Reader)] = w
+	}
+	for i := range have {
+		h := &have[i]
+		w, ok := want[ConditionKey(h.API, h.Mode, h.Reader)]
+		if !ok {
+			continue
+		}
+		for _, col := range modelColumns {
+			hv, wv := columnOf(*h, col), columnOf(w, col)
+			if hv == wv {
+				continue
+			}
+			c.Res.Notes = append(c.Res.Notes, verify.Problem{File: ConditionsFile, Line: c.Lines[file][i], Key: "condition " + ConditionKey(h.API, h.Mode, h.Reader),
+				Column: col, Have: hv, Want: wv, Msg: "this kit's model; the bundle's measured figures are unaffected"})
+		}
+		h.OfferedBytesPerS, h.ReaderBoundBytesPerS, h.PredictedDrainS = w.OfferedBytesPerS, w.ReaderBoundBytesPerS, w.PredictedDrainS
+		h.PredictedRPSToLastResponse, h.PredictedRPSToLogsRead, h.PredictedBacklogMaxBytes = w.PredictedRPSToLastResponse, w.PredictedRPSToLogsRead, w.PredictedBacklogMaxBytes
+	}
+}
+
+// columnOf is a condition's model column as conditions.csv writes it.
+func columnOf(c ConditionRow, column string) string {
+	v := map[string]float64{"offered_bytes_per_s": c.OfferedBytesPerS, "reader_bound_bytes_per_s": c.ReaderBoundBytesPerS,
+		"predicted_drain_s": float64(c.PredictedDrainS), "predicted_rps_to_last_response": float64(c.PredictedRPSToLastResponse),
+		"predicted_rps_to_logs_read": float64(c.PredictedRPSToLogsRead), "predicted_backlog_max_bytes": float64(c.PredictedBacklogMaxBytes)}[column]
+	return fmt.Sprint(number(v))
+}
