@@ -110,6 +110,9 @@ func TestLayoutRules(t *testing.T) {
 				}
 			}
 		}
+		if (under(p.ImportPath, "kit/offline") || under(p.ImportPath, "kit/experiments")) && !strings.Contains(r, "/internal/") {
+			startsNoGoroutine(t, p)
+		}
 		if under(p.ImportPath, "kit") {
 			for _, imp := range p.Imports {
 				if under(imp, "cmd") {
@@ -121,6 +124,32 @@ func TestLayoutRules(t *testing.T) {
 	}
 }
 
+// startsNoGoroutine fails for an offline package that starts a goroutine: scripts/test
+// runs these packages' tests without the race detector, which could find nothing in
+// code on one goroutine (test helpers under internal/ are run by the tests alone).
+func startsNoGoroutine(t *testing.T, p pkg) {
+	inspect(t, p, func(fset *token.FileSet, n ast.Node) {
+		if g, ok := n.(*ast.GoStmt); ok {
+			t.Errorf("%s: %s starts a goroutine: the offline packages run on one, and scripts/test runs their tests without the race detector; move the concurrency out, or run the package under -race", fset.Position(g.Pos()), rel(p.ImportPath))
+		}
+	})
+}
+
+// inspect calls f on every node of the package's non-test files.
+func inspect(t *testing.T, p pkg, f func(*token.FileSet, ast.Node)) {
+	fset := token.NewFileSet()
+	for _, name := range p.GoFiles {
+		file, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			f(fset, n)
+			return true
+		})
+	}
+}
+
 // neverPrints fails for a library package that prints or exits: that is for mains.
 func neverPrints(t *testing.T, p pkg) {
 	forbidden := map[string]bool{
@@ -129,23 +158,15 @@ func neverPrints(t *testing.T, p pkg) {
 		"log.Print": true, "log.Printf": true, "log.Println": true, "log.Panic": true,
 		"os.Stdout": true, "os.Stderr": true,
 	}
-	fset := token.NewFileSet()
-	for _, name := range p.GoFiles {
-		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, 0)
-		if err != nil {
-			t.Fatal(err)
+	inspect(t, p, func(fset *token.FileSet, n ast.Node) {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			sel, ok := n.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			if id, ok := sel.X.(*ast.Ident); ok && forbidden[id.Name+"."+sel.Sel.Name] {
-				t.Errorf("%s: %s uses %s.%s: library packages never print or exit", fset.Position(sel.Pos()), rel(p.ImportPath), id.Name, sel.Sel.Name)
-			}
-			return true
-		})
-	}
+		if id, ok := sel.X.(*ast.Ident); ok && forbidden[id.Name+"."+sel.Sel.Name] {
+			t.Errorf("%s: %s uses %s.%s: library packages never print or exit", fset.Position(sel.Pos()), rel(p.ImportPath), id.Name, sel.Sel.Name)
+		}
+	})
 }
 
 // incontainerThroughContract are the imports of kit/incontainer by kit/experiments that

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/internal/enginetest"
+	"github.com/logbench/logbench/kit/experiments/yourapi"
 	"github.com/logbench/logbench/kit/host/images"
 )
 
@@ -39,8 +40,9 @@ func TestCapacityOfTheGoAPI(t *testing.T) {
 		t.Fatalf("reproduce: %v", err)
 	}
 	b := yourAPIBundle(t, dir)
+	kept := yourapi.DeriveSteps(b.Runs, *b.Params())
 	steps := map[string][]float64{}
-	for _, s := range b.Steps {
+	for _, s := range kept {
 		if !s.Superseded {
 			steps[s.Config] = append(steps[s.Config], s.RateRPS)
 		}
@@ -54,8 +56,8 @@ func TestCapacityOfTheGoAPI(t *testing.T) {
 			t.Errorf("the summary says nothing of %s's capacity", config)
 		}
 	}
-	if len(b.Runs) != len(b.Steps) || b.M.RunsPlanned != len(b.M.Parameters.Capacity.Steps) {
-		t.Errorf("%d runs, %d steps kept; %d runs planned for %d steps", len(b.Runs), len(b.Steps), b.M.RunsPlanned, len(b.M.Parameters.Capacity.Steps))
+	if len(b.Runs) != len(kept) || b.M.Head().RunsPlanned != len(b.Params().Capacity.Steps) {
+		t.Errorf("%d runs, %d steps kept; %d runs planned for %d steps", len(b.Runs), len(kept), b.M.Head().RunsPlanned, len(b.Params().Capacity.Steps))
 	}
 	vout, err := runApp(t, "verify", dir)
 	if err != nil || !strings.Contains(vout, "capacity: none: ") {

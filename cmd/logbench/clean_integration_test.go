@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,7 @@ func TestCleanRemovesWhatACrashedKitLeftAndNoLookalike(t *testing.T) {
 	}
 	t.Setenv("GOENV", strings.TrimSpace(string(goenv)))
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	eng := enginetest.Require(t) // under this test's key: its kit's containers are its own
 	ctx := context.Background()
 	before := map[string]bool{}
 	if list, err := cli.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", engine.Label))}); err == nil {
@@ -63,9 +65,13 @@ func TestCleanRemovesWhatACrashedKitLeftAndNoLookalike(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		own, err := eng.FindOwn(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
 		roles := map[string]container.Summary{}
 		for _, c := range list {
-			if id := c.Labels[engine.Label]; !before[id] && len(c.Names) > 0 {
+			if id := c.Labels[engine.Label]; !before[id] && len(c.Names) > 0 && slices.Contains(own.Containers, c.ID) {
 				roles[strings.TrimPrefix(c.Names[0], "/logbench-"+id+"-")] = c
 			}
 		}

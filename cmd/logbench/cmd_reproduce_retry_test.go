@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/internal/enginetest"
@@ -23,7 +24,7 @@ func TestAnUntrustedRunIsRedoneAndSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}
-	b, err := schema.Load(dir)
+	b, err := schematest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

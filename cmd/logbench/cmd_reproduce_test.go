@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,16 +48,21 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}
-	b, err := schema.Load(dir)
+	b, err := schematest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(b.Runs) != 4 || b.Manifest.RunsVerified != 4 || !b.Manifest.Complete || len(b.Conditions) != 4 {
 		t.Fatalf("manifest %+v, %d conditions", b.Manifest, len(b.Conditions))
 	}
-	// The bundle agrees with itself: conditions.csv recomputed from runs.csv and
-	// requests.csv gives the same values.
-	if diff := cmp.Diff(b.Conditions, schema.DeriveConditions(b.Runs, b.Manifest.Parameters), equateOpt); diff != "" {
+	// The bundle agrees with itself: conditions.csv as written is what runs.csv and
+	// requests.csv give, recomputed.
+	files, err := bundle.ReadFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := bundle.DecodeCSV[schema.ConditionRow](schema.ConditionsFile, files.Data[schema.ConditionsFile], 5)
+	if diff := cmp.Diff(written.Rows, schema.DeriveConditions(b.Runs, b.Manifest.Parameters), equateOpt); len(written.Errs) > 0 || diff != "" {
 		t.Fatalf("conditions.csv does not follow from the runs (-file +recomputed):\n%s", diff)
 	}
 	for _, c := range b.Conditions {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/internal/enginetest"
@@ -87,7 +88,7 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	b, err := schema.Load(dir) // checks SHA256SUMS too
+	b, err := schematest.Load(dir) // checks SHA256SUMS too
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 			t.Errorf("image record %+v", img)
 		}
 	}
-	left, err := eng.FindLabelled(context.Background(), "")
+	left, err := eng.FindOwn(context.Background(), "")
 	if err != nil || !left.Empty() {
 		t.Fatalf("left on the engine: %+v, %v", left, err)
 	}
@@ -162,7 +163,7 @@ func TestRunThePythonAPIOnTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run failed: %v\n%s", err, out)
 	}
-	b, err := schema.Load(dir)
+	b, err := schematest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

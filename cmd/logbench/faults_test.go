@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/docker/docker/api/types/container"
@@ -35,11 +37,16 @@ func startApp(t *testing.T, args ...string) <-chan appResult {
 	return done
 }
 
-// runningContainer waits for the kit's running container of role and returns its ID.
-func runningContainer(t *testing.T, cli *client.Client, role string) string {
+// runningContainer waits for the kit's running container of role and returns its ID:
+// one the kit made under this test's key (eng's), not another test's on the same engine.
+func runningContainer(t *testing.T, cli *client.Client, eng *engine.Engine, role string) string {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second) // the first call may build images
 	for time.Now().Before(deadline) {
+		own, err := eng.FindOwn(context.Background(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
 		list, err := cli.ContainerList(context.Background(), container.ListOptions{
 			Filters: filters.NewArgs(filters.Arg("label", engine.Label), filters.Arg("status", "running")),
 		})
@@ -47,6 +54,9 @@ func runningContainer(t *testing.T, cli *client.Client, role string) string {
 			t.Fatal(err)
 		}
 		for _, c := range list {
+			if !slices.Contains(own.Containers, c.ID) {
+				continue
+			}
 			for _, name := range c.Names {
 				if strings.HasSuffix(name, "-"+role) {
 					return c.ID
@@ -63,12 +73,12 @@ func runningContainer(t *testing.T, cli *client.Client, role string) string {
 // (Scoped to those runs: other tests may be using the engine at the same time.)
 func assertNoLeftovers(t *testing.T, eng *engine.Engine, dir string) {
 	t.Helper()
-	b, err := schema.Load(dir)
+	b, err := schematest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range b.Runs {
-		left, err := eng.FindLabelled(context.Background(), r.Run.RunID)
+		left, err := eng.FindOwn(context.Background(), r.Run.RunID)
 		if err != nil || !left.Empty() {
 			t.Fatalf("run %s left on the engine: %+v, %v", r.Run.RunID, left, err)
 		}
@@ -78,7 +88,7 @@ func assertNoLeftovers(t *testing.T, eng *engine.Engine, dir string) {
 // failedRun loads the bundle and returns its only run, which must be marked failed.
 func failedRun(t *testing.T, dir string) schema.RunRow {
 	t.Helper()
-	b, err := schema.Load(dir)
+	b, err := schematest.Load(dir)
 	if err != nil {
 		t.Fatalf("the bundle of a failed run must stay intact: %v", err)
 	}
@@ -98,7 +108,7 @@ func TestFaultAKilledContainerFailsTheRun(t *testing.T) {
 		t.Run(role, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "bundle")
 			done := startApp(t, "run", "--mode", "json-sync", "--reader", "fast", "--duration", "4s", "--client-topology", "split", "--out", dir)
-			id := runningContainer(t, cli, role)
+			id := runningContainer(t, cli, eng, role)
 			time.Sleep(2 * time.Second) // into the measured load
 			if err := cli.ContainerKill(context.Background(), id, "KILL"); err != nil {
 				t.Fatal(err)
@@ -125,7 +135,7 @@ func TestFaultOOMKillIsNamed(t *testing.T) {
 		t.Fatalf("the run did not fail:\n%s", out)
 	}
 	run := failedRun(t, dir)
-	b, _ := schema.Load(dir)
+	b, _ := schematest.Load(dir)
 	if b.Manifest.Engine.Kind == "podman" {
 		// Podman 4.3 on cgroup v1 does not report the OOM kill (State.OOMKilled stays
 		// false): the run fails all the same, on the API's exit by SIGKILL.
@@ -151,7 +161,7 @@ func TestFaultALogNeverDrainedHitsTheRunTimeCap(t *testing.T) {
 	eng := enginetest.Require(t)
 	dir := filepath.Join(t.TempDir(), "bundle")
 	done := startApp(t, "run", "--mode", "json-queue", "--reader", "slow", "--duration", "2s", "--max-run-time", "8s", "--client-topology", "split", "--out", dir)
-	id := runningContainer(t, cli, "reader")
+	id := runningContainer(t, cli, eng, "reader")
 	time.Sleep(1500 * time.Millisecond)
 	if err := cli.ContainerPause(context.Background(), id); err != nil { // the reader stops reading
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 
 	"github.com/logbench/logbench/internal/enginetest"
 )
@@ -33,7 +33,7 @@ func buildKit(t *testing.T) string {
 func TestInterruptKeepsAValidPartialBundleAndResumeCompletesIt(t *testing.T) {
 	eng := enginetest.Require(t)
 	bin := buildKit(t)
-	before, err := eng.FindLabelled(context.Background(), "")
+	before, err := eng.FindOwn(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,14 +74,14 @@ func TestInterruptKeepsAValidPartialBundleAndResumeCompletesIt(t *testing.T) {
 	if !strings.Contains(out(), "reproduce --resume "+dir) {
 		t.Errorf("the message does not say how to resume:\n%s", out())
 	}
-	b, err := schema.Load(dir)
+	b, err := schematest.Load(dir)
 	if err != nil {
 		t.Fatalf("the partial bundle is not intact: %v", err)
 	}
 	if b.Manifest.Complete || !b.Manifest.Interrupted || b.Manifest.RunsPlanned != 4 || len(b.Runs) == 0 || len(b.Runs) >= 4 {
 		t.Fatalf("partial manifest %+v with %d runs", b.Manifest, len(b.Runs))
 	}
-	after, err := eng.FindLabelled(context.Background(), "")
+	after, err := eng.FindOwn(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestInterruptKeepsAValidPartialBundleAndResumeCompletesIt(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, res)
 	}
-	b, err = schema.Load(dir)
+	b, err = schematest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

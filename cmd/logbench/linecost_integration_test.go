@@ -119,7 +119,7 @@ func reproduceLineCost(t *testing.T, want int, args ...string) (string, string, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := linecost.Experiment{}.Verify(files)
+	res := linecost.Experiment.Verify(files)
 	if !res.OK() || res.Counts.Runs != want || res.Counts.Verified != want {
 		t.Fatalf("%d runs, %d verified, want %d: %v\n%s", res.Counts.Runs, res.Counts.Verified, want, res.Problems, out)
 	}

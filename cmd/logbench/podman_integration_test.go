@@ -48,7 +48,7 @@ func TestDockerBesidePodman(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res := (qps.Experiment{}).Verify(files); !res.OK() {
+		if res := (qps.Experiment).Verify(files); !res.OK() {
 			t.Fatalf("%s does not verify: %v", dir, res.Problems)
 		}
 		var m qps.Manifest

@@ -48,7 +48,8 @@ func (e *spreadEngine) RunPod(ctx context.Context, spec experiment.PodSpec, _ io
 	if e.runs[lines]%2 == 1 {
 		spread = -spread
 	}
-	body, _ := json.Marshal(map[string]any{"lines": n, "ms": float64(n) * 10 * (1 + spread)})
+	ms := float64(n) * 10 * (1 + spread)
+	body, _ := json.Marshal(map[string]any{"lines": n, "chunks_ms": []float64{ms / 4, ms * 3 / 4}})
 	return experiment.PodResult{Result: body, Exits: []contract.Exit{{Role: "toy"}}}, nil
 }
 

@@ -78,13 +78,13 @@ func TestQPSWrkCrossCheckOnTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	res := qps.Experiment{}.Verify(files)
+	res := qps.Experiment.Verify(files)
 	if !res.OK() {
 		t.Fatalf("the bundle does not verify: %v", res.Problems)
 	}
 	b := res.Own.(*qps.Bundle)
-	if !b.M.Parameters.Wrk || len(b.Runs) != 4 || b.M.Parameters.WrkOrder != qps.WrkAlternate {
-		t.Fatalf("wrk %v in %v (%q), %d runs", b.M.Parameters.Wrk, b.M.Parameters.WrkConfigs, b.M.Parameters.WrkOrder, len(b.Runs))
+	if !b.Params().Wrk || len(b.Runs) != 4 || b.Params().WrkOrder != qps.WrkAlternate {
+		t.Fatalf("wrk %v in %v (%q), %d runs", b.Params().Wrk, b.Params().WrkConfigs, b.Params().WrkOrder, len(b.Runs))
 	}
 	for _, r := range b.Runs {
 		wrk, agree, kit := float64(r.WrkRequestsPerS), float64(r.WrkAgreement), float64(r.RequestsPerSOver)
@@ -106,7 +106,7 @@ func TestQPSWrkCrossCheckOnTheEngine(t *testing.T) {
 		}
 		t.Logf("%s round %d (wrk after the kit: %v): kit %.0f req/s, wrk %.0f req/s, kit/wrk %.3f", r.Config, r.Round, r.WrkAfterKit, kit, wrk, agree)
 	}
-	for _, c := range b.Conditions {
+	for _, c := range qps.ConditionsOf(b) {
 		if notConfirmed := strings.Contains(out, "NOT CONFIRMED: "+c.API+"'s"); !notConfirmed && !qps.WrkAgrees(float64(c.WrkAgreement)) {
 			t.Errorf("%s: agreement %.3f, and the summary does not say NOT CONFIRMED\n%s", c.Config, float64(c.WrkAgreement), out)
 		}
@@ -129,8 +129,8 @@ func TestReproduceQPSUntilPreciseOnTheEngine(t *testing.T) {
 	default:
 		t.Fatalf("stopped %q after %d rounds, widest %+v", rec.Stopped, rec.Rounds, rec.Widest)
 	}
-	if len(b.Runs) != rec.Rounds || b.M.Parameters.Rounds != rec.Rounds {
-		t.Errorf("%d runs and %d rounds planned for %d rounds judged", len(b.Runs), b.M.Parameters.Rounds, rec.Rounds)
+	if len(b.Runs) != rec.Rounds || b.Params().Rounds != rec.Rounds {
+		t.Errorf("%d runs and %d rounds planned for %d rounds judged", len(b.Runs), b.Params().Rounds, rec.Rounds)
 	}
 	if w := rec.Widest; w == nil || w.Metric != "requests_per_s" || w.Condition != "api=go config=none" {
 		t.Errorf("widest %+v, want the Go API's requests_per_s", w)
@@ -160,7 +160,7 @@ func reproduceQPS(t *testing.T, args ...string) (string, string, *bundle.Files, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := qps.Experiment{}.Verify(files)
+	res := qps.Experiment.Verify(files)
 	if !res.OK() {
 		t.Fatalf("the bundle does not verify: %v\n%s", res.Problems, out)
 	}

@@ -27,9 +27,9 @@ import (
 )
 
 // The toy is an experiment that lives in this test, to show what adding one takes: its
-// parameters, its conditions and pod, one table of runs and how a run becomes a row.
-// Its pod writes a number of lines and says how long that took; a fake engine stands in
-// for Docker. The kit does everything else: flags, the matrix, the bundle and its data
+// parameters, its conditions and pod, its tables (the runs, each run's chunks, each
+// condition's count) and how a run becomes rows. Its pod writes a number of lines and
+// says how long each chunk took; a fake engine stands in for Docker. The kit does everything else: flags, the matrix, the bundle and its data
 // package, verify, compare in every format, and the report.
 // toy: begin
 type toyParams struct {
@@ -97,26 +97,73 @@ func newToy() *tabular.Experiment[*toyParams, toyRow] {
 		},
 		Observe: func(p *toyParams, run experiment.Run) toyRow {
 			row := toyRow{RunID: run.ID, Lines: run.Condition.String(), Round: run.Round, Observed: run.Failure}
-			var res struct {
-				Lines int     `json:"lines"`
-				Ms    float64 `json:"ms"`
-			}
-			if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
+			res, err := toyResultOf(run)
+			if err != nil {
 				row.Observed = experiment.JoinFailures(row.Observed, "unreadable result: "+err.Error())
 			}
-			row.Written, row.WriteMs = res.Lines, res.Ms
+			row.Written = res.Lines
 			return row
 		},
-		Judge: func(p *toyParams, r *toyRow) {
+		Judge: func(p *toyParams, r *toyRow, own tabular.Rows) {
+			r.WriteMs = 0
+			for _, c := range tabular.Of[toyChunk](own, "chunks.csv") {
+				r.WriteMs += c.Ms
+			}
 			r.Failure = r.Observed
 			if strconv.Itoa(r.Written) != r.Lines {
 				r.Failure = experiment.JoinFailures(r.Failure, fmt.Sprintf("wrote %d lines of %s", r.Written, r.Lines))
 			}
 			r.Verified = r.Failure == ""
 		},
-		Runs:    bundle.Table{File: "runs.csv", Name: "runs", Text: "One row per run, failed ones too."},
+		Runs: bundle.Table{File: "runs.csv", Name: "runs", Text: "One row per run, failed ones too."},
+		Tables: []tabular.Table[*toyParams]{
+			tabular.PerRun(bundle.Table{File: "chunks.csv", Name: "chunks", Text: "Each run's lines in chunks, as the pod timed them.", Key: []string{"run_id", "chunk"}},
+				func(p *toyParams, run experiment.Run) []toyChunk {
+					res, _ := toyResultOf(run)
+					var out []toyChunk
+					for i, ms := range res.Chunks {
+						out = append(out, toyChunk{RunID: run.ID, Chunk: i, Ms: ms})
+					}
+					return out
+				}),
+			tabular.Derived(bundle.Table{File: "conditions.csv", Name: "conditions", Text: "Each condition's verified runs.", Key: []string{"lines"}},
+				func(p *toyParams, runs []toyRow, _ tabular.Rows) []toyCondition {
+					var out []toyCondition
+					for _, n := range p.Sizes {
+						c := toyCondition{Lines: strconv.Itoa(n)}
+						for _, r := range runs {
+							if r.Lines == c.Lines && r.Verified {
+								c.Runs++
+							}
+						}
+						out = append(out, c)
+					}
+					return out
+				}),
+		},
 		Metrics: []compare.Metric{{Name: "write_ms", Title: "time to write the lines"}},
 	}
+}
+
+// toyChunk is a chunk of a run's lines (chunks.csv); toyCondition a condition's count
+// of verified runs (conditions.csv).
+type toyChunk struct {
+	RunID string  `csv:"run_id" doc:"The run."`
+	Chunk int     `csv:"chunk" unit:"1" doc:"The chunk, from 0."`
+	Ms    float64 `csv:"ms" unit:"ms" doc:"How long writing the chunk took."`
+}
+type toyCondition struct {
+	Lines string `csv:"lines" unit:"1" doc:"Lines each run was to write."`
+	Runs  int    `csv:"runs_verified" unit:"1" doc:"Its verified runs."`
+}
+
+// toyResultOf reads what the toy's pod says: the lines it wrote, and the time of each chunk.
+func toyResultOf(run experiment.Run) (res struct {
+	Lines  int       `json:"lines"`
+	Chunks []float64 `json:"chunks_ms"`
+}, err error) {
+	err = json.Unmarshal(run.Pod.Result, &res)
+	return res, err
 }
 
 // toy: end
@@ -128,7 +175,8 @@ type fakeEngine struct{ pods int }
 func (e *fakeEngine) RunPod(ctx context.Context, spec experiment.PodSpec, _ io.Writer) (experiment.PodResult, error) {
 	e.pods++
 	n, _ := strconv.Atoi(spec.Containers[0].Cmd[1])
-	body, _ := json.Marshal(map[string]any{"lines": n, "ms": float64(n)*0.01 + float64(e.pods%3)*0.001})
+	ms := float64(n)*0.01 + float64(e.pods%3)*0.001
+	body, _ := json.Marshal(map[string]any{"lines": n, "chunks_ms": []float64{ms / 4, ms * 3 / 4}})
 	return experiment.PodResult{Result: body, Exits: []contract.Exit{{Role: "toy"}}}, nil
 }
 func (e *fakeEngine) Facts(context.Context) (contract.EngineFacts, error) {
@@ -217,12 +265,14 @@ func TestAToyExperimentGoesEndToEnd(t *testing.T) {
 		"a derived column":  func(s string) string { return strings.Replace(s, ",true,", ",false,", 1) },
 		"the planned runs":  func(s string) string { return strings.Replace(s, `"runs_planned": 4`, `"runs_planned": 6`, 1) },
 		"an observed count": func(s string) string { return strings.Replace(s, ",10,", ",11,", 1) },
+		"a run's own row":   func(s string) string { return strings.Replace(s, ",0,", ",0,1", 1) },
+		"a derived table":   func(s string) string { return strings.Replace(s, "10,2", "10,1", 1) },
 	} {
 		forged := filepath.Join(dir, "forged-"+strings.ReplaceAll(name, " ", "-"))
 		copyBundle(t, b, forged)
-		file := "runs.csv"
-		if name == "the planned runs" {
-			file = bundle.ManifestFile
+		file := map[string]string{"the planned runs": bundle.ManifestFile, "a run's own row": "chunks.csv", "a derived table": "conditions.csv"}[name]
+		if file == "" {
+			file = "runs.csv"
 		}
 		body, _ := os.ReadFile(filepath.Join(forged, file))
 		if edited := edit(string(body)); edited != string(body) {

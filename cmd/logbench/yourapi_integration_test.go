@@ -115,7 +115,7 @@ func yourAPIBundle(t *testing.T, dir string) *yourapi.Bundle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := yourapi.Experiment{}.Verify(files)
+	res := yourapi.Experiment.Verify(files)
 	if !res.OK() {
 		t.Fatalf("the bundle does not verify: %v", res.Problems)
 	}
@@ -123,7 +123,7 @@ func yourAPIBundle(t *testing.T, dir string) *yourapi.Bundle {
 }
 
 func conditionOf(b *yourapi.Bundle, config string) yourapi.ConditionRow {
-	for _, c := range b.Conditions {
+	for _, c := range yourapi.DeriveConditions(b.Runs, *b.Params()) {
 		if c.Config == config {
 			return c
 		}
@@ -275,7 +275,7 @@ func TestYourAPIOnTheNodeAPIAgreesWithQPS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		qres := qps.Experiment{}.Verify(files)
+		qres := qps.Experiment.Verify(files)
 		if !qres.OK() {
 			t.Fatal(qres.Problems)
 		}
@@ -331,7 +331,7 @@ func TestYourAPIRelaxedAndBrokenServices(t *testing.T) {
 	}
 	t.Log(out)
 	b := yourAPIBundle(t, dir)
-	h := b.M.Parameters.Hardening
+	h := b.Params().Hardening
 	if h.User != "" || h.ReadOnlyRoot || len(h.Relaxed) != 3 || !h.NoNewPrivileges || h.CapDrop != "ALL" {
 		t.Errorf("hardening %+v", h)
 	}

@@ -1,6 +1,8 @@
 // Package enginetest decides whether a test that needs the Docker Engine runs. Such
 // tests run when LOGBENCH_INTEGRATION=1; under CI (CI=true) they must run, and a test
-// that would skip fails instead, because a skipped test proves nothing.
+// that would skip fails instead, because a skipped test proves nothing. -short asks for
+// the unit tests alone, under CI too: scripts/test runs them so, with the race
+// detector, before it runs the engine's tests without -short.
 package enginetest
 
 import (
@@ -20,7 +22,7 @@ import (
 // Require returns a connected engine, or skips (fails under CI) the test.
 func Require(t testing.TB) *engine.Engine {
 	t.Helper()
-	if testing.Short() && os.Getenv("CI") != "true" {
+	if testing.Short() {
 		t.Skip("needs the Docker Engine; not in -short mode")
 	}
 	if os.Getenv("LOGBENCH_INTEGRATION") != "1" && os.Getenv("CI") != "true" {

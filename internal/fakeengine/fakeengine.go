@@ -28,6 +28,10 @@ type Container struct {
 	NetworkMode string
 	// Volumes are the named volumes it mounts.
 	Volumes []string
+	// LingeringDependent is how many times removing it is refused for a dependent that
+	// is gone already, as Podman 4.3 refuses, for a moment, the owner of a network
+	// namespace whose joiner it has just removed (an error of status 500, no conflict).
+	LingeringDependent int
 }
 
 // Volume is a named volume the engine holds.
@@ -119,6 +123,9 @@ func (e *Engine) serve(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case i < 0:
 			refuse(w, http.StatusNotFound, "No such container: "+id)
+		case e.containers[i].LingeringDependent > 0:
+			e.containers[i].LingeringDependent--
+			refuse(w, http.StatusInternalServerError, "container "+e.containers[i].ID+" has dependent containers which must be removed before it: id-gone: container already exists")
 		case e.containers[i].State == container.StateRunning && !force:
 			refuse(w, http.StatusConflict, "cannot remove container \"/"+e.containers[i].Name+"\": container is running: stop the container before removing or force remove")
 		default:

@@ -46,10 +46,10 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
 			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}}
 	cond := fifostall.Cond{API: fifostall.PythonAPI, Mode: string(contract.ModeJSONQueue), Reader: fifostall.SlowReader}
-	plan := fifostall.NewPlan([]fifostall.Cond{cond}, 1, params)
+	settings := fifostall.SettingsOf(params)
 	ids := map[string]string{fifostall.ImageOf(fifostall.PythonAPI): py.ID, "reader": goImages["reader"].ID, "loadgen": goImages["loadgen"].ID}
 	runID := fmt.Sprintf("python-it-%d", time.Now().UnixNano())
-	performed, err := experiment.Perform(ctx, eng, plan.Pod(cond, runID, ids), progress)
+	performed, err := experiment.Perform(ctx, eng, settings.Pod(cond, runID, ids), progress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 	}
 	t.Logf("p99 %.2f ms, drain %.2f s, to last response %.2f s, to logs read %.2f s, generate %.0f us, log call %.0f us, api CPU %.3f cores",
 		run.P99Ms, run.DrainS, run.ToLastResponseS, run.ToLogsReadS, run.SpanGenerateMeanUs, run.SpanLogCallMeanUs, run.APICPUCores)
-	left, err := eng.FindLabelled(ctx, runID)
+	left, err := eng.FindOwn(ctx, runID)
 	if err != nil || !left.Empty() {
 		t.Fatalf("left on the engine: %+v, %v", left, err)
 	}

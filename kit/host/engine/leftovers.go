@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
@@ -63,17 +64,26 @@ func (e *Engine) listLabelled(ctx context.Context, runID string) (containers, vo
 	return containers, volumes, nil
 }
 
-// FindLabelled lists the containers and volumes that carry Label (for runID, or any
-// run when runID is empty), without removing them, in the order they can be removed.
-// The label is not proof that the kit made them (see MarkLabel).
-func (e *Engine) FindLabelled(ctx context.Context, runID string) (Leftovers, error) {
+// FindOwn lists the containers and volumes the kit made under this host's key (Label,
+// for runID or any run when runID is empty, and a mark that verifies), without removing
+// them, in the order they can be removed: what RemoveLabelled would remove. Another
+// user's runs, or a run under another key on the same engine, are not among them.
+func (e *Engine) FindOwn(ctx context.Context, runID string) (Leftovers, error) {
+	m, err := e.marker()
+	if err != nil {
+		return Leftovers{}, err
+	}
 	containers, volumes, err := e.listLabelled(ctx, runID)
 	var found Leftovers
 	for _, c := range containers {
-		found.Containers = append(found.Containers, c.id)
+		if m.check(c.kind, c.name, c.labels) == "" {
+			found.Containers = append(found.Containers, c.id)
+		}
 	}
 	for _, v := range volumes {
-		found.Volumes = append(found.Volumes, v.id)
+		if m.check(v.kind, v.name, v.labels) == "" {
+			found.Volumes = append(found.Volumes, v.id)
+		}
 	}
 	return found, err
 }
@@ -105,7 +115,7 @@ func (e *Engine) RemoveLabelled(ctx context.Context, runID string) (Leftovers, e
 		if m.check(c.kind, c.name, c.labels) != "" {
 			continue
 		}
-		if err := e.cli.ContainerRemove(ctx, c.id, container.RemoveOptions{Force: true}); err != nil && !alreadyGone(err) {
+		if err := e.removeContainer(ctx, c.id, true); err != nil && !alreadyGone(err) {
 			errs = append(errs, err)
 			continue
 		}
@@ -181,7 +191,7 @@ func (e *Engine) Clean(ctx context.Context, force bool) (Sweep, error) {
 			continue
 		}
 		// Without --force the engine itself refuses a container that started meanwhile.
-		err := e.cli.ContainerRemove(ctx, c.id, container.RemoveOptions{Force: force})
+		err := e.removeContainer(ctx, c.id, force)
 		switch {
 		case err == nil || alreadyGone(err):
 			sweep.Removed = append(sweep.Removed, Swept{Kind: c.kind, ID: c.id, Name: c.name})
@@ -210,6 +220,30 @@ func (e *Engine) Clean(ctx context.Context, force bool) (Sweep, error) {
 		}
 	}
 	return sweep, errors.Join(errs...)
+}
+
+// dependentLinger bounds how long a container is asked again while the engine says it
+// has dependents: Podman 4.3 refuses, for a moment, the owner of a network namespace
+// whose joiner it has just removed (seen under load: "has dependent containers which
+// must be removed before it: <the joiner>: container already exists").
+const dependentLinger = 5 * time.Second
+
+// removeContainer removes a container, asking again within dependentLinger while the
+// engine names a dependent: the kit removes the joiners first, so a dependent it names
+// then is one being removed.
+func (e *Engine) removeContainer(ctx context.Context, id string, force bool) error {
+	deadline := time.Now().Add(dependentLinger)
+	for {
+		err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: force})
+		if err == nil || !strings.Contains(err.Error(), "has dependent containers") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // usedBy names the labelled containers still there that mount volume, as far as the

@@ -152,6 +152,18 @@ func TestCleanForceRemovesTheKitsRunningContainersAndNothingElse(t *testing.T) {
 	}
 }
 
+// Podman refuses the owner of a network namespace for a moment after its joiner is
+// removed; clean asks again and removes it.
+func TestCleanAsksAgainForAContainerWhoseDependentIsGoing(t *testing.T) {
+	api := kitMade(thisHost, "gone-1a2b3c", "api", "running", false)
+	api.LingeringDependent = 2
+	e, fake := fakeEngine(t, thisHost, []fakeengine.Container{api, kitMade(thisHost, "gone-1a2b3c", "loadgen", "running", true)}, nil)
+	sweep, err := e.Clean(context.Background(), true)
+	if err != nil || len(sweep.Left) != 0 || fake.Has(api.Name) {
+		t.Fatalf("err %v, left %v", err, names(sweep.Left))
+	}
+}
+
 // A run's own cleanup (RunPod's) removes its marked containers, running or not, and
 // nothing that merely carries its run's label.
 func TestARunsCleanupLeavesWhatOnlyCarriesItsLabel(t *testing.T) {

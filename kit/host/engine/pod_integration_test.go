@@ -50,7 +50,7 @@ func TestACancelledPodLeavesNothingBehind(t *testing.T) {
 		_, err := eng.RunPod(podCtx, spec, io.Discard)
 		timer.Stop()
 		stop()
-		left, lerr := eng.FindLabelled(ctx, spec.RunID)
+		left, lerr := eng.FindOwn(ctx, spec.RunID)
 		if lerr != nil {
 			t.Fatal(lerr)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/docker/docker/api/types/container"
 	"github.com/docker/go-units"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -45,7 +44,7 @@ func podOrder(spec experiment.PodSpec, ids map[string]string) []string {
 func (e *Engine) removePod(ctx context.Context, ordered []string) error {
 	var errs []error
 	for _, id := range ordered {
-		if err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true}); err != nil && !alreadyGone(err) {
+		if err := e.removeContainer(ctx, id, true); err != nil && !alreadyGone(err) {
 			errs = append(errs, err)
 		}
 	}

@@ -44,10 +44,11 @@ func TestNodeAPIUnitTestsInItsImage(t *testing.T) {
 // kitFilesForAPITests are the kit's files the APIs' tests hold their own output against,
 // which they read from the kit's tree beside them: /tests/../../.. is / in the image.
 var kitFilesForAPITests = []string{
-	"kit/incontainer/linecost/libraries.go",    // the line-cost registry's templates
-	"kit/contract/contract.go",                 // the control documents' field names
-	"kit/contract/linecost.go",                 // the line-cost document's field names
-	"kit/contract/testdata/numbered_lines.txt", // contract.NumberedLine's bytes
+	"kit/incontainer/linecost/libraries.go",         // the line-cost registry's templates
+	"kit/contract/contract.go",                      // the control documents' field names
+	"kit/contract/linecost.go",                      // the line-cost document's field names
+	"kit/contract/testdata/numbered_lines.txt",      // contract.NumberedLine's bytes
+	"kit/contract/testdata/numbered_lines_long.txt", // contract.NumberedLineOf's, of other lengths
 }
 
 func runAPITests(t *testing.T, api, dir, script string, build func(*images.Builder, context.Context, string) (string, error)) {

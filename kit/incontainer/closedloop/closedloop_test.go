@@ -314,8 +314,11 @@ func TestConnectionErrorsCounted(t *testing.T) {
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
 		})
 		r := run(t, Params{URL: url, Connections: 1, Pipelining: 4, Duration: 200 * time.Millisecond})
-		if r.Requests == 0 || r.Errors != 3*r.Requests {
-			t.Errorf("requests %d, errors %d: want three lost per answered", r.Requests, r.Errors)
+		// The load may end between an answer and its connection's close: then the
+		// last answer's three queued requests are in flight at the end, not lost.
+		lastOpen := r.Errors == 3*(r.Requests-1) && r.InFlightAtEnd == 3
+		if r.Requests == 0 || (r.Errors != 3*r.Requests && !lastOpen) {
+			t.Errorf("requests %d, errors %d, in flight at the end %d: want three lost per answered", r.Requests, r.Errors, r.InFlightAtEnd)
 		}
 		if r.Connects < r.Requests {
 			t.Errorf("connects %d < requests %d", r.Connects, r.Requests)

@@ -310,8 +310,9 @@ func TestTheEngineIsSampledFromTheResetToTheDrainsEnd(t *testing.T) {
 	if res.Failure != "" || res.Engine == nil || res.Engine.Failure != "" {
 		t.Fatalf("failure %q, engine %+v", res.Failure, res.Engine)
 	}
+	// The sample in flight when the sampling stops is dropped: asked, not noted.
 	n := len(calls)
-	if n < 5 || res.EngineSamples != n {
+	if n < 5 || (res.EngineSamples != n && res.EngineSamples != n-1) {
 		t.Fatalf("%d samples asked over 200 ms every 20 ms, %d noted", n, res.EngineSamples)
 	}
 	first, last := calls[0].UnixNano(), calls[n-1].UnixNano()
