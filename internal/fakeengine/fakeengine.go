@@ -46,6 +46,27 @@ type Engine struct {
 	containers []*Container
 	volumes    []*Volume
 	removed    []string
+	// listsNoHostConfig is Podman 4.3's container list, which says nothing of a
+	// container's network mode.
+	listsNoHostConfig bool
+}
+
+// ListLikePodman makes the container list leave out each container's network mode, as
+// Podman 4.3's does: nothing in it says which container joined another's namespace.
+func (e *Engine) ListLikePodman() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.listsNoHostConfig = true
+}
+
+// joinerOf names a container in c's network namespace, or "".
+func (e *Engine) joinerOf(c *Container) string {
+	for _, j := range e.containers {
+		if j.NetworkMode == "container:"+c.ID || j.NetworkMode == "container:"+c.Name {
+			return j.ID
+		}
+	}
+	return ""
 }
 
 // Start serves a fake engine until the test ends; host is its address
@@ -109,7 +130,9 @@ func (e *Engine) serve(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			s := container.Summary{ID: c.ID, Names: []string{"/" + c.Name}, Labels: c.Labels, State: c.State}
-			s.HostConfig.NetworkMode = c.NetworkMode
+			if !e.listsNoHostConfig {
+				s.HostConfig.NetworkMode = c.NetworkMode
+			}
 			for _, v := range c.Volumes {
 				s.Mounts = append(s.Mounts, container.MountPoint{Type: "volume", Name: v})
 			}
@@ -123,6 +146,9 @@ func (e *Engine) serve(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case i < 0:
 			refuse(w, http.StatusNotFound, "No such container: "+id)
+		case e.joinerOf(e.containers[i]) != "":
+			// As Podman refuses the owner of a network namespace another container joined.
+			refuse(w, http.StatusInternalServerError, "container "+e.containers[i].ID+" has dependent containers which must be removed before it: "+e.joinerOf(e.containers[i])+": container already exists")
 		case e.containers[i].LingeringDependent > 0:
 			e.containers[i].LingeringDependent--
 			refuse(w, http.StatusInternalServerError, "container "+e.containers[i].ID+" has dependent containers which must be removed before it: id-gone: container already exists")

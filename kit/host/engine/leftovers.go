@@ -111,15 +111,19 @@ func (e *Engine) RemoveLabelled(ctx context.Context, runID string) (Leftovers, e
 	var gone Leftovers
 	var errs []error
 	// Containers first: a volume in use cannot be removed.
+	var own []string
 	for _, c := range containers {
-		if m.check(c.kind, c.name, c.labels) != "" {
-			continue
+		if m.check(c.kind, c.name, c.labels) == "" {
+			own = append(own, c.id)
 		}
-		if err := e.removeContainer(ctx, c.id, true); err != nil && !alreadyGone(err) {
+	}
+	removed := e.removeContainers(ctx, own, true)
+	for _, id := range own {
+		if err := removed[id]; err != nil && !alreadyGone(err) {
 			errs = append(errs, err)
 			continue
 		}
-		gone.Containers = append(gone.Containers, c.id)
+		gone.Containers = append(gone.Containers, id)
 	}
 	for _, v := range volumes {
 		if m.check(v.kind, v.name, v.labels) != "" {
@@ -177,6 +181,7 @@ func (e *Engine) Clean(ctx context.Context, force bool) (Sweep, error) {
 	leave := func(l labelled, why string) {
 		sweep.Left = append(sweep.Left, Swept{Kind: l.kind, ID: l.id, Name: l.name, Why: why})
 	}
+	var doomed []labelled
 	for _, c := range containers {
 		if why := m.check(c.kind, c.name, c.labels); why != "" {
 			leave(c, "not made by this kit on this host: "+why)
@@ -185,13 +190,20 @@ func (e *Engine) Clean(ctx context.Context, force bool) (Sweep, error) {
 		switch {
 		case c.state == container.StateRemoving:
 			leave(c, "the engine is removing it already")
-			continue
 		case running(c.state) && !force:
 			leave(c, c.state+": clean --force stops and removes the kit's running containers")
-			continue
+		default:
+			doomed = append(doomed, c)
 		}
-		// Without --force the engine itself refuses a container that started meanwhile.
-		err := e.removeContainer(ctx, c.id, force)
+	}
+	ids := make([]string, len(doomed))
+	for i, c := range doomed {
+		ids[i] = c.id
+	}
+	// Without --force the engine itself refuses a container that started meanwhile.
+	removed := e.removeContainers(ctx, ids, force)
+	for _, c := range doomed {
+		err := removed[c.id]
 		switch {
 		case err == nil || alreadyGone(err):
 			sweep.Removed = append(sweep.Removed, Swept{Kind: c.kind, ID: c.id, Name: c.name})
@@ -228,6 +240,33 @@ func (e *Engine) Clean(ctx context.Context, force bool) (Sweep, error) {
 // must be removed before it: <the joiner>: container already exists").
 const dependentLinger = 5 * time.Second
 
+// removeContainers removes the containers ids, in order, and returns each one's error.
+// One the engine refuses for its dependents is asked again once the others are gone:
+// the order joiners first is only known where the engine's list gives each container's
+// network mode, and Podman 4.3's does not.
+func (e *Engine) removeContainers(ctx context.Context, ids []string, force bool) map[string]error {
+	errs := make(map[string]error, len(ids))
+	var later []string
+	for _, id := range ids {
+		err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: force})
+		if hasDependents(err) {
+			later = append(later, id)
+			continue
+		}
+		errs[id] = err
+	}
+	for _, id := range later {
+		errs[id] = e.removeContainer(ctx, id, force)
+	}
+	return errs
+}
+
+// hasDependents says whether the engine refused to remove a container because another
+// one depends on it (Podman's words).
+func hasDependents(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "has dependent containers")
+}
+
 // removeContainer removes a container, asking again within dependentLinger while the
 // engine names a dependent: the kit removes the joiners first, so a dependent it names
 // then is one being removed.
@@ -235,7 +274,7 @@ func (e *Engine) removeContainer(ctx context.Context, id string, force bool) err
 	deadline := time.Now().Add(dependentLinger)
 	for {
 		err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: force})
-		if err == nil || !strings.Contains(err.Error(), "has dependent containers") || time.Now().After(deadline) {
+		if !hasDependents(err) || time.Now().After(deadline) {
 			return err
 		}
 		select {

@@ -253,3 +253,29 @@ func TestAMarkIsBoundToItsKindNameAndRun(t *testing.T) {
 		}
 	}
 }
+
+// Podman's container list does not say which container joined another's network
+// namespace, and Podman refuses the owner while its joiner is there: clean and a run's
+// cleanup remove the joiner and then the owner, whichever the list names first.
+func TestTheOwnerListedFirstIsRemovedAfterItsJoiner(t *testing.T) {
+	for _, force := range []bool{false, true} {
+		state := "exited"
+		if force {
+			state = "running"
+		}
+		owner := kitMade(thisHost, "pod-1a2b3c", "api", state, false)
+		joiner := kitMade(thisHost, "pod-1a2b3c", "loadgen", state, true)
+		e, fake := fakeEngine(t, thisHost, []fakeengine.Container{owner, joiner}, []fakeengine.Volume{kitVolume(thisHost, "pod-1a2b3c")})
+		fake.ListLikePodman()
+		sweep, err := e.Clean(context.Background(), force)
+		if err != nil || len(sweep.Left) != 0 || fake.Has(owner.Name) || fake.Has(joiner.Name) {
+			t.Errorf("clean (force %v): err %v, left %v, removed %v", force, err, names(sweep.Left), fake.Removed())
+		}
+
+		e, fake = fakeEngine(t, thisHost, []fakeengine.Container{owner, joiner}, nil)
+		fake.ListLikePodman()
+		if gone, err := e.RemoveLabelled(context.Background(), "pod-1a2b3c"); err != nil || len(gone.Containers) != 2 {
+			t.Errorf("a run's cleanup: err %v, removed %v", err, fake.Removed())
+		}
+	}
+}
