@@ -60,7 +60,7 @@ func archiveCommand() *cli.Command {
 			}
 			res := exp.Verify(files)
 			res.Name = dir
-			doc := ArchiveJSON{Schema: schemaOf("archive"), Experiment: exp.Name(), Verification: verificationJSON(dir, res)}
+			doc := ArchiveJSON{Schema: schemaOf("archive"), Experiment: exp.Info().Name, Verification: verificationJSON(dir, res)}
 			if !res.OK() {
 				if format == "json" {
 					if err := writeJSON(c.App.Writer, doc); err != nil {
@@ -79,7 +79,7 @@ func archiveCommand() *cli.Command {
 			if mtime.IsZero() {
 				mtime = m.CreatedUTC
 			}
-			body, err := files.Archive(exp.Layout(), mtime)
+			body, err := files.Archive(exp.Info().Layout, mtime)
 			if err != nil {
 				return err
 			}
@@ -113,7 +113,7 @@ func archiveCommand() *cli.Command {
 				return writeJSON(c.App.Writer, doc)
 			}
 			if sig != nil {
-				defer say(c.App.Writer, "signature: %s (of bundle %q of %s and its %s, namespace %s)", sigPath, files.Name, exp.Name(), bundle.SumsFile, signature.Namespace)
+				defer say(c.App.Writer, "signature: %s (of bundle %q of %s and its %s, namespace %s)", sigPath, files.Name, exp.Info().Name, bundle.SumsFile, signature.Namespace)
 			}
 			say(c.App.Writer, "%s", res.Summary())
 			say(c.App.Writer, "archive: %s (%d files in %s/, %d bytes, sha256 %s)", out, back, files.Name, len(body), hex.EncodeToString(sum[:]))

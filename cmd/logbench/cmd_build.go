@@ -20,7 +20,7 @@ func buildCommand() *cli.Command {
 		Usage: "build the images for --platform (default: the engine's), reusing unchanged ones",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "platform", Usage: "image platform, linux/amd64 or linux/arm64"},
-			&cli.StringFlag{Name: "experiment", Usage: "build every image this experiment's runs need: " + joinNames(experiments.Names()) + " (default: only the Go images every build makes, or with --api " + experiments.Default.Name() + "'s)"},
+			&cli.StringFlag{Name: "experiment", Usage: "build every image this experiment's runs need: " + joinNames(experiments.Names()) + " (default: only the Go images every build makes, or with --api " + experiments.Default.Info().Name + "'s)"},
 			&cli.StringFlag{Name: "api", Usage: "only this API's images of the experiment (go, python, node; all: every one)"},
 			&cli.StringFlag{Name: "source", Usage: "the kit's source tree (default: found from the working directory)"},
 			&cli.StringFlag{Name: "save", Usage: "also write the images to this tar (the engine's image export), for `logbench load` on a host with no network"},
@@ -81,7 +81,7 @@ func imagesToBuild(c *cli.Context) ([]string, error) {
 	}
 	imager, ok := exp.(experiment.Imager)
 	if !ok {
-		return nil, usagef("--experiment %s: it names its images only in a plan; `logbench reproduce %s` builds them", exp.Name(), exp.Name())
+		return nil, usagef("--experiment %s: it names its images only in a plan; `logbench reproduce %s` builds them", exp.Info().Name, exp.Info().Name)
 	}
 	return imager.ImagesFor(c.String("api"))
 }

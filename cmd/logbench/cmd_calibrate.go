@@ -23,7 +23,7 @@ func calibrateCommand() *cli.Command {
 	}
 	names := make([]string, len(calibrators))
 	for i, e := range calibrators {
-		names[i] = e.Name()
+		names[i] = e.Info().Name
 	}
 	if len(calibrators) == 0 {
 		return &cli.Command{Name: "calibrate", Usage: "measure an experiment's instrument (none of the experiments has one)",
@@ -31,7 +31,7 @@ func calibrateCommand() *cli.Command {
 	}
 	cmd := calibrateExperiment(calibrators[0], names)
 	cmd.Name = "calibrate"
-	cmd.Usage = "measure an experiment's instrument on this engine, inside the same limits (" + calibrators[0].Name() + ": send lag, timers, reader pacing, pipe, overhead, capacity)"
+	cmd.Usage = "measure an experiment's instrument on this engine, inside the same limits (" + calibrators[0].Info().Name + ": send lag, timers, reader pacing, pipe, overhead, capacity)"
 	cmd.ArgsUsage = "[EXPERIMENT] [flags]"
 	cmd.Description = "EXPERIMENT is one of " + joinNames(names) + " (default " + names[0] + "), the experiments that have an instrument to calibrate. `--experiment NAME` is the same as naming it first."
 	for _, e := range calibrators {
@@ -46,16 +46,16 @@ func calibrateExperiment(exp experiment.Experiment, calibrators []string) *cli.C
 	cal := exp.(experiment.Calibrator)
 
 	return &cli.Command{
-		Name:  exp.Name(),
-		Usage: "measure " + exp.Name() + "'s instrument on this engine",
+		Name:  exp.Info().Name,
+		Usage: "measure " + exp.Info().Name + "'s instrument on this engine",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, csv, json or markdown"},
-		}, append(cliFlags(experiment.FlagSet(exp.Name(), cal.CalibrationParams())), without(targetFlags(), "out", "speed-probe")...)...),
+		}, append(cliFlags(experiment.FlagSet(exp.Info().Name, cal.CalibrationParams())), without(targetFlags(), "out", "speed-probe")...)...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				if other, err := experiments.Lookup(c.Args().First()); err == nil {
-					return usagef("calibrate: %s has no instrument to calibrate (those that have: %s)", other.Name(), joinNames(calibrators))
+					return usagef("calibrate: %s has no instrument to calibrate (those that have: %s)", other.Info().Name, joinNames(calibrators))
 				}
 				if _, err := experiments.Lookup(c.Args().First()); err != nil && c.Command.Name == "calibrate" && mistyped(c.Args().First()) {
 					return usagef("calibrate: %v", err)
@@ -67,7 +67,7 @@ func calibrateExperiment(exp experiment.Experiment, calibrators []string) *cli.C
 				return usagef("--format: %v", err)
 			}
 			params := cal.CalibrationParams()
-			if err := parseFlags(c, experiment.FlagSet(exp.Name(), params)); err != nil {
+			if err := parseFlags(c, experiment.FlagSet(exp.Info().Name, params)); err != nil {
 				return err
 			}
 			measurement, err := cal.PlanCalibration(params)
@@ -91,7 +91,7 @@ func calibrateExperiment(exp experiment.Experiment, calibrators []string) *cli.C
 			if err != nil {
 				return err
 			}
-			return writeCalibration(c.App.Writer, format, exp.Name(), figures)
+			return writeCalibration(c.App.Writer, format, exp.Info().Name, figures)
 		},
 	}
 }

@@ -59,8 +59,8 @@ func compareCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				if exp != nil && e.Name() != exp.Name() {
-					return fmt.Errorf("%s is a bundle of %s, %s one of %s: compare sets bundles of one experiment side by side", path, e.Name(), paths[0], exp.Name())
+				if exp != nil && e.Info().Name != exp.Info().Name {
+					return fmt.Errorf("%s is a bundle of %s, %s one of %s: compare sets bundles of one experiment side by side", path, e.Info().Name, paths[0], exp.Info().Name)
 				}
 				exp = e
 				sources = append(sources, experiment.Source{Label: uniqueLabel(sources, bundleLabel(path)), Result: res})
@@ -92,7 +92,7 @@ func alone() string {
 	var out string
 	for _, e := range experiments.All {
 		if w, ok := e.(experiment.WithinComparer); ok {
-			out += "; a " + e.Name() + " bundle alone, against " + w.Reference()
+			out += "; a " + e.Info().Name + " bundle alone, against " + w.Reference()
 		}
 	}
 	return out

@@ -23,7 +23,8 @@ func experimentsCommand() *cli.Command {
 			doc := ExperimentsJSON{Schema: schemaOf("experiments"), Experiments: []ExperimentJSON{}}
 			for i, e := range experiments.All {
 				_, calibrates := e.(experiment.Calibrator)
-				doc.Experiments = append(doc.Experiments, ExperimentJSON{Experiment: e.Name(), Default: i == 0, Summary: e.Summary(), Published: e.Source(), Calibrate: calibrates})
+				info := e.Info()
+				doc.Experiments = append(doc.Experiments, ExperimentJSON{Experiment: info.Name, Default: i == 0, Summary: info.Summary, Published: info.Source, Calibrate: calibrates})
 			}
 			if format == "json" {
 				return writeJSON(c.App.Writer, doc)

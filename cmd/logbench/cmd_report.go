@@ -61,8 +61,8 @@ func reportCommand() *cli.Command {
 					printVerification(c.App.Writer, res, false)
 					return fmt.Errorf("%s cannot be read far enough to report on (%d problems)", path, len(res.Problems))
 				}
-				if exp != nil && e.Name() != exp.Name() {
-					return usagef("%s is a bundle of %s, %s one of %s: a report draws bundles of one experiment", path, e.Name(), first, exp.Name())
+				if exp != nil && e.Info().Name != exp.Info().Name {
+					return usagef("%s is a bundle of %s, %s one of %s: a report draws bundles of one experiment", path, e.Info().Name, first, exp.Info().Name)
 				}
 				exp = e
 				sources = append(sources, experiment.Source{Label: uniqueLabel(sources, bundleLabel(path)), Result: res})

@@ -27,7 +27,7 @@ func reproduceCommand() *cli.Command {
 	cmd.Name = "reproduce"
 	cmd.Usage = "rerun a whole published experiment and put every figure beside the published one"
 	cmd.ArgsUsage = "[EXPERIMENT] [flags]"
-	cmd.Description = "EXPERIMENT is one of " + joinNames(experiments.Names()) + " (default " + experiments.Default.Name() +
+	cmd.Description = "EXPERIMENT is one of " + joinNames(experiments.Names()) + " (default " + experiments.Default.Info().Name +
 		"); each has its own flags and defaults: `logbench reproduce EXPERIMENT --help`. `--experiment NAME` is the same as naming it first."
 	for _, e := range experiments.All {
 		cmd.Subcommands = append(cmd.Subcommands, reproduceExperiment(e))
@@ -38,9 +38,9 @@ func reproduceCommand() *cli.Command {
 // reproduceExperiment is `reproduce NAME`: the matrix's flags and the experiment's own.
 func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 	return &cli.Command{
-		Name:  exp.Name(),
-		Usage: exp.Summary(),
-		Flags: append(categorized("EXPERIMENT'S OWN", cliFlags(experiment.FlagSet(exp.Name(), exp.Params()))), categorized("MATRIX AND ENGINE", append([]cli.Flag{
+		Name:  exp.Info().Name,
+		Usage: exp.Info().Summary,
+		Flags: append(categorized("EXPERIMENT'S OWN", cliFlags(experiment.FlagSet(exp.Info().Name, exp.Params()))), categorized("MATRIX AND ENGINE", append([]cli.Flag{
 			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position (with --precision, the fewest)"},
 			&cli.StringFlag{Name: "precision", Usage: "add rounds until every headline figure's 95% interval is within this share of its value, such as 2%"},
 			&cli.IntFlag{Name: "max-reps", Value: experiment.DefaultMaxRounds, Usage: "with --precision: the most rounds"},
@@ -54,7 +54,7 @@ func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 				if _, err := experiments.Lookup(c.Args().First()); err != nil {
 					return usagef("reproduce: %v", err)
 				}
-				return usagef("reproduce %s takes no arguments, got %q (an experiment is named first: logbench reproduce NAME [flags])", exp.Name(), c.Args().First())
+				return usagef("reproduce %s takes no arguments, got %q (an experiment is named first: logbench reproduce NAME [flags])", exp.Info().Name, c.Args().First())
 			}
 			if engines := c.StringSlice("engine"); len(engines) > 0 {
 				if c.IsSet("context") {
@@ -80,12 +80,12 @@ func reproduceOne(c *cli.Context, exp experiment.Experiment) error {
 	out := c.App.Writer
 	conds := len(p.exp.Conditions())
 	if g, grows := p.exp.(experiment.Grower); grows {
-		say(out, "reproducing %s: %d conditions to start, each followed by the next its run calls for, at most %d runs; bundle %s", exp.Name(), conds, g.MostRuns(), s.Matrix.Dir)
+		say(out, "reproducing %s: %d conditions to start, each followed by the next its run calls for, at most %d runs; bundle %s", exp.Info().Name, conds, g.MostRuns(), s.Matrix.Dir)
 	} else if rec := p.exp.Bundle().Common().Precision; rec != nil {
 		say(out, "reproducing %s: %d conditions x %d to %d rounds, until every headline figure's 95%% interval is within ±%s of it: %d to %d runs; bundle %s",
-			exp.Name(), conds, rec.MinRounds, rec.MaxRounds, precision.Percent(rec.Target), conds*rec.MinRounds, conds*rec.MaxRounds, s.Matrix.Dir)
+			exp.Info().Name, conds, rec.MinRounds, rec.MaxRounds, precision.Percent(rec.Target), conds*rec.MinRounds, conds*rec.MaxRounds, s.Matrix.Dir)
 	} else {
-		say(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s", exp.Name(), conds, p.exp.Rounds(), len(s.Runs), s.Matrix.Dir)
+		say(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s", exp.Info().Name, conds, p.exp.Rounds(), len(s.Runs), s.Matrix.Dir)
 	}
 	sayNotes(out, p.exp)
 	bar := newBar(c.App.ErrWriter, len(s.Runs))
@@ -160,11 +160,11 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 		}
 		if asks {
 			asked := exp.Params()
-			if err := parseFlags(c, experiment.FlagSet(exp.Name(), asked)); err != nil {
+			if err := parseFlags(c, experiment.FlagSet(exp.Info().Name, asked)); err != nil {
 				return nil, plan{}, err
 			}
 			if err := consenter.Consent(asked); err != nil {
-				return nil, plan{}, usagef("reproduce %s --resume %s: %v", exp.Name(), dir, err)
+				return nil, plan{}, usagef("reproduce %s --resume %s: %v", exp.Info().Name, dir, err)
 			}
 		}
 		return exp, plan{command: "reproduce", exp: p, resumeDir: dir, offline: exp}, nil
@@ -184,7 +184,7 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 		return nil, plan{}, usagef("--max-reps: the most rounds of --precision, which is not given")
 	}
 	params := exp.Params()
-	if err := parseFlags(c, experiment.FlagSet(exp.Name(), params)); err != nil {
+	if err := parseFlags(c, experiment.FlagSet(exp.Info().Name, params)); err != nil {
 		return nil, plan{}, err
 	}
 	p, err := exp.Plan(params, reps)
@@ -195,9 +195,9 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 		// Its conditions follow from its runs, one each (a search's steps).
 		switch {
 		case c.IsSet("reps") && reps != 1:
-			return nil, plan{}, usagef("--reps %d: %s's plan grows by its results, each condition one run", reps, exp.Name())
+			return nil, plan{}, usagef("--reps %d: %s's plan grows by its results, each condition one run", reps, exp.Info().Name)
 		case rec != nil:
-			return nil, plan{}, usagef("--precision: %s's plan grows by its results, not by rounds", exp.Name())
+			return nil, plan{}, usagef("--precision: %s's plan grows by its results, not by rounds", exp.Info().Name)
 		}
 	}
 	return exp, plan{command: "reproduce", exp: p, precision: rec, offline: exp}, nil

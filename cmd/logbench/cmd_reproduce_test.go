@@ -99,7 +99,7 @@ func yourAPIPartialBundle(t *testing.T, args ...string) string {
 		t.Fatal(err)
 	}
 	params := exp.Params()
-	if err := experiment.FlagSet(exp.Name(), params).Parse(append([]string{"--image", "theirs:1", "--port", "80", "--config", "none:LOG=none"}, args...)); err != nil {
+	if err := experiment.FlagSet(exp.Info().Name, params).Parse(append([]string{"--image", "theirs:1", "--port", "80", "--config", "none:LOG=none"}, args...)); err != nil {
 		t.Fatal(err)
 	}
 	p, err := exp.Plan(params, 1)

@@ -16,9 +16,9 @@ import (
 func runCommand() *cli.Command {
 	cmd := runExperiment(experiments.Default)
 	cmd.Name = "run"
-	cmd.Usage = "perform one run of one condition of an experiment (default " + experiments.Default.Name() + ": one logging mode with one reader), and write a bundle"
+	cmd.Usage = "perform one run of one condition of an experiment (default " + experiments.Default.Info().Name + ": one logging mode with one reader), and write a bundle"
 	cmd.ArgsUsage = "[EXPERIMENT] [flags]"
-	cmd.Description = "EXPERIMENT is one of " + joinNames(experiments.Names()) + " (default " + experiments.Default.Name() +
+	cmd.Description = "EXPERIMENT is one of " + joinNames(experiments.Names()) + " (default " + experiments.Default.Info().Name +
 		"); each has its own flags: `logbench run EXPERIMENT --help`. `--experiment NAME` is the same as naming it first."
 	for _, e := range experiments.All {
 		cmd.Subcommands = append(cmd.Subcommands, runExperiment(e))
@@ -33,9 +33,9 @@ func runExperiment(exp experiment.Experiment) *cli.Command {
 		usage = "one run of one condition"
 	}
 	return &cli.Command{
-		Name:         exp.Name(),
+		Name:         exp.Info().Name,
 		Usage:        usage,
-		Flags:        append(cliFlags(experiment.FlagSet(exp.Name(), singleRunParams(exp))), targetFlags()...),
+		Flags:        append(cliFlags(experiment.FlagSet(exp.Info().Name, singleRunParams(exp))), targetFlags()...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -45,7 +45,7 @@ func runExperiment(exp experiment.Experiment) *cli.Command {
 				return usagef("%s takes no arguments, got %q (an experiment is named first: logbench run NAME [flags]; known: %s)", strings.TrimPrefix(c.Command.HelpName, "logbench "), c.Args().First(), joinNames(experiments.Names()))
 			}
 			params := singleRunParams(exp)
-			if err := parseFlags(c, experiment.FlagSet(exp.Name(), params)); err != nil {
+			if err := parseFlags(c, experiment.FlagSet(exp.Info().Name, params)); err != nil {
 				return err
 			}
 			p, err := planSingleRun(exp, params)
@@ -77,7 +77,7 @@ func planSingleRun(exp experiment.Experiment, params experiment.Params) (experim
 		return nil, err
 	}
 	if _, grows := p.(experiment.Grower); grows {
-		return nil, usagef("run performs one run, and these flags give %s a plan that grows by its results (a search): use `logbench reproduce %s`", exp.Name(), exp.Name())
+		return nil, usagef("run performs one run, and these flags give %s a plan that grows by its results (a search): use `logbench reproduce %s`", exp.Info().Name, exp.Info().Name)
 	}
 	if conds := p.Conditions(); len(conds) != 1 {
 		names := make([]string, len(conds))
@@ -88,7 +88,7 @@ func planSingleRun(exp experiment.Experiment, params experiment.Params) (experim
 			names = append(names[:5], fmt.Sprintf("… %d more", len(conds)-5))
 		}
 		return nil, usagef("run performs one condition, and these flags give %s %d (%s): narrow them to one (`logbench run %s --help` lists the flags)",
-			exp.Name(), len(conds), strings.Join(names, ", "), exp.Name())
+			exp.Info().Name, len(conds), strings.Join(names, ", "), exp.Info().Name)
 	}
 	return p, nil
 }
@@ -106,7 +106,7 @@ func runOne(c *cli.Context, exp experiment.Experiment, p experiment.Plan) error 
 	if detailed {
 		say(out, "%s", reporter.RunHeader())
 	} else {
-		say(out, "run %s of %s", p.Conditions()[0], exp.Name())
+		say(out, "run %s of %s", p.Conditions()[0], exp.Info().Name)
 	}
 	sayNotes(out, p)
 	var line string

@@ -30,7 +30,11 @@ type toyCalibrated struct {
 	*tabular.Experiment[*toyParams, toyRow]
 }
 
-func (toyCalibrated) Name() string { return "toy-calibrated" }
+func (t toyCalibrated) Info() experiment.Info {
+	info := t.Experiment.Info()
+	info.Name = "toy-calibrated"
+	return info
+}
 
 // toyTrials are the toy's calibration parameters: how many pods are timed.
 type toyTrials struct{ N int }

@@ -18,19 +18,19 @@ import (
 // and none of them under the matrix's.
 func TestEveryOwnFlagIsUnderItsHeading(t *testing.T) {
 	for _, e := range experiments.All {
-		out, err := runApp(t, "reproduce", e.Name(), "--help")
+		out, err := runApp(t, "reproduce", e.Info().Name, "--help")
 		if err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
+			t.Fatalf("%s: %v", e.Info().Name, err)
 		}
 		_, own, found := strings.Cut(out, "EXPERIMENT'S OWN")
 		own, matrix, found2 := strings.Cut(own, "MATRIX AND ENGINE")
 		if !found || !found2 {
-			t.Fatalf("%s: no headings in\n%s", e.Name(), out)
+			t.Fatalf("%s: no headings in\n%s", e.Info().Name, out)
 		}
-		experiment.FlagSet(e.Name(), e.Params()).VisitAll(func(f *flag.Flag) {
+		experiment.FlagSet(e.Info().Name, e.Params()).VisitAll(func(f *flag.Flag) {
 			listed := regexp.MustCompile(`(?m)^\s+--` + regexp.QuoteMeta(f.Name) + `\b`)
 			if !listed.MatchString(own) || listed.MatchString(matrix) {
-				t.Errorf("%s --%s is not under EXPERIMENT'S OWN", e.Name(), f.Name)
+				t.Errorf("%s --%s is not under EXPERIMENT'S OWN", e.Info().Name, f.Name)
 			}
 		})
 	}
@@ -57,12 +57,12 @@ func TestTheCommandLineSetsWhatTheFlagSetDoes(t *testing.T) {
 			t.Fatal(err)
 		}
 		parsed := e.Params()
-		if err := experiment.FlagSet(e.Name(), parsed).Parse(c.args); err != nil {
+		if err := experiment.FlagSet(e.Info().Name, parsed).Parse(c.args); err != nil {
 			t.Fatalf("%s: %v", c.exp, err)
 		}
 		viaCLI := e.Params()
-		app := &cli.App{Name: "x", Flags: cliFlags(experiment.FlagSet(e.Name(), e.Params())),
-			Action: func(ctx *cli.Context) error { return parseFlags(ctx, experiment.FlagSet(e.Name(), viaCLI)) }}
+		app := &cli.App{Name: "x", Flags: cliFlags(experiment.FlagSet(e.Info().Name, e.Params())),
+			Action: func(ctx *cli.Context) error { return parseFlags(ctx, experiment.FlagSet(e.Info().Name, viaCLI)) }}
 		if err := app.Run(append([]string{"x"}, c.args...)); err != nil {
 			t.Fatalf("%s: %v", c.exp, err)
 		}

@@ -29,12 +29,12 @@ func TestEveryFlagSaysWhatItWants(t *testing.T) {
 	}
 	var cases []invocation
 	for _, exp := range experiments.All {
-		experiment.FlagSet(exp.Name(), exp.Params()).VisitAll(func(f *flag.Flag) {
+		experiment.FlagSet(exp.Info().Name, exp.Params()).VisitAll(func(f *flag.Flag) {
 			if isBool(f) {
-				cases = append(cases, invocation{[]string{"reproduce", exp.Name(), "--" + f.Name + "=maybe"}, "want true or false"})
+				cases = append(cases, invocation{[]string{"reproduce", exp.Info().Name, "--" + f.Name + "=maybe"}, "want true or false"})
 				return
 			}
-			cases = append(cases, invocation{[]string{"reproduce", exp.Name(), "--" + f.Name, "fast"}, ""})
+			cases = append(cases, invocation{[]string{"reproduce", exp.Info().Name, "--" + f.Name, "fast"}, ""})
 		})
 	}
 	cases = append(cases,

@@ -98,7 +98,7 @@ func isBundleFolder(dir string) bool {
 		return false
 	}
 	for _, e := range experiments.All {
-		for _, name := range e.Layout() {
+		for _, name := range e.Info().Layout {
 			if name != bundle.ManifestFile && name != bundle.SumsFile && has(name) {
 				return true
 			}

@@ -34,7 +34,7 @@ func subjectOf(files *bundle.Files, exp experiment.Experiment) (signature.Subjec
 	if !ok {
 		return signature.Subject{}, errors.New("the bundle has no " + bundle.SumsFile)
 	}
-	return signature.Subject{Name: files.Name, Experiment: exp.Name(), Sums: sums}, nil
+	return signature.Subject{Name: files.Name, Experiment: exp.Info().Name, Sums: sums}, nil
 }
 
 // signBundle signs a bundle (its name, experiment and SHA256SUMS) with the private key

@@ -37,7 +37,7 @@ type retryRow struct {
 func newRetryingToy() *tabular.Experiment[*toyParams, retryRow] {
 	toy := newToy()
 	return &tabular.Experiment[*toyParams, retryRow]{
-		Info: tabular.Info{Name: "toy-retry", Summary: "the toy, each run performed twice", Source: "none"}, Defaults: toy.Defaults,
+		About: experiment.Info{Name: "toy-retry", Summary: "the toy, each run performed twice", Source: "none"}, Defaults: toy.Defaults,
 		Axes: toy.Axes, Conditions: toy.Conditions, Images: toy.Images, Pod: toy.Pod,
 		Observe: func(p *toyParams, run experiment.Run) retryRow {
 			res, _ := toyResultOf(run)

@@ -80,7 +80,7 @@ type toyRow struct {
 
 func newToy() *tabular.Experiment[*toyParams, toyRow] {
 	return &tabular.Experiment[*toyParams, toyRow]{
-		Info:     tabular.Info{Name: "toy", Summary: "how long a pod takes to write N lines (an example that lives in a test)", Source: "none: it has no published figures"},
+		About:    experiment.Info{Name: "toy", Summary: "how long a pod takes to write N lines (an example that lives in a test)", Source: "none: it has no published figures"},
 		Defaults: func() *toyParams { return &toyParams{Sizes: toySizes{10, 1000}} },
 		Axes:     []string{"lines"},
 		Conditions: func(p *toyParams) []tabular.Cell {

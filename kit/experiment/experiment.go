@@ -24,22 +24,29 @@ import (
 )
 
 // Experiment is one published experiment: what `logbench experiments` lists, what
-// reproduce runs, and what the bundle commands read. Each part is its own interface, so
-// that each can be read (and faked) alone.
+// reproduce runs, and what the bundle commands read. Its runner and its offline part
+// are interfaces of their own, so that each can be read (and faked) alone.
 type Experiment interface {
-	Catalogue
+	// Info names the experiment and its bundle's files.
+	Info() Info
 	Runner
 	Offline
 }
 
-// Catalogue names an experiment.
-type Catalogue interface {
+// Info is what the kit says of an experiment without running it or reading a bundle:
+// data, so that a command reads a field where it would otherwise ask a method.
+type Info struct {
 	// Name is short and self-explaining: "fifo-stall".
-	Name() string
+	Name string
 	// Summary is one line for `logbench experiments`.
-	Summary() string
+	Summary string
 	// Source names where the published figures come from.
-	Source() string
+	Source string
+	// Question is the one its report opens by answering; "" leaves the report its
+	// general one.
+	Question string
+	// Layout is a bundle's files in the order an archive holds them, SHA256SUMS last.
+	Layout []string
 }
 
 // Runner turns the command line into a plan of runs, or continues a bundle's.
@@ -58,8 +65,6 @@ type Runner interface {
 
 // Offline reads the experiment's bundles, with no engine.
 type Offline interface {
-	// Layout is a bundle's files in the order an archive holds them, SHA256SUMS last.
-	Layout() []string
 	// Verify checks a bundle of this experiment: every file, checksum and figure.
 	Verify(files *bundle.Files) *verify.Result
 	// Figures are a verified bundle's figures: one row per condition and metric with

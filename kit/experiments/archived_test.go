@@ -80,8 +80,8 @@ func TestEveryComparisonNamesItsExperiment(t *testing.T) {
 				var doc struct {
 					Experiment string `json:"experiment"`
 				}
-				if err := json.Unmarshal(out.Bytes(), &doc); err != nil || doc.Experiment != exp.Name() {
-					t.Errorf("%d bundles: experiment %q (%v), want %q", len(sources), doc.Experiment, err, exp.Name())
+				if err := json.Unmarshal(out.Bytes(), &doc); err != nil || doc.Experiment != exp.Info().Name {
+					t.Errorf("%d bundles: experiment %q (%v), want %q", len(sources), doc.Experiment, err, exp.Info().Name)
 				}
 			}
 		})

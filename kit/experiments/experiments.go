@@ -32,7 +32,7 @@ func Lookup(name string) (experiment.Experiment, error) {
 		return Unnamed, nil
 	}
 	for _, e := range All {
-		if e.Name() == name {
+		if e.Info().Name == name {
 			return e, nil
 		}
 	}
@@ -43,7 +43,7 @@ func Lookup(name string) (experiment.Experiment, error) {
 func Names() []string {
 	names := make([]string, len(All))
 	for i, e := range All {
-		names[i] = e.Name()
+		names[i] = e.Info().Name
 	}
 	return names
 }

@@ -93,18 +93,20 @@ func fingerprint(t *testing.T, p experiment.Plan) string {
 }
 
 // flagsOf are e's flags, bound to fresh parameters.
-func flagsOf(e experiment.Experiment) *flag.FlagSet { return experiment.FlagSet(e.Name(), e.Params()) }
+func flagsOf(e experiment.Experiment) *flag.FlagSet {
+	return experiment.FlagSet(e.Info().Name, e.Params())
+}
 
 // planWith plans e with args on its own flags, as reproduce would after parsing them.
 func planWith(t *testing.T, e experiment.Experiment, args ...string) string {
 	t.Helper()
 	params := e.Params()
-	if err := experiment.FlagSet(e.Name(), params).Parse(append(slices.Clone(required[e.Name()]), args...)); err != nil {
-		t.Fatalf("%s %v: %v", e.Name(), args, err)
+	if err := experiment.FlagSet(e.Info().Name, params).Parse(append(slices.Clone(required[e.Info().Name]), args...)); err != nil {
+		t.Fatalf("%s %v: %v", e.Info().Name, args, err)
 	}
 	p, err := e.Plan(params, 2)
 	if err != nil {
-		t.Fatalf("%s %v: %v", e.Name(), args, err)
+		t.Fatalf("%s %v: %v", e.Info().Name, args, err)
 	}
 	return fingerprint(t, p)
 }
@@ -114,12 +116,12 @@ func planWith(t *testing.T, e experiment.Experiment, args ...string) string {
 func TestEveryDefaultShownIsTheOneUsed(t *testing.T) {
 	for _, e := range All {
 		flagsOf(e).VisitAll(func(f *flag.Flag) {
-			if f.DefValue == "" || slices.Contains(required[e.Name()], "--"+f.Name) {
+			if f.DefValue == "" || slices.Contains(required[e.Info().Name], "--"+f.Name) {
 				return // nothing shown, or a value always given: no default is used
 			}
-			with := alongside[e.Name()][f.Name]
+			with := alongside[e.Info().Name][f.Name]
 			if have := planWith(t, e, append(slices.Clone(with), "--"+f.Name+"="+f.DefValue)...); have != planWith(t, e, with...) {
-				t.Errorf("%s --%s=%s (the default shown) plans otherwise than no --%s", e.Name(), f.Name, f.DefValue, f.Name)
+				t.Errorf("%s --%s=%s (the default shown) plans otherwise than no --%s", e.Info().Name, f.Name, f.DefValue, f.Name)
 			}
 		})
 	}
@@ -129,14 +131,14 @@ func TestEveryDefaultShownIsTheOneUsed(t *testing.T) {
 func TestEveryFlagChangesThePlan(t *testing.T) {
 	for _, e := range All {
 		flagsOf(e).VisitAll(func(f *flag.Flag) {
-			v, ok := other[e.Name()][f.Name]
+			v, ok := other[e.Info().Name][f.Name]
 			if !ok {
-				t.Errorf("%s --%s: no other value to try in this test's table", e.Name(), f.Name)
+				t.Errorf("%s --%s: no other value to try in this test's table", e.Info().Name, f.Name)
 				return
 			}
-			with := alongside[e.Name()][f.Name]
+			with := alongside[e.Info().Name][f.Name]
 			if planWith(t, e, append(slices.Clone(with), "--"+f.Name+"="+v)...) == planWith(t, e, with...) {
-				t.Errorf("%s --%s=%s plans the same as its default %q: the flag does nothing", e.Name(), f.Name, v, f.DefValue)
+				t.Errorf("%s --%s=%s plans the same as its default %q: the flag does nothing", e.Info().Name, f.Name, v, f.DefValue)
 			}
 		})
 	}
@@ -148,7 +150,7 @@ func TestEveryFlagSaysWhatItIs(t *testing.T) {
 	for _, e := range All {
 		flagsOf(e).VisitAll(func(f *flag.Flag) {
 			if len(f.Usage) < 12 {
-				t.Errorf("%s --%s: usage %q says too little", e.Name(), f.Name, f.Usage)
+				t.Errorf("%s --%s: usage %q says too little", e.Info().Name, f.Name, f.Usage)
 			}
 		})
 	}
@@ -163,7 +165,7 @@ func TestSharedNamesMeanOneThing(t *testing.T) {
 			if usage[f.Name] == nil {
 				usage[f.Name] = map[string]string{}
 			}
-			usage[f.Name][e.Name()] = f.Usage
+			usage[f.Name][e.Info().Name] = f.Usage
 		})
 	}
 	// The values an API flag offers are the experiment's own; what precedes them is not.

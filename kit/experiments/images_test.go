@@ -24,21 +24,21 @@ func TestEveryExperimentNamesItsImages(t *testing.T) {
 	for _, e := range experiments.All {
 		imager, ok := e.(experiment.Imager)
 		if !ok {
-			t.Errorf("%s names no images for build", e.Name())
+			t.Errorf("%s names no images for build", e.Info().Name)
 			continue
 		}
-		if len(want[e.Name()]) == 0 {
-			t.Errorf("%s: no expectation here", e.Name())
+		if len(want[e.Info().Name]) == 0 {
+			t.Errorf("%s: no expectation here", e.Info().Name)
 		}
-		for api, names := range want[e.Name()] {
+		for api, names := range want[e.Info().Name] {
 			have, err := imager.ImagesFor(api)
 			if err != nil || !cmp.Equal(have, names) {
-				t.Errorf("%s --api %q: %v, %v; want %v", e.Name(), api, have, err, names)
+				t.Errorf("%s --api %q: %v, %v; want %v", e.Info().Name, api, have, err, names)
 			}
 		}
 		var usage experiment.UsageError
 		if _, err := imager.ImagesFor("cobol"); !errors.As(err, &usage) {
-			t.Errorf("%s --api cobol: %v, want bad input", e.Name(), err)
+			t.Errorf("%s --api cobol: %v, want bad input", e.Info().Name, err)
 		}
 	}
 }

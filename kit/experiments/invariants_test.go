@@ -103,7 +103,7 @@ func TestEveryExperimentRefusesABrokenInvariant(t *testing.T) {
 			t.Run(a.experiment+"/"+e.name, func(t *testing.T) {
 				f := forgery.Open(t, filepath.Join("../../results", a.path))
 				exp, err := Of(f)
-				if err != nil || exp.Name() != a.experiment {
+				if err != nil || exp.Info().Name != a.experiment {
 					t.Fatalf("%s: %v, %v", a.path, exp, err)
 				}
 				if res := exp.Verify(f); !res.OK() {
@@ -139,12 +139,12 @@ func TestRunsPlannedIsWhatThePlanRuns(t *testing.T) {
 	for _, e := range All {
 		check := func(args ...string) {
 			params := e.Params()
-			if err := experiment.FlagSet(e.Name(), params).Parse(append(slices.Clone(required[e.Name()]), args...)); err != nil {
-				t.Fatalf("%s %v: %v", e.Name(), args, err)
+			if err := experiment.FlagSet(e.Info().Name, params).Parse(append(slices.Clone(required[e.Info().Name]), args...)); err != nil {
+				t.Fatalf("%s %v: %v", e.Info().Name, args, err)
 			}
 			p, err := e.Plan(params, 3)
 			if err != nil {
-				t.Fatalf("%s %v: %v", e.Name(), args, err)
+				t.Fatalf("%s %v: %v", e.Info().Name, args, err)
 			}
 			c := p.Bundle().Common()
 			c.SchemaVersion, c.RunsPlanned = bundle.SchemaVersion, len(experiment.Rotate(p.Conditions(), p.Rounds()))
@@ -159,15 +159,15 @@ func TestRunsPlannedIsWhatThePlanRuns(t *testing.T) {
 				res := e.Verify(f)
 				refused := slices.ContainsFunc(res.Problems, func(p verify.Problem) bool { return p.Column == "runs_planned" })
 				if res.Common == nil || refused != (extra > 0) {
-					t.Errorf("%s %v: runs_planned %d of %d conditions x %d rounds: refused %v; problems %v", e.Name(), args, c.RunsPlanned,
+					t.Errorf("%s %v: runs_planned %d of %d conditions x %d rounds: refused %v; problems %v", e.Info().Name, args, c.RunsPlanned,
 						len(p.Conditions()), p.Rounds(), refused, res.Problems)
 				}
 			}
 		}
 		check()
 		flagsOf(e).VisitAll(func(fl *flag.Flag) {
-			if v, ok := other[e.Name()][fl.Name]; ok {
-				check(append(slices.Clone(alongside[e.Name()][fl.Name]), fmt.Sprintf("--%s=%s", fl.Name, v))...)
+			if v, ok := other[e.Info().Name][fl.Name]; ok {
+				check(append(slices.Clone(alongside[e.Info().Name][fl.Name]), fmt.Sprintf("--%s=%s", fl.Name, v))...)
 			}
 		})
 	}

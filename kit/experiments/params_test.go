@@ -28,20 +28,20 @@ func TestTwoBadFlagsSayTheSameFirstProblem(t *testing.T) {
 		"log-driver": {[]string{"--rates", "0", "--drivers", "gelf"}, "--drivers: unknown"},
 	}
 	for _, e := range All {
-		c, ok := bad[e.Name()]
+		c, ok := bad[e.Info().Name]
 		if !ok {
-			t.Errorf("%s: no two bad flags to try in this test's table", e.Name())
+			t.Errorf("%s: no two bad flags to try in this test's table", e.Info().Name)
 			continue
 		}
 		for range 20 {
 			params := e.Params()
-			if err := experiment.FlagSet(e.Name(), params).Parse(append(slices.Clone(required[e.Name()]), c.args...)); err != nil {
+			if err := experiment.FlagSet(e.Info().Name, params).Parse(append(slices.Clone(required[e.Info().Name]), c.args...)); err != nil {
 				t.Fatal(err)
 			}
 			_, err := e.Plan(params, 2)
 			var usage experiment.UsageError
 			if !errors.As(err, &usage) || !strings.HasPrefix(err.Error(), c.first) {
-				t.Fatalf("%s %v: %v, want first %q", e.Name(), c.args, err, c.first)
+				t.Fatalf("%s %v: %v, want first %q", e.Info().Name, c.args, err, c.first)
 			}
 		}
 	}

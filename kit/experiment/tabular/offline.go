@@ -26,7 +26,7 @@ type Drawn[P experiment.Params, R any] struct {
 func (t *Experiment[P, R]) bundleOf(res *verify.Result) (*Bundle[P, R], error) {
 	b, ok := res.Own.(*Bundle[P, R])
 	if !ok {
-		return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, t.Info.Name)
+		return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, t.About.Name)
 	}
 	return b, nil
 }
@@ -48,7 +48,7 @@ func (t *Experiment[P, R]) Compare(out, warn io.Writer, sources []experiment.Sou
 
 // Comparison is what the experiment says of a comparison of sources (CompareWith).
 func (t *Experiment[P, R]) Comparison(sources []experiment.Source) experiment.Comparison {
-	c := experiment.Comparison{Experiment: t.Info.Name, Metrics: t.Metrics, PublishedMetrics: t.Own.PublishedMetrics,
+	c := experiment.Comparison{Experiment: t.About.Name, Metrics: t.Metrics, PublishedMetrics: t.Own.PublishedMetrics,
 		Side: func(s experiment.Source) (compare.Side, error) {
 			b, err := t.bundleOf(s.Result)
 			if err != nil {
@@ -93,7 +93,7 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	for _, s := range sources {
 		b, ok := s.Result.Own.(*Bundle[P, R])
 		if !ok {
-			return fmt.Errorf("%s: not verified as a bundle of the %s experiment", s.Label, t.Info.Name)
+			return fmt.Errorf("%s: not verified as a bundle of the %s experiment", s.Label, t.About.Name)
 		}
 		b.Label = s.Label
 		var shown any = b.M.Params()
@@ -145,7 +145,7 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	// A condition is named by the axes that differ between the conditions drawn: an
 	// axis every one shares says nothing and would only crowd the chart.
 	names := shortNames(cats)
-	page, err := bs.Page(t.Info.Name, version, t.Info.Summary, nil)
+	page, err := bs.Page(t.About.Name, version, t.About.Summary, nil)
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	if len(unmeasured) > 0 {
 		sec.Caption += " No bundle here has a figure of " + strings.Join(unmeasured, "; ") + "."
 	}
-	question := t.Info.Question
+	question := t.About.Question
 	if question == "" {
 		question = "What does each condition measure?"
 	}

@@ -30,7 +30,9 @@ import (
 // P is the parameters (a pointer to a struct), R a row of the runs table; R has the
 // columns run_id, round and verified, and one column per axis of the conditions.
 type Experiment[P experiment.Params, R any] struct {
-	Info Info
+	// About names the experiment (Layout left empty: Info gives the one its tables
+	// make).
+	About experiment.Info
 	// Defaults are fresh parameters before any flag: a pointer to the experiment's
 	// struct, which binds its own flags and checks itself (experiment.Params), flag and
 	// manifest alike.
@@ -79,10 +81,6 @@ type Experiment[P experiment.Params, R any] struct {
 	Own Own[P, R]
 }
 
-// Info names an experiment: what `logbench experiments` lists, and the question its
-// report opens by answering.
-type Info struct{ Name, Summary, Source, Question string }
-
 // Cell is a condition of a tabular experiment: the values of its axes, in order.
 type Cell []string
 
@@ -99,15 +97,19 @@ func (c Cell) String() string {
 	return strings.Join(named, "/")
 }
 
-func (t *Experiment[P, R]) Name() string    { return t.Info.Name }
-func (t *Experiment[P, R]) Summary() string { return t.Info.Summary }
-func (t *Experiment[P, R]) Source() string  { return t.Info.Source }
+// Info is About with the bundle's files in archive order: every file a bundle may
+// have.
+func (t *Experiment[P, R]) Info() experiment.Info {
+	info := t.About
+	info.Layout = t.layout()
+	return info
+}
 
 // ImagesFor names every image the experiment's plans may need, for `logbench build`;
 // a tabular experiment has no --api to choose among.
 func (t *Experiment[P, R]) ImagesFor(api string) ([]string, error) {
 	if api != "" && api != "all" {
-		return nil, experiment.Usagef("%s has no --api: it builds %s", t.Info.Name, strings.Join(t.Images, ", "))
+		return nil, experiment.Usagef("%s has no --api: it builds %s", t.About.Name, strings.Join(t.Images, ", "))
 	}
 	return t.Images, nil
 }
@@ -125,7 +127,7 @@ func (t *Experiment[P, R]) Plan(ps experiment.Params, rounds int) (experiment.Pl
 		return nil, err
 	}
 	b := t.newBundle()
-	b.M.Head().Experiment, *b.M.Rounds() = t.Info.Name, rounds
+	b.M.Head().Experiment, *b.M.Rounds() = t.About.Name, rounds
 	b.M.SetParams(p)
 	return &plan[P, R]{b: b}, nil
 }
@@ -183,8 +185,7 @@ func (t *Experiment[P, R]) dataFiles(has func(f Table[P]) bool) []string {
 	return files
 }
 
-// Layout is the bundle's files in archive order: every file a bundle may have.
-func (t *Experiment[P, R]) Layout() []string { return bundle.Layout(t.dataFiles(nil)...) }
+func (t *Experiment[P, R]) layout() []string { return bundle.Layout(t.dataFiles(nil)...) }
 
 // DataPackage is the data package the experiment writes with every bundle: every table
 // a bundle may have.
@@ -192,7 +193,7 @@ func (t *Experiment[P, R]) DataPackage() bundle.DataPackage { return t.dataPacka
 
 // dataPackage describes the tables for which has says yes.
 func (t *Experiment[P, R]) dataPackage(has func(f Table[P]) bool) bundle.DataPackage {
-	dp := bundle.Describe(t.Info.Name, t.Info.Name+" bundle", t.Info.Summary,
+	dp := bundle.Describe(t.About.Name, t.About.Name+" bundle", t.About.Summary,
 		"The run's common facts (engine, images, counts), the rounds and the parameters.", t.tables(has), nil)
 	if t.Own.Describe != nil {
 		t.Own.Describe(&dp)

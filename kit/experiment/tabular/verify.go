@@ -39,7 +39,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		_, ok := files.Data[f.Declared().File]
 		return ok || !f.optional()
 	}
-	res := verify.Begin(files, t.Info.Name, t.Layout(), t.dataFiles(has))
+	res := verify.Begin(files, t.About.Name, t.layout(), t.dataFiles(has))
 	b := t.newBundle()
 	data := files.Data // the manifest and the tables as this kit spells them (Own.Respell)
 	if t.Own.Respell != nil {
@@ -50,7 +50,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 			}
 		}
 	}
-	manifestOK := verify.ManifestOf(res, data, b.M, b.M.Head, t.Info.Name)
+	manifestOK := verify.ManifestOf(res, data, b.M, b.M.Head, t.About.Name)
 	if manifestOK {
 		// The rules of the flags that set them, and of --reps; parameters that fail are
 		// not read further.

@@ -12,7 +12,6 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
-	"github.com/logbench/logbench/results/reference"
 )
 
 // Name is the experiment's name.
@@ -23,13 +22,8 @@ type Experiment struct{}
 
 var _ experiment.Experiment = Experiment{}
 
-func (Experiment) Name() string { return Name }
-
-func (Experiment) Summary() string {
-	return "a slow log reader stalls an API: 7 logging modes x fast/throttled FIFO reader, open-loop load, p99, drain, no byte lost"
-}
-
-func (Experiment) Source() string { return reference.Source }
+// Info is the declaration's (Tabular).
+func (Experiment) Info() experiment.Info { return Tabular.Info() }
 
 // Params are reproduce's parameters at their defaults: every mode and reader on the
 // article's Python API, the instrument calibrated first, up to two retries.
@@ -56,9 +50,6 @@ func (Experiment) Resume(dir string) (experiment.Plan, error) {
 	}
 	return p, nil
 }
-
-// Layout is the bundle's files in archive order.
-func (Experiment) Layout() []string { return Tabular.Layout() }
 
 // Verify checks every file, checksum and figure of a bundle, the kit's checks of every
 // table-driven bundle and fifo-stall's rules (Tabular), and the record of reproduce

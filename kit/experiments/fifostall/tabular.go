@@ -23,7 +23,9 @@ var Tabular = declared()
 
 func declared() *tabular.Experiment[*schema.Params, schema.RunRow] {
 	t := schema.Declaration(observe)
-	t.Info = tabular.Info{Name: Name, Summary: Experiment{}.Summary(), Source: reference.Source,
+	t.About = experiment.Info{Name: Name,
+		Summary:  "a slow log reader stalls an API: 7 logging modes x fast/throttled FIFO reader, open-loop load, p99, drain, no byte lost",
+		Source:   reference.Source,
 		Question: "What does a slow reader behind a synchronous log do to p99, against no logging?"}
 	t.Defaults = func() *schema.Params { return Experiment{}.Params().(*schema.Params) }
 	t.Images = []string{ImageOf(GoAPI), ImageOf(PythonAPI), "reader", "loadgen"}

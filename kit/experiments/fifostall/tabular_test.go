@@ -13,7 +13,7 @@ func TestTheTabularDeclarationDescribesTheBundleAsBefore(t *testing.T) {
 	if have, want := Tabular.DataPackage(), schema.NewDataPackage(); !reflect.DeepEqual(have, want) || have.Name != "logbench-fifo-stall-bundle" {
 		t.Errorf("data package %q, want %q as before", have.Name, want.Name)
 	}
-	if have, want := Tabular.Layout(), schema.Names(); !reflect.DeepEqual(have, want) {
+	if have, want := Tabular.Info().Layout, schema.Names(); !reflect.DeepEqual(have, want) {
 		t.Errorf("layout %v, want %v", have, want)
 	}
 }

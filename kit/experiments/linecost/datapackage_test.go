@@ -254,7 +254,7 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 		t.Errorf("files checked %d, want 4", res.Counts.Files)
 	}
 	// Its archive order holds datapackage.json after the data files, SHA256SUMS last.
-	layout := Experiment.Layout()
+	layout := Experiment.Info().Layout
 	if !slices.Contains(layout, DataPackageFile) || layout[len(layout)-1] != bundle.SumsFile {
 		t.Errorf("layout %v", layout)
 	}

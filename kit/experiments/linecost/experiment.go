@@ -40,7 +40,7 @@ type Bundle = tabular.Bundle[*Params, RunRow]
 // Experiment is the line-cost experiment, declared; ImagesFor chooses among its
 // languages.
 var Experiment = withLanguages{&tabular.Experiment[*Params, RunRow]{
-	Info: tabular.Info{Name: Name,
+	About: experiment.Info{Name: Name,
 		Summary:  "what one log line costs, 7 ways (format, disabled eager/lazy, buffered, unbuffered, fsync, queue) x Go/Python/Node.js x their libraries, CPU and wall time per line, every line verified",
 		Source:   Source,
 		Question: "What does one log line cost to format, to write and to fsync?"},

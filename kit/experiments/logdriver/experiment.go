@@ -29,7 +29,7 @@ import (
 
 // Experiment is the log-driver experiment, declared.
 var Experiment = &tabular.Experiment[*Params, Row]{
-	Info: tabular.Info{Name: "log-driver",
+	About: experiment.Info{Name: "log-driver",
 		Summary:  "the FIFO stall at the engine's log driver: p99 added by a blocking driver behind a slow consumer, lines lost by a non-blocking one",
 		Source:   "seed 000's FIFO stall (experiment.md), moved to the engine's log drivers; no published figures",
 		Question: "How much latency does a blocking log driver add behind a slow consumer, and how many lines does a non-blocking one lose?"},

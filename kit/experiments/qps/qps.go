@@ -62,7 +62,7 @@ type Bundle = tabular.Bundle[*Params, RunRow]
 
 // Experiment is the qps experiment, declared; ImagesFor chooses among its APIs.
 var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
-	Info: tabular.Info{Name: Name,
+	About: experiment.Info{Name: Name,
 		Summary:  "requests/s of an Express API with morgan access logs: none, console (the engine's log driver), file, console+file; closed-loop load, every line read back",
 		Source:   mustPublished().Source,
 		Question: "What does logging to the console and to a file cost, against no logging?"},

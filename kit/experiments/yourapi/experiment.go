@@ -28,7 +28,7 @@ type Bundle = tabular.Bundle[*Params, RunRow]
 // Experiment is your-api, declared; it adds the search's and the consent's plans, the
 // comparison of one bundle within itself and its own report.
 var Experiment = yourAPI{&tabular.Experiment[*Params, RunRow]{
-	Info: tabular.Info{Name: Name,
+	About: experiment.Info{Name: Name,
 		Summary:  "your own image: requests/s, latency and CPU inside and outside the container in each logging configuration you give (--config NAME:ENV=VALUE), lines counted, not verified",
 		Source:   "nothing: it measures your own service, against its baseline configuration",
 		Question: "What does each logging configuration cost your service, against its baseline?"},

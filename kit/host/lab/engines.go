@@ -153,7 +153,7 @@ func (e *OnEngine) reproduce(ctx context.Context, exp experiment.Experiment, o O
 		return
 	}
 	s.OnRound = func(p bundle.Precision) { fmt.Fprintln(out, precision.Line(&p)) }
-	fmt.Fprintf(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s\n", exp.Name(), len(e.Plan.Conditions()), e.Plan.Rounds(), len(s.Runs), s.Matrix.Dir)
+	fmt.Fprintf(out, "reproducing %s: %d conditions x %d rounds = %d runs; bundle %s\n", exp.Info().Name, len(e.Plan.Conditions()), e.Plan.Rounds(), len(s.Runs), s.Matrix.Dir)
 	if n, ok := e.Plan.(experiment.Noter); ok {
 		for _, note := range n.Notes() {
 			fmt.Fprintf(out, "  %s\n", note)

@@ -30,8 +30,8 @@ func Declaration(observe func(p *Params, run experiment.Run) Rows) *tabular.Expe
 		timeline = func(p *Params, run experiment.Run) []TimelineRow { return observe(p, run).Timeline }
 	}
 	return &tabular.Experiment[*Params, RunRow]{
-		Info: tabular.Info{Name: Name},
-		Axes: []string{"api", "mode", "reader"},
+		About: experiment.Info{Name: Name},
+		Axes:  []string{"api", "mode", "reader"},
 		Conditions: func(p *Params) []tabular.Cell {
 			var out []tabular.Cell
 			for _, a := range p.APIs {

@@ -200,7 +200,7 @@ func (b *Base) run(t *testing.T, manifest []byte) {
 	if mtime.IsZero() {
 		mtime = m.CreatedUTC
 	}
-	body, err := files.Archive(exp.Layout(), mtime)
+	body, err := files.Archive(exp.Info().Layout, mtime)
 	if err != nil {
 		return
 	}
