@@ -67,7 +67,7 @@ func compareCommand() *cli.Command {
 			}
 			// One bundle is set against the article's figures, or, where the experiment's
 			// bundle holds its own reference, against that.
-			if _, within := exp.(experiment.WithinComparer); n == 1 && !within && !c.Bool("published") {
+			if n == 1 && exp.Info().Reference == "" && !c.Bool("published") {
 				return usagef("compare needs a second bundle, or --published to compare with the article")
 			}
 			if err := checkEmulated(c, sources); err != nil {
@@ -86,13 +86,13 @@ func compareCommand() *cli.Command {
 }
 
 // alone says which experiments' bundles compare within themselves
-// (experiment.WithinComparer), and against what: "; a your-api bundle alone, against
+// (experiment.Info's Reference), and against what: "; a your-api bundle alone, against
 // the bundle's baseline configuration"; "" for none.
 func alone() string {
 	var out string
 	for _, e := range experiments.All {
-		if w, ok := e.(experiment.WithinComparer); ok {
-			out += "; a " + e.Info().Name + " bundle alone, against " + w.Reference()
+		if info := e.Info(); info.Reference != "" {
+			out += "; a " + info.Name + " bundle alone, against " + info.Reference
 		}
 	}
 	return out

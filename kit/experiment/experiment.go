@@ -47,6 +47,12 @@ type Info struct {
 	Question string
 	// Layout is a bundle's files in the order an archive holds them, SHA256SUMS last.
 	Layout []string
+	// Reference, when the bundle holds its own reference (a baseline condition the
+	// manifest names, where the others' is a second bundle or the published figures),
+	// says what one bundle is compared against, for compare's messages: "the bundle's
+	// baseline configuration". compare then takes one bundle alone, without
+	// --published, and the experiment's Compare sets its conditions against that one.
+	Reference string
 }
 
 // Runner turns the command line into a plan of runs, or continues a bundle's.
@@ -78,16 +84,6 @@ type Offline interface {
 	// Report draws verified bundles of this experiment as one self-contained HTML
 	// page, several on the same axes.
 	Report(w io.Writer, sources []Source, version string) error
-}
-
-// WithinComparer is an experiment whose bundle holds its own reference: a baseline
-// condition the manifest names, where the others' is a second bundle or the published
-// figures. Compare given a single bundle sets the bundle's conditions against that one,
-// so compare takes one bundle without --published.
-type WithinComparer interface {
-	// Reference says what one bundle is compared against, for compare's messages:
-	// "the bundle's baseline configuration".
-	Reference() string
 }
 
 // Source is one verified bundle to compare, with its label.

@@ -69,7 +69,7 @@ func TestEveryComparisonNamesItsExperiment(t *testing.T) {
 			res := exp.Verify(files)
 			a, b := experiment.Source{Label: "a", Result: res}, experiment.Source{Label: "b", Result: res}
 			sets := [][]experiment.Source{{a, b}}
-			if _, ok := exp.(experiment.WithinComparer); ok {
+			if exp.Info().Reference != "" {
 				sets = append(sets, []experiment.Source{a})
 			}
 			for _, sources := range sets {

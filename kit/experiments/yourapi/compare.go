@@ -102,9 +102,6 @@ var legend = []string{
 	"your-api: " + Counted + ".",
 }
 
-// Reference is what one bundle is compared against.
-func (yourAPI) Reference() string { return "the bundle's baseline configuration" }
-
 // Compare sets your-api bundles side by side through the kit's comparison engine, the
 // first the baseline, configuration by configuration. One bundle alone is compared
 // within itself: each configuration a column, set against the baseline configuration

@@ -29,9 +29,10 @@ type Bundle = tabular.Bundle[*Params, RunRow]
 // comparison of one bundle within itself and its own report.
 var Experiment = yourAPI{&tabular.Experiment[*Params, RunRow]{
 	About: experiment.Info{Name: Name,
-		Summary:  "your own image: requests/s, latency and CPU inside and outside the container in each logging configuration you give (--config NAME:ENV=VALUE), lines counted, not verified",
-		Source:   "nothing: it measures your own service, against its baseline configuration",
-		Question: "What does each logging configuration cost your service, against its baseline?"},
+		Summary:   "your own image: requests/s, latency and CPU inside and outside the container in each logging configuration you give (--config NAME:ENV=VALUE), lines counted, not verified",
+		Source:    "nothing: it measures your own service, against its baseline configuration",
+		Question:  "What does each logging configuration cost your service, against its baseline?",
+		Reference: "the bundle's baseline configuration"},
 	Defaults: DefaultParams,
 	// A condition is a configuration, and in a capacity search one of its steps.
 	Axes:       []string{"config", "step"},
@@ -74,10 +75,7 @@ type yourAPI struct {
 	*tabular.Experiment[*Params, RunRow]
 }
 
-var (
-	_ experiment.Experiment     = Experiment
-	_ experiment.WithinComparer = Experiment
-)
+var _ experiment.Experiment = Experiment
 
 // ImagesFor names the kit's own images: the service's is the user's, which the engine
 // must already have, so there is no API to choose.

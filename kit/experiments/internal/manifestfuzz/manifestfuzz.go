@@ -187,7 +187,7 @@ func (b *Base) run(t *testing.T, manifest []byte) {
 		_ = exp.Compare(io.Discard, io.Discard, []experiment.Source{self, other}, experiment.CompareOptions{Format: format})
 	}
 	_ = exp.Compare(io.Discard, io.Discard, []experiment.Source{self}, experiment.CompareOptions{Published: true, Format: "text"})
-	if _, ok := exp.(experiment.WithinComparer); ok {
+	if exp.Info().Reference != "" {
 		_ = exp.Compare(io.Discard, io.Discard, []experiment.Source{self}, experiment.CompareOptions{Format: "text"})
 	}
 
