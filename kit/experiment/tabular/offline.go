@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -86,10 +87,7 @@ func (t *Experiment[P, R]) Comparison(sources []experiment.Source) experiment.Co
 // interval, one chart a figure.
 func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, version string) error {
 	var bs report.Bundles
-	groups := make([]report.Grouped, len(t.Metrics))
-	var cats []string
 	var drawn []Drawn[P, R]
-	var firstRows []compare.Row // the first bundle's figures, which the answer states
 	for _, s := range sources {
 		b, ok := s.Result.Own.(*Bundle[P, R])
 		if !ok {
@@ -102,43 +100,41 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 		}
 		colour := bs.Add(s.Label, s.Result, b.M.Head(), shown)
 		drawn = append(drawn, Drawn[P, R]{Label: s.Label, Colour: colour, Bundle: b})
-		rows := b.figures()
-		if firstRows == nil {
+	}
+	cats, catOf := t.categories(drawn)
+	groups := make([]report.Grouped, len(t.Metrics))
+	var firstRows []compare.Row // the first bundle's figures, which the answer states
+	for j, d := range drawn {
+		rows := d.figures()
+		if j == 0 {
 			firstRows = rows
 		}
 		for i, m := range t.Metrics {
-			series := report.Series{Name: s.Label, Colour: colour}
-			drawnCells := t.Conditions
-			if t.Own.Categories != nil {
-				drawnCells = t.Own.Categories
+			series := report.Series{Name: d.Label, Colour: d.Colour, Values: make([]report.Value, len(cats))}
+			for k := range series.Values {
+				series.Values[k] = report.Absent
 			}
-			for _, c := range drawnCells(b.M.Params()) {
-				if !slices.Contains(cats, c.String()) {
-					cats = append(cats, c.String())
+			for _, r := range rows {
+				if k := slices.Index(cats, catOf[j][kvText(r.Condition)]); r.Metric == m.Name && k >= 0 {
+					e := compare.Estimate(r)
+					series.Values[k] = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
 				}
-			}
-			for _, cat := range cats {
-				v := report.Absent
-				for _, r := range rows {
-					if r.Metric == m.Name && kvText(r.Condition) == cat {
-						e := compare.Estimate(r)
-						v = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
-					}
-				}
-				series.Values = append(series.Values, v)
 			}
 			groups[i].Series = append(groups[i].Series, series)
 		}
 	}
-	// The publication's figures, where the experiment has them, as strokes on its bars.
+	// The publication's figures, where the experiment has them, as strokes on its bars:
+	// each beside the conditions a bundle measured.
 	if t.Published != nil {
 		var all []*Bundle[P, R]
-		for _, d := range drawn {
+		drawnAt := map[string]string{}
+		for j, d := range drawn {
 			all = append(all, d.Bundle)
+			maps.Copy(drawnAt, catOf[j])
 		}
 		if pub, _, _, err := t.Published(all); err == nil {
 			for i, m := range t.Metrics {
-				groups[i].Published = published(pub, m.Name, cats)
+				groups[i].Published = published(pub, m.Name, cats, drawnAt)
 			}
 		}
 	}
@@ -168,7 +164,16 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	if question == "" {
 		question = "What does each condition measure?"
 	}
-	sentences, chart := t.answer(firstRows, names, cats), 0
+	var first map[string]string
+	if len(catOf) > 0 {
+		first = catOf[0]
+	}
+	sentences, chart := t.answer(firstRows, func(cond string) string {
+		if i := slices.Index(cats, first[cond]); i >= 0 && names[i] != "" {
+			return names[i]
+		}
+		return cond
+	}), 0
 	for i, m := range t.Metrics {
 		if m.Headline {
 			chart = i
@@ -187,10 +192,58 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	return report.Write(w, page)
 }
 
+// categories are every chart's categories, in the order the bundles give their
+// conditions, and for each bundle the category of each of its conditions (by its name,
+// Cell.String). A category is a condition, but for the axes each bundle holds one value
+// of, a value of its own: there the bundles are set side by side by the axes they vary
+// (a bundle of the Go API's conditions beside one of the Python API's), not each
+// condition in a category of its own beside none.
+func (t *Experiment[P, R]) categories(ds []Drawn[P, R]) (cats []string, catOf []map[string]string) {
+	drawnCells := t.Conditions
+	if t.Own.Categories != nil {
+		drawnCells = t.Own.Categories
+	}
+	cells := make([][]Cell, len(ds))
+	for j, d := range ds {
+		cells[j] = drawnCells(d.M.Params())
+	}
+	aside := make([]bool, len(t.Axes))
+	for a := range aside {
+		one, values := true, map[string]bool{}
+		for _, cs := range cells {
+			held := map[string]bool{}
+			for _, c := range cs {
+				if a < len(c) {
+					held[c[a]], values[c[a]] = true, true
+				}
+			}
+			one = one && len(held) <= 1
+		}
+		aside[a] = one && len(values) > 1
+	}
+	for _, cs := range cells {
+		of := map[string]string{}
+		for _, c := range cs {
+			var kept Cell
+			for a, v := range c {
+				if a >= len(aside) || !aside[a] {
+					kept = append(kept, v)
+				}
+			}
+			of[c.String()] = kept.String()
+			if !slices.Contains(cats, kept.String()) {
+				cats = append(cats, kept.String())
+			}
+		}
+		catOf = append(catOf, of)
+	}
+	return cats, catOf
+}
+
 // answer is a sentence for each headline figure (every figure where none is marked):
 // its range over the conditions, the lowest and the highest each stated with its
-// interval and named by its condition (names, the short names of cats).
-func (t *Experiment[P, R]) answer(rows []compare.Row, names, cats []string) []string {
+// interval and named as the charts name its condition (name, of the condition's name).
+func (t *Experiment[P, R]) answer(rows []compare.Row, name func(condition string) string) []string {
 	headlines := slices.ContainsFunc(t.Metrics, func(m compare.Metric) bool { return m.Headline })
 	var out []string
 	for _, m := range t.Metrics {
@@ -214,12 +267,6 @@ func (t *Experiment[P, R]) answer(rows []compare.Row, names, cats []string) []st
 			out = append(out, fmt.Sprintf("%s: no condition measured it.", capitalised(m.Title)))
 			continue
 		}
-		name := func(r *compare.Row) string {
-			if i := slices.Index(cats, kvText(r.Condition)); i >= 0 && names[i] != "" {
-				return names[i]
-			}
-			return kvText(r.Condition)
-		}
 		unit := unitOfFigure[R](m.Name, rows)
 		if unit == "1" {
 			unit = ""
@@ -229,18 +276,19 @@ func (t *Experiment[P, R]) answer(rows []compare.Row, names, cats []string) []st
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s: from %s (%s) to %s (%s).", capitalised(m.Title),
-			report.Stated(compare.Estimate(*lo), unit), name(lo), report.Stated(compare.Estimate(*hi), unit), name(hi)))
+			report.Stated(compare.Estimate(*lo), unit), name(kvText(lo.Condition)), report.Stated(compare.Estimate(*hi), unit), name(kvText(hi.Condition))))
 	}
 	return out
 }
 
 // published are a metric's published figures by category (NaN where none), or nil
-// where the publication has none of it.
-func published(rows []compare.Row, metric string, cats []string) []float64 {
+// where the publication has none of it: each at the category of the condition it is of
+// (drawnAt, by the condition's name), where a bundle drew that condition.
+func published(rows []compare.Row, metric string, cats []string, drawnAt map[string]string) []float64 {
 	var out []float64
 	for i, cat := range cats {
 		for _, r := range rows {
-			if r.Metric == metric && kvText(r.Condition) == cat {
+			if at, ok := drawnAt[kvText(r.Condition)]; ok && r.Metric == metric && at == cat {
 				if out == nil {
 					out = make([]float64, len(cats))
 					for j := range out {

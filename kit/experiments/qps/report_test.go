@@ -81,3 +81,18 @@ func TestTheReportRendersInABrowser(t *testing.T) {
 	}
 	browsertest.Screenshot(t, reporttest.Render(t, Experiment, final, wrk), 800)
 }
+
+// A bundle of the Go API beside one of the Node.js API: the kit's figures set them side
+// by side by configuration, as qps's own drawings do, rather than each API's conditions
+// in categories of their own, every one with a single bar.
+func TestBundlesOfOneAPIEachShareTheFiguresAxes(t *testing.T) {
+	page := reporttest.Render(t, Experiment, archived(t, "2026-12-02-vm/qps-warm20.tar.gz"), archived(t, "2026-12-02-vm/qps-go-none.tar.gz"))
+	for _, banned := range []string{">node/none</text>", ">go/none</text>"} {
+		if strings.Contains(page, banned) {
+			t.Errorf("a category %s: the bundles' conditions are not side by side", banned)
+		}
+	}
+	if !strings.Contains(page, ">none</text>") {
+		t.Error("no category none for both bundles")
+	}
+}
