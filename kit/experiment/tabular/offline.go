@@ -147,12 +147,21 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	}
 	sec := report.Section{ID: "figures", Title: "Figures",
 		Caption: "Each condition's figure: the mean over its verified runs, with its 95% Student-t interval over runs (none from one run)."}
-	var charts []report.Figure
+	charts := map[int]report.Figure{} // by metric, each drawn once
+	chart := func(i int) report.Figure {
+		if _, ok := charts[i]; !ok {
+			m := t.Metrics[i]
+			charts[i] = report.Bars(m.Title, unitOfFigure[R](m.Name, firstRows), names, &groups[i], m.Log)
+		}
+		return charts[i]
+	}
 	var unmeasured []string
 	for i, m := range t.Metrics {
-		charts = append(charts, report.Bars(m.Title, unitOfFigure[R](m.Name, firstRows), names, &groups[i], m.Log))
+		if t.Own.Charted != nil && !slices.Contains(t.Own.Charted, m.Name) {
+			continue
+		}
 		if groups[i].Any() { // a figure no bundle measured draws no empty chart, and is named
-			sec.Figures = append(sec.Figures, charts[i])
+			sec.Figures = append(sec.Figures, chart(i))
 		} else {
 			unmeasured = append(unmeasured, m.Title)
 		}
@@ -168,7 +177,7 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	if len(catOf) > 0 {
 		first = catOf[0]
 	}
-	sentences, chart := t.answer(firstRows, func(cond string) string {
+	sentences, headline := t.answer(firstRows, func(cond string) string {
 		if i := slices.Index(cats, first[cond]); i >= 0 && names[i] != "" {
 			return names[i]
 		}
@@ -176,14 +185,18 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 	}), 0
 	for i, m := range t.Metrics {
 		if m.Headline {
-			chart = i
+			headline = i
 			break
 		}
 	}
 	if t.Own.Answer != nil {
-		sentences, chart = t.Own.Answer(drawn)
+		sentences, headline = t.Own.Answer(drawn)
 	}
-	page.Open(question, sentences, charts[chart])
+	if t.Own.AnswerChart != nil {
+		page.Open(question, sentences, t.Own.AnswerChart(drawn))
+	} else {
+		page.Open(question, sentences, chart(headline))
+	}
 	page.Sections = append(page.Sections, sec)
 	if t.Drawings != nil {
 		page.Sections = append(page.Sections, t.Drawings(drawn)...)

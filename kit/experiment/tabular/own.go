@@ -8,6 +8,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // Own are the hooks an experiment may need beyond its declaration, each nil for the
@@ -33,6 +34,14 @@ type Own[P experiment.Params, R any] struct {
 	// Answer is the report's opening: its sentences, and which of the figures' charts
 	// (in the order of Metrics) it opens with.
 	Answer func(bs []Drawn[P, R]) (sentences []string, chart int)
+	// AnswerChart is the chart the report opens with in place of one of the figures'
+	// (Answer's chart is then unused): a drawing of the experiment's own that shows the
+	// answer better than a bar of each condition.
+	AnswerChart func(bs []Drawn[P, R]) report.Figure
+	// Charted are the metrics (by name) the report's figures section draws, in place of
+	// every one of Metrics: a figure the experiment's own drawings show better is left
+	// to them.
+	Charted []string
 	// ParamsShown are the parameters as the report's table of parameters shows them, in
 	// place of the manifest's (a list of settings by their names, where the experiment
 	// draws a table of them of its own).

@@ -531,22 +531,3 @@ func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 	}
 	return out
 }
-
-// cpuPlots are the API's CPU per condition, a plot per reader, a bar per bundle.
-func cpuPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure {
-	var out []report.Figure
-	for _, reader := range readers {
-		g := group(bs)
-		for _, cat := range cats {
-			for j, d := range bs {
-				v := report.Absent
-				if c, ok := d.find(cat, reader, multiAPI); ok {
-					v = withInterval(c.figs.Of(schema.MetricAPICPU), 0)
-				}
-				g.Series[j].Values = append(g.Series[j].Values, v)
-			}
-		}
-		out = append(out, report.Bars(fmt.Sprintf("API CPU, %s reader", reader), "mean cores", cats, g, false))
-	}
-	return out
-}

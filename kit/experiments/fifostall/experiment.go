@@ -3,7 +3,7 @@
 // modes; the p99 from the scheduled send, the drain, both throughputs, and SHA-256 proof
 // that no log byte was lost. The kit owns the bundle (kit/experiment/tabular): schema
 // declares its tables, derivation and rules, and this package its plan, pods and runs
-// (Tabular), its comparison, its report and its calibration.
+// (Tabular), its comparison, its report's answer and drawings, and its calibration.
 package fifostall
 
 import (

@@ -1,7 +1,6 @@
 package fifostall
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -24,10 +23,26 @@ import (
 // publishedAPI is the API the article measured.
 var publishedAPI = reference.MustSetup(Name).API
 
-// Report draws several bundles on one page, on the same axes: a colour per bundle.
+// articleFigures are the article's figures, embedded in the kit (a test reads every
+// one, so they load).
+var articleFigures = func() reference.Figures {
+	pub, err := reference.Load()
+	if err != nil {
+		panic(err)
+	}
+	return pub
+}()
+
+// Report draws several bundles on one page, on the same axes: a colour per bundle
+// (Tabular: the kit's page, with fifo-stall's answer and drawings).
 func (Experiment) Report(w io.Writer, sources []experiment.Source, version string) error {
-	return writeReport(w, sources, version)
+	return Tabular.Report(w, sources, version)
 }
+
+// charted are the figures the kit's figures section draws, with the article's beside
+// them: those compare shows without --wide that fifo-stall's own drawings do not
+// (its p50 and p99 are drawn run by run, by percentile and by scheduled send).
+var charted = []string{schema.MetricDrain, schema.MetricRPSToLogsRead, schema.MetricAPICPU}
 
 // drawn is one bundle as the drawings need it.
 type drawn struct {
@@ -59,72 +74,71 @@ func (c condition) label(multiAPI bool) string {
 
 func (c condition) key() string { return c.api + "/" + c.mode + "/" + c.reader }
 
-func writeReport(w io.Writer, sources []experiment.Source, version string) error {
-	pub, err := reference.Load()
-	if err != nil {
-		return err
+// page is a report's bundles as fifo-stall's drawings read them, and their common axes.
+type page struct {
+	bs      []drawn
+	readers []string
+	// cats are api/mode or mode, the x axis of every plot by condition: bundles of one
+	// API each are set side by side by mode, whatever their APIs (a Python bundle beside
+	// a Go one); a bundle of several APIs needs api/mode (multiAPI).
+	cats     []string
+	multiAPI bool
+	// head is the reader of the answer's chart: the slow one, where a bundle has it.
+	head string
+}
+
+func pageOf(ds []TabularDrawn) page {
+	var p page
+	for _, d := range ds {
+		b := asSchema(d.Bundle)
+		p.bs = append(p.bs, drawn{label: d.Label, colour: d.Colour, b: b, conds: conditions(b), rows: schema.Figures(b)})
 	}
-	var bs []drawn
-	var page report.Bundles
-	for _, s := range sources {
-		if s.Result == nil || schema.Of(s.Result) == nil {
-			return errors.New("report: " + s.Label + " could not be read far enough to plot")
-		}
-		b := schema.Of(s.Result)
-		colour := page.Add(s.Label, s.Result, &b.Manifest.Common, b.Manifest.Parameters)
-		bs = append(bs, drawn{label: s.Label, colour: colour, b: b, conds: conditions(b, pub), rows: schema.Figures(b)})
-	}
-	var apis, modes, readers []string
-	for _, d := range bs {
+	var apis, modes []string
+	for _, d := range p.bs {
 		apis = appendAll(apis, d.b.Manifest.Parameters.APIs)
 		modes = appendAll(modes, orderBy(d.b.Manifest.Parameters.Modes, d.conds, func(c condition) string { return c.mode }))
-		readers = appendAll(readers, orderBy(d.b.Manifest.Parameters.Readers, d.conds, func(c condition) string { return c.reader }))
+		p.readers = appendAll(p.readers, orderBy(d.b.Manifest.Parameters.Readers, d.conds, func(c condition) string { return c.reader }))
+		p.multiAPI = p.multiAPI || len(d.b.Manifest.Parameters.APIs) > 1
 	}
-	// Bundles of one API each are set side by side by mode, whatever their APIs (a
-	// Python bundle beside a Go one); a bundle of several APIs needs api/mode.
-	multiAPI := false
-	for _, d := range bs {
-		multiAPI = multiAPI || len(d.b.Manifest.Parameters.APIs) > 1
-	}
-	var cats []string // api/mode or mode, the x axis of every plot by condition
 	for _, api := range apis {
 		for _, m := range modes {
-			if has(bs, func(c condition) bool { return c.api == api && c.mode == m }) {
-				if l := (condition{api: api, mode: m}).label(multiAPI); !slices.Contains(cats, l) {
-					cats = append(cats, l)
+			if has(p.bs, func(c condition) bool { return c.api == api && c.mode == m }) {
+				if l := (condition{api: api, mode: m}).label(p.multiAPI); !slices.Contains(p.cats, l) {
+					p.cats = append(p.cats, l)
 				}
 			}
 		}
 	}
-
-	p, err := page.Page(Name, version,
-		"Latency of an API whose log goes to a FIFO read at a bounded rate: each condition's requests from the scheduled send to the end of the response. Published: "+reference.MustSetup(Name).Source,
-		nil)
-	if err != nil {
-		return err
+	if len(p.readers) > 0 {
+		p.head = p.readers[0]
 	}
-
-	// The answer's chart: each condition's p99 with its interval, behind the slow reader.
-	headReader := readers[0]
-	if slices.Contains(readers, slowReader) {
-		headReader = slowReader
+	if slices.Contains(p.readers, slowReader) {
+		p.head = slowReader
 	}
-	var head report.Figure
-	if figs := runPlots(bs, cats, []string{headReader}, multiAPI); len(figs) > 0 {
-		head = figs[0]
-	}
-	p.Open("What does a slow reader behind a synchronous log do to p99, against no logging?", answer(bs), head)
+	return p
+}
 
-	p.Sections = append(p.Sections, report.Section{ID: "percentiles", Title: "Latency percentiles",
+// answerChart is each condition's p99 with its interval, its runs' and the article's,
+// behind the reader of the answer.
+func (p page) answerChart() report.Figure {
+	return runPlots(p.bs, p.cats, []string{p.head}, p.multiAPI)[0] // a chart a reader
+}
+
+// drawings are the report's sections beyond the answer and the figures the kit draws:
+// the latencies run by run, by percentile and by scheduled send, the log bytes behind a
+// saturated reader, the conditions beside the model, the calibration and the runs.
+func (p page) drawings() []report.Section {
+	bs, cats, readers, multiAPI := p.bs, p.cats, p.readers, p.multiAPI
+	out := []report.Section{{ID: "percentiles", Title: "Latency percentiles",
 		Caption: "Each run's p50, p90, p99 and largest latency, from the scheduled send to the end of the response, then the mean over the condition's verified runs, as compare states p50 and p99 (their intervals are in the table of conditions; log scale): a colour per bundle, a shape per percentile. Each reader has its own scale.",
-		Figures: percentilePlots(bs, cats, readers, multiAPI)})
-	p.Sections = append(p.Sections, report.Section{ID: "p99-runs", Title: "p99 per run",
-		Caption: "Each condition's p99 as compare states it: the mean of its runs' p99s (square) with its 95% Student-t interval over runs (whisker; none from one run, and one that reaches 0 runs off the bottom); each run's p99 (rings); and the p99 of the pooled requests (cross), the figure the resolution rule tests and the article states. A colour per bundle" + publishedNote(pub, apis) + ". The " + headReader + " reader's is the chart at the top.",
-		Figures: runPlots(bs, cats, others(readers, headReader), multiAPI)})
-	p.Sections = append(p.Sections, report.Section{ID: "hdr", Title: "Latency by percentile",
+		Figures: percentilePlots(bs, cats, readers, multiAPI)}}
+	out = append(out, report.Section{ID: "p99-runs", Title: "p99 per run",
+		Caption: "Each condition's p99 as compare states it: the mean of its runs' p99s (square) with its 95% Student-t interval over runs (whisker; none from one run, and one that reaches 0 runs off the bottom); each run's p99 (rings); and the p99 of the pooled requests (cross), the figure the resolution rule tests and the article states. A colour per bundle" + publishedNote(bs) + ". The " + p.head + " reader's is the chart at the top.",
+		Figures: runPlots(bs, cats, others(readers, p.head), multiAPI)})
+	out = append(out, report.Section{ID: "hdr", Title: "Latency by percentile",
 		Caption: "Every pooled request's latency at its percentile, on a log scale of 1/(1-q) as HdrHistogram draws it: the tail has room, and the line's 99% is the p99 of the pooled requests. A colour per condition" + dashNote(bs) + ".",
 		Figures: hdrPlots(bs, readers, multiAPI)})
-	p.Sections = append(p.Sections, report.Section{ID: "schedule", Title: "Latency by scheduled send",
+	out = append(out, report.Section{ID: "schedule", Title: "Latency by scheduled send",
 		Caption: scheduleCaption(bs),
 		Figures: schedulePlots(bs, multiAPI)})
 	tl := report.Section{ID: "timeline", Title: "Log bytes generated, read and waiting",
@@ -133,23 +147,18 @@ func writeReport(w io.Writer, sources []experiment.Source, version string) error
 	if len(tl.Figures) == 0 {
 		tl.Empty = "No condition here offers more log bytes per second than its reader reads (the slow reader with a 16 KiB mode does)."
 	}
-	p.Sections = append(p.Sections, tl)
-	p.Sections = append(p.Sections, report.Section{ID: "cpu", Title: "API CPU",
-		Caption: "The API's CPU as compare states it: each run's mean cores (its cgroup, from the reset after warm-up to the last response), then the mean over the verified runs (bar) with its 95% Student-t interval over runs (whisker); a bar per bundle.",
-		Figures: cpuPlots(bs, cats, readers, multiAPI)})
-	p.Sections = append(p.Sections, report.Section{ID: "conditions", Title: "Conditions and the model",
+	out = append(out, tl)
+	out = append(out, report.Section{ID: "conditions", Title: "Conditions and the model",
 		Caption: "Every figure recomputed from the runs; failed runs are counted, never used. p50, p99, drain, throughputs, backlog and API CPU are as compare states them: each run's figure, then the mean over the condition's verified runs with its 95% Student-t interval over runs (none from one run). " +
 			"The p99 of the pooled requests pools every verified run's requests, as the article states its p99 (the published column): the figure the resolution rule tests against " + trimFloat(schema.ResolutionFactor) + " x the largest send-lag p99, without an interval. Max is the largest latency of any request. " +
 			"The model's p99, drain and backlog are this kit's prediction for a run from the reader's bound.",
 		Tables: conditionTables(bs)})
-	p.Sections = append(p.Sections, report.Section{ID: "calibration", Title: "Calibration",
+	out = append(out, report.Section{ID: "calibration", Title: "Calibration",
 		Caption: "The instrument measured on this engine inside the same limits just before the runs: every latency carries the send lag.",
 		Tables:  []report.Table{calibrationTable(bs)}})
-	p.Sections = append(p.Sections, report.Section{ID: "runs", Title: "Runs: trust and host noise",
+	return append(out, report.Section{ID: "runs", Title: "Runs: trust and host noise",
 		Caption: "Every run, failed and redone ones too: whether it is data, whether its send lag kept within the bound, and how busy the host was.",
 		Tables:  runTables(bs)})
-	p.Sections = append(p.Sections, page.Images())
-	return report.Write(w, p)
 }
 
 func appendAll(xs, ys []string) []string {
@@ -171,11 +180,11 @@ func has(bs []drawn, f func(condition) bool) bool {
 	return false
 }
 
-func publishedNote(pub reference.Figures, apis []string) string {
-	if pub == nil || !slices.Contains(apis, publishedAPI) {
+func publishedNote(bs []drawn) string {
+	if !has(bs, func(c condition) bool { return c.pubP99 > 0 }) {
 		return ""
 	}
-	return "; the black stroke is the article's p99 of its pooled requests, where it published one"
+	return "; the black stroke is the article's p99 of its pooled requests, where it published one (" + reference.Source + ")"
 }
 
 func dashNote(bs []drawn) string {
@@ -200,7 +209,7 @@ func timelineNote(bs []drawn) string {
 }
 
 // conditions recomputes the conditions and gathers each one's requests and runs.
-func conditions(b *schema.Bundle, pub reference.Figures) []condition {
+func conditions(b *schema.Bundle) []condition {
 	rows := schema.DeriveConditions(b.Runs, b.Manifest.Parameters)
 	figs := schema.FiguresByCondition(schema.Figures(b))
 	out := make([]condition, 0, len(rows))
@@ -215,8 +224,8 @@ func conditions(b *schema.Bundle, pub reference.Figures) []condition {
 			}
 		}
 		// The article measured one API: its figures stand beside that API's conditions only.
-		if pub != nil && r.API == publishedAPI {
-			if v, ok := pub.Lookup(r.Mode, r.Reader, "p99_pooled"); ok {
+		if r.API == publishedAPI {
+			if v, ok := articleFigures.Lookup(r.Mode, r.Reader, "p99_pooled"); ok {
 				c.pubP99 = v
 			}
 		}

@@ -46,20 +46,37 @@ var allModes = []string{"none", "short1", "short10", "json-only", "json-prebuilt
 func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
 	res := verified(t, schematest.Options{Modes: allModes, Rounds: 2})
 	html := reporttest.Render(t, Experiment{}, res)
-	// Percentiles, per-run p99 and HDR for each reader, one schedule plot per condition,
-	// one timeline per saturating condition (the three 16 KiB modes with the slow
-	// reader), and CPU for each reader.
-	if n := strings.Count(html, "<svg"); n != 2+2+2+14+3+2 {
-		t.Errorf("%d plots, want 25", n)
+	// The kit's figures (drain, throughput to the last log byte read, API CPU);
+	// percentiles, per-run p99 (the answer's chart the slow reader's) and HDR for each
+	// reader, one schedule plot per condition, one timeline per saturating condition
+	// (the three 16 KiB modes with the slow reader).
+	if n := strings.Count(html, "<svg"); n != 3+2+2+2+14+3 {
+		t.Errorf("%d plots, want 26", n)
 	}
 	for _, want := range []string{
-		"<h2>Latency percentiles</h2>", "<h2>p99 per run</h2>", "<h2>Log bytes generated, read and waiting</h2>", "<h2>API CPU</h2>",
+		"<h2>Latency percentiles</h2>", "<h2>p99 per run</h2>", "<h2>Log bytes generated, read and waiting</h2>", "<h2>Figures</h2>",
 		"<h2>Conditions and the model</h2>", "Verification and trust, bundle by bundle", "<strong>Verified</strong>", "go/json-sync/slow (2 runs)", "Latency percentiles, slow reader",
 		"<th>kernel</th><td>6.12.0-test</td>", "<th>cgroup</th><td>v2 systemd</td>", "<th>limits.api_cpus</th>",
 		`class="lb-bar"`, `class="lb-legend"`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// The page opens with the slow reader's p99 per run, drawn once; the kit's figures
+	// are the ones fifo-stall's drawings do not draw (no bar of p99 or p50).
+	answer, _, _ := strings.Cut(html[strings.Index(html, `<section id="answer">`):], "</section>")
+	if !strings.Contains(answer, "p99 per run, slow reader</text>") || strings.Count(html, "p99 per run, slow reader</text>") != 1 {
+		t.Error("the answer's chart is not the slow reader's p99 per run, drawn once")
+	}
+	for _, want := range []string{">drain after the last response</text>", ">throughput to the last log byte read</text>", ">API CPU</text>"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the figures lack %q", want)
+		}
+	}
+	for _, banned := range []string{">p99 latency</text>", ">median latency</text>", ">mean latency</text>"} {
+		if strings.Contains(html, banned) {
+			t.Errorf("the figures draw %q, which fifo-stall's drawings draw better", banned)
 		}
 	}
 	browsertest.SelfContained(t, html)
@@ -128,7 +145,7 @@ func TestTheReportRendersInABrowser(t *testing.T) {
 	browsertest.Chromium(t)
 	one := reporttest.Render(t, Experiment{}, verified(t, schematest.Options{Modes: allModes, Rounds: 2}))
 	for _, l := range browsertest.Check(t, one) {
-		if l.SVGs != 25 || l.Whiskers == 0 || l.Legends < 25 {
+		if l.SVGs != 26 || l.Whiskers == 0 || l.Legends < 26 {
 			t.Errorf("%d plots, %d whiskers, %d legends", l.SVGs, l.Whiskers, l.Legends)
 		}
 	}

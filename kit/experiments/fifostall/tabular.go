@@ -10,6 +10,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
@@ -51,11 +52,19 @@ func declared() *tabular.Experiment[*schema.Params, schema.RunRow] {
 		return []compare.KV{{Key: "runtime", Value: runtimes(asSchema(b).Manifest)}}
 	}
 	t.Own.Prepare, t.Own.Measured, t.Own.Progress = prepare, measured, progress
+	t.Own.Charted = charted
+	t.Own.Answer = func(ds []TabularDrawn) ([]string, int) { return answer(pageOf(ds).bs), 0 }
+	t.Own.AnswerChart = func(ds []TabularDrawn) report.Figure { return pageOf(ds).answerChart() }
+	t.Drawings = func(ds []TabularDrawn) []report.Section { return pageOf(ds).drawings() }
 	return t
 }
 
-// TabularBundle is a fifo-stall bundle as the table-driven kit holds it.
-type TabularBundle = tabular.Bundle[*schema.Params, schema.RunRow]
+// TabularBundle is a fifo-stall bundle as the table-driven kit holds it, and
+// TabularDrawn one as the kit's report draws it.
+type (
+	TabularBundle = tabular.Bundle[*schema.Params, schema.RunRow]
+	TabularDrawn  = tabular.Drawn[*schema.Params, schema.RunRow]
+)
 
 // observe is a run's rows in every file: what the conductor measured, the limits the
 // containers read held to the ones set, and the figures derived from them.
