@@ -40,7 +40,7 @@ func TestCapacityOfTheGoAPI(t *testing.T) {
 		t.Fatalf("reproduce: %v", err)
 	}
 	b := yourAPIBundle(t, dir)
-	kept := yourapi.DeriveSteps(b.Runs, *b.Params())
+	kept := yourapi.Search.Steps(b.Params(), b.Runs)
 	steps := map[string][]float64{}
 	for _, s := range kept {
 		if !s.Superseded {

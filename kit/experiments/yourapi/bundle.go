@@ -151,7 +151,7 @@ func summary(b *Bundle, w io.Writer) error {
 	if r := p.Hardening.Relaxed; len(r) > 0 {
 		fmt.Fprintf(w, "hardening relaxed: %s\n", strings.Join(r, ", "))
 	}
-	writeCapacity(b, w)
+	Search.WriteSummary(b, w)
 	return nil
 }
 

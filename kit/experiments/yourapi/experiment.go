@@ -54,12 +54,7 @@ var Experiment = yourAPI{&tabular.Experiment[*Params, RunRow]{
 		tabular.Derived(bundle.Table{File: ConditionsFile, Name: "conditions", Key: []string{"config"},
 			Text: "One row per logging configuration, in the manifest's order: figures pooled over its pooled runs (verified, lag-trusted, not superseded), and its cost against the baseline configuration."},
 			func(p *Params, runs []RunRow, _ tabular.Rows) []ConditionRow { return DeriveConditions(runs, *p) }),
-		tabular.Only(tabular.Derived(bundle.Table{File: StepsFile, Name: "steps", Key: []string{"run_id"},
-			Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
-			Text: "A capacity search's steps (reproduce your-api --capacity): one row per attempt of each configuration's step, the rate offered and how the run went; " +
-				"held and generator_limited are derived from the run's row, and verify replays the search's rule from parameters.capacity over them."},
-			func(p *Params, runs []RunRow, _ tabular.Rows) []StepRow { return DeriveSteps(runs, *p) }),
-			func(p *Params) bool { return p.Capacity.On() }),
+		Search.Table(Name),
 	},
 	Metrics:  Metrics,
 	Manifest: func() tabular.Manifest[*Params] { return &Manifest{} },

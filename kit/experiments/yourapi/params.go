@@ -47,6 +47,7 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 	fs.Var(capsValue{&p.Hardening.CapAdd}, "cap-add", "relax the hardening: give the service this capability back after dropping all, such as DAC_OVERRIDE for a root user (--keep-user) writing to the volume; a non-root user gets none (recorded)")
 	fs.Var(experiment.Negated(&p.Hardening.NoNewPrivileges), "new-privileges", "relax the hardening: let setuid binaries and file capabilities take effect in the service (recorded)")
 	p.bindCapacity(fs)
+	experiment.MarkGiven(fs, "load", &p.given.load)
 	// A flag of the other load shape would do nothing: Check refuses it given.
 	for _, g := range p.shapeFlags() {
 		experiment.MarkGiven(fs, g.name, g.given)
@@ -209,7 +210,7 @@ func (p Params) checkCommands() error {
 func (p Params) settle(rounds int) Params {
 	p = p.shaped()
 	p.Rounds = rounds
-	if p.capacity.on {
+	if p.capacity.On() {
 		p.Rounds = 1
 	}
 	p.Image = strings.TrimSpace(p.Image)
@@ -243,7 +244,7 @@ func (p Params) settle(rounds int) Params {
 // shaped is p with the load --capacity implies unless --load is given: a search offers
 // fixed rates, the open load, each step one run.
 func (p Params) shaped() Params {
-	if p.capacity.on && !p.capacity.givenLoad {
+	if p.capacity.On() && !p.given.load {
 		p.Load = contract.LoadOpen
 	}
 	return p

@@ -12,6 +12,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/capacitysearch"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 )
 
@@ -35,10 +36,7 @@ const CPUHow = "a helper container of the qpsload image in the host's PID namesp
 func conditions(p *Params) []tabular.Cell {
 	var out []tabular.Cell
 	if p.Capacity.On() {
-		for _, s := range p.Capacity.Steps {
-			out = append(out, tabular.Cell{s.Config, stepName(s.Step)})
-		}
-		return out
+		return Search.Conditions(p)
 	}
 	for _, name := range p.ConfigNames() {
 		out = append(out, tabular.Cell{name, ""})
@@ -62,10 +60,18 @@ var (
 func planOf(p experiment.Plan) experiment.Plan {
 	pl := plan{Plan: p, b: p.Bundle().(*Bundle)}
 	if pl.b.Params().Capacity.On() {
-		return searchPlan{pl}
+		return searchPlan{pl, Search.Growth(pl.b)}
 	}
 	return pl
 }
+
+// searchPlan is a plan that searches each configuration's capacity (Search).
+type searchPlan struct {
+	plan
+	capacitysearch.Growth[*Params, RunRow]
+}
+
+var _ experiment.Grower = searchPlan{}
 
 // Prepare is tabular's (Own.Prepare).
 func (p plan) Prepare(ctx context.Context, pods experiment.Pods, images map[string]string, build time.Duration, out io.Writer) error {

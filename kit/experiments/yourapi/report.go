@@ -87,7 +87,7 @@ func drawings(bs []drawn) []report.Section {
 			Caption: "Every figure recomputed from the runs. runs ok: verified of all (pooled: those that count; noisy: during which the rest of the host was busy, other work over " + strconv.FormatFloat(experiment.NoisyOtherCores, 'g', -1, 64) + " cores; marked: lines per request moved). ratio and cost: against the bundle's baseline configuration; cost/req: CPU per request less the baseline's, cost in and out its parts inside the container and in the engine.",
 			Tables:  conditionTables(bs)},
 	}
-	if s, ok := capacitySection(bs); ok {
+	if s, ok := Search.Section(bs); ok {
 		out = append(out, s)
 	}
 	return append(out, report.Section{ID: "runs", Title: "Runs",

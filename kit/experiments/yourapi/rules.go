@@ -35,7 +35,7 @@ func earlier(c *check, file string) {
 // rules are your-api's own, beyond the kit's: the manifest says the lines are counted,
 // not verified, and names a baseline among its configurations; every run is a
 // condition of the plan; the physics of each run (physics); a search's rule
-// (checkSearch). It counts the runs a reader must know of (trusted, noisy) and says
+// (Search.Check). It counts the runs a reader must know of (trusted, noisy) and says
 // what was measured.
 func rules(c *check) {
 	p := c.Params()
@@ -80,7 +80,7 @@ func rules(c *check) {
 	physics(c)
 	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
 	if p.Capacity.On() {
-		checkSearch(res, c.Bundle) // capacity.go
+		Search.Check(c)
 	}
 }
 

@@ -3,6 +3,7 @@ package yourapi
 import (
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiment/capacitysearch"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -14,7 +15,7 @@ const (
 	SeriesFile     = "series.csv"
 	ConditionsFile = "conditions.csv"
 	// StepsFile is a capacity search's steps (reproduce your-api --capacity).
-	StepsFile = "steps.csv"
+	StepsFile = capacitysearch.StepsFile
 )
 
 // Opt is a figure that may be absent (an empty field).
@@ -102,14 +103,14 @@ type Params struct {
 	CPUHow   string `json:"cpu_how"`
 	Platform string `json:"platform"`
 	// Capacity is the search of --capacity (capacity.go); zero without one.
-	Capacity Capacity `json:"capacity,omitzero"`
+	Capacity capacitysearch.Capacity `json:"capacity,omitzero"`
 
 	// commands are the --config-cmd NAME:ARGS given, set in their configurations once
 	// checked; given says which flags of one load shape were given (Check refuses them
 	// with the other). A manifest has neither.
 	commands []string
-	capacity capacityFlags
-	given    struct{ rate, maxSendLag, retries, connections, pipelining bool }
+	capacity capacitysearch.Flags
+	given    struct{ load, rate, maxSendLag, retries, connections, pipelining bool }
 }
 
 // ConfigNames are the configurations' names, in order.

@@ -1,0 +1,158 @@
+package capacitysearch
+
+import (
+	"flag"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// params are a toy experiment's: its search and nothing else.
+type params struct{ Capacity Capacity }
+
+func (*params) Bind(*flag.FlagSet) {}
+func (*params) Check() error       { return nil }
+
+// run is a toy row of runs: a step's run as the experiment reads it.
+type run struct {
+	config, step     string
+	p99, lag, cores  float64
+	carried          float64
+	verified, redone bool
+	errors           int64
+}
+
+var toy = &Search[*params, run]{
+	Of:       func(p *params) *Capacity { return &p.Capacity },
+	Subjects: func(*params) []tabular.Cell { return []tabular.Cell{{"go", "none"}, {"go", "console"}} },
+	Baseline: func(_ *params, subject string) string { return strings.Split(subject, "/")[0] + "/none" },
+	Attempt: func(_ *params, r run) (Attempt, bool) {
+		return Attempt{Subject: r.config, Step: r.step, RunID: r.config + "/" + r.step, Superseded: r.redone, Data: r.verified,
+			P50Ms: bundle.Opt(r.p99 / 2), P99Ms: bundle.Opt(r.p99), Errors: r.errors, CarriedRPS: bundle.Opt(r.carried),
+			SendLagP99Ms: bundle.Opt(r.lag), GeneratorCores: bundle.Opt(r.cores)}, r.step != ""
+	},
+	Generator: func(*params) Generator { return Generator{MaxSendLagP99Ms: 1, CPUs: 1} },
+	Retries:   func(*params) int { return 0 },
+}
+
+// TestAStepHoldsOnlyWhenTheServiceCarriedItsRate: within the target, with no error,
+// verified and carried; a late or busy generator is its own limit, never the
+// service's.
+func TestAStepHoldsOnlyWhenTheServiceCarriedItsRate(t *testing.T) {
+	p := &params{Capacity: Capacity{SLOP99Ms: 10, StartRPS: 100, Factor: 2, Resolution: 0.1, MaxSteps: 12,
+		Steps: []PlannedStep{{"go/none", 1, 100}}}}
+	ok := run{config: "go/none", step: "step1", p99: 5, lag: 0.1, cores: 0.2, carried: 100, verified: true}
+	for _, tc := range []struct {
+		name        string
+		edit        func(r *run)
+		held, limit bool
+	}{
+		{"within the target", func(*run) {}, true, false},
+		{"over the target", func(r *run) { r.p99 = 11 }, false, false},
+		{"an error", func(r *run) { r.errors = 1 }, false, false},
+		{"not verified", func(r *run) { r.verified = false }, false, false},
+		{"fewer carried", func(r *run) { r.carried = 89 }, false, false},
+		{"late sends", func(r *run) { r.lag = 1.5 }, false, true},
+		{"a busy generator", func(r *run) { r.cores = 0.95 }, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ok
+			tc.edit(&r)
+			steps := toy.Steps(p, []run{r})
+			if len(steps) != 1 || steps[0].Held != tc.held || steps[0].GeneratorLimited != tc.limit || steps[0].RateRPS != 100 {
+				t.Errorf("have %+v, want held %v, generator-limited %v at 100 req/s", steps, tc.held, tc.limit)
+			}
+		})
+	}
+}
+
+// TestTheSearchGrowsAndSaysItsCapacities: every subject's search takes the rule's
+// steps against a knee, the plan growing a step a subject, and the lines set each
+// capacity against its baseline's.
+func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
+	var f Flags
+	fs := flag.NewFlagSet("toy", flag.ContinueOnError)
+	f.Bind(fs, "the open loop")
+	if err := fs.Parse([]string{"--capacity", "--slo-p99", "10ms", "--capacity-max-steps", "20"}); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"go/none", "go/console"}
+	if err := f.Check(Capacity{}, names, 3); err != nil {
+		t.Fatal(err)
+	}
+	p := &params{Capacity: f.Settle(names)}
+	knee := map[string]float64{"go/none": 3000, "go/console": 1200}
+	b := &tabular.Bundle[*params, run]{}
+	b.M = &tabular.Standard[*params]{Parameters: p}
+	g := toy.Growth(b)
+	for range 30 {
+		var conds []tabular.Cell
+		for _, c := range toy.Conditions(p) {
+			if !slices.ContainsFunc(b.Runs, func(r run) bool { return r.config == c[:2].String() && r.step == c[2] }) {
+				conds = append(conds, c)
+			}
+		}
+		for _, c := range conds {
+			rate := toy.RateOf(p, c)
+			r := run{config: c[:2].String(), step: c[2], p99: 2, lag: 0.1, cores: 0.2, carried: rate, verified: true}
+			if rate > knee[r.config] {
+				r.p99 = 50
+			}
+			b.Runs = append(b.Runs, r)
+		}
+		added, err := g.Grow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(added) == 0 {
+			break
+		}
+	}
+	lines := toy.Lines(p, b.Runs)
+	want := []string{"go/none: 3,000 req/s (3,200 failed) at p99 ≤ 10ms",
+		"go/console: 1,200 req/s (1,300 failed) at p99 ≤ 10ms against 3,000 for the baseline go/none (−60%)"}
+	if !slices.Equal(lines, want) {
+		t.Errorf("have %q\nwant %q", lines, want)
+	}
+	if n := len(p.Capacity.Steps); n != 17 || g.MostRuns() != 40 {
+		t.Errorf("%d steps planned, at most %d runs", n, g.MostRuns())
+	}
+	var out strings.Builder
+	toy.WriteSummary(b, &out)
+	if !strings.Contains(out.String(), "CAPACITY go/console: 1,200 req/s") {
+		t.Errorf("summary:\n%s", out.String())
+	}
+	toy.WriteSummary(b, io.Discard)
+}
+
+// TestTheFlagsAreTheSearchsRules: a setting without --capacity, and settings out of
+// their bounds, are refused in one line naming the flag.
+func TestTheFlagsAreTheSearchsRules(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--slo-p99", "10ms"}, "--slo-p99: a setting of --capacity, which is not given"},
+		{[]string{"--capacity", "--capacity-resolution", "0"}, "--capacity-resolution 0%"},
+		{[]string{"--capacity", "--capacity-max-steps", "1"}, "--capacity-max-steps 1"},
+		{[]string{"--capacity", "--capacity-start", "0"}, "--capacity-start 0"},
+	} {
+		var f Flags
+		fs := flag.NewFlagSet("toy", flag.ContinueOnError)
+		f.Bind(fs, "the open loop")
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		err := f.Unused()
+		if err == nil {
+			err = f.Check(Capacity{}, []string{"none"}, 1)
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: have %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package capacitysearch
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/capacity"
+	"github.com/logbench/logbench/kit/offline/report"
+	"github.com/logbench/logbench/kit/offline/verify"
+)
+
+// Check holds a search to its rule: each subject's steps the rule's from the start
+// rate (a forged capacity is refused), and a complete bundle's searches ended; then it
+// says the capacities in verify's text. The kit derives steps.csv again from the runs;
+// that every run is a planned step's is the experiment's rule of its conditions.
+func (s *Search[P, R]) Check(ch *tabular.Check[P, R]) {
+	res, p := ch.Res, ch.Params()
+	c := s.Of(p)
+	m := ch.M.Head()
+	complete := m.Complete && !m.Interrupted
+	rule := c.Rule()
+	judged := s.Steps(p, ch.Runs)
+	for _, name := range s.Names(p) {
+		var planned []PlannedStep
+		for _, ps := range c.Steps {
+			if ps.Config == name {
+				planned = append(planned, ps)
+			}
+		}
+		steps, pending := s.search(p, judged, name)
+		for i, ps := range planned {
+			if ps.Step != i+1 {
+				res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters.capacity.steps", Key: "config " + name, Have: strconv.Itoa(ps.Step), Want: strconv.Itoa(i + 1), Msg: "a configuration's steps are numbered from 1 in order"})
+				return
+			}
+		}
+		// A bundle saved between a step's run and the planning of the next says it is
+		// complete while its search goes on (a crash in between): the capacity line says
+		// the search was interrupted, and resuming goes on with it.
+		if err := rule.Check(steps, false); err != nil {
+			res.Problem(verify.Problem{File: StepsFile, Key: "config " + name, Msg: "the search: " + err.Error()})
+			continue
+		}
+		if pending {
+			if complete {
+				res.Problem(verify.Problem{File: StepsFile, Key: "config " + name, Msg: fmt.Sprintf("step %d is planned but has no run, in a complete bundle", len(steps)+1)})
+			} else if next := rule.Judge(steps); next.Done() || planned[len(steps)].RateRPS != next.NextRPS {
+				res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters.capacity.steps", Key: "config " + name, Have: fmt.Sprint(planned[len(steps)].RateRPS), Want: fmt.Sprint(next.NextRPS), Msg: "the step planned next is not the search's rule"})
+			}
+		}
+	}
+	if res.OK() {
+		line := "capacity: " + strings.Join(s.Lines(p, ch.Runs), "; ")
+		if res.Described != "" {
+			line = res.Described + "; " + line
+		}
+		res.Described = line
+	}
+}
+
+// WriteSummary is the summary's part of a search: the steps, then the capacities;
+// nothing when the bundle is no search.
+func (s *Search[P, R]) WriteSummary(b *tabular.Bundle[P, R], w io.Writer) {
+	p := b.Params()
+	c := s.Of(p)
+	if !c.On() {
+		return
+	}
+	fmt.Fprintf(w, "\ncapacity search: steps x%g from %g req/s until one fails, then bisection to %s; each step one run, judged by its last attempt\n",
+		c.Factor, c.StartRPS, pct(c.Resolution))
+	fmt.Fprintf(w, "%-12s %4s %8s %8s %8s %6s %9s %9s %7s  %s\n", "config", "step", "rate", "p50 ms", "p99 ms", "errors", "lag p99", "gen cores", "carried", "")
+	for _, st := range s.Steps(p, b.Runs) {
+		state := st.state()
+		if st.GeneratorLimited && !st.Superseded {
+			state = "GENERATOR-LIMITED"
+		}
+		fmt.Fprintf(w, "%-12s %4d %8.0f %8s %8s %6d %9s %9s %7s  %s\n", st.Config, st.Step, st.RateRPS, st.P50Ms.Fixed(2), st.P99Ms.Fixed(2), st.Errors,
+			st.SendLagP99Ms.Fixed(2), st.GeneratorCores.Fixed(2), st.CarriedRPS.Fixed(0), state)
+	}
+	for _, line := range s.Lines(p, b.Runs) {
+		fmt.Fprintf(w, "CAPACITY %s\n", line)
+	}
+}
+
+// Section is the report's part of the bundles that are searches: each subject's
+// capacity against its baseline, then every step; ok false when none is a search.
+func (s *Search[P, R]) Section(bs []tabular.Drawn[P, R]) (sec report.Section, ok bool) {
+	for _, d := range bs {
+		p := d.Params()
+		if !s.Of(p).On() {
+			continue
+		}
+		ok = true
+		for _, l := range s.Lines(p, d.Runs) {
+			sec.Warnings = append(sec.Warnings, d.Label+": "+l)
+		}
+		t := report.Table{Caption: d.Label + ": steps", Text: 2,
+			Header: []string{"config", "outcome", "step", "rate req/s", "p50 ms", "p99 ms", "errors", "carried req/s", "send lag p99 ms", "generator cores"}}
+		for _, st := range s.Steps(p, d.Runs) {
+			t.Rows = append(t.Rows, []string{st.Config, st.state(), strconv.Itoa(st.Step), capacity.Thousands(st.RateRPS), st.P50Ms.Fixed(2), st.P99Ms.Fixed(2),
+				strconv.FormatInt(st.Errors, 10), st.CarriedRPS.Fixed(0), st.SendLagP99Ms.Fixed(2), st.GeneratorCores.Fixed(2)})
+		}
+		sec.Tables = append(sec.Tables, t)
+	}
+	sec.ID, sec.Title = "capacity", "Capacity at a latency target"
+	sec.Caption = "Each configuration's search: steps ×2 from the start rate while each holds (its p99 from the scheduled send within the target, no error, at least 90% of its rate carried), " +
+		"then bisection between the last held and the first failed rate to the resolution; a step whose generator sent late or used its CPU to the limit is the generator's limit, " +
+		"never the service's capacity, and ends the search. verify replays the rule on the steps."
+	return sec, ok
+}

@@ -1,0 +1,75 @@
+package capacitysearch
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+)
+
+// Growth is what makes an experiment's plan a search's (experiment.Grower): it starts
+// with every subject's first step and grows by one step a subject after each is
+// judged, until every search has ended. An experiment whose plan has more of its own
+// embeds it beside that plan; Plan does so for tabular's.
+type Growth[P experiment.Params, R any] struct {
+	s *Search[P, R]
+	b *tabular.Bundle[P, R]
+}
+
+// Growth is the growth of the plan whose bundle is b.
+func (s *Search[P, R]) Growth(b *tabular.Bundle[P, R]) Growth[P, R] { return Growth[P, R]{s, b} }
+
+// Grow plans the next step of every subject whose search goes on.
+func (g Growth[P, R]) Grow() ([]experiment.Condition, error) {
+	p := g.b.Params()
+	c := g.s.Of(p)
+	judged := g.s.Steps(p, g.b.Runs)
+	subjects := g.s.Subjects(p)
+	var added []experiment.Condition
+	for _, cell := range subjects {
+		name := cell.String()
+		steps, pending := g.s.search(p, judged, name)
+		if pending {
+			return nil, fmt.Errorf("capacity: %s's step %d has no run to judge", name, len(steps)+1)
+		}
+		j := c.Rule().Judge(steps)
+		if j.Done() {
+			continue
+		}
+		st := PlannedStep{Config: name, Step: len(steps) + 1, RateRPS: j.NextRPS}
+		c.Steps = append(c.Steps, st)
+		added = append(added, append(slices.Clone(cell), StepName(st.Step)))
+	}
+	return added, nil
+}
+
+// MostRuns: every subject's every step, each redone as often as it may be.
+func (g Growth[P, R]) MostRuns() int {
+	p := g.b.Params()
+	return len(g.s.Subjects(p)) * g.s.Of(p).MaxSteps * (1 + g.s.Retries(p))
+}
+
+// tabularPlan is what tabular's plans offer: a plan that prepares and says what it
+// leaves out.
+type tabularPlan interface {
+	experiment.Plan
+	experiment.Preparer
+	experiment.Noter
+}
+
+// searchPlan is tabular's plan, grown.
+type searchPlan[P experiment.Params, R any] struct {
+	tabularPlan
+	Growth[P, R]
+}
+
+// Plan is tabular's plan p made a search's when its parameters are one, p itself
+// otherwise.
+func (s *Search[P, R]) Plan(p experiment.Plan) experiment.Plan {
+	b := p.Bundle().(*tabular.Bundle[P, R])
+	if !s.Of(b.Params()).On() {
+		return p
+	}
+	return searchPlan[P, R]{p.(tabularPlan), s.Growth(b)}
+}
