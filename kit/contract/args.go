@@ -239,6 +239,9 @@ type QPSLoadArgs struct {
 	EngineCPUServer string
 	PodCPU          bool
 	EngineKind      string
+	// Open has a run against the kit's API offer the open loop at Rate requests per
+	// second, with Arrivals, in place of the closed loop (a qps capacity search's step).
+	Open bool
 	// Foreign, when not empty, conducts a run against a service with no control port:
 	// closed or open (kit/incontainer/foreign), at Rate requests per second when open;
 	// LogDir is the service's log directory, counted Settle after the load; ProbeOnly
@@ -282,8 +285,9 @@ func (a *QPSLoadArgs) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&a.EngineCPUServer, "engine-cpu-server", a.EngineCPUServer, "serve the engine's CPU at this address instead (the helper, in the host's PID namespace)")
 	fs.BoolVar(&a.PodCPU, "pod-cpu", a.PodCPU, "with -engine-cpu-server: each sample also holds the CPU of the processes of the container that owns this pod's network (its ID is this container's host name)")
 	fs.StringVar(&a.Foreign, "foreign", a.Foreign, "conduct a run against a service with no control port instead: closed or open (kit/incontainer/foreign)")
-	fs.Float64Var(&a.Rate, "rate", a.Rate, "with -foreign open: requests per second")
-	fs.StringVar(&a.Arrivals, "arrivals", a.Arrivals, "with -foreign open: constant (every 1/rate) or poisson (exponential gaps of mean 1/rate, seeded)")
+	fs.BoolVar(&a.Open, "open", a.Open, "offer the kit's API the open loop at -rate in place of the closed loop (latency from the scheduled send)")
+	fs.Float64Var(&a.Rate, "rate", a.Rate, "with -open or -foreign open: requests per second")
+	fs.StringVar(&a.Arrivals, "arrivals", a.Arrivals, "with -open or -foreign open: constant (every 1/rate) or poisson (exponential gaps of mean 1/rate, seeded)")
 	fs.StringVar(&a.LogDir, "log-dir", a.LogDir, "with -foreign: the service's log directory, counted after the run")
 	fs.DurationVar(&a.Settle, "settle", a.Settle, "with -foreign and -log-dir: wait after the load before counting the files")
 	fs.BoolVar(&a.ProbeOnly, "probe-only", a.ProbeOnly, "with -foreign: end once the service answers 2xx")

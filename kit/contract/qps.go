@@ -143,8 +143,11 @@ type FileReadback struct {
 type QPSResult struct {
 	Warmup ClosedLoopResult `json:"warmup"`
 	Load   ClosedLoopResult `json:"load"`
-	API    *AccessLogReport `json:"api,omitempty"`
-	File   *FileReadback    `json:"file,omitempty"`
+	// Open is the measured load of an open-loop run (QPSLoadArgs.Open), whose Warmup
+	// and Load are then empty but for the requests the warm-up sent.
+	Open *OpenLoopResult  `json:"open,omitempty"`
+	API  *AccessLogReport `json:"api,omitempty"`
+	File *FileReadback    `json:"file,omitempty"`
 	// Engine is the engine's own CPU over the measured interval (nil: not asked for).
 	Engine *EngineCPU `json:"engine,omitempty"`
 	// Host is how busy the whole host was over the measured interval, and its CPUs.

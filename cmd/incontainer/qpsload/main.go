@@ -93,8 +93,12 @@ func main() {
 		fmt.Printf("%d requests sent in all, ready after %.2f s\n", res.SentTotal, res.Ready.AfterS)
 		os.Exit(contract.ExitVerified)
 	}
-	res, err := closedloop.Conduct(ctx, closedloop.ConductParams{Load: p, Control: control.NewClient(a.ControlPort), ReadyTimeout: a.ReadyTimeout,
-		EngineURL: a.EngineCPUURL, ProcRoot: a.Proc, WrkDir: a.WrkDir, WrkTimeout: a.WrkTimeout, WrkAfter: a.WrkAfter})
+	cp := closedloop.ConductParams{Load: p, Control: control.NewClient(a.ControlPort), ReadyTimeout: a.ReadyTimeout,
+		EngineURL: a.EngineCPUURL, ProcRoot: a.Proc, WrkDir: a.WrkDir, WrkTimeout: a.WrkTimeout, WrkAfter: a.WrkAfter}
+	if a.Open {
+		cp.OpenRate, cp.Arrivals = a.Rate, a.Arrivals
+	}
+	res, err := closedloop.Conduct(ctx, cp)
 	if err != nil {
 		res.Failure = joinText(res.Failure, "interrupted")
 	}
@@ -109,6 +113,11 @@ func main() {
 	if res.Failure != "" {
 		fmt.Fprintln(os.Stderr, "qpsload:", res.Failure)
 		os.Exit(contract.ExitRunFailed)
+	}
+	if o := res.Open; o != nil {
+		fmt.Printf("%d of %d scheduled requests answered 2xx in %.2f s at %g req/s, p99 %.2f ms from the scheduled send, send lag p99 %.2f ms\n",
+			o.Status2xx, o.Scheduled, o.DurationS, o.RateRPS, o.LatencyP99Ms, o.SendLagP99Ms)
+		os.Exit(contract.ExitVerified)
 	}
 	fmt.Printf("%d requests in %.2f s: %.0f req/s (mean of per-second counts), p99 %.2f ms, generator %.2f cores\n",
 		res.Load.Requests, res.Load.MeasuredS, res.Load.RequestsPerSMean, res.Load.LatencyP99Ms, res.Load.GeneratorCPUCores)

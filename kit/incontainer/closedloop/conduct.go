@@ -15,9 +15,11 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/incontainer/control"
 	"github.com/logbench/logbench/kit/incontainer/hostload"
+	"github.com/logbench/logbench/kit/incontainer/loadgen"
 )
 
-// The conductor of one qps run: wait for the API's control port to say ready, warm up,
+// The conductor of one qps run: wait for the API's control port to say ready, warm up
+// (the closed loop, or in a capacity search's step the open loop),
 // let wrk load the API (when asked), reset the API's counters, offer the measured load, ask the API for its report (its
 // counters per log sink), and read the date-named log file back from the shared volume,
 // so that the run's result says what the API wrote and what is on disk.
@@ -38,6 +40,11 @@ type ConductParams struct {
 	// WrkAfter runs wrk after the measured load and the report in place of before it,
 	// then asks the API for its report again and reads the file back again.
 	WrkAfter bool
+	// OpenRate, when above 0, offers the open loop at this many requests per second,
+	// with Arrivals, for the warm-up and the measured load in place of Load's closed
+	// loop (its URL, Warmup, Duration and Timeout still apply).
+	OpenRate float64
+	Arrivals string
 }
 
 // Conduct runs a qps run. Failures are in the result; the error is ctx's.
@@ -49,7 +56,14 @@ func Conduct(ctx context.Context, p ConductParams) (contract.QPSResult, error) {
 		return out, ctx.Err()
 	}
 	out.ReadyAfterS = time.Since(started).Seconds()
-	if p.Load.Warmup > 0 {
+	open := loadgen.Plan{URL: p.Load.URL, Rate: p.OpenRate, Timeout: p.Load.Timeout, Arrivals: p.Arrivals}
+	if p.OpenRate > 0 {
+		out.Warmup.SentTotal = loadgen.WarmUp(ctx, open, p.Load.Warmup)
+		if ctx.Err() != nil {
+			out.Failure = "warm-up: " + ctx.Err().Error()
+			return out, ctx.Err()
+		}
+	} else if p.Load.Warmup > 0 {
 		w := p.Load
 		w.Duration, w.Warmup = p.Load.Warmup, 0
 		res, err := Run(ctx, w)
@@ -90,10 +104,17 @@ func Conduct(ctx context.Context, p ConductParams) (contract.QPSResult, error) {
 		host, _ = hostload.NewSampler(p.ProcRoot) // a host that cannot be read is said by an absent figure
 		out.HostCPUs = runtime.NumCPU()
 	}
-	load := p.Load
-	load.Warmup = 0
-	res, err := Run(ctx, load)
-	out.Load = res
+	var sent int64
+	var err error
+	if p.OpenRate > 0 {
+		r, n := loadgen.Measure(ctx, open, p.Load.Duration)
+		out.Open, sent, err = &r, n, ctx.Err()
+	} else {
+		load := p.Load
+		load.Warmup = 0
+		out.Load, err = Run(ctx, load)
+		sent = out.Load.SentTotal
+	}
 	if host != nil {
 		if s, err := host.Sample(); err == nil {
 			out.Host = &s
@@ -119,7 +140,7 @@ func Conduct(ctx context.Context, p ConductParams) (contract.QPSResult, error) {
 	// The report outlives an interrupt: what was measured is kept.
 	reportCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
-	rep, err := settledReport(reportCtx, p.Control, res.SentTotal)
+	rep, err := settledReport(reportCtx, p.Control, sent)
 	if err != nil {
 		out.Failure = join(out.Failure, "the API's report: "+err.Error())
 		return out, ctx.Err()

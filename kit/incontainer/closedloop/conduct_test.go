@@ -356,3 +356,35 @@ func TestConductRunsWrkAfterTheMeasuredLoadWhenAsked(t *testing.T) {
 		t.Errorf("file read back %+v then %+v; the API counted %+v then %+v", res.File.Whole, res.FileAfterWrk.Whole, first.Total, last.Total)
 	}
 }
+
+// TestConductOffersTheOpenLoopWhenAsked: a capacity search's step warms up and
+// measures at a fixed rate, latency from the scheduled send, and the API's report and
+// its file still account for every request after the reset.
+func TestConductOffersTheOpenLoopWhenAsked(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "access.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	api := &fakeAPI{file: f}
+	api.ready.Store(true)
+	work := httptest.NewServer(http.HandlerFunc(api.workload))
+	defer work.Close()
+	ctl := httptest.NewServer(http.HandlerFunc(api.control))
+	defer ctl.Close()
+	res, err := Conduct(context.Background(), ConductParams{
+		Load:     Params{URL: work.URL + "/", Connections: 1, Pipelining: 1, Warmup: 100 * time.Millisecond, Duration: 500 * time.Millisecond, Timeout: time.Second},
+		Control:  &control.Client{Base: ctl.URL, HTTP: http.DefaultClient},
+		OpenRate: 100, Arrivals: contract.ArrivalsConstant, ReadyTimeout: 5 * time.Second,
+	})
+	if err != nil || res.Failure != "" {
+		t.Fatalf("err %v, failure %q", err, res.Failure)
+	}
+	if res.Open == nil || res.Open.Scheduled != 50 || res.Open.RateRPS != 100 || res.Load.Requests != 0 || res.Warmup.SentTotal != 10 {
+		t.Fatalf("open %+v, closed load %d requests, warm-up sent %d", res.Open, res.Load.Requests, res.Warmup.SentTotal)
+	}
+	sink := res.API.Sinks["file"]
+	if res.API.Requests != 50 || sink.Lines != 50 || res.File.FromOffset != sink.StreamCount {
+		t.Errorf("the API counted %d requests and %d lines since the reset; read back %+v", res.API.Requests, sink.Lines, res.File.FromOffset)
+	}
+}

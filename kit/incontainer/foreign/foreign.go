@@ -20,14 +20,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/incontainer/closedloop"
 	"github.com/logbench/logbench/kit/incontainer/hostload"
 	"github.com/logbench/logbench/kit/incontainer/loadgen"
@@ -43,8 +40,8 @@ type Params struct {
 	Rate   float64
 	Warmup time.Duration
 	// Arrivals is the open loop's arrival process (loadgen.Constant or Poisson): the
-	// warm-up's Poisson gaps are seeded with WarmupSeed, the measured load's with
-	// MeasureSeed, the same in every run, so that runs differ by the service alone.
+	// warm-up's Poisson gaps are seeded with loadgen.WarmupSeed, the measured load's with
+	// loadgen.MeasureSeed, the same in every run, so that runs differ by the service alone.
 	Arrivals string
 	Duration time.Duration
 	Timeout  time.Duration
@@ -138,21 +135,9 @@ func Conduct(ctx context.Context, p Params) (contract.ForeignResult, error) {
 	return out, ctx.Err()
 }
 
-// The seeds of the open loop's Poisson gaps.
-const (
-	WarmupSeed  = 1
-	MeasureSeed = 2
-)
-
 // warmUp offers the open loop's warm-up; every request of it has ended when it returns.
 func warmUp(ctx context.Context, p Params, out *contract.ForeignResult) error {
-	n := int(p.Rate * p.Warmup.Seconds())
-	if n == 0 {
-		return nil
-	}
-	obs := loadgen.Offer(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Count: n, Start: time.Now().Add(5 * time.Millisecond), Timeout: p.Timeout,
-		Arrivals: p.Arrivals, Seed: WarmupSeed})
-	out.SentTotal += sent(obs)
+	out.SentTotal += loadgen.WarmUp(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Timeout: p.Timeout, Arrivals: p.Arrivals}, p.Warmup)
 	return ctx.Err()
 }
 
@@ -172,80 +157,12 @@ func measure(ctx context.Context, p Params, out *contract.ForeignResult, atStart
 		out.SentTotal += res.SentTotal
 		return err
 	case contract.LoadOpen:
-		before := cpuTime()
-		start := time.Now().Add(5 * time.Millisecond)
-		n := int(p.Rate * p.Duration.Seconds())
-		obs := loadgen.Offer(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Count: n, Start: start, FirstSeq: 1 << 32, Timeout: p.Timeout,
-			Arrivals: p.Arrivals, Seed: MeasureSeed})
-		out.SentTotal += sent(obs)
-		r := Summarize(obs, p.Rate, p.Duration, start)
-		r.GeneratorCPUS = (cpuTime() - before).Seconds()
+		r, sent := loadgen.Measure(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Timeout: p.Timeout, Arrivals: p.Arrivals}, p.Duration)
+		out.SentTotal += sent
 		out.Open = &r
 		return ctx.Err()
 	}
 	return fmt.Errorf("unknown load %q", p.Load)
-}
-
-// sent counts the requests that left.
-func sent(obs []contract.Observation) int64 {
-	var n int64
-	for _, o := range obs {
-		if o.Sent != 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// Summarize is an open loop's observations as its result: a response counts in the
-// second of the schedule in which it completed.
-func Summarize(obs []contract.Observation, rate float64, duration time.Duration, start time.Time) contract.OpenLoopResult {
-	r := contract.OpenLoopResult{RateRPS: rate, DurationS: duration.Seconds(), StartUnixNs: start.UnixNano(), Scheduled: int64(len(obs))}
-	seconds := int(duration.Seconds())
-	if float64(seconds) < duration.Seconds() {
-		seconds++
-	}
-	r.RequestsPerSecond = make([]int64, max(seconds, 1))
-	var lat, lag []float64
-	for _, o := range obs {
-		if o.Sent != 0 {
-			lag = append(lag, float64(o.SendLag())/1e6)
-		}
-		switch {
-		case o.Err != "":
-			r.Errors++
-			if r.ErrorSample == "" {
-				r.ErrorSample = o.Err
-			}
-			continue
-		case o.Status < 200 || o.Status > 299:
-			r.Non2xx++
-		default:
-			r.Status2xx++
-		}
-		lat = append(lat, float64(o.Latency())/1e6)
-		sec := min(max(int((o.Done-r.StartUnixNs)/1e9), 0), len(r.RequestsPerSecond)-1)
-		r.RequestsPerSecond[sec]++
-	}
-	sort.Float64s(lat)
-	sort.Float64s(lag)
-	if len(lat) > 0 {
-		r.LatencyMeanMs, r.LatencyMaxMs = stats.Mean(lat), lat[len(lat)-1]
-		r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms = stats.NearestRank(lat, 50), stats.NearestRank(lat, 90), stats.NearestRank(lat, 99)
-	}
-	if len(lag) > 0 {
-		r.SendLagP50Ms, r.SendLagP99Ms, r.SendLagMaxMs = stats.NearestRank(lag, 50), stats.NearestRank(lag, 99), lag[len(lag)-1]
-	}
-	return r
-}
-
-// cpuTime is this process's CPU time (user + system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // WaitReady asks url until it answers 2xx or timeout passes; every request counts.

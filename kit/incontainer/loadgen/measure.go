@@ -1,0 +1,106 @@
+package loadgen
+
+import (
+	"context"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/contract/stats"
+)
+
+// The open loop as a run's measured load, against any service: your-api's foreign one
+// (kit/incontainer/foreign) and qps's APIs under its capacity search
+// (kit/incontainer/closedloop's conductor).
+
+// The seeds of the open loop's Poisson gaps: the same in every run, so that runs
+// differ by the service alone.
+const (
+	WarmupSeed  = 1
+	MeasureSeed = 2
+)
+
+// WarmUp offers plan's rate for warmup, not measured, and returns the requests that
+// left; every request of it has ended when it returns.
+func WarmUp(ctx context.Context, plan Plan, warmup time.Duration) (sent int64) {
+	plan.Count = int(plan.Rate * warmup.Seconds())
+	if plan.Count == 0 {
+		return 0
+	}
+	plan.Start, plan.Seed = time.Now().Add(5*time.Millisecond), WarmupSeed
+	return Sent(Offer(ctx, plan))
+}
+
+// Measure offers plan's rate for duration as the measured interval and says what it
+// measured, the generator's CPU over it included, and the requests that left.
+func Measure(ctx context.Context, plan Plan, duration time.Duration) (r contract.OpenLoopResult, sent int64) {
+	before := cpuTime()
+	plan.Count, plan.Start, plan.FirstSeq, plan.Seed = int(plan.Rate*duration.Seconds()), time.Now().Add(5*time.Millisecond), 1<<32, MeasureSeed
+	obs := Offer(ctx, plan)
+	r = Summarize(obs, plan.Rate, duration, plan.Start)
+	r.GeneratorCPUS = (cpuTime() - before).Seconds()
+	return r, Sent(obs)
+}
+
+// Sent counts the requests that left.
+func Sent(obs []contract.Observation) int64 {
+	var n int64
+	for _, o := range obs {
+		if o.Sent != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Summarize is an open loop's observations as its result: a response counts in the
+// second of the schedule in which it completed.
+func Summarize(obs []contract.Observation, rate float64, duration time.Duration, start time.Time) contract.OpenLoopResult {
+	r := contract.OpenLoopResult{RateRPS: rate, DurationS: duration.Seconds(), StartUnixNs: start.UnixNano(), Scheduled: int64(len(obs))}
+	seconds := int(duration.Seconds())
+	if float64(seconds) < duration.Seconds() {
+		seconds++
+	}
+	r.RequestsPerSecond = make([]int64, max(seconds, 1))
+	var lat, lag []float64
+	for _, o := range obs {
+		if o.Sent != 0 {
+			lag = append(lag, float64(o.SendLag())/1e6)
+		}
+		switch {
+		case o.Err != "":
+			r.Errors++
+			if r.ErrorSample == "" {
+				r.ErrorSample = o.Err
+			}
+			continue
+		case o.Status < 200 || o.Status > 299:
+			r.Non2xx++
+		default:
+			r.Status2xx++
+		}
+		lat = append(lat, float64(o.Latency())/1e6)
+		sec := min(max(int((o.Done-r.StartUnixNs)/1e9), 0), len(r.RequestsPerSecond)-1)
+		r.RequestsPerSecond[sec]++
+	}
+	sort.Float64s(lat)
+	sort.Float64s(lag)
+	if len(lat) > 0 {
+		r.LatencyMeanMs, r.LatencyMaxMs = stats.Mean(lat), lat[len(lat)-1]
+		r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms = stats.NearestRank(lat, 50), stats.NearestRank(lat, 90), stats.NearestRank(lat, 99)
+	}
+	if len(lag) > 0 {
+		r.SendLagP50Ms, r.SendLagP99Ms, r.SendLagMaxMs = stats.NearestRank(lag, 50), stats.NearestRank(lag, 99), lag[len(lag)-1]
+	}
+	return r
+}
+
+// cpuTime is this process's CPU time (user + system).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
