@@ -25,6 +25,8 @@ var other = map[string]map[string]string{
 		"api": "go", "configs": "none,console", "connections": "20", "pipelining": "2", "duration": "3s",
 		"warmup-time": "2s", "log-driver": "local", "log-opt": "mode=non-blocking", "engine-cpu": "false", "wrk": "false",
 		"api-cpus": "2", "api-memory": "256MiB", "loadgen-cpus": "0.5", "loadgen-memory": "128MiB", "pids-limit": "64",
+		"arrivals": "poisson", "capacity": "true", "slo-p99": "20ms", "capacity-start": "200", "capacity-resolution": "5%", "capacity-max-steps": "6",
+		"max-send-lag": "2ms",
 	},
 	"your-api": {
 		"image": "myorg/api:2", "port": "9090", "path": "/health", "config": "file:LOG_TARGET=file", "config-cmd": "none:--quiet",
@@ -54,6 +56,9 @@ var required = map[string][]string{"your-api": {"--image", "myorg/api:1.4", "--p
 var alongside = map[string]map[string][]string{"your-api": {
 	"rate": {"--load=open"}, "max-send-lag": {"--load=open"}, "retries": {"--load=open"},
 	"arrivals": {"--load=open"}, "slo-p99": {"--capacity"}, "capacity-start": {"--capacity"}, "capacity-resolution": {"--capacity"}, "capacity-max-steps": {"--capacity"},
+}, "qps": {
+	"arrivals": {"--capacity"}, "max-send-lag": {"--capacity"}, "slo-p99": {"--capacity"}, "capacity-start": {"--capacity"}, "capacity-resolution": {"--capacity"},
+	"capacity-max-steps": {"--capacity"},
 }}
 
 // fingerprint is everything a plan decides: its exported settings, conditions, rounds,

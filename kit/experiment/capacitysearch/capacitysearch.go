@@ -64,7 +64,7 @@ type Attempt struct {
 }
 
 // Generator are a plan's bounds of its load generator: the send-lag p99 a run may
-// have, and the CPUs it may use.
+// have, and the CPUs it may use (0: no limit, none to reach).
 type Generator struct {
 	MaxSendLagP99Ms float64
 	CPUs            float64
@@ -193,7 +193,7 @@ func judge(s StepRow, a Attempt, slo float64, g Generator) StepRow {
 	s.Superseded = a.Superseded
 	s.P50Ms, s.P99Ms, s.Errors, s.CarriedRPS, s.SendLagP99Ms, s.GeneratorCores = a.P50Ms, a.P99Ms, a.Errors, a.CarriedRPS, a.SendLagP99Ms, a.GeneratorCores
 	lagging := a.SendLagP99Ms.Present() && float64(a.SendLagP99Ms) > g.MaxSendLagP99Ms
-	busy := a.GeneratorCores.Present() && float64(a.GeneratorCores) >= contract.SaturationShare*g.CPUs
+	busy := g.CPUs > 0 && a.GeneratorCores.Present() && float64(a.GeneratorCores) >= contract.SaturationShare*g.CPUs
 	s.GeneratorLimited = lagging || busy
 	s.Held = !s.GeneratorLimited && a.Data && s.Errors == 0 && s.P99Ms.Present() && float64(s.P99Ms) <= slo &&
 		s.CarriedRPS.Present() && float64(s.CarriedRPS) >= CarriedShare*s.RateRPS

@@ -34,6 +34,9 @@ func Record(p *Params, run experiment.Run) RunRow {
 	c := run.Condition.(tabular.Cell)
 	r := RunRow{RunID: run.ID, API: c[0], Config: c[1], Round: run.Round, Position: run.Position,
 		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), LogDriver: p.LogDriver}
+	if len(c) > 2 {
+		r.Step = c[2]
+	}
 	res, resultFailure := result(run)
 	if a := res.API; a != nil && len(a.Versions) > 0 && p.m != nil {
 		if p.m.Versions == nil {
@@ -50,6 +53,17 @@ func Record(p *Params, run experiment.Run) RunRow {
 	r.LatencyP99Ms, r.LatencyMaxMs = bundle.OptIf(has, l.LatencyP99Ms), bundle.OptIf(has, l.LatencyMaxMs)
 	r.GeneratorCPUS, r.GeneratorLimit = l.GeneratorCPUS, l.GeneratorCPULimitCores
 	r.WarmupRequests = res.Warmup.Requests
+	r.SendLagP99Ms = None
+	if o := res.Open; o != nil {
+		// A capacity search's step: the open loop, latency from the scheduled send.
+		r.MeasuredS, r.Status2xx, r.Non2xx, r.Errors, r.Timeouts = o.DurationS, o.Status2xx, o.Non2xx, o.Errors, 0
+		has := o.Status2xx+o.Non2xx > 0
+		r.LatencyMeanMs, r.LatencyP50Ms, r.LatencyP90Ms = bundle.OptIf(has, o.LatencyMeanMs), bundle.OptIf(has, o.LatencyP50Ms), bundle.OptIf(has, o.LatencyP90Ms)
+		r.LatencyP99Ms, r.LatencyMaxMs = bundle.OptIf(has, o.LatencyP99Ms), bundle.OptIf(has, o.LatencyMaxMs)
+		r.GeneratorCPUS, r.GeneratorLimit = o.GeneratorCPUS, p.Limits.LoadgenCPUs
+		r.WarmupRequests = res.Warmup.SentTotal
+		r.SendLagP99Ms = bundle.OptIf(o.Scheduled > 0, o.SendLagP99Ms)
+	}
 	// Without the API's report (and without a read-back, a phase, a sample below) its
 	// figures are absent: the conductor's result holds 0 for what it never got.
 	r.APIRequests, r.APIIntervalMs, r.APICPUUserUs, r.APICPUSystemUs, r.APIRSSBytes = None, None, None, None, None

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 )
 
@@ -12,7 +13,7 @@ import (
 // -c 10 -d 5 -p 1) on its Node.js API, every configuration.
 func DefaultParams() *Params {
 	return &Params{APIs: []string{NodeAPI}, Configs: slices.Clone(Configs), Connections: 10, Pipelining: 1, DurationS: 5, WarmupS: 1,
-		EngineCPU: true, Wrk: true,
+		EngineCPU: true, Wrk: true, Arrivals: contract.ArrivalsConstant, MaxSendLagP99Ms: DefaultMaxSendLagP99Ms,
 		Limits: Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256}}
 }
 
@@ -29,6 +30,7 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 	fs.BoolVar(&p.Wrk, "wrk", p.Wrk, "in every run, right before the kit's measured load in a condition's odd runs and right after it in its even ones, load the same API from the pod's network namespace with Debian's wrk (same connections, duration and CPU) and record whether the two rates agree within 5%: a rate wrk does not confirm stays data and is marked NOT CONFIRMED (--wrk=false: not checked)")
 	experiment.MarkGiven(fs, "wrk", &p.wrkGiven)
 	(*experiment.Limits)(&p.Limits).Bind(fs, "")
+	p.bindCapacity(fs)
 }
 
 // Check refuses parameters no plan of qps can have, flag or manifest alike, in the
@@ -66,6 +68,7 @@ func (p Params) Check() error {
 			return nil
 		},
 		func() error { return experiment.Limits(p.Limits).Check() },
+		p.checkCapacity,
 	)
 }
 
@@ -80,6 +83,7 @@ func (p Params) settled() Params {
 	if p.Wrk && p.Pipelining > 1 {
 		p.Wrk = false
 	}
+	p.settleCapacity()
 	return p
 }
 
@@ -92,6 +96,12 @@ func (p Params) maxRunTimeS() float64 { return p.DurationS + p.WarmupS + 120 }
 func (p Params) CheckSettled() error {
 	if want := p.maxRunTimeS(); p.MaxRunTimeS != want {
 		return experiment.Usagef("max_run_time_s %v: the plan records --duration + --warmup-time + 2m, %v s", p.MaxRunTimeS, want)
+	}
+	if !p.Capacity.On() && (p.MaxSendLagP99Ms != 0 || p.Arrivals != "") {
+		return experiment.Usagef("max_send_lag_p99_ms %v, arrivals %q: parameters of --capacity only, empty without a search", p.MaxSendLagP99Ms, p.Arrivals)
+	}
+	if p.Capacity.On() && p.Wrk {
+		return experiment.Usagef("wrk true: a search's steps are open-loop, which wrk does not offer")
 	}
 	return nil
 }

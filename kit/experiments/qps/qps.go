@@ -67,21 +67,14 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 		Source:   mustPublished().Source,
 		Question: "What does logging to the console and to a file cost, against no logging?"},
 	Defaults: DefaultParams,
-	Axes:     []string{"api", "config"},
-	Conditions: func(p *Params) []tabular.Cell {
-		var out []tabular.Cell
-		for _, a := range p.APIs {
-			for _, c := range p.Configs {
-				out = append(out, tabular.Cell{a, c})
-			}
-		}
-		return out
-	},
-	Images:  []string{"api-node", "api", "api-python", "qpsload", "wrk"},
-	Needs:   needs,
-	Pod:     pod,
-	Target:  target,
-	Observe: Record,
+	// A condition is an API's configuration, and in a capacity search one of its steps.
+	Axes:       []string{"api", "config", "step"},
+	Conditions: conditions,
+	Images:     []string{"api-node", "api", "api-python", "qpsload", "wrk"},
+	Needs:      needs,
+	Pod:        pod,
+	Target:     target,
+	Observe:    Record,
 	Judge: func(p *Params, r *RunRow, own tabular.Rows) {
 		*r = DeriveRun(*r, tabular.Of[SeriesRow](own, SeriesFile), p.NonBlocking)
 	},
@@ -99,6 +92,7 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 			func(p *Params, runs []RunRow, _ tabular.Rows) []ConditionRow {
 				return DeriveConditions(runs, *p, mustPublished())
 			}),
+		Search.Table(Name),
 	},
 	Metrics:   Metrics,
 	Manifest:  func() tabular.Manifest[*Params] { return &Manifest{} },
@@ -107,11 +101,29 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 	Drawings:  drawings,
 	Own: tabular.Own[*Params, RunRow]{Figures: Rows, Later: addedLater, Earlier: earlier, Summary: summary, Answer: answer,
 		Legend: func(*Bundle) []string { return compareLegend }, Host: host, Describe: describe, Prepare: prepare,
-		Measured: measured, Progress: progress},
+		Measured: measured, Progress: progress, Categories: categories},
 }}
 
 type withAPIs struct {
 	*tabular.Experiment[*Params, RunRow]
+}
+
+// Plan checks the flags into a matrix of conditions, or of a search's steps.
+func (e withAPIs) Plan(ps experiment.Params, rounds int) (experiment.Plan, error) {
+	p, err := e.Experiment.Plan(ps, rounds)
+	if err != nil {
+		return nil, err
+	}
+	return Search.Plan(p), nil
+}
+
+// Resume reads the plan back from the bundle in dir, which must verify.
+func (e withAPIs) Resume(dir string) (experiment.Plan, error) {
+	p, err := e.Experiment.Resume(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Search.Plan(p), nil
 }
 
 // ImagesFor names the images of api's runs ("" or "all": every API's), with the load
@@ -207,17 +219,39 @@ func result(run experiment.Run) (contract.QPSResult, string) {
 // measured: the conductor got as far as the measured load.
 func measured(run experiment.Run) bool {
 	res, _ := result(run)
-	return res.Load.StartUnixNs != 0
+	return res.Load.StartUnixNs != 0 || res.Open != nil && res.Open.StartUnixNs != 0
 }
 
 // seconds are the run's per-second counts of its measured interval.
 func seconds(run experiment.Run) []int64 {
 	res, _ := result(run)
+	if res.Open != nil {
+		return res.Open.RequestsPerSecond
+	}
 	return res.Load.RequestsPerSecond
 }
 
+// conditions are the plan's: every API's every configuration, or a search's steps
+// planned so far.
+func conditions(p *Params) []tabular.Cell {
+	if p.Capacity.On() {
+		return Search.Conditions(p)
+	}
+	return categories(p)
+}
+
+// categories are the conditions a report draws: a search's steps are drawn as the
+// condition they search.
+func categories(p *Params) []tabular.Cell {
+	var out []tabular.Cell
+	for _, c := range Search.Subjects(p) {
+		out = append(out, append(c, ""))
+	}
+	return out
+}
+
 // progress is the line after each run.
-func progress(_ *Params, r RunRow) string {
+func progress(p *Params, r RunRow) string {
 	state := "verified"
 	if !r.Verified {
 		state = "FAILED: " + r.Failure
@@ -226,8 +260,12 @@ func progress(_ *Params, r RunRow) string {
 	if r.WrkRequestsPerS.Present() {
 		wrk = fmt.Sprintf("  wrk %.0f req/s (kit/wrk %s)", float64(r.WrkRequestsPerS), r.WrkAgreement.Fixed(3))
 	}
+	name := r.API + "/" + r.Config
+	if r.Step != "" {
+		name += fmt.Sprintf(" %s at %g req/s (lag p99 %s ms)", r.Step, Search.RateOf(p, tabular.Cell{r.API, r.Config, r.Step}), r.SendLagP99Ms.Fixed(2))
+	}
 	return fmt.Sprintf("%-20s %7s req/s  p99 %6.2f ms  api %.2f cores, engine %s, other %s  console %s, file %s%s  %s",
-		r.API+"/"+r.Config, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, orZero(r.APICPUCores), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, state)
+		name, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, orZero(r.APICPUCores), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, state)
 }
 
 // describe names the data package as every qps bundle's is named.

@@ -99,6 +99,9 @@ func drawings(bs []drawn) []report.Section {
 		Caption: "Each percentile as the load generator measured it over a run's requests: the mean over verified runs (square) and the runs' range (whisker), on a log scale.",
 		Figures: lat})
 	out = append(out, wrkSection(bs, cats, multiAPI))
+	if s, ok := Search.Section(bs); ok {
+		out = append(out, s)
+	}
 	out = append(out, report.Section{ID: "conditions", Title: "Conditions",
 		Caption: "Every figure recomputed from the runs. ratio: to console+file, same API; cost/req: CPU per request over none's, inside the container + outside it; other cores: the host's busy CPU that neither the API, the generator nor the engine used; noisy: other cores over " + strconv.FormatFloat(experiment.NoisyOtherCores, 'g', -1, 64) + "; " + report.OtherCoresNote + ".",
 		Tables:  conditionTables(bs)})
@@ -348,6 +351,7 @@ func summary(b *Bundle, w io.Writer) error {
 	for _, d := range UnlikePublished(p) {
 		fmt.Fprintf(w, "NOTE: %s\n", d)
 	}
+	Search.WriteSummary(b, w)
 	return nil
 }
 
@@ -395,7 +399,9 @@ func orZero(o Opt) float64 {
 // UnlikePublished lists where p departs from the published setup.
 func UnlikePublished(p Params) []string {
 	var d []string
-	if p.Connections != 10 || p.Pipelining != 1 || p.DurationS != 5 {
+	if p.Capacity.On() {
+		d = append(d, fmt.Sprintf("a capacity search: the open loop at each step's rate for %gs, latency from the scheduled send; published: the closed loop -c 10 -p 1 -d 5s", p.DurationS))
+	} else if p.Connections != 10 || p.Pipelining != 1 || p.DurationS != 5 {
 		d = append(d, fmt.Sprintf("load -c %d -p %d -d %gs, published -c 10 -p 1 -d 5s", p.Connections, p.Pipelining, p.DurationS))
 	}
 	if p.Limits.APICPUs > 0 {

@@ -33,8 +33,13 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	p, lines := *c.Params(), c.Lines[RunsFile]
 	requests := 0
 	for i, r := range c.Runs {
-		if !slices.Contains(p.APIs, r.API) || !slices.Contains(p.Configs, r.Config) {
-			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Msg: fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", r.API, r.Config)})
+		cell := tabular.Cell{r.API, r.Config, r.Step}
+		if !slices.ContainsFunc(conditions(&p), func(c tabular.Cell) bool { return slices.Equal(c, cell) }) {
+			msg := fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", r.API, r.Config)
+			if r.Step != "" || p.Capacity.On() {
+				msg = fmt.Sprintf("%s is not a step the manifest's parameters.capacity.steps plan", cell)
+			}
+			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Msg: msg})
 		}
 		for j, s := range seriesOf[r.RunID] {
 			if s.Second != j {
@@ -53,6 +58,9 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	physics(c)
 	c.Res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
 	weakened(c)
+	if p.Capacity.On() {
+		Search.Check(c)
+	}
 }
 
 // runRules checks every run against the rules, with its series.
@@ -155,8 +163,12 @@ func physics(c *tabular.Check[*Params, RunRow]) {
 		if r.EngineMeasured {
 			place("engine_cpu_s", verify.CPUWithin(float64(r.EngineCPUS), float64(r.EngineIntervalS), host, hostName+" (over engine_interval_s)"))
 		}
-		place("status_2xx", verify.ClosedLoop{Connections: p.Connections, Pipelining: p.Pipelining, Responses: float64(r.Requests), IntervalS: r.MeasuredS,
-			MeanMs: float64(r.LatencyMeanMs), MaxMs: float64(r.LatencyMaxMs), Busy: r.Verified}.Check())
+		// An open loop (a search's step) sends on a schedule, however long its requests
+		// take: Little's law bounds only the closed one.
+		if r.Step == "" {
+			place("status_2xx", verify.ClosedLoop{Connections: p.Connections, Pipelining: p.Pipelining, Responses: float64(r.Requests), IntervalS: r.MeasuredS,
+				MeanMs: float64(r.LatencyMeanMs), MaxMs: float64(r.LatencyMaxMs), Busy: r.Verified}.Check())
+		}
 		place("measured_s", verify.MeasuredAsPlanned(r.MeasuredS, p.DurationS, r.Verified))
 		// wrk reports no mean; half its requests took at least its median, so the mean is
 		// at least half of it. Its connections open as it starts and it counts only what
@@ -200,15 +212,17 @@ func nanZero(f float64) float64 {
 const (
 	kitWrkCheck = "the wrk check"
 	kitWrkEvery = "wrk checked every configuration"
+	kitCapacity = "runs named their capacity search's step"
 )
 
 // addedLater are the columns a bundle of an earlier kit lacks (in runs.csv and
 // conditions.csv alike), and what added them: the wrk check's, then its interval and
-// counts per condition.
+// counts per condition, then a capacity search's step and send lag.
 var addedLater = map[string]string{"wrk_requests": kitWrkCheck, "wrk_duration_s": kitWrkCheck, "wrk_requests_per_s": kitWrkCheck, "wrk_latency_p50_ms": kitWrkCheck,
 	"wrk_latency_p99_ms": kitWrkCheck, "wrk_errors": kitWrkCheck, "wrk_failure": kitWrkCheck, "wrk_agreement": kitWrkCheck,
 	"wrk_host_cpu_busy_pct": kitWrkEvery, "wrk_after_kit": kitWrkEvery,
-	"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery}
+	"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery,
+	"step": kitCapacity, "send_lag_p99_ms": kitCapacity}
 
 // earlier reads what an earlier kit spelled otherwise as this kit spells it, and notes
 // it: a check spelled "-" (no such log) as the missing value it is; the derived figures

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiment/capacitysearch"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -42,7 +43,10 @@ func (m *Manifest) SetParams(p *Params) {
 	if !p.EngineCPU {
 		m.Unmeasured = []string{"engine_cpu_cores: the engine's own CPU was not measured (--engine-cpu=false)"}
 	}
-	if pr := &m.Parameters; pr.Wrk {
+	if pr := &m.Parameters; pr.Capacity.On() {
+		pr.Rounds = 1
+		m.Unmeasured = append(m.Unmeasured, "wrk_requests_per_s: the kit's load was not checked against wrk (--capacity: wrk offers a closed loop, the search's steps an open one)")
+	} else if pr.Wrk {
 		pr.WrkCommand, pr.WrkConfigs, pr.WrkOrder = strings.Join(WrkArgs(*pr), " "), slices.Clone(pr.Configs), WrkAlternate
 	} else {
 		why := "--wrk=false"
@@ -88,10 +92,19 @@ type Params struct {
 	WrkConfigs []string `json:"wrk_configs,omitempty"`
 	WrkOrder   string   `json:"wrk_order,omitempty"`
 	Platform   string   `json:"platform"`
+	// Capacity is the search of --capacity (capacity.go); zero without one. Its steps
+	// offer the open loop with Arrivals, and a step whose send-lag p99 is over
+	// MaxSendLagP99Ms is the generator's limit (both empty without a search).
+	Capacity        capacitysearch.Capacity `json:"capacity,omitzero"`
+	Arrivals        string                  `json:"arrivals,omitempty"`
+	MaxSendLagP99Ms float64                 `json:"max_send_lag_p99_ms,omitempty"`
 
 	// wrkGiven says --wrk was given, which Check refuses beside --pipelining over 1
-	// where the default is turned off.
+	// where the default is turned off, and beside --capacity; capacity are the
+	// search's flags, given which of its load's flags were given. A manifest has none.
 	wrkGiven bool
+	capacity capacitysearch.Flags
+	given    struct{ connections, pipelining, maxSendLag bool }
 	// m is the manifest that records them; pods counts a plan's pods by condition, for
 	// the order of wrk's phase.
 	m    *Manifest
@@ -114,6 +127,7 @@ type RunRow struct {
 	RunID      string  `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
 	API        string  `csv:"api" doc:"The API implementation serving the load: node (Express with morgan, the published stack without Nest), go (gorilla/handlers' access log) or python (the standard library's logging)."`
 	Config     string  `csv:"config" doc:"Which access logs the API writes: console+file, console (stdout, through the engine's logging driver), file (a daily file on a volume) or none."`
+	Step       string  `csv:"step" doc:"The step of a capacity search the run performed (step1, step2, ...), as its ID names it (steps.csv has its rate); empty when the bundle is no search."`
 	Round      int     `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
 	Position   int     `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
 	StartedUTC string  `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339 with nanoseconds."`
@@ -124,20 +138,22 @@ type RunRow struct {
 	Observed string `csv:"observed_failure" doc:"What the conductor and the engine saw go wrong with the run, reasons joined by \"; \"; empty when nothing did."`
 
 	// The load, as the generator measured it. Latencies are per request over the
-	// measured interval; the per-second counts are in series.csv.
+	// measured interval, from its send (the closed loop) or its scheduled send (the
+	// open loop of a capacity search's step); the per-second counts are in series.csv.
 	MeasuredS          float64 `csv:"measured_s" unit:"s" doc:"The measured interval as the load ran, after the warm-up: parameters.duration_s, or less when interrupted; 0 when the load never started."`
 	Status2xx          int64   `csv:"status_2xx" unit:"1" doc:"Responses with a 2xx status completed in the measured interval."`
 	Non2xx             int64   `csv:"non_2xx" unit:"1" doc:"Responses with any other status completed in the measured interval."`
 	Errors             int64   `csv:"no_response" was:"errors" unit:"1" doc:"Requests of the measured interval that got no response (a failed or closed connection, a timeout, a malformed response), plus failed connects."`
-	Timeouts           int64   `csv:"timeouts" unit:"1" doc:"The part of errors that timed out."`
-	LatencyMeanMs      Opt     `csv:"mean_ms" was:"latency_mean_ms" unit:"ms" doc:"Mean latency from a request's send to the last byte of its response, over the measured interval's responses (closed loop); missing without responses."`
+	Timeouts           int64   `csv:"timeouts" unit:"1" doc:"The part of errors that timed out; 0 in a capacity search's open loop, which does not tell them apart."`
+	LatencyMeanMs      Opt     `csv:"mean_ms" was:"latency_mean_ms" unit:"ms" doc:"Mean latency to the last byte of a response, over the measured interval's responses: from the request's send (the closed loop), or from its scheduled send (a capacity search's open loop); missing without responses."`
 	LatencyP50Ms       Opt     `csv:"p50_ms" was:"latency_p50_ms" unit:"ms" doc:"Median latency, nearest rank, over the measured interval's responses; missing without responses."`
 	LatencyP90Ms       Opt     `csv:"p90_ms" was:"latency_p90_ms" unit:"ms" doc:"90th-percentile latency, nearest rank; missing without responses."`
 	LatencyP99Ms       Opt     `csv:"p99_ms" was:"latency_p99_ms" unit:"ms" doc:"99th-percentile latency, nearest rank; missing without responses."`
 	LatencyMaxMs       Opt     `csv:"max_ms" was:"latency_max_ms" unit:"ms" doc:"Largest latency of the measured interval; missing without responses."`
+	SendLagP99Ms       Opt     `csv:"send_lag_p99_ms" unit:"ms" doc:"A capacity search's open loop: 99th percentile of how late requests left against their schedule; missing for the closed loop, which schedules nothing."`
 	GeneratorCPUS      float64 `csv:"generator_cpu_s" unit:"s" doc:"CPU time (user + system, every thread) the load generator used over the measured interval."`
-	GeneratorLimit     float64 `csv:"generator_cpu_limit_cores" unit:"cores" doc:"The cores the generator can use: its CPU limit, else GOMAXPROCS, and no more than the connections (one goroutine each)."`
-	WarmupRequests     int64   `csv:"warmup_requests" unit:"1" doc:"Responses completed in the warm-up, before the API's counters were reset; not measured."`
+	GeneratorLimit     float64 `csv:"generator_cpu_limit_cores" unit:"cores" doc:"The cores the generator can use: its CPU limit, else GOMAXPROCS, and no more than the connections (one goroutine each); a capacity search's open loop: its CPU limit (0: none)."`
+	WarmupRequests     int64   `csv:"warmup_requests" unit:"1" doc:"Responses completed in the warm-up, before the API's counters were reset; not measured. A capacity search's open loop: the requests its warm-up sent, every one ended before the reset."`
 	APIImplementation  string  `csv:"api_implementation" doc:"What the API called itself in its report (node, go, python); empty when it sent no report."`
 	APIRequests        Opt     `csv:"api_requests" unit:"1" doc:"Requests the API answered from the reset after the warm-up to its report, as it counted them; missing without a report (0 in bundles written before)."` // as the API counted them since the reset; absent without its report
 	APICPUUserUs       Opt     `csv:"api_cpu_user_us" unit:"us" doc:"User CPU time of the API process from the reset to its report, as it measured itself; missing without its report (0 in bundles written before)."`   // the three absent without the API's report

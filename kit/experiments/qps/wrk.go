@@ -76,6 +76,9 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 	load.Connections, load.Pipelining = p.Connections, p.Pipelining
 	load.Duration, load.Warmup = contract.Seconds(p.DurationS), contract.Seconds(p.WarmupS)
 	load.CPULimit, load.Result = l.LoadgenCPUs, resultPath
+	if rate := p.openRate(c); rate > 0 {
+		load.Open, load.Rate, load.Arrivals = true, rate, p.Arrivals
+	}
 	args, entry := []string{"-config", config, "-log-dir", logDir}, []string(nil)
 	switch api {
 	case GoAPI: // the Go API serves the configurations under -access-log (cmd/incontainer/api)

@@ -1,0 +1,106 @@
+package qps
+
+import (
+	"flag"
+	"strings"
+
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/capacitysearch"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+)
+
+// StepsFile is a capacity search's steps (reproduce qps --capacity).
+const StepsFile = capacitysearch.StepsFile
+
+// DefaultMaxSendLagP99Ms is the send-lag p99 past which a step is the generator's
+// limit, as your-api's open loop holds it.
+const DefaultMaxSendLagP99Ms = 1
+
+// Search is qps's capacity search (--capacity, kit/experiment/capacitysearch): each
+// condition (api/config) searched against the same API's none, each step one run of
+// the open loop at the step's rate, every access line still read back and verified.
+var Search = &capacitysearch.Search[*Params, RunRow]{
+	Of: func(p *Params) *capacitysearch.Capacity { return &p.Capacity },
+	Subjects: func(p *Params) []tabular.Cell {
+		var out []tabular.Cell
+		for _, a := range p.APIs {
+			for _, c := range p.Configs {
+				out = append(out, tabular.Cell{a, c})
+			}
+		}
+		return out
+	},
+	Baseline: func(_ *Params, subject string) string {
+		api, _, _ := strings.Cut(subject, "/")
+		return api + "/" + NoLog
+	},
+	Attempt: func(_ *Params, r RunRow) (capacitysearch.Attempt, bool) {
+		return capacitysearch.Attempt{Subject: r.API + "/" + r.Config, Step: r.Step, RunID: r.RunID, Data: r.Verified,
+			P50Ms: r.LatencyP50Ms, P99Ms: r.LatencyP99Ms, Errors: r.Errors + r.Non2xx, CarriedRPS: r.RequestsPerSOver,
+			SendLagP99Ms: r.SendLagP99Ms, GeneratorCores: r.GeneratorCores}, r.Step != ""
+	},
+	Generator: func(p *Params) capacitysearch.Generator {
+		return capacitysearch.Generator{MaxSendLagP99Ms: p.MaxSendLagP99Ms, CPUs: p.Limits.LoadgenCPUs}
+	},
+	// A late step is not redone: it ends its search as the generator's limit.
+	Retries: func(*Params) int { return 0 },
+}
+
+func (p *Params) bindCapacity(fs *flag.FlagSet) {
+	p.capacity.Bind(fs, "the open loop at each step's rate in place of the closed loop, one run a step, no wrk")
+	p.capacity.BindArrivals(fs, &p.Arrivals, "--capacity")
+	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --capacity: such a step is the load generator's limit, never the API's capacity)")
+	for name, given := range map[string]*bool{"connections": &p.given.connections, "pipelining": &p.given.pipelining, "max-send-lag": &p.given.maxSendLag} {
+		experiment.MarkGiven(fs, name, given)
+	}
+}
+
+// checkCapacity holds --capacity and its settings, or a manifest's search, to their
+// rules: the kit's, and qps's own, that a search offers the open loop alone.
+func (p Params) checkCapacity() error {
+	f := p.capacity
+	if err := f.Unused(); err != nil {
+		return err
+	}
+	search := f.On() || p.Capacity.On()
+	if err := f.CheckArrivals(p.Arrivals, search, "without --capacity: qps's own load is the closed loop"); err != nil {
+		return err
+	}
+	switch {
+	case !search && p.given.maxSendLag:
+		return experiment.Usagef("--max-send-lag does nothing without --capacity: qps's own load is the closed loop")
+	case !search:
+		return nil
+	case f.On() && p.given.connections:
+		return experiment.Usagef("--connections does nothing with --capacity: a search offers the open loop, a new connection a request")
+	case f.On() && p.given.pipelining:
+		return experiment.Usagef("--pipelining does nothing with --capacity: a search offers the open loop, a new connection a request")
+	case f.On() && p.wrkGiven && p.Wrk:
+		return experiment.Usagef("--wrk: wrk offers a closed loop, and a search's steps are open-loop (--wrk=false)")
+	case !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000):
+		return experiment.Usagef("--max-send-lag %s: want more than 0 and at most 1m", experiment.FormatSeconds(p.MaxSendLagP99Ms/1e3))
+	}
+	return f.Check(p.Capacity, Search.Names(&p), p.Rounds)
+}
+
+// settleCapacity makes the flags the manifest's search, every condition's first step
+// planned, one round, no wrk; without a search, its parameters are empty.
+func (p *Params) settleCapacity() {
+	f := p.capacity
+	p.capacity = capacitysearch.Flags{}
+	if !f.On() {
+		p.MaxSendLagP99Ms, p.Arrivals = 0, ""
+		return
+	}
+	p.Capacity = f.Settle(Search.Names(p))
+	p.Wrk = false
+}
+
+// openRate is the rate a run of condition c offers: its step's, in a search; 0 (the
+// closed loop) otherwise.
+func (p *Params) openRate(c tabular.Cell) float64 {
+	if !p.Capacity.On() || len(c) < 3 {
+		return 0
+	}
+	return Search.RateOf(p, c)
+}

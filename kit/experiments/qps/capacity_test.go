@@ -1,0 +1,165 @@
+package qps
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// openRun is what a pod of a search's step leaves: the open loop at the step's rate
+// for a second, every request answered and logged, its p99 within the target up to
+// the configuration's knee and far over it above.
+func openRun(c tabular.Cell, rate, knee float64, at time.Time) experiment.Run {
+	n := int64(rate)
+	warm, measured := lines(10, 0), lines(int(n), 10)
+	total, since := contract.CountStream(append(warm, measured...)), contract.CountStream(measured)
+	p99 := 2.0
+	if rate > knee {
+		p99 = 50
+	}
+	res := contract.QPSResult{Warmup: contract.ClosedLoopResult{SentTotal: 10},
+		Open: &contract.OpenLoopResult{RateRPS: rate, DurationS: 1, StartUnixNs: 1, Scheduled: n, Status2xx: n, RequestsPerSecond: []int64{n},
+			LatencyMeanMs: 1, LatencyP50Ms: 1, LatencyP90Ms: 1.5, LatencyP99Ms: p99, LatencyMaxMs: p99 + 1, SendLagP50Ms: 0.05, SendLagP99Ms: 0.1, SendLagMaxMs: 0.2, GeneratorCPUS: 0.1},
+		API: &contract.AccessLogReport{Implementation: "node", Requests: n, Sinks: map[string]contract.AccessLogSink{}}}
+	res.API.Usage.CPUUserUs, res.API.Usage.CPUSystemUs, res.API.Usage.SinceResetMs = 300000, 50000, 1000
+	pod := experiment.PodResult{Exits: []contract.Exit{{Role: "api", Running: true}, {Role: "loadgen"}}}
+	if hasConsole(c[1]) {
+		res.API.Sinks[Console] = contract.AccessLogSink{StreamCount: since, Total: total}
+		pod.Logs = map[string][]byte{"api": append(warm, measured...)}
+	}
+	pod.Result, _ = json.Marshal(res)
+	return experiment.Run{ID: experiment.NewRunID(c, 1), Condition: c, Round: 1, Position: 1, Attempt: 1, Started: at, Wall: 3 * time.Second, Pod: pod}
+}
+
+// TestASearchGrowsAndVerifyReplaysIt: qps --capacity plans each condition's first
+// step, grows a step a condition after each is judged until every search ends, says
+// each capacity against the same API's none, and verify refuses a step said held that
+// failed.
+func TestASearchGrowsAndVerifyReplaysIt(t *testing.T) {
+	p := DefaultParams()
+	if err := experiment.FlagSet(Name, p).Parse([]string{"--configs", "none,console", "--duration", "1s", "--warmup-time", "0s", "--engine-cpu=false",
+		"--log-driver", "json-file", "--capacity", "--slo-p99", "10ms", "--capacity-max-steps", "20"}); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := Experiment.Plan(p, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := pl.(experiment.Grower)
+	if !ok {
+		t.Fatalf("a search's plan does not grow: %T", pl)
+	}
+	b := pl.Bundle().(*Bundle)
+	knee := map[string]float64{NoLog: 3000, Console: 1200}
+	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	c := b.Common()
+	c.SchemaVersion, c.Command, c.CreatedUTC = bundle.SchemaVersion, "reproduce", at.Add(-time.Minute)
+	done := map[string]bool{}
+	for range 30 {
+		for _, cond := range pl.Conditions() {
+			cell := cond.(tabular.Cell)
+			if done[cell.String()] {
+				continue
+			}
+			done[cell.String()] = true
+			if _, verified := b.Add(openRun(cell, Search.RateOf(b.Params(), cell), knee[cell[1]], at)); !verified {
+				t.Fatalf("%s: not verified: %+v", cell, b.Runs[len(b.Runs)-1].Failure)
+			}
+			at = at.Add(4 * time.Second)
+			c.RunsCompleted++
+			c.RunsVerified++
+		}
+		added, err := g.Grow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(added) == 0 {
+			break
+		}
+	}
+	c.RunsPlanned, c.Complete, c.FinishedUTC = len(pl.Conditions()), true, at
+	if c.RunsPlanned != 17 || b.Params().Rounds != 1 || b.Params().Wrk {
+		t.Errorf("%d runs planned in %d rounds, wrk %v; want 17 in 1, no wrk", c.RunsPlanned, b.Params().Rounds, b.Params().Wrk)
+	}
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Experiment.Verify(withSums(files))
+	for _, pr := range res.Problems {
+		t.Errorf("problem: %s", pr)
+	}
+	if want := "capacity: node/none: 3,000 req/s (3,200 failed) at p99 ≤ 10ms; node/console: 1,200 req/s (1,300 failed) at p99 ≤ 10ms against 3,000 for the baseline node/none (−60%)"; !strings.Contains(res.Described, want) {
+		t.Errorf("verify says %q, want %q", res.Described, want)
+	}
+	var sum strings.Builder
+	if err := b.Summary(&sum); err != nil || !strings.Contains(sum.String(), "CAPACITY node/console: 1,200 req/s") {
+		t.Errorf("summary: %v\n%s", err, sum.String())
+	}
+
+	// console's step 5, at 1,600 req/s, failed; said held, the capacity would read higher.
+	steps := string(files[StepsFile])
+	var forged []string
+	for _, line := range strings.Split(steps, "\n") {
+		if strings.HasPrefix(line, "node/console,5,") {
+			line = strings.TrimSuffix(line, "false") + "true"
+		}
+		forged = append(forged, line)
+	}
+	files[StepsFile] = []byte(strings.Join(forged, "\n"))
+	if files[StepsFile] == nil || string(files[StepsFile]) == steps {
+		t.Fatal("no step 5 of node/console to forge")
+	}
+	res = Experiment.Verify(withSums(files))
+	if res.OK() || !strings.Contains(strings.Join(problemTexts(res.Problems), "\n"), StepsFile) {
+		t.Errorf("verify passes a forged step: %v", res.Problems)
+	}
+}
+
+func problemTexts[T interface{ String() string }](ps []T) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+// TestCapacityFlagsOfQPS: the search's settings without it, and the closed loop's
+// flags or wrk beside it, are bad input.
+func TestCapacityFlagsOfQPS(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--slo-p99", "10ms"}, "--slo-p99: a setting of --capacity, which is not given"},
+		{[]string{"--arrivals", "poisson"}, "--arrivals does nothing without --capacity"},
+		{[]string{"--max-send-lag", "2ms"}, "--max-send-lag does nothing without --capacity"},
+		{[]string{"--capacity", "--connections", "20"}, "--connections does nothing with --capacity"},
+		{[]string{"--capacity", "--wrk"}, "--wrk: wrk offers a closed loop"},
+		{[]string{"--capacity", "--arrivals", "bursty"}, `--arrivals "bursty": want constant or poisson`},
+		{[]string{"--capacity", "--capacity-max-steps", "1"}, "--capacity-max-steps 1"},
+	} {
+		_, err := parse(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: have %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	p, err := parse(t, "--capacity", "--api", "go", "--configs", "none,file", "--arrivals", "poisson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Wrk || len(p.Capacity.Steps) != 2 || p.Capacity.Steps[1].Config != "go/file" || p.Arrivals != contract.ArrivalsPoisson {
+		t.Errorf("settled: wrk %v, steps %+v, arrivals %q", p.Wrk, p.Capacity.Steps, p.Arrivals)
+	}
+	spec := pod(&p, tabular.Cell{GoAPI, File, "step1"}, "go-file-step1-r1-abcdef", map[string]string{})
+	load := spec.Containers[len(spec.Containers)-1].Cmd
+	if !strings.Contains(strings.Join(load, " "), "-open=true") || !strings.Contains(strings.Join(load, " "), "-rate=100") {
+		t.Errorf("the step's load: %v", load)
+	}
+}
