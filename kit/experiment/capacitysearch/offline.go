@@ -15,11 +15,14 @@ import (
 
 // Check holds a search to its rule: each subject's steps the rule's from the start
 // rate (a forged capacity is refused), and a complete bundle's searches ended; then it
-// says the capacities in verify's text. The kit derives steps.csv again from the runs;
+// counts the subjects as the bundle's conditions and says the capacities in verify's
+// text. The kit derives steps.csv again from the runs;
 // that every run is a planned step's is the experiment's rule of its conditions.
 func (s *Search[P, R]) Check(ch *tabular.Check[P, R]) {
 	res, p := ch.Res, ch.Params()
 	c := s.Of(p)
+	// A step is a condition of the plan; the bundle's conditions are what is searched.
+	res.Counts.Conditions = len(s.Subjects(p))
 	m := ch.M.Head()
 	complete := m.Complete && !m.Interrupted
 	rule := c.Rule()
