@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/logbench/logbench/kit/experiment/capacitysearch"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -37,7 +38,7 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 		if !slices.ContainsFunc(conditions(&p), func(c tabular.Cell) bool { return slices.Equal(c, cell) }) {
 			msg := fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", r.API, r.Config)
 			if r.Step != "" || p.Capacity.On() {
-				msg = fmt.Sprintf("%s is not a step the manifest's parameters.capacity.steps plan", cell)
+				msg = capacitysearch.NotPlanned(cell)
 			}
 			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Msg: msg})
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment/capacitysearch"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -53,7 +54,7 @@ func rules(c *check) {
 		if cell := (tabular.Cell{r.Config, r.Step}); !slices.ContainsFunc(planned, func(c tabular.Cell) bool { return slices.Equal(c, cell) }) {
 			msg := fmt.Sprintf("%s is not a configuration of the manifest's parameters", r.Config)
 			if r.Step != "" || p.Capacity.On() {
-				msg = fmt.Sprintf("%s is not a step the manifest's parameters.capacity.steps plan", cell)
+				msg = capacitysearch.NotPlanned(cell)
 			}
 			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Msg: msg})
 		}
