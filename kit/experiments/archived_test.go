@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/comparetest"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

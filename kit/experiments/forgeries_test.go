@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments/linecost"
 	"github.com/logbench/logbench/kit/experiments/qps"
 	"github.com/logbench/logbench/kit/experiments/yourapi"

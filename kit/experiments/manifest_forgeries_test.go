@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/internal/forgery"
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

@@ -3,8 +3,8 @@ package fifostall
 import (
 	"testing"
 
+	"github.com/logbench/logbench/internal/comparetest"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 )
 
 // TestCompareArchivedGolden compares the committed bundles in every format: the new

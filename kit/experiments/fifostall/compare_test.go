@@ -14,9 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/logbench/logbench/internal/comparetest"
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/verify"

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/logbench/logbench/internal/forgery"
+	"github.com/logbench/logbench/internal/manifestfuzz"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-	"github.com/logbench/logbench/kit/experiments/internal/forgery"
-	"github.com/logbench/logbench/kit/experiments/internal/manifestfuzz"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 

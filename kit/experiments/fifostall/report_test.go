@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/reporttest"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/internal/reporttest"
 	"github.com/logbench/logbench/kit/internal/browsertest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"

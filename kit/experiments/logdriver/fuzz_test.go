@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/internal/manifestfuzz"
+	"github.com/logbench/logbench/internal/manifestfuzz"
 )
 
 // FuzzManifest: no manifest.json, whatever its bytes, makes verify, compare, report or

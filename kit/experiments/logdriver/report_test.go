@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/internal/reporttest"
+	"github.com/logbench/logbench/internal/reporttest"
 	"github.com/logbench/logbench/kit/experiments/logdriver"
 	"github.com/logbench/logbench/kit/internal/browsertest"
 	"github.com/logbench/logbench/kit/offline/bundle"

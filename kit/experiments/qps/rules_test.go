@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/internal/forgery"
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/comparetest"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
 )
 
 const stdlibBundle = "../../../results/2026-12-01-vm/your-api-stdlib.tar.gz"

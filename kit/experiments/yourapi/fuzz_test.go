@@ -3,7 +3,7 @@ package yourapi_test
 import (
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/internal/manifestfuzz"
+	"github.com/logbench/logbench/internal/manifestfuzz"
 )
 
 // FuzzManifest: no manifest.json, whatever its bytes, makes verify, compare, report or

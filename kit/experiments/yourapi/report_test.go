@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/internal/reporttest"
+	"github.com/logbench/logbench/internal/reporttest"
 
-	"github.com/logbench/logbench/kit/experiments/internal/comparetest"
+	"github.com/logbench/logbench/internal/comparetest"
 	"github.com/logbench/logbench/kit/internal/browsertest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 )
 
 // forged is the archived fifo-py bundle with its rows changed by edit, every run's

@@ -22,9 +22,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments"
-	"github.com/logbench/logbench/kit/experiments/internal/forgery"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/printable"
