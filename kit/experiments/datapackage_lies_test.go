@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -73,7 +74,7 @@ func TestVerifyRefusesADataPackageThatLies(t *testing.T) {
 			t.Run(archive+"/"+tc.name, func(t *testing.T) {
 				body, field := editField(t, original, tc.pick, tc.edit)
 				files.Data[bundle.DataPackageFile] = body
-				resum(files)
+				forgery.Resum(files)
 				exp, _ := experiments.Of(files)
 				res := exp.Verify(files)
 				if tc.want == "" {

@@ -2,14 +2,12 @@ package experiments_test
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/csv"
-	"encoding/hex"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -58,23 +56,6 @@ func setCell(t *testing.T, body []byte, column string, row int, value string) []
 	return buf.Bytes()
 }
 
-// resum writes SHA256SUMS anew over the files, as a forger would.
-func resum(files *bundle.Files) {
-	var names []string
-	for name := range files.Data {
-		if name != bundle.SumsFile {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	var b strings.Builder
-	for _, name := range names {
-		sum := sha256.Sum256(files.Data[name])
-		fmt.Fprintf(&b, "%s  %s\n", hex.EncodeToString(sum[:]), name)
-	}
-	files.Data[bundle.SumsFile] = []byte(b.String())
-}
-
 func TestVerifyRefusesInfinitiesInArchivedBundles(t *testing.T) {
 	for _, tc := range []struct {
 		archive, file, column string
@@ -101,7 +82,7 @@ func TestVerifyRefusesInfinitiesInArchivedBundles(t *testing.T) {
 			}
 			t.Run(tc.archive+"/"+tc.file+"/"+tc.column+"="+spelling, func(t *testing.T) {
 				files.Data[tc.file] = setCell(t, original, tc.column, tc.row, spelling)
-				resum(files)
+				forgery.Resum(files)
 				exp, _ := experiments.Of(files)
 				res := exp.Verify(files)
 				if res.OK() {

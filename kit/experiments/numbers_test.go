@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/number"
 )
@@ -41,7 +42,7 @@ func TestVerifyRefusesNumbersOtherReadersReadOtherwise(t *testing.T) {
 			}
 			t.Run(tc.archive+"/"+tc.file+"/"+tc.column+"="+spelling, func(t *testing.T) {
 				files.Data[tc.file] = setCell(t, original, tc.column, tc.row, spelling)
-				resum(files)
+				forgery.Resum(files)
 				exp, _ := experiments.Of(files)
 				res := exp.Verify(files)
 				if res.OK() {

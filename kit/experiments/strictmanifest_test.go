@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -32,7 +33,7 @@ func TestVerifyRefusesAManifestReadersReadDifferently(t *testing.T) {
 					t.Fatalf("no %s in the manifest", tc.old)
 				}
 				files.Data[bundle.ManifestFile] = []byte(strings.Replace(original, tc.old, tc.new, 1))
-				resum(files)
+				forgery.Resum(files)
 				exp, err := experiments.Of(files)
 				if err != nil {
 					t.Fatal(err)
