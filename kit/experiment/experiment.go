@@ -224,9 +224,6 @@ type Run struct {
 // written, and two conditions are the same when their names are.
 type Condition interface{ String() string }
 
-// Key is a condition and a round, for resuming.
-func Key(c Condition, round int) string { return fmt.Sprintf("%s/%d", c, round) }
-
 // NanoCPUs is a CPU limit in the engine's unit: 250_000_000 is 0.25 CPU.
 func NanoCPUs(cpus float64) int64 { return int64(math.Round(cpus * 1e9)) }
 

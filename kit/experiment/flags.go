@@ -114,16 +114,6 @@ type CPULimit struct {
 	CPUs  float64
 }
 
-// PlannedRuns are the runs a manifest's parameters plan (verify.Tables holds
-// runs_planned to them), or -1 when the manifest or its parameters failed (!ok): then
-// nothing is sized by parameters that were not checked.
-func PlannedRuns(ok bool, planned func() int) int {
-	if !ok {
-		return -1
-	}
-	return planned()
-}
-
 // RepeatableValue is a flag.Value whose flag takes several uses, each adding one value
 // whole (commas and all) rather than replacing the last: a command line hands it every
 // use, one at a time.
@@ -476,33 +466,4 @@ func CheckRounds(n int) error {
 		return Usagef("--reps %d: want 1 to %d", n, MaxRounds)
 	}
 	return nil
-}
-
-// ReadManifest reads a bundle's manifest into into, holds it to the experiment named
-// (verify.ManifestOf) and then its parameters to their Check (CheckManifest): it says
-// whether the manifest, parameters included, can be believed.
-func ReadManifest[T any, P interface {
-	*T
-	Check() error
-}](res *verify.Result, files map[string][]byte, into any, common func() *bundle.Common, name string, params P) bool {
-	return verify.ManifestOf(res, files, into, common, name) && CheckManifest(res, params)
-}
-
-// ReadResumed reads the bundle in dir that --resume continues: it must read (check is
-// the experiment's verification, which returns the bundle as read), verify without a
-// problem and have been written by reproduce (common gives its manifest's common part).
-func ReadResumed[B any](dir string, check func(*bundle.Files) (*verify.Result, *B), common func(*B) *bundle.Common) (*B, error) {
-	files, err := bundle.ReadFolder(dir)
-	if err != nil {
-		return nil, Usagef("--resume %s: %v", dir, err)
-	}
-	res, b := check(files)
-	if !res.OK() {
-		return nil, Usagef("--resume %s: the bundle does not verify (%d problems, the first: %s); see logbench verify %s",
-			dir, len(res.Problems), res.Problems[0], dir)
-	}
-	if c := common(b); c.Command != "reproduce" {
-		return nil, Usagef("--resume %s: a bundle of %q, not of reproduce", dir, c.Command)
-	}
-	return b, nil
 }

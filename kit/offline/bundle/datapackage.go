@@ -369,30 +369,6 @@ func Undocumented(p DataPackage) []string {
 	return out
 }
 
-// Stale lists the columns docs describe, as file:column ("" for a column several files
-// share), that no file of p has: a meaning left behind when its column went, which a test
-// of each experiment catches beside Undocumented.
-func Stale(p DataPackage, docs map[string]map[string]Doc) []string {
-	columns := map[string]bool{}
-	for _, r := range p.Resources {
-		if r.Schema != nil {
-			for _, f := range r.Schema.Fields {
-				columns[r.Path+":"+f.Name], columns[":"+f.Name] = true, true
-			}
-		}
-	}
-	var out []string
-	for file, cols := range docs {
-		for col := range cols {
-			if !columns[file+":"+col] {
-				out = append(out, file+":"+col)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // ParseDataPackage reads a datapackage.json.
 func ParseDataPackage(body []byte) (DataPackage, error) {
 	var p DataPackage

@@ -74,13 +74,9 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// SVG renders a plot as inline SVG (no XML prolog). gonum/plot panics on a few inputs
+// render draws a plot as inline SVG (no XML prolog). gonum/plot panics on a few inputs
 // (a log axis over nothing positive); a report shows that as a missing plot, not a
 // crash.
-func SVG(p *plot.Plot, w, h vg.Length) (out string, err error) {
-	return render(p.Title.Text, w, h, p.Draw)
-}
-
 func render(title string, w, h vg.Length, drawFn func(draw.Canvas)) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
