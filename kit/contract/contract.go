@@ -179,8 +179,13 @@ type ReaderReport struct {
 // Observation is what the client saw of one request. Times are Unix nanoseconds; a
 // phase that did not happen is 0.
 type Observation struct {
-	Seq       int64  `json:"seq"`
-	Scheduled int64  `json:"scheduled_ns"`
+	Seq       int64 `json:"seq"`
+	Scheduled int64 `json:"scheduled_ns"`
+	// Ready is when the request could leave, on a keep-alive connection that was still
+	// busy with its previous request at the scheduled time: the end of that request. 0
+	// when the connection was free (or new), as it always is with a connection per
+	// request: then it is Scheduled.
+	Ready     int64  `json:"ready_ns,omitempty"`
 	Sent      int64  `json:"sent_ns"`
 	Connected int64  `json:"connected_ns"`
 	FirstByte int64  `json:"first_byte_ns"`
@@ -192,8 +197,21 @@ type Observation struct {
 // Latency is from the scheduled send to the end of the response body.
 func (o Observation) Latency() time.Duration { return time.Duration(o.Done - o.Scheduled) }
 
-// SendLag is how late the request left against its schedule.
-func (o Observation) SendLag() time.Duration { return time.Duration(o.Sent - o.Scheduled) }
+// SendLag is how late the generator sent the request once it could leave: against its
+// schedule, or against the end of the previous request on its busy connection. It is the
+// generator's lateness alone; a slow service shows in QueueWait and Latency instead.
+func (o Observation) SendLag() time.Duration { return time.Duration(o.Sent - o.readyAt()) }
+
+// QueueWait is how long the request waited for its keep-alive connection to finish the
+// previous one, past its schedule: the service's slowness, counted in Latency.
+func (o Observation) QueueWait() time.Duration { return time.Duration(o.readyAt() - o.Scheduled) }
+
+func (o Observation) readyAt() int64 {
+	if o.Ready == 0 {
+		return o.Scheduled
+	}
+	return o.Ready
+}
 
 // OK reports whether the request succeeded.
 func (o Observation) OK() bool { return RequestOK(o.Status, o.Err) }

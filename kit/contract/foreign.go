@@ -44,7 +44,12 @@ type OpenLoopResult struct {
 	SendLagP50Ms      float64 `json:"send_lag_p50_ms"`
 	SendLagP99Ms      float64 `json:"send_lag_p99_ms"`
 	SendLagMaxMs      float64 `json:"send_lag_max_ms"`
-	GeneratorCPUS     float64 `json:"generator_cpu_s"`
+	// QueueWaitP99Ms is the p99 of the requests' waits for their keep-alive connection
+	// past their schedule (part of their latency); Connections how many carried the load
+	// (0: a new connection per request).
+	QueueWaitP99Ms float64 `json:"queue_wait_p99_ms,omitempty"`
+	Connections    int     `json:"connections,omitempty"`
+	GeneratorCPUS  float64 `json:"generator_cpu_s"`
 }
 
 // LogFile is one file of the log directory as counted after the run.

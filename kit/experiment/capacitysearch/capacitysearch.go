@@ -180,8 +180,8 @@ type StepRow struct {
 	CarriedRPS       bundle.Opt `csv:"carried_rps" unit:"req/s" doc:"Responses over the measured interval (runs.csv requests_per_s_over_interval); missing without one."`
 	SendLagP99Ms     bundle.Opt `csv:"send_lag_p99_ms" unit:"ms" doc:"The generator's send-lag p99, held to parameters.max_send_lag_p99_ms; missing when nothing was sent."`
 	GeneratorCores   bundle.Opt `csv:"generator_cpu_cores" unit:"cores" doc:"The generator's CPU over the measured interval, held to its saturation share of parameters.limits.loadgen_cpus; missing without a measured interval."`
-	GeneratorLimited bool       `csv:"generator_limited" doc:"true when the generator, not the service, was the limit: its send-lag p99 over the bound, or its CPU at its saturation share of its limit. Such a step never counts as the service's capacity and ends the search."`
-	Held             bool       `csv:"held" doc:"true when the step held: not generator-limited, the run is data with no error, its p99 within the target, and it carried at least 90% of its rate."`
+	GeneratorLimited bool       `csv:"generator_limited" doc:"true when a step that did not hold may have failed for the generator, not the service: its send-lag p99 over the bound, or its CPU at its saturation share of its limit. Such a step never counts against the service and ends the search."`
+	Held             bool       `csv:"held" doc:"true when the step held: the run is data with no error, its p99 within the target, and it carried at least 90% of its rate (a late generator only made that harder)."`
 }
 
 // CarriedShare is the share of its rate a step must carry to hold: an open loop that
@@ -194,10 +194,22 @@ func judge(s StepRow, a Attempt, slo float64, g Generator) StepRow {
 	s.P50Ms, s.P99Ms, s.Errors, s.CarriedRPS, s.SendLagP99Ms, s.GeneratorCores = a.P50Ms, a.P99Ms, a.Errors, a.CarriedRPS, a.SendLagP99Ms, a.GeneratorCores
 	lagging := a.SendLagP99Ms.Present() && float64(a.SendLagP99Ms) > g.MaxSendLagP99Ms
 	busy := g.CPUs > 0 && a.GeneratorCores.Present() && float64(a.GeneratorCores) >= contract.SaturationShare*g.CPUs
-	s.GeneratorLimited = lagging || busy
-	s.Held = !s.GeneratorLimited && a.Data && s.Errors == 0 && s.P99Ms.Present() && float64(s.P99Ms) <= slo &&
+	// A step that kept the target held, however late the generator sent: its latencies
+	// count from the schedule, and late sends bunch the requests, which only makes the
+	// target harder to keep. A step that missed it is the generator's limit when the
+	// generator sent late or ran out of CPU, for then the miss cannot be laid on the
+	// service.
+	s.Held = a.Data && s.Errors == 0 && s.P99Ms.Present() && float64(s.P99Ms) <= slo &&
 		s.CarriedRPS.Present() && float64(s.CarriedRPS) >= CarriedShare*s.RateRPS
+	s.GeneratorLimited = !s.Held && (lagging || busy)
 	return s
+}
+
+// Late says whether run r is a step that missed its target while the generator was the
+// limit: the one kind of step worth redoing (Own.Retry).
+func (s *Search[P, R]) Late(p P, r R) bool {
+	steps := s.Steps(p, []R{r})
+	return len(steps) == 1 && steps[0].GeneratorLimited
 }
 
 // Steps are the steps of a search's runs, in the order of the runs: each attempt's

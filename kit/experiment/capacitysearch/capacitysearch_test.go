@@ -40,8 +40,8 @@ var toy = &Search[*params, run]{
 }
 
 // TestAStepHoldsOnlyWhenTheServiceCarriedItsRate: within the target, with no error,
-// verified and carried; a late or busy generator is its own limit, never the
-// service's.
+// verified and carried, however late the generator sent; a step that missed while the
+// generator was late or busy is the generator's limit, never the service's.
 func TestAStepHoldsOnlyWhenTheServiceCarriedItsRate(t *testing.T) {
 	p := &params{Capacity: Capacity{SLOP99Ms: 10, StartRPS: 100, Factor: 2, Resolution: 0.1, MaxSteps: 12,
 		Steps: []PlannedStep{{"go/none", 1, 100}}}}
@@ -56,8 +56,11 @@ func TestAStepHoldsOnlyWhenTheServiceCarriedItsRate(t *testing.T) {
 		{"an error", func(r *run) { r.errors = 1 }, false, false},
 		{"not verified", func(r *run) { r.verified = false }, false, false},
 		{"fewer carried", func(r *run) { r.carried = 89 }, false, false},
-		{"late sends", func(r *run) { r.lag = 1.5 }, false, true},
-		{"a busy generator", func(r *run) { r.cores = 0.95 }, false, true},
+		{"late sends within the target", func(r *run) { r.lag = 1.5 }, true, false},
+		{"a busy generator within the target", func(r *run) { r.cores = 0.95 }, true, false},
+		{"late sends over the target", func(r *run) { r.lag, r.p99 = 1.5, 11 }, false, true},
+		{"a busy generator that carried fewer", func(r *run) { r.cores, r.carried = 0.95, 80 }, false, true},
+		{"late sends and an error", func(r *run) { r.lag, r.errors = 1.5, 1 }, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := ok

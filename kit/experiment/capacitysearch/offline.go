@@ -117,7 +117,7 @@ func (s *Search[P, R]) Section(bs []tabular.Drawn[P, R]) (sec report.Section, ok
 	}
 	sec.ID, sec.Title = "capacity", "Capacity at a latency target"
 	sec.Caption = "Each configuration's search: steps ×2 from the start rate while each holds (its p99 from the scheduled send within the target, no error, at least 90% of its rate carried), " +
-		"then bisection between the last held and the first failed rate to the resolution; a step whose generator sent late or used its CPU to the limit is the generator's limit, " +
-		"never the service's capacity, and ends the search. verify replays the rule on the steps."
+		"then bisection between the last held and the first failed rate to the resolution; a step that missed the target while its generator sent late or used its CPU to the limit is the generator's limit, " +
+		"never counted against the service, and ends the search. verify replays the rule on the steps."
 	return sec, ok
 }

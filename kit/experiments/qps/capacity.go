@@ -49,8 +49,8 @@ var Search = &capacitysearch.Search[*Params, RunRow]{
 func (p *Params) bindCapacity(fs *flag.FlagSet) {
 	p.capacity.Bind(fs, "the open loop at each step's rate in place of the closed loop, one run a step, no wrk")
 	p.capacity.BindArrivals(fs, &p.Arrivals, "--capacity")
-	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --capacity: such a step is the load generator's limit, never the API's capacity)")
-	for name, given := range map[string]*bool{"connections": &p.given.connections, "pipelining": &p.given.pipelining, "max-send-lag": &p.given.maxSendLag} {
+	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "the load generator's send-lag p99 bound, with --capacity: a step over it that misses the target is the generator's limit, never counted against the API")
+	for name, given := range map[string]*bool{"pipelining": &p.given.pipelining, "max-send-lag": &p.given.maxSendLag} {
 		experiment.MarkGiven(fs, name, given)
 	}
 }
@@ -71,10 +71,8 @@ func (p Params) checkCapacity() error {
 		return experiment.Usagef("--max-send-lag does nothing without --capacity: qps's own load is the closed loop")
 	case !search:
 		return nil
-	case f.On() && p.given.connections:
-		return experiment.Usagef("--connections does nothing with --capacity: a search offers the open loop, a new connection a request")
 	case f.On() && p.given.pipelining:
-		return experiment.Usagef("--pipelining does nothing with --capacity: a search offers the open loop, a new connection a request")
+		return experiment.Usagef("--pipelining does nothing with --capacity: a search's open loop sends a request on a connection once the previous one is answered")
 	case f.On() && p.wrkGiven && p.Wrk:
 		return experiment.Usagef("--wrk: wrk offers a closed loop, and a search's steps are open-loop (--wrk=false)")
 	case !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000):

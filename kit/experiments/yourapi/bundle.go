@@ -117,9 +117,15 @@ func progress(p *Params, r RunRow) string {
 		r.APIUsPerReq.Fixed(1), r.EngineUsPerReq.Fixed(1), state)
 }
 
-// retry redoes an open-loop run that is data but whose sends were late, up to
-// --retries times.
-func retry(p *Params, r RunRow) bool { return r.Verified && !r.Trusted && r.Attempt <= p.Retries }
+// retry redoes an open-loop run that is data but whose sends were late (in a capacity
+// search, a step that missed its target so), up to --retries times.
+func retry(p *Params, r RunRow) bool {
+	late := !r.Trusted
+	if p.Capacity.On() {
+		late = Search.Late(p, r) // a step that held despite late sends stands
+	}
+	return r.Verified && late && r.Attempt <= p.Retries
+}
 
 // summary is every configuration's figures against the baseline.
 func summary(b *Bundle, w io.Writer) error {
@@ -130,7 +136,7 @@ func summary(b *Bundle, w io.Writer) error {
 	if p.Load == contract.LoadOpen {
 		load = fmt.Sprintf("open loop at %g req/s, latency from the scheduled send; runs whose send-lag p99 is over %g ms are not pooled", p.RateRPS, p.MaxSendLagP99Ms)
 		if p.Capacity.On() {
-			load = fmt.Sprintf("open loop at each step's rate, latency from the scheduled send; a step whose send-lag p99 is over %g ms is the generator's limit", p.MaxSendLagP99Ms)
+			load = fmt.Sprintf("open loop at each step's rate, latency from the scheduled send; a step that misses the target with a send-lag p99 over %g ms is the generator's limit", p.MaxSendLagP99Ms)
 		}
 		if p.Arrivals == contract.ArrivalsPoisson {
 			load += "; Poisson arrivals (exponential gaps, the same seeded schedule in every run)"

@@ -91,14 +91,19 @@ func Conduct(ctx context.Context, p Params) (contract.ForeignResult, error) {
 			host, _ = hostload.NewSampler(p.ProcRoot)
 		}
 	}
+	// The open loop's keep-alive connections, as many as the closed loop's, kept from
+	// the warm-up into the measured load.
+	open := loadgen.Plan{URL: p.URL, Rate: p.Rate, Timeout: p.Timeout, Arrivals: p.Arrivals}
 	if p.Load == contract.LoadOpen {
-		if err := warmUp(ctx, p, &out); err != nil {
+		open.Conns = loadgen.NewConns(p.Closed.Connections, p.Timeout)
+		defer open.Conns.Close()
+		if err := warmUp(ctx, open, p.Warmup, &out); err != nil {
 			out.Failure = "warm-up: " + err.Error()
 			return out, ctx.Err()
 		}
 		sampleBefore()
 	}
-	loadErr := measure(ctx, p, &out, sampleBefore)
+	loadErr := measure(ctx, p, open, &out, sampleBefore)
 	mu.Lock()
 	defer mu.Unlock()
 	if p.ProcRoot != "" {
@@ -136,15 +141,15 @@ func Conduct(ctx context.Context, p Params) (contract.ForeignResult, error) {
 }
 
 // warmUp offers the open loop's warm-up; every request of it has ended when it returns.
-func warmUp(ctx context.Context, p Params, out *contract.ForeignResult) error {
-	out.SentTotal += loadgen.WarmUp(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Timeout: p.Timeout, Arrivals: p.Arrivals}, p.Warmup)
+func warmUp(ctx context.Context, open loadgen.Plan, warmup time.Duration, out *contract.ForeignResult) error {
+	out.SentTotal += loadgen.WarmUp(ctx, open, warmup)
 	return ctx.Err()
 }
 
 // measure offers the measured load. The closed loop warms up and measures on the same
 // connections, calling atStart when the measured interval begins, so that only the
 // requests in flight when it stops are sent and perhaps not served.
-func measure(ctx context.Context, p Params, out *contract.ForeignResult, atStart func()) error {
+func measure(ctx context.Context, p Params, open loadgen.Plan, out *contract.ForeignResult, atStart func()) error {
 	switch p.Load {
 	case contract.LoadClosed:
 		l := p.Closed
@@ -157,7 +162,7 @@ func measure(ctx context.Context, p Params, out *contract.ForeignResult, atStart
 		out.SentTotal += res.SentTotal
 		return err
 	case contract.LoadOpen:
-		r, sent := loadgen.Measure(ctx, loadgen.Plan{URL: p.URL, Rate: p.Rate, Timeout: p.Timeout, Arrivals: p.Arrivals}, p.Duration)
+		r, sent := loadgen.Measure(ctx, open, p.Duration)
 		out.SentTotal += sent
 		out.Open = &r
 		return ctx.Err()

@@ -1,7 +1,11 @@
-// Package loadgen offers open-loop HTTP load: requests leave on a fixed schedule
-// whether or not earlier ones have finished, each on a new TCP connection, and latency
-// is measured from the scheduled send time, so a stalled server cannot hide its stall
-// (no coordinated omission).
+// Package loadgen offers open-loop HTTP load: requests are scheduled whether or not
+// earlier ones have finished, and latency is measured from the scheduled send time, so
+// a stalled server cannot hide its stall (no coordinated omission).
+//
+// Two ways to carry them: a new TCP connection per request, each sent on its schedule
+// from a goroutine of its own (fifo-stall's article does so), or a fixed set of
+// keep-alive connections, each with its own share of the schedule (as wrk2 does), which
+// costs the generator a fraction of the CPU and is what a capacity search uses.
 package loadgen
 
 import (
@@ -29,6 +33,9 @@ type Plan struct {
 	// seed of Poisson's gaps.
 	Arrivals string
 	Seed     uint64
+	// Conns, when set, carry the requests on keep-alive connections; nil opens a new
+	// connection per request.
+	Conns *Conns
 }
 
 // Interval is the time between two scheduled sends.
@@ -37,6 +44,9 @@ func (p Plan) Interval() time.Duration { return time.Duration(float64(time.Secon
 // Offer sends plan's requests on schedule and returns once every one has finished,
 // in schedule order. A failed request is an observation, never an abort.
 func Offer(ctx context.Context, plan Plan) []contract.Observation {
+	if plan.Conns != nil {
+		return plan.Conns.offer(ctx, plan)
+	}
 	client := &http.Client{
 		Transport: &http.Transport{
 			DisableKeepAlives: true, // a new connection per request
@@ -47,24 +57,11 @@ func Offer(ctx context.Context, plan Plan) []contract.Observation {
 	obs := make([]contract.Observation, plan.Count)
 	var wg sync.WaitGroup
 	offsets := Offsets(plan.Arrivals, plan.Rate, plan.Count, plan.Seed)
-	sleeper, err := clock.NewSleeper()
-	if err != nil {
-		// No timerfd: fall back to the runtime's timers, up to a millisecond late (the
-		// send lag of every observation shows it).
-		sleeper = nil
-	} else {
-		defer sleeper.Close()
-	}
+	sleep := newSleep(clock.DefaultSpin)
+	defer sleep.close()
 	for i := range plan.Count {
 		at := plan.Start.Add(offsets[i])
-		if sleeper != nil {
-			sleeper.SleepUntil(ctx, at)
-		} else if wait := time.Until(at); wait > 0 {
-			select {
-			case <-time.After(wait):
-			case <-ctx.Done():
-			}
-		}
+		sleep.until(ctx, at)
 		o := &obs[i]
 		o.Seq, o.Scheduled = plan.FirstSeq+int64(i), at.UnixNano()
 		wg.Add(1)
@@ -75,6 +72,99 @@ func Offer(ctx context.Context, plan Plan) []contract.Observation {
 	}
 	wg.Wait()
 	return obs
+}
+
+// Conns are an open loop's keep-alive connections. Request i of a plan goes on
+// connection i mod n, which sends it at its scheduled time or, when the previous request
+// on it is still out then, as soon as that one ends: latency still counts from the
+// schedule, and the wait is the request's QueueWait. Conns are kept from the warm-up into
+// the measured load, so the measured load opens none unless the service closes one.
+type Conns struct {
+	clients []*http.Client
+}
+
+// NewConns makes n connections (opened by their first request), each request on them
+// bounded by timeout.
+func NewConns(n int, timeout time.Duration) *Conns {
+	c := &Conns{}
+	for range n {
+		c.clients = append(c.clients, &http.Client{
+			Transport: &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true},
+			Timeout:   timeout,
+		})
+	}
+	return c
+}
+
+// Close closes the connections.
+func (c *Conns) Close() {
+	for _, client := range c.clients {
+		client.CloseIdleConnections()
+	}
+}
+
+// Len is the number of connections.
+func (c *Conns) Len() int { return len(c.clients) }
+
+func (c *Conns) offer(ctx context.Context, plan Plan) []contract.Observation {
+	obs := make([]contract.Observation, plan.Count)
+	offsets := Offsets(plan.Arrivals, plan.Rate, plan.Count, plan.Seed)
+	var wg sync.WaitGroup
+	for first, client := range c.clients {
+		wg.Go(func() {
+			// No spin: every microsecond of it is the generator's CPU, paid per request,
+			// and the poller's wake-up is tens of microseconds; each send lag shows it.
+			sleep := newSleep(0)
+			defer sleep.close()
+			var free int64 // when the previous request on this connection ended
+			for i := first; i < plan.Count; i += len(c.clients) {
+				at := plan.Start.Add(offsets[i])
+				o := &obs[i]
+				o.Seq, o.Scheduled = plan.FirstSeq+int64(i), at.UnixNano()
+				if free > o.Scheduled {
+					o.Ready = free
+				} else {
+					sleep.until(ctx, at)
+				}
+				send(ctx, client, plan.URL, o)
+				free = o.Done
+			}
+		})
+	}
+	wg.Wait()
+	return obs
+}
+
+// sleep waits for a schedule on a timerfd, or on the runtime's timers where there is
+// none: up to a millisecond late, which the send lag of every observation shows.
+type sleep struct{ s *clock.Sleeper }
+
+func newSleep(spin time.Duration) sleep {
+	s, err := clock.NewSleeper()
+	if err != nil {
+		return sleep{}
+	}
+	s.Spin = spin
+	return sleep{s}
+}
+
+func (s sleep) until(ctx context.Context, at time.Time) {
+	if s.s != nil {
+		s.s.SleepUntil(ctx, at)
+		return
+	}
+	if wait := time.Until(at); wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+		}
+	}
+}
+
+func (s sleep) close() {
+	if s.s != nil {
+		s.s.Close()
+	}
 }
 
 func send(ctx context.Context, client *http.Client, url string, o *contract.Observation) {

@@ -58,6 +58,58 @@ func TestOfferKeepsTheScheduleWhileTheServerStalls(t *testing.T) {
 	}
 }
 
+func TestKeepAliveConnectionsQueueBehindASlowServerAndCountFromTheSchedule(t *testing.T) {
+	// Two keep-alive connections, a request every 20 ms, a server that takes 100 ms: each
+	// connection is still busy when its next request is due, so that request leaves when
+	// the previous one ends, its wait is the server's (QueueWait, in its latency) and not
+	// the generator's (SendLag).
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(100 * time.Millisecond)
+		w.Write([]byte("ok"))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c := NewConns(2, 5*time.Second)
+	defer c.Close()
+	plan := Plan{URL: srv.URL, Rate: 50, Count: 8, Start: time.Now().Add(10 * time.Millisecond), Timeout: 5 * time.Second, Conns: c}
+	obs := Offer(context.Background(), plan)
+	for i, o := range obs {
+		if !o.OK() {
+			t.Fatalf("request %d failed: %+v", i, o)
+		}
+		if want := plan.Start.Add(time.Duration(i) * 20 * time.Millisecond).UnixNano(); o.Scheduled != want {
+			t.Fatalf("request %d scheduled %d, want %d", i, o.Scheduled, want)
+		}
+		if o.SendLag() < 0 || o.QueueWait() < 0 {
+			t.Errorf("request %d: send lag %v, queue wait %v", i, o.SendLag(), o.QueueWait())
+		}
+		if o.Latency() < o.QueueWait()+100*time.Millisecond {
+			t.Errorf("request %d: latency %v shorter than its queue wait %v and the server's 100 ms", i, o.Latency(), o.QueueWait())
+		}
+		if i >= 2 {
+			// Its connection's previous request ended 100 ms or more after it left, 40 ms
+			// before this one's schedule at the latest: this one waited for it.
+			prev := obs[i-2]
+			if o.Ready != prev.Done || o.Sent < prev.Done {
+				t.Errorf("request %d ready %d, sent %d; its connection's previous request ended %d", i, o.Ready, o.Sent, prev.Done)
+			}
+		}
+	}
+	if conns.Load() != 2 {
+		t.Fatalf("%d connections opened for 2 keep-alive ones", conns.Load())
+	}
+	r := Summarize(obs, plan.Rate, 160*time.Millisecond, plan.Start)
+	if r.QueueWaitP99Ms < 100 {
+		t.Fatalf("queue wait p99 %.1f ms, want the server's wait past the schedule", r.QueueWaitP99Ms)
+	}
+}
+
 func TestAFailedRequestIsData(t *testing.T) {
 	plan := Plan{URL: "http://127.0.0.1:1/", Rate: 100, Count: 2, Start: time.Now(), Timeout: time.Second}
 	obs := Offer(context.Background(), plan)

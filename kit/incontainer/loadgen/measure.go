@@ -39,6 +39,9 @@ func Measure(ctx context.Context, plan Plan, duration time.Duration) (r contract
 	plan.Count, plan.Start, plan.FirstSeq, plan.Seed = int(plan.Rate*duration.Seconds()), time.Now().Add(5*time.Millisecond), 1<<32, MeasureSeed
 	obs := Offer(ctx, plan)
 	r = Summarize(obs, plan.Rate, duration, plan.Start)
+	if plan.Conns != nil {
+		r.Connections = plan.Conns.Len()
+	}
 	r.GeneratorCPUS = (cpuTime() - before).Seconds()
 	return r, Sent(obs)
 }
@@ -63,10 +66,11 @@ func Summarize(obs []contract.Observation, rate float64, duration time.Duration,
 		seconds++
 	}
 	r.RequestsPerSecond = make([]int64, max(seconds, 1))
-	var lat, lag []float64
+	var lat, lag, queue []float64
 	for _, o := range obs {
 		if o.Sent != 0 {
 			lag = append(lag, float64(o.SendLag())/1e6)
+			queue = append(queue, float64(o.QueueWait())/1e6)
 		}
 		switch {
 		case o.Err != "":
@@ -86,12 +90,14 @@ func Summarize(obs []contract.Observation, rate float64, duration time.Duration,
 	}
 	sort.Float64s(lat)
 	sort.Float64s(lag)
+	sort.Float64s(queue)
 	if len(lat) > 0 {
 		r.LatencyMeanMs, r.LatencyMaxMs = stats.Mean(lat), lat[len(lat)-1]
 		r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms = stats.NearestRank(lat, 50), stats.NearestRank(lat, 90), stats.NearestRank(lat, 99)
 	}
 	if len(lag) > 0 {
 		r.SendLagP50Ms, r.SendLagP99Ms, r.SendLagMaxMs = stats.NearestRank(lag, 50), stats.NearestRank(lag, 99), lag[len(lag)-1]
+		r.QueueWaitP99Ms = stats.NearestRank(queue, 99)
 	}
 	return r
 }
