@@ -72,13 +72,14 @@ func (e *kneeEngine) RunPod(ctx context.Context, spec experiment.PodSpec, _ io.W
 	if gen.Rate > e.capacity[config] {
 		p99 = 50
 	}
+	net := p99 - lag
 	if e.lagFrom > 0 && gen.Rate >= e.lagFrom {
 		lag, p99 = 5, 50
 	}
 	res := contract.ForeignResult{Ready: ready, SentTotal: n + 1,
 		Open: &contract.OpenLoopResult{RateRPS: gen.Rate, DurationS: measured, StartUnixNs: 1, Scheduled: n, Status2xx: n, RequestsPerSecond: []int64{n},
 			LatencyMeanMs: 1, LatencyP50Ms: 1, LatencyP90Ms: 1.5, LatencyP99Ms: p99, LatencyMaxMs: p99 + 1, SendLagP50Ms: lag / 2, SendLagP99Ms: lag, SendLagMaxMs: lag,
-			GeneratorCPUS: 0.1 * measured}}
+			NetLatencyP99Ms: net, GeneratorCPUS: 0.1 * measured}}
 	body, _ := json.Marshal(res)
 	return experiment.PodResult{Result: body, Exits: exits, Logs: map[string][]byte{"api": nil}}, nil
 }
@@ -206,6 +207,17 @@ func TestAForgedCapacityIsRefused(t *testing.T) {
 				}
 			})
 		},
+		// A step's p99 without the send lags raised past its p99, in runs.csv and
+		// steps.csv alike: no set of requests has that.
+		"a net p99 above the p99": func(t *testing.T, dir string) {
+			for _, file := range []string{"runs.csv", "steps.csv"} {
+				editCSV(t, filepath.Join(dir, file), func(row map[string]string) {
+					if row["config"] == "console" && (row["step"] == "step1" || row["step"] == "1") {
+						row["net_p99_ms"] = "3"
+					}
+				})
+			}
+		},
 		// The last held rate raised in the manifest and steps.csv together: not the
 		// rule's rate, and more than the run carried.
 		"a rate raised": func(t *testing.T, dir string) {
@@ -233,7 +245,7 @@ func TestAForgedCapacityIsRefused(t *testing.T) {
 			forge(t, forged)
 			resum(t, forged)
 			out, err := runApp(t, "verify", forged)
-			if err == nil || !strings.Contains(out, "steps.csv") {
+			if err == nil || !strings.Contains(out, "steps.csv") || name == "a net p99 above the p99" && !strings.Contains(out, "cannot exceed") {
 				t.Errorf("verify passes a forged search: %v\n%s", err, out)
 			}
 		})

@@ -48,8 +48,13 @@ type OpenLoopResult struct {
 	// past their schedule (part of their latency); Connections how many carried the load
 	// (0: a new connection per request).
 	QueueWaitP99Ms float64 `json:"queue_wait_p99_ms,omitempty"`
-	Connections    int     `json:"connections,omitempty"`
-	GeneratorCPUS  float64 `json:"generator_cpu_s"`
+	// NetLatencyP99Ms is the p99 of each response's latency less its own send lag: what
+	// the service (and the wait for its connection) took, without the generator's
+	// lateness. A step that misses its target only with the lag counted is the
+	// generator's limit.
+	NetLatencyP99Ms float64 `json:"net_latency_p99_ms,omitempty"`
+	Connections     int     `json:"connections,omitempty"`
+	GeneratorCPUS   float64 `json:"generator_cpu_s"`
 }
 
 // LogFile is one file of the log directory as counted after the run.

@@ -59,8 +59,9 @@ type Attempt struct {
 	// Errors are requests without a response plus responses that were not 2xx.
 	Errors int64
 	// CarriedRPS is responses over the measured interval; SendLagP99Ms the generator's
-	// send-lag p99; GeneratorCores its CPU over the measured interval.
-	CarriedRPS, SendLagP99Ms, GeneratorCores bundle.Opt
+	// send-lag p99; NetP99Ms the p99 of latency less each request's send lag (missing
+	// from an earlier kit's run); GeneratorCores its CPU over the measured interval.
+	CarriedRPS, SendLagP99Ms, NetP99Ms, GeneratorCores bundle.Opt
 }
 
 // Generator are a plan's bounds of its load generator: the send-lag p99 a run may
@@ -179,6 +180,7 @@ type StepRow struct {
 	Errors           int64      `csv:"errors" unit:"1" doc:"Requests without a response plus responses that were not 2xx."`
 	CarriedRPS       bundle.Opt `csv:"carried_rps" unit:"req/s" doc:"Responses over the measured interval (runs.csv requests_per_s_over_interval); missing without one."`
 	SendLagP99Ms     bundle.Opt `csv:"send_lag_p99_ms" unit:"ms" doc:"The generator's send-lag p99, held to parameters.max_send_lag_p99_ms; missing when nothing was sent."`
+	NetP99Ms         bundle.Opt `csv:"net_p99_ms" unit:"ms" doc:"The run's p99 of latency less each request's own send lag: the step's p99 without the generator's lateness; missing without responses."`
 	GeneratorCores   bundle.Opt `csv:"generator_cpu_cores" unit:"cores" doc:"The generator's CPU over the measured interval, held to its saturation share of parameters.limits.loadgen_cpus; missing without a measured interval."`
 	GeneratorLimited bool       `csv:"generator_limited" doc:"true when a step that did not hold may have failed for the generator, not the service: its send-lag p99 over the bound, or its CPU at its saturation share of its limit. Such a step never counts against the service and ends the search."`
 	Held             bool       `csv:"held" doc:"true when the step held: the run is data with no error, its p99 within the target, and it carried at least 90% of its rate (a late generator only made that harder)."`
@@ -191,17 +193,20 @@ const CarriedShare = 0.9
 // judge derives a step's attempt from what its run says.
 func judge(s StepRow, a Attempt, slo float64, g Generator) StepRow {
 	s.Superseded = a.Superseded
-	s.P50Ms, s.P99Ms, s.Errors, s.CarriedRPS, s.SendLagP99Ms, s.GeneratorCores = a.P50Ms, a.P99Ms, a.Errors, a.CarriedRPS, a.SendLagP99Ms, a.GeneratorCores
+	s.P50Ms, s.P99Ms, s.Errors, s.CarriedRPS, s.SendLagP99Ms, s.NetP99Ms, s.GeneratorCores = a.P50Ms, a.P99Ms, a.Errors, a.CarriedRPS, a.SendLagP99Ms, a.NetP99Ms, a.GeneratorCores
 	lagging := a.SendLagP99Ms.Present() && float64(a.SendLagP99Ms) > g.MaxSendLagP99Ms
 	busy := g.CPUs > 0 && a.GeneratorCores.Present() && float64(a.GeneratorCores) >= contract.SaturationShare*g.CPUs
+	carried := s.CarriedRPS.Present() && float64(s.CarriedRPS) >= CarriedShare*s.RateRPS
 	// A step that kept the target held, however late the generator sent: its latencies
 	// count from the schedule, and late sends bunch the requests, which only makes the
-	// target harder to keep. A step that missed it is the generator's limit when the
-	// generator sent late or ran out of CPU, for then the miss cannot be laid on the
-	// service.
-	s.Held = a.Data && s.Errors == 0 && s.P99Ms.Present() && float64(s.P99Ms) <= slo &&
-		s.CarriedRPS.Present() && float64(s.CarriedRPS) >= CarriedShare*s.RateRPS
-	s.GeneratorLimited = !s.Held && (lagging || busy)
+	// target harder to keep.
+	s.Held = a.Data && s.Errors == 0 && s.P99Ms.Present() && float64(s.P99Ms) <= slo && carried
+	// A step that missed it is the generator's limit when the generator ran out of CPU,
+	// or sent late and the miss goes with the lateness: without each request's send lag
+	// the p99 is within the target (or unknown), or the rate was not even sent. A step
+	// whose p99 misses with the lag taken out is the service's, however late the sends.
+	lateMiss := lagging && (!s.NetP99Ms.Present() || float64(s.NetP99Ms) <= slo || !carried)
+	s.GeneratorLimited = !s.Held && (busy || lateMiss)
 	return s
 }
 

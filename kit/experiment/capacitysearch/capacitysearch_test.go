@@ -21,6 +21,7 @@ func (*params) Check() error       { return nil }
 type run struct {
 	config, step     string
 	p99, lag, cores  float64
+	net              float64 // the p99 less each send lag; 0: an earlier kit's run, missing
 	carried          float64
 	verified, redone bool
 	errors           int64
@@ -33,10 +34,17 @@ var toy = &Search[*params, run]{
 	Attempt: func(_ *params, r run) (Attempt, bool) {
 		return Attempt{Subject: r.config, Step: r.step, RunID: r.config + "/" + r.step, Superseded: r.redone, Data: r.verified,
 			P50Ms: bundle.Opt(r.p99 / 2), P99Ms: bundle.Opt(r.p99), Errors: r.errors, CarriedRPS: bundle.Opt(r.carried),
-			SendLagP99Ms: bundle.Opt(r.lag), GeneratorCores: bundle.Opt(r.cores)}, r.step != ""
+			SendLagP99Ms: bundle.Opt(r.lag), NetP99Ms: netOf(r), GeneratorCores: bundle.Opt(r.cores)}, r.step != ""
 	},
 	Generator: func(*params) Generator { return Generator{MaxSendLagP99Ms: 1, CPUs: 1} },
 	Retries:   func(*params) int { return 0 },
+}
+
+func netOf(r run) bundle.Opt {
+	if r.net == 0 {
+		return bundle.None
+	}
+	return bundle.Opt(r.net)
 }
 
 // TestAStepHoldsOnlyWhenTheServiceCarriedItsRate: within the target, with no error,
@@ -45,7 +53,7 @@ var toy = &Search[*params, run]{
 func TestAStepHoldsOnlyWhenTheServiceCarriedItsRate(t *testing.T) {
 	p := &params{Capacity: Capacity{SLOP99Ms: 10, StartRPS: 100, Factor: 2, Resolution: 0.1, MaxSteps: 12,
 		Steps: []PlannedStep{{"go/none", 1, 100}}}}
-	ok := run{config: "go/none", step: "step1", p99: 5, lag: 0.1, cores: 0.2, carried: 100, verified: true}
+	ok := run{config: "go/none", step: "step1", p99: 5, net: 4.9, lag: 0.1, cores: 0.2, carried: 100, verified: true}
 	for _, tc := range []struct {
 		name        string
 		edit        func(r *run)
@@ -58,7 +66,10 @@ func TestAStepHoldsOnlyWhenTheServiceCarriedItsRate(t *testing.T) {
 		{"fewer carried", func(r *run) { r.carried = 89 }, false, false},
 		{"late sends within the target", func(r *run) { r.lag = 1.5 }, true, false},
 		{"a busy generator within the target", func(r *run) { r.cores = 0.95 }, true, false},
-		{"late sends over the target", func(r *run) { r.lag, r.p99 = 1.5, 11 }, false, true},
+		{"late sends over the target, within it without them", func(r *run) { r.lag, r.p99, r.net = 1.5, 11, 9.5 }, false, true},
+		{"late sends over the target, an earlier kit's run", func(r *run) { r.lag, r.p99, r.net = 1.5, 11, 0 }, false, true},
+		{"late sends over the target, over it without them too", func(r *run) { r.lag, r.p99, r.net = 1.5, 20, 18.5 }, false, false},
+		{"late sends and fewer carried", func(r *run) { r.lag, r.carried = 1.5, 80 }, false, true},
 		{"a busy generator that carried fewer", func(r *run) { r.cores, r.carried = 0.95, 80 }, false, true},
 		{"late sends and an error", func(r *run) { r.lag, r.errors = 1.5, 1 }, false, true},
 	} {

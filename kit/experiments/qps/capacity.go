@@ -37,7 +37,7 @@ var Search = &capacitysearch.Search[*Params, RunRow]{
 	Attempt: func(_ *Params, r RunRow) (capacitysearch.Attempt, bool) {
 		return capacitysearch.Attempt{Subject: r.API + "/" + r.Config, Step: r.Step, RunID: r.RunID, Data: r.Verified,
 			P50Ms: r.LatencyP50Ms, P99Ms: r.LatencyP99Ms, Errors: r.Errors + r.Non2xx, CarriedRPS: r.RequestsPerSOver,
-			SendLagP99Ms: r.SendLagP99Ms, GeneratorCores: r.GeneratorCores}, r.Step != ""
+			SendLagP99Ms: r.SendLagP99Ms, NetP99Ms: r.NetP99Ms, GeneratorCores: r.GeneratorCores}, r.Step != ""
 	},
 	Generator: func(p *Params) capacitysearch.Generator {
 		return capacitysearch.Generator{MaxSendLagP99Ms: p.MaxSendLagP99Ms, CPUs: p.Limits.LoadgenCPUs}

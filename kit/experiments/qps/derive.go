@@ -53,7 +53,7 @@ func Record(p *Params, run experiment.Run) RunRow {
 	r.LatencyP99Ms, r.LatencyMaxMs = bundle.OptIf(has, l.LatencyP99Ms), bundle.OptIf(has, l.LatencyMaxMs)
 	r.GeneratorCPUS, r.GeneratorLimit = l.GeneratorCPUS, l.GeneratorCPULimitCores
 	r.WarmupRequests = res.Warmup.Requests
-	r.SendLagP99Ms = None
+	r.SendLagP99Ms, r.NetP99Ms = None, None
 	if o := res.Open; o != nil {
 		// A capacity search's step: the open loop, latency from the scheduled send.
 		r.MeasuredS, r.Status2xx, r.Non2xx, r.Errors, r.Timeouts = o.DurationS, o.Status2xx, o.Non2xx, o.Errors, 0
@@ -63,6 +63,7 @@ func Record(p *Params, run experiment.Run) RunRow {
 		r.GeneratorCPUS, r.GeneratorLimit = o.GeneratorCPUS, p.Limits.LoadgenCPUs
 		r.WarmupRequests = res.Warmup.SentTotal
 		r.SendLagP99Ms = bundle.OptIf(o.Scheduled > 0, o.SendLagP99Ms)
+		r.NetP99Ms = bundle.OptIf(has && o.NetLatencyP99Ms > 0, o.NetLatencyP99Ms)
 	}
 	// Without the API's report (and without a read-back, a phase, a sample below) its
 	// figures are absent: the conductor's result holds 0 for what it never got.

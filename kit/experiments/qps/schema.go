@@ -150,7 +150,8 @@ type RunRow struct {
 	LatencyP90Ms       Opt     `csv:"p90_ms" was:"latency_p90_ms" unit:"ms" doc:"90th-percentile latency, nearest rank; missing without responses."`
 	LatencyP99Ms       Opt     `csv:"p99_ms" was:"latency_p99_ms" unit:"ms" doc:"99th-percentile latency, nearest rank; missing without responses."`
 	LatencyMaxMs       Opt     `csv:"max_ms" was:"latency_max_ms" unit:"ms" doc:"Largest latency of the measured interval; missing without responses."`
-	SendLagP99Ms       Opt     `csv:"send_lag_p99_ms" unit:"ms" doc:"A capacity search's open loop: 99th percentile of how late requests left against their schedule; missing for the closed loop, which schedules nothing."`
+	SendLagP99Ms       Opt     `csv:"send_lag_p99_ms" unit:"ms" doc:"A capacity search's open loop: 99th percentile of how late requests left once they could (at their schedule, or when their keep-alive connection's previous request ended), the generator's lateness; missing for the closed loop, which schedules nothing."`
+	NetP99Ms           Opt     `csv:"net_p99_ms" unit:"ms" doc:"A capacity search's open loop: 99th percentile of each response's latency less its own send lag, what the API and the wait for its connection took; at most p99_ms; missing for the closed loop and without responses."`
 	GeneratorCPUS      float64 `csv:"generator_cpu_s" unit:"s" doc:"CPU time (user + system, every thread) the load generator used over the measured interval."`
 	GeneratorLimit     float64 `csv:"generator_cpu_limit_cores" unit:"cores" doc:"The cores the generator can use: its CPU limit, else GOMAXPROCS, and no more than the connections (one goroutine each); a capacity search's open loop: its CPU limit (0: none)."`
 	WarmupRequests     int64   `csv:"warmup_requests" unit:"1" doc:"Responses completed in the warm-up, before the API's counters were reset; not measured. A capacity search's open loop: the requests its warm-up sent, every one ended before the reset."`

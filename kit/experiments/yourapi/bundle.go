@@ -53,7 +53,7 @@ func Record(p *Params, run experiment.Run) RunRow {
 	c := run.Condition.(tabular.Cell)
 	r := RunRow{RunID: run.ID, Config: c[0], Step: c[1], Round: run.Round, Position: run.Position, Attempt: max(run.Attempt, 1),
 		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Load: p.Load, HostBusyPct: None,
-		LatencyMeanMs: None, LatencyP50Ms: None, LatencyP90Ms: None, LatencyP99Ms: None, LatencyMaxMs: None, SendLagP99Ms: None}
+		LatencyMeanMs: None, LatencyP50Ms: None, LatencyP90Ms: None, LatencyP99Ms: None, LatencyMaxMs: None, SendLagP99Ms: None, NetP99Ms: None}
 	res, resultFailure := result(run)
 	r.ObservedFailure = experiment.JoinFailures(run.Failure, resultFailure)
 	r.ReadyAfterS, r.SentTotal = res.Ready.AfterS, res.SentTotal
@@ -67,6 +67,7 @@ func Record(p *Params, run experiment.Run) RunRow {
 		r.LatencyMeanMs, r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms, r.LatencyMaxMs = latencies(o.Status2xx+o.Non2xx, o.LatencyMeanMs, o.LatencyP50Ms, o.LatencyP90Ms, o.LatencyP99Ms, o.LatencyMaxMs)
 		r.GeneratorCPUS = o.GeneratorCPUS
 		r.SendLagP99Ms = bundle.OptIf(o.Scheduled > 0, o.SendLagP99Ms)
+		r.NetP99Ms = bundle.OptIf(o.Status2xx+o.Non2xx > 0 && o.NetLatencyP99Ms > 0, o.NetLatencyP99Ms)
 	}
 	// What was not read or measured stays absent: the conductor's result holds 0 for it.
 	r.ConsoleLines, r.ConsoleBytes, r.Files, r.FileLines, r.FileBytes = None, None, None, None, None

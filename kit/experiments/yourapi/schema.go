@@ -192,7 +192,8 @@ type RunRow struct {
 	LatencyP90Ms    Opt     `csv:"p90_ms" was:"latency_p90_ms" unit:"ms" doc:"90th-percentile latency, nearest rank; missing without responses."`
 	LatencyP99Ms    Opt     `csv:"p99_ms" was:"latency_p99_ms" unit:"ms" doc:"99th-percentile latency, nearest rank; missing without responses."`
 	LatencyMaxMs    Opt     `csv:"max_ms" was:"latency_max_ms" unit:"ms" doc:"Largest latency of the measured interval; missing without responses."`
-	SendLagP99Ms    Opt     `csv:"send_lag_p99_ms" unit:"ms" doc:"Open load: 99th percentile of how late requests left against their schedule; missing for the closed load, which schedules nothing (bundles written before wrote 0)."`
+	SendLagP99Ms    Opt     `csv:"send_lag_p99_ms" unit:"ms" doc:"Open load: 99th percentile of how late requests left once they could (at their schedule, or when their keep-alive connection's previous request ended), the generator's lateness; missing for the closed load, which schedules nothing (bundles written before wrote 0)."`
+	NetP99Ms        Opt     `csv:"net_p99_ms" unit:"ms" doc:"Open load: 99th percentile of each response's latency less its own send lag, what the service and the wait for its connection took; at most p99_ms; missing for the closed load and without responses."`
 	GeneratorCPUS   float64 `csv:"generator_cpu_s" unit:"s" doc:"CPU time the load generator used over the measured interval."`
 	GeneratorBusy   bool    `csv:"generator_saturated" doc:"Closed load: true when the generator used at least its saturation share of the cores it may use: it may have been the bottleneck, and the run is not data."`
 	SentTotal       int64   `csv:"sent_total" unit:"1" doc:"Every request sent to the service in the run: the readiness probes it answered, the warm-up and the measured load (requests still in flight when the load stopped included); lines per request divide by it."`
@@ -270,4 +271,4 @@ type ConditionRow struct {
 
 // addedLater are the columns bundles of an earlier kit lack, and the kit that added
 // each.
-var addedLater = map[string]string{"step": "runs named their search's step"}
+var addedLater = map[string]string{"step": "runs named their search's step", "net_p99_ms": "runs gave their p99 less the generator's send lag"}

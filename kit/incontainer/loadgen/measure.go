@@ -66,7 +66,7 @@ func Summarize(obs []contract.Observation, rate float64, duration time.Duration,
 		seconds++
 	}
 	r.RequestsPerSecond = make([]int64, max(seconds, 1))
-	var lat, lag, queue []float64
+	var lat, net, lag, queue []float64
 	for _, o := range obs {
 		if o.Sent != 0 {
 			lag = append(lag, float64(o.SendLag())/1e6)
@@ -85,15 +85,18 @@ func Summarize(obs []contract.Observation, rate float64, duration time.Duration,
 			r.Status2xx++
 		}
 		lat = append(lat, float64(o.Latency())/1e6)
+		net = append(net, float64(o.Latency()-o.SendLag())/1e6)
 		sec := min(max(int((o.Done-r.StartUnixNs)/1e9), 0), len(r.RequestsPerSecond)-1)
 		r.RequestsPerSecond[sec]++
 	}
 	sort.Float64s(lat)
+	sort.Float64s(net)
 	sort.Float64s(lag)
 	sort.Float64s(queue)
 	if len(lat) > 0 {
 		r.LatencyMeanMs, r.LatencyMaxMs = stats.Mean(lat), lat[len(lat)-1]
 		r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms = stats.NearestRank(lat, 50), stats.NearestRank(lat, 90), stats.NearestRank(lat, 99)
+		r.NetLatencyP99Ms = stats.NearestRank(net, 99)
 	}
 	if len(lag) > 0 {
 		r.SendLagP50Ms, r.SendLagP99Ms, r.SendLagMaxMs = stats.NearestRank(lag, 50), stats.NearestRank(lag, 99), lag[len(lag)-1]
