@@ -242,6 +242,9 @@ type QPSLoadArgs struct {
 	// Open has a run against the kit's API offer the open loop at Rate requests per
 	// second, with Arrivals, in place of the closed loop (a qps capacity search's step).
 	Open bool
+	// Vegeta, with Open, has vegeta's attacker offer the same rate before the measured
+	// load (a capacity step checked by an independent open loop).
+	Vegeta bool
 	// Foreign, when not empty, conducts a run against a service with no control port:
 	// closed or open (kit/incontainer/foreign), at Rate requests per second when open;
 	// LogDir is the service's log directory, counted Settle after the load; ProbeOnly
@@ -286,6 +289,7 @@ func (a *QPSLoadArgs) Bind(fs *flag.FlagSet) {
 	fs.BoolVar(&a.PodCPU, "pod-cpu", a.PodCPU, "with -engine-cpu-server: each sample also holds the CPU of the processes of the container that owns this pod's network (its ID is this container's host name)")
 	fs.StringVar(&a.Foreign, "foreign", a.Foreign, "conduct a run against a service with no control port instead: closed or open (kit/incontainer/foreign)")
 	fs.BoolVar(&a.Open, "open", a.Open, "offer the kit's API the open loop at -rate in place of the closed loop (latency from the scheduled send)")
+	fs.BoolVar(&a.Vegeta, "vegeta", a.Vegeta, "with -open: before the measured load, vegeta's attacker offers the same rate for the same duration on as many connections")
 	fs.Float64Var(&a.Rate, "rate", a.Rate, "with -open or -foreign open: requests per second")
 	fs.StringVar(&a.Arrivals, "arrivals", a.Arrivals, "with -open or -foreign open: constant (every 1/rate) or poisson (exponential gaps of mean 1/rate, seeded)")
 	fs.StringVar(&a.LogDir, "log-dir", a.LogDir, "with -foreign: the service's log directory, counted after the run")

@@ -153,6 +153,9 @@ type QPSResult struct {
 	// Host is how busy the whole host was over the measured interval, and its CPUs.
 	Host     *HostSample `json:"host,omitempty"`
 	HostCPUs int         `json:"host_cpus"`
+	// Vegeta is the vegeta phase of a capacity step, between the warm-up and the measured
+	// load (nil: not asked for): vegeta's own attacker at the step's rate.
+	Vegeta *VegetaRun `json:"vegeta,omitempty"`
 	// Wrk is the wrk phase between the warm-up and the measured load (nil: not asked
 	// for), and WrkHost how busy the whole host was over it.
 	Wrk     *WrkRun     `json:"wrk,omitempty"`
@@ -251,4 +254,23 @@ type EngineCPU struct {
 	Before  EngineSample `json:"before"`
 	After   EngineSample `json:"after"`
 	Failure string       `json:"failure,omitempty"`
+}
+
+// VegetaRun is what vegeta (github.com/tsenart/vegeta, its attacker and its metrics)
+// measured of the API at a capacity step's rate, as an independent open loop beside the
+// kit's: its latencies count from its own send, its quantiles are its own estimates.
+type VegetaRun struct {
+	RateRPS     float64 `json:"rate_rps"`
+	DurationS   float64 `json:"duration_s"`
+	Connections int     `json:"connections"`
+	Requests    uint64  `json:"requests"`
+	// Success is the share of requests answered 2xx (vegeta's success ratio, 0 to 1).
+	Success       float64 `json:"success"`
+	ThroughputRPS float64 `json:"throughput_rps"`
+	P50Ms         float64 `json:"p50_ms"`
+	P90Ms         float64 `json:"p90_ms"`
+	P99Ms         float64 `json:"p99_ms"`
+	MaxMs         float64 `json:"max_ms"`
+	ErrorSample   string  `json:"error_sample,omitempty"`
+	Failure       string  `json:"failure,omitempty"`
 }

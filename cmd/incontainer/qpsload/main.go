@@ -96,7 +96,7 @@ func main() {
 	cp := closedloop.ConductParams{Load: p, Control: control.NewClient(a.ControlPort), ReadyTimeout: a.ReadyTimeout,
 		EngineURL: a.EngineCPUURL, ProcRoot: a.Proc, WrkDir: a.WrkDir, WrkTimeout: a.WrkTimeout, WrkAfter: a.WrkAfter}
 	if a.Open {
-		cp.OpenRate, cp.Arrivals = a.Rate, a.Arrivals
+		cp.OpenRate, cp.Arrivals, cp.Vegeta = a.Rate, a.Arrivals, a.Vegeta
 	}
 	res, err := closedloop.Conduct(ctx, cp)
 	if err != nil {

@@ -123,6 +123,15 @@ func Record(p *Params, run experiment.Run) RunRow {
 		// The conductor counts the CPUs as it samples the host; 0 is no count.
 		r.HostBusyPct, r.HostCPUs = Opt(h.CPUBusyPct), bundle.OptIf(res.HostCPUs > 0, float64(res.HostCPUs))
 	}
+	r.VegetaRequests, r.VegetaSuccess, r.VegetaP50Ms, r.VegetaP99Ms = None, None, None, None
+	switch v := res.Vegeta; {
+	case v != nil && v.Failure != "":
+		r.VegetaFailure = v.Failure
+	case v != nil:
+		r.VegetaRequests, r.VegetaSuccess, r.VegetaP50Ms, r.VegetaP99Ms = Opt(v.Requests), Opt(v.Success), Opt(v.P50Ms), Opt(v.P99Ms)
+	case p.Vegeta && res.Open != nil && res.Open.StartUnixNs != 0:
+		r.VegetaFailure = "no vegeta phase in the conductor's result"
+	}
 	r.WrkRequestsPerS, r.WrkLatencyP50Ms, r.WrkLatencyP99Ms, r.WrkHostBusyPct = None, None, None, None
 	r.WrkRequests, r.WrkDurationS, r.WrkErrors = None, None, None
 	if h := res.WrkHost; h != nil {

@@ -215,6 +215,7 @@ const (
 	kitWrkEvery = "wrk checked every configuration"
 	kitCapacity = "runs named their capacity search's step"
 	kitNetP99   = "runs gave their p99 less the generator's send lag"
+	kitVegeta   = "capacity steps could be checked by vegeta"
 )
 
 // addedLater are the columns a bundle of an earlier kit lacks (in runs.csv and
@@ -224,7 +225,8 @@ var addedLater = map[string]string{"wrk_requests": kitWrkCheck, "wrk_duration_s"
 	"wrk_latency_p99_ms": kitWrkCheck, "wrk_errors": kitWrkCheck, "wrk_failure": kitWrkCheck, "wrk_agreement": kitWrkCheck,
 	"wrk_host_cpu_busy_pct": kitWrkEvery, "wrk_after_kit": kitWrkEvery,
 	"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery,
-	"step": kitCapacity, "send_lag_p99_ms": kitCapacity, "net_p99_ms": kitNetP99}
+	"step": kitCapacity, "send_lag_p99_ms": kitCapacity, "net_p99_ms": kitNetP99,
+	"vegeta_requests": kitVegeta, "vegeta_success": kitVegeta, "vegeta_p50_ms": kitVegeta, "vegeta_p99_ms": kitVegeta, "vegeta_failure": kitVegeta}
 
 // earlier reads what an earlier kit spelled otherwise as this kit spells it, and notes
 // it: a check spelled "-" (no such log) as the missing value it is; the derived figures

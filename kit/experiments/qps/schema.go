@@ -98,6 +98,9 @@ type Params struct {
 	Capacity        capacitysearch.Capacity `json:"capacity,omitzero"`
 	Arrivals        string                  `json:"arrivals,omitempty"`
 	MaxSendLagP99Ms float64                 `json:"max_send_lag_p99_ms,omitempty"`
+	// Vegeta says vegeta's attacker offered each step's rate before the kit's measured
+	// load (--vegeta), an independent open loop beside the kit's.
+	Vegeta bool `json:"vegeta,omitempty"`
 
 	// wrkGiven says --wrk was given, which Check refuses beside --pipelining over 1
 	// where the default is turned off, and beside --capacity; capacity are the
@@ -213,6 +216,13 @@ type RunRow struct {
 	// WrkAfterKit says wrk ran after the kit's measured load, not before it; then the
 	// console's and the file's totals are the API's once wrk ended.
 	WrkAfterKit bool `csv:"wrk_after_kit" doc:"True when wrk ran after the kit's measured load (a condition's even runs), false when right before it or without a wrk phase; then the console's and the file's totals (and the file read back whole) are as the API reported them after wrk."`
+	// What vegeta measured at a capacity step's rate, right before the kit's measured
+	// load (--vegeta): its own attacker and metrics, latency from its own send.
+	VegetaRequests Opt    `csv:"vegeta_requests" unit:"1" doc:"--vegeta: the requests vegeta's attacker sent at the step's rate before the kit's measured load; missing without a vegeta phase."`
+	VegetaSuccess  Opt    `csv:"vegeta_success" unit:"1" doc:"--vegeta: vegeta's share of 2xx answers, 0 to 1; missing without a vegeta phase."`
+	VegetaP50Ms    Opt    `csv:"vegeta_p50_ms" unit:"ms" doc:"--vegeta: vegeta's median latency, from its own send (its estimate); missing without a vegeta phase."`
+	VegetaP99Ms    Opt    `csv:"vegeta_p99_ms" unit:"ms" doc:"--vegeta: vegeta's 99th-percentile latency, from its own send (its estimate); missing without a vegeta phase."`
+	VegetaFailure  string `csv:"vegeta_failure" doc:"--vegeta: why vegeta gave no figure; empty when it did or had no phase."`
 
 	// Derived (DeriveRun).
 	Requests          int64 `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in the measured interval: the sum of the run's rows in series.csv."`                                                                                                                       // sum of the series

@@ -77,7 +77,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 	load.Duration, load.Warmup = contract.Seconds(p.DurationS), contract.Seconds(p.WarmupS)
 	load.CPULimit, load.Result = l.LoadgenCPUs, resultPath
 	if rate := p.openRate(c); rate > 0 {
-		load.Open, load.Rate, load.Arrivals = true, rate, p.Arrivals
+		load.Open, load.Rate, load.Arrivals, load.Vegeta = true, rate, p.Arrivals, p.Vegeta
 	}
 	args, entry := []string{"-config", config, "-log-dir", logDir}, []string(nil)
 	switch api {

@@ -45,6 +45,10 @@ type ConductParams struct {
 	// loop (its URL, Warmup, Duration and Timeout still apply).
 	OpenRate float64
 	Arrivals string
+	// Vegeta, with OpenRate, has vegeta's attacker offer the same rate for the same
+	// duration on as many connections, after the warm-up and before the reset, as an
+	// independent open loop beside the kit's.
+	Vegeta bool
 }
 
 // Conduct runs a qps run. Failures are in the result; the error is ctx's.
@@ -81,6 +85,16 @@ func Conduct(ctx context.Context, p ConductParams) (contract.QPSResult, error) {
 	if p.WrkDir != "" && !p.WrkAfter {
 		runWrk(ctx, p, &out)
 		if ctx.Err() != nil {
+			return out, ctx.Err()
+		}
+	}
+	// vegeta, like wrk, loads the warm API before the reset: its lines are in the totals,
+	// none in the measured load's counts; its attack ends once every response is in.
+	if p.Vegeta && p.OpenRate > 0 {
+		v := loadgen.Vegeta(ctx, p.Load.URL, p.OpenRate, p.Load.Duration, p.Load.Connections, p.Load.Timeout)
+		out.Vegeta = &v
+		if ctx.Err() != nil {
+			out.Failure = "vegeta: " + ctx.Err().Error()
 			return out, ctx.Err()
 		}
 	}

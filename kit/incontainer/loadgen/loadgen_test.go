@@ -129,3 +129,18 @@ func TestMeasureTimer(t *testing.T) {
 		t.Fatalf("overshoot %+v", f)
 	}
 }
+
+func TestVegetaMeasuresTheSameServer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(2 * time.Millisecond)
+		w.Write([]byte("ok"))
+	}))
+	defer srv.Close()
+	v := Vegeta(context.Background(), srv.URL, 50, 400*time.Millisecond, 2, 5*time.Second)
+	if v.Failure != "" || v.Requests != 20 || v.Success != 1 {
+		t.Fatalf("vegeta: %+v, want 20 requests all answered", v)
+	}
+	if v.P50Ms < 2 || v.P99Ms < v.P50Ms || v.MaxMs < v.P99Ms {
+		t.Fatalf("vegeta's latencies %+v: each request took at least the server's 2 ms", v)
+	}
+}
