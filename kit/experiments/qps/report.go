@@ -334,6 +334,11 @@ func logsOf(config string) string {
 // verdict on each rate.
 func summary(b *Bundle, w io.Writer) error {
 	p, conds, pub := *b.Params(), ConditionsOf(b), mustPublished()
+	if p.Capacity.On() {
+		// The steps are the figures: each condition's runs offered different rates, so
+		// the closed loop's table, which pools them, would say nothing.
+		return writeNotesAndSearch(b, w)
+	}
 	writeTable(w, conds)
 	fmt.Fprintf(w, "\npublished: %s\n", pub.Source)
 	fmt.Fprintf(w, "req/s: mean of the runs' autocannon figures (mean of per-second counts), [95%% t-interval over runs]; ratio: to console+file of the same API\n")
@@ -349,7 +354,13 @@ func summary(b *Bundle, w io.Writer) error {
 			}
 		}
 	}
-	for _, d := range UnlikePublished(p) {
+	return writeNotesAndSearch(b, w)
+}
+
+// writeNotesAndSearch ends the summary: how the bundle's setup differs from the
+// published one, then a capacity search's steps and vegeta's check of them.
+func writeNotesAndSearch(b *Bundle, w io.Writer) error {
+	for _, d := range UnlikePublished(*b.Params()) {
 		fmt.Fprintf(w, "NOTE: %s\n", d)
 	}
 	Search.WriteSummary(b, w)
