@@ -21,7 +21,7 @@ func DefaultParams() *Params {
 func (p *Params) Bind(fs *flag.FlagSet) {
 	fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", "API implementation: node (Express and morgan, as published), go, python or all")
 	fs.Var(experiment.List(&p.Configs), "configs", "access-log configurations, comma-separated (none, console, file, console+file)")
-	fs.IntVar(&p.Connections, "connections", p.Connections, "keep-alive connections of the load: the closed loop's, or with --capacity the open loop's, each with its share of the schedule (as wrk2 does)")
+	fs.IntVar(&p.Connections, "connections", p.Connections, "keep-alive connections of the load: the closed loop's, or the open loop's, each with its own share of the schedule as wrk2 does (a request whose connection is busy leaves when the previous one ends)")
 	fs.IntVar(&p.Pipelining, "pipelining", p.Pipelining, "requests in flight per connection")
 	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
 	fs.Var(experiment.Seconds(&p.WarmupS), "warmup-time", "load before each run's measurement, not counted")

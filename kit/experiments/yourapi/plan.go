@@ -131,8 +131,9 @@ func pod(pr *Params, config string, rate float64, runID string, images map[strin
 	load.Duration, load.Warmup, load.ReadyTimeout = contract.Seconds(pr.DurationS), contract.Seconds(pr.WarmupS), contract.Seconds(pr.ReadyTimeoutS)
 	load.CPULimit, load.Result = l.LoadgenCPUs, resultPath
 	load.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", helperPort)
+	load.Connections = pr.Connections // 0: an earlier kit's open loop, a connection per request
 	if pr.Load == contract.LoadClosed {
-		load.Connections, load.Pipelining = pr.Connections, pr.Pipelining
+		load.Pipelining = pr.Pipelining
 	} else {
 		load.Rate, load.Arrivals = rate, cmp.Or(pr.Arrivals, DefaultArrivals)
 	}

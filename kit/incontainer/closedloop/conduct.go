@@ -62,8 +62,10 @@ func Conduct(ctx context.Context, p ConductParams) (contract.QPSResult, error) {
 	out.ReadyAfterS = time.Since(started).Seconds()
 	open := loadgen.Plan{URL: p.Load.URL, Rate: p.OpenRate, Timeout: p.Load.Timeout, Arrivals: p.Arrivals}
 	if p.OpenRate > 0 {
-		open.Conns = loadgen.NewConns(p.Load.Connections, p.Load.Timeout)
-		defer open.Conns.Close()
+		if p.Load.Connections > 0 {
+			open.Conns = loadgen.NewConns(p.Load.Connections, p.Load.Timeout)
+			defer open.Conns.Close()
+		}
 		out.Warmup.SentTotal = loadgen.WarmUp(ctx, open, p.Load.Warmup)
 		if ctx.Err() != nil {
 			out.Failure = "warm-up: " + ctx.Err().Error()

@@ -95,8 +95,10 @@ func Conduct(ctx context.Context, p Params) (contract.ForeignResult, error) {
 	// the warm-up into the measured load.
 	open := loadgen.Plan{URL: p.URL, Rate: p.Rate, Timeout: p.Timeout, Arrivals: p.Arrivals}
 	if p.Load == contract.LoadOpen {
-		open.Conns = loadgen.NewConns(p.Closed.Connections, p.Timeout)
-		defer open.Conns.Close()
+		if p.Closed.Connections > 0 { // 0: a new connection per request, as earlier kits
+			open.Conns = loadgen.NewConns(p.Closed.Connections, p.Timeout)
+			defer open.Conns.Close()
+		}
 		if err := warmUp(ctx, open, p.Warmup, &out); err != nil {
 			out.Failure = "warm-up: " + err.Error()
 			return out, ctx.Err()
