@@ -53,6 +53,7 @@ type OpenLoopResult struct {
 	// lateness. A step that misses its target only with the lag counted is the
 	// generator's limit.
 	NetLatencyP99Ms float64 `json:"net_latency_p99_ms,omitempty"`
+	NetLatencyP50Ms float64 `json:"net_latency_p50_ms,omitempty"`
 	Connections     int     `json:"connections,omitempty"`
 	GeneratorCPUS   float64 `json:"generator_cpu_s"`
 }

@@ -154,8 +154,11 @@ type QPSResult struct {
 	Host     *HostSample `json:"host,omitempty"`
 	HostCPUs int         `json:"host_cpus"`
 	// Vegeta is the vegeta phase of a capacity step, between the warm-up and the measured
-	// load (nil: not asked for): vegeta's own attacker at the step's rate.
-	Vegeta *VegetaRun `json:"vegeta,omitempty"`
+	// load (nil: not asked for): vegeta's own attacker and the kit's open loop at once,
+	// each at half the step's rate on half its connections, so that the two measure the
+	// same seconds of the same API; VegetaKit is the kit's half.
+	Vegeta    *VegetaRun      `json:"vegeta,omitempty"`
+	VegetaKit *OpenLoopResult `json:"vegeta_kit,omitempty"`
 	// Wrk is the wrk phase between the warm-up and the measured load (nil: not asked
 	// for), and WrkHost how busy the whole host was over it.
 	Wrk     *WrkRun     `json:"wrk,omitempty"`

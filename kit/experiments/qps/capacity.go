@@ -49,7 +49,7 @@ var Search = &capacitysearch.Search[*Params, RunRow]{
 func (p *Params) bindCapacity(fs *flag.FlagSet) {
 	p.capacity.Bind(fs, "the open loop at each step's rate in place of the closed loop, one run a step, no wrk")
 	p.capacity.BindArrivals(fs, &p.Arrivals, "--capacity")
-	fs.BoolVar(&p.Vegeta, "vegeta", p.Vegeta, "with --capacity: before each step's measured load, vegeta's attacker (github.com/tsenart/vegeta, in the load generator's image) offers the same rate for the same duration on as many connections, and the summary holds the kit's p50 and p99 against vegeta's")
+	fs.BoolVar(&p.Vegeta, "vegeta", p.Vegeta, "with --capacity: before each step's measured load, vegeta's attacker (github.com/tsenart/vegeta, in the load generator's image) and the kit's open loop each offer half the step's rate at once, for the same duration, on half the connections each, and the summary holds the kit's p50 and p99 against vegeta's over the same seconds")
 	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --capacity: a step over it that misses the target, and would have kept it without each request's send lag, is the load generator's limit, never counted against the API)")
 	for name, given := range map[string]*bool{"pipelining": &p.given.pipelining, "max-send-lag": &p.given.maxSendLag} {
 		experiment.MarkGiven(fs, name, given)

@@ -124,6 +124,11 @@ func Record(p *Params, run experiment.Run) RunRow {
 		r.HostBusyPct, r.HostCPUs = Opt(h.CPUBusyPct), bundle.OptIf(res.HostCPUs > 0, float64(res.HostCPUs))
 	}
 	r.VegetaRequests, r.VegetaSuccess, r.VegetaP50Ms, r.VegetaP99Ms = None, None, None, None
+	r.VegetaKitP50Ms, r.VegetaKitP99Ms, r.VegetaKitNetP50Ms, r.VegetaKitNetP99Ms = None, None, None, None
+	if k := res.VegetaKit; k != nil && k.Status2xx+k.Non2xx > 0 {
+		r.VegetaKitP50Ms, r.VegetaKitP99Ms = Opt(k.LatencyP50Ms), Opt(k.LatencyP99Ms)
+		r.VegetaKitNetP50Ms, r.VegetaKitNetP99Ms = Opt(k.NetLatencyP50Ms), Opt(k.NetLatencyP99Ms)
+	}
 	switch v := res.Vegeta; {
 	case v != nil && v.Failure != "":
 		r.VegetaFailure = v.Failure

@@ -370,34 +370,34 @@ func writeNotesAndSearch(b *Bundle, w io.Writer) error {
 	return nil
 }
 
-// VegetaTolerance is how far the kit's p50 and p99 may be from vegeta's at the same
-// rate, as a share of vegeta's, to agree.
+// VegetaTolerance is how far the kit's p50 and p99 may be from vegeta's, as a share of
+// vegeta's, to agree.
 const VegetaTolerance = 0.05
 
-// VegetaLines hold each step that vegeta checked (--vegeta) against the kit's own
-// measured load: p50 and p99 side by side, and how many agree within VegetaTolerance.
-// The two loads are adjacent, not simultaneous, and vegeta counts from its own send,
-// the kit from the schedule: a difference is either the host between the two loads, or
-// the schedule's lateness, which net_p99_ms shows.
+// VegetaLines hold each step that vegeta checked (--vegeta) against the kit's half of
+// the same seconds: each offered half the rate at once, so that both measured the same
+// API through the same pauses of the host. vegeta counts from its own send, so the
+// kit's figures set beside it are from when each request could leave (its latency less
+// its send lag); the kit's from the schedule follow.
 func VegetaLines(runs []RunRow) []string {
 	var lines []string
 	var checked, agree int
 	for _, r := range runs {
-		if !r.VegetaP99Ms.Present() || !r.LatencyP99Ms.Present() || r.VegetaP50Ms <= 0 || r.VegetaP99Ms <= 0 {
+		if !r.VegetaP99Ms.Present() || !r.VegetaKitNetP99Ms.Present() || r.VegetaP50Ms <= 0 || r.VegetaP99Ms <= 0 {
 			continue
 		}
 		checked++
-		p50, p99 := float64(r.LatencyP50Ms/r.VegetaP50Ms), float64(r.LatencyP99Ms/r.VegetaP99Ms)
+		p50, p99 := float64(r.VegetaKitNetP50Ms/r.VegetaP50Ms), float64(r.VegetaKitNetP99Ms/r.VegetaP99Ms)
 		ok := math.Abs(p50-1) <= VegetaTolerance && math.Abs(p99-1) <= VegetaTolerance
 		if ok {
 			agree++
 		}
-		lines = append(lines, fmt.Sprintf("vegeta %s/%s %s: p50 %s ms (kit %s, x%.2f), p99 %s ms (kit %s, x%.2f; kit less send lag %s)%s",
-			r.API, r.Config, r.Step, r.VegetaP50Ms.Fixed(2), r.LatencyP50Ms.Fixed(2), p50, r.VegetaP99Ms.Fixed(2), r.LatencyP99Ms.Fixed(2), p99, r.NetP99Ms.Fixed(2),
-			map[bool]string{true: "", false: " DIFFERS"}[ok]))
+		lines = append(lines, fmt.Sprintf("vegeta %s/%s %s: p50 %s ms, kit %s (x%.2f; %s from the schedule), p99 %s ms, kit %s (x%.2f; %s from the schedule)%s",
+			r.API, r.Config, r.Step, r.VegetaP50Ms.Fixed(3), r.VegetaKitNetP50Ms.Fixed(3), p50, r.VegetaKitP50Ms.Fixed(3),
+			r.VegetaP99Ms.Fixed(2), r.VegetaKitNetP99Ms.Fixed(2), p99, r.VegetaKitP99Ms.Fixed(2), map[bool]string{true: "", false: " DIFFERS"}[ok]))
 	}
 	if checked > 0 {
-		lines = append(lines, fmt.Sprintf("vegeta at each step's rate, right before the kit's load, on as many keep-alive connections: %d of %d steps agree with the kit's p50 and p99 within %g%%", agree, checked, VegetaTolerance*100))
+		lines = append(lines, fmt.Sprintf("vegeta and the kit each at half of each step's rate at once, before the kit's measured load: %d of %d steps agree on p50 and p99 within %g%%", agree, checked, VegetaTolerance*100))
 	}
 	return lines
 }

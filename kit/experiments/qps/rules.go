@@ -226,7 +226,8 @@ var addedLater = map[string]string{"wrk_requests": kitWrkCheck, "wrk_duration_s"
 	"wrk_host_cpu_busy_pct": kitWrkEvery, "wrk_after_kit": kitWrkEvery,
 	"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery,
 	"step": kitCapacity, "send_lag_p99_ms": kitCapacity, "net_p99_ms": kitNetP99,
-	"vegeta_requests": kitVegeta, "vegeta_success": kitVegeta, "vegeta_p50_ms": kitVegeta, "vegeta_p99_ms": kitVegeta, "vegeta_failure": kitVegeta}
+	"vegeta_requests": kitVegeta, "vegeta_success": kitVegeta, "vegeta_p50_ms": kitVegeta, "vegeta_p99_ms": kitVegeta, "vegeta_failure": kitVegeta,
+	"vegeta_kit_p50_ms": kitVegeta, "vegeta_kit_p99_ms": kitVegeta, "vegeta_kit_net_p50_ms": kitVegeta, "vegeta_kit_net_p99_ms": kitVegeta}
 
 // earlier reads what an earlier kit spelled otherwise as this kit spells it, and notes
 // it: a check spelled "-" (no such log) as the missing value it is; the derived figures

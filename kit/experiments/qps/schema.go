@@ -223,6 +223,11 @@ type RunRow struct {
 	VegetaP50Ms    Opt    `csv:"vegeta_p50_ms" unit:"ms" doc:"--vegeta: vegeta's median latency, from its own send (its estimate); missing without a vegeta phase."`
 	VegetaP99Ms    Opt    `csv:"vegeta_p99_ms" unit:"ms" doc:"--vegeta: vegeta's 99th-percentile latency, from its own send (its estimate); missing without a vegeta phase."`
 	VegetaFailure  string `csv:"vegeta_failure" doc:"--vegeta: why vegeta gave no figure; empty when it did or had no phase."`
+	// The kit's half of the vegeta phase: its open loop at the same time as vegeta.
+	VegetaKitP50Ms    Opt `csv:"vegeta_kit_p50_ms" unit:"ms" doc:"--vegeta: the kit's median latency from the scheduled send over the vegeta phase, offering the other half of the rate at the same time as vegeta; missing without a vegeta phase."`
+	VegetaKitP99Ms    Opt `csv:"vegeta_kit_p99_ms" unit:"ms" doc:"--vegeta: the kit's 99th-percentile latency from the scheduled send over the vegeta phase; missing without one."`
+	VegetaKitNetP50Ms Opt `csv:"vegeta_kit_net_p50_ms" unit:"ms" doc:"--vegeta: the kit's median over the vegeta phase of each latency less its send lag, from when the request could leave as vegeta's from its send; missing without one."`
+	VegetaKitNetP99Ms Opt `csv:"vegeta_kit_net_p99_ms" unit:"ms" doc:"--vegeta: the kit's 99th percentile over the vegeta phase of each latency less its send lag; missing without one."`
 
 	// Derived (DeriveRun).
 	Requests          int64 `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in the measured interval: the sum of the run's rows in series.csv."`                                                                                                                       // sum of the series

@@ -45,9 +45,10 @@ type ConductParams struct {
 	// loop (its URL, Warmup, Duration and Timeout still apply).
 	OpenRate float64
 	Arrivals string
-	// Vegeta, with OpenRate, has vegeta's attacker offer the same rate for the same
-	// duration on as many connections, after the warm-up and before the reset, as an
-	// independent open loop beside the kit's.
+	// Vegeta, with OpenRate, has vegeta's attacker and the kit's open loop offer half
+	// the rate each, at once, on half the connections each, for the duration, after the
+	// warm-up and before the reset: an independent open loop measuring the same seconds
+	// as the kit's.
 	Vegeta bool
 }
 
@@ -93,8 +94,8 @@ func Conduct(ctx context.Context, p ConductParams) (contract.QPSResult, error) {
 	// vegeta, like wrk, loads the warm API before the reset: its lines are in the totals,
 	// none in the measured load's counts; its attack ends once every response is in.
 	if p.Vegeta && p.OpenRate > 0 {
-		v := loadgen.Vegeta(ctx, p.Load.URL, p.OpenRate, p.Load.Duration, p.Load.Connections, p.Load.Timeout)
-		out.Vegeta = &v
+		v, kit := vegetaBeside(ctx, p)
+		out.Vegeta, out.VegetaKit = &v, &kit
 		if ctx.Err() != nil {
 			out.Failure = "vegeta: " + ctx.Err().Error()
 			return out, ctx.Err()
@@ -319,4 +320,22 @@ func settledReport(ctx context.Context, c *control.Client, sent int64) (contract
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+}
+
+// vegetaBeside has vegeta and the kit's open loop each offer half of p's rate at once,
+// on half its connections each (one at least), so that each instrument's latencies are
+// of the same seconds of the same API, and says what each measured.
+func vegetaBeside(ctx context.Context, p ConductParams) (contract.VegetaRun, contract.OpenLoopResult) {
+	conns := max(1, p.Load.Connections/2)
+	half := loadgen.Plan{URL: p.Load.URL, Rate: p.OpenRate / 2, Timeout: p.Load.Timeout, Arrivals: p.Arrivals, Conns: loadgen.NewConns(conns, p.Load.Timeout)}
+	defer half.Conns.Close()
+	var kit contract.OpenLoopResult
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		kit, _ = loadgen.Measure(ctx, half, p.Load.Duration)
+	}()
+	v := loadgen.Vegeta(ctx, p.Load.URL, p.OpenRate/2, p.Load.Duration, conns, p.Load.Timeout)
+	<-done
+	return v, kit
 }

@@ -96,7 +96,7 @@ func Summarize(obs []contract.Observation, rate float64, duration time.Duration,
 	if len(lat) > 0 {
 		r.LatencyMeanMs, r.LatencyMaxMs = stats.Mean(lat), lat[len(lat)-1]
 		r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms = stats.NearestRank(lat, 50), stats.NearestRank(lat, 90), stats.NearestRank(lat, 99)
-		r.NetLatencyP99Ms = stats.NearestRank(net, 99)
+		r.NetLatencyP50Ms, r.NetLatencyP99Ms = stats.NearestRank(net, 50), stats.NearestRank(net, 99)
 	}
 	if len(lag) > 0 {
 		r.SendLagP50Ms, r.SendLagP99Ms, r.SendLagMaxMs = stats.NearestRank(lag, 50), stats.NearestRank(lag, 99), lag[len(lag)-1]
