@@ -109,12 +109,16 @@ func (c *Conns) Len() int { return len(c.clients) }
 func (c *Conns) offer(ctx context.Context, plan Plan) []contract.Observation {
 	obs := make([]contract.Observation, plan.Count)
 	offsets := Offsets(plan.Arrivals, plan.Rate, plan.Count, plan.Seed)
+	// The sleeper's spin keeps the woken thread running into the send: without it the
+	// kit's own round trip read 0.06-0.13 ms longer than vegeta's beside it on the same
+	// server, with it 0.01-0.1 ms shorter (BenchmarkVegetaBeside; qps README). A spin is
+	// paid per request, so its CPU is held to a tenth of a core: the whole spin at low
+	// rates, less as the rate grows and the generator's threads stay busy anyway.
+	spin := min(clock.DefaultSpin, time.Duration(float64(time.Second)*maxSpinShare/plan.Rate))
 	var wg sync.WaitGroup
 	for first, client := range c.clients {
 		wg.Go(func() {
-			// No spin: every microsecond of it is the generator's CPU, paid per request,
-			// and the poller's wake-up is tens of microseconds; each send lag shows it.
-			sleep := newSleep(0)
+			sleep := newSleep(spin)
 			defer sleep.close()
 			var free int64 // when the previous request on this connection ended
 			for i := first; i < plan.Count; i += len(c.clients) {
@@ -134,6 +138,9 @@ func (c *Conns) offer(ctx context.Context, plan Plan) []contract.Observation {
 	wg.Wait()
 	return obs
 }
+
+// maxSpinShare is the most of a core the keep-alive connections' spins may take.
+const maxSpinShare = 0.1
 
 // sleep waits for a schedule on a timerfd, or on the runtime's timers where there is
 // none: up to a millisecond late, which the send lag of every observation shows.
