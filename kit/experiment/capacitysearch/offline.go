@@ -9,6 +9,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/capacity"
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -128,4 +129,34 @@ func (s *Search[P, R]) Section(bs []tabular.Drawn[P, R]) (sec report.Section, ok
 		"then bisection between the last held and the first failed rate to the resolution; a step that missed the target while its generator used its CPU to the limit, or sent late and kept the target with each request's send lag taken out, is the generator's limit, " +
 		"never counted against the service, and ends the search. verify replays the rule on the steps."
 	return sec, ok
+}
+
+// Rows are a search bundle's figures for compare and JSON: each subject's capacity at
+// the target, one value a search with no interval (one search is one sample), marked
+// when it is a bound rather than a measurement, so that it enters no geomean. The
+// steps' own figures, at rates that differ step to step, pool into nothing and are not
+// rows. axes names a subject's condition as the experiment's other rows do.
+func (s *Search[P, R]) Rows(p P, runs []R, axes func(subject string) []compare.KV) []compare.Row {
+	c := s.Of(p)
+	metric := "capacity_at_p99_" + strconv.FormatFloat(c.SLOP99Ms, 'g', -1, 64) + "ms"
+	var out []compare.Row
+	for _, r := range s.Results(p, runs) {
+		if r.HeldRPS <= 0 {
+			continue // none held: no figure
+		}
+		row := compare.Fixed(axes(r.Config), metric, "req/s", r.HeldRPS)
+		if !exact(r.Result) {
+			why := ""
+			switch r.Stop {
+			case capacity.MaxSteps:
+				why = ", not resolved: the steps ran out"
+			case capacity.Going:
+				why = ", the search was interrupted"
+			}
+			row.Marks = []string{"a bound: " + r.Text() + why}
+		}
+		row.Headline = true
+		out = append(out, row)
+	}
+	return out
 }

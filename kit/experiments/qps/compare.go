@@ -66,6 +66,12 @@ func published(bundles []*Bundle) (rows []compare.Row, warnings, legend []string
 // rate divided by its speed: kept apart from the raw figure, as
 // requests_per_s_at_median_speed.
 func Rows(b *Bundle) []compare.Row {
+	if p := b.Params(); p.Capacity.On() {
+		return Search.Rows(p, b.Runs, func(subject string) []compare.KV {
+			api, config, _ := strings.Cut(subject, "/")
+			return []compare.KV{{Key: "api", Value: api}, {Key: "config", Value: config}}
+		})
+	}
 	speed, conds := b.Speed, ConditionsOf(b)
 	seconds := map[string][]float64{}
 	for _, s := range tabular.Of[SeriesRow](b.Rows, SeriesFile) {

@@ -48,6 +48,14 @@ const ServiceKey = "service"
 // row also names the service (ServiceKey), the same in all of them.
 func Rows(b *Bundle, within bool) []compare.Row {
 	p := b.Params()
+	if p.Capacity.On() {
+		return Search.Rows(p, b.Runs, func(subject string) []compare.KV {
+			if within {
+				return []compare.KV{{Key: ServiceKey, Value: p.Image}, {Key: "config", Value: subject}}
+			}
+			return []compare.KV{{Key: "config", Value: subject}}
+		})
+	}
 	names := []string{p.Baseline}
 	for _, n := range p.ConfigNames() {
 		if n != p.Baseline {
