@@ -132,7 +132,8 @@ func (t *Experiment[P, R]) Plan(ps experiment.Params, rounds int) (experiment.Pl
 	return &plan[P, R]{b: b}, nil
 }
 
-// Resume continues a bundle that verifies, with its own parameters.
+// Resume continues a bundle that verifies, with its own parameters. Only reproduce's
+// bundles continue: one of `logbench run` is of one condition, and complete.
 func (t *Experiment[P, R]) Resume(dir string) (experiment.Plan, error) {
 	files, err := bundle.ReadFolder(dir)
 	if err != nil {
@@ -142,6 +143,9 @@ func (t *Experiment[P, R]) Resume(dir string) (experiment.Plan, error) {
 	b, ok := res.Own.(*Bundle[P, R])
 	if !res.OK() || !ok {
 		return nil, experiment.Usagef("--resume %s: the bundle does not verify (logbench verify says why)", dir)
+	}
+	if c := b.Common().Command; c != "reproduce" {
+		return nil, experiment.Usagef("--resume %s: a bundle of %q, not of reproduce", dir, c)
 	}
 	return &plan[P, R]{b: b}, nil
 }

@@ -39,17 +39,8 @@ func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error
 }
 
 // Resume reads the plan back from the bundle in dir, which must verify and be
-// reproduce's (a bundle of `logbench run` is of one condition, and complete).
-func (Experiment) Resume(dir string) (experiment.Plan, error) {
-	p, err := Tabular.Resume(dir)
-	if err != nil {
-		return nil, err
-	}
-	if c := p.Bundle().Common().Command; c != "reproduce" {
-		return nil, usagef("--resume %s: a bundle of %q, not of reproduce", dir, c)
-	}
-	return p, nil
-}
+// reproduce's (Tabular).
+func (Experiment) Resume(dir string) (experiment.Plan, error) { return Tabular.Resume(dir) }
 
 // Verify checks every file, checksum and figure of a bundle, the kit's checks of every
 // table-driven bundle and fifo-stall's rules (Tabular), and the record of reproduce
