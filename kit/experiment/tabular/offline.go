@@ -16,11 +16,15 @@ import (
 )
 
 // Drawn is one bundle of a report, for an experiment's own drawings: its label, its
-// colour on every chart, and its rows.
+// colour on every chart, its rows, and what is made of them once for the whole report.
 type Drawn[P experiment.Params, R any] struct {
 	Label  string
 	Colour color.RGBA
 	*Bundle[P, R]
+	// Figures are the bundle's figures, as verify and compare state them.
+	Figures []compare.Row
+	// Own is what the experiment's Own.Drawn made of the bundle; nil without it.
+	Own any
 }
 
 // bundleOf is the bundle a verification of this experiment read.
@@ -99,13 +103,17 @@ func (t *Experiment[P, R]) Report(w io.Writer, sources []experiment.Source, vers
 			shown = t.Own.ParamsShown(b.M.Params())
 		}
 		colour := bs.Add(s.Label, s.Result, b.M.Head(), shown)
-		drawn = append(drawn, Drawn[P, R]{Label: s.Label, Colour: colour, Bundle: b})
+		d := Drawn[P, R]{Label: s.Label, Colour: colour, Bundle: b, Figures: b.figures()}
+		if t.Own.Drawn != nil {
+			d.Own = t.Own.Drawn(d)
+		}
+		drawn = append(drawn, d)
 	}
 	cats, catOf := t.categories(drawn)
 	groups := make([]report.Grouped, len(t.Metrics))
 	var firstRows []compare.Row // the first bundle's figures, which the answer states
 	for j, d := range drawn {
-		rows := d.figures()
+		rows := d.Figures
 		if j == 0 {
 			firstRows = rows
 		}

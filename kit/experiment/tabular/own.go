@@ -34,6 +34,10 @@ type Own[P experiment.Params, R any] struct {
 	// Answer is the report's opening: its sentences, and which of the figures' charts
 	// (in the order of Metrics) it opens with.
 	Answer func(bs []Drawn[P, R]) (sentences []string, chart int)
+	// Drawn makes, once for each bundle of a report, what the experiment's own parts of
+	// the report (Answer, AnswerChart, Drawings) read of it (per condition, its runs
+	// gathered): each finds it as Drawn.Own.
+	Drawn func(d Drawn[P, R]) any
 	// AnswerChart is the chart the report opens with in place of one of the figures'
 	// (Answer's chart is then unused): a drawing of the experiment's own that shows the
 	// answer better than a bar of each condition.

@@ -87,11 +87,17 @@ type page struct {
 	head string
 }
 
+// drawnOf is a bundle of a report as the drawings need it, made once for every part of
+// the report (Own.Drawn): its conditions with their runs and figures.
+func drawnOf(d TabularDrawn) any {
+	b := asSchema(d.Bundle)
+	return drawn{label: d.Label, colour: d.Colour, b: b, conds: conditions(b, d.Figures), rows: d.Figures}
+}
+
 func pageOf(ds []TabularDrawn) page {
 	var p page
 	for _, d := range ds {
-		b := asSchema(d.Bundle)
-		p.bs = append(p.bs, drawn{label: d.Label, colour: d.Colour, b: b, conds: conditions(b), rows: schema.Figures(b)})
+		p.bs = append(p.bs, d.Own.(drawn))
 	}
 	var apis, modes []string
 	for _, d := range p.bs {
@@ -208,12 +214,12 @@ func timelineNote(bs []drawn) string {
 	return " A colour per bundle; generated solid, read dashed, backlog dotted."
 }
 
-// conditions recomputes the conditions and gathers each one's requests and runs.
-func conditions(b *schema.Bundle) []condition {
-	rows := schema.DeriveConditions(b.Runs, b.Manifest.Parameters)
-	figs := schema.FiguresByCondition(schema.Figures(b))
-	out := make([]condition, 0, len(rows))
-	for _, r := range rows {
+// conditions are the bundle's conditions, as derived from its runs, each with its
+// figures (rows: schema.Figures) and its requests and runs gathered.
+func conditions(b *schema.Bundle, rows []compare.Row) []condition {
+	figs := schema.FiguresByCondition(rows)
+	out := make([]condition, 0, len(b.Conditions))
+	for _, r := range b.Conditions {
 		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, figs: figs[schema.ConditionKey(r.API, r.Mode, r.Reader)], pubP99: math.NaN()}
 		for _, run := range b.Runs {
 			if run.Run.Verified && !run.Run.Superseded && run.Run.API == r.API && run.Run.Mode == r.Mode && run.Run.Reader == r.Reader {

@@ -52,7 +52,7 @@ func declared() *tabular.Experiment[*schema.Params, schema.RunRow] {
 		return []compare.KV{{Key: "runtime", Value: runtimes(asSchema(b).Manifest)}}
 	}
 	t.Own.Prepare, t.Own.Measured, t.Own.Progress = prepare, measured, progress
-	t.Own.Charted = charted
+	t.Own.Charted, t.Own.Drawn = charted, drawnOf
 	t.Own.Answer = func(ds []TabularDrawn) ([]string, int) { return answer(pageOf(ds).bs), 0 }
 	t.Own.AnswerChart = func(ds []TabularDrawn) report.Figure { return pageOf(ds).answerChart() }
 	t.Drawings = func(ds []TabularDrawn) []report.Section { return pageOf(ds).drawings() }
