@@ -45,9 +45,6 @@ const (
 // first n-numberedFixed of it.
 var numberedPaddingMax = bytes.Repeat([]byte{'-'}, MaxNumberedLineBytes-numberedFixed)
 
-// numberedPadding is the '-' run of a line of NumberedLineBytes.
-var numberedPadding = numberedPaddingMax[:NumberedLineBytes-numberedFixed]
-
 const lowerHex = "0123456789abcdef"
 
 // CheckNumberedLineBytes refuses a line length the format has no line of.

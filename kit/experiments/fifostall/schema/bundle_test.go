@@ -69,9 +69,6 @@ func TestBacklogUsesThePrecedingReaderSample(t *testing.T) {
 	}
 }
 
-// equateOpt treats two absent figures as equal.
-var equateOpt = cmp.Comparer(func(a, b bundle.Opt) bool { return a == b || a != a && b != b })
-
 func TestParseSumsRejectsMalformedLines(t *testing.T) {
 	if _, err := bundle.ParseSums([]byte("xyz  runs.csv\n")); err == nil {
 		t.Fatal("want an error")
