@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-func TestOfferKeepsTheScheduleWhileTheServerStalls(t *testing.T) {
-	// The server holds every request for 200 ms; an open-loop client still sends on
-	// schedule, and each latency counts from the scheduled time.
+// stallingServer answers every request after stall, and counts the connections it
+// accepted.
+func stallingServer(t *testing.T, stall time.Duration) (*httptest.Server, *atomic.Int64) {
 	var conns atomic.Int64
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(stall)
 		w.Write([]byte("ok"))
 	}))
 	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
@@ -24,7 +24,14 @@ func TestOfferKeepsTheScheduleWhileTheServerStalls(t *testing.T) {
 		}
 	}
 	srv.Start()
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv, &conns
+}
+
+func TestOfferKeepsTheScheduleWhileTheServerStalls(t *testing.T) {
+	// The server holds every request for 200 ms; an open-loop client still sends on
+	// schedule, and each latency counts from the scheduled time.
+	srv, conns := stallingServer(t, 200*time.Millisecond)
 	plan := Plan{URL: srv.URL, Rate: 50, Count: 10, Start: time.Now().Add(10 * time.Millisecond), Timeout: 5 * time.Second}
 	obs := Offer(context.Background(), plan)
 	if len(obs) != 10 {
@@ -63,18 +70,7 @@ func TestKeepAliveConnectionsQueueBehindASlowServerAndCountFromTheSchedule(t *te
 	// connection is still busy when its next request is due, so that request leaves when
 	// the previous one ends, its wait is the server's (QueueWait, in its latency) and not
 	// the generator's (SendLag).
-	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(100 * time.Millisecond)
-		w.Write([]byte("ok"))
-	}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	defer srv.Close()
+	srv, conns := stallingServer(t, 100*time.Millisecond)
 	c := NewConns(2, 5*time.Second)
 	defer c.Close()
 	plan := Plan{URL: srv.URL, Rate: 50, Count: 8, Start: time.Now().Add(10 * time.Millisecond), Timeout: 5 * time.Second, Conns: c}
