@@ -95,11 +95,14 @@ func FormatLogOpts(opts map[string]string) string {
 	return strings.Join(parts, ",")
 }
 
-// DefaultLogDriver is the engine's own default logging driver, and why: the one it
-// names, or k8s-file on Podman, which names none (its file driver, and its default
-// without systemd's journal), or json-file, the Engine API's.
+// DefaultLogDriver is the engine's own default logging driver, and why: the CRI log on
+// Kubernetes, the one the engine names, or k8s-file on Podman, which names none (its
+// file driver, and its default without systemd's journal), or json-file, the Engine
+// API's.
 func DefaultLogDriver(e contract.EngineFacts) (driver, why string) {
 	switch {
+	case e.Kind == contract.EngineKubernetes:
+		return contract.LogDriverCRI, "the node's one console path on Kubernetes: the container runtime's CRI log file, read through the Pod log API"
 	case e.DefaultLogDriver != "":
 		return e.DefaultLogDriver, "the engine's default (Info.LoggingDriver)"
 	case e.Kind == contract.EnginePodman && (len(e.LogDrivers) == 0 || slices.Contains(e.LogDrivers, "k8s-file")):
