@@ -28,8 +28,10 @@ var Roles = []string{"api", "reader", "loadgen", "qpsload"}
 // Extras are programs a role's image holds beside its own, each from
 // cmd/incontainer/<name> and at /<name>: the API image also holds the line-cost
 // measurement, run in its place so that it is measured in the same image and limits,
-// and the speed probe, run before and after every run with the API's limits.
-var Extras = map[string][]string{"api": {"linecost", "probe"}}
+// and the speed probe, run before and after every run with the API's limits. Every
+// image that conducts a run holds files, which hands the run's folder back on
+// Kubernetes (kit/host/kube), where no engine copies a file out of a container.
+var Extras = map[string][]string{"api": {"linecost", "probe", "files"}, "loadgen": {"files"}, "qpsload": {"files"}}
 
 // LocalTag is the stable name of a role's most recently built image for the engine's
 // own platform: the name compose/ runs.
@@ -108,10 +110,13 @@ func (b *Builder) Build(ctx context.Context, platform string) (map[string]Built,
 func (b *Builder) compile(ctx context.Context, goarch, dir string) error {
 	fmt.Fprintf(b.Progress, "compiling %s for linux/%s\n", strings.Join(Roles, ", "), goarch)
 	args := []string{"build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", dir + string(filepath.Separator)}
+	seen := map[string]bool{}
 	for _, role := range Roles {
-		args = append(args, "./cmd/incontainer/"+role)
-		for _, x := range Extras[role] {
-			args = append(args, "./cmd/incontainer/"+x)
+		for _, prog := range append([]string{role}, Extras[role]...) {
+			if !seen[prog] {
+				seen[prog] = true
+				args = append(args, "./cmd/incontainer/"+prog)
+			}
 		}
 	}
 	cmd := exec.CommandContext(ctx, "go", args...)
