@@ -1,0 +1,278 @@
+package kube
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+const node = "n1"
+
+// spec is a run of two containers, the API owning the network and the conductor
+// joining it, as the experiments describe theirs.
+func spec() experiment.PodSpec {
+	return experiment.PodSpec{RunID: "go_none_r1.A", Conductor: "loadgen", MountPath: contract.RunDir, ResultPath: contract.RunDir + "/result.json",
+		User: contract.User, PidsLimit: 128, CollectLogs: []string{"api"},
+		Containers: []experiment.ContainerSpec{
+			{Role: "api", Image: "docker.io/logbench/api:abc", Cmd: []string{"-mode", "none"}, NanoCPUs: 250_000_000, MemoryBytes: 128 << 20, Env: []string{"A=b=c"}},
+			{Role: "loadgen", Image: "docker.io/logbench/loadgen:def", NanoCPUs: 500_000_000, MemoryBytes: 256 << 20},
+		}}
+}
+
+func TestPodIsGuaranteedHardenedAndSharesItsFolder(t *testing.T) {
+	pod, err := PodFor(spec(), node, "ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := pod.Spec
+	if pod.Namespace != "ns" || s.NodeName != node || s.RestartPolicy != corev1.RestartPolicyNever || *s.AutomountServiceAccountToken || *s.EnableServiceLinks {
+		t.Errorf("pod: namespace %s, node %s, restart %s, token %v, links %v", pod.Namespace, s.NodeName, s.RestartPolicy, *s.AutomountServiceAccountToken, *s.EnableServiceLinks)
+	}
+	if s.HostNetwork || s.HostPID || s.ShareProcessNamespace != nil {
+		t.Error("the Pod shares the host's namespaces or its processes")
+	}
+	if len(s.Volumes) != 1 || s.Volumes[0].EmptyDir == nil || s.Volumes[0].EmptyDir.Medium != "" {
+		t.Errorf("want one emptyDir on the node's disk: %+v", s.Volumes)
+	}
+	if g := s.SecurityContext.FSGroup; g == nil || *g != 65532 {
+		t.Errorf("fsGroup %v, want 65532 so the kit's user writes the folder", g)
+	}
+	var names []string
+	for _, c := range s.Containers {
+		names = append(names, c.Name)
+		if !equal(c.Resources.Requests, c.Resources.Limits) || c.Resources.Limits.Cpu().IsZero() || c.Resources.Limits.Memory().IsZero() {
+			t.Errorf("%s: requests %v, limits %v: want equal and both set", c.Name, c.Resources.Requests, c.Resources.Limits)
+		}
+		sc := c.SecurityContext
+		if *sc.RunAsUser != 65532 || *sc.RunAsGroup != 65532 || !*sc.ReadOnlyRootFilesystem || *sc.AllowPrivilegeEscalation ||
+			len(sc.Capabilities.Drop) != 1 || sc.Capabilities.Drop[0] != "ALL" || len(sc.Capabilities.Add) != 0 || sc.Privileged != nil {
+			t.Errorf("%s: not hardened: %+v", c.Name, sc)
+		}
+		if len(c.VolumeMounts) != 1 || c.VolumeMounts[0].MountPath != contract.RunDir || c.VolumeMounts[0].ReadOnly {
+			t.Errorf("%s: mounts %+v, want the run folder at %s", c.Name, c.VolumeMounts, contract.RunDir)
+		}
+		if c.ImagePullPolicy != corev1.PullNever {
+			t.Errorf("%s: pull policy %s: the kit's images are never pulled", c.Name, c.ImagePullPolicy)
+		}
+	}
+	if strings.Join(names, ",") != FilesContainer+",api,loadgen" {
+		t.Errorf("containers %v: want the files container, then the spec's in order", names)
+	}
+	api, files := s.Containers[1], s.Containers[0]
+	if api.Resources.Limits.Cpu().MilliValue() != 250 || api.Resources.Limits.Memory().Value() != 128<<20 {
+		t.Errorf("api limits %v", api.Resources.Limits)
+	}
+	if api.Image != "docker.io/logbench/api:abc" || strings.Join(api.Args, " ") != "-mode none" || api.Command != nil || api.Env[0].Name != "A" || api.Env[0].Value != "b=c" {
+		t.Errorf("api: %+v", api)
+	}
+	if files.Image != "docker.io/logbench/loadgen:def" || strings.Join(files.Command, " ") != "/files" || strings.Join(files.Args, " ") != "idle" {
+		t.Errorf("files container: %+v, want the conductor's image idling", files)
+	}
+	if !strings.HasPrefix(pod.Name, "logbench-go-none-r1-a-") || len(pod.Name) > 63 || pod.Annotations[RunLabel] != "go_none_r1.A" {
+		t.Errorf("name %s, annotation %q", pod.Name, pod.Annotations[RunLabel])
+	}
+}
+
+func equal(a, b corev1.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || v.Cmp(w) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestPodRefusesWhatKubernetesCannotGive(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*experiment.ContainerSpec)
+		want   string
+	}{
+		{"no limit", func(c *experiment.ContainerSpec) { c.NanoCPUs = 0 }, "Guaranteed"},
+		{"host PIDs", func(c *experiment.ContainerSpec) { c.HostPIDs = true }, "hostPID"},
+		{"host network", func(c *experiment.ContainerSpec) { c.HostNetwork = true }, "hostNetwork"},
+		{"log driver", func(c *experiment.ContainerSpec) { c.LogDriver = "json-file" }, "CRI log"},
+		{"log options", func(c *experiment.ContainerSpec) { c.LogOpts = map[string]string{"mode": "non-blocking"} }, "takes none"},
+		{"odd CPU", func(c *experiment.ContainerSpec) { c.NanoCPUs = 333_333_333 }, "thousandths"},
+	} {
+		s := spec()
+		tc.change(&s.Containers[0])
+		_, err := PodFor(s, node, "ns")
+		var refused experiment.CreateError
+		if !errors.As(err, &refused) || refused.Role != "api" || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want the api container refused for %q", tc.name, err, tc.want)
+		}
+	}
+	s := spec()
+	s.Containers[0].LogDriver = contract.LogDriverCRI
+	if _, err := PodFor(s, node, "ns"); err != nil {
+		t.Errorf("the CRI log driver: %v", err)
+	}
+}
+
+// fakeCluster is a cluster of one node whose API server sets each created Pod's QoS
+// class to qos and its status to what status makes of it.
+func fakeCluster(t *testing.T, qos corev1.PodQOSClass, status func(*corev1.Pod)) (*Cluster, *fake.Clientset) {
+	t.Helper()
+	cs := fake.NewClientset(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: node},
+		Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}},
+			Images: []corev1.ContainerImage{{Names: []string{"docker.io/logbench/api:abc"}}}}})
+	cs.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		p := a.(k8stesting.CreateAction).GetObject().(*corev1.Pod)
+		p.Status.QOSClass = qos
+		if status != nil {
+			status(p)
+		}
+		return false, nil, nil
+	})
+	k := NewClient(cs, nil, "ctx", "ns").On(node)
+	k.exec = func(_ context.Context, pod, container string, cmd []string, out *limitedBuffer) error {
+		if container != FilesContainer || strings.Join(cmd, " ") != "/files cat "+contract.RunDir+"/result.json" {
+			t.Errorf("exec %s %v", container, cmd)
+		}
+		out.WriteString(`{"ok":true}`)
+		return nil
+	}
+	return k, cs
+}
+
+func gone(t *testing.T, cs *fake.Clientset) {
+	t.Helper()
+	list, err := cs.CoreV1().Pods("ns").List(context.Background(), metav1.ListOptions{})
+	if err != nil || len(list.Items) != 0 {
+		t.Errorf("the namespace still holds %d Pods (%v)", len(list.Items), err)
+	}
+}
+
+func TestRunPodRefusesAPodThatIsNotGuaranteed(t *testing.T) {
+	k, cs := fakeCluster(t, corev1.PodQOSBurstable, nil)
+	res, err := k.RunPod(context.Background(), spec(), io.Discard)
+	if err != nil || !strings.Contains(res.Failure, "Burstable QoS class, not Guaranteed") || res.Result != nil {
+		t.Errorf("failure %q, error %v: want the Pod refused", res.Failure, err)
+	}
+	gone(t, cs)
+}
+
+func TestRunPodReadsTheResultExitsAndConsole(t *testing.T) {
+	k, cs := fakeCluster(t, corev1.PodQOSGuaranteed, func(p *corev1.Pod) {
+		p.Status.Phase = corev1.PodRunning
+		p.Status.ContainerStatuses = []corev1.ContainerStatus{
+			{Name: FilesContainer, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}},
+			{Name: "api", ContainerID: "containerd://a", ImageID: "sha256:aaa", State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}},
+			{Name: "loadgen", ContainerID: "containerd://l", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0}}},
+		}
+	})
+	k.expect["docker.io/logbench/api:abc"] = "sha256:aaa"
+	res, err := k.RunPod(context.Background(), spec(), io.Discard)
+	if err != nil || res.Failure != "" {
+		t.Fatalf("failure %q, error %v", res.Failure, err)
+	}
+	if string(res.Result) != `{"ok":true}` {
+		t.Errorf("result %q", res.Result)
+	}
+	if len(res.Exits) != 2 || !res.Exits[0].Running || res.Exits[0].ID != "containerd://a" || res.Exits[1].Running || res.Exits[1].ExitCode != 0 {
+		t.Errorf("exits %+v", res.Exits)
+	}
+	if string(res.Logs["api"]) != "fake logs" { // client-go's fake log body
+		t.Errorf("api console %q", res.Logs["api"])
+	}
+	gone(t, cs)
+}
+
+func TestRunPodNamesTheKillAndTheEviction(t *testing.T) {
+	k, cs := fakeCluster(t, corev1.PodQOSGuaranteed, func(p *corev1.Pod) {
+		p.Status.ContainerStatuses = []corev1.ContainerStatus{
+			{Name: "api", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 137, Reason: "OOMKilled"}}},
+			{Name: "loadgen", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1}}},
+		}
+		p.Status.Phase, p.Status.Reason, p.Status.Message = corev1.PodFailed, "Evicted", "The node was low on resource: memory."
+	})
+	res, err := k.RunPod(context.Background(), spec(), io.Discard)
+	if err != nil || !strings.Contains(res.Failure, "Evicted The node was low on resource") {
+		t.Errorf("failure %q, error %v", res.Failure, err)
+	}
+	if len(res.Exits) != 2 || !res.Exits[0].OOMKilled || res.Exits[0].ExitCode != 137 || res.Exits[1].ExitCode != 1 {
+		t.Errorf("exits %+v", res.Exits)
+	}
+	if f := experiment.EngineFailure(spec(), res); !strings.Contains(f, "api container killed for exceeding its memory limit (OOM)") {
+		t.Errorf("the run's failure: %s", f)
+	}
+	gone(t, cs)
+}
+
+func TestRunPodFailsWhenTheAPIServerStopsAnswering(t *testing.T) {
+	api, remove := apiPatience, removePatience
+	apiPatience, removePatience = time.Second, time.Second
+	t.Cleanup(func() { apiPatience, removePatience = api, remove })
+	k, cs := fakeCluster(t, corev1.PodQOSGuaranteed, nil)
+	cs.PrependReactor("get", "pods", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewServiceUnavailable("down")
+	})
+	res, err := k.RunPod(context.Background(), spec(), io.Discard)
+	if !strings.Contains(res.Failure, "the API server did not answer for 1s during the run") {
+		t.Errorf("failure %q", res.Failure)
+	}
+	// Nor could the kit see the Pod gone: that stops the matrix, as any cleanup that
+	// cannot be confirmed does.
+	if err == nil || !strings.Contains(err.Error(), "cleanup") {
+		t.Errorf("error %v, want the cleanup's", err)
+	}
+}
+
+func TestImagesRefuseANodeWithoutThem(t *testing.T) {
+	k, _ := fakeCluster(t, corev1.PodQOSGuaranteed, nil)
+	built := fakeBuilder{"api": "sha256:aaa", "loadgen": "sha256:bbb"}
+	_, _, err := Images{Builder: built, Cluster: k, Import: "scripts/kube-images"}.Build(context.Background(), "linux/amd64", nil, io.Discard)
+	var usage experiment.UsageError
+	if !errors.As(err, &usage) || !strings.Contains(err.Error(), "node n1 does not hold the images logbench/loadgen:bbb") || !strings.Contains(err.Error(), "scripts/kube-images logbench/loadgen:bbb") {
+		t.Errorf("%v", err)
+	}
+	ids, _, err := Images{Builder: fakeBuilder{"api": "sha256:aaa"}, Cluster: k}.Build(context.Background(), "linux/amd64", nil, io.Discard)
+	if err != nil || ids["api"] != "docker.io/logbench/api:abc" || k.expect["docker.io/logbench/api:abc"] != "sha256:aaa" {
+		t.Errorf("ids %v, %v", ids, err)
+	}
+}
+
+// fakeBuilder builds role: ID, tagged logbench/role:<the ID's end>.
+type fakeBuilder map[string]string
+
+func (f fakeBuilder) Build(context.Context, string, []string, io.Writer) (map[string]string, []bundle.Image, error) {
+	var imgs []bundle.Image
+	for role, id := range f {
+		imgs = append(imgs, bundle.Image{Role: role, ID: id, Tag: "logbench/" + role + ":" + map[string]string{"sha256:aaa": "abc", "sha256:bbb": "bbb"}[id]})
+	}
+	return f, imgs, nil
+}
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"logbench/api:abc":          "docker.io/logbench/api:abc",
+		"debian":                    "docker.io/library/debian:latest",
+		"localhost:5000/x":          "localhost:5000/x:latest",
+		"ghcr.io/a/b:1":             "ghcr.io/a/b:1",
+		"docker.io/logbench/api:ab": "docker.io/logbench/api:ab",
+		"myorg/api@sha256:00":       "docker.io/myorg/api@sha256:00",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
