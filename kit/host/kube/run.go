@@ -332,10 +332,10 @@ func (k *Cluster) collect(ctx context.Context, pod, container string) ([]byte, e
 	}
 	out := &limitedBuffer{limit: maxLogBytes}
 	err := k.logs(ctx, pod, container, corev1.PodLogOptions{Stream: new(corev1.LogStreamStdout)}, out)
-	if err != nil && apierrors.IsBadRequest(err) {
-		// An API server without PodLogsQuerySplitStreams gives stdout and stderr as one
-		// stream: the kit's programs write their logs to stdout and only their own
-		// failures to stderr.
+	if err != nil && (apierrors.IsInvalid(err) || apierrors.IsBadRequest(err)) {
+		// An API server without PodLogsQuerySplitStreams (alpha in 1.34) refuses the
+		// stream and gives stdout and stderr as one: the kit's programs write their logs
+		// to stdout and only their own failures to stderr.
 		out.Reset()
 		err = k.logs(ctx, pod, container, corev1.PodLogOptions{}, out)
 	}
