@@ -45,9 +45,9 @@ func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 			&cli.StringFlag{Name: "precision", Usage: "add rounds until every headline figure's 95% interval is within this share of its value, such as 2%"},
 			&cli.IntFlag{Name: "max-reps", Value: experiment.DefaultMaxRounds, Usage: "with --precision: the most rounds"},
 			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
-			&cli.StringSliceFlag{Name: "engine", Usage: "run the same matrix on this engine, a docker context's name or an address (unix://, tcp://, ssh://); repeat for several: a bundle each and their comparison"},
+			&cli.StringSliceFlag{Name: "engine", Usage: "run the same matrix on this engine, a docker context's name, an address (unix://, tcp://, ssh://) or k8s:CONTEXT (a kubeconfig context: Pods on each of its nodes); repeat for several: a bundle each and their comparison"},
 			&cli.BoolFlag{Name: "parallel", Usage: "with several --engine: run them at the same time (engines on different hosts)"},
-		}, targetFlags()...))...),
+		}, append(kubeFlags(), targetFlags()...)...))...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

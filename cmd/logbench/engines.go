@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/engine"
+	"github.com/logbench/logbench/kit/host/kube"
 	"github.com/logbench/logbench/kit/host/lab"
 )
 
@@ -21,9 +23,31 @@ func reproduceOnEngines(c *cli.Context, exp experiment.Experiment, names []strin
 		return usagef("--resume continues one bundle on the engine it was started on; it takes no --engine")
 	}
 	choice := engineChoice(c)
+	// An --engine k8s:CONTEXT is one engine per node of the cluster, each named
+	// k8s:CONTEXT/NODE, reached through the cluster's client.
+	var expanded []string
+	clients, nodes := map[string]*kube.Client{}, map[string]string{}
+	for _, name := range names {
+		if !strings.HasPrefix(name, kube.Prefix) {
+			expanded = append(expanded, name)
+			continue
+		}
+		client, on, err := kubeEngines(c, name)
+		if err != nil {
+			return fmt.Errorf("--engine %s: %w", name, err)
+		}
+		for _, node := range on {
+			n := name + "/" + node
+			expanded, clients[n], nodes[n] = append(expanded, n), client, node
+		}
+	}
+	names = expanded
 	labels := lab.Labels(names)
 	endpoints := make([]engine.Endpoint, len(names))
 	for i, name := range names {
+		if clients[name] != nil {
+			continue
+		}
 		if endpoints[i], err = choice.Named(name); err != nil {
 			return usagef("--engine %s: %v", name, err)
 		}
@@ -47,7 +71,11 @@ func reproduceOnEngines(c *cli.Context, exp experiment.Experiment, names []strin
 	for i, name := range names {
 		_, p, err := reproducePlan(c, exp)
 		var t *target
-		if err == nil {
+		switch {
+		case err != nil:
+		case clients[name] != nil:
+			t, err = reachKube(c, clients[name], nodes[name], out.Prefixed("["+labels[i]+"] "))
+		default:
 			t, err = reach(c, endpoints[i], out.Prefixed("["+labels[i]+"] "))
 		}
 		if err == nil {
