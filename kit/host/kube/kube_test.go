@@ -69,18 +69,27 @@ func TestPodIsGuaranteedHardenedAndSharesItsFolder(t *testing.T) {
 			t.Errorf("%s: pull policy %s: the kit's images are never pulled", c.Name, c.ImagePullPolicy)
 		}
 	}
-	if strings.Join(names, ",") != FilesContainer+",api,loadgen" {
-		t.Errorf("containers %v: want the files container, then the spec's in order", names)
+	if strings.Join(names, ",") != "api,loadgen" {
+		t.Errorf("containers %v: want the spec's in order", names)
 	}
-	api, files := s.Containers[1], s.Containers[0]
+	api := s.Containers[0]
 	if api.Resources.Limits.Cpu().MilliValue() != 250 || api.Resources.Limits.Memory().Value() != 128<<20 {
 		t.Errorf("api limits %v", api.Resources.Limits)
 	}
 	if api.Image != "docker.io/logbench/api:abc" || strings.Join(api.Args, " ") != "-mode none" || api.Command != nil || api.Env[0].Name != "A" || api.Env[0].Value != "b=c" {
 		t.Errorf("api: %+v", api)
 	}
-	if files.Image != "docker.io/logbench/loadgen:def" || strings.Join(files.Command, " ") != "/files" || strings.Join(files.Args, " ") != "idle" {
-		t.Errorf("files container: %+v, want the conductor's image idling", files)
+	// The files container comes as an ephemeral one, asking no CPU of the node; a
+	// conductor alone has it beside itself from the start.
+	files, err := FilesEphemeral(spec())
+	if err != nil || files.Image != "docker.io/logbench/loadgen:def" || strings.Join(files.Command, " ") != "/files" || strings.Join(files.Args, " ") != "idle" ||
+		files.VolumeMounts[0].MountPath != contract.RunDir || !*files.SecurityContext.ReadOnlyRootFilesystem || len(files.SecurityContext.Capabilities.Drop) != 1 {
+		t.Errorf("files container: %+v (%v), want the conductor's image idling, hardened, in the run folder", files, err)
+	}
+	alone := spec()
+	alone.Containers = alone.Containers[1:]
+	if pod, err := PodFor(alone, node, "ns"); err != nil || len(pod.Spec.Containers) != 2 || pod.Spec.Containers[0].Name != FilesContainer {
+		t.Errorf("a conductor alone: %v", err)
 	}
 	if !strings.HasPrefix(pod.Name, "logbench-go-none-r1-a-") || len(pod.Name) > 63 || pod.Annotations[RunLabel] != "go_none_r1.A" {
 		t.Errorf("name %s, annotation %q", pod.Name, pod.Annotations[RunLabel])

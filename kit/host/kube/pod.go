@@ -26,6 +26,36 @@ const (
 	filesMemory   = 32 << 20
 )
 
+// filesSpec is the files container of a Pod whose conductor is c: the conductor's
+// image, idling.
+func filesSpec(c experiment.ContainerSpec) experiment.ContainerSpec {
+	return experiment.ContainerSpec{Role: FilesContainer, Image: c.Image, Entrypoint: []string{"/files"}, Cmd: []string{"idle"},
+		NanoCPUs: filesMilliCPU * 1_000_000, MemoryBytes: filesMemory}
+}
+
+// FilesEphemeral is the files container as an ephemeral container of a running Pod:
+// the same image, folder and hardening, no resources (an ephemeral container has
+// none; it runs within the Pod's).
+func FilesEphemeral(spec experiment.PodSpec) (corev1.EphemeralContainer, error) {
+	uid, gid, err := parseUser(spec.User)
+	if err != nil {
+		return corev1.EphemeralContainer{}, err
+	}
+	for _, c := range spec.Containers {
+		if c.Role != spec.Conductor {
+			continue
+		}
+		kc, err := container(spec, filesSpec(c), uid, gid)
+		if err != nil {
+			return corev1.EphemeralContainer{}, err
+		}
+		return corev1.EphemeralContainer{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: kc.Name, Image: kc.Image, Command: kc.Command,
+			Args: kc.Args, VolumeMounts: kc.VolumeMounts, SecurityContext: kc.SecurityContext, ImagePullPolicy: kc.ImagePullPolicy,
+			TerminationMessagePolicy: kc.TerminationMessagePolicy}}, nil
+	}
+	return corev1.EphemeralContainer{}, fmt.Errorf("the pod has no %s container to conduct it", spec.Conductor)
+}
+
 // runVolume is the emptyDir's name in the Pod.
 const runVolume = "run"
 
@@ -50,7 +80,7 @@ func PodName(runID string) string {
 }
 
 // PodFor is the Pod of one run on node in namespace: every container of the spec in
-// its order, then the files container, all in the Pod's network namespace around one
+// its order (after the files container when the conductor is alone), all in the Pod's network namespace around one
 // emptyDir mounted at the spec's path; requests equal to limits in every container, the
 // kit's hardening unless the spec relaxes it; no restart, no service account token, no
 // service links. What Kubernetes cannot express is refused as the container's
@@ -94,11 +124,16 @@ func PodFor(spec experiment.PodSpec, node, namespace string) (*corev1.Pod, error
 			Volumes: []corev1.Volume{{Name: runVolume, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
 		},
 	}
-	// The files container first: it is up before the run's containers start, and
-	// outlives the conductor, so the Pod stays running until the kit has read it.
-	files := experiment.ContainerSpec{Role: FilesContainer, Image: conductor.Image, Entrypoint: []string{"/files"}, Cmd: []string{"idle"},
-		NanoCPUs: filesMilliCPU * 1_000_000, MemoryBytes: filesMemory}
-	for _, c := range append([]experiment.ContainerSpec{files}, spec.Containers...) {
+	// A conductor alone in its Pod gets the files container beside it from the start:
+	// the Pod would end with the conductor. Any other Pod keeps running after the
+	// conductor (its API serves on), and gets the files container as an ephemeral one
+	// once the conductor has ended (FilesEphemeral), which asks no CPU of the node: a
+	// run's limits may fill it (qps's API and load generator, one CPU each, on two).
+	var containers []experiment.ContainerSpec
+	if len(spec.Containers) == 1 {
+		containers = append(containers, filesSpec(*conductor))
+	}
+	for _, c := range append(containers, spec.Containers...) {
 		kc, err := container(spec, c, uid, gid)
 		if err != nil {
 			return nil, experiment.CreateError{Role: c.Role, Err: err}

@@ -181,8 +181,15 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 		res.Failure = joinText(res.Failure, fmt.Sprintf("the %s container's usage is not read on Kubernetes (the engine's stats are Docker's)", role))
 	}
 	result := &limitedBuffer{limit: maxResultBytes}
-	if err := k.exec(waitCtx, pod.Name, FilesContainer, []string{"/files", "cat", spec.ResultPath}, result); err != nil {
-		res.Failure = joinText(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, err))
+	var ferr error
+	if statusOf(cur, FilesContainer) == nil {
+		ferr = k.addFiles(waitCtx, spec, pod.Name)
+	}
+	if ferr == nil {
+		ferr = k.exec(waitCtx, pod.Name, FilesContainer, []string{"/files", "cat", spec.ResultPath}, result)
+	}
+	if ferr != nil {
+		res.Failure = joinText(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, ferr))
 	} else {
 		res.Result = result.Bytes()
 	}
@@ -205,6 +212,52 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 		res.Logs[role] = logs
 	}
 	return res, nil
+}
+
+// filesPatience bounds the wait for the ephemeral files container to run.
+const filesPatience = 30 * time.Second
+
+// addFiles adds the files container to the running Pod as an ephemeral container
+// (pods/ephemeralcontainers) and waits until it runs.
+func (k *Cluster) addFiles(ctx context.Context, spec experiment.PodSpec, name string) error {
+	files, err := FilesEphemeral(spec)
+	if err != nil {
+		return err
+	}
+	pods := k.cs.CoreV1().Pods(k.namespace)
+	p, err := pods.Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	p.Spec.EphemeralContainers = append(p.Spec.EphemeralContainers, files)
+	if _, err := pods.UpdateEphemeralContainers(ctx, name, p, metav1.UpdateOptions{}); err != nil {
+		return fmt.Errorf("adding the files container: %w", err)
+	}
+	deadline := time.Now().Add(filesPatience)
+	for {
+		p, err := pods.Get(ctx, name, metav1.GetOptions{})
+		if err == nil {
+			for _, s := range p.Status.EphemeralContainerStatuses {
+				switch {
+				case s.Name != FilesContainer:
+				case s.State.Running != nil:
+					return nil
+				case s.State.Terminated != nil:
+					return fmt.Errorf("the files container exited: %s %s", s.State.Terminated.Reason, s.State.Terminated.Message)
+				case s.State.Waiting != nil && slices.Contains(cannotStart, s.State.Waiting.Reason):
+					return fmt.Errorf("the files container cannot start: %s: %s", s.State.Waiting.Reason, s.State.Waiting.Message)
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the files container did not run within %s (%v)", filesPatience, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pollEvery):
+		}
+	}
 }
 
 // podFailed says why the Pod has failed as a whole (evicted, say); "" while it has
