@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/logbench/logbench/kit/experiments/qps"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// kubeconfig is the cluster the Kubernetes tests run on, named by LOGBENCH_KUBECONFIG
+// (scripts/kube-up prints one); without it they skip, under CI too: they bring no
+// cluster up themselves, and CI does not yet.
+func kubeconfig(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("needs a Kubernetes cluster; not in -short mode")
+	}
+	kc := os.Getenv("LOGBENCH_KUBECONFIG")
+	if kc == "" {
+		t.Skip("needs a Kubernetes cluster: LOGBENCH_KUBECONFIG=$(scripts/kube-up), after scripts/kube-images")
+	}
+	t.Setenv("KUBECONFIG", kc)
+}
+
+// nodeBundles are the bundle folders a reproduce on a cluster wrote under root, one a
+// node.
+func nodeBundles(t *testing.T, root, out string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), "k8s_") {
+			dirs = append(dirs, filepath.Join(root, e.Name()))
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatalf("no node's bundle under %s:\n%s", root, out)
+	}
+	return dirs
+}
+
+// A tiny fifo-stall on the cluster: the Go API, no logging and a fast reader, one run
+// a node; every run verifies, with the limits the containers read back, and the bundle
+// verifies and records the cluster and the node.
+func TestReproduceFIFOStallOnKubernetes(t *testing.T) {
+	kubeconfig(t)
+	root := filepath.Join(t.TempDir(), "fifo")
+	out, err := runApp(t, "reproduce", "--engine", "k8s:", "--modes", "none,json-sync", "--readers", "fast", "--reps", "1", "--duration", "1s",
+		"--api", "go", "--calibrate=false", "--retries", "0", "--out", root)
+	if err != nil {
+		t.Fatalf("reproduce on the cluster: %v\n%s", err, out)
+	}
+	for _, dir := range nodeBundles(t, root, out) {
+		if vout, err := runApp(t, "verify", dir); err != nil || !strings.Contains(vout, "2 runs (2 verified") {
+			t.Errorf("verify %s: %v\n%s", dir, err, vout)
+		}
+		files, err := bundle.ReadFolder(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		manifest := string(files.Data[bundle.ManifestFile])
+		for _, want := range []string{`"kind": "kubernetes"`, `"kubelet_version"`, `"container_runtime"`, `"default_log_driver": "cri"`} {
+			if !strings.Contains(manifest, want) {
+				t.Errorf("%s: the manifest lacks %s", dir, want)
+			}
+		}
+	}
+}
+
+// A tiny qps on the cluster: the Go API without a log and with its console, whose
+// every line comes back through the Pod log API (the kubelet's CRI log) equal to what
+// the API wrote.
+func TestReproduceQPSOnKubernetes(t *testing.T) {
+	kubeconfig(t)
+	root := filepath.Join(t.TempDir(), "qps")
+	out, err := runApp(t, "reproduce", "qps", "--engine", "k8s:", "--api", "go", "--configs", "none,console", "--reps", "1", "--duration", "1s",
+		"--warmup-time", "500ms", "--wrk=false", "--out", root)
+	if err != nil {
+		t.Fatalf("reproduce on the cluster: %v\n%s", err, out)
+	}
+	for _, dir := range nodeBundles(t, root, out) {
+		if vout, err := runApp(t, "verify", dir); err != nil {
+			t.Errorf("verify %s: %v\n%s", dir, err, vout)
+		}
+		files, err := bundle.ReadFolder(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs := string(files.Data[qps.RunsFile])
+		if !strings.Contains(runs, ",console,") || !strings.Contains(runs, ",equal,") || !strings.Contains(runs, ",cri,") {
+			t.Errorf("%s: no console run read back equal through the CRI log:\n%s", dir, runs)
+		}
+	}
+}
