@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/lab"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -26,6 +27,10 @@ type plan struct {
 // prepare validates every input, reaches the engine, checks the disk and builds the
 // images; only then is anything created on the engine.
 func prepare(c *cli.Context, p plan) (*lab.Session, error) {
+	if p.resumeDir != "" && p.exp.Bundle().Common().Engine.Kind == contract.EngineKubernetes {
+		// --resume reaches the Docker Engine; a bundle's runs stay on one engine.
+		return nil, usagef("--resume %s: its runs ran on Kubernetes, and resuming there is not supported yet; start a new bundle", p.resumeDir)
+	}
 	if c.String("out") != "" {
 		if _, err := outDir(c, source{}, "", time.Now()); err != nil {
 			return nil, err
