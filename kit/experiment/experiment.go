@@ -323,6 +323,22 @@ type PodResult struct {
 	Failure string
 }
 
+// ReadLogs keeps each role's stdout as read reads it back, and says in Failure which
+// could not be read: every engine's last step of a pod.
+func (r *PodResult) ReadLogs(roles []string, read func(role string) ([]byte, error)) {
+	for _, role := range roles {
+		logs, err := read(role)
+		if err != nil {
+			r.Failure = JoinFailures(r.Failure, fmt.Sprintf("reading the %s container's stdout back: %v", role, err))
+			continue
+		}
+		if r.Logs == nil {
+			r.Logs = map[string][]byte{}
+		}
+		r.Logs[role] = logs
+	}
+}
+
 // Pods is what runs need of an engine: the real one in kit/host/engine, a fake in
 // tests of the runner's failure logic.
 type Pods interface {

@@ -172,7 +172,7 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 		select {
 		case x := <-exits:
 			if x.err != nil && waitCtx.Err() == nil {
-				res.Failure = joinText(res.Failure, fmt.Sprintf("engine: waiting for %s: %v", x.role, x.err))
+				res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("engine: waiting for %s: %v", x.role, x.err))
 			}
 			if x.role == spec.Conductor {
 				conductorDone = true
@@ -180,10 +180,10 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 			}
 			// Another container ended first: the run cannot go on. Stopping the conductor
 			// (SIGTERM) makes it write what it has measured.
-			res.Failure = joinText(res.Failure, x.role+" container exited during the run")
+			res.Failure = experiment.JoinFailures(res.Failure, x.role+" container exited during the run")
 			e.cli.ContainerStop(waitCtx, ids[spec.Conductor], container.StopOptions{Timeout: intPtr(10)})
 		case <-ctx.Done():
-			res.Failure = joinText(res.Failure, "interrupted")
+			res.Failure = experiment.JoinFailures(res.Failure, "interrupted")
 			e.cli.ContainerStop(waitCtx, ids[spec.Conductor], container.StopOptions{Timeout: intPtr(2)})
 			<-streamed
 			return res, ctx.Err()
@@ -195,7 +195,7 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	for _, role := range spec.MeasureUsage {
 		u, err := e.usage(waitCtx, ids[role])
 		if err != nil {
-			res.Failure = joinText(res.Failure, fmt.Sprintf("reading the %s container's usage: %v", role, err))
+			res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("reading the %s container's usage: %v", role, err))
 			continue
 		}
 		if res.Usage == nil {
@@ -205,22 +205,12 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	}
 	res.Result, err = e.copyFile(waitCtx, ids[spec.Conductor], spec.ResultPath)
 	if err != nil {
-		res.Failure = joinText(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, err))
+		res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, err))
 	}
 	for _, c := range spec.Containers {
 		res.Exits = append(res.Exits, e.exitOf(waitCtx, c.Role, ids[c.Role]))
 	}
-	for _, role := range spec.CollectLogs {
-		logs, err := e.collectStdout(waitCtx, ids[role])
-		if err != nil {
-			res.Failure = joinText(res.Failure, fmt.Sprintf("reading the %s container's stdout back: %v", role, err))
-			continue
-		}
-		if res.Logs == nil {
-			res.Logs = map[string][]byte{}
-		}
-		res.Logs[role] = logs
-	}
+	res.ReadLogs(spec.CollectLogs, func(role string) ([]byte, error) { return e.collectStdout(waitCtx, ids[role]) })
 	return res, nil
 }
 
@@ -364,12 +354,5 @@ func (e *Engine) copyFile(ctx context.Context, id, path string) ([]byte, error) 
 }
 
 func intPtr(i int) *int { return &i }
-
-func joinText(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
-}
 
 var _ experiment.Pods = (*Engine)(nil)

@@ -108,30 +108,30 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 	for {
 		select {
 		case <-ctx.Done():
-			res.Failure = joinText(res.Failure, "interrupted")
+			res.Failure = experiment.JoinFailures(res.Failure, "interrupted")
 			return res, ctx.Err()
 		case <-ticker.C:
 		}
 		got, gerr := pods.Get(waitCtx, pod.Name, metav1.GetOptions{})
 		if gerr != nil {
 			if apierrors.IsNotFound(gerr) {
-				res.Failure = joinText(res.Failure, "the Pod was deleted during the run, not by the kit")
+				res.Failure = experiment.JoinFailures(res.Failure, "the Pod was deleted during the run, not by the kit")
 				return res, nil
 			}
 			if time.Since(lastAnswer) > apiPatience {
-				res.Failure = joinText(res.Failure, fmt.Sprintf("the API server did not answer for %s during the run: %v", apiPatience, gerr))
+				res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("the API server did not answer for %s during the run: %v", apiPatience, gerr))
 				return res, nil
 			}
 			continue
 		}
 		lastAnswer, cur = time.Now(), got
 		if why := podFailed(cur); why != "" {
-			res.Failure = joinText(res.Failure, why)
+			res.Failure = experiment.JoinFailures(res.Failure, why)
 			res.Exits = k.exits(waitCtx, spec, cur)
 			return res, nil
 		}
 		if why := cantStart(cur); why != "" {
-			res.Failure = joinText(res.Failure, why)
+			res.Failure = experiment.JoinFailures(res.Failure, why)
 			res.Exits = k.exits(waitCtx, spec, cur)
 			return res, nil
 		}
@@ -149,12 +149,12 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 		for _, s := range cur.Status.ContainerStatuses {
 			if s.Name != spec.Conductor && s.State.Terminated != nil && !ended[s.Name] {
 				ended[s.Name] = true
-				res.Failure = joinText(res.Failure, s.Name+" container exited during the run")
+				res.Failure = experiment.JoinFailures(res.Failure, s.Name+" container exited during the run")
 			}
 		}
 		if st == nil || st.State.Running == nil {
 			if time.Since(started) > startPatience {
-				res.Failure = joinText(res.Failure, fmt.Sprintf("the Pod did not start its %s container within %s%s", spec.Conductor, startPatience, conditions(cur)))
+				res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("the Pod did not start its %s container within %s%s", spec.Conductor, startPatience, conditions(cur)))
 				res.Exits = k.exits(waitCtx, spec, cur)
 				return res, nil
 			}
@@ -164,7 +164,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 			if nerr == nil {
 				lastNode = time.Now()
 				if why := nodeReady(n); why != "" {
-					res.Failure = joinText(res.Failure, "node "+k.node+" "+why+" during the run")
+					res.Failure = experiment.JoinFailures(res.Failure, "node "+k.node+" "+why+" during the run")
 					return res, nil
 				}
 			}
@@ -178,7 +178,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 	}
 
 	for _, role := range spec.MeasureUsage {
-		res.Failure = joinText(res.Failure, fmt.Sprintf("the %s container's usage is not read on Kubernetes (the engine's stats are Docker's)", role))
+		res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("the %s container's usage is not read on Kubernetes (the engine's stats are Docker's)", role))
 	}
 	result := &limitedBuffer{limit: maxResultBytes}
 	var ferr error
@@ -189,7 +189,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 		ferr = k.exec(waitCtx, pod.Name, FilesContainer, []string{"/files", "cat", spec.ResultPath}, result)
 	}
 	if ferr != nil {
-		res.Failure = joinText(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, ferr))
+		res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, ferr))
 	} else {
 		res.Result = result.Bytes()
 	}
@@ -198,19 +198,9 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 	}
 	res.Exits = k.exits(waitCtx, spec, cur)
 	if why := k.otherImages(spec, cur); why != "" {
-		res.Failure = joinText(res.Failure, why)
+		res.Failure = experiment.JoinFailures(res.Failure, why)
 	}
-	for _, role := range spec.CollectLogs {
-		logs, err := k.collect(waitCtx, pod.Name, role)
-		if err != nil {
-			res.Failure = joinText(res.Failure, fmt.Sprintf("reading the %s container's stdout back: %v", role, err))
-			continue
-		}
-		if res.Logs == nil {
-			res.Logs = map[string][]byte{}
-		}
-		res.Logs[role] = logs
-	}
+	res.ReadLogs(spec.CollectLogs, func(role string) ([]byte, error) { return k.collect(waitCtx, pod.Name, role) })
 	return res, nil
 }
 
@@ -491,11 +481,4 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 		return 0, fmt.Errorf("more than %d bytes", b.limit)
 	}
 	return b.Buffer.Write(p)
-}
-
-func joinText(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }
