@@ -10,6 +10,7 @@
 package experiment
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -337,6 +338,20 @@ func (r *PodResult) ReadLogs(roles []string, read func(role string) ([]byte, err
 		}
 		r.Logs[role] = logs
 	}
+}
+
+// LimitedBuffer holds what an engine reads back of a pod (a result, a console) and
+// refuses to grow past Limit, so that a runaway container cannot fill the host's memory.
+type LimitedBuffer struct {
+	bytes.Buffer
+	Limit int
+}
+
+func (b *LimitedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.Limit {
+		return 0, fmt.Errorf("more than %d bytes", b.Limit)
+	}
+	return b.Buffer.Write(p)
 }
 
 // Pods is what runs need of an engine: the real one in kit/host/engine, a fake in

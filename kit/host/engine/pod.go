@@ -2,7 +2,6 @@ package engine
 
 import (
 	"archive/tar"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -278,25 +277,11 @@ func (e *Engine) collectStdout(ctx context.Context, id string) ([]byte, error) {
 		return nil, err
 	}
 	defer logs.Close()
-	var stdout limitedBuffer
-	stdout.limit = maxLogBytes
+	stdout := experiment.LimitedBuffer{Limit: maxLogBytes}
 	if _, err := stdcopy.StdCopy(&stdout, io.Discard, logs); err != nil {
 		return nil, err
 	}
 	return stdout.Bytes(), nil
-}
-
-// limitedBuffer refuses to grow past limit.
-type limitedBuffer struct {
-	bytes.Buffer
-	limit int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.Len()+len(p) > b.limit {
-		return 0, fmt.Errorf("more than %d bytes", b.limit)
-	}
-	return b.Buffer.Write(p)
 }
 
 func (e *Engine) exitOf(ctx context.Context, role, id string) contract.Exit {

@@ -200,7 +200,7 @@ type Cluster struct {
 	expect map[string]string
 	// exec runs a command in a container of a Pod and writes its stdout (the exec
 	// subresource; replaced in tests).
-	exec func(ctx context.Context, pod, container string, cmd []string, stdout *limitedBuffer) error
+	exec func(ctx context.Context, pod, container string, cmd []string, stdout *experiment.LimitedBuffer) error
 }
 
 // On is the cluster with its Pods pinned to node.

@@ -153,7 +153,7 @@ func fakeCluster(t *testing.T, qos corev1.PodQOSClass, status func(*corev1.Pod))
 		return false, nil, nil
 	})
 	k := NewClient(cs, nil, "ctx", "ns").On(node)
-	k.exec = func(_ context.Context, pod, container string, cmd []string, out *limitedBuffer) error {
+	k.exec = func(_ context.Context, pod, container string, cmd []string, out *experiment.LimitedBuffer) error {
 		if container != FilesContainer || strings.Join(cmd, " ") != "/files cat "+contract.RunDir+"/result.json" {
 			t.Errorf("exec %s %v", container, cmd)
 		}

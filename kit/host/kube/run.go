@@ -180,7 +180,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 	for _, role := range spec.MeasureUsage {
 		res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("the %s container's usage is not read on Kubernetes (the engine's stats are Docker's)", role))
 	}
-	result := &limitedBuffer{limit: maxResultBytes}
+	result := &experiment.LimitedBuffer{Limit: maxResultBytes}
 	var ferr error
 	if statusOf(cur, FilesContainer) == nil {
 		ferr = k.addFiles(waitCtx, spec, pod.Name)
@@ -373,7 +373,7 @@ func (k *Cluster) collect(ctx context.Context, pod, container string) ([]byte, e
 		last = tail.String()
 		time.Sleep(pollEvery)
 	}
-	out := &limitedBuffer{limit: maxLogBytes}
+	out := &experiment.LimitedBuffer{Limit: maxLogBytes}
 	err := k.logs(ctx, pod, container, corev1.PodLogOptions{Stream: new(corev1.LogStreamStdout)}, out)
 	if err != nil && (apierrors.IsInvalid(err) || apierrors.IsBadRequest(err)) {
 		// An API server without PodLogsQuerySplitStreams (alpha in 1.34) refuses the
@@ -390,7 +390,7 @@ func (k *Cluster) collect(ctx context.Context, pod, container string) ([]byte, e
 
 // execREST runs cmd in a container of a Pod through the exec subresource (WebSocket,
 // SPDY when the server has no WebSocket), writing its stdout to stdout.
-func (k *Cluster) execREST(ctx context.Context, pod, container string, cmd []string, stdout *limitedBuffer) error {
+func (k *Cluster) execREST(ctx context.Context, pod, container string, cmd []string, stdout *experiment.LimitedBuffer) error {
 	req := k.cs.CoreV1().RESTClient().Post().Resource("pods").Namespace(k.namespace).Name(pod).SubResource("exec").
 		VersionedParams(&corev1.PodExecOptions{Container: container, Command: cmd, Stdout: true, Stderr: true}, scheme.ParameterCodec)
 	ws, err := remotecommand.NewWebSocketExecutor(k.cfg, "GET", req.URL().String())
@@ -407,7 +407,7 @@ func (k *Cluster) execREST(ctx context.Context, pod, container string, cmd []str
 	if err != nil {
 		return err
 	}
-	stderr := &limitedBuffer{limit: 64 << 10}
+	stderr := &experiment.LimitedBuffer{Limit: 64 << 10}
 	if err := ex.StreamWithContext(ctx, remotecommand.StreamOptions{Stdout: stdout, Stderr: stderr}); err != nil {
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			return fmt.Errorf("%w: %s", err, msg)
@@ -468,17 +468,4 @@ func (c *Client) Clean(ctx context.Context, force bool) (removed, left []string,
 		removed = append(removed, p.Name)
 	}
 	return removed, left, errors.Join(errs...)
-}
-
-// limitedBuffer refuses to grow past limit.
-type limitedBuffer struct {
-	bytes.Buffer
-	limit int
-}
-
-func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if b.Len()+len(p) > b.limit {
-		return 0, fmt.Errorf("more than %d bytes", b.limit)
-	}
-	return b.Buffer.Write(p)
 }
