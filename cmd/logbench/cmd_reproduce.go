@@ -41,7 +41,7 @@ func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 		Name:  exp.Info().Name,
 		Usage: exp.Info().Summary,
 		Flags: append(categorized("EXPERIMENT'S OWN", cliFlags(experiment.FlagSet(exp.Info().Name, exp.Params()))), categorized("MATRIX AND ENGINE", append([]cli.Flag{
-			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position (with --precision, the fewest)"},
+			&cli.IntFlag{Name: "reps", Value: 3, Usage: "rounds; each starts the matrix at another position (with --precision, the fewest; with --capacity, the searches of each configuration, 1 unless given)"},
 			&cli.StringFlag{Name: "precision", Usage: "add rounds until every headline figure's 95% interval is within this share of its value, such as 2%"},
 			&cli.IntFlag{Name: "max-reps", Value: experiment.DefaultMaxRounds, Usage: "with --precision: the most rounds"},
 			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
@@ -192,12 +192,15 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 		return nil, plan{}, err
 	}
 	if _, grows := p.(experiment.Grower); grows {
-		// Its conditions follow from its runs, one each (a search's steps).
-		switch {
-		case c.IsSet("reps") && reps != 1:
-			return nil, plan{}, usagef("--reps %d: %s's plan grows by its results, each condition one run", reps, exp.Info().Name)
-		case rec != nil:
-			return nil, plan{}, usagef("--precision: %s's plan grows by its results, not by rounds", exp.Info().Name)
+		// Its conditions follow from its runs, one run each (a search's steps), and --reps
+		// is how often each is searched: once unless given.
+		if rec != nil {
+			return nil, plan{}, usagef("--precision: %s's plan grows by its results, not by rounds; --reps N searches each condition N times", exp.Info().Name)
+		}
+		if !c.IsSet("reps") && reps != 1 {
+			if p, err = exp.Plan(params, 1); err != nil {
+				return nil, plan{}, err
+			}
 		}
 	}
 	return exp, plan{command: "reproduce", exp: p, precision: rec, offline: exp}, nil

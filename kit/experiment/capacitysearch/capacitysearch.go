@@ -11,6 +11,7 @@ package capacitysearch
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/capacity"
+	"github.com/logbench/logbench/kit/offline/figure"
 )
 
 // StepsFile is a search's table of steps.
@@ -87,6 +89,11 @@ type Capacity struct {
 	Factor     float64 `json:"factor"`
 	Resolution float64 `json:"resolution"`
 	MaxSteps   int     `json:"max_steps"`
+	// Rounds are the searches of each subject (reproduce --reps with --capacity): each
+	// round searches again from the start rate, its steps interleaved with the other
+	// rounds', and a subject's capacity is the mean of its rounds' with a 95% interval
+	// over them. 0 in a manifest written before rounds: one search.
+	Rounds int `json:"rounds,omitempty"`
 	// Steps are the steps planned so far, in the order they were planned: each
 	// subject's next one is added once its last is judged, so that the manifest plans
 	// exactly the runs the bundle holds (and, interrupted, the one to come).
@@ -94,12 +101,20 @@ type Capacity struct {
 }
 
 // PlannedStep is one step of a subject's search. Config names the subject: your-api's
-// configuration, qps's api/config.
+// configuration, qps's api/config; Round the search (0 in a manifest written before
+// rounds: the first).
 type PlannedStep struct {
 	Config  string  `json:"config"`
+	Round   int     `json:"round,omitempty"`
 	Step    int     `json:"step"`
 	RateRPS float64 `json:"rate_rps"`
 }
+
+// search is the step's round, from 1.
+func (s PlannedStep) search() int { return max(1, s.Round) }
+
+// Searches are the searches of each subject, from 1.
+func (c Capacity) Searches() int { return max(1, c.Rounds) }
 
 // On says whether the parameters are a capacity search.
 func (c Capacity) On() bool { return c.SLOP99Ms > 0 }
@@ -112,26 +127,45 @@ func (c Capacity) Rule() capacity.Rule {
 // RateOf is the rate planned for a subject's step named step (StepName); 0 when none
 // is planned.
 func (c Capacity) RateOf(subject, step string) float64 {
-	n, ok := StepOf(step)
+	round, n, ok := StepOf(step)
 	if !ok {
 		return 0
 	}
 	for _, s := range c.Steps {
-		if s.Config == subject && s.Step == n {
+		if s.Config == subject && s.search() == round && s.Step == n {
 			return s.RateRPS
 		}
 	}
 	return 0
 }
 
-// StepName is how a run's step column, its condition and its ID name step n.
-func StepName(n int) string { return "step" + strconv.Itoa(n) }
+// StepName is how a run's step column, its condition and its ID name step n of a
+// subject's search round: "step3" in the first (as before rounds), "round2-step3" after.
+func StepName(round, n int) string {
+	if round <= 1 {
+		return "step" + strconv.Itoa(n)
+	}
+	return "round" + strconv.Itoa(round) + "-step" + strconv.Itoa(n)
+}
 
-// StepOf is the step a run's step column names; ok false when it names none.
-func StepOf(name string) (n int, ok bool) {
-	digits, ok := strings.CutPrefix(name, "step")
+// StepOf is the search round and step a run's step column names; ok false when it
+// names none.
+func StepOf(name string) (round, n int, ok bool) {
+	round, rest := 1, name
+	if head, tail, cut := strings.Cut(name, "-"); cut {
+		digits, isRound := strings.CutPrefix(head, "round")
+		x, err := strconv.Atoi(digits)
+		if !isRound || err != nil {
+			return 0, 0, false
+		}
+		round, rest = x, tail
+	}
+	digits, isStep := strings.CutPrefix(rest, "step")
 	n, err := strconv.Atoi(digits)
-	return n, ok && err == nil && n >= 1 && StepName(n) == name
+	if !isStep || err != nil || round < 1 || n < 1 || StepName(round, n) != name {
+		return 0, 0, false
+	}
+	return round, n, true
 }
 
 // Names are the subjects' names, in order.
@@ -153,7 +187,7 @@ func (s *Search[P, R]) Conditions(p P) []tabular.Cell {
 		if i < 0 {
 			continue // Check refuses a step of no subject
 		}
-		out = append(out, append(slices.Clone(subjects[i]), StepName(st.Step)))
+		out = append(out, append(slices.Clone(subjects[i]), StepName(st.search(), st.Step)))
 	}
 	return out
 }
@@ -171,6 +205,7 @@ func (s *Search[P, R]) RateOf(p P, c tabular.Cell) float64 {
 // the others are derived from the run's row, and verify recomputes them.
 type StepRow struct {
 	Config           string     `csv:"config" doc:"The condition searched: the logging configuration (your-api: as --config gave it; qps: its API before a slash, go/none)."`
+	Search           int        `csv:"search" unit:"1" doc:"The condition's search, from 1 (reproduce --reps N --capacity searches each condition N times, their steps interleaved); missing in a bundle written before searches were repeated: the first."`
 	Step             int        `csv:"step" unit:"1" doc:"The step of the condition's search, from 1."`
 	RateRPS          float64    `csv:"rate_rps" unit:"req/s" doc:"The open-loop rate the step offered, as the search's rule gave it (parameters.capacity)."`
 	RunID            string     `csv:"run_id" doc:"The run that performed the step (runs.csv); a step redone for late sends has a row per attempt."`
@@ -185,6 +220,10 @@ type StepRow struct {
 	GeneratorLimited bool       `csv:"generator_limited" doc:"true when a step that did not hold may have failed for the generator, not the service: its send-lag p99 over the bound, or its CPU at its saturation share of its limit. Such a step never counts against the service and ends the search."`
 	Held             bool       `csv:"held" doc:"true when the step held: the run is data with no error, its p99 within the target, and it carried at least 90% of its rate (a late generator only made that harder)."`
 }
+
+// SearchesAdded is the kit that added steps.csv's search column, as an experiment's
+// columns added later name it: a bundle of an earlier kit searched each condition once.
+const SearchesAdded = "capacity searches could be repeated"
 
 // CarriedShare is the share of its rate a step must carry to hold: an open loop that
 // answered fewer did not carry the rate, whatever its latencies.
@@ -224,11 +263,11 @@ func (s *Search[P, R]) Steps(p P, runs []R) []StepRow {
 	var out []StepRow
 	for _, r := range runs {
 		a, ok := s.Attempt(p, r)
-		n, named := StepOf(a.Step)
+		round, n, named := StepOf(a.Step)
 		if !ok || !named {
 			continue
 		}
-		row := StepRow{Config: a.Subject, Step: n, RateRPS: c.RateOf(a.Subject, a.Step), RunID: a.RunID}
+		row := StepRow{Config: a.Subject, Search: round, Step: n, RateRPS: c.RateOf(a.Subject, a.Step), RunID: a.RunID}
 		out = append(out, judge(row, a, c.SLOP99Ms, g))
 	}
 	return out
@@ -268,16 +307,16 @@ func (s StepRow) state() string {
 	return "failed"
 }
 
-// search is a subject's judged steps in order, each by its last attempt, and whether a
-// planned step is still without a run.
-func (s *Search[P, R]) search(p P, judged []StepRow, subject string) (steps []capacity.Step, pending bool) {
+// search is a subject's judged steps of its search round in order, each by its last
+// attempt, and whether a planned step is still without a run.
+func (s *Search[P, R]) search(p P, judged []StepRow, subject string, round int) (steps []capacity.Step, pending bool) {
 	for _, ps := range s.Of(p).Steps {
-		if ps.Config != subject {
+		if ps.Config != subject || ps.search() != round {
 			continue
 		}
 		last := -1
 		for i, st := range judged {
-			if st.Config == subject && st.Step == ps.Step && !st.Superseded {
+			if st.Config == subject && st.Search == round && st.Step == ps.Step && !st.Superseded {
 				last = i
 			}
 		}
@@ -289,53 +328,148 @@ func (s *Search[P, R]) search(p P, judged []StepRow, subject string) (steps []ca
 	return steps, false
 }
 
-// Result is one subject's search as it ended, or stands.
+// Result is one search of a subject as it ended, or stands.
 type Result struct {
 	Config string
+	Round  int
 	capacity.Result
 	Steps int
 }
 
-// Results are every subject's searches, in the manifest's order.
+// Results are every subject's searches, in the manifest's order, each subject's rounds
+// in order.
 func (s *Search[P, R]) Results(p P, runs []R) []Result {
 	c, judged := s.Of(p), s.Steps(p, runs)
 	var out []Result
 	for _, name := range s.Names(p) {
-		steps, _ := s.search(p, judged, name)
-		out = append(out, Result{Config: name, Result: c.Rule().Judge(steps), Steps: len(steps)})
+		for round := 1; round <= c.Searches(); round++ {
+			steps, _ := s.search(p, judged, name, round)
+			out = append(out, Result{Config: name, Round: round, Result: c.Rule().Judge(steps), Steps: len(steps)})
+		}
 	}
 	return out
+}
+
+// Found is a subject's capacity over its searches.
+type Found struct {
+	Config   string
+	Searches []Result
+	// Estimate is the mean of the searches' held rates with its 95% interval over them
+	// (the kit's one statistic, figure.Of), when every search found its capacity to the
+	// resolution; NaN otherwise: a bound says nothing of the spread.
+	Estimate figure.Estimate
+}
+
+// Exact says every search found the capacity to its resolution.
+func (f Found) Exact() bool { return !math.IsNaN(f.Estimate.Value) }
+
+// Found are every subject's capacities, in the manifest's order.
+func (s *Search[P, R]) Found(p P, runs []R) []Found {
+	var out []Found
+	for _, r := range s.Results(p, runs) {
+		if len(out) == 0 || out[len(out)-1].Config != r.Config {
+			out = append(out, Found{Config: r.Config})
+		}
+		f := &out[len(out)-1]
+		f.Searches = append(f.Searches, r)
+	}
+	for i := range out {
+		var held []float64
+		for _, r := range out[i].Searches {
+			if !exact(r.Result) {
+				held = nil
+				break
+			}
+			held = append(held, r.HeldRPS)
+		}
+		out[i].Estimate = figure.Of(held)
+	}
+	return out
+}
+
+// text says what a subject's searches found: one search's phrase, or the mean of
+// several with its interval and each search's rate.
+func (f Found) text() string {
+	if len(f.Searches) == 1 {
+		return f.Searches[0].Text()
+	}
+	var each []string
+	for _, r := range f.Searches {
+		if f.Exact() {
+			each = append(each, capacity.Thousands(r.HeldRPS))
+		} else {
+			each = append(each, r.Text())
+		}
+	}
+	if !f.Exact() {
+		return fmt.Sprintf("not every search found it (%s)", strings.Join(each, "; "))
+	}
+	return fmt.Sprintf("%s req/s %s over %d searches (%s)", capacity.Thousands(f.Estimate.Value), intervalText(f.Estimate), len(f.Searches), strings.Join(each, ", "))
+}
+
+// intervalText is an estimate's interval in whole requests: "[5,900, 6,900]".
+func intervalText(e figure.Estimate) string {
+	return "[" + capacity.Thousands(e.Low) + ", " + capacity.Thousands(e.High) + "]"
 }
 
 // Lines are what the summary, verify and the report say of the searches: each
 // subject's capacity, and against its baseline's.
 func (s *Search[P, R]) Lines(p P, runs []R) []string {
 	c := s.Of(p)
-	results := s.Results(p, runs)
+	found := s.Found(p, runs)
 	target := "p99 ≤ " + experiment.FormatSeconds(c.SLOP99Ms/1e3)
 	var out []string
-	for _, r := range results {
-		line := fmt.Sprintf("%s: %s at %s", r.Config, r.Text(), target)
-		switch r.Stop {
-		case capacity.Going:
-			line += fmt.Sprintf(" so far, after %d steps (the search was interrupted)", r.Steps)
-		case capacity.MaxSteps:
-			line += fmt.Sprintf(", not resolved to %s: the %d steps ran out", pct(c.Resolution), c.MaxSteps)
-		}
-		baseline := s.Baseline(p, r.Config)
-		i := slices.IndexFunc(results, func(b Result) bool { return b.Config == baseline })
-		if i >= 0 && r.Config != baseline && results[i].HeldRPS > 0 && r.HeldRPS > 0 {
-			base := results[i]
-			change := fmt.Sprintf("%+.0f%%", (r.HeldRPS/base.HeldRPS-1)*100)
-			if !exact(r.Result) || !exact(base.Result) {
-				change += ", a bound, not a measurement"
+	for _, f := range found {
+		line := fmt.Sprintf("%s: %s at %s", f.Config, f.text(), target)
+		for _, r := range f.Searches {
+			of := ""
+			if len(f.Searches) > 1 {
+				of = fmt.Sprintf(" (search %d)", r.Round)
 			}
-			line += fmt.Sprintf(" against %s for the baseline %s (%s)", capacity.Thousands(base.HeldRPS), baseline, strings.Replace(change, "-", "−", 1))
+			switch r.Stop {
+			case capacity.Going:
+				line += fmt.Sprintf(" so far%s, after %d steps (the search was interrupted)", of, r.Steps)
+			case capacity.MaxSteps:
+				line += fmt.Sprintf(", not resolved to %s%s: the %d steps ran out", pct(c.Resolution), of, c.MaxSteps)
+			}
+		}
+		baseline := s.Baseline(p, f.Config)
+		i := slices.IndexFunc(found, func(b Found) bool { return b.Config == baseline })
+		if i >= 0 && f.Config != baseline {
+			line += against(found[i], f)
 		}
 		out = append(out, line)
 	}
 	return out
 }
+
+// against says a subject's capacity against its baseline's: the change of one search
+// to another, a bound when either is; over rounds, the change with its interval and
+// test (figure.Compare), or no change at all where either side has no estimate.
+func against(base, f Found) string {
+	if len(f.Searches) == 1 {
+		b, r := base.Searches[0], f.Searches[0]
+		if !(b.HeldRPS > 0 && r.HeldRPS > 0) {
+			return ""
+		}
+		change := fmt.Sprintf("%+.0f%%", (r.HeldRPS/b.HeldRPS-1)*100)
+		if !exact(r.Result) || !exact(b.Result) {
+			change += ", a bound, not a measurement"
+		}
+		return fmt.Sprintf(" against %s for the baseline %s (%s)", capacity.Thousands(b.HeldRPS), base.Config, minus(change))
+	}
+	if !f.Exact() || !base.Exact() {
+		return fmt.Sprintf(" (no change against the baseline %s: not every search of both found its capacity)", base.Config)
+	}
+	ch := figure.Compare(base.Estimate, f.Estimate)
+	change := fmt.Sprintf("%+.0f%% [%+.0f%%, %+.0f%%], p=%.2g", ch.Pct, ch.Low, ch.High, ch.P)
+	if !ch.Significant() {
+		change += fmt.Sprintf(", not significant: these searches could have detected %.0f%%", ch.MDE)
+	}
+	return fmt.Sprintf(" against %s for the baseline %s (%s)", capacity.Thousands(base.Estimate.Value), base.Config, minus(change))
+}
+
+func minus(s string) string { return strings.ReplaceAll(s, "-", "−") }
 
 // exact: the search found the capacity to its resolution.
 func exact(r capacity.Result) bool { return r.Stop == capacity.Resolved && r.HeldRPS > 0 }

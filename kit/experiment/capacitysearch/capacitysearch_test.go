@@ -9,6 +9,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
 )
 
 // params are a toy experiment's: its search and nothing else.
@@ -52,7 +53,7 @@ func netOf(r run) bundle.Opt {
 // generator was late or busy is the generator's limit, never the service's.
 func TestAStepHoldsOnlyWhenTheServiceCarriedItsRate(t *testing.T) {
 	p := &params{Capacity: Capacity{SLOP99Ms: 10, StartRPS: 100, Factor: 2, Resolution: 0.1, MaxSteps: 12,
-		Steps: []PlannedStep{{"go/none", 1, 100}}}}
+		Steps: []PlannedStep{{Config: "go/none", Step: 1, RateRPS: 100}}}}
 	ok := run{config: "go/none", step: "step1", p99: 5, net: 4.9, lag: 0.1, cores: 0.2, carried: 100, verified: true}
 	for _, tc := range []struct {
 		name        string
@@ -98,7 +99,7 @@ func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
 	if err := f.Check(Capacity{}, names, 3); err != nil {
 		t.Fatal(err)
 	}
-	p := &params{Capacity: f.Settle(names)}
+	p := &params{Capacity: f.Settle(names, 1)}
 	knee := map[string]float64{"go/none": 3000, "go/console": 1200}
 	b := &tabular.Bundle[*params, run]{}
 	b.M = &tabular.Standard[*params]{Parameters: p}
@@ -141,6 +142,90 @@ func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
 		t.Errorf("summary:\n%s", out.String())
 	}
 	toy.WriteSummary(b, io.Discard)
+}
+
+// TestSearchesInRoundsGiveAnInterval: three searches of each subject, each against a
+// knee of its own (the service's capacity varies round to round), interleaved; each
+// subject's capacity is their mean with a t interval over the searches, its change
+// against the baseline tested on them, and compare's row carries the searches as runs.
+func TestSearchesInRoundsGiveAnInterval(t *testing.T) {
+	var f Flags
+	fs := flag.NewFlagSet("toy", flag.ContinueOnError)
+	f.Bind(fs, "the open loop")
+	if err := fs.Parse([]string{"--capacity", "--slo-p99", "10ms", "--capacity-max-steps", "20"}); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"go/none", "go/console"}
+	p := &params{Capacity: f.Settle(names, 3)}
+	if err := f.Check(p.Capacity, names, 1); err != nil {
+		t.Fatal(err)
+	}
+	knees := map[string][]float64{"go/none": {3000, 2800, 3200}, "go/console": {1200, 1100, 1300}}
+	b := &tabular.Bundle[*params, run]{}
+	b.M = &tabular.Standard[*params]{Parameters: p}
+	g := toy.Growth(b)
+	var order []string
+	for range 40 {
+		for _, c := range toy.Conditions(p) {
+			if slices.ContainsFunc(b.Runs, func(r run) bool { return r.config == c[:2].String() && r.step == c[2] }) {
+				continue
+			}
+			round, _, ok := StepOf(c[2])
+			if !ok {
+				t.Fatalf("condition %v names no step", c)
+			}
+			rate := toy.RateOf(p, c)
+			r := run{config: c[:2].String(), step: c[2], p99: 2, lag: 0.1, cores: 0.2, carried: rate, verified: true}
+			if rate > knees[r.config][round-1] {
+				r.p99 = 50
+			}
+			b.Runs = append(b.Runs, r)
+			order = append(order, c[2])
+		}
+		added, err := g.Grow()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(added) == 0 {
+			break
+		}
+	}
+	if order[0] != "step1" || order[2] != "round2-step1" || order[4] != "round3-step1" || order[6] != "step2" {
+		t.Errorf("the searches' steps are not interleaved: %v", order[:8])
+	}
+	found := toy.Found(p, b.Runs)
+	if len(found) != 2 || len(found[0].Searches) != 3 || !found[0].Exact() || found[0].Estimate.Value != 3000 || !found[0].Estimate.HasInterval() {
+		t.Fatalf("found %+v", found)
+	}
+	lines := toy.Lines(p, b.Runs)
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "go/none: 3,000 req/s [2,503, 3,497] over 3 searches (3,000, 2,800, 3,200) at p99 ≤ 10ms") ||
+		!strings.Contains(lines[1], "against 3,000 for the baseline go/none (−60% [") || !strings.Contains(lines[1], "p=") {
+		t.Errorf("lines %q", lines)
+	}
+	rows := toy.Rows(p, b.Runs, func(subject string) []compare.KV { return []compare.KV{{Key: "config", Value: subject}} })
+	if len(rows) != 2 || len(rows[0].Runs) != 3 || len(rows[0].Marks) != 0 {
+		t.Errorf("rows %+v", rows)
+	}
+	if e := compare.Estimate(rows[1]); e.Value != 1200 || e.IntervalText() != found[1].Estimate.IntervalText() {
+		t.Errorf("compare's estimate %+v, the lines' %+v", e, found[1].Estimate)
+	}
+	if g.MostRuns() != 2*3*20 {
+		t.Errorf("at most %d runs", g.MostRuns())
+	}
+	for _, bad := range []string{"round1-step1", "round0-step1", "round2-step0", "round2step1", "step", "round2-", "step1-round2"} {
+		if _, _, ok := StepOf(bad); ok {
+			t.Errorf("StepOf(%q) names a step", bad)
+		}
+	}
+	// One search of the three interrupted: a bound, no interval, no change.
+	short := slices.DeleteFunc(slices.Clone(b.Runs), func(r run) bool { return r.config == "go/none" && strings.HasPrefix(r.step, "round3-") && r.step != "round3-step1" })
+	lines = toy.Lines(p, short)
+	if !strings.Contains(lines[0], "not every search found it") || !strings.Contains(lines[1], "no change against the baseline go/none") {
+		t.Errorf("lines with a search interrupted %q", lines)
+	}
+	if rows := toy.Rows(p, short, func(subject string) []compare.KV { return []compare.KV{{Key: "config", Value: subject}} }); len(rows[0].Marks) != 1 {
+		t.Errorf("the interrupted search is not marked: %+v", rows[0])
+	}
 }
 
 // TestTheFlagsAreTheSearchsRules: a setting without --capacity, and settings out of

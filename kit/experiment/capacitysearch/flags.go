@@ -84,8 +84,9 @@ func (f Flags) search() Capacity {
 }
 
 // Check holds --capacity's settings, or without them a manifest's search (recorded),
-// to their rules: the subjects are what the plan searches (Search.Names), rounds its
-// rounds, which a manifest's search holds at one.
+// to their rules: the subjects are what the plan searches (Search.Names), rounds the
+// plan's rounds: --reps, the searches of each subject, with the flags; one in a
+// manifest, whose search records its own searches.
 func (f Flags) Check(recorded Capacity, subjects []string, rounds int) error {
 	c := recorded
 	if f.on {
@@ -110,27 +111,40 @@ func (f Flags) Check(recorded Capacity, subjects []string, rounds int) error {
 	if !f.on && rounds != 1 {
 		return usagef("capacity: %d rounds; a search's steps are one run each, in one round", rounds)
 	}
-	if len(c.Steps) > len(subjects)*c.MaxSteps {
-		return usagef("capacity: %d steps planned, more than %d configurations x %d", len(c.Steps), len(subjects), c.MaxSteps)
+	// With the flags no step is planned yet, and --reps, the searches, is the plan's to
+	// check (experiment.CheckRounds); a manifest's search records its own.
+	searches := c.Searches()
+	if searches > experiment.MaxRounds {
+		return usagef("capacity: %d searches of each configuration: want 1 to %d", searches, experiment.MaxRounds)
+	}
+	if len(c.Steps) > len(subjects)*searches*c.MaxSteps {
+		return usagef("capacity: %d steps planned, more than %d configurations x %d searches x %d", len(c.Steps), len(subjects), searches, c.MaxSteps)
 	}
 	for _, s := range c.Steps {
-		if !slices.Contains(subjects, s.Config) || s.Step < 1 || s.Step > c.MaxSteps || !(s.RateRPS >= capacity.MinRate && s.RateRPS <= capacity.MaxRate) {
-			return usagef("capacity: step %d of %q at %v req/s: want a configuration's step 1 to %d at %d to %d req/s", s.Step, s.Config, s.RateRPS, c.MaxSteps, capacity.MinRate, capacity.MaxRate)
+		if !slices.Contains(subjects, s.Config) || s.Step < 1 || s.Step > c.MaxSteps || s.Round < 0 || s.Round == 1 || s.Round > searches ||
+			!(s.RateRPS >= capacity.MinRate && s.RateRPS <= capacity.MaxRate) {
+			return usagef("capacity: step %d of %q's search %d at %v req/s: want a configuration's step 1 to %d of search 1 to %d at %d to %d req/s",
+				s.Step, s.Config, s.search(), s.RateRPS, c.MaxSteps, searches, capacity.MinRate, capacity.MaxRate)
 		}
 	}
 	return nil
 }
 
-// Settle is the flags made the manifest's search, every subject's first step planned;
-// zero without --capacity.
-func (f Flags) Settle(subjects []string) Capacity {
+// Settle is the flags made the manifest's search, searches of each subject (--reps),
+// every search's first step planned; zero without --capacity.
+func (f Flags) Settle(subjects []string, searches int) Capacity {
 	if !f.on {
 		return Capacity{}
 	}
 	c := f.search()
+	if searches > 1 {
+		c.Rounds = searches
+	}
 	first := c.Rule().Judge(nil).NextRPS
-	for _, name := range subjects {
-		c.Steps = append(c.Steps, PlannedStep{Config: name, Step: 1, RateRPS: first})
+	for round := 1; round <= c.Searches(); round++ {
+		for _, name := range subjects {
+			c.Steps = append(c.Steps, PlannedStep{Config: name, Round: roundField(round), Step: 1, RateRPS: first})
+		}
 	}
 	return c
 }

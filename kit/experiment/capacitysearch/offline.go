@@ -26,7 +26,6 @@ func (s *Search[P, R]) Check(ch *tabular.Check[P, R]) {
 	res.Counts.Conditions = len(s.Subjects(p))
 	m := ch.M.Head()
 	complete := m.Complete && !m.Interrupted
-	rule := c.Rule()
 	judged := s.Steps(p, ch.Runs)
 	// Each request's latency less its send lag is at most its latency, so the same holds
 	// of their p99s: a net p99 above the p99 was not measured.
@@ -37,32 +36,8 @@ func (s *Search[P, R]) Check(ch *tabular.Check[P, R]) {
 		}
 	}
 	for _, name := range s.Names(p) {
-		var planned []PlannedStep
-		for _, ps := range c.Steps {
-			if ps.Config == name {
-				planned = append(planned, ps)
-			}
-		}
-		steps, pending := s.search(p, judged, name)
-		for i, ps := range planned {
-			if ps.Step != i+1 {
-				res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters.capacity.steps", Key: "config " + name, Have: strconv.Itoa(ps.Step), Want: strconv.Itoa(i + 1), Msg: "a configuration's steps are numbered from 1 in order"})
-				return
-			}
-		}
-		// A bundle saved between a step's run and the planning of the next says it is
-		// complete while its search goes on (a crash in between): the capacity line says
-		// the search was interrupted, and resuming goes on with it.
-		if err := rule.Check(steps, false); err != nil {
-			res.Problem(verify.Problem{File: StepsFile, Key: "config " + name, Msg: "the search: " + err.Error()})
-			continue
-		}
-		if pending {
-			if complete {
-				res.Problem(verify.Problem{File: StepsFile, Key: "config " + name, Msg: fmt.Sprintf("step %d is planned but has no run, in a complete bundle", len(steps)+1)})
-			} else if next := rule.Judge(steps); next.Done() || planned[len(steps)].RateRPS != next.NextRPS {
-				res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters.capacity.steps", Key: "config " + name, Have: fmt.Sprint(planned[len(steps)].RateRPS), Want: fmt.Sprint(next.NextRPS), Msg: "the step planned next is not the search's rule"})
-			}
+		for round := 1; round <= c.Searches(); round++ {
+			s.checkSearch(ch, judged, name, round, complete)
 		}
 	}
 	if res.OK() {
@@ -71,6 +46,45 @@ func (s *Search[P, R]) Check(ch *tabular.Check[P, R]) {
 			line = res.Described + "; " + line
 		}
 		res.Described = line
+	}
+}
+
+// checkSearch holds one search of a subject to the rule.
+func (s *Search[P, R]) checkSearch(ch *tabular.Check[P, R], judged []StepRow, name string, round int, complete bool) {
+	res, p := ch.Res, ch.Params()
+	c := s.Of(p)
+	rule := c.Rule()
+	key := "config " + name
+	if round > 1 {
+		key += " search " + strconv.Itoa(round)
+	}
+	var planned []PlannedStep
+	for _, ps := range c.Steps {
+		if ps.Config == name && ps.search() == round {
+			planned = append(planned, ps)
+		}
+	}
+	steps, pending := s.search(p, judged, name, round)
+	for i, ps := range planned {
+		if ps.Step != i+1 {
+			res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters.capacity.steps", Key: key, Have: strconv.Itoa(ps.Step), Want: strconv.Itoa(i + 1), Msg: "a search's steps are numbered from 1 in order"})
+			return
+		}
+	}
+	// A bundle saved between a step's run and the planning of the next says it is
+	// complete while its search goes on (a crash in between): the capacity line says
+	// the search was interrupted, and resuming goes on with it.
+	if err := rule.Check(steps, false); err != nil {
+		res.Problem(verify.Problem{File: StepsFile, Key: key, Msg: "the search: " + err.Error()})
+		return
+	}
+	if !pending {
+		return
+	}
+	if complete {
+		res.Problem(verify.Problem{File: StepsFile, Key: key, Msg: fmt.Sprintf("step %d is planned but has no run, in a complete bundle", len(steps)+1)})
+	} else if next := rule.Judge(steps); next.Done() || planned[len(steps)].RateRPS != next.NextRPS {
+		res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters.capacity.steps", Key: key, Have: fmt.Sprint(planned[len(steps)].RateRPS), Want: fmt.Sprint(next.NextRPS), Msg: "the step planned next is not the search's rule"})
 	}
 }
 
@@ -88,19 +102,26 @@ func (s *Search[P, R]) WriteSummary(b *tabular.Bundle[P, R], w io.Writer) {
 	if !c.On() {
 		return
 	}
-	fmt.Fprintf(w, "\ncapacity search: steps x%g from %g req/s until one fails, then bisection to %s; each step one run, judged by its last attempt\n",
-		c.Factor, c.StartRPS, pct(c.Resolution))
-	fmt.Fprintf(w, "%-15s %4s %8s %8s %8s %8s %6s %9s %9s %7s  %s\n", "config", "step", "rate", "p50 ms", "p99 ms", "net p99", "errors", "lag p99", "gen cores", "carried", "")
+	searches := ""
+	if c.Searches() > 1 {
+		searches = fmt.Sprintf("; %d searches of each configuration, their steps interleaved", c.Searches())
+	}
+	fmt.Fprintf(w, "\ncapacity search: steps x%g from %g req/s until one fails, then bisection to %s; each step one run, judged by its last attempt%s\n",
+		c.Factor, c.StartRPS, pct(c.Resolution), searches)
+	fmt.Fprintf(w, "%-15s %6s %4s %8s %8s %8s %8s %6s %9s %9s %7s  %s\n", "config", "search", "step", "rate", "p50 ms", "p99 ms", "net p99", "errors", "lag p99", "gen cores", "carried", "")
 	for _, st := range s.Steps(p, b.Runs) {
 		state := st.state()
 		if st.GeneratorLimited && !st.Superseded {
 			state = "GENERATOR-LIMITED"
 		}
-		fmt.Fprintf(w, "%-15s %4d %8.0f %8s %8s %8s %6d %9s %9s %7s  %s\n", st.Config, st.Step, st.RateRPS, st.P50Ms.Fixed(2), st.P99Ms.Fixed(2), st.NetP99Ms.Fixed(2), st.Errors,
+		fmt.Fprintf(w, "%-15s %6d %4d %8.0f %8s %8s %8s %6d %9s %9s %7s  %s\n", st.Config, max(1, st.Search), st.Step, st.RateRPS, st.P50Ms.Fixed(2), st.P99Ms.Fixed(2), st.NetP99Ms.Fixed(2), st.Errors,
 			st.SendLagP99Ms.Fixed(2), st.GeneratorCores.Fixed(2), st.CarriedRPS.Fixed(0), state)
 	}
 	for _, line := range s.Lines(p, b.Runs) {
 		fmt.Fprintf(w, "CAPACITY %s\n", line)
+	}
+	if c.Searches() == 1 {
+		fmt.Fprintln(w, "one search of each configuration: a capacity with no interval, and a change with no test (--reps 3 searches each three times)")
 	}
 }
 
@@ -117,35 +138,39 @@ func (s *Search[P, R]) Section(bs []tabular.Drawn[P, R]) (sec report.Section, ok
 			sec.Warnings = append(sec.Warnings, d.Label+": "+l)
 		}
 		t := report.Table{Caption: d.Label + ": steps", Text: 2,
-			Header: []string{"config", "outcome", "step", "rate req/s", "p50 ms", "p99 ms", "p99 less send lag ms", "errors", "carried req/s", "send lag p99 ms", "generator cores"}}
+			Header: []string{"config", "outcome", "search", "step", "rate req/s", "p50 ms", "p99 ms", "p99 less send lag ms", "errors", "carried req/s", "send lag p99 ms", "generator cores"}}
 		for _, st := range s.Steps(p, d.Runs) {
-			t.Rows = append(t.Rows, []string{st.Config, st.state(), strconv.Itoa(st.Step), capacity.Thousands(st.RateRPS), st.P50Ms.Fixed(2), st.P99Ms.Fixed(2), st.NetP99Ms.Fixed(2),
+			t.Rows = append(t.Rows, []string{st.Config, st.state(), strconv.Itoa(max(1, st.Search)), strconv.Itoa(st.Step), capacity.Thousands(st.RateRPS), st.P50Ms.Fixed(2), st.P99Ms.Fixed(2), st.NetP99Ms.Fixed(2),
 				strconv.FormatInt(st.Errors, 10), st.CarriedRPS.Fixed(0), st.SendLagP99Ms.Fixed(2), st.GeneratorCores.Fixed(2)})
 		}
 		sec.Tables = append(sec.Tables, t)
 	}
 	sec.ID, sec.Title = "capacity", "Capacity at a latency target"
 	sec.Caption = "Each configuration's search: steps ×2 from the start rate while each holds (its p99 from the scheduled send within the target, no error, at least 90% of its rate carried), " +
-		"then bisection between the last held and the first failed rate to the resolution; a step that missed the target while its generator used its CPU to the limit, or sent late and kept the target with each request's send lag taken out, is the generator's limit, " +
+		"then bisection between the last held and the first failed rate to the resolution; with several searches of a configuration, its capacity is their mean with a 95% Student-t interval over the searches; a step that missed the target while its generator used its CPU to the limit, or sent late and kept the target with each request's send lag taken out, is the generator's limit, " +
 		"never counted against the service, and ends the search. verify replays the rule on the steps."
 	return sec, ok
 }
 
 // Rows are a search bundle's figures for compare and JSON: each subject's capacity at
-// the target, one value a search with no interval (one search is one sample), marked
-// when it is a bound rather than a measurement, so that it enters no geomean. The
-// steps' own figures, at rates that differ step to step, pool into nothing and are not
-// rows. axes names a subject's condition as the experiment's other rows do.
+// the target, its searches as its runs (one search: one value, no interval), marked
+// when a search found a bound rather than a measurement, so that it enters no geomean.
+// The steps' own figures, at rates that differ step to step, pool into nothing and are
+// not rows. axes names a subject's condition as the experiment's other rows do.
 func (s *Search[P, R]) Rows(p P, runs []R, axes func(subject string) []compare.KV) []compare.Row {
 	c := s.Of(p)
 	metric := "capacity_at_p99_" + strconv.FormatFloat(c.SLOP99Ms, 'g', -1, 64) + "ms"
 	var out []compare.Row
-	for _, r := range s.Results(p, runs) {
-		if r.HeldRPS <= 0 {
-			continue // none held: no figure
-		}
-		row := compare.Fixed(axes(r.Config), metric, "req/s", r.HeldRPS)
-		if !exact(r.Result) {
+	for _, f := range s.Found(p, runs) {
+		var held [][]float64
+		var marks []string
+		for _, r := range f.Searches {
+			if r.HeldRPS > 0 {
+				held = append(held, []float64{r.HeldRPS})
+			}
+			if exact(r.Result) {
+				continue
+			}
 			why := ""
 			switch r.Stop {
 			case capacity.MaxSteps:
@@ -153,9 +178,19 @@ func (s *Search[P, R]) Rows(p P, runs []R, axes func(subject string) []compare.K
 			case capacity.Going:
 				why = ", the search was interrupted"
 			}
-			row.Marks = []string{"a bound: " + r.Text() + why}
+			if len(f.Searches) > 1 {
+				why += fmt.Sprintf(" (search %d)", r.Round)
+			}
+			marks = append(marks, "a bound: "+r.Text()+why)
 		}
-		row.Headline = true
+		if len(held) == 0 {
+			continue // none held: no figure
+		}
+		row := compare.Measured(axes(f.Config), metric, "req/s", compare.Mean{}, held)
+		if len(held) == 1 {
+			row = compare.Fixed(axes(f.Config), metric, "req/s", held[0][0])
+		}
+		row.Marks, row.Headline = marks, true
 		out = append(out, row)
 	}
 	return out

@@ -20,26 +20,28 @@ type Growth[P experiment.Params, R any] struct {
 // Growth is the growth of the plan whose bundle is b.
 func (s *Search[P, R]) Growth(b *tabular.Bundle[P, R]) Growth[P, R] { return Growth[P, R]{s, b} }
 
-// Grow plans the next step of every subject whose search goes on.
+// Grow plans the next step of every search that goes on: each round of each subject.
 func (g Growth[P, R]) Grow() ([]experiment.Condition, error) {
 	p := g.b.Params()
 	c := g.s.Of(p)
 	judged := g.s.Steps(p, g.b.Runs)
 	subjects := g.s.Subjects(p)
 	var added []experiment.Condition
-	for _, cell := range subjects {
-		name := cell.String()
-		steps, pending := g.s.search(p, judged, name)
-		if pending {
-			return nil, fmt.Errorf("capacity: %s's step %d has no run to judge", name, len(steps)+1)
+	for round := 1; round <= c.Searches(); round++ {
+		for _, cell := range subjects {
+			name := cell.String()
+			steps, pending := g.s.search(p, judged, name, round)
+			if pending {
+				return nil, fmt.Errorf("capacity: %s's step %d of search %d has no run to judge", name, len(steps)+1, round)
+			}
+			j := c.Rule().Judge(steps)
+			if j.Done() {
+				continue
+			}
+			st := PlannedStep{Config: name, Round: roundField(round), Step: len(steps) + 1, RateRPS: j.NextRPS}
+			c.Steps = append(c.Steps, st)
+			added = append(added, append(slices.Clone(cell), StepName(round, st.Step)))
 		}
-		j := c.Rule().Judge(steps)
-		if j.Done() {
-			continue
-		}
-		st := PlannedStep{Config: name, Step: len(steps) + 1, RateRPS: j.NextRPS}
-		c.Steps = append(c.Steps, st)
-		added = append(added, append(slices.Clone(cell), StepName(st.Step)))
 	}
 	return added, nil
 }
@@ -47,7 +49,17 @@ func (g Growth[P, R]) Grow() ([]experiment.Condition, error) {
 // MostRuns: every subject's every step, each redone as often as it may be.
 func (g Growth[P, R]) MostRuns() int {
 	p := g.b.Params()
-	return len(g.s.Subjects(p)) * g.s.Of(p).MaxSteps * (1 + g.s.Retries(p))
+	c := g.s.Of(p)
+	return len(g.s.Subjects(p)) * c.Searches() * c.MaxSteps * (1 + g.s.Retries(p))
+}
+
+// roundField is how a planned step records its round: omitted for the first, as in
+// the manifests written before rounds.
+func roundField(round int) int {
+	if round <= 1 {
+		return 0
+	}
+	return round
 }
 
 // tabularPlan is what tabular's plans offer: a plan that prepares and says what it

@@ -84,8 +84,8 @@ func (p Params) checkCapacity() error {
 	return f.Check(p.Capacity, Search.Names(&p), p.Rounds)
 }
 
-// settleCapacity makes the flags the manifest's search, every condition's first step
-// planned, one round, no wrk; without a search, its parameters are empty.
+// settleCapacity makes the flags the manifest's search, p.Rounds (--reps) searches of
+// each condition, every search's first step planned, one round of the plan, no wrk; without a search, its parameters are empty.
 func (p *Params) settleCapacity() {
 	f := p.capacity
 	p.capacity = capacitysearch.Flags{}
@@ -93,7 +93,7 @@ func (p *Params) settleCapacity() {
 		p.MaxSendLagP99Ms, p.Arrivals = 0, ""
 		return
 	}
-	p.Capacity = f.Settle(Search.Names(p))
+	p.Capacity = f.Settle(Search.Names(p), p.Rounds)
 	p.Wrk = false
 }
 

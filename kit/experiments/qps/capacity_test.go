@@ -37,17 +37,16 @@ func openRun(c tabular.Cell, rate, knee float64, at time.Time) experiment.Run {
 	return experiment.Run{ID: experiment.NewRunID(c, 1), Condition: c, Round: 1, Position: 1, Attempt: 1, Started: at, Wall: 3 * time.Second, Pod: pod}
 }
 
-// TestASearchGrowsAndVerifyReplaysIt: qps --capacity plans each condition's first
-// step, grows a step a condition after each is judged until every search ends, says
-// each capacity against the same API's none, and verify refuses a step said held that
-// failed.
-func TestASearchGrowsAndVerifyReplaysIt(t *testing.T) {
+// grownSearch is a search of none and console planned, grown and run to its end
+// against knees of 3,000 and 1,200 req/s: searches of each, in one round of the plan.
+func grownSearch(t *testing.T, searches int) (experiment.Plan, *Bundle) {
+	t.Helper()
 	p := DefaultParams()
 	if err := experiment.FlagSet(Name, p).Parse([]string{"--configs", "none,console", "--duration", "1s", "--warmup-time", "0s", "--engine-cpu=false",
 		"--log-driver", "json-file", "--capacity", "--slo-p99", "10ms", "--capacity-max-steps", "20"}); err != nil {
 		t.Fatal(err)
 	}
-	pl, err := Experiment.Plan(p, 3)
+	pl, err := Experiment.Plan(p, searches)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +60,7 @@ func TestASearchGrowsAndVerifyReplaysIt(t *testing.T) {
 	c := b.Common()
 	c.SchemaVersion, c.Command, c.CreatedUTC = bundle.SchemaVersion, "reproduce", at.Add(-time.Minute)
 	done := map[string]bool{}
-	for range 30 {
+	for range 30 * searches {
 		for _, cond := range pl.Conditions() {
 			cell := cond.(tabular.Cell)
 			if done[cell.String()] {
@@ -84,6 +83,46 @@ func TestASearchGrowsAndVerifyReplaysIt(t *testing.T) {
 		}
 	}
 	c.RunsPlanned, c.Complete, c.FinishedUTC = len(pl.Conditions()), true, at
+	return pl, b
+}
+
+// TestSearchesRepeatedVerifyEachAndStateAnInterval: --reps 2 with --capacity searches
+// each condition twice in one round of the plan; verify replays both searches' rules,
+// says the capacity with its interval, and refuses a forged step of the second search.
+func TestSearchesRepeatedVerifyEachAndStateAnInterval(t *testing.T) {
+	_, b := grownSearch(t, 2)
+	if c := b.Common(); c.RunsPlanned != 34 || b.Params().Rounds != 1 || b.Params().Capacity.Rounds != 2 {
+		t.Errorf("%d runs planned in %d rounds, %d searches; want 34 in 1, 2 searches", c.RunsPlanned, b.Params().Rounds, b.Params().Capacity.Rounds)
+	}
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Experiment.Verify(withSums(files))
+	for _, pr := range res.Problems {
+		t.Errorf("problem: %s", pr)
+	}
+	if want := "node/console: 1,200 req/s [1,200, 1,200] over 2 searches (1,200, 1,200) at p99 ≤ 10ms against 3,000 for the baseline node/none (−60% [−60%, −60%], p=0)"; !strings.Contains(res.Described, want) {
+		t.Errorf("verify says %q, want %q", res.Described, want)
+	}
+	steps := string(files[StepsFile])
+	forged := strings.Replace(steps, "node/console,2,5,1600,", "node/console,2,5,1700,", 1)
+	if forged == steps {
+		t.Fatalf("no step 5 of node/console's second search to forge:\n%s", steps)
+	}
+	files[StepsFile] = []byte(forged)
+	if res := Experiment.Verify(withSums(files)); res.OK() {
+		t.Error("verify passes a forged rate in the second search")
+	}
+}
+
+// TestASearchGrowsAndVerifyReplaysIt: qps --capacity plans each condition's first
+// step, grows a step a condition after each is judged until every search ends, says
+// each capacity against the same API's none, and verify refuses a step said held that
+// failed.
+func TestASearchGrowsAndVerifyReplaysIt(t *testing.T) {
+	_, b := grownSearch(t, 1)
+	c := b.Common()
 	if c.RunsPlanned != 17 || b.Params().Rounds != 1 || b.Params().Wrk {
 		t.Errorf("%d runs planned in %d rounds, wrk %v; want 17 in 1, no wrk", c.RunsPlanned, b.Params().Rounds, b.Params().Wrk)
 	}
@@ -107,7 +146,7 @@ func TestASearchGrowsAndVerifyReplaysIt(t *testing.T) {
 	steps := string(files[StepsFile])
 	var forged []string
 	for _, line := range strings.Split(steps, "\n") {
-		if strings.HasPrefix(line, "node/console,5,") {
+		if strings.HasPrefix(line, "node/console,1,5,") {
 			line = strings.TrimSuffix(line, "false") + "true"
 		}
 		forged = append(forged, line)
@@ -155,7 +194,8 @@ func TestCapacityFlagsOfQPS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Wrk || len(p.Capacity.Steps) != 2 || p.Capacity.Steps[1].Config != "go/file" || p.Arrivals != contract.ArrivalsPoisson {
+	// parse plans 3 rounds: with --capacity, 3 searches of each condition, interleaved.
+	if p.Wrk || len(p.Capacity.Steps) != 6 || p.Capacity.Rounds != 3 || p.Capacity.Steps[1].Config != "go/file" || p.Capacity.Steps[2].Round != 2 || p.Arrivals != contract.ArrivalsPoisson {
 		t.Errorf("settled: wrk %v, steps %+v, arrivals %q", p.Wrk, p.Capacity.Steps, p.Arrivals)
 	}
 	spec := pod(&p, tabular.Cell{GoAPI, File, "step1"}, "go-file-step1-r1-abcdef", map[string]string{})

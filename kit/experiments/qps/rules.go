@@ -216,6 +216,7 @@ const (
 	kitCapacity = "runs named their capacity search's step"
 	kitNetP99   = "runs gave their p99 less the generator's send lag"
 	kitVegeta   = "capacity steps could be checked by vegeta"
+	kitSearches = capacitysearch.SearchesAdded
 )
 
 // addedLater are the columns a bundle of an earlier kit lacks (in runs.csv and
@@ -225,7 +226,7 @@ var addedLater = map[string]string{"wrk_requests": kitWrkCheck, "wrk_duration_s"
 	"wrk_latency_p99_ms": kitWrkCheck, "wrk_errors": kitWrkCheck, "wrk_failure": kitWrkCheck, "wrk_agreement": kitWrkCheck,
 	"wrk_host_cpu_busy_pct": kitWrkEvery, "wrk_after_kit": kitWrkEvery,
 	"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery,
-	"step": kitCapacity, "send_lag_p99_ms": kitCapacity, "net_p99_ms": kitNetP99,
+	"step": kitCapacity, "send_lag_p99_ms": kitCapacity, "net_p99_ms": kitNetP99, "search": kitSearches,
 	"vegeta_requests": kitVegeta, "vegeta_success": kitVegeta, "vegeta_p50_ms": kitVegeta, "vegeta_p99_ms": kitVegeta, "vegeta_failure": kitVegeta,
 	"vegeta_kit_p50_ms": kitVegeta, "vegeta_kit_p99_ms": kitVegeta, "vegeta_kit_net_p50_ms": kitVegeta, "vegeta_kit_net_p99_ms": kitVegeta}
 

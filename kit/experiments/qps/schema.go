@@ -38,7 +38,9 @@ func (m *Manifest) Rounds() *int         { return &m.Parameters.Rounds }
 // in, and what the plan leaves unmeasured said.
 func (m *Manifest) SetParams(p *Params) {
 	rounds := m.Parameters.Rounds
-	m.Parameters = p.settled()
+	with := *p
+	with.Rounds = rounds // a search's searches
+	m.Parameters = with.settled()
 	m.Parameters.Rounds = rounds
 	if !p.EngineCPU {
 		m.Unmeasured = []string{"engine_cpu_cores: the engine's own CPU was not measured (--engine-cpu=false)"}

@@ -72,15 +72,15 @@ func (p Params) checkArrivals() error {
 	return p.capacity.CheckArrivals(p.Arrivals, p.Load == contract.LoadOpen, "with --load "+p.Load)
 }
 
-// settleCapacity makes the flags the manifest's search, its first step planned for
-// every configuration; the open load's rate is the first step's.
-func (p *Params) settleCapacity() {
+// settleCapacity makes the flags the manifest's search, searches (--reps) of every
+// configuration, each one's first step planned; the open load's rate is the first step's.
+func (p *Params) settleCapacity(searches int) {
 	f := p.capacity
 	p.capacity = capacitysearch.Flags{}
 	if !f.On() {
 		return
 	}
-	p.Capacity = f.Settle(p.ConfigNames())
+	p.Capacity = f.Settle(p.ConfigNames(), searches)
 	p.RateRPS = p.Capacity.FirstRPS()
 }
 

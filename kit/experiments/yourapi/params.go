@@ -228,7 +228,7 @@ func (p Params) settle(rounds int) Params {
 	if p.Baseline == "" {
 		p.Baseline = p.Configs[0].Name
 	}
-	p.settleCapacity()
+	p.settleCapacity(rounds)
 	p.MaxRunTimeS = p.maxRunTimeS()
 	if p.Load == contract.LoadClosed {
 		p.RateRPS, p.MaxSendLagP99Ms, p.Retries, p.Arrivals = 0, 0, 0, ""

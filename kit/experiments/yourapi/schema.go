@@ -271,4 +271,4 @@ type ConditionRow struct {
 
 // addedLater are the columns bundles of an earlier kit lack, and the kit that added
 // each.
-var addedLater = map[string]string{"step": "runs named their search's step", "net_p99_ms": "runs gave their p99 less the generator's send lag"}
+var addedLater = map[string]string{"step": "runs named their search's step", "net_p99_ms": "runs gave their p99 less the generator's send lag", "search": capacitysearch.SearchesAdded}
