@@ -218,7 +218,9 @@ func TestSearchesInRoundsGiveAnInterval(t *testing.T) {
 		}
 	}
 	// One search of the three interrupted: a bound, no interval, no change.
-	short := slices.DeleteFunc(slices.Clone(b.Runs), func(r run) bool { return r.config == "go/none" && strings.HasPrefix(r.step, "round3-") && r.step != "round3-step1" })
+	short := slices.DeleteFunc(slices.Clone(b.Runs), func(r run) bool {
+		return r.config == "go/none" && strings.HasPrefix(r.step, "round3-") && r.step != "round3-step1"
+	})
 	lines = toy.Lines(p, short)
 	if !strings.Contains(lines[0], "not every search found it") || !strings.Contains(lines[1], "no change against the baseline go/none") {
 		t.Errorf("lines with a search interrupted %q", lines)
