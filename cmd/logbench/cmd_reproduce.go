@@ -194,10 +194,11 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 	if _, grows := p.(experiment.Grower); grows {
 		// Its conditions follow from its runs, one run each (a search's steps), and --reps
 		// is how often each is searched: once unless given.
-		if rec != nil {
-			return nil, plan{}, usagef("--precision: %s's plan grows by its results, not by rounds; --reps N searches each condition N times", exp.Info().Name)
-		}
-		if !c.IsSet("reps") && reps != 1 {
+		_, ownRounds := p.(experiment.RoundGrower)
+		switch {
+		case rec != nil && !ownRounds:
+			return nil, plan{}, usagef("--precision: %s's plan grows by its results, not by rounds", exp.Info().Name)
+		case rec == nil && !c.IsSet("reps") && reps != 1:
 			if p, err = exp.Plan(params, 1); err != nil {
 				return nil, plan{}, err
 			}

@@ -97,3 +97,15 @@ type Grower interface {
 	// MostRuns is the most runs the plan may grow to, for the disk check.
 	MostRuns() int
 }
+
+// RoundGrower is a growing plan whose rounds are its own (a capacity search's: another
+// search of every condition, from its first step), for reproduce --precision: once it
+// has grown to its end, the lab judges its figures and, while they are not known to the
+// target, has it add a round.
+type RoundGrower interface {
+	Grower
+	// AddRound plans one more round and returns its first conditions.
+	AddRound() ([]Condition, error)
+	// OwnRounds are the rounds planned so far.
+	OwnRounds() int
+}

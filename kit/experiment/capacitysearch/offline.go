@@ -1,8 +1,10 @@
 package capacitysearch
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,9 +188,11 @@ func (s *Search[P, R]) Rows(p P, runs []R, axes func(subject string) []compare.K
 		if len(held) == 0 {
 			continue // none held: no figure
 		}
+		// A bound (some search did not find its capacity) is its lowest rate held, with no
+		// interval: it says "at least", and no number of rounds makes it precise.
 		row := compare.Measured(axes(f.Config), metric, "req/s", compare.Mean{}, held)
-		if len(held) == 1 {
-			row = compare.Fixed(axes(f.Config), metric, "req/s", held[0][0])
+		if len(held) == 1 || len(marks) > 0 {
+			row = compare.Fixed(axes(f.Config), metric, "req/s", slices.MinFunc(held, func(a, b []float64) int { return cmp.Compare(a[0], b[0]) })[0])
 		}
 		row.Marks, row.Headline = marks, true
 		out = append(out, row)

@@ -46,6 +46,33 @@ func (g Growth[P, R]) Grow() ([]experiment.Condition, error) {
 	return added, nil
 }
 
+// AddRound plans another search of every subject, its first step each (reproduce
+// --precision with --capacity: the searches are the rounds).
+func (g Growth[P, R]) AddRound() ([]experiment.Condition, error) {
+	p := g.b.Params()
+	c := g.s.Of(p)
+	c.Rounds = c.Searches() + 1
+	first := c.FirstRPS()
+	var added []experiment.Condition
+	for _, cell := range g.s.Subjects(p) {
+		c.Steps = append(c.Steps, PlannedStep{Config: cell.String(), Round: c.Rounds, Step: 1, RateRPS: first})
+		added = append(added, append(slices.Clone(cell), StepName(c.Rounds, 1)))
+	}
+	return added, nil
+}
+
+// Rounds are the rounds of a bundle whose parameters are a search: its searches of each
+// subject, which reproduce --precision adds (tabular.Own.Rounds); 0 for one that is not.
+func (s *Search[P, R]) Rounds(p P) int {
+	if c := s.Of(p); c.On() {
+		return c.Searches()
+	}
+	return 0
+}
+
+// OwnRounds are the searches of each subject planned so far.
+func (g Growth[P, R]) OwnRounds() int { return g.s.Of(g.b.Params()).Searches() }
+
 // MostRuns: every subject's every step, each redone as often as it may be.
 func (g Growth[P, R]) MostRuns() int {
 	p := g.b.Params()

@@ -53,6 +53,9 @@ type Own[P experiment.Params, R any] struct {
 	// Categories are the conditions the report draws each figure of, where they are not
 	// the plan's: a capacity search's steps are drawn as the configurations they search.
 	Categories func(p P) []Cell
+	// Rounds are the rounds reproduce --precision counted, where they are not the
+	// plan's (0: the plan's): a capacity search's searches (capacitysearch.Rounds).
+	Rounds func(p P) int
 	// PublishedMetrics are the metrics compare --published shows in place of Metrics (a
 	// figure only the publication states alike shown without --wide).
 	PublishedMetrics []compare.Metric

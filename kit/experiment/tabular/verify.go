@@ -143,7 +143,14 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		t.Rules(c)
 	}
 	res.Own = b
-	experiment.CheckPrecision(res, func() int { return *b.M.Rounds() }, t.Figures)
+	experiment.CheckPrecision(res, func() int {
+		if t.Own.Rounds != nil {
+			if n := t.Own.Rounds(b.M.Params()); n > 0 {
+				return n
+			}
+		}
+		return *b.M.Rounds()
+	}, t.Figures)
 	return res
 }
 

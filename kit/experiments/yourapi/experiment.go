@@ -62,7 +62,7 @@ var Experiment = yourAPI{&tabular.Experiment[*Params, RunRow]{
 	Drawings: drawings,
 	Own: tabular.Own[*Params, RunRow]{Figures: func(b *Bundle) []compare.Row { return Rows(b, false) }, Later: addedLater,
 		Earlier: earlier, Summary: summary, Describe: describe, Prepare: prepare, Measured: measured, Progress: progress,
-		Across: markRuns, Retry: retry, Answer: answer, Categories: categories, ParamsShown: paramsShown},
+		Across: markRuns, Retry: retry, Answer: answer, Categories: categories, ParamsShown: paramsShown, Rounds: Search.Rounds},
 }}
 
 // yourAPI is the declaration with what is your-api's own beyond it.

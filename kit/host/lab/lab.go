@@ -152,6 +152,9 @@ func Prepare(ctx context.Context, t *Target, p experiment.Plan, o Options) (*Ses
 	}
 	if g, ok := p.(experiment.Grower); ok {
 		most = max(most, g.MostRuns())
+		if rg, own := g.(experiment.RoundGrower); own && rec != nil {
+			most = g.MostRuns() / max(1, rg.OwnRounds()) * rec.MaxRounds
+		}
 	}
 	if err := CheckDisk(o.Dir, most); err != nil {
 		return nil, err
@@ -209,10 +212,12 @@ func (s *Session) Run(ctx context.Context) error {
 	var err error
 	grower, grows := s.Plan.(experiment.Grower)
 	switch {
+	case s.precision != nil && grows:
+		err = s.ownRounds(ctx, grower)
 	case s.precision != nil:
 		err = s.rounds(ctx)
 	case grows:
-		err = s.grow(ctx, grower)
+		err = s.grow(ctx, grower, s.Runs, 0)
 	default:
 		err = s.Matrix.Run(ctx, s.Runs)
 	}
@@ -317,12 +322,61 @@ func (s *Session) rounds(ctx context.Context) error {
 	}
 }
 
-// grow performs the missing runs, then has the plan judge them and add the conditions
-// that follow, until it adds none. Every run stays in the bundle, and the manifest's
-// planned runs grow with the plan, saved with each growth, so that a bundle left by a
-// crash between two saves still holds its plan to its runs.
-func (s *Session) grow(ctx context.Context, g experiment.Grower) error {
-	todo, offset := s.Runs, 0
+// ownRounds is rounds for a plan that grows, whose rounds are its own (a capacity
+// search's searches): it grows to its end, then the bundle is judged as verify reads it
+// and a round added, until the precision is reached or the rounds run out. The record
+// is saved with each judgement, "interrupted" until the rule stops.
+func (s *Session) ownRounds(ctx context.Context, g experiment.Grower) error {
+	rg, ok := g.(experiment.RoundGrower)
+	if !ok {
+		return fmt.Errorf("rounds until a precision: this plan grows by its results, not by rounds")
+	}
+	rec, todo, offset := s.precision, s.Runs, 0
+	for {
+		if err := s.grow(ctx, g, todo, offset); err != nil {
+			return err
+		}
+		widest, err := s.judge()
+		if err != nil {
+			return err
+		}
+		rec.Rounds, rec.Widest = rg.OwnRounds(), widest
+		switch {
+		case precision.Met(widest, rec.Target):
+			rec.Stopped = bundle.Reached
+		case rec.Rounds >= rec.MaxRounds:
+			rec.Stopped = bundle.MaxRounds
+		default:
+			rec.Stopped = bundle.Interrupted
+			added, err := rg.AddRound()
+			if err != nil {
+				return err
+			}
+			all := experiment.Rotate(s.Plan.Conditions(), s.Plan.Rounds())
+			s.Plan.Bundle().Common().RunsPlanned = len(all)
+			todo, offset = experiment.Missing(all, s.Plan.Bundle()), len(s.Runs)
+			s.Runs = append(s.Runs, todo...)
+			if s.OnGrow != nil {
+				s.OnGrow(added)
+			}
+		}
+		if err := s.Matrix.SaveBundle(); err != nil {
+			return err
+		}
+		if s.OnRound != nil {
+			s.OnRound(*rec)
+		}
+		if rec.Stopped != bundle.Interrupted {
+			return nil
+		}
+	}
+}
+
+// grow performs todo (the runs from offset on), then has the plan judge them and add
+// the conditions that follow, until it adds none. Every run stays in the bundle, and
+// the manifest's planned runs grow with the plan, saved with each growth, so that a
+// bundle left by a crash between two saves still holds its plan to its runs.
+func (s *Session) grow(ctx context.Context, g experiment.Grower, todo []experiment.PlannedRun, offset int) error {
 	for {
 		if err := s.runFrom(ctx, todo, offset); err != nil {
 			return err
