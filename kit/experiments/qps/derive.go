@@ -98,6 +98,14 @@ func Record(p *Params, run experiment.Run) RunRow {
 		}
 	}
 	r.WrkAfterKit = res.WrkAfterKit
+	r.WrkAPIRequests = None
+	if res.APIAfterWrk != nil && res.API != nil {
+		r.WrkAPIRequests = Opt(res.APIAfterWrk.Requests - res.API.Requests)
+	}
+	r.WrkCPUS = None
+	if u, ok := run.Pod.Usage["wrk"]; ok {
+		r.WrkCPUS = Opt(float64(u.CPUNanos) / 1e9)
+	}
 	r.FileReadLines, r.FileReadBytes, r.FileTailLines, r.FileTailBytes = None, None, None, None
 	if f := res.File; f != nil && f.Failure == "" {
 		r.FileRead = true
@@ -221,7 +229,10 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		r.OtherCores = Opt(other)
 	}
 	r.HostNoisy = r.OtherCores.Present() && float64(r.OtherCores) > experiment.NoisyOtherCores
-	r.WrkAgreement = None
+	r.WrkAgreement, r.WrkCPUCores = None, None
+	if r.WrkCPUS.Present() && r.WrkDurationS.Present() && r.WrkDurationS > 0 {
+		r.WrkCPUCores = r.WrkCPUS / r.WrkDurationS
+	}
 	if r.WrkRequestsPerS.Present() && r.WrkRequestsPerS > 0 && r.RequestsPerSOver.Present() && r.RequestsPerSOver > 0 {
 		r.WrkAgreement = r.RequestsPerSOver / r.WrkRequestsPerS
 	}

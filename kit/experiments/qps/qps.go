@@ -258,7 +258,7 @@ func progress(p *Params, r RunRow) string {
 	}
 	wrk := ""
 	if r.WrkRequestsPerS.Present() {
-		wrk = fmt.Sprintf("  wrk %.0f req/s (kit/wrk %s)", float64(r.WrkRequestsPerS), r.WrkAgreement.Fixed(3))
+		wrk = fmt.Sprintf("  wrk %.0f req/s (kit/wrk %s, wrk %s cores, kit %s)", float64(r.WrkRequestsPerS), r.WrkAgreement.Fixed(3), r.WrkCPUCores.Fixed(2), r.GeneratorCores.Fixed(2))
 	}
 	name := r.API + "/" + r.Config
 	if r.Step != "" {

@@ -93,6 +93,15 @@ func runRules(c *tabular.Check[*Params, RunRow], seriesOf map[string][]SeriesRow
 			at("api_requests", verify.Number(float64(r.APIRequests)), fmt.Sprintf("at least %d", r.Status2xx+r.Non2xx-inFlight), RuleResponsesServed,
 				fmt.Sprintf("the API answered every response the generator counted, but for %d in flight at its reset", inFlight))
 		}
+		// wrk after the kit: the API answered every request wrk counted, and at most the
+		// connections' requests more (in flight when wrk stopped): the API's count checks
+		// wrk's as it checks the kit's.
+		if r.Verified && r.WrkAPIRequests.Present() && r.WrkRequests.Present() {
+			if d := int64(r.WrkAPIRequests) - int64(r.WrkRequests); d < 0 || d > inFlight {
+				at("wrk_api_requests", verify.Number(float64(r.WrkAPIRequests)), fmt.Sprintf("%s to %d", verify.Number(float64(r.WrkRequests)), int64(r.WrkRequests)+inFlight), RuleResponsesServed,
+					fmt.Sprintf("the API answered every request wrk counted (wrk_requests), and at most %d more in flight when wrk stopped", inFlight))
+			}
+		}
 		if r.Verified && r.APIRequests.Present() {
 			requests := int64(r.APIRequests)
 			for _, s := range []struct {
@@ -217,6 +226,7 @@ const (
 	kitNetP99   = "runs gave their p99 less the generator's send lag"
 	kitVegeta   = "capacity steps could be checked by vegeta"
 	kitSearches = capacitysearch.SearchesAdded
+	kitWrkCount = "wrk's requests were counted by the API and its CPU by the engine"
 )
 
 // addedLater are the columns a bundle of an earlier kit lacks (in runs.csv and
@@ -227,6 +237,7 @@ var addedLater = map[string]string{"wrk_requests": kitWrkCheck, "wrk_duration_s"
 	"wrk_host_cpu_busy_pct": kitWrkEvery, "wrk_after_kit": kitWrkEvery,
 	"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery,
 	"step": kitCapacity, "send_lag_p99_ms": kitCapacity, "net_p99_ms": kitNetP99, "search": kitSearches,
+	"wrk_api_requests": kitWrkCount, "wrk_cpu_s": kitWrkCount, "wrk_cpu_cores": kitWrkCount,
 	"vegeta_requests": kitVegeta, "vegeta_success": kitVegeta, "vegeta_p50_ms": kitVegeta, "vegeta_p99_ms": kitVegeta, "vegeta_failure": kitVegeta,
 	"vegeta_kit_p50_ms": kitVegeta, "vegeta_kit_p99_ms": kitVegeta, "vegeta_kit_net_p50_ms": kitVegeta, "vegeta_kit_net_p99_ms": kitVegeta}
 

@@ -218,6 +218,10 @@ type RunRow struct {
 	// WrkAfterKit says wrk ran after the kit's measured load, not before it; then the
 	// console's and the file's totals are the API's once wrk ended.
 	WrkAfterKit bool `csv:"wrk_after_kit" doc:"True when wrk ran after the kit's measured load (a condition's even runs), false when right before it or without a wrk phase; then the console's and the file's totals (and the file read back whole) are as the API reported them after wrk."`
+	// What others count of wrk's phase: the API its requests, the engine wrk's CPU, so
+	// that wrk's figures are checked as the kit's are (api_requests, generator_cpu_s).
+	WrkAPIRequests Opt `csv:"wrk_api_requests" unit:"1" doc:"When wrk ran after the kit's measured load: the requests the API answered from its report after the kit's load to its report after wrk, as it counted them, an independent count of wrk's (wrk_requests is at most this, short of it by at most the requests in flight when wrk stopped); missing otherwise."`
+	WrkCPUS        Opt `csv:"wrk_cpu_s" unit:"s" doc:"The wrk container's CPU over its life, as the engine read it from its cgroup once the run ended (its shell waits on a FIFO, at no cost): wrk's own CPU, as generator_cpu_s is the kit's; missing without a wrk phase or where the engine reads no usage."`
 	// What vegeta measured at a capacity step's rate, right before the kit's measured
 	// load (--vegeta): its own attacker and metrics, latency from its own send.
 	VegetaRequests Opt    `csv:"vegeta_requests" unit:"1" doc:"--vegeta: the requests vegeta's attacker sent at the step's rate before the kit's measured load; missing without a vegeta phase."`
@@ -254,6 +258,7 @@ type RunRow struct {
 	// WrkAgreement is RequestsPerSOver over WrkRequestsPerS; past WrkTolerance the run
 	// is not data.
 	WrkAgreement    Opt    `csv:"wrk_agreement" unit:"1" doc:"requests_per_s_over_interval over wrk_requests_per_s: the kit's rate against an independent instrument's on the same API; missing without wrk's figure. Outside 1 ± 0.05 the kit's rate is not confirmed by wrk (the run stays data; the summary says so)."`
+	WrkCPUCores     Opt    `csv:"wrk_cpu_cores" unit:"cores" doc:"wrk_cpu_s over wrk_duration_s: wrk's mean CPU over its load, as generator_cpu_cores is the kit's generator's; missing without either."`
 	ConsoleVerified string `csv:"console_check" doc:"The console log's check: equal (lines, bytes and SHA-256 as written), dropped N (non-blocking mode), differs: ..., or not read back (why); empty (missing) when the configuration has no console log (- in bundles written before the kit spelled missing as empty)."` // "equal", "dropped N", "not read (driver none)", what differs; "" without a console log
 	FileVerified    string `csv:"file_check" doc:"The log file's check: equal (whole file and from the reset's offset, as written), differs: ..., not read back, the date changed N times during the run; empty (missing) when the configuration has no log file (- in bundles written before the kit spelled missing as empty)."`
 	Verified        bool   `csv:"verified" doc:"true when the run is data: failure is empty."`

@@ -106,6 +106,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 		spec.Containers = append(spec.Containers, experiment.ContainerSpec{Role: "wrk", Image: images["wrk"], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs),
 			MemoryBytes: l.LoadgenMemoryBytes, Entrypoint: []string{"/bin/sh", "-c", contract.WrkScript, "wrk-phase", strconv.Itoa(int(math.Ceil(p.MaxRunTimeS)))}, Cmd: WrkArgs(*p)})
 		load.WrkDir, load.WrkTimeout = contract.RunDir, time.Duration(wrkSeconds(p.DurationS)+60)*time.Second
+		spec.MeasureUsage = append(spec.MeasureUsage, "wrk")
 		if p.pods == nil {
 			p.pods = map[string]int{}
 		}
