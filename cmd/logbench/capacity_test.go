@@ -162,7 +162,8 @@ func TestCapacityGrowsAStepAtATime(t *testing.T) {
 		t.Fatalf("report: %v\n%s", err, rout)
 	}
 	html, err := os.ReadFile(page)
-	if err != nil || !strings.Contains(string(html), "Capacity at a latency target") || !strings.Contains(string(html), "console: 1,200 req/s (1,300 failed)") {
+	if err != nil || !strings.Contains(string(html), "Capacity at a latency target") || !strings.Contains(string(html), "console: 1,200 req/s (1,300 failed)") ||
+		!strings.Contains(string(html), "p99 against the rate offered") || !strings.Contains(string(html), "console: 1,200 req/s</text>") {
 		t.Errorf("the report lacks the search: %v", err)
 	}
 	// The capacities are the figures compared; the steps' rates, different step to

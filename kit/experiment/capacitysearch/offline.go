@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/kit/offline/verify"
+	"gonum.org/v1/plot/plotter"
 )
 
 // Check holds a search to its rule: each subject's steps the rule's from the start
@@ -146,12 +148,67 @@ func (s *Search[P, R]) Section(bs []tabular.Drawn[P, R]) (sec report.Section, ok
 				strconv.FormatInt(st.Errors, 10), st.CarriedRPS.Fixed(0), st.SendLagP99Ms.Fixed(2), st.GeneratorCores.Fixed(2)})
 		}
 		sec.Tables = append(sec.Tables, t)
+		sec.Figures = append(sec.Figures, s.curve(d.Label, p, d.Runs))
 	}
 	sec.ID, sec.Title = "capacity", "Capacity at a latency target"
 	sec.Caption = "Each configuration's search: steps ×2 from the start rate while each holds (its p99 from the scheduled send within the target, no error, at least 90% of its rate carried), " +
 		"then bisection between the last held and the first failed rate to the resolution; with several searches of a configuration, its capacity is their mean with a 95% Student-t interval over the searches; a step that missed the target while its generator used its CPU to the limit, or sent late and kept the target with each request's send lag taken out, is the generator's limit, " +
 		"never counted against the service, and ends the search. verify replays the rule on the steps."
 	return sec, ok
+}
+
+// curve is the latency against the rate of a bundle's searches: every step's p99 (its
+// last attempt), one colour a subject, the target a dashed grey line, and each
+// subject's capacity a dashed line in its colour where the p99 leaves the target: the
+// knee. Both axes are logarithmic, as the rates double step to step.
+func (s *Search[P, R]) curve(label string, p P, runs []R) report.Figure {
+	c := s.Of(p)
+	ch := report.NewChart(label+": p99 against the rate offered", "rate offered, req/s (log)", "p99 from the scheduled send, ms (log)")
+	steps := s.Steps(p, runs)
+	lo, hi, plo, phi := math.Inf(1), math.Inf(-1), c.SLOP99Ms, c.SLOP99Ms
+	for _, st := range steps {
+		if !st.Superseded && st.P99Ms.Present() && st.P99Ms > 0 {
+			lo, hi = min(lo, st.RateRPS), max(hi, st.RateRPS)
+			plo, phi = min(plo, float64(st.P99Ms)), max(phi, float64(st.P99Ms))
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return report.Failed(ch.P.Title.Text, fmt.Errorf("no step has a p99"))
+	}
+	for i, f := range s.Found(p, runs) {
+		var xys plotter.XYs
+		for _, st := range steps {
+			if st.Config == f.Config && !st.Superseded && st.P99Ms.Present() && st.P99Ms > 0 {
+				xys = append(xys, plotter.XY{X: st.RateRPS, Y: float64(st.P99Ms)})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		col := report.Colour(i)
+		pts, err := report.Points(xys, col, report.Shapes[i%len(report.Shapes)], 3)
+		if err != nil {
+			return report.Failed(ch.P.Title.Text, err)
+		}
+		ch.Add(pts)
+		name := f.Config
+		if held := f.Estimate.Value; f.Exact() {
+			name += ": " + capacity.Thousands(held) + " req/s"
+			if knee, err := report.Line(plotter.XYs{{X: held, Y: plo / 1.4}, {X: held, Y: phi * 1.4}}, col, 1, true); err == nil {
+				ch.Add(knee)
+			}
+		} else {
+			name += ": not found to the resolution"
+		}
+		ch.AddLegend(name, pts)
+	}
+	if slo, err := report.Line(plotter.XYs{{X: lo / 1.4, Y: c.SLOP99Ms}, {X: hi * 1.4, Y: c.SLOP99Ms}}, report.Grey, 1, true); err == nil {
+		ch.Add(slo)
+		ch.AddLegend("target p99 ≤ "+strconv.FormatFloat(c.SLOP99Ms, 'g', -1, 64)+" ms", slo)
+	}
+	report.LogAxis(&ch.P.X, lo, hi)
+	report.LogAxis(&ch.P.Y, plo, phi)
+	return ch.Render()
 }
 
 // Rows are a search bundle's figures for compare and JSON: each subject's capacity at
