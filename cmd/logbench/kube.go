@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/images"
 	"github.com/logbench/logbench/kit/host/kube"
@@ -59,11 +59,7 @@ func kubeEngines(c *cli.Context, name string) (*kube.Client, []string, error) {
 // reachKube is connectTo for one node of a cluster: the images are built on the Docker
 // Engine the flags choose (the local one by default) and must be on the node already.
 func reachKube(c *cli.Context, client *kube.Client, node string, out io.Writer) (*target, error) {
-	baseOpts, err := baseOptions(c)
-	if err != nil {
-		return nil, err
-	}
-	src, err := findSource(c)
+	o, err := planOptions(c)
 	if err != nil {
 		return nil, err
 	}
@@ -72,19 +68,8 @@ func reachKube(c *cli.Context, client *kube.Client, node string, out io.Writer) 
 		return nil, err
 	}
 	cluster := client.On(node)
-	facts, err := cluster.Facts(c.Context)
-	if err == nil {
-		var platform string
-		if platform, err = platformFlag(c, facts.Platform); err == nil {
-			builder := &images.Builder{Engine: docker, SourceDir: src.dir, Env: os.Environ(), Progress: prefixed(out, "build: ")}
-			imgs := kube.Images{Builder: images.ForPlans{Builder: builder, Bases: baseOpts}, Cluster: cluster, Import: kubeImport}
-			return &target{
-				Target: &lab.Target{Engine: kubeEngine{Cluster: cluster, docker: docker}, Facts: facts, Context: client.Context(), Endpoint: client.Server() + " node " + node,
-					Platform: platform, Images: imgs, Out: out},
-				engine: docker, source: src, bases: baseOpts,
-			}, nil
-		}
-	}
-	docker.Close()
-	return nil, err
+	return o.target(c, docker, out, cluster.Facts, func(facts contract.EngineFacts, platform string, imgs images.ForPlans) *lab.Target {
+		return &lab.Target{Engine: kubeEngine{Cluster: cluster, docker: docker}, Facts: facts, Context: client.Context(), Endpoint: client.Server() + " node " + node,
+			Platform: platform, Images: kube.Images{Builder: imgs, Cluster: cluster, Import: kubeImport}, Out: out}
+	})
 }

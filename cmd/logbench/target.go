@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/host/bases"
 	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/images"
@@ -41,11 +42,7 @@ var reach = connectTo
 
 // connectTo is connect for one resolved engine; out gets its progress lines.
 func connectTo(c *cli.Context, ep engine.Endpoint, out io.Writer) (*target, error) {
-	baseOpts, err := baseOptions(c)
-	if err != nil {
-		return nil, err
-	}
-	src, err := findSource(c)
+	o, err := planOptions(c)
 	if err != nil {
 		return nil, err
 	}
@@ -56,19 +53,41 @@ func connectTo(c *cli.Context, ep engine.Endpoint, out io.Writer) (*target, erro
 		}
 		return nil, usageError{Msg: err.Error()}
 	}
-	facts, err := eng.Facts(c.Context)
+	return o.target(c, eng, out, eng.Facts, func(facts contract.EngineFacts, platform string, imgs images.ForPlans) *lab.Target {
+		return &lab.Target{Engine: eng, Facts: facts, Context: ep.Context, Endpoint: ep.Host, Platform: platform, Images: imgs, Out: out}
+	})
+}
+
+// options are what a plan's target takes from the flags before any engine is reached:
+// how the base images are made, and the source tree the kit's images build from.
+type options struct {
+	bases  bases.Options
+	source source
+}
+
+func planOptions(c *cli.Context) (options, error) {
+	baseOpts, err := baseOptions(c)
+	if err != nil {
+		return options{}, err
+	}
+	src, err := findSource(c)
+	return options{baseOpts, src}, err
+}
+
+// target reads the facts of the engine the plans run on and settles the platform, then
+// has at make the lab's target around the images, which are built on docker (the local
+// engine, for a cluster). docker is closed when it fails.
+func (o options) target(c *cli.Context, docker *engine.Engine, out io.Writer, factsOf func(context.Context) (contract.EngineFacts, error),
+	at func(facts contract.EngineFacts, platform string, imgs images.ForPlans) *lab.Target) (*target, error) {
+	facts, err := factsOf(c.Context)
 	if err == nil {
 		var platform string
 		if platform, err = platformFlag(c, facts.Platform); err == nil {
-			builder := &images.Builder{Engine: eng, SourceDir: src.dir, Env: os.Environ(), Progress: prefixed(out, "build: ")}
-			return &target{
-				Target: &lab.Target{Engine: eng, Facts: facts, Context: ep.Context, Endpoint: ep.Host, Platform: platform,
-					Images: images.ForPlans{Builder: builder, Bases: baseOpts}, Out: out},
-				engine: eng, source: src, bases: baseOpts,
-			}, nil
+			builder := &images.Builder{Engine: docker, SourceDir: o.source.dir, Env: os.Environ(), Progress: prefixed(out, "build: ")}
+			return &target{Target: at(facts, platform, images.ForPlans{Builder: builder, Bases: o.bases}), engine: docker, source: o.source, bases: o.bases}, nil
 		}
 	}
-	eng.Close()
+	docker.Close()
 	return nil, err
 }
 
