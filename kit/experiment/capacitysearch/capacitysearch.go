@@ -421,16 +421,28 @@ func (s *Search[P, R]) Lines(p P, runs []R) []string {
 	var out []string
 	for _, f := range found {
 		line := fmt.Sprintf("%s: %s at %s", f.Config, f.text(), target)
-		for _, r := range f.Searches {
-			of := ""
-			if len(f.Searches) > 1 {
-				of = fmt.Sprintf(" (search %d)", r.Round)
-			}
-			switch r.Stop {
+		if len(f.Searches) == 1 {
+			switch r := f.Searches[0]; r.Stop {
 			case capacity.Going:
-				line += fmt.Sprintf(" so far%s, after %d steps (the search was interrupted)", of, r.Steps)
+				line += fmt.Sprintf(" so far, after %d steps (the search was interrupted)", r.Steps)
 			case capacity.MaxSteps:
-				line += fmt.Sprintf(", not resolved to %s%s: the %d steps ran out", pct(c.Resolution), of, c.MaxSteps)
+				line += fmt.Sprintf(", not resolved to %s: the %d steps ran out", pct(c.Resolution), c.MaxSteps)
+			}
+		} else {
+			var going, ranOut []string
+			for _, r := range f.Searches {
+				switch r.Stop {
+				case capacity.Going:
+					going = append(going, strconv.Itoa(r.Round))
+				case capacity.MaxSteps:
+					ranOut = append(ranOut, strconv.Itoa(r.Round))
+				}
+			}
+			if len(ranOut) > 0 {
+				line += fmt.Sprintf(", not resolved to %s in search %s: the %d steps ran out", pct(c.Resolution), strings.Join(ranOut, ", "), c.MaxSteps)
+			}
+			if len(going) > 0 {
+				line += fmt.Sprintf(" (search %s interrupted)", strings.Join(going, ", "))
 			}
 		}
 		baseline := s.Baseline(p, f.Config)

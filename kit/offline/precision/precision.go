@@ -120,6 +120,8 @@ func WidestText(w *bundle.Widest) string {
 		s += " ±" + Percent(*w.Relative)
 	case w.HalfWidth != nil:
 		s += " ±" + figure.Text(*w.HalfWidth) + " " + w.Unit + " around 0"
+	case w.Runs == 0:
+		s += ": no interval (a figure without runs, such as a bound)"
 	default:
 		s += ": no interval from " + strconv.Itoa(w.Runs) + " run"
 		if w.Runs != 1 {
