@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,15 +13,16 @@ import (
 
 // TestQPSCapacityOfTheGoAPI searches, briefly, the capacity at p99 ≤ 10 ms of the Go
 // API without logs and with its access log on the console: 1 s steps from 200 req/s,
-// at most 3 a configuration. Every step is a kept run whose every access line was read
-// back and verified, the bundle verifies (the search replayed from its rows), and the
-// summary says each configuration's capacity, or the bound the steps reached.
+// at most 3 a search, two searches of each configuration (--reps 2), their steps
+// interleaved. Every step is a kept run whose every access line was read back and
+// verified, the bundle verifies (each search replayed from its rows), and the summary
+// says each configuration's capacity over its searches, or the bound the steps reached.
 func TestQPSCapacityOfTheGoAPI(t *testing.T) {
 	enginetest.Require(t)
 	dir := filepath.Join(t.TempDir(), "qps-capacity")
 	out, err := runApp(t, "reproduce", "qps", "--api", "go", "--configs", "none,console",
 		"--capacity", "--slo-p99", "10ms", "--capacity-start", "200", "--capacity-max-steps", "3",
-		"--duration", "1s", "--warmup-time", "500ms", "--out", dir)
+		"--reps", "2", "--duration", "1s", "--warmup-time", "500ms", "--out", dir)
 	t.Log(out)
 	if err != nil {
 		t.Fatalf("reproduce: %v", err)
@@ -36,11 +38,15 @@ func TestQPSCapacityOfTheGoAPI(t *testing.T) {
 	b := res.Own.(*qps.Bundle)
 	steps := map[string][]float64{}
 	for _, s := range qps.Search.Steps(b.Params(), b.Runs) {
-		steps[s.Config] = append(steps[s.Config], s.RateRPS)
+		key := fmt.Sprintf("%s search %d", s.Config, s.Search)
+		steps[key] = append(steps[key], s.RateRPS)
 	}
 	for _, config := range []string{"go/none", "go/console"} {
-		if rates := steps[config]; len(rates) == 0 || len(rates) > 3 || rates[0] != 200 {
-			t.Errorf("%s's steps %v: want 1 to 3, from 200 req/s", config, rates)
+		for _, search := range []int{1, 2} {
+			key := fmt.Sprintf("%s search %d", config, search)
+			if rates := steps[key]; len(rates) == 0 || len(rates) > 3 || rates[0] != 200 {
+				t.Errorf("%s's steps %v: want 1 to 3, from 200 req/s", key, rates)
+			}
 		}
 		if !strings.Contains(out, "CAPACITY "+config+": ") {
 			t.Errorf("the summary says nothing of %s's capacity", config)
