@@ -26,7 +26,7 @@ var other = map[string]map[string]string{
 		"warmup-time": "2s", "log-driver": "local", "log-opt": "mode=non-blocking", "engine-cpu": "false", "wrk": "false",
 		"api-cpus": "2", "api-memory": "256MiB", "loadgen-cpus": "0.5", "loadgen-memory": "128MiB", "pids-limit": "64",
 		"arrivals": "poisson", "capacity": "true", "slo-p99": "20ms", "capacity-start": "200", "capacity-resolution": "5%", "capacity-max-steps": "6",
-		"max-send-lag": "2ms", "vegeta": "true",
+		"max-send-lag": "2ms", "vegeta": "true", "retries": "3",
 	},
 	"your-api": {
 		"image": "myorg/api:2", "port": "9090", "path": "/health", "config": "file:LOG_TARGET=file", "config-cmd": "none:--quiet",
@@ -58,7 +58,7 @@ var alongside = map[string]map[string][]string{"your-api": {
 	"arrivals": {"--load=open"}, "slo-p99": {"--capacity"}, "capacity-start": {"--capacity"}, "capacity-resolution": {"--capacity"}, "capacity-max-steps": {"--capacity"},
 }, "qps": {
 	"arrivals": {"--capacity"}, "max-send-lag": {"--capacity"}, "slo-p99": {"--capacity"}, "capacity-start": {"--capacity"}, "capacity-resolution": {"--capacity"},
-	"capacity-max-steps": {"--capacity"}, "vegeta": {"--capacity"},
+	"capacity-max-steps": {"--capacity"}, "vegeta": {"--capacity"}, "retries": {"--capacity"},
 }}
 
 // fingerprint is everything a plan decides: its exported settings, conditions, rounds,

@@ -35,23 +35,33 @@ var Search = &capacitysearch.Search[*Params, RunRow]{
 		return api + "/" + NoLog
 	},
 	Attempt: func(_ *Params, r RunRow) (capacitysearch.Attempt, bool) {
-		return capacitysearch.Attempt{Subject: r.API + "/" + r.Config, Step: r.Step, RunID: r.RunID, Data: r.Verified,
+		return capacitysearch.Attempt{Subject: r.API + "/" + r.Config, Step: r.Step, RunID: r.RunID, Superseded: r.Superseded, Data: r.Verified,
 			P50Ms: r.LatencyP50Ms, P99Ms: r.LatencyP99Ms, Errors: r.Errors + r.Non2xx, CarriedRPS: r.RequestsPerSOver,
 			SendLagP99Ms: r.SendLagP99Ms, NetP99Ms: r.NetP99Ms, GeneratorCores: r.GeneratorCores}, r.Step != ""
 	},
 	Generator: func(p *Params) capacitysearch.Generator {
 		return capacitysearch.Generator{MaxSendLagP99Ms: p.MaxSendLagP99Ms, CPUs: p.Limits.LoadgenCPUs}
 	},
-	// A late step is not redone: it ends its search as the generator's limit.
-	Retries: func(*Params) int { return 0 },
+	Retries: func(p *Params) int { return p.Retries },
+}
+
+// DefaultRetries is how often a generator-limited step is performed again: once, as a
+// pause of the host, not the generator, is what usually makes one late here.
+const DefaultRetries = 1
+
+// retry: a capacity step that missed its target while the generator was the limit is
+// performed again, up to --retries times; the last attempt is the step's.
+func retry(p *Params, r RunRow) bool {
+	return p.Capacity.On() && r.Attempt <= p.Retries && Search.Late(p, r)
 }
 
 func (p *Params) bindCapacity(fs *flag.FlagSet) {
 	p.capacity.Bind(fs, "the open loop at each step's rate in place of the closed loop, one run a step, no wrk")
 	p.capacity.BindArrivals(fs, &p.Arrivals, "--capacity")
 	fs.BoolVar(&p.Vegeta, "vegeta", p.Vegeta, "with --capacity: before each step's measured load, vegeta's attacker (github.com/tsenart/vegeta, in the load generator's image) and the kit's open loop each offer half the step's rate at once, for the same duration, on half the connections each, and the summary holds the kit's p50 and p99 against vegeta's over the same seconds")
+	fs.IntVar(&p.Retries, "retries", DefaultRetries, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (with --capacity: a step that missed its target so, or with the generator at its CPU limit, the generator's limit, before it ends its search; every attempt is kept in the bundle)")
 	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --capacity: a step over it that misses the target, and would have kept it without each request's send lag, is the load generator's limit, never counted against the API)")
-	for name, given := range map[string]*bool{"pipelining": &p.given.pipelining, "max-send-lag": &p.given.maxSendLag} {
+	for name, given := range map[string]*bool{"pipelining": &p.given.pipelining, "max-send-lag": &p.given.maxSendLag, "retries": &p.given.retries} {
 		experiment.MarkGiven(fs, name, given)
 	}
 }
@@ -72,12 +82,16 @@ func (p Params) checkCapacity() error {
 		return experiment.Usagef("--vegeta: vegeta checks a capacity search's open loop; add --capacity")
 	case !search && p.given.maxSendLag:
 		return experiment.Usagef("--max-send-lag does nothing without --capacity: qps's own load is the closed loop")
+	case !search && p.given.retries:
+		return experiment.Usagef("--retries does nothing without --capacity: only a capacity step is performed again")
 	case !search:
 		return nil
 	case f.On() && p.given.pipelining:
 		return experiment.Usagef("--pipelining does nothing with --capacity: a search's open loop sends a request on a connection once the previous one is answered")
 	case f.On() && p.wrkGiven && p.Wrk:
 		return experiment.Usagef("--wrk: wrk offers a closed loop, and a search's steps are open-loop (--wrk=false)")
+	case p.Retries < 0 || p.Retries > 10:
+		return experiment.Usagef("--retries %d: want 0 to 10", p.Retries)
 	case !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000):
 		return experiment.Usagef("--max-send-lag %s: want more than 0 and at most 1m", experiment.FormatSeconds(p.MaxSendLagP99Ms/1e3))
 	}
@@ -90,7 +104,7 @@ func (p *Params) settleCapacity() {
 	f := p.capacity
 	p.capacity = capacitysearch.Flags{}
 	if !f.On() {
-		p.MaxSendLagP99Ms, p.Arrivals = 0, ""
+		p.MaxSendLagP99Ms, p.Arrivals, p.Retries = 0, "", 0
 		return
 	}
 	p.Capacity = f.Settle(Search.Names(p), p.Rounds)

@@ -179,6 +179,8 @@ func TestCapacityFlagsOfQPS(t *testing.T) {
 		{[]string{"--slo-p99", "10ms"}, "--slo-p99: a setting of --capacity, which is not given"},
 		{[]string{"--arrivals", "poisson"}, "--arrivals does nothing without --capacity"},
 		{[]string{"--max-send-lag", "2ms"}, "--max-send-lag does nothing without --capacity"},
+		{[]string{"--retries", "2"}, "--retries does nothing without --capacity"},
+		{[]string{"--capacity", "--retries", "11"}, "--retries 11: want 0 to 10"},
 		{[]string{"--capacity", "--pipelining", "2"}, "--pipelining does nothing with --capacity"},
 		{[]string{"--vegeta"}, "--vegeta: vegeta checks a capacity search's open loop; add --capacity"},
 		{[]string{"--capacity", "--wrk"}, "--wrk: wrk offers a closed loop"},
@@ -202,5 +204,91 @@ func TestCapacityFlagsOfQPS(t *testing.T) {
 	load := spec.Containers[len(spec.Containers)-1].Cmd
 	if !strings.Contains(strings.Join(load, " "), "-open=true") || !strings.Contains(strings.Join(load, " "), "-rate=100") {
 		t.Errorf("the step's load: %v", load)
+	}
+}
+
+// TestALateStepIsPerformedAgain: a step that missed its target while its sends were late
+// (its p99 less each send lag within it) is the generator's, and is performed again once
+// (--retries 1); the first attempt is kept, superseded, and counts in no figure; a
+// second late attempt ends the search as the generator's limit. verify holds both.
+func TestALateStepIsPerformedAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		secondLate    bool
+		wantRetry     bool
+		wantSummaryOf string
+	}{
+		{"on time again", false, false, "CAPACITY node/none: "},
+		{"late again", true, false, "none held: the generator was the limit at 100 req/s"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := DefaultParams()
+			if err := experiment.FlagSet(Name, p).Parse([]string{"--configs", "none", "--duration", "1s", "--warmup-time", "0s", "--engine-cpu=false",
+				"--log-driver", "json-file", "--capacity", "--slo-p99", "10ms", "--capacity-max-steps", "2"}); err != nil {
+				t.Fatal(err)
+			}
+			pl, err := Experiment.Plan(p, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := pl.Bundle().(*Bundle)
+			if b.Params().Retries != DefaultRetries {
+				t.Fatalf("retries %d", b.Params().Retries)
+			}
+			at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+			c := b.Common()
+			c.SchemaVersion, c.Command, c.CreatedUTC = bundle.SchemaVersion, "reproduce", at.Add(-time.Minute)
+			cell := pl.Conditions()[0].(tabular.Cell)
+			late := func(attempt int) experiment.Run {
+				run := openRun(cell, 100, 3000, at.Add(time.Duration(attempt-1)*4*time.Second))
+				var res contract.QPSResult
+				if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
+					t.Fatal(err)
+				}
+				res.Open.SendLagP99Ms, res.Open.SendLagMaxMs, res.Open.LatencyP99Ms, res.Open.LatencyMaxMs, res.Open.NetLatencyP99Ms = 5, 6, 50, 51, 2
+				run.Pod.Result, _ = json.Marshal(res)
+				run.Attempt = attempt
+				return run
+			}
+			first := late(1)
+			b.Add(first)
+			if !b.Retry(first) {
+				t.Fatalf("a late first attempt is not performed again: %+v", b.Runs[0])
+			}
+			second := openRun(cell, 100, 3000, at.Add(4*time.Second))
+			second.Attempt = 2
+			if tc.secondLate {
+				second = late(2)
+			}
+			b.Add(second)
+			if b.Retry(second) != tc.wantRetry {
+				t.Errorf("the second attempt performed again: %v", !tc.wantRetry)
+			}
+			c.RunsCompleted, c.RunsVerified = 2, 2
+			if g := pl.(experiment.Grower); !tc.secondLate {
+				if _, err := g.Grow(); err != nil {
+					t.Fatal(err)
+				}
+				third := openRun(pl.Conditions()[1].(tabular.Cell), 200, 3000, at.Add(8*time.Second))
+				b.Add(third)
+				c.RunsCompleted, c.RunsVerified = 3, 3
+			}
+			c.RunsPlanned, c.RunsSuperseded, c.Complete, c.FinishedUTC = len(pl.Conditions()), 1, true, at.Add(time.Minute)
+			if !b.Runs[0].Superseded || b.Runs[1].Superseded || b.Runs[1].Attempt != 2 {
+				t.Errorf("attempts: %+v %+v", b.Runs[0].Superseded, b.Runs[1].Superseded)
+			}
+			files, err := b.Files()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := Experiment.Verify(withSums(files))
+			for _, pr := range res.Problems {
+				t.Errorf("problem: %s", pr)
+			}
+			var sum strings.Builder
+			if err := b.Summary(&sum); err != nil || !strings.Contains(sum.String(), tc.wantSummaryOf) || !strings.Contains(sum.String(), "redone") {
+				t.Errorf("summary: %v\n%s", err, sum.String())
+			}
+		})
 	}
 }

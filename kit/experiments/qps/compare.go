@@ -80,7 +80,7 @@ func Rows(b *Bundle) []compare.Row {
 	verified := func(api, config string) []RunRow {
 		var out []RunRow
 		for _, r := range b.Runs {
-			if r.Verified && r.API == api && r.Config == config {
+			if r.counts() && r.API == api && r.Config == config {
 				out = append(out, r)
 			}
 		}

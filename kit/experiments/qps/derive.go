@@ -24,6 +24,10 @@ const (
 // Configs are the four configurations, in published order.
 var Configs = []string{ConsoleFile, Console, File, NoLog}
 
+// counts says a run's figures count in its condition's: it is data, and no later
+// attempt replaced it.
+func (r RunRow) counts() bool { return r.Verified && !r.Superseded }
+
 func hasConsole(config string) bool { return config == Console || config == ConsoleFile }
 func hasFile(config string) bool    { return config == File || config == ConsoleFile }
 
@@ -32,7 +36,7 @@ func hasFile(config string) bool    { return config == File || config == Console
 // the APIs' versions go to the manifest. DeriveRun derives the rest.
 func Record(p *Params, run experiment.Run) RunRow {
 	c := run.Condition.(tabular.Cell)
-	r := RunRow{RunID: run.ID, API: c[0], Config: c[1], Round: run.Round, Position: run.Position,
+	r := RunRow{RunID: run.ID, API: c[0], Config: c[1], Round: run.Round, Position: run.Position, Attempt: max(run.Attempt, 1),
 		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), LogDriver: p.LogDriver}
 	if len(c) > 2 {
 		r.Step = c[2]
@@ -397,7 +401,7 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 	for _, r := range runs {
 		if r.API == api && r.Config == config {
 			c.Runs++
-			if r.Verified {
+			if r.counts() {
 				ok = append(ok, r)
 			}
 		}

@@ -101,7 +101,7 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 	Drawings:  drawings,
 	Own: tabular.Own[*Params, RunRow]{Figures: Rows, Later: addedLater, Earlier: earlier, Summary: summary, Answer: answer,
 		Legend: func(*Bundle) []string { return compareLegend }, Host: host, Describe: describe, Prepare: prepare,
-		Measured: measured, Progress: progress, Categories: categories, Rounds: Search.Rounds},
+		Measured: measured, Progress: progress, Categories: categories, Rounds: Search.Rounds, Retry: retry},
 }}
 
 type withAPIs struct {

@@ -36,7 +36,7 @@ func cond(d drawn, cat string, multiAPI bool) *ConditionRow {
 func runs(d drawn, cat string, multiAPI bool) []RunRow {
 	var out []RunRow
 	for _, r := range d.Runs {
-		if r.Verified && catOf(r.API, r.Config, multiAPI) == cat {
+		if r.counts() && catOf(r.API, r.Config, multiAPI) == cat {
 			out = append(out, r)
 		}
 	}

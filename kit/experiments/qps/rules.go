@@ -227,6 +227,7 @@ const (
 	kitVegeta   = "capacity steps could be checked by vegeta"
 	kitSearches = capacitysearch.SearchesAdded
 	kitWrkCount = "wrk's requests were counted by the API and its CPU by the engine"
+	kitRetries  = "capacity steps could be performed again"
 )
 
 // addedLater are the columns a bundle of an earlier kit lacks (in runs.csv and
@@ -237,7 +238,7 @@ var addedLater = map[string]string{"wrk_requests": kitWrkCheck, "wrk_duration_s"
 	"wrk_host_cpu_busy_pct": kitWrkEvery, "wrk_after_kit": kitWrkEvery,
 	"wrk_agreement_ci_low": kitWrkEvery, "wrk_agreement_ci_high": kitWrkEvery, "runs_wrk": kitWrkEvery, "runs_wrk_agreeing": kitWrkEvery,
 	"step": kitCapacity, "send_lag_p99_ms": kitCapacity, "net_p99_ms": kitNetP99, "search": kitSearches,
-	"wrk_api_requests": kitWrkCount, "wrk_cpu_s": kitWrkCount, "wrk_cpu_cores": kitWrkCount,
+	"wrk_api_requests": kitWrkCount, "wrk_cpu_s": kitWrkCount, "wrk_cpu_cores": kitWrkCount, "attempt": kitRetries, "superseded": kitRetries,
 	"vegeta_requests": kitVegeta, "vegeta_success": kitVegeta, "vegeta_p50_ms": kitVegeta, "vegeta_p99_ms": kitVegeta, "vegeta_failure": kitVegeta,
 	"vegeta_kit_p50_ms": kitVegeta, "vegeta_kit_p99_ms": kitVegeta, "vegeta_kit_net_p50_ms": kitVegeta, "vegeta_kit_net_p99_ms": kitVegeta}
 

@@ -103,13 +103,16 @@ type Params struct {
 	// Vegeta says vegeta's attacker offered each step's rate before the kit's measured
 	// load (--vegeta), an independent open loop beside the kit's.
 	Vegeta bool `json:"vegeta,omitempty"`
+	// Retries are how often a capacity step that missed its target while the generator
+	// was the limit is performed again before it ends its search (--retries).
+	Retries int `json:"retries,omitempty"`
 
 	// wrkGiven says --wrk was given, which Check refuses beside --pipelining over 1
 	// where the default is turned off, and beside --capacity; capacity are the
 	// search's flags, given which of its load's flags were given. A manifest has none.
 	wrkGiven bool
 	capacity capacitysearch.Flags
-	given    struct{ connections, pipelining, maxSendLag bool }
+	given    struct{ connections, pipelining, maxSendLag, retries bool }
 	// m is the manifest that records them; pods counts a plan's pods by condition, for
 	// the order of wrk's phase.
 	m    *Manifest
@@ -135,6 +138,8 @@ type RunRow struct {
 	Step       string  `csv:"step" doc:"The step of a capacity search the run performed (step1, step2, ...), as its ID names it (steps.csv has its rate); empty when the bundle is no search."`
 	Round      int     `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
 	Position   int     `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
+	Attempt    int     `csv:"attempt" unit:"1" doc:"The attempt of this condition in this round, from 1: a capacity step the generator could not keep is performed again (parameters.retries)."`
+	Superseded bool    `csv:"superseded" doc:"true when the run was performed again (a later attempt replaces it): it counts in no figure."`
 	StartedUTC string  `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339 with nanoseconds."`
 	WallS      float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run, from creating the pod to removing it."`
 	LogDriver  string  `csv:"log_driver" doc:"The API container's logging driver (the manifest's parameters.log_driver); none discards stdout, so the console log cannot be read back."`
