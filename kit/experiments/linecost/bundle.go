@@ -9,6 +9,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 )
 
@@ -76,7 +77,7 @@ func volumeKind(v string) string {
 // compare.Estimate states them, with their 95% intervals, and the share of a core at the
 // plan's rate; a way a library cannot do is marked not offered.
 func WriteTable(w io.Writer, b *Bundle) {
-	p, figures, conds := b.Params(), statedOf(b), Conditions(b)
+	p, figures, conds := b.Params(), compare.StatedOf(Rows(b, nil)), Conditions(b)
 	limit := "no CPU limit"
 	if p.CPUs > 0 {
 		limit = fmt.Sprintf("%g CPU", p.CPUs)
@@ -115,11 +116,11 @@ func WriteTable(w io.Writer, b *Bundle) {
 			if c.PublishedFigure != "" {
 				pub = c.PublishedFigure
 			}
-			head, cpu := figures.of(c, "ns_per_line"), figures.of(c, "cpu_ns_per_line")
+			head, cpu := figures.Of(conditionName(c), "ns_per_line"), figures.Of(conditionName(c), "cpu_ns_per_line")
 			fmt.Fprintf(w, "%-9s %-11s %-15s %2d/%-2d %-4s %9s %19s %9s %19s %9s %9s %9s %11s %9s %s\n",
-				lib.ID, shape, c.Way, c.RunsVerified, c.Runs, c.Headline, figure.Text(head.Value), intervalText(head),
-				figure.Text(cpu.Value), intervalText(cpu), pct(c.ShareOfCoreAtRate), ratio(c.RatioToCheapest),
-				figure.Text(figures.of(c, "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)),
+				lib.ID, shape, c.Way, c.RunsVerified, c.Runs, c.Headline, figure.Text(head.Value), compare.IntervalCell(head),
+				figure.Text(cpu.Value), compare.IntervalCell(cpu), pct(c.ShareOfCoreAtRate), ratio(c.RatioToCheapest),
+				figure.Text(figures.Of(conditionName(c), "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)),
 				fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), pub)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/offline/figure"
 )
 
 // Metrics are the experiment's metrics in the order compare shows them; the Wide ones
@@ -109,40 +108,8 @@ func host(b *Bundle) []compare.KV {
 	return []compare.KV{{Key: "runtime", Value: strings.Join(out, "; ")}}
 }
 
-// stated are a bundle's figures (Rows) as compare.Estimate states them, by condition and
-// metric: what verify, the summary and the report show of them.
-type stated map[string]figure.Estimate
-
-func statedOf(b *Bundle) stated {
-	out := stated{}
-	for _, r := range Rows(b, nil) {
-		out[r.Condition[0].Value+"/"+r.Condition[1].Value+"/"+r.Condition[2].Value+" "+r.Metric] = compare.Estimate(r)
-	}
-	return out
-}
-
-// of is the condition's figure of metric; absent (no runs) when it has none.
-func (s stated) of(c ConditionRow, metric string) figure.Estimate {
-	if e, ok := s[conditionName(c)+" "+metric]; ok {
-		return e
-	}
-	return figure.Of(nil)
-}
-
 // conditionName is a condition as compare names it: "go/slog/format".
 func conditionName(c ConditionRow) string {
 	lib, _ := LibraryOfRun(c.Language, c.Library)
 	return c.Language + "/" + lib.ID + "/" + c.Way
-}
-
-// intervalText is a figure's 95% interval as every table shows it, "one run" where one
-// run gives none, "-" without runs.
-func intervalText(e figure.Estimate) string {
-	switch {
-	case e.HasInterval():
-		return e.IntervalText()
-	case e.Runs == 1:
-		return "one run"
-	}
-	return "-"
 }

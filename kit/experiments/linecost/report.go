@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
 )
@@ -24,7 +25,7 @@ type drawn struct {
 	colour  color.RGBA
 	b       *Bundle
 	conds   []ConditionRow
-	figures stated
+	figures compare.Stated
 }
 
 func (d drawn) cond(lang, way string) *ConditionRow {
@@ -39,7 +40,7 @@ func (d drawn) cond(lang, way string) *ConditionRow {
 func drawnOf(bs []tabular.Drawn[*Params, RunRow]) []drawn {
 	var out []drawn
 	for _, d := range bs {
-		out = append(out, drawn{label: d.Label, colour: d.Colour, b: d.Bundle, conds: Conditions(d.Bundle), figures: statedOf(d.Bundle)})
+		out = append(out, drawn{label: d.Label, colour: d.Colour, b: d.Bundle, conds: Conditions(d.Bundle), figures: compare.StatedOf(Rows(d.Bundle, nil))})
 	}
 	return out
 }
@@ -104,7 +105,7 @@ func (d drawn) perLine(lang string, ways []string) []report.Value {
 	for i, way := range ways {
 		out[i] = report.Absent
 		if c := d.cond(lang, way); c != nil {
-			if e := d.figures.of(*c, "ns_per_line"); e.Value > 0 {
+			if e := d.figures.Of(conditionName(*c), "ns_per_line"); e.Value > 0 {
 				out[i] = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
 			}
 		}
@@ -218,10 +219,10 @@ func conditionTables(bs []drawn) []report.Table {
 			if c.PublishedFigure != "" {
 				pubFig = c.PublishedFigure
 			}
-			head := d.figures.of(c, "ns_per_line")
+			head := d.figures.Of(conditionName(c), "ns_per_line")
 			t.Rows = append(t.Rows, []string{conditionName(c), c.Headline, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), strconv.Itoa(c.Trials),
-				figure.Text(head.Value), intervalText(head), ratio(c.RatioToCheapest),
-				figure.Text(d.figures.of(c, "cpu_ns_per_line").Value), figure.Text(d.figures.of(c, "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)),
+				figure.Text(head.Value), compare.IntervalCell(head), ratio(c.RatioToCheapest),
+				figure.Text(d.figures.Of(conditionName(c), "cpu_ns_per_line").Value), figure.Text(d.figures.Of(conditionName(c), "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)),
 				fixed(float64(c.CPUCores), 2), fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), fixed(float64(c.ShareOfCoreAtRate)*100, 3) + "%", pubFig})
 		}
 		out = append(out, t)
@@ -265,7 +266,7 @@ func answer(tbs []tabular.Drawn[*Params, RunRow]) ([]string, int) {
 					}
 					l, _ := LibraryOfRun(c.Language, c.Library)
 					lib = c.Language + " (" + l.Name + ")"
-					parts = append(parts, w.what+" "+report.Stated(d.figures.of(c, "ns_per_line"), "ns"))
+					parts = append(parts, w.what+" "+report.Stated(d.figures.Of(conditionName(c), "ns_per_line"), "ns"))
 				}
 			}
 			if len(parts) == 0 {

@@ -3,6 +3,7 @@ package linecost
 import (
 	"fmt"
 
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 )
 
@@ -15,14 +16,14 @@ const wideInterval = 0.10
 // one run, which have none.
 func (c *checker) weakened(b *Bundle) {
 	w := &c.Res.Weakened
-	figures := statedOf(b)
+	figures := compare.StatedOf(Rows(b, nil))
 	oneRun := 0
 	for _, cond := range Conditions(b) {
 		name := conditionName(cond)
 		if cond.ThrottledTrials > 0 {
 			*w = append(*w, fmt.Sprintf("%s: %d trials were throttled by the CPU limit (their wall time is stretched)", name, cond.ThrottledTrials))
 		}
-		switch e := figures.of(cond, "ns_per_line"); {
+		switch e := figures.Of(conditionName(cond), "ns_per_line"); {
 		case e.Runs == 1:
 			oneRun++
 		case e.HasInterval() && e.Value > 0 && (e.High-e.Low)/2 > wideInterval*e.Value:
