@@ -1,16 +1,19 @@
 package linecost
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // The bundle's files.
@@ -72,12 +75,11 @@ func volumeKind(v string) string {
 	return v
 }
 
-// WriteTable writes the bundle's conditions as fixed-width tables, one per language:
-// each library's ways, the headline and the calling thread's CPU per line as
-// compare.Estimate states them, with their 95% intervals, and the share of a core at the
-// plan's rate; a way a library cannot do is marked not offered.
+// WriteTable writes the bundle's conditions (conditionTable) as aligned text, under
+// what each figure is and the plan's limits and line, and says why each way not
+// offered is.
 func WriteTable(w io.Writer, b *Bundle) {
-	p, figures, conds := b.Params(), compare.StatedOf(Rows(b, nil)), Conditions(b)
+	p := b.Params()
 	limit := "no CPU limit"
 	if p.CPUs > 0 {
 		limit = fmt.Sprintf("%g CPU", p.CPUs)
@@ -88,42 +90,37 @@ func WriteTable(w io.Writer, b *Bundle) {
 	}
 	fmt.Fprintf(w, "per line, ns: the mean over runs of each run's median over its trials [95%% interval over runs]; headline = thread CPU time, wall time for fsync; %s, %s memory; line %s\n",
 		limit, bytesSize(p.MemoryBytes), line)
-	var langs []string
-	for _, c := range conds {
-		if !slices.Contains(langs, c.Language) {
-			langs = append(langs, c.Language)
-		}
+	t, notOffered := conditionTable(b, "")
+	t.WriteText(w)
+	for _, n := range notOffered {
+		fmt.Fprintln(w, n)
 	}
-	for _, lang := range langs {
-		fmt.Fprintf(w, "\n%s\n", lang)
-		fmt.Fprintf(w, "%-9s %-11s %-15s %5s %-4s %9s %19s %9s %19s %9s %9s %9s %11s %9s %s\n",
-			"library", "line", "way", "runs", "head", "per line", "95% interval", "cpu", "cpu 95% interval", fmt.Sprintf("core@%g/s", p.RateLinesPerS),
-			"x cheap", "wall", "all threads", "thr.trl", "published")
-		for _, c := range conds {
-			if c.Language != lang {
-				continue
-			}
-			lib, _ := LibraryOfRun(lang, c.Library)
-			shape := c.Line
-			if shape == "" {
-				shape = lc.LineTextNoTime
-			}
-			if c.NotOffered != "" {
-				fmt.Fprintf(w, "%-9s %-11s %-15s %s: %s\n", lib.ID, shape, c.Way, lc.NotOfferedMark, c.NotOffered)
-				continue
-			}
-			pub := "-"
-			if c.PublishedFigure != "" {
-				pub = c.PublishedFigure
-			}
-			head, cpu := figures.Of(conditionName(c), "ns_per_line"), figures.Of(conditionName(c), "cpu_ns_per_line")
-			fmt.Fprintf(w, "%-9s %-11s %-15s %2d/%-2d %-4s %9s %19s %9s %19s %9s %9s %9s %11s %9s %s\n",
-				lib.ID, shape, c.Way, c.RunsVerified, c.Runs, c.Headline, figure.Text(head.Value), compare.IntervalCell(head),
-				figure.Text(cpu.Value), compare.IntervalCell(cpu), pct(c.ShareOfCoreAtRate), ratio(c.RatioToCheapest),
-				figure.Text(figures.Of(conditionName(c), "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)),
-				fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), pub)
+}
+
+// conditionTable is the bundle's conditions as the summary writes them and the report
+// draws them: each library's ways, the headline and the calling thread's CPU per line
+// as compare states them with their 95% intervals, the other clocks, the share of a
+// core at the plan's rate and the seed's figure; a way a library cannot do is marked,
+// and notOffered say why.
+func conditionTable(b *Bundle, caption string) (t report.Table, notOffered []string) {
+	figures := compare.StatedOf(Rows(b, nil))
+	t = report.Table{Caption: caption, Text: 3, Header: []string{"condition", "line", "headline", "runs ok", "trials", "per line (ns)", "95% interval", "× cheapest",
+		"CPU per line (ns)", "CPU 95% interval", "wall per line (ns)", "container CPU per line (ns)", "cores busy", "throttled trials",
+		"share of a core at " + strconv.FormatFloat(b.Params().RateLinesPerS, 'g', -1, 64) + " lines/s", "published"}}
+	for _, c := range Conditions(b) {
+		name, shape := conditionName(c), cmp.Or(c.Line, lc.LineTextNoTime)
+		if c.NotOffered != "" {
+			t.Rows = append(t.Rows, append([]string{name, shape, lc.NotOfferedMark}, slices.Repeat([]string{"-"}, len(t.Header)-3)...))
+			notOffered = append(notOffered, fmt.Sprintf("%s: %s: %s", name, lc.NotOfferedMark, c.NotOffered))
+			continue
 		}
+		head, cpu := figures.Of(name, "ns_per_line"), figures.Of(name, "cpu_ns_per_line")
+		t.Rows = append(t.Rows, []string{name, shape, c.Headline, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), strconv.Itoa(c.Trials),
+			figure.Text(head.Value), compare.IntervalCell(head), ratio(c.RatioToCheapest), figure.Text(cpu.Value), compare.IntervalCell(cpu),
+			figure.Text(figures.Of(name, "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)), figure.Text(float64(c.CPUCores)),
+			fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), pct(c.ShareOfCoreAtRate), cmp.Or(c.PublishedFigure, "-")})
 	}
+	return t, notOffered
 }
 
 // ByLibrary labels each condition's language with its library ("go/zap") when the

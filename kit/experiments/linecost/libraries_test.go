@@ -3,6 +3,7 @@ package linecost
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -163,7 +164,7 @@ func TestNotOfferedIsMarked(t *testing.T) {
 	var table strings.Builder
 	_, b := newPlan(t, p)
 	WriteTable(&table, b)
-	if !strings.Contains(table.String(), "zerolog   text        format          "+lc.NotOfferedMark+": ") {
+	if !strings.Contains(table.String(), "go/zerolog/format: "+lc.NotOfferedMark+": ") || !regexp.MustCompile(`\ngo/zerolog/format +text +`+lc.NotOfferedMark+` +- `).MatchString(table.String()) {
 		t.Fatalf("no mark in the table:\n%s", table.String())
 	}
 	p.Libraries = []string{"zerolog"}

@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
 )
 
@@ -209,34 +207,18 @@ func ratioTable(bs []drawn, pub Published) report.Table {
 	return t
 }
 
+// conditionTables are each bundle's conditionTable, why a way is not offered in its
+// caption.
 func conditionTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
-		t := report.Table{Caption: d.label, Text: 2, Header: []string{"condition", "headline", "runs ok", "trials", "per line (ns)", "95% interval", "× cheapest", "CPU per line (ns)", "wall per line (ns)", "container CPU per line (ns)",
-			"cores busy", "throttled trials", "share of a core at " + rate(d.b.Params().RateLinesPerS), "published"}}
-		for _, c := range d.conds {
-			pubFig := "—"
-			if c.PublishedFigure != "" {
-				pubFig = c.PublishedFigure
-			}
-			head := d.figures.Of(conditionName(c), "ns_per_line")
-			t.Rows = append(t.Rows, []string{conditionName(c), c.Headline, fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), strconv.Itoa(c.Trials),
-				figure.Text(head.Value), compare.IntervalCell(head), ratio(c.RatioToCheapest),
-				figure.Text(d.figures.Of(conditionName(c), "cpu_ns_per_line").Value), figure.Text(d.figures.Of(conditionName(c), "wall_ns_per_line").Value), figure.Text(float64(c.CgroupCPUNsPerLine)),
-				fixed(float64(c.CPUCores), 2), fmt.Sprintf("%d/%d", c.ThrottledTrials, c.Trials), fixed(float64(c.ShareOfCoreAtRate)*100, 3) + "%", pubFig})
+		t, notOffered := conditionTable(d.b, d.label)
+		if len(notOffered) > 0 {
+			t.Caption += " (" + strings.Join(notOffered, "; ") + ")"
 		}
 		out = append(out, t)
 	}
 	return out
-}
-
-func rate(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) + " lines/s" }
-
-func fixed(v float64, decimals int) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
-	}
-	return strconv.FormatFloat(v, 'f', decimals, 64)
 }
 
 // answerWays are the ways the answer states, in its order, and how it says each.
