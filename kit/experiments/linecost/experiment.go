@@ -14,8 +14,6 @@ package linecost
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -80,15 +78,7 @@ type withLanguages struct {
 // ImagesFor names the images of a language's runs ("" or "all": every language's): the
 // API image of the language holds its measuring program.
 func (withLanguages) ImagesFor(language string) ([]string, error) {
-	languages := Languages
-	switch {
-	case language == "" || language == "all":
-	case slices.Contains(Languages, language):
-		languages = []string{language}
-	default:
-		return nil, usagef("--api %q: line-cost measures the languages %s, or all", language, strings.Join(Languages, ", "))
-	}
-	return images(&Params{Languages: languages}), nil
+	return experiment.ImagesOfChoice(language, "line-cost measures the languages", Languages, func(ls []string) []string { return images(&Params{Languages: ls}) })
 }
 
 // Manifest is manifest.json: what every bundle says, and this experiment's parameters,
@@ -122,19 +112,7 @@ func images(p *Params) []string {
 // target records the platform and refuses a --volume the engine does not have.
 func target(p *Params, env experiment.Env) error {
 	p.Platform = env.Platform
-	if v := p.Volume; v != "" {
-		if env.VolumeExists == nil {
-			return usagef("--volume %s: this engine cannot be asked whether the volume exists", v)
-		}
-		ok, err := env.VolumeExists(v)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return usagef("--volume %s: no such volume on the engine (create it with docker volume create %s)", v, v)
-		}
-	}
-	return nil
+	return experiment.CheckVolume(env, "volume", p.Volume)
 }
 
 // pod is one container: the language's API image running the measurement of one way,
@@ -165,7 +143,7 @@ func documented(run experiment.Run) bool {
 func observe(p *Params, run experiment.Run) (RunRow, []TrialRow) {
 	c := run.Condition.(tabular.Cell)
 	r := RunRow{RunID: run.ID, Language: c[0], Way: c[2], Round: run.Round, Position: run.Position,
-		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Volume: p.Volume, Exits: exits(run.Pod.Exits)}
+		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Volume: p.Volume, Exits: experiment.ExitsText(run.Pod.Exits)}
 	if r.Volume == "" {
 		r.Volume = "logbench-" + run.ID
 	}
@@ -185,7 +163,7 @@ func observe(p *Params, run experiment.Run) (RunRow, []TrialRow) {
 	for _, t := range trials {
 		cpu, wall = append(cpu, float64(t.CPUNsPerLine)), append(wall, float64(t.WallNsPerLine))
 	}
-	perLine.Store(run.ID, fmt.Sprintf("cpu %s/line  wall %s/line", Ns(Median(cpu)), Ns(Median(wall))))
+	perLine.Store(run.ID, fmt.Sprintf("cpu %s/line  wall %s/line", Ns(compare.MedianOf(cpu)), Ns(compare.MedianOf(wall))))
 	return r, trials
 }
 
@@ -202,16 +180,4 @@ func progress(_ *Params, r RunRow) string {
 	}
 	lib, _ := LibraryOfRun(r.Language, r.LibraryID)
 	return fmt.Sprintf("%-30s %s  throttled %d/%d trials  %s", r.Language+"/"+lib.ID+"/"+r.Way, figures, r.TrialsThrottle, r.Trials, state)
-}
-
-func exits(xs []contract.Exit) string {
-	var parts []string
-	for _, x := range xs {
-		s := fmt.Sprintf("%s:%d", x.Role, x.ExitCode)
-		if x.OOMKilled {
-			s += ":oom"
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " ")
 }

@@ -238,7 +238,7 @@ func pooledMedianBootstrap(c *ConditionRow, p Params, lib lc.Library, pooled []T
 			for j := range buf {
 				buf[j] = v[rng.Uint64()%uint64(len(v))]
 			}
-			meds[i] = Median(buf)
+			meds[i] = compare.MedianOf(buf)
 		}
 		slices.Sort(meds)
 		rank := func(pct float64) bundle.Opt {
@@ -247,25 +247,10 @@ func pooledMedianBootstrap(c *ConditionRow, p Params, lib lc.Library, pooled []T
 		return rank(2.5), rank(97.5)
 	}
 	head, cpu := values(headlineOf(c.Headline)), values(cpuOf)
-	c.NsPerLine, c.CPUNsPerLine = bundle.Opt(Median(head)), bundle.Opt(Median(cpu))
-	c.WallNsPerLine, c.CgroupCPUNsPerLine = bundle.Opt(Median(values(wallOf))), bundle.Opt(Median(values(cgroupOf)))
+	c.NsPerLine, c.CPUNsPerLine = bundle.Opt(compare.MedianOf(head)), bundle.Opt(compare.MedianOf(cpu))
+	c.WallNsPerLine, c.CgroupCPUNsPerLine = bundle.Opt(compare.MedianOf(values(wallOf))), bundle.Opt(compare.MedianOf(values(cgroupOf)))
 	c.NsPerLineLow, c.NsPerLineHigh = bootstrap(head)
 	if !p.Legacy() {
 		c.CPUNsPerLineLow, c.CPUNsPerLineHigh = bootstrap(cpu)
 	}
-}
-
-// Median is the middle value (the mean of the two middle ones for an even count); NaN
-// for none.
-func Median(v []float64) float64 {
-	if len(v) == 0 {
-		return nan
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

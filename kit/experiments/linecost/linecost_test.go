@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -335,18 +334,6 @@ func TestThrottledTrialsAreFlaggedAndCounted(t *testing.T) {
 		if tr.Throttled != (tr.Trial > 0) || !tr.Verified {
 			t.Errorf("trial %d throttled %v verified %v", tr.Trial, tr.Throttled, tr.Verified)
 		}
-	}
-}
-
-func TestMedian(t *testing.T) {
-	if m := Median([]float64{3, 1, 2}); m != 2 {
-		t.Errorf("median %v", m)
-	}
-	if m := Median([]float64{4, 1, 3, 2}); m != 2.5 {
-		t.Errorf("median %v", m)
-	}
-	if m := Median(nil); !math.IsNaN(m) {
-		t.Errorf("median of nothing %v", m)
 	}
 }
 

@@ -1,0 +1,20 @@
+package compare_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/logbench/logbench/kit/offline/compare"
+)
+
+func TestMedianOf(t *testing.T) {
+	if m := compare.MedianOf([]float64{3, 1, 2}); m != 2 {
+		t.Errorf("median %v", m)
+	}
+	if m := compare.MedianOf([]float64{4, 1, 3, 2}); m != 2.5 {
+		t.Errorf("median %v", m)
+	}
+	if m := compare.MedianOf(nil); !math.IsNaN(m) {
+		t.Errorf("median of nothing %v", m)
+	}
+}
