@@ -155,32 +155,25 @@ func AllLibraryIDs() []string {
 
 // Conditions are language x library x way, the ways a library cannot do left out (see
 // NotOffered).
-func (p *Params) Conditions() []tabular.Cell {
-	var out []tabular.Cell
-	for _, lang := range p.Languages {
-		for _, lib := range p.LibrariesOf(lang) {
-			for _, way := range p.Ways {
-				if ok, _ := lib.Offers(way, p.LineOf(lib)); ok {
-					out = append(out, tabular.Cell{lang, lib.ID, way})
-				}
-			}
-		}
-	}
-	return out
-}
+func (p *Params) Conditions() []tabular.Cell { cells, _ := p.matrix(); return cells }
 
 // NotOffered lists the language/library/way of the plan a library cannot do, each
 // with the reason: shown in the plan and the tables, never run.
-func (p Params) NotOffered() []string {
-	var out []string
+func (p Params) NotOffered() []string { _, notOffered := p.matrix(); return notOffered }
+
+// matrix is language x library x way: the cells a library can do, and those it cannot,
+// with why.
+func (p Params) matrix() (cells []tabular.Cell, notOffered []string) {
 	for _, lang := range p.Languages {
 		for _, lib := range p.LibrariesOf(lang) {
 			for _, way := range p.Ways {
-				if ok, why := lib.Offers(way, p.LineOf(lib)); !ok {
-					out = append(out, fmt.Sprintf("%s/%s/%s: %s (%s)", lang, lib.ID, way, lc.NotOfferedMark, why))
+				if ok, why := lib.Offers(way, p.LineOf(lib)); ok {
+					cells = append(cells, tabular.Cell{lang, lib.ID, way})
+				} else {
+					notOffered = append(notOffered, fmt.Sprintf("%s/%s/%s: %s (%s)", lang, lib.ID, way, lc.NotOfferedMark, why))
 				}
 			}
 		}
 	}
-	return out
+	return cells, notOffered
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -50,17 +49,11 @@ func drawnOf(bs []tabular.Drawn[*Params, RunRow]) []drawn {
 func drawings(tbs []tabular.Drawn[*Params, RunRow]) []report.Section {
 	bs := drawnOf(tbs)
 	pub := mustPublished()
-	var langs, ways []string
+	var all []ConditionRow
 	for _, d := range bs {
-		for _, c := range d.conds {
-			if !slices.Contains(langs, c.Language) {
-				langs = append(langs, c.Language)
-			}
-			if !slices.Contains(ways, c.Way) {
-				ways = append(ways, c.Way)
-			}
-		}
+		all = append(all, d.conds...)
 	}
+	langs, ways := distinct(all, func(c ConditionRow) string { return c.Language }), distinct(all, func(c ConditionRow) string { return c.Way })
 	disk := report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2}
 	for _, d := range bs {
 		disk.Rows = append(disk.Rows, []string{d.label, fsFacts(d.b)})
@@ -232,13 +225,7 @@ func answer(tbs []tabular.Drawn[*Params, RunRow]) ([]string, int) {
 	bs := drawnOf(tbs)
 	var out []string
 	for _, d := range bs {
-		var keys []string
-		for _, c := range d.conds {
-			if k := c.Language + "/" + c.Library; !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-		for _, k := range keys {
+		for _, k := range distinct(d.conds, func(c ConditionRow) string { return c.Language + "/" + c.Library }) {
 			var parts []string
 			var lib string
 			for _, w := range answerWays {
