@@ -20,7 +20,6 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/results/reference"
 )
@@ -61,8 +60,12 @@ var Experiment = withLanguages{&tabular.Experiment[*Params, RunRow]{
 			return Figures(*p, runs, tabular.Of[TrialRow](rows, TrialsFile), mustPublished())
 		}),
 	},
-	Metrics:   Metrics,
-	Manifest:  func() tabular.Manifest[*Params] { return &Manifest{} },
+	Metrics: Metrics,
+	// The rounds are among the parameters, as every line-cost bundle records them; a
+	// plan records the default libraries narrowed to --languages (settled).
+	Manifest: func() tabular.Manifest[*Params] {
+		return &tabular.RoundsInParams[Params, *Params]{Settle: (*Params).settled}
+	},
 	Rules:     rules,
 	Published: published,
 	Drawings:  drawings,
@@ -79,25 +82,6 @@ type withLanguages struct {
 // API image of the language holds its measuring program.
 func (withLanguages) ImagesFor(language string) ([]string, error) {
 	return experiment.ImagesOfChoice(language, "line-cost measures the languages", Languages, func(ls []string) []string { return images(&Params{Languages: ls}) })
-}
-
-// Manifest is manifest.json: what every bundle says, and this experiment's parameters,
-// the rounds among them.
-type Manifest struct {
-	bundle.Common
-	Parameters Params `json:"parameters"`
-}
-
-func (m *Manifest) Head() *bundle.Common { return &m.Common }
-func (m *Manifest) Params() *Params      { return &m.Parameters }
-func (m *Manifest) Rounds() *int         { return &m.Parameters.Rounds }
-
-// SetParams records a plan's parameters, settled (the default libraries narrowed to
-// --languages).
-func (m *Manifest) SetParams(p *Params) {
-	rounds := m.Parameters.Rounds
-	m.Parameters = p.settled()
-	m.Parameters.Rounds = rounds
 }
 
 // images are the API images of the languages.

@@ -82,6 +82,9 @@ type Params struct {
 	Platform  string `json:"platform"`
 }
 
+// RoundsField is where the manifest records the rounds (tabular.RoundsInParams).
+func (p *Params) RoundsField() *int { return &p.Rounds }
+
 // LinesOf is the lines per trial of way.
 func (p Params) LinesOf(way string) int64 {
 	if way == lc.Fsync {
