@@ -4,8 +4,8 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"slices"
 
+	"github.com/logbench/logbench/kit/contract/stats"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
@@ -240,11 +240,7 @@ func pooledMedianBootstrap(c *ConditionRow, p Params, lib lc.Library, pooled []T
 			}
 			meds[i] = compare.MedianOf(buf)
 		}
-		slices.Sort(meds)
-		rank := func(pct float64) bundle.Opt {
-			return bundle.Opt(meds[min(max(int(math.Ceil(pct/100*float64(len(meds)))), 1), len(meds))-1])
-		}
-		return rank(2.5), rank(97.5)
+		return bundle.Opt(stats.NearestRank(meds, 2.5)), bundle.Opt(stats.NearestRank(meds, 97.5))
 	}
 	head, cpu := values(headlineOf(c.Headline)), values(cpuOf)
 	c.NsPerLine, c.CPUNsPerLine = bundle.Opt(compare.MedianOf(head)), bundle.Opt(compare.MedianOf(cpu))

@@ -66,14 +66,14 @@ func (c *checker) rules(b *Bundle) {
 	}
 	if off > 0 {
 		t := c.trials[first]
-		c.problem(verify.Problem{File: TrialsFile, Line: first + 2, Key: fmt.Sprintf("run %s trial %d", t.RunID, t.Trial), Column: "cpu_limit_cores",
+		c.Problem(verify.Problem{File: TrialsFile, Line: first + 2, Key: fmt.Sprintf("run %s trial %d", t.RunID, t.Trial), Column: "cpu_limit_cores",
 			Have: verify.Number(float64(t.CPULimitCores)), Want: verify.Number(b.Params().CPUs),
 			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.cpus, as the trial's cgroup read it (0: no limit); %d trials in all", bundle.ManifestFile, off))})
 	}
 	for i, t := range c.trials {
 		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)
 		at := func(column, have, want, rule, msg string) {
-			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
+			c.Problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
 		}
 		// No clock or counter negative: verify.NonNegative (physics).
 		if t.ThrottledPeriods.Present() && t.CgroupPeriods.Present() && t.ThrottledPeriods > t.CgroupPeriods {
@@ -93,7 +93,7 @@ func (c *checker) rules(b *Bundle) {
 				!(w.CPUNsPerLine < FormatFloorShare*format.CPUNsPerLine) {
 				continue
 			}
-			c.problem(verify.Problem{File: ConditionsFile, Line: i + 2, Key: strings.TrimSuffix(w.Language+"/"+w.Library, "/") + "/" + w.Way, Column: "cpu_ns_per_line",
+			c.Problem(verify.Problem{File: ConditionsFile, Line: i + 2, Key: strings.TrimSuffix(w.Language+"/"+w.Library, "/") + "/" + w.Way, Column: "cpu_ns_per_line",
 				Have: verify.Number(float64(w.CPUNsPerLine)), Want: "at least " + verify.Number(float64(FormatFloorShare*format.CPUNsPerLine)),
 				Msg: verify.Rule(RuleFormatFloor, fmt.Sprintf("%s formats as the format way does, then writes: its CPU per line cannot be under %g x format's %s; the figures of %s", w.Way, FormatFloorShare, verify.Number(float64(format.CPUNsPerLine)), TrialsFile))})
 		}
@@ -122,18 +122,18 @@ func (c *checker) physics(b *Bundle) {
 			cores, limit = host, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", host)
 		}
 		if breach := verify.CPUWithin(float64(t.CgroupCPUNs)/1e9, interval, cores, limit+" over cgroup_wall_ns"); breach != nil {
-			c.problem(breach.Problem(TrialsFile, line, key, "cpu_used_ns"))
+			c.Problem(breach.Problem(TrialsFile, line, key, "cpu_used_ns"))
 		}
 		if t.CPULimitCores > 0 && t.CgroupPeriods.Present() {
 			if breach := verify.PeriodsWithin(float64(t.CgroupPeriods), interval); breach != nil {
-				c.problem(breach.Problem(TrialsFile, line, key, "cpu_periods"))
+				c.Problem(breach.Problem(TrialsFile, line, key, "cpu_periods"))
 			}
 		}
 	}
 	for i, r := range b.Runs {
 		if s, ok := trialsS[r.RunID]; ok {
 			if breach := verify.WallCovers(r.WallS, verify.Part{Name: "its trials in " + TrialsFile + " (wall_ns + drain_wall_ns, or cgroup_wall_ns)", Value: s}); breach != nil {
-				c.problem(breach.Problem(RunsFile, i+2, "run "+r.RunID, "wall_s"))
+				c.Problem(breach.Problem(RunsFile, i+2, "run "+r.RunID, "wall_s"))
 			}
 		}
 	}

@@ -18,8 +18,6 @@ type checker struct {
 	conds  []ConditionRow // conditions.csv as the file has it
 }
 
-func (c *checker) problem(p verify.Problem) { c.Res.Problem(p) }
-
 // rules holds a bundle the kit read to what only line-cost knows: each trial's checks
 // made again (every written line against the kit's regeneration of it), the rules of
 // what can happen at all, and the physical rules; then it says what weakens the figures.
@@ -50,7 +48,7 @@ func (c *checker) rows(b *Bundle) {
 		key := "run " + r.RunID
 		byRun[r.RunID] = i
 		if !c.isCondition(p, r) {
-			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("%s/%s/%s round %d is not a condition of the manifest", r.Language, r.LibraryID, r.Way, r.Round)})
+			c.Problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("%s/%s/%s round %d is not a condition of the manifest", r.Language, r.LibraryID, r.Way, r.Round)})
 		}
 	}
 	trialsOf := make([][]TrialRow, len(b.Runs))
@@ -63,10 +61,10 @@ func (c *checker) rows(b *Bundle) {
 		r := b.Runs[ri]
 		template := templateOfRun(p, r)
 		if t.Language != r.Language || t.Way != r.Way || t.Round != r.Round {
-			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Msg: "language, way or round differ from the run's"})
+			c.Problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Msg: "language, way or round differ from the run's"})
 		}
 		if r.LineFormat == template && t.Lines != p.LinesOf(t.Way) {
-			c.problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Column: "lines", Have: fmt.Sprint(t.Lines), Want: fmt.Sprint(p.LinesOf(t.Way)), Msg: "the manifest's lines per trial"})
+			c.Problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Column: "lines", Have: fmt.Sprint(t.Lines), Want: fmt.Sprint(p.LinesOf(t.Way)), Msg: "the manifest's lines per trial"})
 		}
 		verify.Differ(c.Res, TrialsFile, line, key, t, CheckTrialWith(t, template), "", c.Absent[TrialsFile], "recomputed from the trial's counts and the kit's own lines")
 		trialsOf[ri] = append(trialsOf[ri], t)
@@ -74,10 +72,10 @@ func (c *checker) rows(b *Bundle) {
 	for i, r := range b.Runs {
 		key := "run " + r.RunID
 		if template := templateOfRun(p, r); r.Verified && r.LineFormat != template {
-			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Column: "line_format", Have: strconv.Quote(r.LineFormat), Want: strconv.Quote(template)})
+			c.Problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Column: "line_format", Have: strconv.Quote(r.LineFormat), Want: strconv.Quote(template)})
 		}
 		if r.Verified && len(trialsOf[i]) != p.Trials {
-			c.problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("verified with %d trials in %s, the manifest asks %d", len(trialsOf[i]), TrialsFile, p.Trials)})
+			c.Problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("verified with %d trials in %s, the manifest asks %d", len(trialsOf[i]), TrialsFile, p.Trials)})
 		}
 	}
 }
