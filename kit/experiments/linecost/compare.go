@@ -51,7 +51,7 @@ func Rows(b *Bundle, speed map[string]float64) []compare.Row {
 			throttled = []string{"throttled trials"}
 		}
 		row := func(metric string, of func(TrialRow) float64, marks []string) {
-			r := compare.Measured(cond, metric, "ns", compare.Median{}, perRun(byRun, of))
+			r := compare.Measured(cond, metric, "ns", compare.Median{}, compare.ValuesByRun(byRun, of))
 			r.Marks = marks
 			r.Headline = metric == "ns_per_line" // what reproduce --precision waits for
 			out = append(out, r)

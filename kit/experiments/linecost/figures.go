@@ -191,21 +191,10 @@ func headlineOf(headline string) func(TrialRow) float64 {
 	return cpuOf
 }
 
-// perRun are each run's values of a trial's figure: what compare.Row holds.
-func perRun(byRun [][]TrialRow, of func(TrialRow) float64) [][]float64 {
-	out := make([][]float64, len(byRun))
-	for i, run := range byRun {
-		for _, t := range run {
-			out[i] = append(out[i], of(t))
-		}
-	}
-	return out
-}
-
 // overRuns is a figure of a condition's trials as compare.Estimate states it: each
 // run's median, then the mean over runs with its Student-t interval.
 func overRuns(byRun [][]TrialRow, of func(TrialRow) float64) figure.Estimate {
-	return compare.Estimate(compare.Measured(nil, "", "ns", compare.Median{}, perRun(byRun, of)))
+	return compare.Estimate(compare.Measured(nil, "", "ns", compare.Median{}, compare.ValuesByRun(byRun, of)))
 }
 
 // pooledMedianBootstrap is how the kits before figures were stated over runs derived a

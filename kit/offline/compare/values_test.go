@@ -18,3 +18,10 @@ func TestMedianOf(t *testing.T) {
 		t.Errorf("median of nothing %v", m)
 	}
 }
+
+func TestValuesByRun(t *testing.T) {
+	have := compare.ValuesByRun([][]int{{1, 2}, {3}}, func(i int) float64 { return float64(i) * 10 })
+	if len(have) != 2 || len(have[0]) != 2 || have[0][1] != 20 || have[1][0] != 30 {
+		t.Errorf("have %v", have)
+	}
+}

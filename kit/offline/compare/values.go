@@ -13,3 +13,15 @@ func MedianOf(values []float64) float64 {
 	}
 	return Median{}.Of(sorted, counts, len(sorted))
 }
+
+// ValuesByRun are each run's values of a figure (of) of its rows (byRun: a run's rows of
+// a per-run table, its trials): what Measured states over runs.
+func ValuesByRun[T any](byRun [][]T, of func(T) float64) [][]float64 {
+	out := make([][]float64, len(byRun))
+	for i, run := range byRun {
+		for _, r := range run {
+			out[i] = append(out[i], of(r))
+		}
+	}
+	return out
+}
