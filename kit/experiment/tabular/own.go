@@ -19,7 +19,8 @@ type Own[P experiment.Params, R any] struct {
 	// a ratio paired by round. verify, compare, report and JSON all state these.
 	Figures func(b *Bundle[P, R]) []compare.Row
 	// Later are the columns an earlier kit's bundles lack, in any table, and the kit
-	// that added each ("the wrk check"): read as absent, and noted.
+	// that added each ("the wrk check"): read as absent, and noted. A row type may
+	// declare its own in a tag instead, later:"the wrk check" (later.go).
 	Later map[string]string
 	// Earlier reads, as each table is read (file) and before anything is checked, what
 	// an earlier kit spelled otherwise as this kit spells it, and notes it.

@@ -91,7 +91,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		has = of(b.M.Params())
 	}
 	var runsOK bool
-	c.Lines[t.Runs.File], runsOK, c.Absent[t.Runs.File] = verify.Rows(res, data, t.Runs.File, &b.Runs, t.Own.Later)
+	c.Lines[t.Runs.File], runsOK, c.Absent[t.Runs.File] = verify.Rows(res, data, t.Runs.File, &b.Runs, t.later(reflect.TypeFor[R]()))
 	parsed[t.Runs.File] = runsOK
 	earlier := func(file string) {
 		if t.Own.Earlier != nil && manifestOK && parsed[file] {
@@ -105,7 +105,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 			continue
 		}
 		var rows any
-		rows, c.Lines[file], parsed[file], c.Absent[file] = f.read(res, data, t.Own.Later)
+		rows, c.Lines[file], parsed[file], c.Absent[file] = f.read(res, data, t.later(f.Declared().Row))
 		if f.isDerived() {
 			c.Derived[file] = rows
 		} else {

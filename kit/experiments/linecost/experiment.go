@@ -69,8 +69,7 @@ var Experiment = withLanguages{&tabular.Experiment[*Params, RunRow]{
 	Rules:     rules,
 	Published: published,
 	Drawings:  drawings,
-	Own: tabular.Own[*Params, RunRow]{Figures: func(b *Bundle) []compare.Row { return Rows(b, b.Speed) }, Later: sinceLibraries,
-		Respell: respell, Summary: summary, Answer: answer, Legend: func(*Bundle) []string { return compareLegend }, Host: host,
+	Own: tabular.Own[*Params, RunRow]{Figures: func(b *Bundle) []compare.Row { return Rows(b, b.Speed) }, Respell: respell, Summary: summary, Answer: answer, Legend: func(*Bundle) []string { return compareLegend }, Host: host,
 		Describe: describe, Measured: documented, Progress: progress},
 }}
 

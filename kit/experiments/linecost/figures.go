@@ -34,10 +34,10 @@ func HeadlineOf(way string) string {
 // (conditions.csv).
 type ConditionRow struct {
 	Language              string     `csv:"language" doc:"The language whose usual logging is measured, by a program in its API image: go (log/slog), python (logging) or node (util.format and fs.writeSync; its CPU figures are the whole process's, see thread_cpu_ns)."`
-	Library               string     `csv:"library" doc:"The library's id (see runs.csv library_id); empty in bundles written before the library axis."`
-	Line                  string     `csv:"line" doc:"The shape of the line the library wrote (text, text-notime, json or json-notime: the manifest's line, default resolved to the library's own); empty in bundles written before the library axis, whose line was text-notime."`
+	Library               string     `csv:"library" later:"it measured several libraries" doc:"The library's id (see runs.csv library_id); empty in bundles written before the library axis."`
+	Line                  string     `csv:"line" later:"it measured several libraries" doc:"The shape of the line the library wrote (text, text-notime, json or json-notime: the manifest's line, default resolved to the library's own); empty in bundles written before the library axis, whose line was text-notime."`
 	Way                   string     `csv:"way" doc:"How the line is logged: format (formatted, written nowhere), disabled-eager (a disabled DEBUG line whose message is built at the call site), disabled-lazy (the same with its arguments passed apart), buffered (a 4 KiB buffer flushed when full and every flush_interval_ns), unbuffered (one write system call per line), fsync (a write and an fsync per line) or queue (handed to a bounded queue a writer thread drains)."`
-	NotOffered            string     `csv:"not_offered" doc:"Why the library cannot do this way (no encoder for the shape, no such mechanism): the row has no runs and no figures; empty when it can."`
+	NotOffered            string     `csv:"not_offered" later:"it measured several libraries" doc:"Why the library cannot do this way (no encoder for the shape, no such mechanism): the row has no runs and no figures; empty when it can."`
 	Runs                  int        `csv:"runs" unit:"1" doc:"Runs of the condition, failed ones included."`
 	RunsVerified          int        `csv:"runs_verified" unit:"1" doc:"Verified runs: only their trials count."`
 	Trials                int        `csv:"trials" unit:"1" doc:"Trials of the verified runs: the figures' sample."`
@@ -58,10 +58,10 @@ type ConditionRow struct {
 	CallerShareAtRate     bundle.Opt `csv:"caller_time_share_at_rate" unit:"1" doc:"rate_lines_per_s x wall_ns_per_line / 1e9: the share of the calling thread's time spent in the calls at that rate; empty without trials."`
 	PublishedNsPerLine    bundle.Opt `csv:"published_ns_per_line" unit:"ns" doc:"The seed's time per line of this way (results/reference/line-cost/figures.csv), in ns; empty where the seed gives none."`
 	PublishedFigure       string     `csv:"published_figure" doc:"That figure as the seed gives it, with its metric (\"58.4 ns (time_per_line_written)\"); empty where the seed gives none."`
-	CPUNsPerLineLow       bundle.Opt `csv:"cpu_ns_per_line_ci_low" signed:"true" unit:"ns" doc:"Lower end of the 95% Student-t interval of cpu_ns_per_line over the verified runs; empty with fewer than two runs; 0 in bundles written before the library axis."`
-	CPUNsPerLineHigh      bundle.Opt `csv:"cpu_ns_per_line_ci_high" unit:"ns" doc:"Upper end of that interval."`
-	ShareOfCoreAtRateLow  bundle.Opt `csv:"share_of_core_at_rate_ci_low" signed:"true" unit:"1" doc:"rate_lines_per_s x cpu_ns_per_line_ci_low / 1e9."`
-	ShareOfCoreAtRateHigh bundle.Opt `csv:"share_of_core_at_rate_ci_high" unit:"1" doc:"rate_lines_per_s x cpu_ns_per_line_ci_high / 1e9."`
+	CPUNsPerLineLow       bundle.Opt `csv:"cpu_ns_per_line_ci_low" later:"it measured several libraries" signed:"true" unit:"ns" doc:"Lower end of the 95% Student-t interval of cpu_ns_per_line over the verified runs; empty with fewer than two runs; 0 in bundles written before the library axis."`
+	CPUNsPerLineHigh      bundle.Opt `csv:"cpu_ns_per_line_ci_high" later:"it measured several libraries" unit:"ns" doc:"Upper end of that interval."`
+	ShareOfCoreAtRateLow  bundle.Opt `csv:"share_of_core_at_rate_ci_low" later:"it measured several libraries" signed:"true" unit:"1" doc:"rate_lines_per_s x cpu_ns_per_line_ci_low / 1e9."`
+	ShareOfCoreAtRateHigh bundle.Opt `csv:"share_of_core_at_rate_ci_high" later:"it measured several libraries" unit:"1" doc:"rate_lines_per_s x cpu_ns_per_line_ci_high / 1e9."`
 }
 
 // Figures derives conditions.csv from the runs and trials: the one derivation that

@@ -44,8 +44,8 @@ type TrialRow struct {
 	FileLines         int64      `csv:"file_lines" unit:"1" doc:"Lines the way's file holds when read back after the trial; 0 without a file."`
 	FileBytes         int64      `csv:"file_bytes" unit:"bytes" doc:"Bytes the way's file holds when read back; 0 without a file."`
 	FileSHA256        string     `csv:"file_sha256" doc:"SHA-256 (hex) of the file read back, each line's time stamp replaced by {time} (as line_format has it); empty without a file."`
-	FileRawBytes      int64      `csv:"file_raw_bytes" unit:"bytes" doc:"Bytes the way's file holds as it is, time stamps and all: must be written_bytes; 0 without a file, or when the line has no time stamp (file_bytes is then the file as it is)."`
-	FileRawSHA256     string     `csv:"file_raw_sha256" doc:"SHA-256 (hex) of the file as it is; empty without a file or time stamp."`
+	FileRawBytes      int64      `csv:"file_raw_bytes" later:"it measured several libraries" unit:"bytes" doc:"Bytes the way's file holds as it is, time stamps and all: must be written_bytes; 0 without a file, or when the line has no time stamp (file_bytes is then the file as it is)."`
+	FileRawSHA256     string     `csv:"file_raw_sha256" later:"it measured several libraries" doc:"SHA-256 (hex) of the file as it is; empty without a file or time stamp."`
 	Throttled         bool       `csv:"throttled" doc:"true when a CFS period of the trial was throttled (throttled_periods > 0): a CPU limit stretched its wall time."`
 	Verified          bool       `csv:"verified" doc:"true when the trial is data: failure is empty."`
 	Failure           string     `csv:"failure" doc:"Why the trial is not data, reasons joined by \"; \" (too few lines, a clock that did not advance, no cgroup reading, the way not doing what it says, a line missing or different in the file); empty when it is."`
@@ -65,8 +65,8 @@ type RunRow struct {
 	WallS             float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run, from creating the pod to removing it."`
 	Runtime           string  `csv:"runtime" doc:"The language runtime as the program reported it (\"go1.26.8 linux/amd64\", \"Python 3.11.2\", \"Node.js v18.20.4 linux/x64\"); empty when it wrote no document."`
 	Library           string  `csv:"library" doc:"The logging library measured (log/slog, logging; for node, util.format and fs.writeSync, and the CPU clock it had); empty when the program wrote no document."`
-	LibraryID         string  `csv:"library_id" doc:"The library as --libraries names it (slog, zap, zerolog, logrus, logging, structlog, loguru, util, winston); empty in bundles written before the library axis, which measured each language's first."`
-	Line              string  `csv:"line" doc:"The shape of the line the library wrote (text, text-notime, json or json-notime: the manifest's line, default resolved to the library's own); empty in bundles written before the library axis, whose line was text-notime."`
+	LibraryID         string  `csv:"library_id" later:"it measured several libraries" doc:"The library as --libraries names it (slog, zap, zerolog, logrus, logging, structlog, loguru, util, winston); empty in bundles written before the library axis, which measured each language's first."`
+	Line              string  `csv:"line" later:"it measured several libraries" doc:"The shape of the line the library wrote (text, text-notime, json or json-notime: the manifest's line, default resolved to the library's own); empty in bundles written before the library axis, whose line was text-notime."`
 	Call              string  `csv:"call" doc:"The call site of the way, as a program would write it; empty when the document has no trial of the way."`
 	Path              string  `csv:"path" doc:"What the library does with the line in this way; empty when the document has no trial of the way."`
 	LineFormat        string  `csv:"line_format" doc:"The line every enabled way writes, {seq} being the line's number in its trial from 0 and {time} where the library writes its time stamp; the kit regenerates a trial's expected bytes from its own line of the library and shape, time stamps masked, so a verified run has the kit's."`

@@ -40,17 +40,6 @@ const (
 // formatFloorWays do what the format way does on the calling thread, then write.
 var formatFloorWays = []string{lc.Buffered, lc.Unbuffered, lc.Fsync}
 
-// sinceLibraries are the columns the kit added with the library axis: a bundle written
-// before it (its manifest names no libraries) lacks them, and is read with them absent.
-var sinceLibraries = func() map[string]string {
-	out := map[string]string{}
-	for _, col := range []string{"library_id", "line", "file_raw_bytes", "file_raw_sha256", "library", "not_offered", "cpu_ns_per_line_ci_low",
-		"cpu_ns_per_line_ci_high", "share_of_core_at_rate_ci_low", "share_of_core_at_rate_ci_high"} {
-		out[col] = "it measured several libraries"
-	}
-	return out
-}()
-
 // rules checks every trial, and the conditions, against the rules.
 func (c *checker) rules(b *Bundle) {
 	off, first := 0, 0
