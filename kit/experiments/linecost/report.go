@@ -6,10 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
@@ -105,63 +101,20 @@ func (d drawn) perLine(lang string, ways []string) []report.Value {
 }
 
 // cpuWallPlot sets each way's CPU time per line against its wall time, a colour per
-// bundle and a shape per way, both named in the legend: names written beside the points
-// would crowd where ways cost about the same.
+// bundle and a shape per way (report.Diagonal).
 func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
-	title := lang + ": CPU against wall time per line"
-	ch := report.NewChart(title, "wall ns per line (log scale)", "CPU ns per line (log scale)")
-	lo, hi := math.Inf(1), 0.0
-	for _, d := range bs {
-		for _, way := range ways {
-			if c := d.cond(lang, way); c != nil && c.CPUNsPerLine > 0 && c.WallNsPerLine > 0 {
-				w, u := float64(c.WallNsPerLine), float64(c.CPUNsPerLine)
-				lo, hi = min(lo, w, u), max(hi, w, u)
-			}
-		}
-	}
-	if math.IsInf(lo, 1) {
-		return report.Failed(title, fmt.Errorf("no way of %s has both clocks", lang))
-	}
-	shown := map[string]bool{}
-	for _, d := range bs {
+	var series []report.Series
+	var points []report.XY
+	for i, d := range bs {
+		series = append(series, report.Series{Name: d.label, Colour: d.colour})
 		for k, way := range ways {
-			c := d.cond(lang, way)
-			if c == nil || !(c.CPUNsPerLine > 0) || !(c.WallNsPerLine > 0) {
-				continue
-			}
-			pts, err := report.Points(plotter.XYs{{X: float64(c.WallNsPerLine), Y: float64(c.CPUNsPerLine)}}, d.colour, wayShape(k), 4)
-			if err != nil {
-				return report.Failed(title, err)
-			}
-			ch.Add(pts)
-			shown[way] = true
-		}
-		if len(bs) > 1 {
-			ch.AddLegend(d.label, report.Swatch{Colour: d.colour})
-		}
-	}
-	for k, way := range ways {
-		if shown[way] {
-			if pts, err := report.Points(plotter.XYs{{}}, report.Grey, wayShape(k), 4); err == nil {
-				ch.AddLegend(way, pts)
+			if c := d.cond(lang, way); c != nil {
+				points = append(points, report.XY{Series: i, Category: k, X: float64(c.WallNsPerLine), Y: float64(c.CPUNsPerLine)})
 			}
 		}
 	}
-	lo, hi = lo/2, hi*3
-	if diag, err := report.Line(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}}, report.Grey, 1, true); err == nil {
-		ch.Add(diag)
-		ch.AddLegend("CPU = wall", diag)
-	}
-	for _, a := range []*plot.Axis{&ch.P.X, &ch.P.Y} {
-		a.Scale = plot.LogScale{}
-		a.Tick.Marker = report.LogTicks{}
-		a.Min, a.Max = lo, hi
-	}
-	return ch.Render()
+	return report.Diagonal(lang+": CPU against wall time per line", "wall ns per line (log scale)", "CPU ns per line (log scale)", "CPU = wall", series, ways, points)
 }
-
-// wayShape is the k-th way's mark.
-func wayShape(k int) draw.GlyphDrawer { return report.Shapes[k%len(report.Shapes)] }
 
 // throttled says where a CPU limit stretched trials' wall time.
 func throttled(bs []drawn) []string {
