@@ -27,3 +27,13 @@ func TestImagesOfChoice(t *testing.T) {
 		t.Errorf("c: %v", err)
 	}
 }
+
+func TestWithin(t *testing.T) {
+	if err := Within("trials", 2, 2, 1000, ""); err != nil {
+		t.Error(err)
+	}
+	var u UsageError
+	if err := Within("lines", int64(999), 1000, 10_000_000, " lines per trial"); !errors.As(err, &u) || u.Msg != "--lines 999: want 1000 to 10000000 lines per trial" {
+		t.Errorf("%v", err)
+	}
+}

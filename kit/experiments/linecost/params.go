@@ -1,6 +1,7 @@
 package linecost
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"slices"
@@ -54,23 +55,19 @@ func (p Params) Check() error {
 			return experiment.CheckList("libraries", p.Libraries, AllLibraryIDs())
 		},
 		func() error {
+			return cmp.Or(experiment.Within("lines", p.Lines, lc.MinLines, 10_000_000, " lines per trial (fewer are too close to the clock's resolution and the cost of reading it)"),
+				experiment.Within("fsync-lines", p.FsyncLines, lc.MinLines, 1_000_000, " lines per trial"),
+				experiment.Within("trials", p.Trials, 2, 1000, " (an interval needs at least two)"),
+				experiment.Within("warmup-trials", p.WarmupTrials, 0, 100, " warm-up trials"))
+		},
+		func() error {
 			switch {
-			case p.Lines < lc.MinLines || p.Lines > 10_000_000:
-				return usagef("--lines %d: want %d to 10000000 lines per trial (fewer are too close to the clock's resolution and the cost of reading it)", p.Lines, lc.MinLines)
-			case p.FsyncLines < lc.MinLines || p.FsyncLines > 1_000_000:
-				return usagef("--fsync-lines %d: want %d to 1000000 lines per trial", p.FsyncLines, lc.MinLines)
-			case p.Trials < 2 || p.Trials > 1000:
-				return usagef("--trials %d: want 2 to 1000 (an interval needs at least two)", p.Trials)
-			case p.WarmupTrials < 0 || p.WarmupTrials > 100:
-				return usagef("--warmup-trials %d: want 0 to 100 warm-up trials", p.WarmupTrials)
 			case !(p.RateLinesPerS > 0 && p.RateLinesPerS <= 1e9):
 				return usagef("--line-rate %v: want more than 0 lines per second", p.RateLinesPerS)
 			case p.QueueFull != lc.Block && p.QueueFull != lc.Drop:
 				return usagef("--queue-full %q: want %s or %s", p.QueueFull, lc.Block, lc.Drop)
-			case p.QueueSize < 1 || p.QueueSize > 1<<20:
-				return usagef("--queue-size %d: want 1 to 1048576 lines", p.QueueSize)
 			}
-			return nil
+			return experiment.Within("queue-size", p.QueueSize, 1, 1<<20, " lines")
 		},
 		func() error { return experiment.MeasuringCPUsFlag.Check(p.CPUs) },
 		func() error {
