@@ -7,10 +7,6 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// DataPackageFile describes the bundle's files and columns for any reader (see
-// bundle.DataPackageFile); a bundle written before the kit wrote it has none.
-const DataPackageFile = bundle.DataPackageFile
-
 // tables are the bundle's CSV files with their row types and what one row is.
 var tables = []bundle.Table{
 	{File: RunsFile, Name: "runs", Row: reflect.TypeFor[RunRow](), Key: []string{"run_id"}, Verified: "verified",
@@ -36,9 +32,6 @@ const manifestText = bundle.ManifestLead + "on which engine (engine.*), with whi
 	"warmup_trials per run, queue_size and queue_full (block or drop) of the queue way, rate_lines_per_s (the rate conditions.csv costs a way at), " +
 	"volume (the named volume written to; empty = a fresh one per run), the container's cpus (0 = no limit), memory_bytes (no swap), pids_limit and " +
 	"platform; in bundles of earlier kits, bootstrap_resamples (the bootstrap their conditions.csv intervals were drawn with)."
-
-// DataPackage describes a line-cost bundle's files.
-func DataPackage() bundle.DataPackage { return Experiment.DataPackage() }
 
 // describe names the data package as every line-cost bundle's has named it.
 func describe(dp *bundle.DataPackage) {

@@ -20,7 +20,7 @@ import (
 // TestEveryColumnIsDescribed: a column added to a row type appears in datapackage.json
 // by itself, and this test asks for its unit and meaning, in the field's tags.
 func TestEveryColumnIsDescribed(t *testing.T) {
-	pkg := DataPackage()
+	pkg := Experiment.DataPackage()
 	if u := bundle.Undocumented(pkg); len(u) > 0 {
 		t.Errorf("columns without a doc tag (or a number without a unit tag): %s", strings.Join(u, ", "))
 	}
@@ -60,7 +60,7 @@ func TestAMissingFigureIsAnEmptyField(t *testing.T) {
 			t.Errorf("%s spells a missing figure NaN", name)
 		}
 	}
-	pkg, err := bundle.ParseDataPackage(files.Data[DataPackageFile])
+	pkg, err := bundle.ParseDataPackage(files.Data[bundle.DataPackageFile])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestAMissingFigureIsAnEmptyField(t *testing.T) {
 func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 	b := failedBundle(t)
 	files := saved(t, b, nil)
-	body, ok := files.Data[DataPackageFile]
+	body, ok := files.Data[bundle.DataPackageFile]
 	if !ok {
 		t.Fatal("the bundle has no datapackage.json")
 	}
@@ -200,9 +200,9 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 	}
 	rewrite := func(edit func(*bundle.DataPackage)) func(map[string][]byte) {
 		return func(files map[string][]byte) {
-			pkg := DataPackage()
+			pkg := Experiment.DataPackage()
 			edit(&pkg)
-			files[DataPackageFile] = pkg.JSON()
+			files[bundle.DataPackageFile] = pkg.JSON()
 		}
 	}
 	field := func(pkg *bundle.DataPackage, file, col string) *bundle.SchemaField {
@@ -232,7 +232,7 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 			"datapackage.json: describes no resource trials.csv"},
 		"edited after SHA256SUMS": {func() *bundle.Files {
 			f := saved(t, b, nil)
-			f.Data[DataPackageFile] = []byte("{}")
+			f.Data[bundle.DataPackageFile] = []byte("{}")
 			return f
 		}(), "datapackage.json: SHA-256"},
 	}
@@ -245,7 +245,7 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 		})
 	}
 	// A bundle written before the kit described its files: a note, not a problem.
-	old := saved(t, b, func(files map[string][]byte) { delete(files, DataPackageFile) })
+	old := saved(t, b, func(files map[string][]byte) { delete(files, bundle.DataPackageFile) })
 	res := Experiment.Verify(old)
 	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "datapackage.json: absent") {
 		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
@@ -255,7 +255,7 @@ func TestVerifyChecksTheDataPackage(t *testing.T) {
 	}
 	// Its archive order holds datapackage.json after the data files, SHA256SUMS last.
 	layout := Experiment.Info().Layout
-	if !slices.Contains(layout, DataPackageFile) || layout[len(layout)-1] != bundle.SumsFile {
+	if !slices.Contains(layout, bundle.DataPackageFile) || layout[len(layout)-1] != bundle.SumsFile {
 		t.Errorf("layout %v", layout)
 	}
 }

@@ -44,7 +44,7 @@ var Experiment = withLanguages{&tabular.Experiment[*Params, RunRow]{
 	Defaults:   DefaultParams,
 	Axes:       []string{"language", "library_id", "way"},
 	Conditions: (*Params).Conditions,
-	Images:     []string{ImageOf(Go), ImageOf(Python), ImageOf(Node)},
+	Images:     images(&Params{Languages: Languages}),
 	Needs:      images,
 	Pod:        pod,
 	Target:     target,
@@ -87,7 +87,7 @@ func (withLanguages) ImagesFor(language string) ([]string, error) {
 func images(p *Params) []string {
 	var names []string
 	for _, l := range p.Languages {
-		names = append(names, ImageOf(l))
+		names = append(names, programs[l].image)
 	}
 	return names
 }
@@ -111,7 +111,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 	return experiment.PodSpec{
 		RunID: runID, Conductor: "linecost", MountPath: contract.RunDir, ResultPath: result, User: contract.User,
 		PidsLimit: p.PidsLimit, Volume: p.Volume,
-		Containers: []experiment.ContainerSpec{{Role: "linecost", Image: images[ImageOf(lang)], Entrypoint: entrypoints[lang], Cmd: args,
+		Containers: []experiment.ContainerSpec{{Role: "linecost", Image: images[programs[lang].image], Entrypoint: programs[lang].entrypoint, Cmd: args,
 			NanoCPUs: experiment.NanoCPUs(p.CPUs), MemoryBytes: p.MemoryBytes}},
 	}
 }

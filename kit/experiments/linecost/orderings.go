@@ -92,8 +92,9 @@ func Orderings(conds []ConditionRow) []Ordering {
 		// unbuffered write's, while the container still pays for the write elsewhere.
 		o := greater("the queue moves the cost off the caller", lc.Unbuffered, lc.Queue, 1)
 		if q, ok := get(lc.Queue); ok && o.Measured {
+			u, _ := get(lc.Unbuffered)
 			o.Evidence = fmt.Sprintf("caller %s/line with the queue against %s unbuffered; every thread of the container %s/line with the queue",
-				Ns(q.NsPerLine), Ns(o.unbufferedNs(conds)), Ns(q.CgroupCPUNsPerLine))
+				Ns(q.NsPerLine), Ns(u.NsPerLine), Ns(q.CgroupCPUNsPerLine))
 		}
 		if lang == Node && o.Measured {
 			// Node.js 18 has no per-thread CPU clock: its figure is the whole process's,
@@ -104,15 +105,6 @@ func Orderings(conds []ConditionRow) []Ordering {
 		out = append(out, o)
 	}
 	return out
-}
-
-func (o Ordering) unbufferedNs(conds []ConditionRow) float64 {
-	for _, c := range conds {
-		if c.Language == o.Language && c.Way == lc.Unbuffered {
-			return float64(c.NsPerLine)
-		}
-	}
-	return math.NaN()
 }
 
 // Ratio is one of the seed's ratios or differences beside the measured one.

@@ -19,23 +19,13 @@ const (
 // Languages lists them.
 var Languages = []string{Go, Python, Node}
 
-// ImageOf names the image of a language (the API image, which holds the program).
-func ImageOf(language string) string {
-	switch language {
-	case Python:
-		return "api-python"
-	case Node:
-		return "api-node"
-	}
-	return "api"
-}
-
-// entrypoints run the measurement in place of the API.
-var entrypoints = map[string][]string{
-	Go:     {"/linecost"},
-	Python: {"/usr/bin/python3", "/app/logbench_linecost.py"},
-	Node:   {"/usr/bin/node", "/app/logbench_linecost.js"},
-}
+// programs are each language's image (its API image, which holds the program) and the
+// entrypoint that runs the measurement in place of the API.
+var programs = map[string]struct {
+	image      string
+	entrypoint []string
+}{Go: {"api", []string{"/linecost"}}, Python: {"api-python", []string{"/usr/bin/python3", "/app/logbench_linecost.py"}},
+	Node: {"api-node", []string{"/usr/bin/node", "/app/logbench_linecost.js"}}}
 
 // Defaults of the flags.
 const (
