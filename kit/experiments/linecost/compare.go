@@ -74,19 +74,15 @@ func Rows(b *Bundle, speed map[string]float64) []compare.Row {
 // have (the seed names no language).
 func published(bundles []*Bundle) ([]compare.Row, []string, []string, error) {
 	pub := mustPublished()
-	type lw struct{ language, way string }
-	var order []lw
+	var conds []ConditionRow
 	for _, b := range bundles {
-		for _, c := range Conditions(b) {
-			if !slices.Contains(order, lw{c.Language, c.Way}) {
-				order = append(order, lw{c.Language, c.Way})
-			}
-		}
+		conds = append(conds, Conditions(b)...)
 	}
 	var out []compare.Row
-	for _, k := range order {
-		if f, ok := pub.PerLine(k.way); ok {
-			out = append(out, compare.Fixed([]compare.KV{{Key: "language", Value: k.language}, {Key: "library", Value: lc.DefaultLibrary(k.language).ID}, {Key: "way", Value: k.way}}, "ns_per_line", "ns", f.Ns))
+	for _, k := range distinct(conds, func(c ConditionRow) string { return c.Language + "/" + c.Way }) {
+		lang, way, _ := strings.Cut(k, "/")
+		if f, ok := pub.PerLine(way); ok {
+			out = append(out, compare.Fixed([]compare.KV{{Key: "language", Value: lang}, {Key: "library", Value: lc.DefaultLibrary(lang).ID}, {Key: "way", Value: way}}, "ns_per_line", "ns", f.Ns))
 		}
 	}
 	return out, nil, nil, nil
