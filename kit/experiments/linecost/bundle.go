@@ -60,7 +60,7 @@ func fsFacts(b *Bundle) string {
 		if r.FSType == "" {
 			continue
 		}
-		s := fmt.Sprintf("%s (%s, %s; volume %s)", r.FSType, r.FSSource, r.MountOptions, volumeKind(b.Params().Volume))
+		s := fmt.Sprintf("%s (%s, %s; volume %s)", r.FSType, r.FSSource, r.MountOptions, cmp.Or(b.Params().Volume, "a fresh one per run"))
 		if !slices.Contains(seen, s) {
 			seen = append(seen, s)
 		}
@@ -68,16 +68,9 @@ func fsFacts(b *Bundle) string {
 	return strings.Join(seen, "; ")
 }
 
-func volumeKind(v string) string {
-	if v == "" {
-		return "a fresh one per run"
-	}
-	return v
-}
-
 // WriteTable writes the bundle's conditions (conditionTable) as aligned text, under
-// what each figure is and the plan's limits and line, and says why each way not
-// offered is.
+// what each figure is and the plan's limits and line, then why a library does not offer
+// each way it marks.
 func WriteTable(w io.Writer, b *Bundle) {
 	p := b.Params()
 	limit := "no CPU limit"
