@@ -212,8 +212,6 @@ func (s *Session) Run(ctx context.Context) error {
 	var err error
 	grower, grows := s.Plan.(experiment.Grower)
 	switch {
-	case s.precision != nil && grows:
-		err = s.ownRounds(ctx, grower)
 	case s.precision != nil:
 		err = s.rounds(ctx)
 	case grows:
@@ -285,80 +283,56 @@ func (s *Session) runFrom(ctx context.Context, todo []experiment.PlannedRun, off
 // rounds performs the missing runs, then judges the bundle as verify reads it and adds
 // a round, until the precision is reached or the rounds run out. The record is saved
 // with each judgement; until the rule stops, it says "interrupted", as a bundle left
-// by a crash between two saves must.
+// by a crash between two saves must. A plan that grows, whose rounds are its own (a
+// capacity search's searches), grows to its end before each judgement and adds its own
+// round.
 func (s *Session) rounds(ctx context.Context) error {
-	rec, todo, offset := s.precision, s.Runs, 0
-	for {
-		if err := s.runFrom(ctx, todo, offset); err != nil {
-			return err
-		}
-		widest, err := s.judge()
-		if err != nil {
-			return err
-		}
-		rec.Rounds, rec.Widest = s.Plan.Rounds(), widest
-		switch {
-		case precision.Met(widest, rec.Target):
-			rec.Stopped = bundle.Reached
-		case rec.Rounds >= rec.MaxRounds:
-			rec.Stopped = bundle.MaxRounds
-		default:
-			rec.Stopped = bundle.Interrupted
-			s.Plan.SetRounds(rec.Rounds + 1)
-			all := experiment.RotateOpen(s.Plan.Conditions(), rec.Rounds+1)
-			s.Plan.Bundle().Common().RunsPlanned = len(all)
-			todo, offset = experiment.Missing(all, s.Plan.Bundle()), len(s.Runs)
-			s.Runs = append(s.Runs, todo...)
-		}
-		if err := s.Matrix.SaveBundle(); err != nil {
-			return err
-		}
-		if s.OnRound != nil {
-			s.OnRound(*rec)
-		}
-		if rec.Stopped != bundle.Interrupted {
-			return nil
-		}
+	rec := s.precision
+	perform := func(todo []experiment.PlannedRun, offset int) error { return s.runFrom(ctx, todo, offset) }
+	counted := s.Plan.Rounds
+	addRound := func() ([]experiment.PlannedRun, error) {
+		s.Plan.SetRounds(rec.Rounds + 1)
+		return experiment.RotateOpen(s.Plan.Conditions(), rec.Rounds+1), nil
 	}
-}
-
-// ownRounds is rounds for a plan that grows, whose rounds are its own (a capacity
-// search's searches): it grows to its end, then the bundle is judged as verify reads it
-// and a round added, until the precision is reached or the rounds run out. The record
-// is saved with each judgement, "interrupted" until the rule stops.
-func (s *Session) ownRounds(ctx context.Context, g experiment.Grower) error {
-	rg, ok := g.(experiment.RoundGrower)
-	if !ok {
-		return fmt.Errorf("rounds until a precision: this plan grows by its results, not by rounds")
-	}
-	rec, todo, offset := s.precision, s.Runs, 0
-	for {
-		if err := s.grow(ctx, g, todo, offset); err != nil {
-			return err
+	if g, grows := s.Plan.(experiment.Grower); grows {
+		rg, own := g.(experiment.RoundGrower)
+		if !own {
+			return fmt.Errorf("rounds until a precision: this plan grows by its results, not by rounds")
 		}
-		widest, err := s.judge()
-		if err != nil {
-			return err
-		}
-		rec.Rounds, rec.Widest = rg.OwnRounds(), widest
-		switch {
-		case precision.Met(widest, rec.Target):
-			rec.Stopped = bundle.Reached
-		case rec.Rounds >= rec.MaxRounds:
-			rec.Stopped = bundle.MaxRounds
-		default:
-			rec.Stopped = bundle.Interrupted
+		perform = func(todo []experiment.PlannedRun, offset int) error { return s.grow(ctx, g, todo, offset) }
+		counted = rg.OwnRounds
+		addRound = func() ([]experiment.PlannedRun, error) {
 			added, err := rg.AddRound()
+			if err == nil && s.OnGrow != nil {
+				s.OnGrow(added)
+			}
+			return experiment.Rotate(s.Plan.Conditions(), s.Plan.Rounds()), err
+		}
+	}
+	todo, offset := s.Runs, 0
+	for {
+		if err := perform(todo, offset); err != nil {
+			return err
+		}
+		widest, err := s.judge()
+		if err != nil {
+			return err
+		}
+		rec.Rounds, rec.Widest = counted(), widest
+		switch {
+		case precision.Met(widest, rec.Target):
+			rec.Stopped = bundle.Reached
+		case rec.Rounds >= rec.MaxRounds:
+			rec.Stopped = bundle.MaxRounds
+		default:
+			rec.Stopped = bundle.Interrupted
+			all, err := addRound()
 			if err != nil {
 				return err
 			}
-			all := experiment.Rotate(s.Plan.Conditions(), s.Plan.Rounds())
 			s.Plan.Bundle().Common().RunsPlanned = len(all)
 			todo, offset = experiment.Missing(all, s.Plan.Bundle()), len(s.Runs)
 			s.Runs = append(s.Runs, todo...)
-			if s.OnGrow != nil {
-				s.OnGrow(added)
-			}
 		}
 		if err := s.Matrix.SaveBundle(); err != nil {
 			return err
