@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -16,7 +17,7 @@ import (
 const (
 	RulePhases      = "phases-ordered"      // sent <= connected <= first byte <= done, within a request
 	RuleSeq         = "seq-contiguous"      // a run's seq is 0..n-1 or 1..n
-	RuleAttempts    = "attempts-contiguous" // a round's attempts are 1..k, or 0 alone
+	RuleAttempts    = tabular.RuleAttempts  // a round's attempts are 1..k, or 0 alone
 	RuleLines       = "lines-per-request"   // each mode writes a known number of lines and bytes per request
 	RuleLimits      = "limits-applied"      // the manifest's limits are those the containers read
 	RuleTimes       = "times-recomputed"    // to_last_response_s, to_logs_read_s, drain_s, overhead_s
@@ -260,31 +261,6 @@ func (v *verifier) lagBound() {
 	}
 	if b != 0 && b != DefaultMaxSendLagP99Ms {
 		v.res.Weakened = append(v.res.Weakened, fmt.Sprintf("send-lag bound %g ms, not the kit's default %g ms: runs are called trusted against it", b, DefaultMaxSendLagP99Ms))
-	}
-}
-
-// attemptsContiguous: a round's attempts are 1..k (or all 0, before the kit redid runs).
-func (v *verifier) attemptsContiguous(name string, idx []int) {
-	atts := make([]int, 0, len(idx))
-	for _, i := range idx {
-		atts = append(atts, v.runRows[i].Attempt)
-	}
-	if slices.Contains(atts, 0) {
-		return // attempts() names a 0 among others
-	}
-	slices.Sort(atts)
-	for k, a := range atts {
-		if a != k+1 {
-			i := idx[0]
-			for _, j := range idx {
-				if v.runRows[j].Attempt == a {
-					i = j
-				}
-			}
-			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + v.runRows[i].RunID, Column: "attempt", Have: strconv.Itoa(a), Want: strconv.Itoa(k + 1),
-				Msg: verify.Rule(RuleAttempts, fmt.Sprintf("the %d runs of %s are attempts 1..%d", len(atts), name, len(atts)))})
-			return
-		}
 	}
 }
 

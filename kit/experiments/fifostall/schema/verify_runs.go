@@ -13,7 +13,7 @@ import (
 
 // runs recomputes each run's figures from its rows in the other files, with the one
 // definition that wrote them (RunFigures), for the trust lines (the kit has named every
-// column that differs), and holds each run to its proof and its round's attempts.
+// column that differs), and holds each run to its proof.
 func (v *verifier) runs() {
 	bound := v.manifestBody.Parameters.SendLagBound()
 	if v.manifestBody.Parameters.MaxSendLagP99Ms == 0 {
@@ -48,65 +48,6 @@ func (v *verifier) runs() {
 		}
 		v.recomputed[i] = want
 		v.proof(i, at)
-	}
-	v.attempts()
-}
-
-// attempts: each condition's round has one run that counts, its latest attempt, and
-// the attempts before it are superseded, within the manifest's retries. A bundle
-// written before the kit redid runs has attempt 0 everywhere and nothing superseded.
-func (v *verifier) attempts() {
-	type key struct {
-		api, mode, reader string
-		round             int
-	}
-	byRound := map[key][]int{}
-	var order []key
-	for i, r := range v.runRows {
-		if r.RunID == "" || v.byRun[r.RunID] != i {
-			continue
-		}
-		k := key{r.API, r.Mode, r.Reader, r.Round}
-		if _, ok := byRound[k]; !ok {
-			order = append(order, k)
-		}
-		byRound[k] = append(byRound[k], i)
-	}
-	for _, k := range order {
-		idx := byRound[k]
-		name := fmt.Sprintf("%s/%s/%s round %d", k.api, k.mode, k.reader, k.round)
-		var counting []int
-		seen := map[int]int{}
-		for _, i := range idx {
-			r := v.runRows[i]
-			if r.Attempt < 0 || (r.Attempt == 0 && (r.Superseded || len(idx) > 1)) {
-				v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: "attempt", Have: strconv.Itoa(r.Attempt),
-					Want: "1 or more", Msg: "a run of a round performed more than once numbers its attempts"})
-			}
-			if j, dup := seen[r.Attempt]; dup && r.Attempt > 0 {
-				v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: "attempt",
-					Msg: fmt.Sprintf("attempt %d of %s again (first on line %d)", r.Attempt, name, v.runLines[j])})
-			}
-			seen[r.Attempt] = i
-			if !r.Superseded {
-				counting = append(counting, i)
-			}
-		}
-		v.attemptsContiguous(name, idx)
-		if len(counting) > 1 {
-			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[counting[1]], Key: "run " + v.runRows[counting[1]].RunID, Column: "superseded",
-				Msg: fmt.Sprintf("%d runs of %s count; all but the last attempt must be superseded", len(counting), name)})
-			continue
-		}
-		if len(counting) == 1 {
-			kept := v.runRows[counting[0]]
-			for _, i := range idx {
-				if r := v.runRows[i]; r.Superseded && r.Attempt >= kept.Attempt {
-					v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: "attempt", Have: strconv.Itoa(r.Attempt),
-						Want: "below " + strconv.Itoa(kept.Attempt), Msg: "a superseded attempt came before the run that counts (run " + kept.RunID + ")"})
-				}
-			}
-		}
 	}
 }
 

@@ -32,6 +32,7 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	c.Res.Counts.Conditions = len(v.conds)
 	v.index()
 	v.runs()
+	tabular.CheckAttempts(c)
 	runs := WithRows(c.Runs, c.Rows)
 	for i := range runs {
 		if r, ok := v.recomputed[i]; ok {
