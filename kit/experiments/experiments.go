@@ -17,14 +17,14 @@ import (
 )
 
 // All are the experiments, the first the default of reproduce.
-var All = []experiment.Experiment{fifostall.Experiment{}, qps.Experiment, linecost.Experiment, yourapi.Experiment, logdriver.Experiment}
+var All = []experiment.Experiment{fifostall.Experiment, qps.Experiment, linecost.Experiment, yourapi.Experiment, logdriver.Experiment}
 
 // Default is reproduce's experiment when none is named.
 var Default = All[0]
 
 // Unnamed is the experiment of a bundle whose manifest names none: it was written
 // before the kit had several experiments.
-var Unnamed experiment.Experiment = fifostall.Experiment{}
+var Unnamed experiment.Experiment = fifostall.Experiment
 
 // Lookup finds an experiment by name; "" is Unnamed.
 func Lookup(name string) (experiment.Experiment, error) {

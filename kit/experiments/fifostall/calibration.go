@@ -13,7 +13,7 @@ import (
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 )
 
-var _ experiment.Calibrator = Experiment{}
+var _ experiment.Calibrator = Experiment
 
 // CalibrationIgnores are the run flags calibration has no use for: it measures the Go
 // images with run lengths of its own.
@@ -24,7 +24,7 @@ var CalibrationIgnores = []string{"api", "duration"}
 type calibrationParams struct{ *schema.Params }
 
 // CalibrationParams are calibrate's parameters at their defaults.
-func (Experiment) CalibrationParams() experiment.Params {
+func (plugin) CalibrationParams() experiment.Params {
 	return calibrationParams{DefaultParams(GoAPI)}
 }
 
@@ -41,7 +41,7 @@ func (c calibrationParams) Bind(fs *flag.FlagSet) {
 
 // PlanCalibration checks the flags as a run's (the ignored ones at their defaults) into
 // the settings the instrument is measured in.
-func (Experiment) PlanCalibration(ps experiment.Params) (experiment.Calibration, error) {
+func (plugin) PlanCalibration(ps experiment.Params) (experiment.Calibration, error) {
 	c, err := experiment.Own[calibrationParams](ps)
 	if err != nil {
 		return nil, err

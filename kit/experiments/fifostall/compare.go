@@ -1,16 +1,13 @@
 package fifostall
 
 import (
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
-	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -56,12 +53,6 @@ const publishedLegend = "fifo-stall published: the article's p99 is of its poole
 
 func trimFloat(v float64) string {
 	return strings.TrimRight(strings.TrimRight(compare.Figure(v), "0"), ".")
-}
-
-// Compare sets bundles side by side condition by condition (Tabular), the published
-// figures first with opt.Published.
-func (Experiment) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
-	return Tabular.Compare(out, warn, sources, opt)
 }
 
 // published are the article's figures against bundles, and how they were taken.
@@ -138,7 +129,3 @@ func apiRuntime(api string, images []bundle.Image) string {
 	}
 	return api
 }
-
-// Figures are the bundle's figures (schema.Figures), for verify, report and compare
-// alike, as the kit states them (Tabular).
-func (Experiment) Figures(res *verify.Result) ([]compare.Row, error) { return Tabular.Figures(res) }

@@ -26,9 +26,9 @@ func TestCompareArchivedGolden(t *testing.T) {
 	for _, tc := range cases {
 		var sources []experiment.Source
 		for _, s := range tc.sources {
-			sources = append(sources, comparetest.Archived(t, Experiment{}, s[0], s[1]))
+			sources = append(sources, comparetest.Archived(t, Experiment, s[0], s[1]))
 		}
-		warn := comparetest.EveryFormat(t, Experiment{}, tc.name, sources, tc.published)
+		warn := comparetest.EveryFormat(t, Experiment, tc.name, sources, tc.published)
 		comparetest.Golden(t, "archived-"+tc.name+".warnings.txt", warn)
 	}
 }

@@ -285,5 +285,5 @@ func savedAndVerified(b *schema.Bundle) (*verify.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Experiment{}.Verify(files), nil
+	return Experiment.Verify(files), nil
 }

@@ -7,42 +7,29 @@
 package fifostall
 
 import (
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/verify"
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 )
 
 // Name is the experiment's name.
 const Name = schema.Name
 
-// Experiment is the FIFO-stall experiment as a plug-in.
-type Experiment struct{}
+// Experiment is the FIFO-stall experiment as a plug-in: its declaration on the kit
+// (Tabular), which writes, verifies, compares and draws its bundles, with `logbench
+// run` and `logbench calibrate` of its own.
+var Experiment = plugin{Tabular}
 
-var _ experiment.Experiment = Experiment{}
+type plugin struct {
+	*tabular.Experiment[*schema.Params, schema.RunRow]
+}
 
-// Info is the declaration's (Tabular).
-func (Experiment) Info() experiment.Info { return Tabular.Info() }
+var _ experiment.Experiment = Experiment
 
-// Params are reproduce's parameters at their defaults: every mode and reader on the
-// article's Python API, the instrument calibrated first, up to two retries.
-func (Experiment) Params() experiment.Params {
+// reproduceParams are reproduce's parameters at their defaults: every mode and reader
+// on the article's Python API, the instrument calibrated first, up to two retries.
+func reproduceParams() *schema.Params {
 	p := DefaultParams(PythonAPI)
 	p.Calibrate, p.Retries = true, 2
 	return p
 }
-
-// Plan checks reproduce's flags into the matrix API x mode x reader (Tabular).
-func (Experiment) Plan(ps experiment.Params, rounds int) (experiment.Plan, error) {
-	return Tabular.Plan(ps, rounds)
-}
-
-// Resume reads the plan back from the bundle in dir, which must verify and be
-// reproduce's (Tabular).
-func (Experiment) Resume(dir string) (experiment.Plan, error) { return Tabular.Resume(dir) }
-
-// Verify checks every file, checksum and figure of a bundle, the kit's checks of every
-// table-driven bundle and fifo-stall's rules (Tabular), and the record of reproduce
-// --precision against the figures.
-func (Experiment) Verify(files *bundle.Files) *verify.Result { return Tabular.Verify(files) }

@@ -46,7 +46,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 
 	var js bytes.Buffer
 	sources := []experiment.Source{{Label: "fifo-py", Result: res}}
-	if err := (Experiment{}).Compare(&js, &bytes.Buffer{}, sources, experiment.CompareOptions{Format: "json", Wide: true}); err != nil {
+	if err := (Experiment).Compare(&js, &bytes.Buffer{}, sources, experiment.CompareOptions{Format: "json", Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct{ Rows []compare.JSONRow }

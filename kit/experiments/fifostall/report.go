@@ -3,7 +3,6 @@ package fifostall
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/docker/go-units"
 
-	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
@@ -32,12 +30,6 @@ var articleFigures = func() reference.Figures {
 	}
 	return pub
 }()
-
-// Report draws several bundles on one page, on the same axes: a colour per bundle
-// (Tabular: the kit's page, with fifo-stall's answer and drawings).
-func (Experiment) Report(w io.Writer, sources []experiment.Source, version string) error {
-	return Tabular.Report(w, sources, version)
-}
 
 // charted are the figures the kit's figures section draws, with the article's beside
 // them: those compare shows without --wide that fifo-stall's own drawings do not

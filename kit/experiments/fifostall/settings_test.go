@@ -36,11 +36,11 @@ func TestSettingsFollowTheRecordedParameters(t *testing.T) {
 // on the Go API unless told; calibration takes the run flags but the API and the
 // duration, which it chooses itself.
 func TestOneRunIsTheConditionItsFlagsName(t *testing.T) {
-	run := Experiment{}.SingleRunParams()
+	run := Experiment.SingleRunParams()
 	if err := experiment.FlagSet("run", run).Parse([]string{"--mode", "none", "--rate", "10"}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Experiment{}.PlanSingleRun(run)
+	p, err := Experiment.PlanSingleRun(run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,24 +50,24 @@ func TestOneRunIsTheConditionItsFlagsName(t *testing.T) {
 	if have := p.(experiment.RunReporter).RunHeader(); have != "run go/none/slow: 80 requests at 10 req/s after 2 warm-up" {
 		t.Errorf("header %q", have)
 	}
-	all := Experiment{}.SingleRunParams()
+	all := Experiment.SingleRunParams()
 	if err := experiment.FlagSet("run", all).Parse([]string{"--api", "all"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (Experiment{}).PlanSingleRun(all); err == nil || !strings.Contains(err.Error(), "one run has one API") {
+	if _, err := (Experiment).PlanSingleRun(all); err == nil || !strings.Contains(err.Error(), "one run has one API") {
 		t.Errorf("--api all: %v", err)
 	}
 	// The API's numbered mode is the log-driver experiment's, not one fifo-stall
 	// publishes.
-	numbered := Experiment{}.SingleRunParams()
+	numbered := Experiment.SingleRunParams()
 	if err := experiment.FlagSet("run", numbered).Parse([]string{"--mode", "numbered"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (Experiment{}).PlanSingleRun(numbered); err == nil || !strings.Contains(err.Error(), `unknown logging mode "numbered"`) {
+	if _, err := (Experiment).PlanSingleRun(numbered); err == nil || !strings.Contains(err.Error(), `unknown logging mode "numbered"`) {
 		t.Errorf("--mode numbered: %v", err)
 	}
 
-	cal := Experiment{}.CalibrationParams()
+	cal := Experiment.CalibrationParams()
 	calFlags := experiment.FlagSet("calibrate", cal)
 	for _, ignored := range CalibrationIgnores {
 		if calFlags.Lookup(ignored) != nil {
@@ -77,7 +77,7 @@ func TestOneRunIsTheConditionItsFlagsName(t *testing.T) {
 	if err := calFlags.Parse([]string{"--rate", "40"}); err != nil {
 		t.Fatal(err)
 	}
-	measurement, err := Experiment{}.PlanCalibration(cal)
+	measurement, err := Experiment.PlanCalibration(cal)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,14 +14,14 @@ import (
 )
 
 var (
-	_ experiment.Imager       = Experiment{}
-	_ experiment.SingleRunner = Experiment{}
+	_ experiment.Imager       = Experiment
+	_ experiment.SingleRunner = Experiment
 	_ experiment.RunReporter  = singlePlan{}
 )
 
 // ImagesFor names the images of api's runs ("" or "all": both APIs'), with the reader
 // and the load generator of either client topology.
-func (Experiment) ImagesFor(api string) ([]string, error) {
+func (plugin) ImagesFor(api string) ([]string, error) {
 	if api == "" {
 		api = "all"
 	}
@@ -38,7 +38,7 @@ type singleRun struct{ *schema.Params }
 
 // SingleRunParams are run's parameters at their defaults: json-sync with the slow
 // reader on the Go API.
-func (Experiment) SingleRunParams() experiment.Params {
+func (plugin) SingleRunParams() experiment.Params {
 	p := DefaultParams(GoAPI)
 	p.Modes, p.Readers = []string{string(contract.ModeJSONSync)}, []string{SlowReader}
 	return singleRun{p}
@@ -84,7 +84,7 @@ func (s singleRun) Check() error {
 }
 
 // PlanSingleRun checks run's flags into a plan of the one condition they name.
-func (Experiment) PlanSingleRun(ps experiment.Params) (experiment.Plan, error) {
+func (plugin) PlanSingleRun(ps experiment.Params) (experiment.Plan, error) {
 	s, err := experiment.Own[singleRun](ps)
 	if err != nil {
 		return nil, err

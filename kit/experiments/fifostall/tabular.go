@@ -28,7 +28,7 @@ func declared() *tabular.Experiment[*schema.Params, schema.RunRow] {
 		Summary:  "a slow log reader stalls an API: 7 logging modes x fast/throttled FIFO reader, open-loop load, p99, drain, no byte lost",
 		Source:   reference.Source,
 		Question: "What does a slow reader behind a synchronous log do to p99, against no logging?"}
-	t.Defaults = func() *schema.Params { return Experiment{}.Params().(*schema.Params) }
+	t.Defaults = func() *schema.Params { return reproduceParams() }
 	t.Images = []string{ImageOf(GoAPI), ImageOf(PythonAPI), "reader", "loadgen"}
 	t.Needs = func(p *schema.Params) []string { return SettingsOf(*p).Images(p.APIs) }
 	t.Pod = func(p *schema.Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
