@@ -25,6 +25,11 @@ type Check[P experiment.Params, R any] struct {
 	Absent map[string]map[string]bool
 	// Derived are the derived tables' rows as the files hold them, by file.
 	Derived Rows
+	// Judged are the runs as Judge (and Across) derive them again from their observed
+	// columns and own rows, in the order of Runs: what a rule that rests on a run's
+	// derived columns reads, whatever the file claims (the kit has named each column
+	// that differs).
+	Judged []R
 }
 
 // Problem says that the bundle breaks a rule.
@@ -182,6 +187,7 @@ func (t *Experiment[P, R]) judgeAgain(c *Check[P, R]) {
 		t.Own.Across(p, wants)
 		across = ", and each run set against the others"
 	}
+	c.Judged = wants
 	for i, r := range b.Runs {
 		id := column(r, "run_id")
 		round, _ := strconv.Atoi(column(r, "round"))

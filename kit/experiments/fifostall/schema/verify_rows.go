@@ -43,6 +43,11 @@ const (
 	memoryLimitTolerance = 64 << 10
 )
 
+// broke says that run i's row of runs.csv breaks rule.
+func (v *verifier) broke(i int, column, have, want, rule, msg string) {
+	v.at(i, column, have, want, verify.Rule(rule, msg))
+}
+
 // rows checks every rule that does not rest on a recomputation of figures.
 func (v *verifier) rows() {
 	v.requestRules()
@@ -52,16 +57,13 @@ func (v *verifier) rows() {
 		if r.RunID == "" || v.byRun[r.RunID] != i {
 			continue
 		}
-		at := func(column, have, want, rule, msg string) {
-			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
-		}
 		p := []float64{float64(r.P50Ms), float64(r.P99Ms), float64(r.MaxMs)}
 		if a, b := verify.Disorder(p...); a >= 0 {
 			names := []string{"p50_ms", "p99_ms", "max_ms"}
-			at(names[b], number(p[b]), "at least "+number(p[a]), RulePercentiles, names[b]+" below "+names[a])
+			v.broke(i, names[b], number(p[b]), "at least "+number(p[a]), RulePercentiles, names[b]+" below "+names[a])
 		}
-		v.linesRule(i, at)
-		v.timesRule(i, at)
+		v.linesRule(i)
+		v.timesRule(i)
 		v.recordsRule(i)
 	}
 }
@@ -114,7 +116,7 @@ func (v *verifier) requestRules() {
 
 // linesRule: a verified run's mode wrote its known lines and bytes for each request;
 // with errors, a request may not have reached the API, so no more than that.
-func (v *verifier) linesRule(i int, at func(column, have, want, rule, msg string)) {
+func (v *verifier) linesRule(i int) {
 	r := v.runRows[i]
 	mode, err := contract.ParsePublishedLogMode(r.Mode)
 	if err != nil || !r.Verified {
@@ -132,9 +134,9 @@ func (v *verifier) linesRule(i int, at func(column, have, want, rule, msg string
 		want := n * int64(f.per)
 		switch {
 		case r.Errors == 0 && f.have != want:
-			at(f.column, i64(f.have), i64(want), RuleLines, fmt.Sprintf("%s writes %d per request, and the run has %d requests without an error", mode, f.per, n))
+			v.broke(i, f.column, i64(f.have), i64(want), RuleLines, fmt.Sprintf("%s writes %d per request, and the run has %d requests without an error", mode, f.per, n))
 		case r.Errors > 0 && f.have > want:
-			at(f.column, i64(f.have), "at most "+i64(want), RuleLines, fmt.Sprintf("%s writes %d per request, and the run has %d requests", mode, f.per, n))
+			v.broke(i, f.column, i64(f.have), "at most "+i64(want), RuleLines, fmt.Sprintf("%s writes %d per request, and the run has %d requests", mode, f.per, n))
 		}
 	}
 }
@@ -143,11 +145,11 @@ func (v *verifier) linesRule(i int, at func(column, have, want, rule, msg string
 // last response is the latest end of a request, the log was read at the timeline's last
 // read, and the load lasted at least its configured duration. A failed run may not have
 // read its log to the end, so its times are taken as written.
-func (v *verifier) timesRule(i int, at func(column, have, want, rule, msg string)) {
+func (v *verifier) timesRule(i int) {
 	r := v.runRows[i]
 	written := !slices.ContainsFunc(v.absent[RunsFile], func(c string) bool { return c == "wall_s" || c == "inherent_s" || c == "overhead_s" })
 	if written && r.InherentS > 0 && !verify.Near(r.OverheadS, r.WallS-r.InherentS, 1e-9) && math.Abs(r.OverheadS-(r.WallS-r.InherentS)) > timeTolerance {
-		at("overhead_s", number(r.OverheadS), number(r.WallS-r.InherentS), RuleTimes, "wall_s - inherent_s")
+		v.broke(i, "overhead_s", number(r.OverheadS), number(r.WallS-r.InherentS), RuleTimes, "wall_s - inherent_s")
 	}
 	if !r.Verified || len(v.reqOf[i]) == 0 {
 		return
@@ -173,7 +175,7 @@ func (v *verifier) timesRule(i int, at func(column, have, want, rule, msg string
 			return
 		}
 		if math.Abs(have-want) > timeTolerance || math.IsNaN(have) {
-			at(column, number(have), number(want), RuleTimes, how+", "+from)
+			v.broke(i, column, number(have), number(want), RuleTimes, how+", "+from)
 		}
 	}
 	check("to_last_response_s", r.ToLastResponseS, max(r.LoadDurationS, last), "the later of load_duration_s and the last response")

@@ -11,50 +11,30 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// runs recomputes each run's figures from its rows in the other files, with the one
-// definition that wrote them (RunFigures), for the trust lines (the kit has named every
-// column that differs), and holds each run to its proof.
+// runs holds each run to its proof, and its timeline to its two series.
 func (v *verifier) runs() {
-	bound := v.manifestBody.Parameters.SendLagBound()
-	if v.manifestBody.Parameters.MaxSendLagP99Ms == 0 {
+	if p := v.manifestBody.Parameters; p.MaxSendLagP99Ms == 0 {
 		v.res.Notes = append(v.res.Notes, verify.Problem{File: bundle.ManifestFile, Column: "parameters.max_send_lag_p99_ms",
-			Msg: fmt.Sprintf("0: a bundle written before the kit recorded its bound; send_lag_trusted is checked against %g ms", bound)})
+			Msg: fmt.Sprintf("0: a bundle written before the kit recorded its bound; send_lag_trusted is checked against %g ms", p.SendLagBound())})
 	}
 	for i, r := range v.runRows {
 		if r.RunID == "" || v.byRun[r.RunID] != i {
 			continue // a duplicate: already a problem, and its rows went to the first
 		}
-		at := func(column, have, want, msg string) {
-			v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: column, Have: have, Want: want, Msg: msg})
-		}
-		var reqs []RequestRow
-		for _, j := range v.reqOf[i] {
-			reqs = append(reqs, v.requests[j])
-		}
-		var cts []ContainerRow
-		for _, j := range v.ctOf[i] {
-			cts = append(cts, v.containers[j])
-		}
-		var tl []TimelineRow
 		for _, j := range v.tlOf[i] {
-			tl = append(tl, v.timeline[j])
 			if s := v.timeline[j].Series; s != SeriesGenerated && s != SeriesRead {
 				v.problem(verify.Problem{File: TimelineFile, Line: v.tlLines[j], Column: "series", Msg: fmt.Sprintf("%s is neither generated nor read", strconv.Quote(short(s)))})
 			}
 		}
-		want := RunFigures(r, reqs, cts, tl, bound)
-		if v.recomputed == nil {
-			v.recomputed = map[int]RunRow{}
-		}
-		v.recomputed[i] = want
-		v.proof(i, at)
+		v.proof(i)
 	}
 }
 
 // proof: a verified run read every byte written, lines and digest alike; a failed one
 // says why.
-func (v *verifier) proof(i int, at func(column, have, want, msg string)) {
+func (v *verifier) proof(i int) {
 	r := v.runRows[i]
+	at := func(column, have, want, msg string) { v.at(i, column, have, want, msg) }
 	if !r.Verified {
 		if strings.TrimSpace(r.Failure) == "" {
 			at("failure", `""`, "the reason", "a run marked not verified must say why")

@@ -14,8 +14,8 @@ func (v *verifier) trust() {
 	c := &v.res.Counts
 	c.Trusted, c.Noisy = 0, 0
 	for i, r := range v.runRows {
-		want, ok := v.recomputed[i]
-		if !ok || !r.Verified || r.Superseded {
+		want := v.judged[i]
+		if r.RunID == "" || v.byRun[r.RunID] != i || !r.Verified || r.Superseded {
 			continue
 		}
 		if want.SendLagTrusted {

@@ -18,7 +18,7 @@ import (
 func rules(c *tabular.Check[*Params, RunRow]) {
 	m, _ := c.M.(*Manifest)
 	v := &verifier{res: c.Res, manifestBody: *m, absent: map[string][]string{},
-		runRows: c.Runs, runLines: c.Lines[RunsFile],
+		runRows: c.Runs, runLines: c.Lines[RunsFile], judged: c.Judged,
 		requests: tabular.Of[RequestRow](c.Rows, RequestsFile), reqLines: c.Lines[RequestsFile],
 		containers: tabular.Of[ContainerRow](c.Rows, ContainersFile), ctLines: c.Lines[ContainersFile],
 		timeline: tabular.Of[TimelineRow](c.Rows, TimelineFile), tlLines: c.Lines[TimelineFile],
@@ -33,12 +33,7 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	v.index()
 	v.runs()
 	tabular.CheckAttempts(c)
-	runs := WithRows(c.Runs, c.Rows)
-	for i := range runs {
-		if r, ok := v.recomputed[i]; ok {
-			runs[i].Run = r
-		}
-	}
+	runs := WithRows(c.Judged, c.Rows)
 	v.derived = DeriveConditions(runs, m.Parameters)
 	v.figures = FiguresByCondition(Figures(&Bundle{Manifest: *m, Runs: runs}))
 	v.runsOfParameters()
@@ -63,9 +58,9 @@ type verifier struct {
 	tlLines      []int
 	conds        []ConditionRow
 
-	// recomputed are the runs' rows with every derived figure recomputed, which the
-	// trust lines rest on, whatever runs.csv claims.
-	recomputed map[int]RunRow
+	// judged are the runs' rows with every derived figure derived again (by the kit,
+	// with RunFigures), which the trust lines rest on, whatever runs.csv claims.
+	judged []RunRow
 	// derived are the conditions recomputed from the recomputed runs: what the trust
 	// lines say, whatever conditions.csv claims.
 	derived []ConditionRow
@@ -80,6 +75,11 @@ type verifier struct {
 }
 
 func (v *verifier) problem(p verify.Problem) { v.res.Problems = append(v.res.Problems, p) }
+
+// at says a problem of run i's row of runs.csv.
+func (v *verifier) at(i int, column, have, want, msg string) {
+	v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + v.runRows[i].RunID, Column: column, Have: have, Want: want, Msg: msg})
+}
 
 func number(f float64) string { return verify.Number(f) }
 func short(s string) string   { return verify.Short(s) }
