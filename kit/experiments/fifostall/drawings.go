@@ -258,79 +258,24 @@ func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure
 	return out
 }
 
-// dashes are the line styles of bundles on one plot of lines.
-var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
-
-// hdrPlots draw each condition's latency against 1/(1-q) on log axes, as HdrHistogram's
-// percentile plots do: the tail gets the room a linear percentile axis gives the
-// median. One plot per reader; a line joins the percentiles of one condition only; a
-// colour per condition, a line style per bundle.
+// hdrPlots draw each condition's pooled latencies by percentile (report.ByPercentile),
+// a plot per reader: a colour per condition, a line style per bundle.
 func hdrPlots(bs []drawn, readers []string, multiAPI bool) []report.Figure {
 	var out []report.Figure
+	var labels []string
+	for _, d := range bs {
+		labels = append(labels, d.label)
+	}
 	for _, reader := range readers {
-		title := fmt.Sprintf("Latency by percentile, %s reader", reader)
-		ch := report.NewChart(title, "percentile (log scale of 1/(1-q))", "latency (ms, log scale)")
-		lo, hi := math.Inf(1), 0.0
-		maxX := 2.0
-		var named []string
+		var lines []report.PercentileLine
 		for j, d := range bs {
 			for i, c := range ofReader(d.conds, reader) {
-				if len(c.lat) == 0 {
-					continue
-				}
-				sorted := slices.Sorted(slices.Values(c.lat))
-				n := len(sorted)
-				var xys plotter.XYs
-				for k := range n {
-					q := float64(k) / float64(n) // the fraction below this value
-					if sorted[k] <= 0 {
-						continue
-					}
-					x := 1 / (1 - q)
-					xys = append(xys, plotter.XY{X: x, Y: sorted[k]})
-					lo, hi, maxX = min(lo, sorted[k]), max(hi, sorted[k]), max(maxX, x)
-				}
-				if len(xys) == 0 {
-					continue
-				}
-				l, err := report.Line(report.Thin(xys, 2000), report.Colour(i), 1.4, false)
-				if err != nil {
-					continue
-				}
-				// One bundle: a dash per condition as well as a colour, so that two
-				// conditions with the same latencies (json-sync and json-prebuilt-sync
-				// behind the slow reader) both show. Several: a dash per bundle.
-				l.Dashes = dashes[i%len(dashes)]
-				if len(bs) > 1 {
-					l.Dashes = dashes[j%len(dashes)]
-				}
-				ch.Add(l)
-				if name := c.label(multiAPI); !slices.Contains(named, name) {
-					named = append(named, name)
-					if len(bs) > 1 {
-						ch.AddLegend(name, report.Swatch{Colour: report.Colour(i)})
-					} else {
-						ch.AddLegend(name, l)
-					}
-				}
+				lines = append(lines, report.PercentileLine{Name: c.label(multiAPI), Bundle: j, Condition: i, Ms: c.lat})
 			}
 		}
-		if math.IsInf(lo, 1) {
-			continue
+		if f, ok := report.ByPercentile(fmt.Sprintf("Latency by percentile, %s reader", reader), lines, labels); ok {
+			out = append(out, f)
 		}
-		if len(bs) > 1 {
-			for j, d := range bs {
-				if l, err := report.Line(plotter.XYs{{}, {X: 1}}, report.Grey, 1.4, false); err == nil {
-					l.Dashes = dashes[j%len(dashes)]
-					ch.AddLegend(d.label, l)
-				}
-			}
-		}
-		ch.P.X.Scale = plot.LogScale{}
-		ch.P.X.Tick.Marker = percentileTicks{}
-		ch.P.X.Min, ch.P.X.Max = 1, maxX*1.2
-		report.LogAxis(&ch.P.Y, lo, hi)
-		out = append(out, ch.Render())
 	}
 	return out
 }
@@ -377,57 +322,33 @@ func titleOf(bs []drawn, c condition, key string) string {
 	return key
 }
 
-// schedulePlots draw each request's latency at its scheduled send time: a stall shows
-// as a ramp, a slow start as early outliers. One bundle: a colour per run, so that a
-// run unlike the others shows; several: a colour per bundle.
+// schedulePlots draw each request's latency at its scheduled send (report.BySchedule),
+// a plot per condition.
 func schedulePlots(bs []drawn, multiAPI bool) []report.Figure {
 	var out []report.Figure
 	for _, key := range keys(bs, multiAPI) {
-		var ch *report.Chart
-		lo, hi := math.Inf(1), 0.0
+		title := ""
+		traces := make([]report.Traces, len(bs))
 		for j, d := range bs {
+			traces[j] = report.Traces{Label: d.label, Colour: d.colour}
 			c, ok := d.byKey(key, multiAPI)
 			if !ok {
 				continue
 			}
-			if ch == nil {
-				ch = report.NewChart(titleOf(bs, c, key)+": latency by scheduled send", "scheduled send (s from the first)", "latency (ms, log scale)")
+			if title == "" {
+				title = titleOf(bs, c, key) + ": latency by scheduled send"
 			}
-			for i, run := range c.runs {
-				var xys plotter.XYs
+			for _, run := range c.runs {
+				t := report.Trace{Name: fmt.Sprintf("run %d (%s)", run.Run.Round, run.Run.RunID)}
 				for _, q := range run.Requests {
-					if q.LatencyMs > 0 && !math.IsInf(q.LatencyMs, 0) {
-						xys = append(xys, plotter.XY{X: q.ScheduledOffsetS, Y: q.LatencyMs})
-						lo, hi = min(lo, q.LatencyMs), max(hi, q.LatencyMs)
-					}
+					t.XYs = append(t.XYs, plotter.XY{X: q.ScheduledOffsetS, Y: q.LatencyMs})
 				}
-				if len(xys) == 0 {
-					continue
-				}
-				col := d.colour
-				if len(bs) == 1 {
-					col = report.Colour(i)
-				}
-				pts, err := report.Points(xys, col, draw.CircleGlyph{}, 1.6)
-				if err != nil {
-					continue
-				}
-				ch.Add(pts)
-				switch {
-				case len(bs) == 1:
-					ch.AddLegend(fmt.Sprintf("run %d (%s)", run.Run.Round, run.Run.RunID), pts)
-				case i == 0:
-					ch.AddLegend(bs[j].label, pts)
-				}
+				traces[j].Runs = append(traces[j].Runs, t)
 			}
 		}
-		if math.IsInf(lo, 1) {
-			continue
+		if f, ok := report.BySchedule(title, traces); ok {
+			out = append(out, f)
 		}
-		ch.P.X.Min = 0
-		ch.P.X.Tick.Marker = report.LinearTicks{}
-		report.LogAxis(&ch.P.Y, lo, hi)
-		out = append(out, ch.Render())
 	}
 	return out
 }
@@ -491,7 +412,7 @@ func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 						continue
 					}
 					if len(bs) > 1 {
-						l.Dashes = dashes[k%len(dashes)]
+						l.Dashes = report.LineStyles[k%len(report.LineStyles)]
 					}
 					ch.Add(l)
 					if i == 0 && (len(bs) == 1 || j == 0) {

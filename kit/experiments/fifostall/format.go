@@ -9,29 +9,8 @@ import (
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/figure"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 )
-
-// percentileTicks label 1/(1-q) at 50%, 90%, 99%, 99.9%, with a tick unlabelled at 0%
-// (the axis' start), whose label would touch 50%'s: on a log scale of 1/(1-q) the two
-// are a tenth of the axis apart.
-type percentileTicks struct{}
-
-func (percentileTicks) Ticks(lo, hi float64) []plot.Tick {
-	var out []plot.Tick
-	for _, q := range []float64{0, 50, 90, 99, 99.9, 99.99} {
-		x := 1 / (1 - q/100)
-		if x >= lo && x <= hi {
-			t := plot.Tick{Value: x}
-			if q > 0 {
-				t.Label = strconv.FormatFloat(q, 'f', -1, 64) + "%"
-			}
-			out = append(out, t)
-		}
-	}
-	return out
-}
 
 // backlog is a run's log backlog over time: bytes generated minus bytes read, at each
 // sample of either series.

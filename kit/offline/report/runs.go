@@ -50,7 +50,7 @@ type Traces struct {
 }
 
 // dashes tell one bundle's runs apart when the colour is the bundle's.
-var dashes = [][]vg.Length{nil, {vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}}
+var dashes = LineStyles[:3]
 
 // runStyle is run k's line and mark: with one bundle a colour per run, then past the
 // palette's end a dash and a shape more, so that no two runs look alike; with several,
