@@ -40,6 +40,9 @@ type Table[P experiment.Params] interface {
 	// lack it (Only).
 	in(p P) bool
 	optional() bool
+	// remodel notes where a derived table's model columns (Modelled) differ from
+	// this kit's, and takes this kit's.
+	remodel(res *verify.Result, have, want any, lines []int)
 }
 
 // Rows are a bundle's further tables by file, each a []T of its row type; Of reads one.
@@ -69,6 +72,7 @@ type table[P experiment.Params, T any] struct {
 	perRun  func(p P, run experiment.Run) []T
 	derived func(p P, runs any, rows Rows) []T
 	when    func(p P) bool
+	model   []string // the columns Modelled names
 }
 
 // Only is the table t in the bundles whose parameters have it (when): a capacity

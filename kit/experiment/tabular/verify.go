@@ -136,7 +136,9 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 	for _, f := range t.further(has) {
 		file := f.Declared().File
 		if have, ok := c.Derived[file]; ok {
-			f.differ(res, have, f.derive(b.M.Params(), b.Runs, b.Rows), c.Lines[file], c.Absent[file], t.Runs.File)
+			want := f.derive(b.M.Params(), b.Runs, b.Rows)
+			f.remodel(res, have, want, c.Lines[file])
+			f.differ(res, have, want, c.Lines[file], c.Absent[file], t.Runs.File)
 		}
 	}
 	t.physics(c)

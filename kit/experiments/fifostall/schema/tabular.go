@@ -3,7 +3,6 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -52,9 +51,9 @@ func Declaration(observe func(p *Params, run experiment.Run) Rows) *tabular.Expe
 			tabular.PerRun(Declared(RequestsFile), requests),
 			tabular.PerRun(Declared(ContainersFile), containers),
 			tabular.PerRun(Declared(TimelineFile), timeline),
-			tabular.Derived(Declared(ConditionsFile), func(p *Params, runs []RunRow, rows tabular.Rows) []ConditionRow {
+			tabular.Modelled(tabular.Derived(Declared(ConditionsFile), func(p *Params, runs []RunRow, rows tabular.Rows) []ConditionRow {
 				return DeriveConditions(WithRows(runs, rows), *p)
-			}),
+			}), modelColumns...),
 		},
 		Manifest: func() tabular.Manifest[*Params] { return &Manifest{} },
 		Rules:    rules,
@@ -62,7 +61,6 @@ func Declaration(observe func(p *Params, run experiment.Run) Rows) *tabular.Expe
 			Figures:  func(b *Tabular) []compare.Row { return Figures(Of(&verify.Result{Own: b})) },
 			Later:    AddedLater,
 			Respell:  namedManifest,
-			Earlier:  earlierModel,
 			Describe: func(dp *bundle.DataPackage) { *dp = NewDataPackage() },
 			// A verified run whose send lag was over the bound is redone, up to the
 			// parameters' retries; a failed one is kept as failed.
@@ -149,45 +147,7 @@ func namedManifest(file string, body []byte) []byte {
 }
 
 // modelColumns are conditions.csv's columns that come from the model, not from the
-// runs: a newer kit's model may say otherwise, which is a note, not a problem.
+// runs: a newer kit's model may say otherwise, which is a note, not a problem
+// (tabular.Modelled).
 var modelColumns = []string{"offered_bytes_per_s", "reader_bound_bytes_per_s", "predicted_drain_s",
 	"predicted_rps_to_last_response", "predicted_rps_to_logs_read", "predicted_backlog_max_bytes"}
-
-// earlierModel reads conditions.csv's model columns as this kit's model gives them,
-// each one that differs noted: the kit's derivation holds the rest of the table to the
-// runs.
-func earlierModel(c *tabular.Check[*Params, RunRow], file string) {
-	have := tabular.Of[ConditionRow](c.Derived, file)
-	if file != ConditionsFile || len(have) == 0 {
-		return
-	}
-	want := map[string]ConditionRow{}
-	for _, w := range DeriveConditions(WithRows(c.Runs, c.Rows), *c.M.Params()) {
-		want[ConditionKey(w.API, w.Mode, w.Reader)] = w
-	}
-	for i := range have {
-		h := &have[i]
-		w, ok := want[ConditionKey(h.API, h.Mode, h.Reader)]
-		if !ok {
-			continue
-		}
-		for _, col := range modelColumns {
-			hv, wv := columnOf(*h, col), columnOf(w, col)
-			if hv == wv {
-				continue
-			}
-			c.Res.Notes = append(c.Res.Notes, verify.Problem{File: ConditionsFile, Line: c.Lines[file][i], Key: "condition " + ConditionKey(h.API, h.Mode, h.Reader),
-				Column: col, Have: hv, Want: wv, Msg: "this kit's model; the bundle's measured figures are unaffected"})
-		}
-		h.OfferedBytesPerS, h.ReaderBoundBytesPerS, h.PredictedDrainS = w.OfferedBytesPerS, w.ReaderBoundBytesPerS, w.PredictedDrainS
-		h.PredictedRPSToLastResponse, h.PredictedRPSToLogsRead, h.PredictedBacklogMaxBytes = w.PredictedRPSToLastResponse, w.PredictedRPSToLogsRead, w.PredictedBacklogMaxBytes
-	}
-}
-
-// columnOf is a condition's model column as conditions.csv writes it.
-func columnOf(c ConditionRow, column string) string {
-	v := map[string]float64{"offered_bytes_per_s": c.OfferedBytesPerS, "reader_bound_bytes_per_s": c.ReaderBoundBytesPerS,
-		"predicted_drain_s": float64(c.PredictedDrainS), "predicted_rps_to_last_response": float64(c.PredictedRPSToLastResponse),
-		"predicted_rps_to_logs_read": float64(c.PredictedRPSToLogsRead), "predicted_backlog_max_bytes": float64(c.PredictedBacklogMaxBytes)}[column]
-	return fmt.Sprint(number(v))
-}
