@@ -27,7 +27,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		t.Fatalf("does not verify: %v", res.Problems)
 	}
 	b := schema.Of(res)
-	figs := schema.FiguresByCondition(schema.Figures(b))
+	figs := compare.ByCondition(schema.Figures(b))
 	pub, err := reference.Load()
 	if err != nil {
 		t.Fatal(err)

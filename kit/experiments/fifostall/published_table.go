@@ -54,7 +54,7 @@ func Published(b *schema.Bundle, pub reference.Figures) compare.Table {
 		"api_cpu_cores", "pub",
 		"note",
 	}}
-	figures := schema.FiguresByCondition(schema.Figures(b))
+	figures := compare.ByCondition(schema.Figures(b))
 	for _, c := range b.Conditions {
 		look := func(metric string) float64 {
 			if v, ok := pub.Lookup(c.Mode, c.Reader, metric); ok {

@@ -51,7 +51,7 @@ type condition struct {
 	row               schema.ConditionRow // recomputed from the runs
 	// figs are its figures as compare states them (schema.Figures): what every plot
 	// and table shows under a figure's name.
-	figs   schema.ConditionFigures
+	figs   compare.Estimates
 	lat    []float64     // pooled latencies of the verified runs
 	runs   []schema.Rows // the verified runs
 	pubP99 float64       // the article's p99 of its pooled requests
@@ -209,7 +209,7 @@ func timelineNote(bs []drawn) string {
 // conditions are the bundle's conditions, as derived from its runs, each with its
 // figures (rows: schema.Figures) and its requests and runs gathered.
 func conditions(b *schema.Bundle, rows []compare.Row) []condition {
-	figs := schema.FiguresByCondition(rows)
+	figs := compare.ByCondition(rows)
 	out := make([]condition, 0, len(b.Conditions))
 	for _, r := range b.Conditions {
 		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, figs: figs[schema.ConditionKey(r.API, r.Mode, r.Reader)], pubP99: math.NaN()}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/offline/figure"
 )
 
 // The metrics of a condition's figures, as compare, verify, reproduce and report name
@@ -95,41 +94,5 @@ func perSecond(n int, s float64) float64 {
 	return float64(n) / s
 }
 
-// ConditionFigures are one condition's figures by metric, as compare.Estimate states
-// them: the one statistic every output of the kit shows.
-type ConditionFigures map[string]figure.Estimate
-
-// FiguresByCondition are the estimates of rows (Figures) by condition, "api/mode/reader".
-func FiguresByCondition(rows []compare.Row) map[string]ConditionFigures {
-	out := map[string]ConditionFigures{}
-	for _, r := range rows {
-		var api, mode, reader string
-		for _, kv := range r.Condition {
-			switch kv.Key {
-			case "api":
-				api = kv.Value
-			case "mode":
-				mode = kv.Value
-			case "reader":
-				reader = kv.Value
-			}
-		}
-		k := ConditionKey(api, mode, reader)
-		if out[k] == nil {
-			out[k] = ConditionFigures{}
-		}
-		out[k][r.Metric] = compare.Estimate(r)
-	}
-	return out
-}
-
-// ConditionKey names a condition as FiguresByCondition keys it.
+// ConditionKey names a condition as compare.ByCondition keys it.
 func ConditionKey(api, mode, reader string) string { return api + "/" + mode + "/" + reader }
-
-// Of is the figure of metric, absent (NaN, no runs) when the condition has none.
-func (f ConditionFigures) Of(metric string) figure.Estimate {
-	if e, ok := f[metric]; ok {
-		return e
-	}
-	return figure.Of(nil)
-}

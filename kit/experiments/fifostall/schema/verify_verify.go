@@ -3,9 +3,10 @@ package schema
 import (
 	"encoding/hex"
 	"fmt"
-	"github.com/logbench/logbench/kit/experiment/tabular"
 	"strconv"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -35,7 +36,7 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	tabular.CheckAttempts(c)
 	runs := WithRows(c.Judged, c.Rows)
 	v.derived = DeriveConditions(runs, m.Parameters)
-	v.figures = FiguresByCondition(Figures(&Bundle{Manifest: *m, Runs: runs}))
+	v.figures = compare.ByCondition(Figures(&Bundle{Manifest: *m, Runs: runs}))
 	v.runsOfParameters()
 	v.rows()    // verify_rows.go
 	v.physics() // verify_physics.go
@@ -66,7 +67,7 @@ type verifier struct {
 	derived []ConditionRow
 	// figures are the conditions' figures as compare states them (Figures), from the
 	// same recomputed runs: what the trust lines say of each p99.
-	figures map[string]ConditionFigures
+	figures map[string]compare.Estimates
 
 	byRun map[string]int // run_id -> index in runRows
 	reqOf [][]int        // per run: indexes into requests
