@@ -60,7 +60,7 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 
 	lag := s
 	lag.Protocol.Duration, lag.Protocol.MeasureTimer = o.LagRun, true
-	rows, res, err := one("lag", lag, Cond{GoAPI, string(contract.ModeNone), FastReader})
+	rows, res, err := one("lag", lag, Cond{schema.GoAPI, string(contract.ModeNone), schema.FastReader})
 	if err != nil {
 		return c, err
 	}
@@ -76,10 +76,10 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 
 	reader := s
 	reader.Protocol.Duration = o.ReaderRun
-	if rows, _, err = one("reader", reader, Cond{GoAPI, string(contract.ModeJSONQueue), SlowReader}); err != nil {
+	if rows, _, err = one("reader", reader, Cond{schema.GoAPI, string(contract.ModeJSONQueue), schema.SlowReader}); err != nil {
 		return c, err
 	}
-	c.ReaderBoundBytesPerS, _ = ReaderRate(SlowReader)
+	c.ReaderBoundBytesPerS, _ = ReaderRate(schema.SlowReader)
 	c.ReaderAchievedBytesPerS = rows.Run.ReaderRateBytesPerS
 	c.PipeCapacityBytes = rows.Run.PipeCapacityBytes
 
@@ -116,7 +116,7 @@ func Sweep(ctx context.Context, pods experiment.Pods, s Settings, images map[str
 	procs := max(1, int(math.Ceil(l.LoadgenCPUs)))
 	lg := contract.DefaultLoadgenArgs()
 	lg.Sweep, lg.SweepStep, lg.SweepMaxLag, lg.SweepTrials, lg.GOMAXPROCS = strings.Join(rates, ","), p.Step, p.MaxLagP99, p.Trials, procs
-	run, err := experiment.Perform(ctx, pods, s.pod(GoAPI, string(contract.ModeNone), 0, runID, l, images, lg), io.Discard)
+	run, err := experiment.Perform(ctx, pods, s.pod(schema.GoAPI, string(contract.ModeNone), 0, runID, l, images, lg), io.Discard)
 	res, perr := sweepResult(run)
 	if err != nil {
 		return res, err

@@ -25,7 +25,7 @@ type calibrationParams struct{ *schema.Params }
 
 // CalibrationParams are calibrate's parameters at their defaults.
 func (plugin) CalibrationParams() experiment.Params {
-	return calibrationParams{DefaultParams(GoAPI)}
+	return calibrationParams{DefaultParams(schema.GoAPI)}
 }
 
 // Bind declares the run flags calibration takes.
@@ -56,7 +56,7 @@ func (plugin) PlanCalibration(ps experiment.Params) (experiment.Calibration, err
 type calibration struct{ settings Settings }
 
 // Images are the Go images: the capacity sweep needs a server that keeps up.
-func (calibration) Images() []string { return []string{ImageOf(GoAPI), "reader", "loadgen"} }
+func (calibration) Images() []string { return []string{ImageOf(schema.GoAPI), "reader", "loadgen"} }
 
 func (k calibration) Measure(ctx context.Context, pods experiment.Pods, images map[string]string, imageBuild time.Duration, out io.Writer) ([]experiment.Figure, error) {
 	fmt.Fprintln(out, "calibrating (about a minute)")

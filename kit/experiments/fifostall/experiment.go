@@ -29,7 +29,7 @@ var _ experiment.Experiment = Experiment
 // reproduceParams are reproduce's parameters at their defaults: every mode and reader
 // on the article's Python API, the instrument calibrated first, up to two retries.
 func reproduceParams() *schema.Params {
-	p := DefaultParams(PythonAPI)
+	p := DefaultParams(schema.PythonAPI)
 	p.Calibrate, p.Retries = true, 2
 	return p
 }

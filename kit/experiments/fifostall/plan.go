@@ -30,7 +30,7 @@ func (s Settings) Images(apis []string) []string {
 			names = append(names, ImageOf(api))
 		}
 	}
-	if s.ClientTopology == SharedClient {
+	if s.ClientTopology == schema.SharedClient {
 		return append(names, "loadgen") // the loadgen image runs the reader too
 	}
 	return append(names, "reader", "loadgen")
@@ -56,7 +56,7 @@ func (s Settings) pod(api, mode string, readerRate int64, runID string, l schema
 		Cmd: apiArgs.FIFOArgs()}
 	reader := contract.ReaderArgs{FIFO: fifoPath, RateBytes: readerRate}
 	lg.Result = resultPath
-	shared := s.ClientTopology == SharedClient
+	shared := s.ClientTopology == schema.SharedClient
 	if shared {
 		lg.WithReader, lg.ReaderFIFO, lg.ReaderRate = true, fifoPath, readerRate
 	}

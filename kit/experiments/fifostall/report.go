@@ -110,8 +110,8 @@ func pageOf(ds []TabularDrawn) page {
 	if len(p.readers) > 0 {
 		p.head = p.readers[0]
 	}
-	if slices.Contains(p.readers, slowReader) {
-		p.head = slowReader
+	if slices.Contains(p.readers, schema.SlowReader) {
+		p.head = schema.SlowReader
 	}
 	return p
 }
@@ -322,14 +322,9 @@ func runTables(bs []drawn) []report.Table {
 	return out
 }
 
-// The reader and the logging modes the answer sets side by side: a synchronous log
-// (json-sync, and json-prebuilt-sync, which writes a line built before the request),
-// no logging, and a queue between the handler and the pipe.
-const (
-	slowReader = "slow"
-	fastReader = "fast"
-)
-
+// The logging modes the answer sets side by side, behind the slow reader: a synchronous
+// log (json-sync, and json-prebuilt-sync, which writes a line built before the
+// request), no logging, and a queue between the handler and the pipe.
 var (
 	syncModes = []string{"json-sync", "json-prebuilt-sync"}
 	noneMode  = "none"
@@ -343,10 +338,10 @@ func answer(bs []drawn) []string {
 	var out []string
 	var marks []string
 	for _, d := range bs {
-		bound := d.b.Manifest.Parameters.ReaderBounds[slowReader]
-		reader := slowReader
+		bound := d.b.Manifest.Parameters.ReaderBounds[schema.SlowReader]
+		reader := schema.SlowReader
 		if bound == 0 {
-			reader = fastReader
+			reader = schema.FastReader
 		}
 		for _, api := range d.b.Manifest.Parameters.APIs {
 			p99 := func(mode string) (string, bool) {

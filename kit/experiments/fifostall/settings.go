@@ -12,18 +12,9 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 )
 
-// The API implementations: Go (net/http) and the article's Python 3.11 asyncio API.
-const (
-	GoAPI     = schema.GoAPI
-	PythonAPI = schema.PythonAPI
-)
-
-// APIs lists the implementations.
-var APIs = schema.APIs
-
 // ImageOf names the image that serves api.
 func ImageOf(api string) string {
-	if api == PythonAPI {
+	if api == schema.PythonAPI {
 		return "api-python"
 	}
 	return "api"
@@ -33,37 +24,28 @@ func ImageOf(api string) string {
 func ParseAPIs(s string) ([]string, error) {
 	switch s {
 	case "all":
-		return APIs, nil
-	case GoAPI, PythonAPI:
+		return schema.APIs, nil
+	case schema.GoAPI, schema.PythonAPI:
 		return []string{s}, nil
 	}
 	return nil, fmt.Errorf("unknown API %q (known: go, python, all)", s)
 }
 
-// The two readers of the experiment.
-const (
-	FastReader = schema.FastReader
-	SlowReader = schema.SlowReader
-)
-
-// Readers lists the reader kinds in published order.
-var Readers = schema.Readers
-
 // ReaderRate is the pacing bound of a reader kind in bytes per second (0: none).
 func ReaderRate(kind string) (int64, error) {
 	switch kind {
-	case FastReader:
+	case schema.FastReader:
 		return 0, nil
-	case SlowReader:
+	case schema.SlowReader:
 		return contract.SlowReaderBytesPerSec, nil
 	}
-	return 0, fmt.Errorf("unknown reader %q (known: %s)", kind, strings.Join(Readers, ", "))
+	return 0, fmt.Errorf("unknown reader %q (known: %s)", kind, strings.Join(schema.Readers, ", "))
 }
 
 // ReaderBounds maps every reader kind to its bound, for the manifest.
 func ReaderBounds() map[string]int64 {
 	bounds := map[string]int64{}
-	for _, kind := range Readers {
+	for _, kind := range schema.Readers {
 		bounds[kind], _ = ReaderRate(kind)
 	}
 	return bounds
@@ -114,29 +96,19 @@ var usagef = experiment.Usagef
 // article's load and limits.
 func DefaultParams(api string) *schema.Params {
 	return &schema.Params{
-		APIs: []string{api}, Modes: contract.LogModeNames(), Readers: slices.Clone(Readers), Rounds: 1, RateRPS: 20, DurationS: 8, WarmupRequests: 2,
+		APIs: []string{api}, Modes: contract.LogModeNames(), Readers: slices.Clone(schema.Readers), Rounds: 1, RateRPS: 20, DurationS: 8, WarmupRequests: 2,
 		ReaderBounds: ReaderBounds(), ReadBytes: contract.ReaderReadBytes, QueueCapacity: contract.QueueCapacity,
-		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: schema.DefaultMaxSendLagP99Ms, ClientTopology: SharedClient,
+		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: schema.DefaultMaxSendLagP99Ms, ClientTopology: schema.SharedClient,
 		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
 			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
 	}
 }
 
-// The client topologies: where the reader and the load generator run.
-const (
-	// SharedClient is the published setup: both programs in one client container,
-	// two processes under one CPU and memory budget (the loadgen image runs the reader
-	// as its child).
-	SharedClient = schema.SharedClient
-	// SplitClient gives each its own container and limits.
-	SplitClient = schema.SplitClient
-)
-
 // TopologyOf reads a manifest's client topology; a bundle written before the kit
 // offered the shared one has none, and ran split.
 func TopologyOf(p schema.Params) string {
 	if p.ClientTopology == "" {
-		return SplitClient
+		return schema.SplitClient
 	}
 	return p.ClientTopology
 }

@@ -14,7 +14,7 @@ import (
 // send-lag bound included (it was once written as 0, and every resumed run became
 // untrusted).
 func TestSettingsFollowTheRecordedParameters(t *testing.T) {
-	params := *DefaultParams(GoAPI)
+	params := *DefaultParams(schema.GoAPI)
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	params.BindRun(fs, schema.APIUsage)
 	if err := fs.Parse([]string{"--max-send-lag", "2.5ms", "--rate", "40", "--duration", "3s"}); err != nil {

@@ -29,7 +29,7 @@ func (plugin) ImagesFor(api string) ([]string, error) {
 	if err != nil {
 		return nil, usagef("--api: %v", err)
 	}
-	return SettingsOf(schema.Params{ClientTopology: SplitClient}).Images(apis), nil
+	return SettingsOf(schema.Params{ClientTopology: schema.SplitClient}).Images(apis), nil
 }
 
 // singleRun are `logbench run`'s parameters: one logging mode, one reader and one API
@@ -39,8 +39,8 @@ type singleRun struct{ *schema.Params }
 // SingleRunParams are run's parameters at their defaults: json-sync with the slow
 // reader on the Go API.
 func (plugin) SingleRunParams() experiment.Params {
-	p := DefaultParams(GoAPI)
-	p.Modes, p.Readers = []string{string(contract.ModeJSONSync)}, []string{SlowReader}
+	p := DefaultParams(schema.GoAPI)
+	p.Modes, p.Readers = []string{string(contract.ModeJSONSync)}, []string{schema.SlowReader}
 	return singleRun{p}
 }
 

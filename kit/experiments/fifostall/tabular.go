@@ -29,7 +29,7 @@ func declared() *tabular.Experiment[*schema.Params, schema.RunRow] {
 		Source:   reference.Source,
 		Question: "What does a slow reader behind a synchronous log do to p99, against no logging?"}
 	t.Defaults = func() *schema.Params { return reproduceParams() }
-	t.Images = []string{ImageOf(GoAPI), ImageOf(PythonAPI), "reader", "loadgen"}
+	t.Images = []string{ImageOf(schema.GoAPI), ImageOf(schema.PythonAPI), "reader", "loadgen"}
 	t.Needs = func(p *schema.Params) []string { return SettingsOf(*p).Images(p.APIs) }
 	t.Pod = func(p *schema.Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
 		return SettingsOf(*p).Pod(Cond{API: c[0], Mode: c[1], Reader: c[2]}, runID, images)
