@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,17 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
+
+// DataFiles are every file of a fifo-stall bundle but SHA256SUMS, which lists them,
+// as the kit wrote them before its tables were declared: what a test holds the
+// declaration to.
+var DataFiles = []string{bundle.ManifestFile, schema.RunsFile, schema.RequestsFile, schema.ContainersFile, schema.TimelineFile, schema.ConditionsFile}
+
+// Names are a fifo-stall bundle's file names in the order an archive holds them: the
+// data files, the optional ones (datapackage.json), SHA256SUMS.
+func Names() []string {
+	return append(append(slices.Clone(DataFiles), bundle.OptionalFiles...), bundle.SumsFile)
+}
 
 // Load reads the bundle in dir as verify reads it, for a test that looks at its rows:
 // an error when a file is missing or does not match SHA256SUMS, or when the bundle

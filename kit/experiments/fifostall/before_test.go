@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,7 +64,7 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range schema.DataFiles {
+	for _, name := range schematest.DataFiles {
 		want, err := os.ReadFile(filepath.Join("testdata/before/bundle", name))
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 )
 
@@ -13,7 +14,7 @@ func TestTheTabularDeclarationDescribesTheBundleAsBefore(t *testing.T) {
 	if have, want := Tabular.DataPackage(), schema.NewDataPackage(); !reflect.DeepEqual(have, want) || have.Name != "logbench-fifo-stall-bundle" {
 		t.Errorf("data package %q, want %q as before", have.Name, want.Name)
 	}
-	if have, want := Tabular.Info().Layout, schema.Names(); !reflect.DeepEqual(have, want) {
+	if have, want := Tabular.Info().Layout, schematest.Names(); !reflect.DeepEqual(have, want) {
 		t.Errorf("layout %v, want %v", have, want)
 	}
 }

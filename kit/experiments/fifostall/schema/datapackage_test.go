@@ -79,7 +79,7 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	tables := map[string][]map[string]any{}
-	for _, name := range schema.DataFiles {
+	for _, name := range schematest.DataFiles {
 		r, ok := pkg.Resource(name)
 		if !ok {
 			t.Fatalf("no resource for %s", name)
@@ -162,7 +162,7 @@ func TestTheReaderRefusesWhatTheSchemaDoesNot(t *testing.T) {
 	if _, err := bundle.ParseDataPackage([]byte(`{"profile":"tabular-data-package","resources":[{"name":"x","path":"x.csv","schema":{"fields":[{"name":"a","type":"geopoint"}]}}]}`)); err == nil {
 		t.Error("a type this reader does not know was taken")
 	}
-	if !slices.Contains(schema.Names(), bundle.DataPackageFile) {
+	if !slices.Contains(schematest.Names(), bundle.DataPackageFile) {
 		t.Error("datapackage.json is not a bundle file")
 	}
 }

@@ -15,8 +15,9 @@ const (
 	ConditionsFile = "conditions.csv"
 )
 
-// DataFiles are every file of a bundle but SHA256SUMS, which lists them.
-var DataFiles = []string{bundle.ManifestFile, RunsFile, RequestsFile, ContainersFile, TimelineFile, ConditionsFile}
+// Name is the experiment's name, which its manifests carry (a manifest written before
+// the kit had several experiments names none, and is this one's).
+const Name = "fifo-stall"
 
 // RequestRow is one measured request (requests.csv). Phase times count from the
 // request's scheduled send time.

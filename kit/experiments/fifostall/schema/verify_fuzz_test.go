@@ -27,7 +27,7 @@ func tiny(t testing.TB) map[string][]byte {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{}
-	for _, name := range schema.Names() {
+	for _, name := range schematest.Names() {
 		body, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) && name == bundle.ProbeFile {
 			continue // a bundle the speed probe did not run around

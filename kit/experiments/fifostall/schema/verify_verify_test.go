@@ -146,7 +146,7 @@ func cell(t *testing.T, dir, file string, row int, column string) string {
 func resum(t *testing.T, dir string) {
 	t.Helper()
 	var buf bytes.Buffer
-	names := slices.Clone(schema.DataFiles)
+	names := slices.Clone(schematest.DataFiles)
 	for _, name := range bundle.OptionalFiles {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			names = append(names, name)
