@@ -89,27 +89,14 @@ func (p *Params) SendLagBound() float64 {
 // WithRows are the runs each with its own rows of the per-run tables, in the order of
 // the runs; a run_id given twice has its rows with its first row.
 func WithRows(runs []RunRow, rows tabular.Rows) []Rows {
-	at := make(map[string]int, len(runs))
-	out := make([]Rows, len(runs))
+	reqs, cts := tabular.ByRun(tabular.Of[RequestRow](rows, RequestsFile)), tabular.ByRun(tabular.Of[ContainerRow](rows, ContainersFile))
+	tl := tabular.ByRun(tabular.Of[TimelineRow](rows, TimelineFile))
+	out, seen := make([]Rows, len(runs)), map[string]bool{}
 	for i, r := range runs {
 		out[i].Run = r
-		if _, seen := at[r.RunID]; !seen {
-			at[r.RunID] = i
-		}
-	}
-	for _, q := range tabular.Of[RequestRow](rows, RequestsFile) {
-		if i, ok := at[q.RunID]; ok {
-			out[i].Requests = append(out[i].Requests, q)
-		}
-	}
-	for _, c := range tabular.Of[ContainerRow](rows, ContainersFile) {
-		if i, ok := at[c.RunID]; ok {
-			out[i].Containers = append(out[i].Containers, c)
-		}
-	}
-	for _, t := range tabular.Of[TimelineRow](rows, TimelineFile) {
-		if i, ok := at[t.RunID]; ok {
-			out[i].Timeline = append(out[i].Timeline, t)
+		if !seen[r.RunID] {
+			seen[r.RunID] = true
+			out[i].Requests, out[i].Containers, out[i].Timeline = reqs[r.RunID], cts[r.RunID], tl[r.RunID]
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -20,15 +21,8 @@ func (v *verifier) index() {
 	}
 	n := len(v.runRows)
 	v.reqOf, v.ctOf, v.tlOf = make([][]int, n), make([][]int, n), make([][]int, n)
-	group := func(count int, id func(int) string, into [][]int) {
-		for i := range count {
-			if run, known := v.byRun[id(i)]; known {
-				into[run] = append(into[run], i)
-			}
-		}
+	reqs, cts, tl := tabular.IndexByRun(v.requests), tabular.IndexByRun(v.containers), tabular.IndexByRun(v.timeline)
+	for id, i := range v.byRun {
+		v.reqOf[i], v.ctOf[i], v.tlOf[i] = reqs[id], cts[id], tl[id]
 	}
-	group(len(v.requests), func(i int) string { return v.requests[i].RunID }, v.reqOf)
-	group(len(v.containers), func(i int) string { return v.containers[i].RunID }, v.ctOf)
-	group(len(v.timeline), func(i int) string { return v.timeline[i].RunID }, v.tlOf)
-
 }

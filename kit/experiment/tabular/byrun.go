@@ -1,0 +1,24 @@
+package tabular
+
+// ByRun are a per-run table's rows by their run_id, each run's in the order of the
+// file: what a rule or a drawing reads of one run.
+func ByRun[T any](rows []T) map[string][]T {
+	out := map[string][]T{}
+	for _, r := range rows {
+		id := column(r, "run_id")
+		out[id] = append(out[id], r)
+	}
+	return out
+}
+
+// IndexByRun are the places of a per-run table's rows by their run_id, in the order
+// of the file: a rule that names a row's line finds it at the same place in the
+// file's lines (Check.Lines).
+func IndexByRun[T any](rows []T) map[string][]int {
+	out := map[string][]int{}
+	for i, r := range rows {
+		id := column(r, "run_id")
+		out[id] = append(out[id], i)
+	}
+	return out
+}
