@@ -14,7 +14,6 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/results/reference"
 )
@@ -40,13 +39,6 @@ func Record(run experiment.Run, maxLag float64) schema.RunRecord {
 	}
 	rec.Failure = experiment.JoinFailures(run.Failure, resultFailure)
 	return rec
-}
-
-func pct(o bundle.Opt) string {
-	if o != o {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f", float64(o))
 }
 
 // condOf is a run's condition as this experiment names it, whether a plan of the
