@@ -175,10 +175,7 @@ func (b *Bundle[P, R]) Summary(w io.Writer) error {
 					continue
 				}
 				if e := compare.Estimate(r); e.Runs > 0 {
-					cell = compare.Figure(e.Value)
-					if iv := e.IntervalText(); iv != "" {
-						cell += " " + iv
-					}
+					cell = e.Stated()
 				}
 			}
 			line = append(line, cell)

@@ -74,7 +74,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		if !p99.HasInterval() || p99.Runs != 3 {
 			t.Fatalf("%s: p99 %+v, want an interval over 3 runs", key, p99)
 		}
-		want, pooled := schema.EstimateText(p99), figure.Text(float64(c.P99Ms))
+		want, pooled := p99.Stated(), figure.Text(float64(c.P99Ms))
 		if want != figure.Text(p99.Value)+" "+p99.IntervalText() {
 			t.Fatalf("%s: %q is not the value and its interval", key, want)
 		}

@@ -63,7 +63,7 @@ func Published(b *schema.Bundle, pub reference.Figures) compare.Table {
 			return math.NaN()
 		}
 		f := figures[schema.ConditionKey(c.API, c.Mode, c.Reader)]
-		est := func(metric string) string { return schema.EstimateText(f.Of(metric)) }
+		est := func(metric string) string { return f.Of(metric).Stated() }
 		p99, pooled := est(schema.MetricP99), compare.Figure(float64(c.P99Ms))
 		if !c.P99Resolved && pooled != "-" {
 			p99, pooled = markNotResolved(p99), markNotResolved(pooled)

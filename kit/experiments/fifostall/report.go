@@ -264,7 +264,7 @@ func conditionTables(bs []drawn) []report.Table {
 			"max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read", "largest backlog KiB", "model backlog KiB", "API CPU cores"}}
 		for _, c := range d.conds {
 			r := c.row
-			est := func(metric string) string { return schema.EstimateText(c.figs.Of(metric)) }
+			est := func(metric string) string { return c.figs.Of(metric).Stated() }
 			t.Rows = append(t.Rows, []string{
 				c.key(), fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), fmt.Sprintf("%d/%d", r.RunsTrusted, r.RunsVerified),
 				strconv.Itoa(r.RunsNoisy), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),

@@ -22,7 +22,7 @@ func TrustLine(c ConditionRow, p99 figure.Estimate) string {
 		s += "; STILL UNTRUSTED RUNS"
 	}
 	if !math.IsNaN(p99.Value) {
-		s += "; p99 " + EstimateText(p99) + " ms" + overRuns(p99)
+		s += "; p99 " + p99.Stated() + " ms" + overRuns(p99)
 	}
 	switch pooled, lag := float64(c.P99Ms), float64(c.SendLagP99MaxMs); {
 	case math.IsNaN(pooled):
@@ -32,15 +32,6 @@ func TrustLine(c ConditionRow, p99 figure.Estimate) string {
 		s += fmt.Sprintf("; p99 of the pooled requests %s ms, NOT resolved (under %g x the largest send-lag p99, %s ms)", figure.Text(pooled), ResolutionFactor, figure.Text(lag))
 	}
 	return s
-}
-
-// EstimateText writes a figure over runs as every output of the kit states it: its
-// value, then its interval where it has one, "2.25 [1.43, 3.08]"; "-" when absent.
-func EstimateText(e figure.Estimate) string {
-	if !e.HasInterval() {
-		return figure.Text(e.Value)
-	}
-	return figure.Text(e.Value) + " " + e.IntervalText()
 }
 
 // overRuns says what a figure rests on: " over 3 runs", or " from one run, no interval".
