@@ -225,22 +225,16 @@ func (t *Experiment[P, R]) ownLines(c *Check[P, R]) map[string][]string {
 		if !ok || f.isDerived() {
 			continue
 		}
-		lo, hi := map[string]int{}, map[string]int{}
+		lines := map[string][]int{}
 		var order []string
 		for i, id := range f.runIDs(rows) {
-			line := c.Lines[file][i]
-			if _, seen := lo[id]; !seen {
+			if _, seen := lines[id]; !seen {
 				order = append(order, id)
-				lo[id], hi[id] = line, line
 			}
-			lo[id], hi[id] = min(lo[id], line), max(hi[id], line)
+			lines[id] = append(lines[id], c.Lines[file][i])
 		}
 		for _, id := range order {
-			span := fmt.Sprintf("%s line %d", file, lo[id])
-			if hi[id] > lo[id] {
-				span = fmt.Sprintf("%s lines %d-%d", file, lo[id], hi[id])
-			}
-			out[id] = append(out[id], span)
+			out[id] = append(out[id], file+" "+LineSpan(lines[id]))
 		}
 	}
 	return out

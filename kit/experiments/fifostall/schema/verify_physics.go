@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -64,8 +63,8 @@ func (v *verifier) cpuPhysics() {
 func (v *verifier) wallPhysics(i int) {
 	r := v.runRows[i]
 	line, key := v.runLines[i], "run "+r.RunID
-	hasWall := !slices.Contains(v.absent[RunsFile], "wall_s")
-	hasInherent := !slices.Contains(v.absent[RunsFile], "inherent_s") && r.InherentS > 0
+	hasWall := !v.absent[RunsFile]["wall_s"]
+	hasInherent := !v.absent[RunsFile]["inherent_s"] && r.InherentS > 0
 	place := func(column string, b *verify.Breach) {
 		if b != nil {
 			v.problem(b.Problem(RunsFile, line, key, column))

@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // trust says how far the bundle's figures can be trusted, from the runs as verify
@@ -48,7 +47,7 @@ func (v *verifier) trust() {
 	if c.Noisy > 0 {
 		*w = append(*w, fmt.Sprintf("%d runs were measured on a noisy host (steal over %g%% or CPU pressure over %g%%)", c.Noisy, NoisyStealPct, NoisyCPUPressurePct))
 	}
-	if slices.Contains(v.absent[RunsFile], "host_steal_pct") {
+	if v.absent[RunsFile]["host_steal_pct"] {
 		*w = append(*w, "host noise: this bundle's format did not record it (no host_steal_pct column); no run can be called quiet or noisy")
 	}
 }

@@ -18,17 +18,12 @@ import (
 // the figures can be trusted (verify_trust.go).
 func rules(c *tabular.Check[*Params, RunRow]) {
 	m, _ := c.M.(*Manifest)
-	v := &verifier{res: c.Res, manifestBody: *m, absent: map[string][]string{},
+	v := &verifier{res: c.Res, manifestBody: *m, absent: c.Absent,
 		runRows: c.Runs, runLines: c.Lines[RunsFile], judged: c.Judged,
 		requests: tabular.Of[RequestRow](c.Rows, RequestsFile), reqLines: c.Lines[RequestsFile],
 		containers: tabular.Of[ContainerRow](c.Rows, ContainersFile), ctLines: c.Lines[ContainersFile],
 		timeline: tabular.Of[TimelineRow](c.Rows, TimelineFile), tlLines: c.Lines[TimelineFile],
 		conds: tabular.Of[ConditionRow](c.Derived, ConditionsFile)}
-	for file, cols := range c.Absent {
-		for col := range cols {
-			v.absent[file] = append(v.absent[file], col)
-		}
-	}
 	c.Res.Described = fmt.Sprintf("%d requests, %d container rows, %d timeline samples", len(v.requests), len(v.containers), len(v.timeline))
 	c.Res.Counts.Conditions = len(v.conds)
 	v.index()
@@ -46,7 +41,7 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 type verifier struct {
 	res *verify.Result
 	// absent are the columns each file lacks, written before the kit added them.
-	absent map[string][]string
+	absent map[string]map[string]bool
 
 	manifestBody Manifest
 	runRows      []RunRow
@@ -91,17 +86,12 @@ func isDigest(s string) bool {
 	return err == nil && len(s) == 64
 }
 
-// lineSpan names the lines of a run's rows: "lines 2-161", "line 7", "(no rows)".
+// lineSpan names the lines of a run's rows (idx, of a file's lines): "lines 2-161",
+// "line 7", "(no rows)".
 func lineSpan(idx []int, lines []int) string {
-	switch len(idx) {
-	case 0:
-		return "(no rows)"
-	case 1:
-		return fmt.Sprintf("line %d", lines[idx[0]])
+	at := make([]int, len(idx))
+	for k, j := range idx {
+		at[k] = lines[j]
 	}
-	lo, hi := lines[idx[0]], lines[idx[0]]
-	for _, j := range idx {
-		lo, hi = min(lo, lines[j]), max(hi, lines[j])
-	}
-	return fmt.Sprintf("lines %d-%d", lo, hi)
+	return tabular.LineSpan(at)
 }
