@@ -1,9 +1,7 @@
 package schema
 
 import (
-	"errors"
 	"flag"
-	"slices"
 	"strings"
 	"time"
 
@@ -75,7 +73,8 @@ func (p *Params) BindRun(fs *flag.FlagSet, apiUsage string) {
 	fs.Var(experiment.Seconds(&p.MaxRunTimeS), "max-run-time", "stop condition: longest a run may take")
 	maxLogBytesFlag.Bind(fs, &p.MaxLogBytes)
 	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (at most 10ms)")
-	fs.Var(topologyValue{&p.ClientTopology}, "client-topology", "shared: the reader and the load generator in one client container with one budget (--loadgen-cpus, --loadgen-memory), as published; split: a container each, with its own limits")
+	// The empty topology is an earlier kit's manifest's, never a flag's.
+	fs.Var(experiment.OneOf(&p.ClientTopology, SharedClient, SplitClient), "client-topology", "shared: the reader and the load generator in one client container with one budget (--loadgen-cpus, --loadgen-memory), as published; split: a container each, with its own limits")
 }
 
 // Check refuses parameters no plan can have, flag or manifest alike, in the order of
@@ -146,24 +145,6 @@ func (p Params) Check() error {
 			return nil
 		},
 	)
-}
-
-// topologyValue is --client-topology: shared or split, nothing else (the empty
-// topology is an earlier kit's manifest's, never a flag's).
-type topologyValue struct{ v *string }
-
-func (t topologyValue) String() string {
-	if t.v == nil {
-		return ""
-	}
-	return *t.v
-}
-func (t topologyValue) Set(s string) error {
-	if !slices.Contains([]string{SharedClient, SplitClient}, s) {
-		return errors.New("want shared or split")
-	}
-	*t.v = s
-	return nil
 }
 
 // CPULimits are the containers' CPU limits (experiment.CPULimited).
