@@ -269,23 +269,13 @@ func hdrPlots(bs []drawn, readers []string, multiAPI bool) []report.Figure {
 	for _, reader := range readers {
 		var lines []report.PercentileLine
 		for j, d := range bs {
-			for i, c := range ofReader(d.conds, reader) {
+			ofReader := slices.DeleteFunc(slices.Clone(d.conds), func(c condition) bool { return c.reader != reader })
+			for i, c := range ofReader {
 				lines = append(lines, report.PercentileLine{Name: c.label(multiAPI), Bundle: j, Condition: i, Ms: c.lat})
 			}
 		}
 		if f, ok := report.ByPercentile(fmt.Sprintf("Latency by percentile, %s reader", reader), lines, labels); ok {
 			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// ofReader are the conditions of one reader.
-func ofReader(conds []condition, reader string) []condition {
-	var out []condition
-	for _, c := range conds {
-		if c.reader == reader {
-			out = append(out, c)
 		}
 	}
 	return out

@@ -132,7 +132,7 @@ func (p page) drawings() []report.Section {
 		Figures: percentilePlots(bs, cats, readers, multiAPI)}}
 	out = append(out, report.Section{ID: "p99-runs", Title: "p99 per run",
 		Caption: "Each condition's p99 as compare states it: the mean of its runs' p99s (square) with its 95% Student-t interval over runs (whisker; none from one run, and one that reaches 0 runs off the bottom); each run's p99 (rings); and the p99 of the pooled requests (cross), the figure the resolution rule tests and the article states. A colour per bundle" + publishedNote(bs) + ". The " + p.head + " reader's is the chart at the top.",
-		Figures: runPlots(bs, cats, others(readers, p.head), multiAPI)})
+		Figures: runPlots(bs, cats, slices.DeleteFunc(slices.Clone(readers), func(r string) bool { return r == p.head }), multiAPI)})
 	out = append(out, report.Section{ID: "hdr", Title: "Latency by percentile",
 		Caption: "Every pooled request's latency at its percentile, on a log scale of 1/(1-q) as HdrHistogram draws it: the tail has room, and the line's 99% is the p99 of the pooled requests. A colour per condition" + dashNote(bs) + ".",
 		Figures: hdrPlots(bs, readers, multiAPI)})
@@ -395,15 +395,4 @@ func answer(bs []drawn) []string {
 		tail += fmt.Sprintf(" %s marks a figure not to be trusted as it stands (%s).", report.Untrusted, strings.Join(marks, "; "))
 	}
 	return append(out, tail)
-}
-
-// others are the readers but one.
-func others(readers []string, but string) []string {
-	var out []string
-	for _, r := range readers {
-		if r != but {
-			out = append(out, r)
-		}
-	}
-	return out
 }
