@@ -20,37 +20,22 @@ type Tabular = tabular.Bundle[*Params, RunRow]
 // gives a run's rows in every file (nil: the declaration reads bundles and performs no
 // run); package fifostall adds the plan and pods. Each call is a fresh declaration.
 func Declaration(observe func(p *Params, run experiment.Run) Rows) *tabular.Experiment[*Params, RunRow] {
-	var requests func(*Params, experiment.Run) []RequestRow
-	var containers func(*Params, experiment.Run) []ContainerRow
-	var timeline func(*Params, experiment.Run) []TimelineRow
-	if observe != nil {
-		requests = func(p *Params, run experiment.Run) []RequestRow { return observe(p, run).Requests }
-		containers = func(p *Params, run experiment.Run) []ContainerRow { return observe(p, run).Containers }
-		timeline = func(p *Params, run experiment.Run) []TimelineRow { return observe(p, run).Timeline }
+	if observe == nil {
+		observe = func(*Params, experiment.Run) Rows { return Rows{} }
 	}
 	return &tabular.Experiment[*Params, RunRow]{
-		About: experiment.Info{Name: Name},
-		Axes:  []string{"api", "mode", "reader"},
-		Conditions: func(p *Params) []tabular.Cell {
-			var out []tabular.Cell
-			for _, a := range p.APIs {
-				for _, m := range p.Modes {
-					for _, r := range p.Readers {
-						out = append(out, tabular.Cell{a, m, r})
-					}
-				}
-			}
-			return out
-		},
+		About:      experiment.Info{Name: Name},
+		Axes:       []string{"api", "mode", "reader"},
+		Conditions: func(p *Params) []tabular.Cell { return tabular.Product(p.APIs, p.Modes, p.Readers) },
 		Judge: func(p *Params, r *RunRow, own tabular.Rows) {
 			*r = RunFigures(*r, tabular.Of[RequestRow](own, RequestsFile), tabular.Of[ContainerRow](own, ContainersFile),
 				tabular.Of[TimelineRow](own, TimelineFile), p.SendLagBound())
 		},
 		Runs: Declared(RunsFile),
 		Tables: []tabular.Table[*Params]{
-			tabular.PerRun(Declared(RequestsFile), requests),
-			tabular.PerRun(Declared(ContainersFile), containers),
-			tabular.PerRun(Declared(TimelineFile), timeline),
+			tabular.PerRun(Declared(RequestsFile), func(p *Params, run experiment.Run) []RequestRow { return observe(p, run).Requests }),
+			tabular.PerRun(Declared(ContainersFile), func(p *Params, run experiment.Run) []ContainerRow { return observe(p, run).Containers }),
+			tabular.PerRun(Declared(TimelineFile), func(p *Params, run experiment.Run) []TimelineRow { return observe(p, run).Timeline }),
 			tabular.Modelled(tabular.Derived(Declared(ConditionsFile), func(p *Params, runs []RunRow, rows tabular.Rows) []ConditionRow {
 				return DeriveConditions(WithRows(runs, rows), *p)
 			}), modelColumns...),
