@@ -52,7 +52,7 @@ func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 			if c.reader != reader {
 				continue
 			}
-			seeLow(c.figs.Of(schema.MetricP50).Value)
+			seeLow(c.fig(schema.MetricP50).Value)
 			for _, r := range c.runs {
 				seeLow(float64(r.Run.P99Ms))
 			}
@@ -60,7 +60,7 @@ func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 				seeHigh(v)
 			}
 			seeHigh(c.pubP99)
-			seeHigh(c.figs.Of(schema.MetricP99).High)
+			seeHigh(c.fig(schema.MetricP99).High)
 		}
 	}
 	if math.IsInf(lo, 1) || hi < lo {
@@ -168,9 +168,9 @@ func percentilePlots(bs []drawn, cats, readers []string, multiAPI bool) []report
 func (c condition) overRuns(pct float64) figure.Estimate {
 	switch pct {
 	case 50:
-		return c.figs.Of(schema.MetricP50)
+		return c.fig(schema.MetricP50)
 	case 99:
-		return c.figs.Of(schema.MetricP99)
+		return c.fig(schema.MetricP99)
 	}
 	runs := make([][]float64, 0, len(c.runs))
 	for _, r := range c.runs {
@@ -208,7 +208,7 @@ func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure
 				if c.pubP99 > 0 {
 					g.Published[i] = c.pubP99
 				}
-				v := withInterval(c.figs.Of(schema.MetricP99), floor)
+				v := withInterval(c.fig(schema.MetricP99), floor)
 				if !(v.V > 0) {
 					v.V = math.NaN()
 				}

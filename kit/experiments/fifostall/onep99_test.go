@@ -27,7 +27,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		t.Fatalf("does not verify: %v", res.Problems)
 	}
 	b := schema.Of(res)
-	figs := compare.ByCondition(schema.Figures(b))
+	figs := compare.StatedOf(schema.Figures(b))
 	pub, err := reference.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 	differs := 0
 	for i, c := range derived {
 		key := schema.ConditionKey(c.API, c.Mode, c.Reader)
-		p99 := figs[key].Of(schema.MetricP99)
+		p99 := figs.Of(key, schema.MetricP99)
 		if !p99.HasInterval() || p99.Runs != 3 {
 			t.Fatalf("%s: p99 %+v, want an interval over 3 runs", key, p99)
 		}

@@ -54,7 +54,7 @@ func Published(b *schema.Bundle, pub reference.Figures) compare.Table {
 		"api_cpu_cores", "pub",
 		"note",
 	}}
-	figures := compare.ByCondition(schema.Figures(b))
+	figures := compare.StatedOf(schema.Figures(b))
 	for _, c := range b.Conditions {
 		look := func(metric string) float64 {
 			if v, ok := pub.Lookup(c.Mode, c.Reader, metric); ok {
@@ -62,8 +62,9 @@ func Published(b *schema.Bundle, pub reference.Figures) compare.Table {
 			}
 			return math.NaN()
 		}
-		f := figures[schema.ConditionKey(c.API, c.Mode, c.Reader)]
-		est := func(metric string) string { return f.Of(metric).Stated() }
+		est := func(metric string) string {
+			return figures.Of(schema.ConditionKey(c.API, c.Mode, c.Reader), metric).Stated()
+		}
 		p99, pooled := est(schema.MetricP99), compare.Figure(float64(c.P99Ms))
 		if !c.P99Resolved && pooled != "-" {
 			p99, pooled = markNotResolved(p99), markNotResolved(pooled)

@@ -49,9 +49,9 @@ type drawn struct {
 type condition struct {
 	api, mode, reader string
 	row               schema.ConditionRow // recomputed from the runs
-	// figs are its figures as compare states them (schema.Figures): what every plot
-	// and table shows under a figure's name.
-	figs   compare.Estimates
+	// figs are its bundle's figures as compare states them (schema.Figures), which
+	// fig reads: what every plot and table shows under a figure's name.
+	figs   compare.Stated
 	lat    []float64     // pooled latencies of the verified runs
 	runs   []schema.Rows // the verified runs
 	pubP99 float64       // the article's p99 of its pooled requests
@@ -65,6 +65,9 @@ func (c condition) label(multiAPI bool) string {
 }
 
 func (c condition) key() string { return c.api + "/" + c.mode + "/" + c.reader }
+
+// fig is the condition's figure of metric, as compare states it.
+func (c condition) fig(metric string) figure.Estimate { return c.figs.Of(c.key(), metric) }
 
 // page is a report's bundles as fifo-stall's drawings read them, and their common axes.
 type page struct {
@@ -209,10 +212,10 @@ func timelineNote(bs []drawn) string {
 // conditions are the bundle's conditions, as derived from its runs, each with its
 // figures (rows: schema.Figures) and its requests and runs gathered.
 func conditions(b *schema.Bundle, rows []compare.Row) []condition {
-	figs := compare.ByCondition(rows)
+	figs := compare.StatedOf(rows)
 	out := make([]condition, 0, len(b.Conditions))
 	for _, r := range b.Conditions {
-		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, figs: figs[schema.ConditionKey(r.API, r.Mode, r.Reader)], pubP99: math.NaN()}
+		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, figs: figs, pubP99: math.NaN()}
 		for _, run := range b.Runs {
 			if run.Run.Verified && !run.Run.Superseded && run.Run.API == r.API && run.Run.Mode == r.Mode && run.Run.Reader == r.Reader {
 				c.runs = append(c.runs, run)
@@ -264,7 +267,7 @@ func conditionTables(bs []drawn) []report.Table {
 			"max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read", "largest backlog KiB", "model backlog KiB", "API CPU cores"}}
 		for _, c := range d.conds {
 			r := c.row
-			est := func(metric string) string { return c.figs.Of(metric).Stated() }
+			est := func(metric string) string { return c.fig(metric).Stated() }
 			t.Rows = append(t.Rows, []string{
 				c.key(), fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), fmt.Sprintf("%d/%d", r.RunsTrusted, r.RunsVerified),
 				strconv.Itoa(r.RunsNoisy), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),

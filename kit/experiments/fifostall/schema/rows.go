@@ -94,5 +94,5 @@ func perSecond(n int, s float64) float64 {
 	return float64(n) / s
 }
 
-// ConditionKey names a condition as compare.ByCondition keys it.
+// ConditionKey names a condition as compare.ConditionName does.
 func ConditionKey(api, mode, reader string) string { return api + "/" + mode + "/" + reader }

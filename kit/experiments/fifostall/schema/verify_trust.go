@@ -25,7 +25,7 @@ func (v *verifier) trust() {
 		}
 	}
 	for _, cond := range v.derived {
-		p99 := v.figures[ConditionKey(cond.API, cond.Mode, cond.Reader)].Of(MetricP99)
+		p99 := v.figures.Of(ConditionKey(cond.API, cond.Mode, cond.Reader), MetricP99)
 		v.res.Trust = append(v.res.Trust, TrustLine(cond, p99))
 	}
 	var unresolved, untrusted int

@@ -31,7 +31,7 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	tabular.CheckAttempts(c)
 	runs := WithRows(c.Judged, c.Rows)
 	v.derived = DeriveConditions(runs, m.Parameters)
-	v.figures = compare.ByCondition(Figures(&Bundle{Manifest: *m, Runs: runs}))
+	v.figures = compare.StatedOf(Figures(&Bundle{Manifest: *m, Runs: runs}))
 	v.runsOfParameters()
 	v.rows()    // verify_rows.go
 	v.physics() // verify_physics.go
@@ -62,7 +62,7 @@ type verifier struct {
 	derived []ConditionRow
 	// figures are the conditions' figures as compare states them (Figures), from the
 	// same recomputed runs: what the trust lines say of each p99.
-	figures map[string]compare.Estimates
+	figures compare.Stated
 
 	byRun map[string]int // run_id -> index in runRows
 	reqOf [][]int        // per run: indexes into requests
