@@ -85,10 +85,11 @@ func TestAStepHoldsOnlyWhenTheServiceCarriedItsRate(t *testing.T) {
 	}
 }
 
-// TestTheSearchGrowsAndSaysItsCapacities: every subject's search takes the rule's
-// steps against a knee, the plan growing a step a subject, and the lines set each
-// capacity against its baseline's.
-func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
+// searched is the toy's search of go/none and go/console, searches of each, run to its
+// end against a service whose p99 leaves 10 ms above knee(config, search): the
+// parameters, the bundle, its growth, and the steps in the order they ran.
+func searched(t *testing.T, searches int, knee func(config string, search int) float64) (*params, *tabular.Bundle[*params, run], Growth[*params, run], []string) {
+	t.Helper()
 	var f Flags
 	fs := flag.NewFlagSet("toy", flag.ContinueOnError)
 	f.Bind(fs, "the open loop")
@@ -96,28 +97,33 @@ func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
 		t.Fatal(err)
 	}
 	names := []string{"go/none", "go/console"}
-	if err := f.Check(Capacity{}, names, 3); err != nil {
+	if err := f.Check(Capacity{}, names, searches); err != nil {
 		t.Fatal(err)
 	}
-	p := &params{Capacity: f.Settle(names, 1)}
-	knee := map[string]float64{"go/none": 3000, "go/console": 1200}
+	p := &params{Capacity: f.Settle(names, searches)}
+	if err := f.Check(p.Capacity, names, 1); err != nil {
+		t.Fatal(err)
+	}
 	b := &tabular.Bundle[*params, run]{}
 	b.M = &tabular.Standard[*params]{Parameters: p}
 	g := toy.Growth(b)
-	for range 30 {
-		var conds []tabular.Cell
+	var order []string
+	for range 40 {
 		for _, c := range toy.Conditions(p) {
-			if !slices.ContainsFunc(b.Runs, func(r run) bool { return r.config == c[:2].String() && r.step == c[2] }) {
-				conds = append(conds, c)
+			if slices.ContainsFunc(b.Runs, func(r run) bool { return r.config == c[:2].String() && r.step == c[2] }) {
+				continue
 			}
-		}
-		for _, c := range conds {
+			search, _, ok := StepOf(c[2])
+			if !ok {
+				t.Fatalf("condition %v names no step", c)
+			}
 			rate := toy.RateOf(p, c)
 			r := run{config: c[:2].String(), step: c[2], p99: 2, lag: 0.1, cores: 0.2, carried: rate, verified: true}
-			if rate > knee[r.config] {
+			if rate > knee(r.config, search) {
 				r.p99 = 50
 			}
 			b.Runs = append(b.Runs, r)
+			order = append(order, c[2])
 		}
 		added, err := g.Grow()
 		if err != nil {
@@ -127,6 +133,14 @@ func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
 			break
 		}
 	}
+	return p, b, g, order
+}
+
+// TestTheSearchGrowsAndSaysItsCapacities: every subject's search takes the rule's
+// steps against a knee, the plan growing a step a subject, and the lines set each
+// capacity against its baseline's.
+func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
+	p, b, g, _ := searched(t, 1, func(config string, _ int) float64 { return map[string]float64{"go/none": 3000, "go/console": 1200}[config] })
 	lines := toy.Lines(p, b.Runs)
 	want := []string{"go/none: 3,000 req/s (3,200 failed) at p99 ≤ 10ms",
 		"go/console: 1,200 req/s (1,300 failed) at p99 ≤ 10ms against 3,000 for the baseline go/none (−60%)"}
@@ -149,47 +163,8 @@ func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
 // subject's capacity is their mean with a t interval over the searches, its change
 // against the baseline tested on them, and compare's row carries the searches as runs.
 func TestSearchesInRoundsGiveAnInterval(t *testing.T) {
-	var f Flags
-	fs := flag.NewFlagSet("toy", flag.ContinueOnError)
-	f.Bind(fs, "the open loop")
-	if err := fs.Parse([]string{"--capacity", "--slo-p99", "10ms", "--capacity-max-steps", "20"}); err != nil {
-		t.Fatal(err)
-	}
-	names := []string{"go/none", "go/console"}
-	p := &params{Capacity: f.Settle(names, 3)}
-	if err := f.Check(p.Capacity, names, 1); err != nil {
-		t.Fatal(err)
-	}
 	knees := map[string][]float64{"go/none": {3000, 2800, 3200}, "go/console": {1200, 1100, 1300}}
-	b := &tabular.Bundle[*params, run]{}
-	b.M = &tabular.Standard[*params]{Parameters: p}
-	g := toy.Growth(b)
-	var order []string
-	for range 40 {
-		for _, c := range toy.Conditions(p) {
-			if slices.ContainsFunc(b.Runs, func(r run) bool { return r.config == c[:2].String() && r.step == c[2] }) {
-				continue
-			}
-			round, _, ok := StepOf(c[2])
-			if !ok {
-				t.Fatalf("condition %v names no step", c)
-			}
-			rate := toy.RateOf(p, c)
-			r := run{config: c[:2].String(), step: c[2], p99: 2, lag: 0.1, cores: 0.2, carried: rate, verified: true}
-			if rate > knees[r.config][round-1] {
-				r.p99 = 50
-			}
-			b.Runs = append(b.Runs, r)
-			order = append(order, c[2])
-		}
-		added, err := g.Grow()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(added) == 0 {
-			break
-		}
-	}
+	p, b, g, order := searched(t, 3, func(config string, round int) float64 { return knees[config][round-1] })
 	if order[0] != "step1" || order[2] != "round2-step1" || order[4] != "round3-step1" || order[6] != "step2" {
 		t.Errorf("the searches' steps are not interleaved: %v", order[:8])
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // openRun is what a pod of a search's step leaves: the open loop at the step's rate
@@ -94,14 +95,7 @@ func TestSearchesRepeatedVerifyEachAndStateAnInterval(t *testing.T) {
 	if c := b.Common(); c.RunsPlanned != 34 || b.Params().Rounds != 1 || b.Params().Capacity.Rounds != 2 {
 		t.Errorf("%d runs planned in %d rounds, %d searches; want 34 in 1, 2 searches", c.RunsPlanned, b.Params().Rounds, b.Params().Capacity.Rounds)
 	}
-	files, err := b.Files()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Experiment.Verify(withSums(files))
-	for _, pr := range res.Problems {
-		t.Errorf("problem: %s", pr)
-	}
+	files, res := verifiedFiles(t, b)
 	if want := "node/console: 1,200 req/s [1,200, 1,200] over 2 searches (1,200, 1,200) at p99 ≤ 10ms against 3,000 for the baseline node/none (−60% [−60%, −60%], p=0)"; !strings.Contains(res.Described, want) {
 		t.Errorf("verify says %q, want %q", res.Described, want)
 	}
@@ -116,6 +110,20 @@ func TestSearchesRepeatedVerifyEachAndStateAnInterval(t *testing.T) {
 	}
 }
 
+// verifiedFiles are b's files, and verify's result on them, every problem an error.
+func verifiedFiles(t *testing.T, b *Bundle) (map[string][]byte, *verify.Result) {
+	t.Helper()
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Experiment.Verify(withSums(files))
+	for _, pr := range res.Problems {
+		t.Errorf("problem: %s", pr)
+	}
+	return files, res
+}
+
 // TestASearchGrowsAndVerifyReplaysIt: qps --capacity plans each condition's first
 // step, grows a step a condition after each is judged until every search ends, says
 // each capacity against the same API's none, and verify refuses a step said held that
@@ -126,14 +134,7 @@ func TestASearchGrowsAndVerifyReplaysIt(t *testing.T) {
 	if c.RunsPlanned != 17 || b.Params().Rounds != 1 || b.Params().Wrk {
 		t.Errorf("%d runs planned in %d rounds, wrk %v; want 17 in 1, no wrk", c.RunsPlanned, b.Params().Rounds, b.Params().Wrk)
 	}
-	files, err := b.Files()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Experiment.Verify(withSums(files))
-	for _, pr := range res.Problems {
-		t.Errorf("problem: %s", pr)
-	}
+	files, res := verifiedFiles(t, b)
 	if want := "capacity: node/none: 3,000 req/s (3,200 failed) at p99 ≤ 10ms; node/console: 1,200 req/s (1,300 failed) at p99 ≤ 10ms against 3,000 for the baseline node/none (−60%)"; !strings.Contains(res.Described, want) {
 		t.Errorf("verify says %q, want %q", res.Described, want)
 	}
@@ -277,14 +278,7 @@ func TestALateStepIsPerformedAgain(t *testing.T) {
 			if !b.Runs[0].Superseded || b.Runs[1].Superseded || b.Runs[1].Attempt != 2 {
 				t.Errorf("attempts: %+v %+v", b.Runs[0].Superseded, b.Runs[1].Superseded)
 			}
-			files, err := b.Files()
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := Experiment.Verify(withSums(files))
-			for _, pr := range res.Problems {
-				t.Errorf("problem: %s", pr)
-			}
+			verifiedFiles(t, b)
 			var sum strings.Builder
 			if err := b.Summary(&sum); err != nil || !strings.Contains(sum.String(), tc.wantSummaryOf) || !strings.Contains(sum.String(), "redone") {
 				t.Errorf("summary: %v\n%s", err, sum.String())
