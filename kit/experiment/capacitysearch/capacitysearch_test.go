@@ -140,7 +140,9 @@ func searched(t *testing.T, searches int, knee func(config string, search int) f
 // steps against a knee, the plan growing a step a subject, and the lines set each
 // capacity against its baseline's.
 func TestTheSearchGrowsAndSaysItsCapacities(t *testing.T) {
-	p, b, g, _ := searched(t, 1, func(config string, _ int) float64 { return map[string]float64{"go/none": 3000, "go/console": 1200}[config] })
+	p, b, g, _ := searched(t, 1, func(config string, _ int) float64 {
+		return map[string]float64{"go/none": 3000, "go/console": 1200}[config]
+	})
 	lines := toy.Lines(p, b.Runs)
 	want := []string{"go/none: 3,000 req/s (3,200 failed) at p99 ≤ 10ms",
 		"go/console: 1,200 req/s (1,300 failed) at p99 ≤ 10ms against 3,000 for the baseline go/none (−60%)"}
