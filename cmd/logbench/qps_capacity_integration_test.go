@@ -36,8 +36,15 @@ func TestQPSCapacityOfTheGoAPI(t *testing.T) {
 		t.Fatalf("the bundle does not verify: %v", res.Problems)
 	}
 	b := res.Own.(*qps.Bundle)
+	// A step whose generator was the limit is performed again (--retries, 1 by default):
+	// the search is judged by each step's last attempt, and the earlier one is kept too.
 	steps := map[string][]float64{}
+	redone := 0
 	for _, s := range qps.Search.Steps(b.Params(), b.Runs) {
+		if s.Superseded {
+			redone++
+			continue
+		}
 		key := fmt.Sprintf("%s search %d", s.Config, s.Search)
 		steps[key] = append(steps[key], s.RateRPS)
 	}
@@ -60,8 +67,8 @@ func TestQPSCapacityOfTheGoAPI(t *testing.T) {
 			t.Errorf("run %s: a verified step whose console check is %q", r.RunID, r.ConsoleVerified)
 		}
 	}
-	if len(b.Runs) != len(b.Params().Capacity.Steps) || b.M.Head().RunsPlanned != len(b.Runs) {
-		t.Errorf("%d runs for %d steps planned, %d runs planned", len(b.Runs), len(b.Params().Capacity.Steps), b.M.Head().RunsPlanned)
+	if len(b.Runs) != len(b.Params().Capacity.Steps)+redone || b.M.Head().RunsPlanned != len(b.Runs)-redone {
+		t.Errorf("%d runs for %d steps planned and %d redone, %d runs planned", len(b.Runs), len(b.Params().Capacity.Steps), redone, b.M.Head().RunsPlanned)
 	}
 	if vout, err := runApp(t, "verify", dir); err != nil || !strings.Contains(vout, "capacity: go/none: ") {
 		t.Errorf("verify: %v\n%s", err, vout)
