@@ -15,6 +15,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments"
+	"github.com/logbench/logbench/kit/host/kube"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/precision"
 	"github.com/logbench/logbench/kit/offline/regular"
@@ -56,7 +57,16 @@ func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 				}
 				return usagef("reproduce %s takes no arguments, got %q (an experiment is named first: logbench reproduce NAME [flags])", exp.Info().Name, c.Args().First())
 			}
-			if engines := c.StringSlice("engine"); len(engines) > 0 {
+			engines := c.StringSlice("engine")
+			if c.IsSet("registry") {
+				if !slices.ContainsFunc(engines, func(e string) bool { return strings.HasPrefix(e, kube.Prefix) }) {
+					return usagef("--registry is for --engine k8s:CONTEXT, whose nodes pull the images; a Docker Engine runs the images it built")
+				}
+				if _, err := kube.ParseRegistry(c.String("registry")); err != nil {
+					return usagef("%v", err)
+				}
+			}
+			if len(engines) > 0 {
 				if c.IsSet("context") {
 					return usagef("--context and --engine: name every engine with --engine")
 				}

@@ -41,6 +41,8 @@ func TestBadInputEnginesAndPlatforms(t *testing.T) {
 		{"--engine of no context", noConfig, []string{"reproduce", "--engine", "nope"}, []string{"--engine nope", `"nope"`}},
 		{"--engine of no engine protocol", noConfig, []string{"reproduce", "--engine", "gopher://x"}, []string{"--engine gopher://x"}},
 		{"--engine with --context", noConfig, []string{"reproduce", "--context", "default", "--engine", "default"}, []string{"--context and --engine"}},
+		{"--registry without a cluster", noConfig, []string{"reproduce", "--engine", "default", "--registry", "127.0.0.1:5000/lab"}, []string{"--registry is for --engine k8s:CONTEXT"}},
+		{"--registry of no registry", noConfig, []string{"reproduce", "--engine", "k8s:nope", "--registry", "http://127.0.0.1:5000/lab"}, []string{"--registry", "want HOST[:PORT]/PATH"}},
 		{"--mirror of no URL", noConfig, []string{"run", "--mirror", "ftp:/nowhere"}, []string{"--mirror"}},
 		{"--snapshot of no date", noConfig, []string{"build", "--snapshot", "yesterday"}, []string{"--snapshot"}},
 	} {

@@ -19,6 +19,7 @@ func kubeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "nodes", Usage: "with --engine k8s:CONTEXT: the nodes to run on, comma-separated, each its own sequence and bundle (default: every Ready, schedulable node)"},
 		&cli.StringFlag{Name: "namespace", Value: kube.DefaultNamespace, Usage: "with --engine k8s:CONTEXT: the namespace the Pods run in"},
+		&cli.StringFlag{Name: "registry", Usage: "with --engine k8s:CONTEXT: HOST[:PORT]/PATH, a registry to push the images to, which the nodes pull by digest (default: none; each node must hold the images, see " + kubeImport + ")"},
 	}
 }
 
@@ -63,13 +64,22 @@ func reachKube(c *cli.Context, client *kube.Client, node string, out io.Writer) 
 	if err != nil {
 		return nil, err
 	}
+	var registry *kube.Registry
+	if s := c.String("registry"); s != "" {
+		if registry, err = kube.ParseRegistry(s); err != nil {
+			return nil, usageError{Msg: err.Error()}
+		}
+	}
 	docker, err := connectEngine(c)
 	if err != nil {
 		return nil, err
 	}
+	if registry != nil {
+		registry.Saver = docker
+	}
 	cluster := client.On(node)
 	return o.target(c, docker, out, cluster.Facts, func(facts contract.EngineFacts, platform string, imgs images.ForPlans) *lab.Target {
 		return &lab.Target{Engine: kubeEngine{Cluster: cluster, docker: docker}, Facts: facts, Context: client.Context(), Endpoint: client.Server() + " node " + node,
-			Platform: platform, Images: kube.Images{Builder: imgs, Cluster: cluster, Import: kubeImport}, Out: out}
+			Platform: platform, Images: kube.Images{Builder: imgs, Cluster: cluster, Import: kubeImport, Registry: registry}, Out: out}
 	})
 }

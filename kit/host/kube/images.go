@@ -18,14 +18,16 @@ type Builder interface {
 	Build(ctx context.Context, platform string, names []string, progress io.Writer) (ids map[string]string, imgs []bundle.Image, err error)
 }
 
-// Images builds the kit's images where the kit builds them and checks that the node
-// already holds every one, by the content-addressed tag the build gave it; the Pods
-// run each image by that name (never pulled), and each run checks the ID the node
-// ran. Without a registry to push to, a node that lacks an image is refused in one
-// line that says how to import it.
+// Images builds the kit's images where the kit builds them. With a Registry, it pushes
+// each there and the Pods pull it by digest. Without one, it checks that the node
+// already holds every image, by the content-addressed tag the build gave it, and the
+// Pods run each by that name (never pulled); a node that lacks an image is refused in
+// one line that says how to import it. Either way each run checks what the node ran.
 type Images struct {
 	Builder Builder
 	Cluster *Cluster
+	// Registry, when not nil, is where the images are pushed for the node to pull.
+	Registry *Registry
 	// Import is the command that puts images into the node's runtime, for the refusal
 	// ("" names none).
 	Import string
@@ -38,6 +40,9 @@ func (i Images) Build(ctx context.Context, platform string, names []string, prog
 		return nil, nil, err
 	}
 	k := i.Cluster
+	if i.Registry != nil {
+		return i.push(ctx, ids, imgs, progress)
+	}
 	n, err := k.cs.CoreV1().Nodes().Get(ctx, k.node, metav1.GetOptions{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("node %s: %w", k.node, err)
@@ -71,6 +76,31 @@ func (i Images) Build(ctx context.Context, platform string, names []string, prog
 			how = "; import them with " + i.Import + " " + strings.Join(missing, " ")
 		}
 		return nil, nil, experiment.Usagef("node %s does not hold the images %s (no registry is given to pull them from)%s", k.node, strings.Join(missing, ", "), how)
+	}
+	return refs, imgs, nil
+}
+
+// push pushes every image to the registry and maps each to its reference by digest,
+// which the bundle's image records as pulled.
+func (i Images) push(ctx context.Context, ids map[string]string, imgs []bundle.Image, progress io.Writer) (map[string]string, []bundle.Image, error) {
+	refs := map[string]string{}
+	for name, id := range ids {
+		at := slices.IndexFunc(imgs, func(img bundle.Image) bool { return img.ID == id && img.Tag != "" })
+		if at < 0 {
+			return nil, nil, fmt.Errorf("image %s (%s) has no tag to push it by", name, id)
+		}
+		ref, err := i.Registry.Push(ctx, imgs[at].Tag, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(progress, "pushed %s as %s\n", imgs[at].Tag, ref)
+		refs[name] = ref
+		i.Cluster.expect[ref] = id
+		for j := range imgs {
+			if imgs[j].ID == id {
+				imgs[j].Pulled = ref
+			}
+		}
 	}
 	return refs, imgs, nil
 }

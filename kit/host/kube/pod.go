@@ -189,7 +189,7 @@ func container(spec experiment.PodSpec, c experiment.ContainerSpec, uid, gid *in
 		Image:                    c.Image,
 		Command:                  c.Entrypoint,
 		Args:                     c.Cmd,
-		ImagePullPolicy:          corev1.PullNever,
+		ImagePullPolicy:          pullPolicy(c.Image),
 		Resources:                corev1.ResourceRequirements{Limits: limits, Requests: limits.DeepCopy()},
 		VolumeMounts:             []corev1.VolumeMount{{Name: runVolume, MountPath: mount}},
 		SecurityContext:          sc,
@@ -236,4 +236,13 @@ func labelValue(runID string) string {
 		v = v[:63]
 	}
 	return strings.Trim(v, "_.-")
+}
+
+// pullPolicy: an image by digest (pushed to --registry) is pulled when the node lacks
+// it, and a digest pins its content; any other is the node's already and never pulled.
+func pullPolicy(image string) corev1.PullPolicy {
+	if strings.Contains(image, "@sha256:") {
+		return corev1.PullIfNotPresent
+	}
+	return corev1.PullNever
 }

@@ -328,13 +328,23 @@ func (k *Cluster) exits(ctx context.Context, spec experiment.PodSpec, p *corev1.
 }
 
 // otherImages names a container that ran other content than the kit built under its
-// image's name (the node's runtime reports the image's ID; an image imported from
-// Docker keeps Docker's).
+// image's name. The node's runtime reports the image's ID for an image imported from
+// Docker (which keeps Docker's), and the reference by digest it pulled for an image
+// from a registry.
 func (k *Cluster) otherImages(spec experiment.PodSpec, p *corev1.Pod) string {
 	var out []string
 	for _, c := range spec.Containers {
 		want, st := k.expect[c.Image], statusOf(p, c.Role)
-		if want == "" || st == nil || st.ImageID == "" || !strings.HasPrefix(st.ImageID, "sha256:") {
+		if want == "" || st == nil || st.ImageID == "" {
+			continue
+		}
+		if _, digest, pulled := strings.Cut(c.Image, "@"); pulled && strings.Contains(st.ImageID, "@") {
+			if !strings.HasSuffix(st.ImageID, "@"+digest) {
+				out = append(out, fmt.Sprintf("the %s container ran %s, the kit pushed %s", c.Role, st.ImageID, c.Image))
+			}
+			continue
+		}
+		if !strings.HasPrefix(st.ImageID, "sha256:") {
 			continue
 		}
 		if st.ImageID != want {

@@ -25,4 +25,7 @@ type Image struct {
 	SizeBytes    int64  `json:"size_bytes"`
 	BinarySHA256 string `json:"binary_sha256"`
 	Runtime      string `json:"runtime"` // the API's language runtime, as it reported itself
+	// Pulled is the reference by digest the nodes pulled the image by, from the
+	// registry the kit pushed it to (--registry); empty when the node held it already.
+	Pulled string `json:"pulled,omitempty"`
 }
