@@ -442,7 +442,7 @@ func (k *Cluster) remove(ctx context.Context, name string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("Pod %s still there after %s: %v", name, removePatience, cmpErr(err, ctx.Err()))
+			return fmt.Errorf("deleting Pod %s: still there after %s: %v", name, removePatience, cmpErr(err, ctx.Err()))
 		case <-time.After(pollEvery):
 		}
 	}
