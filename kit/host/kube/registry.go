@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/google/go-containerregistry/pkg/authn"
 	"github.com/google/go-containerregistry/pkg/name"
 	"github.com/google/go-containerregistry/pkg/v1/remote"
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
@@ -75,7 +76,9 @@ func (r *Registry) Push(ctx context.Context, tag, id string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("image %s at --registry %s: %w", tag, r, err)
 	}
-	if err := remote.Write(dst, img, remote.WithContext(ctx)); err != nil {
+	// Credentials are the Docker client's (~/.docker/config.json and its helpers), as
+	// `docker push` would use them; a registry without any is written anonymously.
+	if err := remote.Write(dst, img, remote.WithContext(ctx), remote.WithAuthFromKeychain(authn.DefaultKeychain)); err != nil {
 		return "", fmt.Errorf("pushing image %s to %s: %w", tag, dst, err)
 	}
 	digest, err := img.Digest()
