@@ -2,15 +2,11 @@ package fifostall
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"slices"
 
 	"github.com/docker/go-units"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/compare"
@@ -69,96 +65,42 @@ func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 	return lo, hi
 }
 
-// withInterval is an estimate as a drawing's value: its interval as a whisker, whose
-// low end is held at floor when it reaches below (a log axis has no 0).
-func withInterval(e figure.Estimate, floor float64) report.Value {
-	v := report.Value{V: e.Value, Lo: math.NaN(), Hi: math.NaN()}
-	if e.HasInterval() {
-		v.Lo, v.Hi = max(e.Low, floor), e.High
+// bundles are the bundles' names and colours, as the kit's drawings take them.
+func bundles(bs []drawn) []report.Series {
+	out := make([]report.Series, len(bs))
+	for j, d := range bs {
+		out[j] = report.Series{Name: d.label, Colour: d.colour}
 	}
-	return v
+	return out
 }
 
-// bundleLegend names each bundle in its colour, when there are several.
-func bundleLegend(ch *report.Chart, bs []drawn) {
-	if len(bs) < 2 {
-		return
-	}
-	for _, d := range bs {
-		ch.AddLegend(d.label, report.Swatch{Colour: d.colour})
-	}
-}
-
-// group is the layout of bundles within a category, the same as the bars'.
-func group(bs []drawn) *report.Grouped {
-	g := &report.Grouped{}
-	for _, d := range bs {
-		g.Series = append(g.Series, report.Series{Name: d.label, Colour: d.colour})
-	}
-	return g
-}
+// percentiles are the latency percentiles drawn by condition: p50 and p99 are the
+// figures compare states; p90 and the largest latency are taken the same way, each
+// run's, then the mean over runs.
+var percentiles = []struct {
+	report.PointSeries
+	pct float64
+}{{report.PointSeries{Name: "p50", Colour: report.Blue}, 50}, {report.PointSeries{Name: "p90", Colour: report.Green}, 90},
+	{report.PointSeries{Name: "p99", Colour: report.Orange}, 99}, {report.PointSeries{Name: "max", Colour: report.Red}, 100}}
 
 func percentilePlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure {
 	var out []report.Figure
-	pcts := []struct {
-		name string
-		pct  float64
-		col  color.RGBA
-	}{{"p50", 50, report.Blue}, {"p90", 90, report.Green}, {"p99", 99, report.Orange}, {"max", 100, report.Red}}
-	// p50 and p99 are the figures compare states; p90 and the largest latency are taken
-	// the same way: each run's, then the mean over runs.
-	g := group(bs)
+	var series []report.PointSeries
+	for _, s := range percentiles {
+		series = append(series, s.PointSeries)
+	}
 	for _, reader := range readers {
 		// Each reader its own range: the slow reader's seconds would flatten the fast
 		// reader's milliseconds.
 		lo, hi := latencyRange(bs, reader)
-		title := fmt.Sprintf("Latency percentiles, %s reader", reader)
-		ch := report.NewChart(title, "", "latency (ms, log scale)")
-		bundleLegend(ch, bs)
-		// Points per condition, never lines: the conditions are categories, and a line
-		// between two modes would claim something between them.
-		for k, s := range pcts {
-			var legend plot.Thumbnailer
-			for j, d := range bs {
-				var xys plotter.XYs
-				for i, cat := range cats {
-					c, ok := d.find(cat, reader, multiAPI)
-					if !ok {
-						continue
-					}
-					if v := c.overRuns(s.pct).Value; v > 0 {
-						xys = append(xys, plotter.XY{X: g.X(i, j), Y: v})
-					}
+		out = append(out, report.CategoryPoints(fmt.Sprintf("Latency percentiles, %s reader", reader), "latency (ms, log scale)", cats, bundles(bs), series, lo, hi,
+			func(k, i, j int) (float64, bool) {
+				c, ok := bs[j].find(cats[i], reader, multiAPI)
+				if !ok {
+					return 0, false
 				}
-				col := s.col
-				if len(bs) > 1 {
-					col = d.colour
-				}
-				if len(xys) == 0 {
-					continue
-				}
-				pts, err := report.Points(xys, col, report.Shapes[k], 3.5)
-				if err != nil {
-					out = append(out, report.Failed(title, err))
-					continue
-				}
-				ch.Add(pts)
-				if legend == nil {
-					if len(bs) > 1 {
-						grey, _ := report.Points(xys, report.Grey, report.Shapes[k], 3.5)
-						legend = grey
-					} else {
-						legend = pts
-					}
-				}
-			}
-			if legend != nil {
-				ch.AddLegend(s.name, legend)
-			}
-		}
-		report.Categories(ch.P, cats)
-		report.LogAxis(&ch.P.Y, lo, hi)
-		out = append(out, ch.Render())
+				return c.overRuns(percentiles[k].pct).Value, true
+			})...)
 	}
 	return out
 }
@@ -188,72 +130,22 @@ func (c condition) overRuns(pct float64) figure.Estimate {
 // requests as a cross, and the article's p99 of its pooled requests.
 func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure {
 	var out []report.Figure
+	names := report.RunsNames{Estimate: "p99, mean over runs, 95% interval", Run: "each run's p99",
+		Pooled: "p99 of the pooled requests", Published: "published p99 of the pooled requests"}
 	for _, reader := range readers {
 		lo, hi := latencyRange(bs, reader)
-		floor := lo / 1.4 // the axis' bottom (report.LogAxis)
-		title := fmt.Sprintf("p99 per run, %s reader", reader)
-		g := group(bs)
-		g.Points = true
-		g.Published = make([]float64, len(cats))
-		var marks []plot.Plotter
-		pooledShown := false
-		for i, cat := range cats {
-			g.Published[i] = math.NaN()
-			for j, d := range bs {
-				c, ok := d.find(cat, reader, multiAPI)
+		out = append(out, report.RunsPlot(fmt.Sprintf("p99 per run, %s reader", reader), "p99 latency (ms, log scale)", cats, bundles(bs), names, lo, hi,
+			func(i, j int) (report.RunsCell, bool) {
+				c, ok := bs[j].find(cats[i], reader, multiAPI)
 				if !ok {
-					g.Series[j].Values = append(g.Series[j].Values, report.Absent)
-					continue
+					return report.RunsCell{}, false
 				}
-				if c.pubP99 > 0 {
-					g.Published[i] = c.pubP99
-				}
-				v := withInterval(c.fig(schema.MetricP99), floor)
-				if !(v.V > 0) {
-					v.V = math.NaN()
-				}
-				g.Series[j].Values = append(g.Series[j].Values, v)
-				var ys plotter.XYs
+				s := report.RunsCell{Estimate: c.fig(schema.MetricP99), Pooled: float64(c.row.P99Ms), Published: c.pubP99}
 				for _, r := range c.runs {
-					if p := float64(r.Run.P99Ms); p > 0 {
-						ys = append(ys, plotter.XY{X: g.X(i, j), Y: p})
-					}
+					s.Runs = append(s.Runs, float64(r.Run.P99Ms))
 				}
-				if len(ys) > 0 {
-					if pts, err := report.Points(ys, bs[j].colour, draw.RingGlyph{}, 2.5); err == nil {
-						marks = append(marks, pts)
-					}
-				}
-				if p := float64(c.row.P99Ms); p > 0 {
-					if pts, err := report.Points(plotter.XYs{{X: g.X(i, j), Y: p}}, bs[j].colour, draw.CrossGlyph{}, 3.5); err == nil {
-						marks = append(marks, pts)
-						pooledShown = true
-					}
-				}
-			}
-		}
-		ch := report.NewChart(title, "", "p99 latency (ms, log scale)")
-		ch.Add(g)
-		ch.Add(marks...)
-		for _, s := range g.Series {
-			name := s.Name
-			if len(bs) == 1 {
-				name = "p99, mean over runs, 95% interval"
-			}
-			ch.AddLegend(name, report.Swatch{Colour: s.Colour})
-		}
-		if ring, err := report.Points(plotter.XYs{{}}, report.Grey, draw.RingGlyph{}, 2.5); err == nil {
-			ch.AddLegend("each run's p99", ring)
-		}
-		if cross, err := report.Points(plotter.XYs{{}}, report.Grey, draw.CrossGlyph{}, 3.5); err == nil && pooledShown {
-			ch.AddLegend("p99 of the pooled requests", cross)
-		}
-		if slices.ContainsFunc(g.Published, func(v float64) bool { return v > 0 }) {
-			ch.AddLegend("published p99 of the pooled requests", report.PublishedMark{})
-		}
-		report.Categories(ch.P, cats)
-		report.LogAxis(&ch.P.Y, lo, hi)
-		out = append(out, ch.Render())
+				return s, true
+			}))
 	}
 	return out
 }
@@ -355,29 +247,26 @@ func saturates(c condition) bool {
 func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 	var out []report.Figure
 	for _, key := range keys(bs, multiAPI) {
-		var end, top, bound, durationS float64
-		ch := (*report.Chart)(nil)
+		tl := report.Cumulative{XLabel: "s since the first scheduled send", YLabel: "logged (KiB)", EndName: "end of the load",
+			Series: []report.PointSeries{{Name: "generated", Colour: report.Blue}, {Name: "read", Colour: report.Orange}, {Name: "backlog", Colour: report.Green}}}
+		runs := make([][][]plotter.XYs, len(bs))
 		for j, d := range bs {
 			c, ok := d.byKey(key, multiAPI)
 			if !ok || !saturates(c) {
 				continue
 			}
-			if ch == nil {
-				title := titleOf(bs, c, key)
+			if tl.Title == "" {
+				tl.Title = titleOf(bs, c, key)
 				if len(bs) == 1 {
-					title = fmt.Sprintf("%s (%d runs)", title, len(c.runs))
+					tl.Title = fmt.Sprintf("%s (%d runs)", tl.Title, len(c.runs))
 				}
-				ch = report.NewChart(title, "s since the first scheduled send", "logged (KiB)")
-				bound, durationS = c.row.ReaderBoundBytesPerS/1024, d.b.Manifest.Parameters.DurationS
+				tl.Bound, tl.End = c.row.ReaderBoundBytesPerS/1024, d.b.Manifest.Parameters.DurationS
+				tl.BoundName = fmt.Sprintf("reader bound %s/s", units.BytesSize(tl.Bound*1024))
 			}
-			for i, run := range c.runs {
+			for _, run := range c.runs {
 				var gen, read plotter.XYs
 				for _, t := range run.Timeline {
 					xy := plotter.XY{X: t.OffsetS, Y: float64(t.Bytes) / 1024}
-					if math.IsNaN(xy.X) || math.IsInf(xy.X, 0) || math.IsNaN(xy.Y) || math.IsInf(xy.Y, 0) {
-						continue
-					}
-					end, top = max(end, xy.X), max(top, xy.Y)
 					switch t.Series {
 					case "generated":
 						gen = append(gen, xy)
@@ -385,60 +274,12 @@ func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 						read = append(read, xy)
 					}
 				}
-				for k, s := range []struct {
-					name string
-					xys  plotter.XYs
-					col  color.RGBA
-				}{{"generated", gen, report.Blue}, {"read", read, report.Orange}, {"backlog", backlog(run.Timeline), report.Green}} {
-					if len(s.xys) == 0 {
-						continue
-					}
-					col := s.col
-					if len(bs) > 1 {
-						col = d.colour
-					}
-					l, err := report.Line(report.Thin(s.xys, 500), col, 1.3, false)
-					if err != nil {
-						continue
-					}
-					if len(bs) > 1 {
-						l.Dashes = report.LineStyles[k%len(report.LineStyles)]
-					}
-					ch.Add(l)
-					if i == 0 && (len(bs) == 1 || j == 0) {
-						if len(bs) > 1 {
-							legend, _ := report.Line(plotter.XYs{{}, {X: 1}}, report.Grey, 1.3, false)
-							legend.Dashes = l.Dashes
-							ch.AddLegend(s.name, legend)
-						} else {
-							ch.AddLegend(s.name, l)
-						}
-					}
-				}
+				runs[j] = append(runs[j], []plotter.XYs{gen, read, backlog(run.Timeline)})
 			}
 		}
-		if ch == nil {
-			continue
+		if tl.Title != "" {
+			out = append(out, tl.Plot(bundles(bs), runs))
 		}
-		bundleLegend(ch, bs)
-		ch.P.X.Min, ch.P.Y.Min = 0, 0
-		ch.P.X.Tick.Marker, ch.P.Y.Tick.Marker = report.LinearTicks{}, report.LinearTicks{}
-		if end > 0 && top > 0 {
-			until := min(end, top/bound)
-			if l, err := report.Line(plotter.XYs{{X: 0, Y: 0}, {X: until, Y: bound * until}}, report.Grey, 1, true); err == nil {
-				ch.Add(l)
-				ch.AddLegend(fmt.Sprintf("reader bound %s/s", units.BytesSize(bound*1024)), l)
-			}
-			if durationS > 0 {
-				if l, err := report.Line(plotter.XYs{{X: durationS, Y: 0}, {X: durationS, Y: top}}, report.Grey, 1, true); err == nil {
-					l.Dashes = []vg.Length{vg.Points(1), vg.Points(3)}
-					ch.Add(l)
-					ch.AddLegend("end of the load", l)
-				}
-			}
-			ch.P.X.Max, ch.P.Y.Max = end*1.02, top*1.05
-		}
-		out = append(out, ch.Render())
 	}
 	return out
 }

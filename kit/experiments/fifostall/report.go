@@ -285,27 +285,16 @@ func conditionTables(bs []drawn) []report.Table {
 
 // calibrationTable sets the bundles' calibrations side by side.
 func calibrationTable(bs []drawn) report.Table {
-	t := report.Table{Header: []string{""}, Text: len(bs) + 1}
-	var names []string
-	values := map[string][]string{}
-	for i, d := range bs {
-		t.Header = append(t.Header, d.label)
+	var labels []string
+	var facts [][][2]string
+	for _, d := range bs {
 		rows := calibrationRows(d.b.Manifest.Calibration)
 		if rows == nil {
 			rows = [][2]string{{"calibration", "not calibrated: the instrument's send lag and capacity on this engine are unknown"}}
 		}
-		for _, r := range rows {
-			if _, ok := values[r[0]]; !ok {
-				names = append(names, r[0])
-				values[r[0]] = make([]string, len(bs))
-			}
-			values[r[0]][i] = r[1]
-		}
+		labels, facts = append(labels, d.label), append(facts, rows)
 	}
-	for _, n := range names {
-		t.Rows = append(t.Rows, append([]string{n}, values[n]...))
-	}
-	return t
+	return report.FactsTable(labels, facts)
 }
 
 // runTables are every bundle's runs.
