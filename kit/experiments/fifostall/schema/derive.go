@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -73,10 +74,8 @@ func Derive(rec RunRecord) Rows {
 		API:           rec.API,
 		Mode:          string(rec.Mode),
 		Reader:        rec.Reader,
-		Round:         rec.Round,
-		Position:      rec.Position,
-		Attempt:       rec.Attempt,
-		StartedUTC:    rec.Started.UTC().Format(time.RFC3339Nano),
+		RunPlace:      tabular.RunPlace{Round: rec.Round, Position: rec.Position, StartedUTC: rec.Started.UTC().Format(time.RFC3339Nano)},
+		Attempted:     tabular.Attempted{Attempt: rec.Attempt},
 		Verified:      rec.Failure == "",
 		Failure:       rec.Failure,
 		StopCondition: res.StopCondition,

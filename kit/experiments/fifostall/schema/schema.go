@@ -4,7 +4,10 @@
 // recomputed from the rows, then holds it to fifo-stall's rules.
 package schema
 
-import "github.com/logbench/logbench/kit/offline/bundle"
+import (
+	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
 
 // File names inside a bundle.
 const (
@@ -39,19 +42,14 @@ type RequestRow struct {
 // RunRow is one run (runs.csv). An Opt figure that could not be computed (no
 // request, no sample) is an empty field.
 type RunRow struct {
-	RunID      string `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
-	API        string `csv:"api" doc:"The API implementation: go (net/http) or python (the article's asyncio API)."`
-	Mode       string `csv:"mode" doc:"The logging mode (none, short1, short10, json-only, json-prebuilt-sync, json-sync, json-queue)."`
-	Reader     string `csv:"reader" doc:"The FIFO reader: fast (unbounded) or slow (bounded; the manifest's parameters.reader_bounds_bytes_per_s, where 0 means unbounded)."`
-	Round      int    `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
-	Position   int    `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
-	StartedUTC string `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339."`
-	// Attempt counts the performances of this condition and round, from 1; a bundle
-	// written before the kit redid runs has 0. Superseded says a later attempt replaced
-	// this one (its send lag was over the bound): it is kept, and left out of
-	// conditions.csv.
-	Attempt       int    `csv:"attempt" unit:"1" doc:"Which attempt at this condition and round, from 1; a later attempt redoes a run over its send-lag bound; 0 in a bundle written before the kit redid runs."`
-	Superseded    bool   `csv:"superseded" doc:"true when a later attempt redid this run: kept and counted, never pooled."`
+	RunID  string `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
+	API    string `csv:"api" doc:"The API implementation: go (net/http) or python (the article's asyncio API)."`
+	Mode   string `csv:"mode" doc:"The logging mode (none, short1, short10, json-only, json-prebuilt-sync, json-sync, json-queue)."`
+	Reader string `csv:"reader" doc:"The FIFO reader: fast (unbounded) or slow (bounded; the manifest's parameters.reader_bounds_bytes_per_s, where 0 means unbounded)."`
+	tabular.RunPlace
+	// A run whose send lag was over the bound is redone: the superseded attempt is
+	// kept, and left out of conditions.csv; a bundle written before has attempt 0.
+	tabular.Attempted
 	Verified      bool   `csv:"verified" doc:"true when the run is data: every container exited cleanly and every log byte was read (the SHA-256 of writer and reader agree)."`
 	Failure       string `csv:"failure" doc:"Why the run is not data; empty (missing) when it is."`
 	StopCondition string `csv:"stop_condition" doc:"The stop condition that ended the run early (max run time, max log bytes); empty when none did."`
@@ -102,7 +100,6 @@ type RunRow struct {
 	HostCPUPressurePct bundle.Opt `csv:"host_cpu_pressure_pct" unit:"%" doc:"CPU pressure (PSI some avg10) over the run; missing where the kernel does not report it."`
 	HostNoisy          bool       `csv:"host_noisy" doc:"true when steal or CPU pressure passed the kit's noise thresholds: other work shared the host."`
 
-	WallS     float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run: creating the pod to removing everything."`
 	InherentS float64 `csv:"inherent_s" unit:"s" doc:"From the first warm-up send until every log byte was read."`
 	OverheadS float64 `csv:"overhead_s" unit:"s" doc:"wall_s - inherent_s: the kit's own cost."`
 }
