@@ -2,7 +2,6 @@ package fifostall
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/docker/go-units"
@@ -32,37 +31,24 @@ func (d drawn) find(cat, reader string, multiAPI bool) (condition, bool) {
 // p99 to the largest latency, interval or published p99. An interval's low end below it
 // runs off the bottom (whisker).
 func latencyRange(bs []drawn, reader string) (lo, hi float64) {
-	lo, hi = math.Inf(1), 0
-	seeLow := func(v float64) {
-		if v > 0 && !math.IsInf(v, 0) {
-			lo = min(lo, v)
-		}
-	}
-	seeHigh := func(v float64) {
-		if v > 0 && !math.IsInf(v, 0) {
-			hi = max(hi, v)
-		}
-	}
+	e := report.NewExtent()
 	for _, d := range bs {
 		for _, c := range d.conds {
 			if c.reader != reader {
 				continue
 			}
-			seeLow(c.fig(schema.MetricP50).Value)
+			e.Low(c.fig(schema.MetricP50).Value)
 			for _, r := range c.runs {
-				seeLow(float64(r.Run.P99Ms))
+				e.Low(float64(r.Run.P99Ms))
 			}
 			for _, v := range c.lat {
-				seeHigh(v)
+				e.High(v)
 			}
-			seeHigh(c.pubP99)
-			seeHigh(c.fig(schema.MetricP99).High)
+			e.High(c.pubP99)
+			e.High(c.fig(schema.MetricP99).High)
 		}
 	}
-	if math.IsInf(lo, 1) || hi < lo {
-		return 0.1, 10
-	}
-	return lo, hi
+	return e.Or(0.1, 10)
 }
 
 // bundles are the bundles' names and colours, as the kit's drawings take them.

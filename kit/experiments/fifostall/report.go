@@ -96,9 +96,9 @@ func pageOf(ds []TabularDrawn) page {
 	}
 	var apis, modes []string
 	for _, d := range p.bs {
-		apis = appendAll(apis, d.b.Manifest.Parameters.APIs)
-		modes = appendAll(modes, orderBy(d.b.Manifest.Parameters.Modes, d.conds, func(c condition) string { return c.mode }))
-		p.readers = appendAll(p.readers, orderBy(d.b.Manifest.Parameters.Readers, d.conds, func(c condition) string { return c.reader }))
+		apis = report.Union(apis, d.b.Manifest.Parameters.APIs)
+		modes = report.Union(modes, report.InOrder(d.b.Manifest.Parameters.Modes, values(d.conds, func(c condition) string { return c.mode })))
+		p.readers = report.Union(p.readers, report.InOrder(d.b.Manifest.Parameters.Readers, values(d.conds, func(c condition) string { return c.reader })))
 		p.multiAPI = p.multiAPI || len(d.b.Manifest.Parameters.APIs) > 1
 	}
 	for _, api := range apis {
@@ -160,15 +160,6 @@ func (p page) drawings() []report.Section {
 	return append(out, report.Section{ID: "runs", Title: "Runs: trust and host noise",
 		Caption: "Every run, failed and redone ones too: whether it is data, whether its send lag kept within the bound, and how busy the host was.",
 		Tables:  runTables(bs)})
-}
-
-func appendAll(xs, ys []string) []string {
-	for _, y := range ys {
-		if !slices.Contains(xs, y) {
-			xs = append(xs, y)
-		}
-	}
-	return xs
 }
 
 // has says whether any bundle has a condition like f.
@@ -233,27 +224,16 @@ func conditions(b *schema.Bundle, rows []compare.Row) []condition {
 		out = append(out, c)
 	}
 	// Modes in the manifest's order, which is the article's.
-	modes := orderBy(b.Manifest.Parameters.Modes, out, func(c condition) string { return c.mode })
+	modes := report.InOrder(b.Manifest.Parameters.Modes, values(out, func(c condition) string { return c.mode }))
 	slices.SortStableFunc(out, func(a, b condition) int { return slices.Index(modes, a.mode) - slices.Index(modes, b.mode) })
 	return out
 }
 
-// orderBy lists the values of key in the order of want, then any others as they come.
-func orderBy(want []string, conds []condition, key func(condition) string) []string {
-	var out []string
-	have := map[string]bool{}
-	for _, c := range conds {
-		have[key(c)] = true
-	}
-	for _, w := range want {
-		if have[w] && !slices.Contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	for _, c := range conds {
-		if k := key(c); !slices.Contains(out, k) {
-			out = append(out, k)
-		}
+// values are each condition's value of key.
+func values(conds []condition, key func(condition) string) []string {
+	out := make([]string, len(conds))
+	for i, c := range conds {
+		out[i] = key(c)
 	}
 	return out
 }
