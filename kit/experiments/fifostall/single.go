@@ -56,28 +56,19 @@ func (s singleRun) Bind(fs *flag.FlagSet) {
 func (s singleRun) Check() error {
 	return experiment.FirstProblem(
 		func() error {
-			if len(s.Modes) != 1 {
-				return usagef("--mode %s: one run has one logging mode", strings.Join(s.Modes, ","))
-			}
-			if _, err := contract.ParsePublishedLogMode(s.Modes[0]); err != nil {
-				return usagef("--mode: %v", err)
-			}
-			return nil
+			return experiment.OnlyOne("mode", s.Modes, "one logging mode", func(m string) error {
+				_, err := contract.ParsePublishedLogMode(m)
+				return err
+			})
 		},
 		func() error {
-			if len(s.Readers) != 1 {
-				return usagef("--reader %s: one run has one reader", strings.Join(s.Readers, ","))
-			}
-			if _, err := ReaderRate(s.Readers[0]); err != nil {
-				return usagef("--reader: %v", err)
-			}
-			return nil
+			return experiment.OnlyOne("reader", s.Readers, "one reader", func(r string) error {
+				_, err := ReaderRate(r)
+				return err
+			})
 		},
 		func() error {
-			if len(s.APIs) != 1 {
-				return usagef("--api %s: one run has one API (go or python); reproduce runs all", strings.Join(s.APIs, ","))
-			}
-			return nil
+			return experiment.OnlyOne("api", s.APIs, "one API (go or python); reproduce runs all", nil)
 		},
 		s.Params.Check,
 	)
