@@ -198,20 +198,12 @@ func nanZero(f float64) float64 {
 func (v *verifier) containerRules() {
 	l := v.manifestBody.Parameters.Limits
 	shared := v.manifestBody.Parameters.ClientTopology == "shared"
+	// A limit off, at its first row: what it has and what the manifest asked for.
 	type off1 struct {
-		first, rows int
-		have, want  string
+		row        int
+		have, want string
 	}
-	mismatch := map[limitKey]*off1{}
-	var order []limitKey
-	off := func(k limitKey, j int, have, want string) {
-		if m, ok := mismatch[k]; ok {
-			m.rows++
-			return
-		}
-		mismatch[k] = &off1{first: j, rows: 1, have: have, want: want}
-		order = append(order, k)
-	}
+	var mismatch verify.Recurring[limitKey, off1]
 	for j, c := range v.containers {
 		// Counters never negative: verify.NonNegative (verify_physics.go).
 		if c.CgroupVersion == 0 {
@@ -232,23 +224,22 @@ func (v *verifier) containerRules() {
 			continue
 		}
 		if math.Abs(c.CPULimitCores-cpus) > cpuLimitTolerance {
-			off(limitKey{param + "_cpus", "cpu_limit_cores"}, j, number(c.CPULimitCores), number(cpus))
+			mismatch.See(limitKey{param + "_cpus", "cpu_limit_cores"}, off1{j, number(c.CPULimitCores), number(cpus)})
 		}
 		if d := c.MemoryLimitBytes - mem; d > 0 || d <= -memoryLimitTolerance || (mem == 0) != (c.MemoryLimitBytes == 0) {
-			off(limitKey{param + "_memory_bytes", "memory_limit_bytes"}, j, i64(c.MemoryLimitBytes), i64(mem))
+			mismatch.See(limitKey{param + "_memory_bytes", "memory_limit_bytes"}, off1{j, i64(c.MemoryLimitBytes), i64(mem)})
 		}
 	}
 	// One problem per limit, at its first row: a forged limit is off in every run.
-	for _, k := range order {
-		m := mismatch[k]
+	mismatch.Each(func(k limitKey, m off1, rows int) {
 		more := ""
-		if m.rows > 1 {
-			more = fmt.Sprintf("; %d rows in all", m.rows)
+		if rows > 1 {
+			more = fmt.Sprintf("; %d rows in all", rows)
 		}
-		c := v.containers[m.first]
-		v.problem(verify.Problem{File: ContainersFile, Line: v.ctLines[m.first], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: k.column, Have: m.have, Want: m.want,
+		c := v.containers[m.row]
+		v.problem(verify.Problem{File: ContainersFile, Line: v.ctLines[m.row], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: k.column, Have: m.have, Want: m.want,
 			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.limits.%s, as the kernel applies it (0: no limit)%s", bundle.ManifestFile, k.param, more))})
-	}
+	})
 }
 
 type limitKey struct{ param, column string }
