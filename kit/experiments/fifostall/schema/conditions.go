@@ -26,9 +26,9 @@ type ConditionRow struct {
 	RunsVerified int    `csv:"runs_verified" unit:"1" doc:"Verified runs (not superseded): the runs every figure pools."`
 	// RunsTrusted are the verified runs whose send lag kept within the bound; the
 	// figures pool every verified run, trusted or not, and this says how many were.
-	RunsTrusted    int `csv:"runs_trusted" unit:"1" doc:"Of those, runs whose send lag kept within the bound (send_lag_trusted)."`
-	RunsSuperseded int `csv:"runs_superseded" unit:"1" doc:"Runs redone by a later attempt: counted, never pooled."`
-	RunsNoisy      int `csv:"runs_noisy" unit:"1" doc:"Pooled runs on a noisy host (host_noisy)."`
+	RunsTrusted    int `csv:"runs_trusted" later:"it counted each condition's lag-trusted runs" unit:"1" doc:"Of those, runs whose send lag kept within the bound (send_lag_trusted)."`
+	RunsSuperseded int `csv:"runs_superseded" later:"it redid runs" unit:"1" doc:"Runs redone by a later attempt: counted, never pooled."`
+	RunsNoisy      int `csv:"runs_noisy" later:"it measured the host's noise" unit:"1" doc:"Pooled runs on a noisy host (host_noisy)."`
 	Requests       int `csv:"requests" unit:"1" doc:"Requests pooled."`
 	Errors         int `csv:"errors" unit:"1" doc:"Errors among them."`
 
@@ -36,15 +36,15 @@ type ConditionRow struct {
 	P99Ms bundle.Opt `csv:"p99_ms" unit:"ms" doc:"99th percentile of the pooled latencies (the p99 of the pooled requests, as the article states its p99), nearest rank; missing without requests."`
 	// P99Resolved says the p99 is at least ResolutionFactor x send_lag_p99_max_ms:
 	// larger than the instrument's own error by enough to stand (Resolved).
-	P99Resolved bool       `csv:"p99_resolved" doc:"true when p99_ms (pooled) is at least 5 times the worst send-lag p99: the instrument resolves it."`
+	P99Resolved bool       `csv:"p99_resolved" later:"it tested each p99 against the instrument's resolution" doc:"true when p99_ms (pooled) is at least 5 times the worst send-lag p99: the instrument resolves it."`
 	P99RunMinMs bundle.Opt `csv:"p99_run_min_ms" unit:"ms" doc:"Smallest per-run p99; missing without runs."`
 	P99RunMaxMs bundle.Opt `csv:"p99_run_max_ms" unit:"ms" doc:"Largest per-run p99; missing without runs."`
 	// P99RunMeanMs is the mean of the per-run p99s with its 95% Student-t interval over
 	// runs (figure.Of): the condition's p99 as verify, compare and report state it.
 	// Bundles written before the kit stated figures over runs lack these columns.
-	P99RunMeanMs   bundle.Opt `csv:"p99_run_mean_ms" unit:"ms" doc:"Mean of the per-run p99s: the condition's p99 as verify, compare and report state it; missing without runs (absent in bundles written before)."`
-	P99RunCILowMs  bundle.Opt `csv:"p99_run_ci_low_ms" unit:"ms" signed:"true" doc:"Low end of the 95% Student-t interval of p99_run_mean_ms over runs; missing with fewer than 2 runs."`
-	P99RunCIHighMs bundle.Opt `csv:"p99_run_ci_high_ms" unit:"ms" doc:"High end of that interval; missing with fewer than 2 runs."`
+	P99RunMeanMs   bundle.Opt `csv:"p99_run_mean_ms" later:"it stated figures over runs" unit:"ms" doc:"Mean of the per-run p99s: the condition's p99 as verify, compare and report state it; missing without runs (absent in bundles written before)."`
+	P99RunCILowMs  bundle.Opt `csv:"p99_run_ci_low_ms" later:"it stated figures over runs" unit:"ms" signed:"true" doc:"Low end of the 95% Student-t interval of p99_run_mean_ms over runs; missing with fewer than 2 runs."`
+	P99RunCIHighMs bundle.Opt `csv:"p99_run_ci_high_ms" later:"it stated figures over runs" unit:"ms" doc:"High end of that interval; missing with fewer than 2 runs."`
 	MeanMs         bundle.Opt `csv:"mean_ms" unit:"ms" doc:"Mean of the pooled latencies."`
 	MaxMs          bundle.Opt `csv:"max_ms" unit:"ms" doc:"Largest pooled latency."`
 

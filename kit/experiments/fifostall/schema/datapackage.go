@@ -33,18 +33,11 @@ func Declared(file string) bundle.Table {
 	panic("fifo-stall has no table " + file)
 }
 
-// AddedLater are the columns a bundle of an earlier kit lacks, and what the kit that
-// added each did first: such a bundle reads them as absent, and says so.
-var AddedLater = map[string]string{
-	"attempt": "it redid runs", "superseded": "it redid runs", "runs_superseded": "it redid runs",
-	"host_steal_pct": "it measured the host's noise", "host_cpu_pressure_pct": "it measured the host's noise",
-	"host_noisy": "it measured the host's noise", "runs_noisy": "it measured the host's noise",
-	"nofile_limit": "the containers reported their process limits", "nproc_limit": "the containers reported their process limits",
-	"pids_max":     "the containers reported their process limits",
-	"runs_trusted": "it counted each condition's lag-trusted runs", "p99_resolved": "it tested each p99 against the instrument's resolution",
-	"wall_s": "it timed its own cost per run", "inherent_s": "it timed its own cost per run", "overhead_s": "it timed its own cost per run",
-	"p99_run_mean_ms": "it stated figures over runs", "p99_run_ci_low_ms": "it stated figures over runs", "p99_run_ci_high_ms": "it stated figures over runs",
-}
+// AddedLater are the columns a bundle of an earlier kit lacks that the kit's own
+// columns (tabular.RunPlace, tabular.Attempted) hold, and what the kit that added each
+// did first: such a bundle reads them as absent, and says so. Its own columns say it
+// in their tags (later).
+var AddedLater = map[string]string{"attempt": "it redid runs", "superseded": "it redid runs", "wall_s": "it timed its own cost per run"}
 
 // conditionAxes are the columns that name a condition, in runs.csv and conditions.csv.
 var conditionAxes = []string{"api", "mode", "reader"}

@@ -96,12 +96,12 @@ type RunRow struct {
 	// waited for a CPU (/proc/pressure/cpu "some"; empty where the kernel has no
 	// PSI). HostNoisy is HostNoisy(steal, pressure): past NoisyStealPct or
 	// NoisyCPUPressurePct.
-	HostStealPct       bundle.Opt `csv:"host_steal_pct" unit:"%" doc:"CPU time stolen by the hypervisor over the run; missing where the host does not report it."`
-	HostCPUPressurePct bundle.Opt `csv:"host_cpu_pressure_pct" unit:"%" doc:"CPU pressure (PSI some avg10) over the run; missing where the kernel does not report it."`
-	HostNoisy          bool       `csv:"host_noisy" doc:"true when steal or CPU pressure passed the kit's noise thresholds: other work shared the host."`
+	HostStealPct       bundle.Opt `csv:"host_steal_pct" later:"it measured the host's noise" unit:"%" doc:"CPU time stolen by the hypervisor over the run; missing where the host does not report it."`
+	HostCPUPressurePct bundle.Opt `csv:"host_cpu_pressure_pct" later:"it measured the host's noise" unit:"%" doc:"CPU pressure (PSI some avg10) over the run; missing where the kernel does not report it."`
+	HostNoisy          bool       `csv:"host_noisy" later:"it measured the host's noise" doc:"true when steal or CPU pressure passed the kit's noise thresholds: other work shared the host."`
 
-	InherentS float64 `csv:"inherent_s" unit:"s" doc:"From the first warm-up send until every log byte was read."`
-	OverheadS float64 `csv:"overhead_s" unit:"s" doc:"wall_s - inherent_s: the kit's own cost."`
+	InherentS float64 `csv:"inherent_s" later:"it timed its own cost per run" unit:"s" doc:"From the first warm-up send until every log byte was read."`
+	OverheadS float64 `csv:"overhead_s" later:"it timed its own cost per run" unit:"s" doc:"wall_s - inherent_s: the kit's own cost."`
 }
 
 // ContainerRow is one container of one run (containers.csv): its limits as the kernel
@@ -128,9 +128,9 @@ type ContainerRow struct {
 	NoNewPrivs   string `csv:"no_new_privs" doc:"The no_new_privs flag (1: set); empty when not reported."`
 	RootReadOnly string `csv:"root_read_only" doc:"Whether the root file system was read-only (true/false); empty when not reported."`
 	// Its process limits as it read them itself (soft/hard); empty when not reported.
-	NoFileLimit string `csv:"nofile_limit" unit:"1" doc:"RLIMIT_NOFILE as the process read it (soft/hard; -1: unlimited); empty when not reported."`
-	NProcLimit  string `csv:"nproc_limit" unit:"1" doc:"RLIMIT_NPROC as the process read it (soft/hard; -1: unlimited); empty when not reported."`
-	PidsMax     string `csv:"pids_max" unit:"1" doc:"The pids controller's limit of its cgroup as the process read it (-1: max); empty when not reported or not readable."`
+	NoFileLimit string `csv:"nofile_limit" later:"the containers reported their process limits" unit:"1" doc:"RLIMIT_NOFILE as the process read it (soft/hard; -1: unlimited); empty when not reported."`
+	NProcLimit  string `csv:"nproc_limit" later:"the containers reported their process limits" unit:"1" doc:"RLIMIT_NPROC as the process read it (soft/hard; -1: unlimited); empty when not reported."`
+	PidsMax     string `csv:"pids_max" later:"the containers reported their process limits" unit:"1" doc:"The pids controller's limit of its cgroup as the process read it (-1: max); empty when not reported or not readable."`
 }
 
 // TimelineRow is one sample of a cumulative byte count (timeline.csv): series
