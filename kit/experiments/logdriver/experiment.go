@@ -86,7 +86,7 @@ func driverCells(p *Params, api string) []tabular.Cell {
 			if m == "non-blocking" {
 				buffers = nil
 				for _, b := range p.BufferSizes {
-					buffers = append(buffers, units.BytesSize(float64(b)))
+					buffers = append(buffers, sizeText(b))
 				}
 			}
 			consumers, receivers := []string{engineFile}, []string{noReceiver}
@@ -97,7 +97,7 @@ func driverCells(p *Params, api string) []tabular.Cell {
 				for _, c := range consumers {
 					for _, r := range receivers {
 						for _, rate := range p.Rates {
-							out = append(out, tabular.Cell{api, d, m, b, c, r, strconv.FormatFloat(rate, 'g', -1, 64)})
+							out = append(out, tabular.Cell{api, d, m, b, c, r, rateText(rate)})
 						}
 					}
 				}
@@ -173,22 +173,11 @@ func target(p *Params, env experiment.Env) error {
 
 const fifoPath = contract.RunDir + "/log.fifo"
 
-// The engine helper: the qps experiment's conductor serving samples of the engine's
-// processes (closedloop.EngineHandler) on the pod's loopback, from the host's PID
-// namespace.
+// The engine helper (experiment.EngineHelper) and its port on the pod's loopback.
 const (
 	engineImage = "qpsload"
 	enginePort  = 9003
 )
-
-// engineHelper is the engine helper's container, limited as your-api's is: a sample is
-// a walk of the host's /proc, milliseconds a second.
-func engineHelper(kind string, images map[string]string) experiment.ContainerSpec {
-	serve := contract.DefaultQPSLoadArgs()
-	serve.EngineCPUServer, serve.EngineKind = fmt.Sprintf("127.0.0.1:%d", enginePort), kind
-	return experiment.ContainerSpec{Role: "engine", Image: images[engineImage], Cmd: serve.Args(), HostPIDs: true,
-		NanoCPUs: experiment.NanoCPUs(0.1), MemoryBytes: 64 << 20}
-}
 
 // port is the receiver's port on the host's loopback, from the run's ID: each run its
 // own, below Linux's ephemeral ports.
@@ -223,8 +212,9 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 	// The engine helper starts before the conductor, which asks it from the reset on.
 	var helpers []experiment.ContainerSpec
 	if p.EngineKind != "" {
-		helpers = append(helpers, engineHelper(p.EngineKind, images))
-		lg.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", enginePort)
+		var helper experiment.ContainerSpec
+		helper, lg.EngineCPUURL = experiment.EngineHelper("engine", engineImage, p.EngineKind, enginePort, images)
+		helpers = append(helpers, helper)
 	}
 	spec := experiment.PodSpec{RunID: runID, Conductor: "loadgen", MountPath: contract.RunDir, ResultPath: lg.Result,
 		User: contract.User, PidsLimit: l.PidsLimit}

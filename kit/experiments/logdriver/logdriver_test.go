@@ -71,7 +71,7 @@ func TestPodsCarryTheDriverToItsReceiver(t *testing.T) {
 // driver no consumer or receiver.
 func TestTheMatrixHasNoMeaninglessCell(t *testing.T) {
 	p := DefaultParams()
-	p.Drivers, p.BufferSizes, p.Receivers = []string{JSONFile, SyslogUDP}, Sizes{64 << 10, 1 << 20}, []string{"rsyslog", "syslog-ng"}
+	p.Drivers, p.BufferSizes, p.Receivers = []string{JSONFile, SyslogUDP}, []int64{64 << 10, 1 << 20}, []string{"rsyslog", "syslog-ng"}
 	var got []string
 	for _, c := range conditions(p) {
 		got = append(got, c.String())
@@ -96,7 +96,7 @@ func TestTheMatrixHasNoMeaninglessCell(t *testing.T) {
 // the tail no line reached, and the run is not data because a line came back changed.
 func TestAConsumerThatDropsKnownLinesIsAccountedFor(t *testing.T) {
 	p := DefaultParams()
-	p.DurationS, p.Rates = 1, Rates{100}
+	p.DurationS, p.Rates = 1, []float64{100}
 	var logs []byte
 	for seq := int64(0); seq < 90; seq++ {
 		switch {
@@ -168,7 +168,7 @@ func TestTheEngineIsMeasuredWhereTheKitKnowsItsProcesses(t *testing.T) {
 // says why, and the run is data all the same.
 func TestTheEnginesCostIsARunsColumnsNotItsVerdict(t *testing.T) {
 	p := DefaultParams()
-	p.DurationS, p.Rates, p.EngineKind = 1, Rates{10}, contract.EngineDocker
+	p.DurationS, p.Rates, p.EngineKind = 1, []float64{10}, contract.EngineDocker
 	row := func(res contract.Result) Row {
 		t.Helper()
 		res.API.Counters.Written.Lines = 10

@@ -1,13 +1,11 @@
 package logdriver
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/docker/go-units"
 
@@ -48,10 +46,10 @@ type Params struct {
 	Modes   []string `json:"modes"`
 	// BufferSizes are the non-blocking driver's max-buffer-size values, in bytes: an
 	// axis of the non-blocking runs only (a blocking driver has no ring buffer).
-	BufferSizes Sizes    `json:"buffer_sizes_bytes"`
-	Consumers   []string `json:"consumers"`
-	Receivers   []string `json:"receivers"`
-	Rates       Rates    `json:"rates_rps"`
+	BufferSizes []int64   `json:"buffer_sizes_bytes"`
+	Consumers   []string  `json:"consumers"`
+	Receivers   []string  `json:"receivers"`
+	Rates       []float64 `json:"rates_rps"`
 	// ConsumerRate is the slow consumer's bound, in bytes a second.
 	ConsumerRate int64 `json:"consumer_rate_bytes_per_s"`
 	// LineBytes is the length of the API's every line, newline included
@@ -89,8 +87,8 @@ func DefaultParams() *Params {
 	return &Params{
 		APIs:    []string{"go"},
 		Drivers: []string{JSONFile, SyslogTCP, SyslogUDP}, Modes: []string{"blocking", "non-blocking"},
-		BufferSizes: Sizes{1 << 20}, Consumers: []string{"fast", "slow"}, Receivers: []string{"rsyslog"},
-		Rates: Rates{500}, ConsumerRate: 16 << 10, LineBytes: contract.NumberedLineBytes, QueueMessages: 1000,
+		BufferSizes: []int64{1 << 20}, Consumers: []string{"fast", "slow"}, Receivers: []string{"rsyslog"},
+		Rates: []float64{500}, ConsumerRate: 16 << 10, LineBytes: contract.NumberedLineBytes, QueueMessages: 1000,
 		DurationS: 8, QuietS: 2, RequestTimeout: 30,
 		Limits: Limits{APICPUs: 0.5, APIMemoryBytes: 128 << 20, ConsumerCPUs: 0.5, ConsumerMemoryBytes: 128 << 20,
 			LoadgenCPUs: 0.5, LoadgenMemoryBytes: 128 << 20, PidsLimit: 256},
@@ -105,10 +103,10 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 	fs.Var(experiment.List(&p.APIs), "apis", "the kit's APIs, each printing a numbered line a request to its console: go, python, node")
 	fs.Var(experiment.List(&p.Drivers), "drivers", "the engine's log drivers: json-file, local (Docker writes the file), k8s-file (Podman writes it), syslog-tcp, syslog-udp (Docker sends to a receiver)")
 	fs.Var(experiment.List(&p.Modes), "driver-modes", "the drivers' modes: blocking (the API waits for the driver) or non-blocking (the driver drops what its buffer cannot hold)")
-	fs.Var(&p.BufferSizes, "buffer-sizes", "the non-blocking driver's max-buffer-size, comma-separated sizes (1m,64k)")
+	bufferSizesFlag.Bind(fs, &p.BufferSizes)
 	fs.Var(experiment.List(&p.Consumers), "consumers", "the receiver's output read as fast as it comes (fast) or at --consumer-rate (slow); syslog drivers only")
 	fs.Var(experiment.List(&p.Receivers), "receivers", "the syslog receivers: rsyslog, syslog-ng (Debian's, in a container)")
-	fs.Var(&p.Rates, "rates", "offered loads, requests per second, comma-separated (each request logs one line of --line-bytes)")
+	ratesFlag.Bind(fs, &p.Rates)
 	fs.Var(experiment.Bytes(&p.ConsumerRate), "consumer-rate", "the slow consumer's bound, bytes a second (16k)")
 	fs.IntVar(&p.LineBytes, "line-bytes", p.LineBytes, "the length of each numbered line the API prints, newline included: 128 to 65536 (syslog and local carry at most 16384 whole)")
 	fs.IntVar(&p.QueueMessages, "queue-messages", p.QueueMessages, "the receiver's in-memory queue, in messages")
@@ -138,10 +136,10 @@ func (p *Params) Check() error {
 		func() error { return experiment.CheckList("apis", p.APIs, APIs) },
 		func() error { return experiment.CheckList("drivers", p.Drivers, Drivers) },
 		func() error { return experiment.CheckList("driver-modes", p.Modes, Modes) },
-		func() error { return p.BufferSizes.check() },
+		func() error { return bufferSizesFlag.Check(p.BufferSizes) },
 		func() error { return experiment.CheckList("consumers", p.Consumers, Consumers) },
 		func() error { return experiment.CheckList("receivers", p.Receivers, Receivers) },
-		func() error { return p.Rates.check() },
+		func() error { return ratesFlag.Check(p.Rates) },
 		func() error {
 			if p.LineBytes == 0 {
 				return nil // a manifest's from before lines had a length: 128
@@ -173,9 +171,9 @@ func (p *Params) Check() error {
 			}
 			return nil
 		},
-		func() error { return checkSeconds("duration", p.DurationS, 1, maxDurationS) },
-		func() error { return checkSeconds("quiet", p.QuietS, 0.1, 600) },
-		func() error { return checkSeconds("request-timeout", p.RequestTimeout, 0.1, 600) },
+		func() error { return experiment.WithinSeconds("duration", p.DurationS, 1, maxDurationS) },
+		func() error { return experiment.WithinSeconds("quiet", p.QuietS, 0.1, 600) },
+		func() error { return experiment.WithinSeconds("request-timeout", p.RequestTimeout, 0.1, 600) },
 		func() error { return experiment.APICPUsFlag.Check(l.APICPUs) },
 		func() error { return experiment.APIMemoryFlag.Check(l.APIMemoryBytes) },
 		func() error { return consumerCPUsFlag.Check(l.ConsumerCPUs) },
@@ -226,81 +224,16 @@ func (p *Params) CPULimits() []experiment.CPULimit {
 		{Field: "parameters.limits.consumer_cpus", CPUs: p.Limits.ConsumerCPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: p.Limits.LoadgenCPUs}}
 }
 
-func checkSeconds(name string, v, least, most float64) error {
-	if !(v >= least && v <= most) {
-		return experiment.Usagef("--%s %s: want %s to %s", name, experiment.FormatSeconds(v), experiment.FormatSeconds(least), experiment.FormatSeconds(most))
-	}
-	return nil
-}
+// The axes that are not names: the non-blocking driver's buffer sizes and the offered
+// loads.
+var (
+	bufferSizesFlag = experiment.ListFlag[int64]{Name: "buffer-sizes", Usage: "the non-blocking driver's max-buffer-size, comma-separated sizes (1m,64k)",
+		Parse: units.RAMInBytes, Text: sizeText, Syntax: "want sizes such as 1m,64k",
+		What: "sizes", In: func(v int64) bool { return v >= 1024 && v <= 1<<30 }, Range: "want 1KiB to 1GiB"}
+	ratesFlag = experiment.ListFlag[float64]{Name: "rates", Usage: "offered loads, requests per second, comma-separated (each request logs one line of --line-bytes)",
+		Parse: func(f string) (float64, error) { return strconv.ParseFloat(f, 64) }, Text: rateText, Syntax: "want requests per second such as 200,1000",
+		What: "rates", In: func(v float64) bool { return v >= 1 && v <= maxRate && !math.IsNaN(v) }, Range: fmt.Sprintf("want 1 to %d requests per second", maxRate)}
+)
 
-// Sizes are byte sizes, a comma-separated flag ("1m,64k").
-type Sizes []int64
-
-func sizeText(v int64) string { return units.BytesSize(float64(v)) }
-
-func (s *Sizes) String() string { return joinList(*s, sizeText) }
-
-func (s *Sizes) Set(v string) (err error) {
-	*s, err = splitList(v, "want sizes such as 1m,64k", func(f string) (int64, error) { return units.RAMInBytes(f) })
-	return err
-}
-
-func (s Sizes) check() error {
-	return checkValues("buffer-sizes", "sizes", s, sizeText, func(v int64) bool { return v >= 1024 && v <= 1<<30 }, "want 1KiB to 1GiB")
-}
-
-// Rates are offered loads in requests a second, a comma-separated flag ("200,1000").
-type Rates []float64
-
+func sizeText(v int64) string   { return units.BytesSize(float64(v)) }
 func rateText(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func (r *Rates) String() string { return joinList(*r, rateText) }
-
-func (r *Rates) Set(v string) (err error) {
-	*r, err = splitList(v, "want requests per second such as 200,1000", func(f string) (float64, error) { return strconv.ParseFloat(f, 64) })
-	return err
-}
-
-func (r Rates) check() error {
-	return checkValues("rates", "rates", r, rateText, func(v float64) bool { return v >= 1 && v <= maxRate && !math.IsNaN(v) },
-		fmt.Sprintf("want 1 to %d requests per second", maxRate))
-}
-
-// splitList parses a comma-separated flag value, each value through parse; want says
-// what the flag takes when one does not parse.
-func splitList[T any](v, want string, parse func(string) (T, error)) ([]T, error) {
-	var out []T
-	for _, f := range strings.Split(v, ",") {
-		n, err := parse(strings.TrimSpace(f))
-		if err != nil {
-			return nil, errors.New(want)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-func joinList[T any](vs []T, text func(T) string) string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = text(v)
-	}
-	return strings.Join(out, ",")
-}
-
-// checkValues refuses a list of none or more than MaxListValues values, a value out of
-// range (ok), or one given twice, in that order.
-func checkValues[T comparable](flag, what string, vs []T, text func(T) string, ok func(T) bool, want string) error {
-	if len(vs) == 0 || len(vs) > experiment.MaxListValues {
-		return experiment.Usagef("--%s: want 1 to %d %s", flag, experiment.MaxListValues, what)
-	}
-	for i, v := range vs {
-		if !ok(v) {
-			return experiment.Usagef("--%s %s: %s", flag, text(v), want)
-		}
-		if slices.Contains(vs[:i], v) {
-			return experiment.Usagef("--%s: %s given twice", flag, text(v))
-		}
-	}
-	return nil
-}
