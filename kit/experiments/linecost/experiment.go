@@ -125,7 +125,7 @@ func documented(run experiment.Run) bool {
 // observe derives a run's row and its trials from the program's document.
 func observe(p *Params, run experiment.Run) (RunRow, []TrialRow) {
 	c := run.Condition.(tabular.Cell)
-	r := RunRow{RunID: run.ID, Language: c[0], Way: c[2], Round: run.Round, Position: run.Position,
+	r := RunRow{RunKey: RunKey{RunID: run.ID, Language: c[0], Way: c[2], Round: run.Round}, Position: run.Position,
 		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Volume: p.Volume, Exits: experiment.ExitsText(run.Pod.Exits)}
 	if r.Volume == "" {
 		r.Volume = "logbench-" + run.ID

@@ -302,7 +302,7 @@ func TestEachWayIsCheckedForWhatItDoes(t *testing.T) {
 }
 
 func TestDroppedLinesAreAccountedFor(t *testing.T) {
-	tr := TrialRow{Way: lc.Queue, Lines: 1000, ThreadCPUNs: 1, WallNs: 1, ArgsBuilt: 1000, FileName: "q.log", LinesDropped: 10,
+	tr := TrialRow{RunKey: RunKey{Way: lc.Queue}, Lines: 1000, ThreadCPUNs: 1, WallNs: 1, ArgsBuilt: 1000, FileName: "q.log", LinesDropped: 10,
 		FileLines: 990, WrittenBytes: 5, FileBytes: 5, WriteCalls: 990, ThreadWriteSysc: -1}
 	g := ExpectedOf(lc.LineFormat, 1000)
 	tr.GeneratedLines, tr.GeneratedBytes, tr.GeneratedSHA256 = g.Lines, g.Bytes, g.SHA256

@@ -181,14 +181,14 @@ func TestAnEarlierKitsCgroupColumnsReadUnderTodaysNames(t *testing.T) {
 // TestATrialWithoutACgroupReadingHasNoCgroupFigures: no reading is an empty field, not
 // 0 (which, for the CPU limit, would say none).
 func TestATrialWithoutACgroupReadingHasNoCgroupFigures(t *testing.T) {
-	tr := trialRow(RunRow{RunID: "r", Language: Go, Way: lc.Format}, contract.LineCostTrial{Lines: 10, CgroupError: "no cgroup"}, lc.LineFormat)
+	tr := trialRow(RunRow{RunKey: RunKey{RunID: "r", Language: Go, Way: lc.Format}}, contract.LineCostTrial{Lines: 10, CgroupError: "no cgroup"}, lc.LineFormat)
 	for name, o := range map[string]bundle.Opt{"cpu_used_ns": tr.CgroupCPUNs, "cgroup_wall_ns": tr.CgroupWallNs, "cpu_periods": tr.CgroupPeriods,
 		"cpu_throttled_periods": tr.ThrottledPeriods, "cpu_throttled_ms": tr.ThrottledMs, "cpu_limit_cores": tr.CPULimitCores} {
 		if o.Present() {
 			t.Errorf("%s: %v, want empty", name, o)
 		}
 	}
-	read := trialRow(RunRow{RunID: "r", Language: Go, Way: lc.Format}, contract.LineCostTrial{Lines: 10,
+	read := trialRow(RunRow{RunKey: RunKey{RunID: "r", Language: Go, Way: lc.Format}}, contract.LineCostTrial{Lines: 10,
 		CgroupAfter: contract.CgroupSnapshot{CPUThrottledNanos: 1500000}}, lc.LineFormat)
 	if read.CPULimitCores != 0 || !read.CPULimitCores.Present() || read.ThrottledMs != 1.5 {
 		t.Errorf("a reading without a limit: limit %v (want 0: none), throttled %v ms", read.CPULimitCores, read.ThrottledMs)
