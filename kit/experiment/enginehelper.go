@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"fmt"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -17,4 +18,20 @@ func EngineHelper(role, image, kind string, port int, images map[string]string) 
 	serve.EngineCPUServer, serve.EngineKind = fmt.Sprintf("127.0.0.1:%d", port), kind
 	return ContainerSpec{Role: role, Image: images[image], Cmd: serve.Args(), HostPIDs: true, NanoCPUs: NanoCPUs(0.1), MemoryBytes: 64 << 20},
 		fmt.Sprintf("http://127.0.0.1:%d/sample", port)
+}
+
+// EngineKindOf is the kind of engine an engine helper counts the processes of: env's,
+// or "" when the kit cannot identify that kind's processes (then no run measures them).
+// recorded is what a bundle being resumed counted ("" for a fresh plan): an engine of
+// another kind is refused, its runs would count other processes.
+func EngineKindOf(env Env, recorded string) (string, error) {
+	kind := env.Engine.Kind
+	if contract.EngineProcessesOf(kind) == "" {
+		kind = ""
+	}
+	if recorded != "" && recorded != kind {
+		return "", Usagef("--resume: the bundle's runs counted the processes of %s (%s); this engine is %s", recorded,
+			contract.EngineProcessesOf(recorded), cmp.Or(env.Engine.Kind, "of a kind the kit does not know"))
+	}
+	return kind, nil
 }

@@ -2,6 +2,7 @@ package experiment_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -20,5 +21,25 @@ func TestEngineHelper(t *testing.T) {
 	}
 	if !slices.Contains(c.Cmd, "-engine-cpu-server=127.0.0.1:9003") || !slices.Contains(c.Cmd, "-engine-kind="+contract.EnginePodman) {
 		t.Errorf("command %q", c.Cmd)
+	}
+}
+
+// EngineKindOf keeps a kind whose processes the kit knows, drops one it does not, and
+// refuses to resume a bundle on an engine of another kind.
+func TestEngineKindOf(t *testing.T) {
+	of := func(kind string) experiment.Env { return experiment.Env{Engine: contract.EngineFacts{Kind: kind}} }
+	for _, tc := range []struct {
+		engine, recorded, want, err string
+	}{
+		{contract.EngineDocker, "", contract.EngineDocker, ""},
+		{"moby-fork", "", "", ""},
+		{contract.EngineDocker, contract.EngineDocker, contract.EngineDocker, ""},
+		{contract.EnginePodman, contract.EngineDocker, "", "--resume: the bundle's runs counted the processes of docker"},
+		{"", contract.EngineDocker, "", "this engine is of a kind the kit does not know"},
+	} {
+		have, err := experiment.EngineKindOf(of(tc.engine), tc.recorded)
+		if have != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("EngineKindOf(%q, %q) = %q, %v; want %q, %q", tc.engine, tc.recorded, have, err, tc.want, tc.err)
+		}
 	}
 }

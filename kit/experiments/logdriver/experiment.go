@@ -7,7 +7,6 @@
 package logdriver
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -145,13 +144,9 @@ var onPodman = []string{K8sFile}
 // records which engine's processes the engine helper counts; a bundle resumed on
 // another kind of engine is refused, its runs would count other processes.
 func target(p *Params, env experiment.Env) error {
-	kind := env.Engine.Kind
-	if contract.EngineProcessesOf(kind) == "" {
-		kind = ""
-	}
-	if p.EngineKind != "" && p.EngineKind != kind {
-		return experiment.Usagef("--resume: the bundle's runs counted the processes of %s (%s); this engine is %s", p.EngineKind,
-			contract.EngineProcessesOf(p.EngineKind), cmp.Or(env.Engine.Kind, "of a kind the kit does not know"))
+	kind, err := experiment.EngineKindOf(env, p.EngineKind)
+	if err != nil {
+		return err
 	}
 	p.EngineKind = kind
 	podman := env.Engine.Kind == contract.EnginePodman
