@@ -110,9 +110,7 @@ func libraryFigures(p Params, lang string, lib lc.Library, runs []RunRow, trials
 			if t.CPULimitCores.Present() {
 				c.CPULimitCores = t.CPULimitCores
 			}
-			if t.ThrottledPeriods.Present() {
-				c.ThrottledPeriods += int64(t.ThrottledPeriods)
-			}
+			c.ThrottledPeriods += int64(t.ThrottledPeriods.Or(0))
 			if t.Throttled {
 				c.ThrottledTrials++
 			}

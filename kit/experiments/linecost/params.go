@@ -82,12 +82,7 @@ func (p Params) Check() error {
 		// No flag of line-cost's sets it (DefaultPidsLimit): the kit's rule of every
 		// container's process limit holds it.
 		func() error { return experiment.PidsLimitFlag.Check(p.PidsLimit) },
-		func() error {
-			if strings.ContainsAny(p.Volume, "/:, ") || strings.HasPrefix(p.Volume, "-") {
-				return usagef("--volume %q: want the name of a named volume (docker volume ls)", p.Volume)
-			}
-			return nil
-		},
+		func() error { return experiment.CheckVolumeName("volume", p.Volume) },
 		p.checkLibraries,
 	)
 }

@@ -101,7 +101,7 @@ func (c *checker) physics(b *Bundle) {
 		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)
 		// A trial lasts its calls and the drain after them, which its cgroup's interval
 		// spans.
-		trialsS[t.RunID] += max(float64(t.WallNs+t.DrainWallNs), nanZero(float64(t.CgroupWallNs))) / 1e9
+		trialsS[t.RunID] += max(float64(t.WallNs+t.DrainWallNs), t.CgroupWallNs.Or(0)) / 1e9
 		if t.CgroupError != "" || !t.CgroupCPUNs.Present() || !t.CgroupWallNs.Present() {
 			continue
 		}
@@ -126,11 +126,4 @@ func (c *checker) physics(b *Bundle) {
 			}
 		}
 	}
-}
-
-func nanZero(f float64) float64 {
-	if math.IsNaN(f) {
-		return 0
-	}
-	return f
 }
