@@ -2,7 +2,6 @@ package linecost
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"strings"
 
@@ -14,9 +13,7 @@ import (
 // drawn is one bundle as the drawings need it: its conditions and figures as this kit
 // states them.
 type drawn struct {
-	label   string
-	colour  color.RGBA
-	b       *Bundle
+	tabular.Drawn[*Params, RunRow]
 	conds   []ConditionRow
 	figures compare.Stated
 }
@@ -33,7 +30,7 @@ func (d drawn) cond(lang, way string) *ConditionRow {
 func drawnOf(bs []tabular.Drawn[*Params, RunRow]) []drawn {
 	var out []drawn
 	for _, d := range bs {
-		out = append(out, drawn{label: d.Label, colour: d.Colour, b: d.Bundle, conds: Conditions(d.Bundle), figures: compare.StatedOf(Rows(d.Bundle, nil))})
+		out = append(out, drawn{Drawn: d, conds: Conditions(d.Bundle), figures: compare.StatedOf(Rows(d.Bundle, nil))})
 	}
 	return out
 }
@@ -52,7 +49,7 @@ func drawings(tbs []tabular.Drawn[*Params, RunRow]) []report.Section {
 	langs, ways := distinct(all, func(c ConditionRow) string { return c.Language }), distinct(all, func(c ConditionRow) string { return c.Way })
 	disk := report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2}
 	for _, d := range bs {
-		disk.Rows = append(disk.Rows, []string{d.label, fsFacts(d.b)})
+		disk.Rows = append(disk.Rows, []string{d.Label, fsFacts(d.Bundle)})
 	}
 	var heads, cw []report.Figure
 	for _, lang := range langs {
@@ -64,7 +61,7 @@ func drawings(tbs []tabular.Drawn[*Params, RunRow]) []report.Section {
 			}
 		}
 		for _, d := range bs {
-			g.Series = append(g.Series, report.Series{Name: d.label, Colour: d.colour, Values: d.perLine(lang, ways)})
+			g.Series = append(g.Series, report.Series{Name: d.Label, Colour: d.Colour, Values: d.perLine(lang, ways)})
 		}
 		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
 		cw = append(cw, cpuWallPlot(bs, lang, ways))
@@ -106,7 +103,7 @@ func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
 	var series []report.Series
 	var points []report.XY
 	for i, d := range bs {
-		series = append(series, report.Series{Name: d.label, Colour: d.colour})
+		series = append(series, report.Series{Name: d.Label, Colour: d.Colour})
 		for k, way := range ways {
 			if c := d.cond(lang, way); c != nil {
 				points = append(points, report.XY{Series: i, Category: k, X: float64(c.WallNsPerLine), Y: float64(c.CPUNsPerLine)})
@@ -127,7 +124,7 @@ func throttled(bs []drawn) []string {
 		}
 		if n > 0 {
 			out = append(out, fmt.Sprintf("%s: %d of %d trials were throttled by the CPU limit (%g CPU): their wall time includes waiting for the quota, so the headline of every CPU-bound way is the thread's CPU time.",
-				d.label, n, of, d.b.Params().CPUs))
+				d.Label, n, of, d.Bundle.Params().CPUs))
 		}
 	}
 	return out
@@ -137,7 +134,7 @@ func orderingTable(bs []drawn) report.Table {
 	t := report.Table{Caption: "The seed's orderings.", Header: []string{"bundle", "language", "claim", "verdict", "evidence"}, Text: 5}
 	for _, d := range bs {
 		for _, o := range Orderings(d.conds) {
-			t.Rows = append(t.Rows, []string{d.label, o.Language, o.Claim, o.State(), o.Evidence})
+			t.Rows = append(t.Rows, []string{d.Label, o.Language, o.Claim, o.State(), o.Evidence})
 		}
 	}
 	return t
@@ -147,7 +144,7 @@ func ratioTable(bs []drawn, pub Published) report.Table {
 	t := report.Table{Caption: "The seed's ratios.", Header: []string{"bundle", "language", "ratio", "measured", "published"}, Text: 3}
 	for _, d := range bs {
 		for _, r := range Ratios(d.conds, pub) {
-			t.Rows = append(t.Rows, []string{d.label, r.Language, r.Name, r.Measured, r.Published})
+			t.Rows = append(t.Rows, []string{d.Label, r.Language, r.Name, r.Measured, r.Published})
 		}
 	}
 	return t
@@ -158,7 +155,7 @@ func ratioTable(bs []drawn, pub Published) report.Table {
 func conditionTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
-		t, notOffered := conditionTable(d.b, d.label)
+		t, notOffered := conditionTable(d.Bundle, d.Label)
 		if len(notOffered) > 0 {
 			t.Caption += " (" + strings.Join(notOffered, "; ") + ")"
 		}
@@ -195,7 +192,7 @@ func answer(tbs []tabular.Drawn[*Params, RunRow]) ([]string, int) {
 				continue
 			}
 			if len(bs) > 1 {
-				lib = d.label + ", " + lib
+				lib = d.Label + ", " + lib
 			}
 			out = append(out, lib+": "+strings.Join(parts, ", ")+".")
 		}
