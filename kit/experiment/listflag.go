@@ -50,15 +50,20 @@ type listOf[T comparable] struct {
 	p *[]T
 }
 
+// Texts are the values as the flag writes each (Text): a plan's cells of this axis.
+func (f ListFlag[T]) Texts(vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = f.Text(v)
+	}
+	return out
+}
+
 func (l listOf[T]) String() string {
 	if l.p == nil {
 		return ""
 	}
-	out := make([]string, len(*l.p))
-	for i, v := range *l.p {
-		out[i] = l.f.Text(v)
-	}
-	return strings.Join(out, ",")
+	return strings.Join(l.f.Texts(*l.p), ",")
 }
 
 func (l listOf[T]) Set(s string) error {

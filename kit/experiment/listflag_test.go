@@ -34,6 +34,9 @@ func TestListFlagBindsAndWritesBack(t *testing.T) {
 	if s := fs.Lookup("rates").Value.String(); s != "200,1000,200" {
 		t.Errorf("written back %q", s)
 	}
+	if texts := rates.Texts(have); len(texts) != 3 || texts[0] != "200" || texts[1] != "1000" || texts[2] != "200" {
+		t.Errorf("Texts(%v) = %q", have, texts)
+	}
 	if err := fs.Parse([]string{"--rates", "200,fast"}); err == nil || !strings.Contains(err.Error(), "want rates such as 200,1000") {
 		t.Errorf("a value that does not parse: %v", err)
 	}

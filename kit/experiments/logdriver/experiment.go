@@ -72,34 +72,17 @@ const (
 func conditions(p *Params) []tabular.Cell {
 	var out []tabular.Cell
 	for _, api := range p.APIs {
-		out = append(out, driverCells(p, api)...)
-	}
-	return out
-}
-
-func driverCells(p *Params, api string) []tabular.Cell {
-	var out []tabular.Cell
-	for _, d := range p.Drivers {
-		for _, m := range p.Modes {
-			buffers := []string{noBuffer}
-			if m == "non-blocking" {
-				buffers = nil
-				for _, b := range p.BufferSizes {
-					buffers = append(buffers, sizeText(b))
+		for _, d := range p.Drivers {
+			for _, m := range p.Modes {
+				buffers := []string{noBuffer}
+				if m == "non-blocking" {
+					buffers = bufferSizesFlag.Texts(p.BufferSizes)
 				}
-			}
-			consumers, receivers := []string{engineFile}, []string{noReceiver}
-			if isSyslog(d) {
-				consumers, receivers = p.Consumers, p.Receivers
-			}
-			for _, b := range buffers {
-				for _, c := range consumers {
-					for _, r := range receivers {
-						for _, rate := range p.Rates {
-							out = append(out, tabular.Cell{api, d, m, b, c, r, rateText(rate)})
-						}
-					}
+				consumers, receivers := []string{engineFile}, []string{noReceiver}
+				if isSyslog(d) {
+					consumers, receivers = p.Consumers, p.Receivers
 				}
+				out = append(out, tabular.Product([]string{api}, []string{d}, []string{m}, buffers, consumers, receivers, ratesFlag.Texts(p.Rates))...)
 			}
 		}
 	}

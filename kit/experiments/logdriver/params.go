@@ -228,12 +228,9 @@ func (p *Params) CPULimits() []experiment.CPULimit {
 // loads.
 var (
 	bufferSizesFlag = experiment.ListFlag[int64]{Name: "buffer-sizes", Usage: "the non-blocking driver's max-buffer-size, comma-separated sizes (1m,64k)",
-		Parse: units.RAMInBytes, Text: sizeText, Syntax: "want sizes such as 1m,64k",
+		Parse: units.RAMInBytes, Text: func(v int64) string { return units.BytesSize(float64(v)) }, Syntax: "want sizes such as 1m,64k",
 		What: "sizes", In: func(v int64) bool { return v >= 1024 && v <= 1<<30 }, Range: "want 1KiB to 1GiB"}
 	ratesFlag = experiment.ListFlag[float64]{Name: "rates", Usage: "offered loads, requests per second, comma-separated (each request logs one line of --line-bytes)",
-		Parse: func(f string) (float64, error) { return strconv.ParseFloat(f, 64) }, Text: rateText, Syntax: "want requests per second such as 200,1000",
+		Parse: func(f string) (float64, error) { return strconv.ParseFloat(f, 64) }, Text: func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }, Syntax: "want requests per second such as 200,1000",
 		What: "rates", In: func(v float64) bool { return v >= 1 && v <= maxRate && !math.IsNaN(v) }, Range: fmt.Sprintf("want 1 to %d requests per second", maxRate)}
 )
-
-func sizeText(v int64) string   { return units.BytesSize(float64(v)) }
-func rateText(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
