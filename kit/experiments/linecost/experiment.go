@@ -12,6 +12,7 @@
 package linecost
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -126,10 +127,7 @@ func documented(run experiment.Run) bool {
 func observe(p *Params, run experiment.Run) (RunRow, []TrialRow) {
 	c := run.Condition.(tabular.Cell)
 	r := RunRow{RunKey: RunKey{RunID: run.ID, Language: c[0], Way: c[2], Round: run.Round}, Position: run.Position,
-		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Volume: p.Volume, Exits: experiment.ExitsText(run.Pod.Exits)}
-	if r.Volume == "" {
-		r.Volume = "logbench-" + run.ID
-	}
+		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Volume: cmp.Or(p.Volume, "logbench-"+run.ID), Exits: experiment.ExitsText(run.Pod.Exits)}
 	if !p.Legacy() {
 		r.LibraryID = c[1]
 	}
