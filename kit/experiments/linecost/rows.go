@@ -7,23 +7,24 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // RunKey are the columns that say which run a row is of, first in runs.csv and in
-// trials.csv alike.
+// trials.csv alike (its round next, tabular.RunPlace in runs.csv).
 type RunKey struct {
 	RunID    string `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
 	Language string `csv:"language" doc:"The language whose usual logging is measured, by a program in its API image: go (log/slog), python (logging) or node (util.format and fs.writeSync; its CPU figures are the whole process's, see thread_cpu_ns)."`
 	Way      string `csv:"way" doc:"How the line is logged: format (formatted, written nowhere), disabled-eager (a disabled DEBUG line whose message is built at the call site), disabled-lazy (the same with its arguments passed apart), buffered (a 4 KiB buffer flushed when full and every flush_interval_ns), unbuffered (one write system call per line), fsync (a write and an fsync per line) or queue (handed to a bounded queue a writer thread drains)."`
-	Round    int    `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
 }
 
 // TrialRow is one measured trial (trials.csv): what the program reported, the
 // checks the host makes of it, and its figures per line.
 type TrialRow struct {
 	RunKey
+	Round             int        `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
 	Trial             int        `csv:"trial" unit:"1" doc:"The trial's number in its run, from 0, after the warm-ups."`
 	Lines             int64      `csv:"lines" unit:"1" doc:"Log calls in the trial."`
 	ThreadCPUNs       int64      `csv:"thread_cpu_ns" unit:"ns" doc:"The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over the calls alone; for node, whose Node.js 18 has no per-thread CPU clock (process.threadCpuUsage came in a later major version), the whole process's (process.cpuUsage(): the garbage collector's and compiler's threads and, in the queue way, the writer thread's too)."`
@@ -63,9 +64,7 @@ type TrialRow struct {
 // RunRow is one run (runs.csv): one container measuring one way of one language.
 type RunRow struct {
 	RunKey
-	Position          int     `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
-	StartedUTC        string  `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339 with nanoseconds."`
-	WallS             float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run, from creating the pod to removing it."`
+	tabular.RunPlace
 	Runtime           string  `csv:"runtime" doc:"The language runtime as the program reported it (\"go1.26.8 linux/amd64\", \"Python 3.11.2\", \"Node.js v18.20.4 linux/x64\"); empty when it wrote no document."`
 	Library           string  `csv:"library" doc:"The logging library measured (log/slog, logging; for node, util.format and fs.writeSync, and the CPU clock it had); empty when the program wrote no document."`
 	LibraryID         string  `csv:"library_id" later:"it measured several libraries" doc:"The library as --libraries names it (slog, zap, zerolog, logrus, logging, structlog, loguru, util, winston); empty in bundles written before the library axis, which measured each language's first."`
@@ -180,7 +179,7 @@ func FinishRun(run RunRow, trials []TrialRow) RunRow {
 func trialRow(run RunRow, tr contract.LineCostTrial, template string) TrialRow {
 	b, a := tr.CgroupBefore, tr.CgroupAfter
 	t := TrialRow{
-		RunKey: run.RunKey, Trial: tr.Trial, Lines: tr.Lines,
+		RunKey: run.RunKey, Round: run.Round, Trial: tr.Trial, Lines: tr.Lines,
 		ThreadCPUNs: tr.ThreadCPUNanos, WallNs: tr.WallNanos, DrainWallNs: tr.DrainWallNanos,
 		CgroupError: tr.CgroupError, ArgsBuilt: tr.ArgsBuilt,
 		// The programs report -1 when the kernel does not say; the bundle leaves it empty.

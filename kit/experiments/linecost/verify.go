@@ -60,7 +60,7 @@ func (c *checker) rows(b *Bundle) {
 		}
 		r := b.Runs[ri]
 		template := templateOfRun(p, r)
-		if t.RunKey != r.RunKey {
+		if t.RunKey != r.RunKey || t.Round != r.Round {
 			c.Problem(verify.Problem{File: TrialsFile, Line: line, Key: key, Msg: "language, way or round differ from the run's"})
 		}
 		if r.LineFormat == template && t.Lines != p.LinesOf(t.Way) {
