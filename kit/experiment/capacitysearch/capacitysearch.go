@@ -56,6 +56,8 @@ type Attempt struct {
 	Subject, Step, RunID string
 	// Superseded: the run was performed again. Data: the run is data (verified).
 	Superseded, Data bool
+	// Number is the run's attempt of its step in its round, from 1 (Retry).
+	Number int
 	// P50Ms and P99Ms are from each request's scheduled send; missing without responses.
 	P50Ms, P99Ms bundle.Opt
 	// Errors are requests without a response plus responses that were not 2xx.
@@ -254,6 +256,14 @@ func judge(s StepRow, a Attempt, slo float64, g Generator) StepRow {
 func (s *Search[P, R]) Late(p P, r R) bool {
 	steps := s.Steps(p, []R{r})
 	return len(steps) == 1 && steps[0].GeneratorLimited
+}
+
+// Retry says whether run r is to be performed again (Own.Retry): a search's step that
+// missed its target while the generator was the limit (Late), with attempts left of
+// the parameters' Retries. The last attempt is the step's.
+func (s *Search[P, R]) Retry(p P, r R) bool {
+	a, ok := s.Attempt(p, r)
+	return ok && s.Of(p).On() && a.Number <= s.Retries(p) && s.Late(p, r)
 }
 
 // Steps are the steps of a search's runs, in the order of the runs: each attempt's

@@ -13,7 +13,10 @@ import (
 )
 
 // params are a toy experiment's: its search and nothing else.
-type params struct{ Capacity Capacity }
+type params struct {
+	Capacity Capacity
+	retries  int
+}
 
 func (*params) Bind(*flag.FlagSet) {}
 func (*params) Check() error       { return nil }
@@ -26,6 +29,7 @@ type run struct {
 	carried          float64
 	verified, redone bool
 	errors           int64
+	attempt          int
 }
 
 var toy = &Search[*params, run]{
@@ -35,10 +39,10 @@ var toy = &Search[*params, run]{
 	Attempt: func(_ *params, r run) (Attempt, bool) {
 		return Attempt{Subject: r.config, Step: r.step, RunID: r.config + "/" + r.step, Superseded: r.redone, Data: r.verified,
 			P50Ms: bundle.Opt(r.p99 / 2), P99Ms: bundle.Opt(r.p99), Errors: r.errors, CarriedRPS: bundle.Opt(r.carried),
-			SendLagP99Ms: bundle.Opt(r.lag), NetP99Ms: netOf(r), GeneratorCores: bundle.Opt(r.cores)}, r.step != ""
+			SendLagP99Ms: bundle.Opt(r.lag), NetP99Ms: netOf(r), GeneratorCores: bundle.Opt(r.cores), Number: r.attempt}, r.step != ""
 	},
 	Generator: func(*params) Generator { return Generator{MaxSendLagP99Ms: 1, CPUs: 1} },
-	Retries:   func(*params) int { return 0 },
+	Retries:   func(p *params) int { return p.retries },
 }
 
 func netOf(r run) bundle.Opt {
@@ -232,5 +236,36 @@ func TestTheFlagsAreTheSearchsRules(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: have %v, want %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestAGeneratorLimitedStepIsRetriedWhileAttemptsLast: only a step the generator
+// limited is performed again, and only up to the parameters' retries; a step that held
+// however late, one that failed for the service, a run of no step and a bundle that is
+// no search are not.
+func TestAGeneratorLimitedStepIsRetriedWhileAttemptsLast(t *testing.T) {
+	p := &params{retries: 1, Capacity: Capacity{SLOP99Ms: 10, StartRPS: 100, Factor: 2, Resolution: 0.1, MaxSteps: 12,
+		Steps: []PlannedStep{{Config: "go/none", Step: 1, RateRPS: 100}}}}
+	late := run{config: "go/none", step: "step1", p99: 30, net: 5, lag: 20, cores: 0.2, carried: 100, verified: true, attempt: 1}
+	for _, tc := range []struct {
+		name string
+		edit func(p *params, r *run)
+		want bool
+	}{
+		{"late and missed, first attempt", func(*params, *run) {}, true},
+		{"late and missed, retries used", func(_ *params, r *run) { r.attempt = 2 }, false},
+		{"no retries", func(p *params, _ *run) { p.retries = 0 }, false},
+		{"held however late", func(_ *params, r *run) { r.p99 = 5 }, false},
+		{"missed for the service", func(_ *params, r *run) { r.net = 25 }, false},
+		{"no step", func(_ *params, r *run) { r.step = "" }, false},
+		{"no search", func(p *params, _ *run) { p.Capacity = Capacity{Steps: p.Capacity.Steps} }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			have, r := *p, late
+			tc.edit(&have, &r)
+			if got := toy.Retry(&have, r); got != tc.want {
+				t.Errorf("Retry = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

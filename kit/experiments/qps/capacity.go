@@ -35,7 +35,7 @@ var Search = &capacitysearch.Search[*Params, RunRow]{
 		return api + "/" + NoLog
 	},
 	Attempt: func(_ *Params, r RunRow) (capacitysearch.Attempt, bool) {
-		return capacitysearch.Attempt{Subject: r.API + "/" + r.Config, Step: r.Step, RunID: r.RunID, Superseded: r.Superseded, Data: r.Verified,
+		return capacitysearch.Attempt{Subject: r.API + "/" + r.Config, Step: r.Step, RunID: r.RunID, Superseded: r.Superseded, Data: r.Verified, Number: r.Attempt,
 			P50Ms: r.LatencyP50Ms, P99Ms: r.LatencyP99Ms, Errors: r.Errors + r.Non2xx, CarriedRPS: r.RequestsPerSOver,
 			SendLagP99Ms: r.SendLagP99Ms, NetP99Ms: r.NetP99Ms, GeneratorCores: r.GeneratorCores}, r.Step != ""
 	},
@@ -48,12 +48,6 @@ var Search = &capacitysearch.Search[*Params, RunRow]{
 // DefaultRetries is how often a generator-limited step is performed again: once, as a
 // pause of the host, not the generator, is what usually makes one late here.
 const DefaultRetries = 1
-
-// retry: a capacity step that missed its target while the generator was the limit is
-// performed again, up to --retries times; the last attempt is the step's.
-func retry(p *Params, r RunRow) bool {
-	return p.Capacity.On() && r.Attempt <= p.Retries && Search.Late(p, r)
-}
 
 func (p *Params) bindCapacity(fs *flag.FlagSet) {
 	p.capacity.Bind(fs, "the open loop at each step's rate in place of the closed loop, one run a step, no wrk")

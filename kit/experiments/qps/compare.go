@@ -2,12 +2,12 @@ package qps
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
@@ -109,7 +109,7 @@ func Rows(b *Bundle) []compare.Row {
 			if sp := speed[r.RunID]; sp > 0 && r.RequestsPerS.Present() && r.RequestsPerS > 0 {
 				rpsNorm = append(rpsNorm, []float64{float64(r.RequestsPerS) / sp})
 			}
-			whole := min(int(math.Floor(r.MeasuredS)), len(seconds[r.RunID]))
+			whole := httpload.WholeSeconds(r.MeasuredS, len(seconds[r.RunID]))
 			if whole > 0 {
 				rps = append(rps, seconds[r.RunID][:whole])
 			} else if r.RequestsPerS.Present() {

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -36,8 +34,7 @@ func hasFile(config string) bool    { return config == File || config == Console
 // the APIs' versions go to the manifest. DeriveRun derives the rest.
 func Record(p *Params, run experiment.Run) RunRow {
 	c := run.Condition.(tabular.Cell)
-	r := RunRow{RunID: run.ID, API: c[0], Config: c[1], Round: run.Round, Position: run.Position, Attempt: max(run.Attempt, 1),
-		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), LogDriver: p.LogDriver}
+	r := RunRow{Performed: tabular.PerformedOf(run), API: c[0], Config: c[1], LogDriver: p.LogDriver}
 	if len(c) > 2 {
 		r.Step = c[2]
 	}
@@ -49,25 +46,12 @@ func Record(p *Params, run experiment.Run) RunRow {
 		p.m.Versions[r.API] = a.Versions
 	}
 	r.Observed = experiment.JoinFailures(run.Failure, resultFailure)
-	l := res.Load
-	r.MeasuredS, r.Status2xx, r.Non2xx, r.Errors, r.Timeouts = l.MeasuredS, l.Status2xx, l.Non2xx, l.Errors, l.Timeouts
-	// A latency of 0 ms would be a figure: absent without a response, where the generator reports 0.
-	has := l.Status2xx+l.Non2xx > 0
-	r.LatencyMeanMs, r.LatencyP50Ms, r.LatencyP90Ms = bundle.OptIf(has, l.LatencyMeanMs), bundle.OptIf(has, l.LatencyP50Ms), bundle.OptIf(has, l.LatencyP90Ms)
-	r.LatencyP99Ms, r.LatencyMaxMs = bundle.OptIf(has, l.LatencyP99Ms), bundle.OptIf(has, l.LatencyMaxMs)
-	r.GeneratorCPUS, r.GeneratorLimit = l.GeneratorCPUS, l.GeneratorCPULimitCores
-	r.WarmupRequests = res.Warmup.Requests
-	r.SendLagP99Ms, r.NetP99Ms = None, None
+	r.Measured.Closed(res.Load)
+	r.Timeouts, r.GeneratorLimit, r.WarmupRequests = res.Load.Timeouts, res.Load.GeneratorCPULimitCores, res.Warmup.Requests
 	if o := res.Open; o != nil {
 		// A capacity search's step: the open loop, latency from the scheduled send.
-		r.MeasuredS, r.Status2xx, r.Non2xx, r.Errors, r.Timeouts = o.DurationS, o.Status2xx, o.Non2xx, o.Errors, 0
-		has := o.Status2xx+o.Non2xx > 0
-		r.LatencyMeanMs, r.LatencyP50Ms, r.LatencyP90Ms = bundle.OptIf(has, o.LatencyMeanMs), bundle.OptIf(has, o.LatencyP50Ms), bundle.OptIf(has, o.LatencyP90Ms)
-		r.LatencyP99Ms, r.LatencyMaxMs = bundle.OptIf(has, o.LatencyP99Ms), bundle.OptIf(has, o.LatencyMaxMs)
-		r.GeneratorCPUS, r.GeneratorLimit = o.GeneratorCPUS, p.Limits.LoadgenCPUs
-		r.WarmupRequests = res.Warmup.SentTotal
-		r.SendLagP99Ms = bundle.OptIf(o.Scheduled > 0, o.SendLagP99Ms)
-		r.NetP99Ms = bundle.OptIf(has && o.NetLatencyP99Ms > 0, o.NetLatencyP99Ms)
+		r.Measured.Open(*o)
+		r.Timeouts, r.GeneratorLimit, r.WarmupRequests = 0, p.Limits.LoadgenCPUs, res.Warmup.SentTotal
 	}
 	// Without the API's report (and without a read-back, a phase, a sample below) its
 	// figures are absent: the conductor's result holds 0 for what it never got.
@@ -183,30 +167,19 @@ func Record(p *Params, run experiment.Run) RunRow {
 // is data. Saving and verify both call it, so that a figure in runs.csv is what its
 // rows give.
 func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
-	counts := make([]float64, len(series))
-	r.Requests = 0
-	for i, s := range series {
-		r.Requests += s.Requests
-		counts[i] = float64(s.Requests)
-	}
-	// Without a measured interval there is no rate, no spread and no generator CPU to
-	// speak of: absent, not 0, which would read as a figure.
-	r.RequestsPerS, r.RequestsPerSStdev, r.RequestsPerSOver, r.GeneratorCores = None, None, None, None
+	whole := r.Rates.Derive(r.MeasuredS, series)
+	// Without a measured interval there is no spread and no generator CPU to speak of:
+	// absent, not 0, which would read as a figure.
+	r.RequestsPerSStdev, r.GeneratorCores = None, None
 	if r.MeasuredS > 0 {
-		r.RequestsPerSOver = Opt(float64(r.Requests) / r.MeasuredS)
 		r.GeneratorCores = Opt(r.GeneratorCPUS / r.MeasuredS)
 	}
-	whole := min(int(math.Floor(r.MeasuredS)), len(counts))
-	if whole == 0 {
-		r.RequestsPerS = r.RequestsPerSOver
-	} else {
-		mean := stats.Mean(counts[:whole])
-		r.RequestsPerS = Opt(mean)
-		var ss float64
-		for _, c := range counts[:whole] {
+	if len(whole) > 0 {
+		mean, ss := float64(r.RequestsPerS), 0.0
+		for _, c := range whole {
 			ss += (c - mean) * (c - mean)
 		}
-		r.RequestsPerSStdev = Opt(math.Sqrt(ss / float64(whole)))
+		r.RequestsPerSStdev = Opt(math.Sqrt(ss / float64(len(whole))))
 	}
 	r.GeneratorBusy = r.GeneratorLimit > 0 && r.GeneratorCores.Present() && float64(r.GeneratorCores) >= contract.SaturationShare*r.GeneratorLimit
 	apiCPUUs := float64(r.APICPUUserUs + r.APICPUSystemUs)

@@ -9,8 +9,6 @@ package qps
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -101,7 +99,7 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 	Drawings:  drawings,
 	Own: tabular.Own[*Params, RunRow]{Figures: Rows, Later: addedLater, Earlier: earlier, Summary: summary, Answer: answer,
 		Legend: func(*Bundle) []string { return compareLegend }, Host: host, Describe: describe, Prepare: prepare,
-		Measured: measured, Progress: progress, Categories: categories, Rounds: Search.Rounds, Retry: retry},
+		Measured: measured, Progress: progress, Categories: categories, Rounds: Search.Rounds, Retry: Search.Retry},
 }}
 
 type withAPIs struct {
@@ -193,8 +191,7 @@ func prepare(ctx context.Context, p *Params, pods experiment.Pods, images map[st
 	probe := *p
 	probe.DurationS, probe.WarmupS, probe.EngineCPU, probe.pods = 0.5, 0, false, nil
 	_, err := pods.RunPod(ctx, pod(&probe, tabular.Cell{p.APIs[0], Console}, "probe-"+time.Now().UTC().Format("150405"), images), io.Discard)
-	var refused experiment.CreateError
-	if errors.As(err, &refused) && ctx.Err() == nil && refused.Role == "api" {
+	if experiment.Refused(ctx, err, "api") {
 		what := "--log-driver " + p.LogDriver
 		if len(p.LogOpts) > 0 {
 			what += " --log-opt " + experiment.FormatLogOpts(p.LogOpts)
@@ -205,13 +202,9 @@ func prepare(ctx context.Context, p *Params, pods experiment.Pods, images map[st
 }
 
 // result is the conductor's result of a run, and why it cannot be read.
-func result(run experiment.Run) (contract.QPSResult, string) {
-	var res contract.QPSResult
-	if run.Pod.Result == nil {
-		return res, ""
-	}
-	if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
-		return res, "unreadable result: " + err.Error()
+func result(run experiment.Run) (res contract.QPSResult, failure string) {
+	if why := run.Pod.Decode(&res); why != "" {
+		return res, why
 	}
 	return res, res.Failure
 }

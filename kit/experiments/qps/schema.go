@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment/capacitysearch"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -132,37 +133,18 @@ type Limits struct {
 // ones after Derived follow from them and from the run's series (DeriveRun), and verify
 // recomputes them.
 type RunRow struct {
-	RunID      string  `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
-	API        string  `csv:"api" doc:"The API implementation serving the load: node (Express with morgan, the published stack without Nest), go (gorilla/handlers' access log) or python (the standard library's logging)."`
-	Config     string  `csv:"config" doc:"Which access logs the API writes: console+file, console (stdout, through the engine's logging driver), file (a daily file on a volume) or none."`
-	Step       string  `csv:"step" doc:"The step of a capacity search the run performed (step1, step2, ...), as its ID names it (steps.csv has its rate); empty when the bundle is no search."`
-	Round      int     `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
-	Position   int     `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
-	Attempt    int     `csv:"attempt" unit:"1" doc:"The attempt of this condition in this round, from 1: a capacity step the generator could not keep is performed again (parameters.retries)."`
-	Superseded bool    `csv:"superseded" doc:"true when the run was performed again (a later attempt replaces it): it counts in no figure."`
-	StartedUTC string  `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339 with nanoseconds."`
-	WallS      float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run, from creating the pod to removing it."`
-	LogDriver  string  `csv:"log_driver" doc:"The API container's logging driver (the manifest's parameters.log_driver); none discards stdout, so the console log cannot be read back."`
+	API    string `csv:"api" doc:"The API implementation serving the load: node (Express with morgan, the published stack without Nest), go (gorilla/handlers' access log) or python (the standard library's logging)."`
+	Config string `csv:"config" doc:"Which access logs the API writes: console+file, console (stdout, through the engine's logging driver), file (a daily file on a volume) or none."`
+	Step   string `csv:"step" doc:"The step of a capacity search the run performed (step1, step2, ...), as its ID names it (steps.csv has its rate); empty when the bundle is no search."`
+	tabular.Performed
+	LogDriver string `csv:"log_driver" doc:"The API container's logging driver (the manifest's parameters.log_driver); none discards stdout, so the console log cannot be read back."`
 	// Observed is the conductor's and the engine's account of why the run is not data
 	// ("" when they saw nothing wrong); Failure adds what the checks below find.
 	Observed string `csv:"observed_failure" doc:"What the conductor and the engine saw go wrong with the run, reasons joined by \"; \"; empty when nothing did."`
 
-	// The load, as the generator measured it. Latencies are per request over the
-	// measured interval, from its send (the closed loop) or its scheduled send (the
-	// open loop of a capacity search's step); the per-second counts are in series.csv.
-	MeasuredS          float64 `csv:"measured_s" unit:"s" doc:"The measured interval as the load ran, after the warm-up: parameters.duration_s, or less when interrupted; 0 when the load never started."`
-	Status2xx          int64   `csv:"status_2xx" unit:"1" doc:"Responses with a 2xx status completed in the measured interval."`
-	Non2xx             int64   `csv:"non_2xx" unit:"1" doc:"Responses with any other status completed in the measured interval."`
-	Errors             int64   `csv:"no_response" was:"errors" unit:"1" doc:"Requests of the measured interval that got no response (a failed or closed connection, a timeout, a malformed response), plus failed connects."`
+	// The load, as the generator measured it (the open loop's in a capacity search's step).
+	httpload.Measured
 	Timeouts           int64   `csv:"timeouts" unit:"1" doc:"The part of errors that timed out; 0 in a capacity search's open loop, which does not tell them apart."`
-	LatencyMeanMs      Opt     `csv:"mean_ms" was:"latency_mean_ms" unit:"ms" doc:"Mean latency to the last byte of a response, over the measured interval's responses: from the request's send (the closed loop), or from its scheduled send (a capacity search's open loop); missing without responses."`
-	LatencyP50Ms       Opt     `csv:"p50_ms" was:"latency_p50_ms" unit:"ms" doc:"Median latency, nearest rank, over the measured interval's responses; missing without responses."`
-	LatencyP90Ms       Opt     `csv:"p90_ms" was:"latency_p90_ms" unit:"ms" doc:"90th-percentile latency, nearest rank; missing without responses."`
-	LatencyP99Ms       Opt     `csv:"p99_ms" was:"latency_p99_ms" unit:"ms" doc:"99th-percentile latency, nearest rank; missing without responses."`
-	LatencyMaxMs       Opt     `csv:"max_ms" was:"latency_max_ms" unit:"ms" doc:"Largest latency of the measured interval; missing without responses."`
-	SendLagP99Ms       Opt     `csv:"send_lag_p99_ms" unit:"ms" doc:"A capacity search's open loop: 99th percentile of how late requests left once they could (at their schedule, or when their keep-alive connection's previous request ended), the generator's lateness; missing for the closed loop, which schedules nothing."`
-	NetP99Ms           Opt     `csv:"net_p99_ms" unit:"ms" doc:"A capacity search's open loop: 99th percentile of each response's latency less its own send lag, what the API and the wait for its connection took; at most p99_ms; missing for the closed loop and without responses."`
-	GeneratorCPUS      float64 `csv:"generator_cpu_s" unit:"s" doc:"CPU time (user + system, every thread) the load generator used over the measured interval."`
 	GeneratorLimit     float64 `csv:"generator_cpu_limit_cores" unit:"cores" doc:"The cores the generator can use: its CPU limit, else GOMAXPROCS, and no more than the connections (one goroutine each); a capacity search's open loop: its CPU limit (0: none)."`
 	WarmupRequests     int64   `csv:"warmup_requests" unit:"1" doc:"Responses completed in the warm-up, before the API's counters were reset; not measured. A capacity search's open loop: the requests its warm-up sent, every one ended before the reset."`
 	APIImplementation  string  `csv:"api_implementation" doc:"What the API called itself in its report (node, go, python); empty when it sent no report."`
@@ -241,16 +223,14 @@ type RunRow struct {
 	VegetaKitNetP99Ms Opt `csv:"vegeta_kit_net_p99_ms" unit:"ms" doc:"--vegeta: the kit's 99th percentile over the vegeta phase of each latency less its send lag; missing without one."`
 
 	// Derived (DeriveRun).
-	Requests          int64 `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in the measured interval: the sum of the run's rows in series.csv."`                                                                                                                       // sum of the series
-	RequestsPerS      Opt   `csv:"requests_per_s" unit:"req/s" doc:"Autocannon's figure: the mean of the whole seconds' counts in series.csv (requests over measured_s when the interval is shorter than a second); missing without a measured interval (0 in bundles written before)."` // mean of the whole seconds' counts, as autocannon; absent without a measured interval
-	RequestsPerSStdev Opt   `csv:"requests_per_s_stdev" unit:"req/s" doc:"Population standard deviation of the whole seconds' counts; missing when the interval has no whole second (0 in bundles written before, which verify reads as missing)."`                                      // population, whole seconds; absent without one
-	RequestsPerSOver  Opt   `csv:"requests_per_s_over_interval" unit:"req/s" doc:"requests over measured_s; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."`                                                                                 // absent without a measured interval
-	GeneratorCores    Opt   `csv:"generator_cpu_cores" unit:"cores" doc:"generator_cpu_s over measured_s: the generator's mean CPU; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."`                                                         // absent without a measured interval
-	GeneratorBusy     bool  `csv:"generator_saturated" doc:"true when generator_cpu_cores reached 0.9 of generator_cpu_limit_cores: the generator may have been the bottleneck, and the run is not data."`
-	APICPUCores       Opt   `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"(api_cpu_user_us + api_cpu_system_us) over api_interval_ms: the API's mean CPU; missing when api_interval_ms is missing or 0."`
-	APICPUUsPerReq    Opt   `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"(api_cpu_user_us + api_cpu_system_us) over api_requests; missing when api_requests is missing or 0."`
-	EngineCores       Opt   `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"engine_cpu_s over engine_interval_s: the engine's own CPU outside the container; missing when not measured."`
-	EngineUsPerReq    Opt   `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"engine_cpu_s over api_requests; missing when the engine was not measured or the API answered nothing."`
+	httpload.Rates
+	RequestsPerSStdev Opt  `csv:"requests_per_s_stdev" unit:"req/s" doc:"Population standard deviation of the whole seconds' counts; missing when the interval has no whole second (0 in bundles written before, which verify reads as missing)."` // population, whole seconds; absent without one
+	GeneratorCores    Opt  `csv:"generator_cpu_cores" unit:"cores" doc:"generator_cpu_s over measured_s: the generator's mean CPU; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."`                    // absent without a measured interval
+	GeneratorBusy     bool `csv:"generator_saturated" doc:"true when generator_cpu_cores reached 0.9 of generator_cpu_limit_cores: the generator may have been the bottleneck, and the run is not data."`
+	APICPUCores       Opt  `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"(api_cpu_user_us + api_cpu_system_us) over api_interval_ms: the API's mean CPU; missing when api_interval_ms is missing or 0."`
+	APICPUUsPerReq    Opt  `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"(api_cpu_user_us + api_cpu_system_us) over api_requests; missing when api_requests is missing or 0."`
+	EngineCores       Opt  `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"engine_cpu_s over engine_interval_s: the engine's own CPU outside the container; missing when not measured."`
+	EngineUsPerReq    Opt  `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"engine_cpu_s over api_requests; missing when the engine was not measured or the API answered nothing."`
 	// OtherCores is the host's busy CPU that neither the API, the generator nor the
 	// engine used: other work on the host, the noise of the run.
 	OtherCores Opt `signed:"true" csv:"other_cpu_cores" unit:"cores" doc:"The host's busy CPU that neither the API, the generator nor the engine used: host_cpu_busy_pct / 100 x host_cpus - api_cpu_cores - generator_cpu_cores - engine_cpu_cores (the engine included here when not measured); missing without host_cpu_busy_pct, host_cpus, api_cpu_cores or generator_cpu_cores."`

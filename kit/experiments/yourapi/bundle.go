@@ -1,32 +1,27 @@
 package yourapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // result is the conductor's result of a run, and why it cannot be read.
-func result(run experiment.Run) (contract.ForeignResult, string) {
-	var res contract.ForeignResult
-	switch {
-	case run.Pod.Result != nil:
-		if err := json.Unmarshal(run.Pod.Result, &res); err != nil {
-			return res, "unreadable result: " + err.Error()
-		}
-		return res, res.Failure
-	case run.Failure == "":
+func result(run experiment.Run) (res contract.ForeignResult, failure string) {
+	if run.Pod.Result == nil && run.Failure == "" {
 		return res, "the conductor left no result"
 	}
-	return res, ""
+	if why := run.Pod.Decode(&res); why != "" {
+		return res, why
+	}
+	return res, res.Failure
 }
 
 // measured: the conductor got as far as the measured load.
@@ -51,23 +46,16 @@ func seconds(run experiment.Run) []int64 {
 // derives the rest.
 func Record(p *Params, run experiment.Run) RunRow {
 	c := run.Condition.(tabular.Cell)
-	r := RunRow{RunID: run.ID, Config: c[0], Step: c[1], Round: run.Round, Position: run.Position, Attempt: max(run.Attempt, 1),
-		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds(), Load: p.Load, HostBusyPct: None,
-		LatencyMeanMs: None, LatencyP50Ms: None, LatencyP90Ms: None, LatencyP99Ms: None, LatencyMaxMs: None, SendLagP99Ms: None, NetP99Ms: None}
+	r := RunRow{Performed: tabular.PerformedOf(run), Config: c[0], Step: c[1], Load: p.Load, Measured: httpload.Unmeasured(), HostBusyPct: None}
 	res, resultFailure := result(run)
 	r.ObservedFailure = experiment.JoinFailures(run.Failure, resultFailure)
 	r.ReadyAfterS, r.SentTotal = res.Ready.AfterS, res.SentTotal
 	if c := res.Closed; c != nil {
-		r.MeasuredS, r.Status2xx, r.Non2xx, r.Errors = c.MeasuredS, c.Status2xx, c.Non2xx, c.Errors
-		r.LatencyMeanMs, r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms, r.LatencyMaxMs = latencies(c.Status2xx+c.Non2xx, c.LatencyMeanMs, c.LatencyP50Ms, c.LatencyP90Ms, c.LatencyP99Ms, c.LatencyMaxMs)
-		r.GeneratorCPUS, r.GeneratorBusy = c.GeneratorCPUS, c.GeneratorSaturated
+		r.Measured.Closed(*c)
+		r.GeneratorBusy = c.GeneratorSaturated
 	}
 	if o := res.Open; o != nil {
-		r.MeasuredS, r.Status2xx, r.Non2xx, r.Errors = o.DurationS, o.Status2xx, o.Non2xx, o.Errors
-		r.LatencyMeanMs, r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms, r.LatencyMaxMs = latencies(o.Status2xx+o.Non2xx, o.LatencyMeanMs, o.LatencyP50Ms, o.LatencyP90Ms, o.LatencyP99Ms, o.LatencyMaxMs)
-		r.GeneratorCPUS = o.GeneratorCPUS
-		r.SendLagP99Ms = bundle.OptIf(o.Scheduled > 0, o.SendLagP99Ms)
-		r.NetP99Ms = bundle.OptIf(o.Status2xx+o.Non2xx > 0 && o.NetLatencyP99Ms > 0, o.NetLatencyP99Ms)
+		r.Measured.Open(*o)
 	}
 	// What was not read or measured stays absent: the conductor's result holds 0 for it.
 	r.ConsoleLines, r.ConsoleBytes, r.Files, r.FileLines, r.FileBytes = None, None, None, None, None
@@ -121,11 +109,10 @@ func progress(p *Params, r RunRow) string {
 // retry redoes an open-loop run that is data but whose sends were late (in a capacity
 // search, a step that missed its target so), up to --retries times.
 func retry(p *Params, r RunRow) bool {
-	late := !r.Trusted
 	if p.Capacity.On() {
-		late = Search.Late(p, r) // a step that held despite late sends stands
+		return r.Verified && Search.Retry(p, r) // a step that held despite late sends stands
 	}
-	return r.Verified && late && r.Attempt <= p.Retries
+	return r.Verified && !r.Trusted && r.Attempt <= p.Retries
 }
 
 // summary is every configuration's figures against the baseline.
@@ -189,10 +176,3 @@ func signed(o Opt) string {
 }
 
 func bytesSize(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }
-
-// latencies are a run's latency figures as its row holds them: absent without a
-// response, where the conductor reports 0 (a latency of 0 ms would be a figure).
-func latencies(responses int64, mean, p50, p90, p99, max float64) (Opt, Opt, Opt, Opt, Opt) {
-	has := responses > 0
-	return bundle.OptIf(has, mean), bundle.OptIf(has, p50), bundle.OptIf(has, p90), bundle.OptIf(has, p99), bundle.OptIf(has, max)
-}

@@ -27,7 +27,7 @@ var Search = &capacitysearch.Search[*Params, RunRow]{
 	},
 	Baseline: func(p *Params, _ string) string { return p.Baseline },
 	Attempt: func(_ *Params, r RunRow) (capacitysearch.Attempt, bool) {
-		a := capacitysearch.Attempt{Subject: r.Config, Step: r.Step, RunID: r.RunID, Superseded: r.Superseded, Data: r.Verified,
+		a := capacitysearch.Attempt{Subject: r.Config, Step: r.Step, RunID: r.RunID, Superseded: r.Superseded, Data: r.Verified, Number: r.Attempt,
 			P50Ms: r.LatencyP50Ms, P99Ms: r.LatencyP99Ms, Errors: r.Errors + r.Non2xx, CarriedRPS: r.RequestsPerSOver, SendLagP99Ms: r.SendLagP99Ms, NetP99Ms: r.NetP99Ms, GeneratorCores: None}
 		if r.MeasuredS > 0 {
 			a.GeneratorCores = bundle.Opt(r.GeneratorCPUS / r.MeasuredS)

@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -21,23 +20,7 @@ func LinesTolerance(median float64) float64 { return 0.05 + 0.01*math.Abs(median
 // DeriveRun fills one run's derived columns from its observed ones and its series;
 // Mark, which sets the run against the others, is markRuns'.
 func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
-	counts := make([]float64, len(series))
-	r.Requests = 0
-	for i, s := range series {
-		r.Requests += s.Requests
-		counts[i] = float64(s.Requests)
-	}
-	// Without a measured interval there is no rate over it: absent, not 0.
-	r.RequestsPerS, r.RequestsPerSOver = None, None
-	if r.MeasuredS > 0 {
-		r.RequestsPerSOver = Opt(float64(r.Requests) / r.MeasuredS)
-	}
-	// Autocannon's figure: the mean of the whole seconds' counts.
-	if whole := min(int(math.Floor(r.MeasuredS+1e-9)), len(counts)); whole == 0 {
-		r.RequestsPerS = r.RequestsPerSOver
-	} else {
-		r.RequestsPerS = Opt(stats.Mean(counts[:whole]))
-	}
+	r.Rates.Derive(r.MeasuredS, series)
 	// The lines of the sinks read back; a sink not read adds nothing (and its counts
 	// are absent, not 0, in bundles written now).
 	console, consoleBytes := r.ConsoleRead && r.ConsoleLines.Present() && r.ConsoleBytes.Present(), int64(0)

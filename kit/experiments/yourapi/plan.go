@@ -3,8 +3,6 @@ package yourapi
 import (
 	"cmp"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -161,14 +159,13 @@ func prepare(ctx context.Context, pr *Params, pods experiment.Pods, images map[s
 	spec.RunID = experiment.VolumeSafe(spec.RunID)
 	res, err := pods.RunPod(ctx, spec, io.Discard)
 	if err != nil {
-		var refused experiment.CreateError
-		if errors.As(err, &refused) && ctx.Err() == nil && refused.Role == "api" {
+		if experiment.Refused(ctx, err, "api") {
 			return usagef("--image %s: the engine refuses the service's container: %v", pr.Image, err)
 		}
 		return err
 	}
 	var r contract.ForeignResult
-	answered := res.Result != nil && json.Unmarshal(res.Result, &r) == nil
+	answered := res.Result != nil && res.Decode(&r) == ""
 	if answered && r.Ready.OK {
 		fmt.Fprintf(out, "  answered 2xx after %.2f s\n", r.Ready.AfterS)
 		return nil

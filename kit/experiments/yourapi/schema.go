@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment/capacitysearch"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -17,6 +18,9 @@ const (
 	// StepsFile is a capacity search's steps (reproduce your-api --capacity).
 	StepsFile = capacitysearch.StepsFile
 )
+
+// SeriesRow is one second of a run's measured interval (series.csv).
+type SeriesRow = tabular.SecondRow
 
 // Opt is a figure that may be absent (an empty field).
 type Opt = bundle.Opt
@@ -171,72 +175,50 @@ type Hardening struct {
 // RunRow is one run (runs.csv). The columns before Requests are observed; from
 // Requests on they are derived (DeriveRun, markRuns) and verify recomputes them.
 type RunRow struct {
-	RunID           string  `csv:"run_id" doc:"The run's identifier, unique in the bundle."`
-	Config          string  `csv:"config" doc:"The logging configuration's name, as --config gave it (the manifest's parameters.configs has its settings)."`
-	Step            string  `csv:"step" doc:"The step of a capacity search the run performed (step1, step2, ...), as its ID names it (steps.csv has its rate); empty when the bundle is no search."`
-	Round           int     `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
-	Position        int     `csv:"position" unit:"1" doc:"The run's place in its round, from 1 (the order rotates between rounds)."`
-	Attempt         int     `csv:"attempt" unit:"1" doc:"The attempt of this configuration in this round, from 1: an open-loop run whose send-lag p99 was over the bound is performed again."`
-	Superseded      bool    `csv:"superseded" doc:"true when the run was performed again (a later attempt replaces it): it counts in no figure."`
-	StartedUTC      string  `csv:"started_utc" doc:"When the kit started the run, UTC, RFC 3339 with nanoseconds."`
-	WallS           float64 `csv:"wall_s" unit:"s" doc:"The kit's whole run, from creating the pod to removing it."`
+	Config string `csv:"config" doc:"The logging configuration's name, as --config gave it (the manifest's parameters.configs has its settings)."`
+	Step   string `csv:"step" doc:"The step of a capacity search the run performed (step1, step2, ...), as its ID names it (steps.csv has its rate); empty when the bundle is no search."`
+	tabular.Performed
 	Load            string  `csv:"load" doc:"closed (keep-alive connections, as autocannon) or open (a fixed rate, latency from the scheduled send)."`
 	ObservedFailure string  `csv:"observed_failure" doc:"What the conductor and the engine saw go wrong (the service's container exited, no answer, a log directory that could not be read), reasons joined by \"; \"; empty when nothing did."`
 	ReadyAfterS     float64 `csv:"ready_after_s" unit:"s" doc:"How long the service took to answer the path with a 2xx status after its container started."`
-	MeasuredS       float64 `csv:"measured_s" unit:"s" doc:"The measured interval after the warm-up: parameters.duration_s, or less when interrupted; 0 when the load never started."`
-	Status2xx       int64   `csv:"status_2xx" unit:"1" doc:"Responses with a 2xx status completed in the measured interval."`
-	Non2xx          int64   `csv:"non_2xx" unit:"1" doc:"Responses with another status in the measured interval; any makes the run not data."`
-	Errors          int64   `csv:"no_response" was:"errors" unit:"1" doc:"Requests of the measured interval that got no response (a failed or closed connection, a timeout); any makes the run not data."`
-	LatencyMeanMs   Opt     `csv:"mean_ms" was:"latency_mean_ms" unit:"ms" doc:"Mean latency of the measured interval's responses: from the send (closed) or from the scheduled send (open) to the response's end; missing without responses."`
-	LatencyP50Ms    Opt     `csv:"p50_ms" was:"latency_p50_ms" unit:"ms" doc:"Median latency, nearest rank; missing without responses."`
-	LatencyP90Ms    Opt     `csv:"p90_ms" was:"latency_p90_ms" unit:"ms" doc:"90th-percentile latency, nearest rank; missing without responses."`
-	LatencyP99Ms    Opt     `csv:"p99_ms" was:"latency_p99_ms" unit:"ms" doc:"99th-percentile latency, nearest rank; missing without responses."`
-	LatencyMaxMs    Opt     `csv:"max_ms" was:"latency_max_ms" unit:"ms" doc:"Largest latency of the measured interval; missing without responses."`
-	SendLagP99Ms    Opt     `csv:"send_lag_p99_ms" unit:"ms" doc:"Open load: 99th percentile of how late requests left once they could (at their schedule, or when their keep-alive connection's previous request ended), the generator's lateness; missing for the closed load, which schedules nothing (bundles written before wrote 0)."`
-	NetP99Ms        Opt     `csv:"net_p99_ms" unit:"ms" doc:"Open load: 99th percentile of each response's latency less its own send lag, what the service and the wait for its connection took; at most p99_ms; missing for the closed load and without responses."`
-	GeneratorCPUS   float64 `csv:"generator_cpu_s" unit:"s" doc:"CPU time the load generator used over the measured interval."`
-	GeneratorBusy   bool    `csv:"generator_saturated" doc:"Closed load: true when the generator used at least its saturation share of the cores it may use: it may have been the bottleneck, and the run is not data."`
-	SentTotal       int64   `csv:"sent_total" unit:"1" doc:"Every request sent to the service in the run: the readiness probes it answered, the warm-up and the measured load (requests still in flight when the load stopped included); lines per request divide by it."`
-	ConsoleRead     bool    `csv:"console_read" doc:"true when the service's stdout was read back through the engine's log API after the run (false with the none driver or a failed read)."`
-	ConsoleLines    Opt     `csv:"console_lines" unit:"1" doc:"Lines (newlines) of the service's stdout as the logging driver gave it back, the whole run; missing when it was not read (console_read false; 0 in bundles written before)."` // the two absent when not read
-	ConsoleBytes    Opt     `csv:"console_bytes" unit:"bytes" doc:"Bytes of that stdout; missing when it was not read (0 in bundles written before)."`
-	FileRead        bool    `csv:"file_read" doc:"true when the log directory (parameters.log_file) was counted after the load."`
-	Files           Opt     `csv:"files" unit:"1" doc:"Regular files in the log directory, the conductor's own result left out; missing when the directory was not read (file_read false; 0 in bundles written before)."` // the three absent when not read
-	FileLines       Opt     `csv:"file_lines" unit:"1" doc:"Lines (newlines) in those files after the load and a short settle: what the service had written by then; missing when not read (0 in bundles written before)."`
-	FileBytes       Opt     `csv:"file_bytes" unit:"bytes" doc:"Bytes in those files; missing when not read (0 in bundles written before)."`
-	CPUMeasured     bool    `csv:"cpu_measured" doc:"true when the helper sampled the engine's and the service's processes before and after the measured interval."`
-	APICPUS         Opt     `csv:"api_cpu_s" unit:"s" doc:"CPU time (user + system) of the service container's processes between the two samples: CPU inside the container; missing when not measured (cpu_measured false; 0 in bundles written before)."` // the CPU figures absent when not measured
-	APIProcesses    int     `csv:"api_processes" unit:"1" doc:"Processes of the service's container at the second sample."`
-	EngineCPUS      Opt     `csv:"engine_cpu_s" unit:"s" doc:"CPU time of dockerd, containerd and the shims between the two samples: CPU outside the container, shipping its console among others; missing when not measured (0 in bundles written before)."`
-	CPUIntervalS    Opt     `csv:"cpu_interval_s" unit:"s" doc:"Time between the two samples; missing when not measured (0 in bundles written before)."`
-	CPUFailure      string  `csv:"cpu_failure" doc:"Why CPU could not be measured; empty when it was."`
-	HostBusyPct     Opt     `csv:"host_cpu_busy_pct" unit:"%" doc:"The whole host's busy CPU over the measured interval, in percent of all its CPUs; missing when not read."`
-	HostCPUs        Opt     `csv:"host_cpus" unit:"1" doc:"The host's CPUs as the conductor counted them; missing when not read (0 in bundles written before)."` // absent when the host was not read
+	httpload.Measured
+	GeneratorBusy bool   `csv:"generator_saturated" doc:"Closed load: true when the generator used at least its saturation share of the cores it may use: it may have been the bottleneck, and the run is not data."`
+	SentTotal     int64  `csv:"sent_total" unit:"1" doc:"Every request sent to the service in the run: the readiness probes it answered, the warm-up and the measured load (requests still in flight when the load stopped included); lines per request divide by it."`
+	ConsoleRead   bool   `csv:"console_read" doc:"true when the service's stdout was read back through the engine's log API after the run (false with the none driver or a failed read)."`
+	ConsoleLines  Opt    `csv:"console_lines" unit:"1" doc:"Lines (newlines) of the service's stdout as the logging driver gave it back, the whole run; missing when it was not read (console_read false; 0 in bundles written before)."` // the two absent when not read
+	ConsoleBytes  Opt    `csv:"console_bytes" unit:"bytes" doc:"Bytes of that stdout; missing when it was not read (0 in bundles written before)."`
+	FileRead      bool   `csv:"file_read" doc:"true when the log directory (parameters.log_file) was counted after the load."`
+	Files         Opt    `csv:"files" unit:"1" doc:"Regular files in the log directory, the conductor's own result left out; missing when the directory was not read (file_read false; 0 in bundles written before)."` // the three absent when not read
+	FileLines     Opt    `csv:"file_lines" unit:"1" doc:"Lines (newlines) in those files after the load and a short settle: what the service had written by then; missing when not read (0 in bundles written before)."`
+	FileBytes     Opt    `csv:"file_bytes" unit:"bytes" doc:"Bytes in those files; missing when not read (0 in bundles written before)."`
+	CPUMeasured   bool   `csv:"cpu_measured" doc:"true when the helper sampled the engine's and the service's processes before and after the measured interval."`
+	APICPUS       Opt    `csv:"api_cpu_s" unit:"s" doc:"CPU time (user + system) of the service container's processes between the two samples: CPU inside the container; missing when not measured (cpu_measured false; 0 in bundles written before)."` // the CPU figures absent when not measured
+	APIProcesses  int    `csv:"api_processes" unit:"1" doc:"Processes of the service's container at the second sample."`
+	EngineCPUS    Opt    `csv:"engine_cpu_s" unit:"s" doc:"CPU time of dockerd, containerd and the shims between the two samples: CPU outside the container, shipping its console among others; missing when not measured (0 in bundles written before)."`
+	CPUIntervalS  Opt    `csv:"cpu_interval_s" unit:"s" doc:"Time between the two samples; missing when not measured (0 in bundles written before)."`
+	CPUFailure    string `csv:"cpu_failure" doc:"Why CPU could not be measured; empty when it was."`
+	HostBusyPct   Opt    `csv:"host_cpu_busy_pct" unit:"%" doc:"The whole host's busy CPU over the measured interval, in percent of all its CPUs; missing when not read."`
+	HostCPUs      Opt    `csv:"host_cpus" unit:"1" doc:"The host's CPUs as the conductor counted them; missing when not read (0 in bundles written before)."` // absent when the host was not read
 
 	// Derived.
-	Requests         int64  `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in the measured interval: the sum of the run's rows in series.csv."`
-	RequestsPerS     Opt    `csv:"requests_per_s" unit:"req/s" doc:"The mean of the whole seconds' counts in series.csv, as autocannon reports it (requests over measured_s when the interval is shorter than a second); missing without a measured interval (0 in bundles written before)."` // absent without a measured interval
-	RequestsPerSOver Opt    `csv:"requests_per_s_over_interval" unit:"req/s" doc:"requests over measured_s; missing when measured_s is 0 (0 in bundles written before, which verify reads as missing)."`                                                                                      // absent without a measured interval
-	Lines            int64  `csv:"lines_read" was:"lines" unit:"1" doc:"console_lines + file_lines: the lines read back of the sinks that were read (lines in bundles written before)."`                                                                                                      // console and file as read back
-	LinesPerRequest  Opt    `csv:"lines_per_request" unit:"1" doc:"lines over sent_total; missing when nothing was read back."`
-	ConsolePerReq    Opt    `csv:"console_lines_per_request" unit:"1" doc:"console_lines over sent_total; missing when the console was not read."`
-	FilePerReq       Opt    `csv:"file_lines_per_request" unit:"1" doc:"file_lines over sent_total; missing without a log directory."`
-	BytesPerRequest  Opt    `csv:"bytes_per_request" unit:"bytes" doc:"(console_bytes + file_bytes) over sent_total; missing when nothing was read back."`
-	APICores         Opt    `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"api_cpu_s over cpu_interval_s; missing when CPU was not measured."`
-	EngineCores      Opt    `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"engine_cpu_s over cpu_interval_s; missing when CPU was not measured."`
-	APIUsPerReq      Opt    `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"api_cpu_s over requests, in microseconds; missing when CPU was not measured or nothing was answered."`
-	EngineUsPerReq   Opt    `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"engine_cpu_s over requests, in microseconds; missing likewise."`
-	CPUUsPerReq      Opt    `csv:"cpu_us_per_request" unit:"us" doc:"api_cpu_us_per_request + engine_cpu_us_per_request."`
-	OtherCores       Opt    `csv:"other_cpu_cores" signed:"true" unit:"cores" doc:"The host's busy CPU that neither the service, the engine nor the generator used: host_cpu_busy_pct / 100 x host_cpus - api_cpu_cores - engine_cpu_cores - generator_cpu_s / measured_s; missing without the host's or the CPU's figures."`
-	HostNoisy        bool   `csv:"host_noisy" doc:"true when other_cpu_cores is over 0.25: other work shared the host; the run is still data."`
-	Trusted          bool   `csv:"trusted" doc:"Open load: true when send_lag_p99_ms is within parameters.max_send_lag_p99_ms; always true for the closed load."`
-	Mark             string `csv:"mark" doc:"Why the run is marked (it stays data): its lines per request off its configuration's median by more than 0.05 + 1%, or, in non-blocking mode, console lines short of the configuration's fullest run (dropped by the driver); empty when not."`
-	Verified         bool   `csv:"verified" doc:"true when the run is data: failure is empty."`
-	Failure          string `csv:"failure" doc:"Why the run is not data: observed_failure, no response, errors, non-2xx responses, a saturated generator; empty when it is."`
+	httpload.Rates
+	Lines           int64  `csv:"lines_read" was:"lines" unit:"1" doc:"console_lines + file_lines: the lines read back of the sinks that were read (lines in bundles written before)."` // console and file as read back
+	LinesPerRequest Opt    `csv:"lines_per_request" unit:"1" doc:"lines over sent_total; missing when nothing was read back."`
+	ConsolePerReq   Opt    `csv:"console_lines_per_request" unit:"1" doc:"console_lines over sent_total; missing when the console was not read."`
+	FilePerReq      Opt    `csv:"file_lines_per_request" unit:"1" doc:"file_lines over sent_total; missing without a log directory."`
+	BytesPerRequest Opt    `csv:"bytes_per_request" unit:"bytes" doc:"(console_bytes + file_bytes) over sent_total; missing when nothing was read back."`
+	APICores        Opt    `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"api_cpu_s over cpu_interval_s; missing when CPU was not measured."`
+	EngineCores     Opt    `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"engine_cpu_s over cpu_interval_s; missing when CPU was not measured."`
+	APIUsPerReq     Opt    `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"api_cpu_s over requests, in microseconds; missing when CPU was not measured or nothing was answered."`
+	EngineUsPerReq  Opt    `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"engine_cpu_s over requests, in microseconds; missing likewise."`
+	CPUUsPerReq     Opt    `csv:"cpu_us_per_request" unit:"us" doc:"api_cpu_us_per_request + engine_cpu_us_per_request."`
+	OtherCores      Opt    `csv:"other_cpu_cores" signed:"true" unit:"cores" doc:"The host's busy CPU that neither the service, the engine nor the generator used: host_cpu_busy_pct / 100 x host_cpus - api_cpu_cores - engine_cpu_cores - generator_cpu_s / measured_s; missing without the host's or the CPU's figures."`
+	HostNoisy       bool   `csv:"host_noisy" doc:"true when other_cpu_cores is over 0.25: other work shared the host; the run is still data."`
+	Trusted         bool   `csv:"trusted" doc:"Open load: true when send_lag_p99_ms is within parameters.max_send_lag_p99_ms; always true for the closed load."`
+	Mark            string `csv:"mark" doc:"Why the run is marked (it stays data): its lines per request off its configuration's median by more than 0.05 + 1%, or, in non-blocking mode, console lines short of the configuration's fullest run (dropped by the driver); empty when not."`
+	Verified        bool   `csv:"verified" doc:"true when the run is data: failure is empty."`
+	Failure         string `csv:"failure" doc:"Why the run is not data: observed_failure, no response, errors, non-2xx responses, a saturated generator; empty when it is."`
 }
-
-// SeriesRow is one second of a run's measured interval (series.csv).
-type SeriesRow = tabular.SecondRow
 
 // ConditionRow is one configuration pooled over its runs (conditions.csv).
 type ConditionRow struct {
