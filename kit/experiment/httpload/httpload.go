@@ -12,6 +12,7 @@ import (
 	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // Measured is the load as the generator measured it. Latencies are per response over the
@@ -101,4 +102,91 @@ func (r *Rates) Derive(measuredS float64, series []tabular.SecondRow) (whole []f
 // whole second counts that second.
 func WholeSeconds(measuredS float64, n int) int {
 	return min(max(0, int(math.Floor(measuredS+1e-9))), n)
+}
+
+// LatencyFigures are the report's charts of the latency percentiles (p50, p90, p99 and
+// max), each category's bar on a log scale; group draws one of them, a run's figure
+// read from its load by of (tabular.OverRuns: the mean over the runs that count, their
+// range as its whisker).
+func LatencyFigures(cats []string, group func(of func(Measured) float64) *report.Grouped) []report.Figure {
+	var out []report.Figure
+	for _, pc := range []struct {
+		name string
+		of   func(Measured) bundle.Opt
+	}{{"p50", func(m Measured) bundle.Opt { return m.LatencyP50Ms }}, {"p90", func(m Measured) bundle.Opt { return m.LatencyP90Ms }},
+		{"p99", func(m Measured) bundle.Opt { return m.LatencyP99Ms }}, {"max", func(m Measured) bundle.Opt { return m.LatencyMaxMs }}} {
+		of := func(m Measured) float64 { return float64(pc.of(m)) }
+		out = append(out, report.Bars("Latency "+pc.name, pc.name+" latency (ms, log scale)", cats, group(of), true))
+	}
+	return out
+}
+
+// Host is how busy the whole host was over the measured interval, beside the load.
+type Host struct {
+	HostBusyPct bundle.Opt `csv:"host_cpu_busy_pct" unit:"%" doc:"The whole host's busy CPU over the measured interval (/proc/stat), in percent of all its CPUs; missing when the host could not be read."`
+	HostCPUs    bundle.Opt `csv:"host_cpus" unit:"1" doc:"The host's CPUs as the conductor counted them; missing when the host was not read (0 in bundles written before)."`
+}
+
+// HostOf is the conductor's sample of the host (nil: none) and the CPUs it counted
+// as it sampled (0: no count).
+func HostOf(h *contract.HostSample, cpus int) Host {
+	if h == nil {
+		return Host{HostBusyPct: bundle.None, HostCPUs: bundle.None}
+	}
+	return Host{HostBusyPct: bundle.Opt(h.CPUBusyPct), HostCPUs: bundle.OptIf(cpus > 0, float64(cpus))}
+}
+
+// Pooled are a condition's rate and latencies over its runs that count
+// (conditions.csv): means over runs, not pooled requests.
+type Pooled struct {
+	RequestsPerS       bundle.Opt `csv:"requests_per_s" unit:"req/s" doc:"Mean over the runs that count of their requests_per_s; missing without such runs."`
+	RequestsPerSCILow  bundle.Opt `csv:"requests_per_s_ci_low" signed:"true" unit:"req/s" doc:"Lower end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 runs."`
+	RequestsPerSCIHigh bundle.Opt `csv:"requests_per_s_ci_high" unit:"req/s" doc:"Upper end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 runs."`
+	LatencyP50Ms       bundle.Opt `csv:"p50_run_mean_ms" was:"latency_p50_ms" unit:"ms" doc:"Mean over the runs that count of their p50_ms (not a pooled percentile); missing without such runs."`
+	LatencyP99Ms       bundle.Opt `csv:"p99_run_mean_ms" was:"latency_p99_ms" unit:"ms" doc:"Mean over the runs that count of their p99_ms (not a pooled percentile); missing without such runs."`
+}
+
+// Pool pools the runs that count of a condition, each read by of: every mean over
+// the runs that have the figure.
+func Pool[R any](runs []R, of func(R) (Rates, Measured)) Pooled {
+	var rps, p50, p99 []float64
+	add := func(list *[]float64, o bundle.Opt) {
+		if o.Present() {
+			*list = append(*list, float64(o))
+		}
+	}
+	for _, r := range runs {
+		rates, m := of(r)
+		add(&rps, rates.RequestsPerS)
+		add(&p50, m.LatencyP50Ms)
+		add(&p99, m.LatencyP99Ms)
+	}
+	var c Pooled
+	c.RequestsPerS, c.RequestsPerSCILow, c.RequestsPerSCIHigh = bundle.MeanCI(rps)
+	c.LatencyP50Ms, c.LatencyP99Ms = bundle.MeanOf(p50), bundle.MeanOf(p99)
+	return c
+}
+
+// Loops are the loops a conductor reports of a run, either nil: its closed loop, and
+// the open loop that replaced it (a capacity search's step, an open load).
+type Loops struct {
+	Closed *contract.ClosedLoopResult
+	Open   *contract.OpenLoopResult
+}
+
+// Started says the run got as far as its measured load.
+func (l Loops) Started() bool {
+	return l.Closed != nil && l.Closed.StartUnixNs != 0 || l.Open != nil && l.Open.StartUnixNs != 0
+}
+
+// Seconds are the per-second counts of the measured interval: the open loop's, when
+// it replaced the closed one.
+func (l Loops) Seconds() []int64 {
+	switch {
+	case l.Open != nil:
+		return l.Open.RequestsPerSecond
+	case l.Closed != nil:
+		return l.Closed.RequestsPerSecond
+	}
+	return nil
 }

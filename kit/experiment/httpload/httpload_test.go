@@ -7,6 +7,7 @@ import (
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // same compares figures as a bundle writes them: an absent one (NaN) equals an absent
@@ -78,5 +79,98 @@ func TestTheRatesAreTheSeconds(t *testing.T) {
 	}
 	if n := WholeSeconds(-1, 3); n != 0 {
 		t.Errorf("WholeSeconds(-1, 3) = %d, want 0", n)
+	}
+}
+
+// TestTheLatencyFiguresArePercentilesInOrder: a chart each of p50, p90, p99 and max,
+// in that order, each drawn from its own column of the load.
+func TestTheLatencyFiguresArePercentilesInOrder(t *testing.T) {
+	m := Measured{LatencyP50Ms: 1, LatencyP90Ms: 2, LatencyP99Ms: 3, LatencyMaxMs: 4}
+	var read []float64
+	figs := LatencyFigures([]string{"none"}, func(of func(Measured) float64) *report.Grouped {
+		read = append(read, of(m))
+		return &report.Grouped{Series: []report.Series{{Name: "b", Values: []report.Value{report.OverRuns([]float64{of(m)})}}}}
+	})
+	var titles []string
+	for _, f := range figs {
+		if f.Err != "" {
+			t.Errorf("%s: %s", f.Title, f.Err)
+		}
+		titles = append(titles, f.Title)
+	}
+	if d := cmp.Diff([]string{"Latency p50", "Latency p90", "Latency p99", "Latency max"}, titles); d != "" {
+		t.Errorf("titles -want +have:\n%s", d)
+	}
+	if d := cmp.Diff([]float64{1, 2, 3, 4}, read); d != "" {
+		t.Errorf("figures read -want +have:\n%s", d)
+	}
+}
+
+// TestTheHostIsReadOrMissing: a sample is read with its CPUs, a count of 0 is none,
+// and without a sample both are missing.
+func TestTheHostIsReadOrMissing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		h    *contract.HostSample
+		cpus int
+		want Host
+	}{
+		{"sampled", &contract.HostSample{CPUBusyPct: 42}, 4, Host{HostBusyPct: 42, HostCPUs: 4}},
+		{"not counted", &contract.HostSample{CPUBusyPct: 42}, 0, Host{HostBusyPct: 42, HostCPUs: bundle.None}},
+		{"not sampled", nil, 4, Host{HostBusyPct: bundle.None, HostCPUs: bundle.None}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if d := cmp.Diff(tc.want, HostOf(tc.h, tc.cpus), same); d != "" {
+				t.Errorf("-want +have:\n%s", d)
+			}
+		})
+	}
+}
+
+// TestAConditionPoolsItsRunsMeans: the rate's mean and interval over the runs, each
+// latency's mean over the runs that have it; nothing to pool is missing.
+func TestAConditionPoolsItsRunsMeans(t *testing.T) {
+	type run struct {
+		rps, p50, p99 bundle.Opt
+	}
+	of := func(r run) (Rates, Measured) {
+		return Rates{RequestsPerS: r.rps}, Measured{LatencyP50Ms: r.p50, LatencyP99Ms: r.p99}
+	}
+	have := Pool([]run{{100, 1, 4}, {200, 3, bundle.None}, {300, bundle.None, 8}}, of)
+	_, low, high := bundle.MeanCI([]float64{100, 200, 300})
+	want := Pooled{RequestsPerS: 200, RequestsPerSCILow: low, RequestsPerSCIHigh: high, LatencyP50Ms: 2, LatencyP99Ms: 6}
+	if d := cmp.Diff(want, have, same); d != "" {
+		t.Errorf("-want +have:\n%s", d)
+	}
+	if d := cmp.Diff(Pooled{RequestsPerS: bundle.None, RequestsPerSCILow: bundle.None, RequestsPerSCIHigh: bundle.None,
+		LatencyP50Ms: bundle.None, LatencyP99Ms: bundle.None}, Pool[run](nil, of), same); d != "" {
+		t.Errorf("no runs: -want +have:\n%s", d)
+	}
+}
+
+// TestALoopStartedAndItsSeconds: a run started when either loop began its measured
+// load, and its seconds are the open loop's when it has one.
+func TestALoopStartedAndItsSeconds(t *testing.T) {
+	closed := &contract.ClosedLoopResult{StartUnixNs: 1, RequestsPerSecond: []int64{1, 2}}
+	open := &contract.OpenLoopResult{StartUnixNs: 2, RequestsPerSecond: []int64{3}}
+	for _, tc := range []struct {
+		name    string
+		loops   Loops
+		started bool
+		seconds []int64
+	}{
+		{"none", Loops{}, false, nil},
+		{"closed", Loops{Closed: closed}, true, []int64{1, 2}},
+		{"closed, never started", Loops{Closed: &contract.ClosedLoopResult{}}, false, nil},
+		{"open in place of the closed", Loops{Closed: &contract.ClosedLoopResult{}, Open: open}, true, []int64{3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if have := tc.loops.Started(); have != tc.started {
+				t.Errorf("Started = %v, want %v", have, tc.started)
+			}
+			if d := cmp.Diff(tc.seconds, tc.loops.Seconds()); d != "" {
+				t.Errorf("seconds -want +have:\n%s", d)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -114,11 +115,7 @@ func Record(p *Params, run experiment.Run) RunRow {
 			r.EngineMeasured, r.EngineCPUS, r.EngineDockerdS, r.EngineIntervalS = true, Opt(e.CPUS), Opt(e.ByComm["dockerd"]), Opt(e.IntervalS)
 		}
 	}
-	r.HostBusyPct, r.HostCPUs = None, None
-	if h := res.Host; h != nil {
-		// The conductor counts the CPUs as it samples the host; 0 is no count.
-		r.HostBusyPct, r.HostCPUs = Opt(h.CPUBusyPct), bundle.OptIf(res.HostCPUs > 0, float64(res.HostCPUs))
-	}
+	r.Host = httpload.HostOf(res.Host, res.HostCPUs)
 	r.VegetaRequests, r.VegetaSuccess, r.VegetaP50Ms, r.VegetaP99Ms = None, None, None, None
 	r.VegetaKitP50Ms, r.VegetaKitP99Ms, r.VegetaKitNetP50Ms, r.VegetaKitNetP99Ms = None, None, None, None
 	if k := res.VegetaKit; k != nil && k.Status2xx+k.Non2xx > 0 {
@@ -417,16 +414,8 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 		}
 		c.RunsWrk, c.RunsWrkAgreeing = Opt(len(agree)), Opt(n)
 	}
-	c.RequestsPerS, c.RequestsPerSCILow, c.RequestsPerSCIHigh = bundle.MeanCI(present(func(r RunRow) Opt { return r.RequestsPerS }))
+	c.Pooled = httpload.Pool(ok, func(r RunRow) (httpload.Rates, httpload.Measured) { return r.Rates, r.Measured })
 	c.RequestsPerSOver = bundle.MeanOf(present(func(r RunRow) Opt { return r.RequestsPerSOver }))
-	// A run without a response has no latency (a verified run has responses).
-	withLatency := func(of func(RunRow) Opt) func(RunRow) Opt {
-		return func(r RunRow) Opt {
-			return bundle.OptIf(r.LatencyP50Ms.Present() && r.LatencyP99Ms.Present(), float64(of(r)))
-		}
-	}
-	c.LatencyP50Ms = bundle.MeanOf(present(withLatency(func(r RunRow) Opt { return r.LatencyP50Ms })))
-	c.LatencyP99Ms = bundle.MeanOf(present(withLatency(func(r RunRow) Opt { return r.LatencyP99Ms })))
 	c.CPUAPICores = bundle.MeanOf(present(func(r RunRow) Opt { return r.APICPUCores }))
 	c.CPUAPIUsPerReq = bundle.MeanOf(present(func(r RunRow) Opt { return r.APICPUUsPerReq }))
 	c.GeneratorCPUCores = bundle.MeanOf(present(func(r RunRow) Opt { return r.GeneratorCores }))

@@ -43,7 +43,7 @@ func (p testPlan) Prepare(ctx context.Context, pods experiment.Pods, images map[
 func record(run experiment.Run, p Params) (RunRow, []SeriesRow) {
 	r := Record(&p, run)
 	var s []SeriesRow
-	for i, n := range seconds(run) {
+	for i, n := range loops(run).Seconds() {
 		s = append(s, SeriesRow{RunID: run.ID, Second: i, Requests: n})
 	}
 	return DeriveRun(r, s, p.NonBlocking), s

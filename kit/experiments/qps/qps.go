@@ -17,8 +17,10 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // Name is the experiment's name.
@@ -83,7 +85,7 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 	Tables: []tabular.Table[*Params]{
 		tabular.Seconds[*Params](bundle.Table{File: SeriesFile, Name: "series", Key: []string{"run_id", "second"},
 			Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
-			Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in runs.csv."}, seconds),
+			Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in runs.csv."}, func(run experiment.Run) []int64 { return loops(run).Seconds() }),
 		tabular.Derived(bundle.Table{File: ConditionsFile, Name: "conditions", Key: []string{"api", "config"},
 			Text:  "One row per condition (api x config, in the manifest's order): figures pooled over its verified runs, and the article's figures beside them.",
 			Enums: map[string][]string{"api": APIs, "config": Configs}},
@@ -99,7 +101,7 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 	Drawings:  drawings,
 	Own: tabular.Own[*Params, RunRow]{Figures: Rows, Later: addedLater, Earlier: earlier, Summary: summary, Answer: answer,
 		Legend: func(*Bundle) []string { return compareLegend }, Host: host, Describe: describe, Prepare: prepare,
-		Measured: measured, Progress: progress, Categories: categories, Rounds: Search.Rounds, Retry: Search.Retry},
+		Measured: func(run experiment.Run) bool { return loops(run).Started() }, Progress: progress, Categories: categories, Rounds: Search.Rounds, Retry: Search.Retry},
 }}
 
 type withAPIs struct {
@@ -209,19 +211,11 @@ func result(run experiment.Run) (res contract.QPSResult, failure string) {
 	return res, res.Failure
 }
 
-// measured: the conductor got as far as the measured load.
-func measured(run experiment.Run) bool {
+// loops are the run's loops as the conductor reported them: whether it got as far as
+// the measured load, and its per-second counts.
+func loops(run experiment.Run) httpload.Loops {
 	res, _ := result(run)
-	return res.Load.StartUnixNs != 0 || res.Open != nil && res.Open.StartUnixNs != 0
-}
-
-// seconds are the run's per-second counts of its measured interval.
-func seconds(run experiment.Run) []int64 {
-	res, _ := result(run)
-	if res.Open != nil {
-		return res.Open.RequestsPerSecond
-	}
-	return res.Load.RequestsPerSecond
+	return httpload.Loops{Closed: &res.Load, Open: res.Open}
 }
 
 // conditions are the plan's: every API's every configuration, or a search's steps
@@ -258,7 +252,7 @@ func progress(p *Params, r RunRow) string {
 		name += fmt.Sprintf(" %s at %g req/s (lag p99 %s ms)", r.Step, Search.RateOf(p, tabular.Cell{r.API, r.Config, r.Step}), r.SendLagP99Ms.Fixed(2))
 	}
 	return fmt.Sprintf("%-20s %7s req/s  p99 %6.2f ms  api %.2f cores, engine %s, other %s  console %s, file %s%s  %s",
-		name, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, orZero(r.APICPUCores), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, state)
+		name, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, verify.OrZero(float64(r.APICPUCores)), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, state)
 }
 
 // describe names the data package as every qps bundle's is named.

@@ -13,10 +13,12 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // drawn is one bundle of a report: its label, colour and rows.
@@ -69,33 +71,15 @@ func drawings(bs []drawn) []report.Section {
 			}
 		}
 	}
-	// Each note once, with the bundles it concerns.
-	var notes []string
-	who := map[string][]string{}
-	for _, d := range bs {
-		for _, n := range UnlikePublished(*d.Params()) {
-			if who[n] == nil {
-				notes = append(notes, n)
-			}
-			who[n] = append(who[n], d.Label)
-		}
-	}
-	for i, n := range notes {
-		notes[i] = strings.Join(who[n], ", ") + ": " + n
-	}
+	notes := tabular.Attributed(bs, func(d drawn) []string { return UnlikePublished(*d.Params()) })
 	out := []report.Section{{ID: "setup", Title: "Setup", Caption: "Published: " + mustPublished().Source + ". Unlike it: " + strings.Join(notes, "; ") + ".",
 		Tables: []report.Table{versionsTable(bs)}}}
 	out = append(out, report.Section{ID: "series", Title: "Requests per second, second by second",
 		Caption: "Each run's responses completed in each second of its measured interval, a line per run" + tabular.PerBundle(bs) + ": a slow first second or a run unlike the others shows here, and the mean hides it.",
 		Figures: tabular.SecondPlots(bs, cats, SeriesFile, "requests in the second", func(d drawn, cat string) []RunRow { return runs(d, cat, multiAPI) })})
-	var lat []report.Figure
-	for _, pc := range []struct {
-		name string
-		of   func(RunRow) float64
-	}{{"p50", func(r RunRow) float64 { return float64(r.LatencyP50Ms) }}, {"p90", func(r RunRow) float64 { return float64(r.LatencyP90Ms) }},
-		{"p99", func(r RunRow) float64 { return float64(r.LatencyP99Ms) }}, {"max", func(r RunRow) float64 { return float64(r.LatencyMaxMs) }}} {
-		lat = append(lat, report.Bars("Latency "+pc.name, pc.name+" latency (ms, log scale)", cats, runGroup(bs, cats, multiAPI, pc.of), true))
-	}
+	lat := httpload.LatencyFigures(cats, func(of func(httpload.Measured) float64) *report.Grouped {
+		return runGroup(bs, cats, multiAPI, func(r RunRow) float64 { return of(r.Measured) })
+	})
 	out = append(out, report.Section{ID: "latency", Title: "Latency percentiles",
 		Caption: "Each percentile as the load generator measured it over a run's requests: the mean over verified runs (square) and the runs' range (whisker), on a log scale.",
 		Figures: lat})
@@ -346,11 +330,11 @@ func summary(b *Bundle, w io.Writer) error {
 	for _, c := range conds {
 		if c.WrkRequestsPerS.Present() {
 			fmt.Fprintf(w, "wrk (Debian, same API container, %s, -c %d): %s/%s %.0f req/s; the kit's over the interval / wrk's %.3f [%s, %s], %s of %s runs within %g%% (runs.csv has every run's)\n",
-				wrkWhen(p), p.Connections, c.API, c.Config, float64(c.WrkRequestsPerS), orZero(c.WrkAgreement),
+				wrkWhen(p), p.Connections, c.API, c.Config, float64(c.WrkRequestsPerS), verify.OrZero(float64(c.WrkAgreement)),
 				c.WrkAgreementCILow.Fixed(3), c.WrkAgreementCIHigh.Fixed(3), c.RunsWrkAgreeing.Fixed(0), c.RunsWrk.Fixed(0), WrkTolerance*100)
-			if !WrkAgrees(orZero(c.WrkAgreement)) {
+			if !WrkAgrees(verify.OrZero(float64(c.WrkAgreement))) {
 				fmt.Fprintf(w, "NOT CONFIRMED: %s's rates: the kit's closed-loop rate is %+.0f%% off wrk's on the same API, beyond the %g%% they must agree within; the kit's requests/s of this API are not vouched for\n",
-					c.API, (orZero(c.WrkAgreement)-1)*100, WrkTolerance*100)
+					c.API, (verify.OrZero(float64(c.WrkAgreement))-1)*100, WrkTolerance*100)
 			}
 		}
 	}
@@ -434,13 +418,6 @@ func inOut(in, out Opt) string {
 		return in.Fixed(1) + " + -"
 	}
 	return fmt.Sprintf("%s + %s", in.Fixed(1), out.Fixed(1))
-}
-
-func orZero(o Opt) float64 {
-	if !o.Present() {
-		return 0
-	}
-	return float64(o)
 }
 
 // UnlikePublished lists where p departs from the published setup.

@@ -31,17 +31,15 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	for _, s := range tabular.Of[SeriesRow](c.Rows, SeriesFile) {
 		seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
 	}
-	p, lines := *c.Params(), c.Lines[RunsFile]
+	p := *c.Params()
 	requests := 0
-	for i, r := range c.Runs {
-		cell := tabular.Cell{r.API, r.Config, r.Step}
-		if !slices.ContainsFunc(conditions(&p), func(c tabular.Cell) bool { return slices.Equal(c, cell) }) {
-			msg := fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", r.API, r.Config)
-			if r.Step != "" || p.Capacity.On() {
-				msg = capacitysearch.NotPlanned(cell)
-			}
-			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Msg: msg})
+	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
+		if cell[2] != "" || p.Capacity.On() {
+			return capacitysearch.NotPlanned(cell)
 		}
+		return fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", cell[0], cell[1])
+	})
+	for _, r := range c.Runs {
 		for j, s := range seriesOf[r.RunID] {
 			if s.Second != j {
 				c.Problem(verify.Problem{File: SeriesFile, Key: "run " + r.RunID, Column: "second", Have: strconv.Itoa(s.Second), Want: strconv.Itoa(j), Msg: "each run's seconds in order from 0"})
@@ -191,9 +189,9 @@ func physics(c *tabular.Check[*Params, RunRow]) {
 		// it), and wrk's load, one after the other; a load that never started had no
 		// warm-up either.
 		if r.MeasuredS > 0 {
-			measured := max(r.MeasuredS, nanZero(float64(r.APIIntervalMs)/1e3), nanZero(float64(r.EngineIntervalS)))
+			measured := max(r.MeasuredS, verify.OrZero(float64(r.APIIntervalMs)/1e3), verify.OrZero(float64(r.EngineIntervalS)))
 			place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "warmup_s", Value: p.WarmupS},
-				verify.Part{Name: "the measured interval", Value: measured}, verify.Part{Name: "wrk_duration_s", Value: nanZero(float64(r.WrkDurationS))}))
+				verify.Part{Name: "the measured interval", Value: measured}, verify.Part{Name: "wrk_duration_s", Value: verify.OrZero(float64(r.WrkDurationS))}))
 		}
 	}
 }
@@ -209,13 +207,6 @@ func columnsAddedBy(file, kit string) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func nanZero(f float64) float64 {
-	if math.IsNaN(f) {
-		return 0
-	}
-	return f
 }
 
 // The kits that added columns, as addedLater names them.

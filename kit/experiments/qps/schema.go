@@ -187,8 +187,7 @@ type RunRow struct {
 	EngineDockerdS  Opt    `csv:"engine_dockerd_cpu_s" unit:"s" doc:"The part of engine_cpu_s that dockerd used; 0 on Podman; missing when not measured (0 in bundles written before)."`
 	EngineIntervalS Opt    `csv:"engine_interval_s" unit:"s" doc:"Time between the engine's two samples; missing when not measured (0 in bundles written before)."`
 	EngineFailure   string `csv:"engine_failure" doc:"Why the engine's CPU could not be measured; empty when it was, or was not asked for."`
-	HostBusyPct     Opt    `csv:"host_cpu_busy_pct" unit:"%" doc:"The whole host's busy CPU over the measured interval (/proc/stat), in percent of all its CPUs; missing when the host could not be read."`
-	HostCPUs        Opt    `csv:"host_cpus" unit:"1" doc:"The host's CPUs as the conductor counted them; missing when the host was not read (0 in bundles written before)."` // absent when the host was not read
+	httpload.Host
 	// wrk next to the kit's load (WrkAlternate; after it, in none only, in a bundle of
 	// an earlier kit), same API container, same connections and duration: absent
 	// figures in the runs without it.
@@ -263,14 +262,10 @@ type ConditionRow struct {
 	RunsNoisy    int    `csv:"runs_noisy" unit:"1" doc:"Verified runs on a noisy host (host_noisy)."` // verified runs on a noisy host
 	// Requests per second: the mean over the verified runs of each run's autocannon
 	// figure, and its 95% Student-t interval over runs (absent with fewer than 2).
-	RequestsPerS       Opt `csv:"requests_per_s" unit:"req/s" doc:"Mean over the verified runs of their requests_per_s; missing without verified runs."`
-	RequestsPerSCILow  Opt `signed:"true" csv:"requests_per_s_ci_low" unit:"req/s" doc:"Lower end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 verified runs."`
-	RequestsPerSCIHigh Opt `csv:"requests_per_s_ci_high" unit:"req/s" doc:"Upper end of the 95% Student-t interval of that mean over runs; missing with fewer than 2 verified runs."`
-	RequestsPerSOver   Opt `csv:"requests_per_s_over_interval" unit:"req/s" doc:"Mean over the verified runs of their requests_per_s_over_interval (those that have it); missing when none has."`
+	httpload.Pooled
+	RequestsPerSOver Opt `csv:"requests_per_s_over_interval" unit:"req/s" doc:"Mean over the verified runs of their requests_per_s_over_interval (those that have it); missing when none has."`
 	// RatioToConsoleFile is this condition's requests/s over console+file's, same API.
 	RatioToConsoleFile Opt   `csv:"ratio_to_console_file" unit:"1" doc:"requests_per_s over the same API's console+file condition's; missing when either is missing or 0, or console+file is not in the matrix."`
-	LatencyP50Ms       Opt   `csv:"p50_run_mean_ms" was:"latency_p50_ms" unit:"ms" doc:"Mean over the verified runs of their p50_ms (not a pooled percentile); missing without verified runs."` // mean of the runs'
-	LatencyP99Ms       Opt   `csv:"p99_run_mean_ms" was:"latency_p99_ms" unit:"ms" doc:"Mean over the verified runs of their p99_ms (not a pooled percentile); missing without verified runs."`
 	Errors             int64 `csv:"no_response" was:"errors" unit:"1" doc:"no_response summed over the verified runs."`
 	LogLinesWritten    int64 `csv:"log_lines_written" unit:"1" doc:"log_lines_written summed over the verified runs."`
 	LogLinesRead       Opt   `csv:"log_lines_read" unit:"1" doc:"log_lines_read summed over the verified runs; missing without verified runs or when any of them has none."`

@@ -24,29 +24,18 @@ func result(run experiment.Run) (res contract.ForeignResult, failure string) {
 	return res, res.Failure
 }
 
-// measured: the conductor got as far as the measured load.
-func measured(run experiment.Run) bool {
+// loops are the run's loops as the conductor reported them: whether it got as far as
+// the measured load, and its per-second counts.
+func loops(run experiment.Run) httpload.Loops {
 	res, _ := result(run)
-	return res.Closed != nil && res.Closed.StartUnixNs != 0 || res.Open != nil && res.Open.StartUnixNs != 0
-}
-
-// seconds are the run's per-second counts of its measured interval.
-func seconds(run experiment.Run) []int64 {
-	res, _ := result(run)
-	if o := res.Open; o != nil {
-		return o.RequestsPerSecond
-	}
-	if c := res.Closed; c != nil {
-		return c.RequestsPerSecond
-	}
-	return nil
+	return httpload.Loops{Closed: res.Closed, Open: res.Open}
 }
 
 // Record turns what a run's pod left into its row's observed columns; DeriveRun
 // derives the rest.
 func Record(p *Params, run experiment.Run) RunRow {
 	c := run.Condition.(tabular.Cell)
-	r := RunRow{Performed: tabular.PerformedOf(run), Config: c[0], Step: c[1], Load: p.Load, Measured: httpload.Unmeasured(), HostBusyPct: None}
+	r := RunRow{Performed: tabular.PerformedOf(run), Config: c[0], Step: c[1], Load: p.Load, Measured: httpload.Unmeasured()}
 	res, resultFailure := result(run)
 	r.ObservedFailure = experiment.JoinFailures(run.Failure, resultFailure)
 	r.ReadyAfterS, r.SentTotal = res.Ready.AfterS, res.SentTotal
@@ -59,7 +48,7 @@ func Record(p *Params, run experiment.Run) RunRow {
 	}
 	// What was not read or measured stays absent: the conductor's result holds 0 for it.
 	r.ConsoleLines, r.ConsoleBytes, r.Files, r.FileLines, r.FileBytes = None, None, None, None, None
-	r.APICPUS, r.EngineCPUS, r.CPUIntervalS, r.HostCPUs = None, None, None, None
+	r.APICPUS, r.EngineCPUS, r.CPUIntervalS = None, None, None
 	if logs, ok := run.Pod.Logs["api"]; ok {
 		c := contract.CountStream(logs)
 		r.ConsoleRead, r.ConsoleLines, r.ConsoleBytes = true, Opt(c.Lines), Opt(c.Bytes)
@@ -83,10 +72,7 @@ func Record(p *Params, run experiment.Run) RunRow {
 	default:
 		r.CPUMeasured, r.APICPUS, r.EngineCPUS, r.CPUIntervalS, r.APIProcesses = true, Opt(e.PodCPUS), Opt(e.CPUS), Opt(e.IntervalS), len(e.After.Pod)
 	}
-	if h := res.Host; h != nil {
-		// The conductor counts the CPUs as it samples the host; 0 is no count.
-		r.HostBusyPct, r.HostCPUs = Opt(h.CPUBusyPct), bundle.OptIf(res.HostCPUs > 0, float64(res.HostCPUs))
-	}
+	r.Host = httpload.HostOf(res.Host, res.HostCPUs)
 	return r
 }
 
@@ -161,7 +147,7 @@ func writeTable(w io.Writer, conds []ConditionRow) {
 			name += " MARKED"
 		}
 		fmt.Fprintf(tw, "%s\t%d/%d (%d, %d)\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s + %s\t%s\t\n",
-			name, c.RunsVerified, c.Runs, c.RunsPooled, c.RunsNoisy, c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSLow, c.RequestsPerSHigh), c.RatioToBaseline.Fixed(2),
+			name, c.RunsVerified, c.Runs, c.RunsPooled, c.RunsNoisy, c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToBaseline.Fixed(2),
 			c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), c.LinesPerRequest.Fixed(2), c.ConsolePerReq.Fixed(2), c.FilePerReq.Fixed(2), c.BytesPerRequest.Fixed(0),
 			c.APICores.Fixed(2), c.EngineCores.Fixed(2), c.APIUsPerReq.Fixed(1), c.EngineUsPerReq.Fixed(1), signed(c.CostPerRequestUs))
 	}

@@ -9,33 +9,30 @@ import (
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// Metrics are the figures a comparison sets side by side, in its order, each a value
-// per pooled run.
-var Metrics = []compare.Metric{
-	{Name: "requests_per_s", Title: "requests per second", Headline: true},
-	{Name: "p50_run_mean_ms", Title: "median latency (per run)", Wide: true},
-	{Name: "p99_run_mean_ms", Title: "p99 latency (per run)", Headline: true},
-	{Name: "cpu_us_per_request", Title: "CPU per request, inside the container + in the engine"},
-	{Name: "api_cpu_us_per_request", Title: "CPU per request inside the container (the service's processes)", Wide: true},
-	{Name: "engine_cpu_us_per_request", Title: "CPU per request in the engine (dockerd, containerd, shims)", Wide: true},
-	{Name: "lines_per_request", Title: "log lines per request (counted, not verified)"},
-	{Name: "bytes_per_request", Title: "log bytes per request (counted, not verified)", Wide: true},
-}
-
-// perRun is how each metric is read from a run, and its unit.
-var perRun = map[string]struct {
+// metrics are the figures a comparison sets side by side, in its order, each a value
+// per pooled run: how it is read from a run, and its unit.
+var metrics = []struct {
+	compare.Metric
 	unit string
 	of   func(RunRow) Opt
 }{
-	"requests_per_s":            {"req/s", func(r RunRow) Opt { return r.RequestsPerS }},
-	"p50_run_mean_ms":           {"ms", func(r RunRow) Opt { return r.LatencyP50Ms }},
-	"p99_run_mean_ms":           {"ms", func(r RunRow) Opt { return r.LatencyP99Ms }},
-	"cpu_us_per_request":        {"us", func(r RunRow) Opt { return r.CPUUsPerReq }},
-	"api_cpu_us_per_request":    {"us", func(r RunRow) Opt { return r.APIUsPerReq }},
-	"engine_cpu_us_per_request": {"us", func(r RunRow) Opt { return r.EngineUsPerReq }},
-	"lines_per_request":         {"lines", func(r RunRow) Opt { return r.LinesPerRequest }},
-	"bytes_per_request":         {"B", func(r RunRow) Opt { return r.BytesPerRequest }},
+	{compare.Metric{Name: "requests_per_s", Title: "requests per second", Headline: true}, "req/s", func(r RunRow) Opt { return r.RequestsPerS }},
+	{compare.Metric{Name: "p50_run_mean_ms", Title: "median latency (per run)", Wide: true}, "ms", func(r RunRow) Opt { return r.LatencyP50Ms }},
+	{compare.Metric{Name: "p99_run_mean_ms", Title: "p99 latency (per run)", Headline: true}, "ms", func(r RunRow) Opt { return r.LatencyP99Ms }},
+	{compare.Metric{Name: "cpu_us_per_request", Title: "CPU per request, inside the container + in the engine"}, "us", func(r RunRow) Opt { return r.CPUUsPerReq }},
+	{compare.Metric{Name: "api_cpu_us_per_request", Title: "CPU per request inside the container (the service's processes)", Wide: true}, "us", func(r RunRow) Opt { return r.APIUsPerReq }},
+	{compare.Metric{Name: "engine_cpu_us_per_request", Title: "CPU per request in the engine (dockerd, containerd, shims)", Wide: true}, "us", func(r RunRow) Opt { return r.EngineUsPerReq }},
+	{compare.Metric{Name: "lines_per_request", Title: "log lines per request (counted, not verified)"}, "lines", func(r RunRow) Opt { return r.LinesPerRequest }},
+	{compare.Metric{Name: "bytes_per_request", Title: "log bytes per request (counted, not verified)", Wide: true}, "B", func(r RunRow) Opt { return r.BytesPerRequest }},
 }
+
+// Metrics are the figures' names and titles, in compare's order.
+var Metrics = func() (out []compare.Metric) {
+	for _, m := range metrics {
+		out = append(out, m.Metric)
+	}
+	return out
+}()
 
 // ServiceKey is the condition key a bundle compared within itself matches its
 // configurations by: the service, one for the whole bundle, so that each configuration
@@ -81,18 +78,17 @@ func Rows(b *Bundle, within bool) []compare.Row {
 				lineMarks = append(lineMarks[:len(lineMarks):len(lineMarks)], "lines per request moved")
 			}
 		}
-		for _, m := range Metrics {
-			how := perRun[m.Name]
+		for _, m := range metrics {
 			var runs [][]float64
 			for _, r := range b.Runs {
-				if r.Config == config && pooled(r) && how.of(r).Present() {
-					runs = append(runs, []float64{float64(how.of(r))})
+				if r.Config == config && pooled(r) && m.of(r).Present() {
+					runs = append(runs, []float64{float64(m.of(r))})
 				}
 			}
 			if len(runs) == 0 {
 				continue
 			}
-			row := compare.Measured(cond, m.Name, how.unit, compare.Mean{}, runs)
+			row := compare.Measured(cond, m.Name, m.unit, compare.Mean{}, runs)
 			row.Marks, row.Headline = marks, m.Headline
 			if m.Name == "lines_per_request" || m.Name == "bytes_per_request" {
 				row.Marks = lineMarks

@@ -8,6 +8,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -164,7 +165,8 @@ func DeriveConditions(runs []RunRow, p Params) []ConditionRow {
 
 func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
 	c := ConditionRow{Config: cfg.Name, Setting: cfg.String(), Baseline: cfg.Name == p.Baseline, LinesSteady: true}
-	var rps, p50, p99, lpr, con, file, bpr, apiC, engC, apiU, engU, cpuU []float64
+	var counted []RunRow
+	var lpr, con, file, bpr, apiC, engC, apiU, engU, cpuU []float64
 	add := func(list *[]float64, o Opt) {
 		if o.Present() {
 			*list = append(*list, float64(o))
@@ -188,10 +190,7 @@ func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
 		if !pooled(r) {
 			continue
 		}
-		c.RunsPooled++
-		add(&rps, r.RequestsPerS)
-		add(&p50, r.LatencyP50Ms)
-		add(&p99, r.LatencyP99Ms)
+		c.RunsPooled, counted = c.RunsPooled+1, append(counted, r)
 		add(&lpr, r.LinesPerRequest)
 		add(&con, r.ConsolePerReq)
 		add(&file, r.FilePerReq)
@@ -202,8 +201,7 @@ func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
 		add(&engU, r.EngineUsPerReq)
 		add(&cpuU, r.CPUUsPerReq)
 	}
-	c.RequestsPerS, c.RequestsPerSLow, c.RequestsPerSHigh = bundle.MeanCI(rps)
-	c.LatencyP50Ms, c.LatencyP99Ms = bundle.MeanOf(p50), bundle.MeanOf(p99)
+	c.Pooled = httpload.Pool(counted, func(r RunRow) (httpload.Rates, httpload.Measured) { return r.Rates, r.Measured })
 	c.LinesPerRequest, c.ConsolePerReq, c.FilePerReq, c.BytesPerRequest = bundle.MeanOf(lpr), bundle.MeanOf(con), bundle.MeanOf(file), bundle.MeanOf(bpr)
 	c.APICores, c.EngineCores = bundle.MeanOf(apiC), bundle.MeanOf(engC)
 	c.APIUsPerReq, c.EngineUsPerReq, c.CPUUsPerReq = bundle.MeanOf(apiU), bundle.MeanOf(engU), bundle.MeanOf(cpuU)

@@ -50,7 +50,7 @@ var Experiment = yourAPI{&tabular.Experiment[*Params, RunRow]{
 	Tables: []tabular.Table[*Params]{
 		tabular.Seconds[*Params](bundle.Table{File: SeriesFile, Name: "series", Key: []string{"run_id", "second"},
 			Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
-			Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in runs.csv."}, seconds),
+			Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in runs.csv."}, func(run experiment.Run) []int64 { return loops(run).Seconds() }),
 		tabular.Derived(bundle.Table{File: ConditionsFile, Name: "conditions", Key: []string{"config"},
 			Text: "One row per logging configuration, in the manifest's order: figures pooled over its pooled runs (verified, lag-trusted, not superseded), and its cost against the baseline configuration."},
 			func(p *Params, runs []RunRow, _ tabular.Rows) []ConditionRow { return DeriveConditions(runs, *p) }),
@@ -61,7 +61,7 @@ var Experiment = yourAPI{&tabular.Experiment[*Params, RunRow]{
 	Rules:    rules,
 	Drawings: drawings,
 	Own: tabular.Own[*Params, RunRow]{Figures: func(b *Bundle) []compare.Row { return Rows(b, false) }, Later: addedLater,
-		Earlier: earlier, Summary: summary, Describe: describe, Prepare: prepare, Measured: measured, Progress: progress,
+		Earlier: earlier, Summary: summary, Describe: describe, Prepare: prepare, Measured: func(run experiment.Run) bool { return loops(run).Started() }, Progress: progress,
 		Across: markRuns, Retry: retry, Answer: answer, Categories: categories, ParamsShown: paramsShown, Rounds: Search.Rounds},
 }}
 

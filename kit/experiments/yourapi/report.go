@@ -9,6 +9,7 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
@@ -29,11 +30,8 @@ func drawings(bs []drawn) []report.Section {
 		}
 	}
 
-	// The warnings of the setup, each once with the bundles it concerns.
-	var notes []string
-	who := map[string][]string{}
-	for _, d := range bs {
-		var own []string
+	// The warnings of the setup.
+	notes := tabular.Attributed(bs, func(d drawn) (own []string) {
 		if r := d.Params().Hardening.Relaxed; len(r) > 0 {
 			own = append(own, "hardening relaxed: "+strings.Join(r, ", "))
 		}
@@ -42,16 +40,8 @@ func drawings(bs []drawn) []report.Section {
 				own = append(own, fmt.Sprintf("MARKED: %s: %d run(s) whose lines per request moved, or lost console lines in non-blocking mode (runs.csv, column mark)", c.Config, c.RunsMarked))
 			}
 		}
-		for _, n := range own {
-			if who[n] == nil {
-				notes = append(notes, n)
-			}
-			who[n] = append(who[n], d.Label)
-		}
-	}
-	for i, n := range notes {
-		notes[i] = strings.Join(who[n], ", ") + ": " + n
-	}
+		return own
+	})
 	notes = append([]string{"Log lines are counted, not verified: " + strings.TrimPrefix(Counted, "log lines are counted, not verified: ") + "."}, notes...)
 
 	ratio := tabular.Grouped(bs)
@@ -64,14 +54,9 @@ func drawings(bs []drawn) []report.Section {
 			ratio.Series[j].Values = append(ratio.Series[j].Values, v)
 		}
 	}
-	var lat []report.Figure
-	for _, pc := range []struct {
-		name string
-		of   func(RunRow) Opt
-	}{{"p50", func(r RunRow) Opt { return r.LatencyP50Ms }}, {"p90", func(r RunRow) Opt { return r.LatencyP90Ms }},
-		{"p99", func(r RunRow) Opt { return r.LatencyP99Ms }}, {"max", func(r RunRow) Opt { return r.LatencyMaxMs }}} {
-		lat = append(lat, report.Bars("Latency "+pc.name, pc.name+" latency (ms, log scale)", cats, runGroup(bs, cats, pc.of), true))
-	}
+	lat := httpload.LatencyFigures(cats, func(of func(httpload.Measured) float64) *report.Grouped {
+		return tabular.OverRuns(bs, cats, runsOf, func(r RunRow) float64 { return of(r.Measured) })
+	})
 	out := []report.Section{
 		{ID: "configs", Title: "Logging configurations", Warnings: notes, Tables: []report.Table{configTable(bs)}},
 		{ID: "rate", Title: "Ratio to the baseline",
@@ -144,12 +129,6 @@ func runsOf(d drawn, config string) []RunRow {
 // f is a figure for a plot: NaN, drawn as nothing, when absent.
 func f(o Opt) float64 { return float64(o) }
 
-// runGroup is a per-run figure of each configuration: the mean over the runs that
-// count, their range as its whisker.
-func runGroup(bs []drawn, cats []string, of func(RunRow) Opt) *report.Grouped {
-	return tabular.OverRuns(bs, cats, runsOf, func(r RunRow) float64 { return f(of(r)) })
-}
-
 // baselines names each bundle's baseline configuration.
 func baselines(bs []drawn) string {
 	var out []string
@@ -209,7 +188,7 @@ func conditionTables(bs []drawn) []report.Table {
 				name += " (baseline)"
 			}
 			t.Rows = append(t.Rows, []string{name, fmt.Sprintf("%d/%d (%d, %d, %d)", c.RunsVerified, c.Runs, c.RunsPooled, c.RunsNoisy, c.RunsMarked),
-				c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSLow, c.RequestsPerSHigh), c.RatioToBaseline.Fixed(2),
+				c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToBaseline.Fixed(2),
 				c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), c.LinesPerRequest.Fixed(2), c.ConsolePerReq.Fixed(2), c.FilePerReq.Fixed(2), c.BytesPerRequest.Fixed(0),
 				c.APICores.Fixed(2), c.EngineCores.Fixed(2), c.APIUsPerReq.Fixed(1) + " + " + c.EngineUsPerReq.Fixed(1),
 				signed(c.CostPerRequestUs), signed(c.CostAPIUs), signed(c.CostEngineUs)})

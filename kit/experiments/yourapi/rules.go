@@ -2,7 +2,6 @@ package yourapi
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
@@ -48,17 +47,12 @@ func rules(c *check) {
 	if len(names) == 0 || !slices.Contains(names, p.Baseline) {
 		c.Problem(verify.Problem{File: ManifestFile, Column: "parameters.baseline", Have: strconv.Quote(p.Baseline), Msg: "not one of the configurations"})
 	}
-	planned := conditions(p)
-	lines := c.Lines[RunsFile]
-	for i, r := range c.Runs {
-		if cell := (tabular.Cell{r.Config, r.Step}); !slices.ContainsFunc(planned, func(c tabular.Cell) bool { return slices.Equal(c, cell) }) {
-			msg := fmt.Sprintf("%s is not a configuration of the manifest's parameters", r.Config)
-			if r.Step != "" || p.Capacity.On() {
-				msg = capacitysearch.NotPlanned(cell)
-			}
-			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Msg: msg})
+	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
+		if cell[1] != "" || p.Capacity.On() {
+			return capacitysearch.NotPlanned(cell)
 		}
-	}
+		return fmt.Sprintf("%s is not a configuration of the manifest's parameters", cell[0])
+	})
 	counts := &res.Counts
 	counts.Conditions = len(p.Configs)
 	var requests int64
@@ -118,16 +112,9 @@ func physics(c *check) {
 		// The service's start, the warm-up and the measured interval, one after the
 		// other; a load that never started had no warm-up either.
 		if r.MeasuredS > 0 {
-			measured := max(r.MeasuredS, nanZero(float64(r.CPUIntervalS)))
+			measured := max(r.MeasuredS, verify.OrZero(float64(r.CPUIntervalS)))
 			place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "ready_after_s", Value: r.ReadyAfterS}, verify.Part{Name: "warmup_s", Value: p.WarmupS},
 				verify.Part{Name: "the measured interval", Value: measured}))
 		}
 	}
-}
-
-func nanZero(f float64) float64 {
-	if math.IsNaN(f) {
-		return 0
-	}
-	return f
 }

@@ -197,8 +197,7 @@ type RunRow struct {
 	EngineCPUS    Opt    `csv:"engine_cpu_s" unit:"s" doc:"CPU time of dockerd, containerd and the shims between the two samples: CPU outside the container, shipping its console among others; missing when not measured (0 in bundles written before)."`
 	CPUIntervalS  Opt    `csv:"cpu_interval_s" unit:"s" doc:"Time between the two samples; missing when not measured (0 in bundles written before)."`
 	CPUFailure    string `csv:"cpu_failure" doc:"Why CPU could not be measured; empty when it was."`
-	HostBusyPct   Opt    `csv:"host_cpu_busy_pct" unit:"%" doc:"The whole host's busy CPU over the measured interval, in percent of all its CPUs; missing when not read."`
-	HostCPUs      Opt    `csv:"host_cpus" unit:"1" doc:"The host's CPUs as the conductor counted them; missing when not read (0 in bundles written before)."` // absent when the host was not read
+	httpload.Host
 
 	// Derived.
 	httpload.Rates
@@ -222,33 +221,29 @@ type RunRow struct {
 
 // ConditionRow is one configuration pooled over its runs (conditions.csv).
 type ConditionRow struct {
-	Config           string `csv:"config" doc:"The logging configuration's name, as --config gave it (the manifest's parameters.configs has its settings)."`
-	Setting          string `csv:"setting" doc:"The configuration's environment assignments (and command, after cmd:), as given."`
-	Baseline         bool   `csv:"baseline" doc:"true for the configuration every cost is set against (parameters.baseline)."`
-	Runs             int    `csv:"runs" unit:"1" doc:"Runs of the configuration, failed and superseded ones included."`
-	RunsVerified     int    `csv:"runs_verified" unit:"1" doc:"Runs that are data."`
-	RunsPooled       int    `csv:"runs_pooled" unit:"1" doc:"Runs every figure pools: verified, lag-trusted, not superseded."`
-	RunsNoisy        int    `csv:"runs_noisy" unit:"1" doc:"Verified runs on a noisy host (host_noisy)."`
-	RunsMarked       int    `csv:"runs_marked" unit:"1" doc:"Runs with a mark (runs.csv)."`
-	RequestsPerS     Opt    `csv:"requests_per_s" unit:"req/s" doc:"Mean of the pooled runs' requests_per_s."`
-	RequestsPerSLow  Opt    `csv:"requests_per_s_ci_low" signed:"true" unit:"req/s" doc:"Lower end of the 95% Student-t interval of that mean; missing with fewer than 2 pooled runs."`
-	RequestsPerSHigh Opt    `csv:"requests_per_s_ci_high" unit:"req/s" doc:"Upper end of that interval."`
-	RatioToBaseline  Opt    `csv:"ratio_to_baseline" unit:"1" doc:"requests_per_s over the baseline configuration's."`
-	LatencyP50Ms     Opt    `csv:"p50_run_mean_ms" was:"latency_p50_ms" unit:"ms" doc:"Mean of the pooled runs' p50_ms (not a pooled percentile)."`
-	LatencyP99Ms     Opt    `csv:"p99_run_mean_ms" was:"latency_p99_ms" unit:"ms" doc:"Mean of the pooled runs' p99_ms (not a pooled percentile)."`
-	LinesPerRequest  Opt    `csv:"lines_per_request" unit:"1" doc:"Mean of the pooled runs' lines_per_request."`
-	ConsolePerReq    Opt    `csv:"console_lines_per_request" unit:"1" doc:"Mean of the pooled runs' console_lines_per_request."`
-	FilePerReq       Opt    `csv:"file_lines_per_request" unit:"1" doc:"Mean of the pooled runs' file_lines_per_request."`
-	BytesPerRequest  Opt    `csv:"bytes_per_request" unit:"bytes" doc:"Mean of the pooled runs' bytes_per_request."`
-	APICores         Opt    `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"Mean of the pooled runs' api_cpu_cores."`
-	EngineCores      Opt    `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"Mean of the pooled runs' engine_cpu_cores."`
-	APIUsPerReq      Opt    `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"Mean of the pooled runs' api_cpu_us_per_request."`
-	EngineUsPerReq   Opt    `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"Mean of the pooled runs' engine_cpu_us_per_request."`
-	CPUUsPerReq      Opt    `csv:"cpu_us_per_request" unit:"us" doc:"Mean of the pooled runs' cpu_us_per_request."`
-	CostPerRequestUs Opt    `csv:"cost_per_request_us" signed:"true" unit:"us" doc:"cpu_us_per_request minus the baseline configuration's: what this configuration costs a request, inside and outside the container."`
-	CostAPIUs        Opt    `csv:"cost_per_request_api_us" signed:"true" unit:"us" doc:"api_cpu_us_per_request minus the baseline's: the cost inside the container."`
-	CostEngineUs     Opt    `csv:"cost_per_request_engine_us" signed:"true" unit:"us" doc:"engine_cpu_us_per_request minus the baseline's: the cost in the engine."`
-	LinesSteady      bool   `csv:"lines_steady" doc:"false when any run of the configuration is marked."`
+	Config       string `csv:"config" doc:"The logging configuration's name, as --config gave it (the manifest's parameters.configs has its settings)."`
+	Setting      string `csv:"setting" doc:"The configuration's environment assignments (and command, after cmd:), as given."`
+	Baseline     bool   `csv:"baseline" doc:"true for the configuration every cost is set against (parameters.baseline)."`
+	Runs         int    `csv:"runs" unit:"1" doc:"Runs of the configuration, failed and superseded ones included."`
+	RunsVerified int    `csv:"runs_verified" unit:"1" doc:"Runs that are data."`
+	RunsPooled   int    `csv:"runs_pooled" unit:"1" doc:"Runs every figure pools: verified, lag-trusted, not superseded."`
+	RunsNoisy    int    `csv:"runs_noisy" unit:"1" doc:"Verified runs on a noisy host (host_noisy)."`
+	RunsMarked   int    `csv:"runs_marked" unit:"1" doc:"Runs with a mark (runs.csv)."`
+	httpload.Pooled
+	RatioToBaseline  Opt  `csv:"ratio_to_baseline" unit:"1" doc:"requests_per_s over the baseline configuration's."`
+	LinesPerRequest  Opt  `csv:"lines_per_request" unit:"1" doc:"Mean of the pooled runs' lines_per_request."`
+	ConsolePerReq    Opt  `csv:"console_lines_per_request" unit:"1" doc:"Mean of the pooled runs' console_lines_per_request."`
+	FilePerReq       Opt  `csv:"file_lines_per_request" unit:"1" doc:"Mean of the pooled runs' file_lines_per_request."`
+	BytesPerRequest  Opt  `csv:"bytes_per_request" unit:"bytes" doc:"Mean of the pooled runs' bytes_per_request."`
+	APICores         Opt  `csv:"api_cpu_cores" was:"cpu_api_cores" unit:"cores" doc:"Mean of the pooled runs' api_cpu_cores."`
+	EngineCores      Opt  `csv:"engine_cpu_cores" was:"cpu_engine_cores" unit:"cores" doc:"Mean of the pooled runs' engine_cpu_cores."`
+	APIUsPerReq      Opt  `csv:"api_cpu_us_per_request" was:"cpu_api_us_per_request" unit:"us" doc:"Mean of the pooled runs' api_cpu_us_per_request."`
+	EngineUsPerReq   Opt  `csv:"engine_cpu_us_per_request" was:"cpu_engine_us_per_request" unit:"us" doc:"Mean of the pooled runs' engine_cpu_us_per_request."`
+	CPUUsPerReq      Opt  `csv:"cpu_us_per_request" unit:"us" doc:"Mean of the pooled runs' cpu_us_per_request."`
+	CostPerRequestUs Opt  `csv:"cost_per_request_us" signed:"true" unit:"us" doc:"cpu_us_per_request minus the baseline configuration's: what this configuration costs a request, inside and outside the container."`
+	CostAPIUs        Opt  `csv:"cost_per_request_api_us" signed:"true" unit:"us" doc:"api_cpu_us_per_request minus the baseline's: the cost inside the container."`
+	CostEngineUs     Opt  `csv:"cost_per_request_engine_us" signed:"true" unit:"us" doc:"engine_cpu_us_per_request minus the baseline's: the cost in the engine."`
+	LinesSteady      bool `csv:"lines_steady" doc:"false when any run of the configuration is marked."`
 }
 
 // addedLater are the columns bundles of an earlier kit lack, and the kit that added
