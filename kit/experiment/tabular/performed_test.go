@@ -15,7 +15,8 @@ func TestAPerformedRunIsItsAttempt(t *testing.T) {
 		attempt, want int
 	}{{0, 1}, {1, 1}, {3, 3}} {
 		run := experiment.Run{ID: "r7", Round: 2, Position: 4, Attempt: tc.attempt, Started: started, Wall: 1500 * time.Millisecond}
-		want := Performed{RunID: "r7", Round: 2, Position: 4, Attempt: tc.want, StartedUTC: "2026-12-03T18:00:00.000000005Z", WallS: 1.5}
+		want := Performed{RunID: "r7", RunPlace: RunPlace{Round: 2, Position: 4, StartedUTC: "2026-12-03T18:00:00.000000005Z", WallS: 1.5},
+			Attempted: Attempted{Attempt: tc.want}}
 		if have := PerformedOf(run); have != want {
 			t.Errorf("attempt %d: %+v, want %+v", tc.attempt, have, want)
 		}
