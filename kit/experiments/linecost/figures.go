@@ -2,7 +2,6 @@ package linecost
 
 import (
 	"hash/fnv"
-	"math"
 	"math/rand/v2"
 
 	"github.com/logbench/logbench/kit/contract/stats"
@@ -11,8 +10,6 @@ import (
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 )
-
-var nan = math.NaN()
 
 // Headlines: which clock a way's headline figure is read from.
 const (
