@@ -20,7 +20,6 @@ import (
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
-	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // Name is the experiment's name.
@@ -252,7 +251,7 @@ func progress(p *Params, r RunRow) string {
 		name += fmt.Sprintf(" %s at %g req/s (lag p99 %s ms)", r.Step, Search.RateOf(p, tabular.Cell{r.API, r.Config, r.Step}), r.SendLagP99Ms.Fixed(2))
 	}
 	return fmt.Sprintf("%-20s %7s req/s  p99 %6.2f ms  api %.2f cores, engine %s, other %s  console %s, file %s%s  %s",
-		name, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, verify.OrZero(float64(r.APICPUCores)), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, state)
+		name, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, r.APICPUCores.Or(0), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, state)
 }
 
 // describe names the data package as every qps bundle's is named.

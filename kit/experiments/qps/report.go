@@ -18,7 +18,6 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
-	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // drawn is one bundle of a report: its label, colour and rows.
@@ -330,11 +329,11 @@ func summary(b *Bundle, w io.Writer) error {
 	for _, c := range conds {
 		if c.WrkRequestsPerS.Present() {
 			fmt.Fprintf(w, "wrk (Debian, same API container, %s, -c %d): %s/%s %.0f req/s; the kit's over the interval / wrk's %.3f [%s, %s], %s of %s runs within %g%% (runs.csv has every run's)\n",
-				wrkWhen(p), p.Connections, c.API, c.Config, float64(c.WrkRequestsPerS), verify.OrZero(float64(c.WrkAgreement)),
+				wrkWhen(p), p.Connections, c.API, c.Config, float64(c.WrkRequestsPerS), c.WrkAgreement.Or(0),
 				c.WrkAgreementCILow.Fixed(3), c.WrkAgreementCIHigh.Fixed(3), c.RunsWrkAgreeing.Fixed(0), c.RunsWrk.Fixed(0), WrkTolerance*100)
-			if !WrkAgrees(verify.OrZero(float64(c.WrkAgreement))) {
+			if !WrkAgrees(c.WrkAgreement.Or(0)) {
 				fmt.Fprintf(w, "NOT CONFIRMED: %s's rates: the kit's closed-loop rate is %+.0f%% off wrk's on the same API, beyond the %g%% they must agree within; the kit's requests/s of this API are not vouched for\n",
-					c.API, (verify.OrZero(float64(c.WrkAgreement))-1)*100, WrkTolerance*100)
+					c.API, (c.WrkAgreement.Or(0)-1)*100, WrkTolerance*100)
 			}
 		}
 	}

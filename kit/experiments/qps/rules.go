@@ -189,9 +189,9 @@ func physics(c *tabular.Check[*Params, RunRow]) {
 		// it), and wrk's load, one after the other; a load that never started had no
 		// warm-up either.
 		if r.MeasuredS > 0 {
-			measured := max(r.MeasuredS, verify.OrZero(float64(r.APIIntervalMs)/1e3), verify.OrZero(float64(r.EngineIntervalS)))
+			measured := max(r.MeasuredS, r.APIIntervalMs.Or(0)/1e3, r.EngineIntervalS.Or(0))
 			place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "warmup_s", Value: p.WarmupS},
-				verify.Part{Name: "the measured interval", Value: measured}, verify.Part{Name: "wrk_duration_s", Value: verify.OrZero(float64(r.WrkDurationS))}))
+				verify.Part{Name: "the measured interval", Value: measured}, verify.Part{Name: "wrk_duration_s", Value: r.WrkDurationS.Or(0)}))
 		}
 	}
 }

@@ -112,7 +112,7 @@ func physics(c *check) {
 		// The service's start, the warm-up and the measured interval, one after the
 		// other; a load that never started had no warm-up either.
 		if r.MeasuredS > 0 {
-			measured := max(r.MeasuredS, verify.OrZero(float64(r.CPUIntervalS)))
+			measured := max(r.MeasuredS, r.CPUIntervalS.Or(0))
 			place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "ready_after_s", Value: r.ReadyAfterS}, verify.Part{Name: "warmup_s", Value: p.WarmupS},
 				verify.Part{Name: "the measured interval", Value: measured}))
 		}
