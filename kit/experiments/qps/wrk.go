@@ -92,11 +92,8 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 			Entrypoint: entry, Cmd: args, LogDriver: p.LogDriver, LogOpts: p.LogOpts}}}
 	if p.EngineCPU {
 		// Started before the conductor, which asks it once the load begins.
-		serve := contract.DefaultQPSLoadArgs()
-		serve.EngineCPUServer, serve.EngineKind = fmt.Sprintf("127.0.0.1:%d", enginePort), p.EngineKind
-		spec.Containers = append(spec.Containers, experiment.ContainerSpec{Role: "enginecpu", Image: images["qpsload"], NanoCPUs: experiment.NanoCPUs(0.1),
-			MemoryBytes: 64 << 20, HostPIDs: true, Cmd: serve.Args()})
-		load.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", enginePort)
+		helper, url := experiment.EngineHelper("enginecpu", "qpsload", p.EngineKind, enginePort, images)
+		spec.Containers, load.EngineCPUURL = append(spec.Containers, helper), url
 	}
 	if wrkRuns(*p, config) {
 		// In the pod's network namespace like the generator: it waits on the volume for
