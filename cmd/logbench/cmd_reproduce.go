@@ -59,7 +59,9 @@ func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 			}
 			engines := c.StringSlice("engine")
 			if c.IsSet("registry") {
-				if !slices.ContainsFunc(engines, func(e string) bool { return strings.HasPrefix(e, kube.Prefix) }) {
+				// A resumed cluster bundle names its cluster itself (prepare refuses
+				// --registry for any other bundle).
+				if c.String("resume") == "" && !slices.ContainsFunc(engines, func(e string) bool { return strings.HasPrefix(e, kube.Prefix) }) {
 					return usagef("--registry is for --engine k8s:CONTEXT, whose nodes pull the images; a Docker Engine runs the images it built")
 				}
 				if _, err := kube.ParseRegistry(c.String("registry")); err != nil {
@@ -164,7 +166,7 @@ func reproducePlan(c *cli.Context, exp experiment.Experiment) (experiment.Experi
 			consent = consenter.ConsentFlags()
 		}
 		for _, f := range c.FlagNames() {
-			if f != "resume" && f != "source" && !slices.Contains(consent, f) && c.IsSet(f) {
+			if f != "resume" && f != "source" && f != "registry" && !slices.Contains(consent, f) && c.IsSet(f) {
 				return nil, plan{}, usagef("--%s: --resume takes every parameter from the bundle", f)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logbench/logbench/internal/enginetest"
+	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -94,6 +96,12 @@ var equateOpt = cmp.Comparer(func(a, b bundle.Opt) bool { return a == b || a != 
 // from args, its image found as sha256:feed, as someone else's partial bundle would be.
 func yourAPIPartialBundle(t *testing.T, args ...string) string {
 	t.Helper()
+	return yourAPIPartialBundleOn(t, contract.EngineFacts{}, args...)
+}
+
+// yourAPIPartialBundleOn is yourAPIPartialBundle begun on the engine facts say.
+func yourAPIPartialBundleOn(t *testing.T, facts contract.EngineFacts, args ...string) string {
+	t.Helper()
 	exp, err := experiments.Lookup("your-api")
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +121,9 @@ func yourAPIPartialBundle(t *testing.T, args ...string) string {
 	all := experiment.Rotate(p.Conditions(), p.Rounds())
 	c.Command, c.SchemaVersion, c.RunsPlanned = "reproduce", bundle.SchemaVersion, len(all)
 	c.CreatedUTC = time.Now().UTC().Add(-time.Minute) // as reproduce records it
+	if facts.Kind != "" {
+		c.Engine = facts
+	}
 	dir := filepath.Join(t.TempDir(), "theirs")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // interrupted before its first run
@@ -150,4 +161,24 @@ func TestResumeAsksTheCommandLineForTheBundlesRelaxations(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cannot reach the Docker Engine at tcp://127.0.0.1:1") {
 		t.Errorf("with the bundle's flags, resume goes on to the engine: %v", err)
 	}
+}
+
+// --resume of a bundle begun on a cluster goes back to the context, namespace and node
+// its manifest names (here a context the kubeconfig lacks: refused in one line, before
+// any engine); --registry is refused beside a bundle that did not run on a cluster.
+func TestResumeGoesBackToTheBundlesCluster(t *testing.T) {
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(kubeconfig, []byte("apiVersion: v1\nkind: Config\nclusters: []\ncontexts: []\nusers: []\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBECONFIG", kubeconfig)
+	t.Setenv("DOCKER_HOST", "tcp://127.0.0.1:1")
+	t.Setenv("DOCKER_CONTEXT", "")
+	onCluster := yourAPIPartialBundleOn(t, contract.EngineFacts{Kind: contract.EngineKubernetes, Platform: "linux/amd64",
+		Kubernetes: &contract.KubeFacts{Context: "lab", Server: "https://192.0.2.9:6443", Namespace: "logbench", Node: "n1"}})
+	_, err := runApp(t, "reproduce", "--resume", onCluster)
+	wantUsageError(t, err, "--resume: the bundle's cluster (context lab): ")
+	onDocker := yourAPIPartialBundle(t)
+	_, err = runApp(t, "reproduce", "--resume", onDocker, "--registry", "127.0.0.1:5000/lab")
+	wantUsageError(t, err, "--registry is for a bundle whose runs ran on Kubernetes")
 }

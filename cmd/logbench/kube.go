@@ -83,3 +83,23 @@ func reachKube(c *cli.Context, client *kube.Client, node string, out io.Writer) 
 			Platform: platform, Images: kube.Images{Builder: imgs, Cluster: cluster, Import: kubeImport, Registry: registry}, Out: out}
 	})
 }
+
+// reachResumedNode reaches the node a cluster bundle's runs ran on, for --resume: the
+// context, namespace and node its manifest records, refused in one line when the context
+// now reaches another API server or the node is gone or not Ready.
+func reachResumedNode(c *cli.Context, k contract.KubeFacts) (*target, error) {
+	client, err := kube.Dial(c.Context, kube.Options{Context: k.Context, Namespace: k.Namespace})
+	if err != nil {
+		if c.Context.Err() != nil {
+			return nil, interruptedError{Msg: "interrupted while reaching the cluster"}
+		}
+		return nil, usagef("--resume: the bundle's cluster (context %s): %v", k.Context, err)
+	}
+	if client.Server() != k.Server {
+		return nil, usagef("--resume: context %s now reaches %s; the bundle's runs ran on %s", k.Context, client.Server(), k.Server)
+	}
+	if _, err := client.Nodes(c.Context, []string{k.Node}); err != nil {
+		return nil, usagef("--resume: the bundle's node: %v", err)
+	}
+	return reachKube(c, client, k.Node, c.App.Writer)
+}

@@ -1,24 +1,34 @@
 //go:build kube
 
-// The Kubernetes tests are built only with -tags kube: they need a cluster that CI does
-// not bring up yet, and an integration test that would skip in CI must not exist there.
+// The Kubernetes tests are built only with -tags kube: they need a cluster, which
+// .ci/run builds and brings up (scripts/kube-up) after the engine tests, and the
+// README's test command, which needs only Go and an engine, must not meet a test that
+// cannot run there.
 
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/registry"
 
+	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiments/qps"
+	"github.com/logbench/logbench/kit/host/kube"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -150,5 +160,80 @@ func TestReproduceThroughARegistryOnKubernetes(t *testing.T) {
 				t.Errorf("%s: image %s (%s) pulled by %q, want by digest from %s", dir, img.Role, img.Tag, img.Pulled, reg)
 			}
 		}
+	}
+}
+
+// Ctrl-C on a cluster, as on Docker: the kit deletes the running Pod, keeps the runs it
+// completed in a valid partial bundle and exits 130, leaving no Pod in the namespace;
+// --resume then reaches the node the manifest names and performs only the missing runs.
+func TestInterruptAndResumeOnKubernetes(t *testing.T) {
+	kubeconfig(t)
+	bin := buildKit(t)
+	root := filepath.Join(t.TempDir(), "fifo")
+	cmd := exec.Command(bin, "reproduce", "--engine", "k8s:", "--modes", "none,short1", "--readers", "fast", "--reps", "2", "--duration", "2s",
+		"--api", "go", "--calibrate=false", "--retries", "0", "--out", root)
+	// As on Docker, the progress stream drives the interrupt: the first run's line is
+	// printed once it is saved, and the second run's Pod starts at once.
+	out, firstRunSaved, drained := watchProgress(t, cmd, func(seen []string) bool {
+		return slices.ContainsFunc(seen, func(l string) bool { return strings.Contains(l, " 1/4 ") })
+	})
+	select {
+	case <-firstRunSaved:
+	case <-drained:
+		cmd.Wait()
+		t.Fatalf("the kit ended before its first run's line:\n%s", out())
+	case <-time.After(5 * time.Minute): // only a guard against a hung kit
+		cmd.Process.Kill()
+		t.Fatalf("no first run's line:\n%s", out())
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	<-drained
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Fatalf("exit %v, want status 130\n%s", err, out())
+	}
+	client, err := kube.Dial(context.Background(), kube.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Clean without --force removes what is not running and names what is: both
+	// must be empty, the kit having deleted its Pod and waited for it to go.
+	if removed, left, err := client.Clean(context.Background(), false); err != nil || len(removed)+len(left) > 0 {
+		t.Fatalf("Pods left in the namespace after Ctrl-C: removed %v, left %v, %v", removed, left, err)
+	}
+	dirs := nodeBundles(t, root, out())
+	dir := dirs[0]
+	b, err := schematest.Load(dir)
+	if err != nil {
+		t.Fatalf("the partial bundle is not intact: %v\n%s", err, out())
+	}
+	kept := len(b.Runs)
+	var node string
+	if k := b.Manifest.Engine.Kubernetes; k != nil {
+		node = k.Node
+	}
+	if b.Manifest.Complete || !b.Manifest.Interrupted || kept == 0 || kept >= 4 {
+		t.Fatalf("partial manifest %+v with %d runs", b.Manifest, kept)
+	}
+	if !strings.Contains(out(), "reproduce --resume "+dir) {
+		t.Errorf("the message does not say how to resume:\n%s", out())
+	}
+
+	res, err := exec.Command(bin, "reproduce", "--resume", dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("resume on the cluster: %v\n%s", err, res)
+	}
+	if b, err = schematest.Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	if !b.Manifest.Complete || b.Manifest.Interrupted || len(b.Runs) != 4 || b.Manifest.RunsVerified != 4 {
+		t.Fatalf("resumed manifest %+v with %d runs\n%s", b.Manifest, len(b.Runs), res)
+	}
+	if vout, err := runApp(t, "verify", dir); err != nil {
+		t.Errorf("verify %s: %v\n%s", dir, err, vout)
+	}
+	if k := b.Manifest.Engine.Kubernetes; b.Manifest.Engine.Kind != "kubernetes" || k == nil || k.Node != node {
+		t.Errorf("the resumed bundle's engine is %+v, want the node %s it began on", b.Manifest.Engine, node)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"io"
 	"time"
 
@@ -27,16 +28,22 @@ type plan struct {
 // prepare validates every input, reaches the engine, checks the disk and builds the
 // images; only then is anything created on the engine.
 func prepare(c *cli.Context, p plan) (*lab.Session, error) {
-	if p.resumeDir != "" && p.exp.Bundle().Common().Engine.Kind == contract.EngineKubernetes {
-		// --resume reaches the Docker Engine; a bundle's runs stay on one engine.
-		return nil, usagef("--resume %s: its runs ran on Kubernetes, and resuming there is not supported yet; start a new bundle", p.resumeDir)
-	}
 	if c.String("out") != "" {
 		if _, err := outDir(c, source{}, "", time.Now()); err != nil {
 			return nil, err
 		}
 	}
-	t, err := connect(c)
+	// A resumed bundle's runs stay where they began: a cluster bundle on the node its
+	// manifest names, any other on the engine the flags and environment choose.
+	var t *target
+	var err error
+	if facts := p.exp.Bundle().Common().Engine; p.resumeDir != "" && facts.Kind == contract.EngineKubernetes && facts.Kubernetes != nil {
+		t, err = reachResumedNode(c, *facts.Kubernetes)
+	} else if c.IsSet("registry") {
+		return nil, usagef("--registry is for a bundle whose runs ran on Kubernetes, whose nodes pull the images; %s ran on a %s engine", p.resumeDir, cmp.Or(facts.Kind, "Docker"))
+	} else {
+		t, err = connect(c)
+	}
 	if err != nil {
 		return nil, err
 	}

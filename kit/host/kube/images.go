@@ -34,14 +34,21 @@ type Images struct {
 }
 
 // Build builds the images, then maps each to the name the node holds it by.
+// The files container's image (FilesImage) is among them, plan or not: the bundle
+// records it as every image its Pods ran.
 func (i Images) Build(ctx context.Context, platform string, names []string, progress io.Writer) (map[string]string, []bundle.Image, error) {
+	if !slices.Contains(names, FilesImage) {
+		names = append(slices.Clip(names), FilesImage)
+	}
 	ids, imgs, err := i.Builder.Build(ctx, platform, names, progress)
 	if err != nil {
 		return nil, nil, err
 	}
 	k := i.Cluster
 	if i.Registry != nil {
-		return i.push(ctx, ids, imgs, progress)
+		refs, imgs, err := i.push(ctx, ids, imgs, progress)
+		k.files = refs[FilesImage]
+		return refs, imgs, err
 	}
 	n, err := k.cs.CoreV1().Nodes().Get(ctx, k.node, metav1.GetOptions{})
 	if err != nil {
@@ -77,6 +84,7 @@ func (i Images) Build(ctx context.Context, platform string, names []string, prog
 		}
 		return nil, nil, experiment.Usagef("node %s does not hold the images %s (no registry is given to pull them from)%s", k.node, strings.Join(missing, ", "), how)
 	}
+	k.files = refs[FilesImage]
 	return refs, imgs, nil
 }
 

@@ -198,6 +198,8 @@ type Cluster struct {
 	// expect maps an image reference the Pods run to the ID the kit built it as, so
 	// that a run on other content is named (Images.Build fills it).
 	expect map[string]string
+	// files is FilesImage as the node runs it ("" until Images.Build has built it).
+	files string
 	// exec runs a command in a container of a Pod and writes its stdout (the exec
 	// subresource; replaced in tests).
 	exec func(ctx context.Context, pod, container string, cmd []string, stdout *experiment.LimitedBuffer) error

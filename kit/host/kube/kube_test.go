@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +35,7 @@ func spec() experiment.PodSpec {
 }
 
 func TestPodIsGuaranteedHardenedAndSharesItsFolder(t *testing.T) {
-	pod, err := PodFor(spec(), node, "ns")
+	pod, err := PodFor(spec(), node, "ns", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,14 +82,14 @@ func TestPodIsGuaranteedHardenedAndSharesItsFolder(t *testing.T) {
 	}
 	// The files container comes as an ephemeral one, asking no CPU of the node; a
 	// conductor alone has it beside itself from the start.
-	files, err := FilesEphemeral(spec())
+	files, err := FilesEphemeral(spec(), "")
 	if err != nil || files.Image != "docker.io/logbench/loadgen:def" || strings.Join(files.Command, " ") != "/files" || strings.Join(files.Args, " ") != "idle" ||
 		files.VolumeMounts[0].MountPath != contract.RunDir || !*files.SecurityContext.ReadOnlyRootFilesystem || len(files.SecurityContext.Capabilities.Drop) != 1 {
 		t.Errorf("files container: %+v (%v), want the conductor's image idling, hardened, in the run folder", files, err)
 	}
 	alone := spec()
 	alone.Containers = alone.Containers[1:]
-	if pod, err := PodFor(alone, node, "ns"); err != nil || len(pod.Spec.Containers) != 2 || pod.Spec.Containers[0].Name != FilesContainer {
+	if pod, err := PodFor(alone, node, "ns", ""); err != nil || len(pod.Spec.Containers) != 2 || pod.Spec.Containers[0].Name != FilesContainer {
 		t.Errorf("a conductor alone: %v", err)
 	}
 	if !strings.HasPrefix(pod.Name, "logbench-go-none-r1-a-") || len(pod.Name) > 63 || pod.Annotations[RunLabel] != "go_none_r1.A" {
@@ -124,7 +125,7 @@ func TestPodRefusesWhatKubernetesCannotGive(t *testing.T) {
 	} {
 		s := spec()
 		tc.change(&s.Containers[0])
-		_, err := PodFor(s, node, "ns")
+		_, err := PodFor(s, node, "ns", "")
 		var refused experiment.CreateError
 		if !errors.As(err, &refused) || refused.Role != "api" || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want the api container refused for %q", tc.name, err, tc.want)
@@ -132,7 +133,7 @@ func TestPodRefusesWhatKubernetesCannotGive(t *testing.T) {
 	}
 	s := spec()
 	s.Containers[0].LogDriver = contract.LogDriverCRI
-	if _, err := PodFor(s, node, "ns"); err != nil {
+	if _, err := PodFor(s, node, "ns", ""); err != nil {
 		t.Errorf("the CRI log driver: %v", err)
 	}
 }
@@ -258,6 +259,41 @@ func TestImagesRefuseANodeWithoutThem(t *testing.T) {
 	if err != nil || ids["api"] != "docker.io/logbench/api:abc" || k.expect["docker.io/logbench/api:abc"] != "sha256:aaa" {
 		t.Errorf("ids %v, %v", ids, err)
 	}
+}
+
+// The files container runs the kit's own load generator image, which carries the
+// files program, whatever the conductor's image is: a plan that does not name that
+// image has it built and checked on the node all the same.
+func TestTheFilesContainerRunsTheKitsOwnImage(t *testing.T) {
+	k, _ := fakeCluster(t, corev1.PodQOSGuaranteed, nil)
+	var asked []string
+	built := askedBuilder{fakeBuilder{"api": "sha256:aaa", FilesImage: "sha256:aaa"}, &asked}
+	ids, _, err := Images{Builder: built, Cluster: k}.Build(context.Background(), "linux/amd64", []string{"api"}, io.Discard)
+	if err != nil || !slices.Equal(asked, []string{"api", FilesImage}) || k.files != ids[FilesImage] || k.files == "" {
+		t.Fatalf("asked %v, files %q, ids %v, %v", asked, k.files, ids, err)
+	}
+	alone := spec()
+	alone.Containers = alone.Containers[1:]
+	alone.Containers[0].Image = "docker.io/logbench/api-python:x" // a runtime's image, no files program
+	pod, err := PodFor(alone, node, "ns", k.files)
+	if err != nil || pod.Spec.Containers[0].Name != FilesContainer || pod.Spec.Containers[0].Image != k.files {
+		t.Fatalf("the files container of a lone conductor: %+v, %v", pod.Spec.Containers, err)
+	}
+	eph, err := FilesEphemeral(spec(), k.files)
+	if err != nil || eph.Image != k.files {
+		t.Errorf("the ephemeral files container: %s, %v", eph.Image, err)
+	}
+}
+
+// askedBuilder is a fakeBuilder that records the names it was asked for.
+type askedBuilder struct {
+	fakeBuilder
+	asked *[]string
+}
+
+func (b askedBuilder) Build(ctx context.Context, platform string, names []string, w io.Writer) (map[string]string, []bundle.Image, error) {
+	*b.asked = names
+	return b.fakeBuilder.Build(ctx, platform, names, w)
 }
 
 // fakeBuilder builds role: ID, tagged logbench/role:<the ID's end>.

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -16,8 +17,13 @@ import (
 )
 
 // FilesContainer is the name of the container that hands the run folder back (the
-// kit's files program, `files idle`, in the conductor's image); no role is named so.
+// kit's files program, `files idle`); no role is named so.
 const FilesContainer = "kit-files"
+
+// FilesImage is the kit's image whose files program the files container runs: every
+// plan builds the load generator, and not every conductor's image carries the program
+// (line-cost's Python and Node.js conductors are those runtimes' own images).
+const FilesImage = "loadgen"
 
 // filesCPU and filesMemory are its limits (and requests): it idles, and runs `files
 // cat` once, at the end.
@@ -26,17 +32,17 @@ const (
 	filesMemory   = 32 << 20
 )
 
-// filesSpec is the files container of a Pod whose conductor is c: the conductor's
-// image, idling.
-func filesSpec(c experiment.ContainerSpec) experiment.ContainerSpec {
-	return experiment.ContainerSpec{Role: FilesContainer, Image: c.Image, Entrypoint: []string{"/files"}, Cmd: []string{"idle"},
+// filesSpec is the files container of a Pod whose conductor is c: image (FilesImage
+// as the node runs it; "" is the conductor's own), idling.
+func filesSpec(c experiment.ContainerSpec, image string) experiment.ContainerSpec {
+	return experiment.ContainerSpec{Role: FilesContainer, Image: cmp.Or(image, c.Image), Entrypoint: []string{"/files"}, Cmd: []string{"idle"},
 		NanoCPUs: filesMilliCPU * 1_000_000, MemoryBytes: filesMemory}
 }
 
 // FilesEphemeral is the files container as an ephemeral container of a running Pod:
 // the same image, folder and hardening, no resources (an ephemeral container has
-// none; it runs within the Pod's).
-func FilesEphemeral(spec experiment.PodSpec) (corev1.EphemeralContainer, error) {
+// none; it runs within the Pod's); files is the image, as filesSpec takes it.
+func FilesEphemeral(spec experiment.PodSpec, files string) (corev1.EphemeralContainer, error) {
 	uid, gid, err := parseUser(spec.User)
 	if err != nil {
 		return corev1.EphemeralContainer{}, err
@@ -45,7 +51,7 @@ func FilesEphemeral(spec experiment.PodSpec) (corev1.EphemeralContainer, error) 
 		if c.Role != spec.Conductor {
 			continue
 		}
-		kc, err := container(spec, filesSpec(c), uid, gid)
+		kc, err := container(spec, filesSpec(c, files), uid, gid)
 		if err != nil {
 			return corev1.EphemeralContainer{}, err
 		}
@@ -84,8 +90,9 @@ func PodName(runID string) string {
 // emptyDir mounted at the spec's path; requests equal to limits in every container, the
 // kit's hardening unless the spec relaxes it; no restart, no service account token, no
 // service links. What Kubernetes cannot express is refused as the container's
-// experiment.CreateError, before anything is created.
-func PodFor(spec experiment.PodSpec, node, namespace string) (*corev1.Pod, error) {
+// experiment.CreateError, before anything is created. files is the files container's
+// image, as filesSpec takes it.
+func PodFor(spec experiment.PodSpec, node, namespace, files string) (*corev1.Pod, error) {
 	if spec.Volume != "" {
 		return nil, fmt.Errorf("the named volume %s: a Pod's run folder is an emptyDir on Kubernetes", spec.Volume)
 	}
@@ -131,7 +138,7 @@ func PodFor(spec experiment.PodSpec, node, namespace string) (*corev1.Pod, error
 	// run's limits may fill it (qps's API and load generator, one CPU each, on two).
 	var containers []experiment.ContainerSpec
 	if len(spec.Containers) == 1 {
-		containers = append(containers, filesSpec(*conductor))
+		containers = append(containers, filesSpec(*conductor, files))
 	}
 	for _, c := range append(containers, spec.Containers...) {
 		kc, err := container(spec, c, uid, gid)

@@ -87,7 +87,7 @@ func TestImagesArePushedAndPulledByDigest(t *testing.T) {
 	// A Pod pulls an image by digest when its node lacks it; the others are never pulled.
 	s := spec()
 	s.Containers[0].Image = want
-	pod, err := PodFor(s, "n1", "ns")
+	pod, err := PodFor(s, "n1", "ns", "")
 	if err != nil {
 		t.Fatal(err)
 	}

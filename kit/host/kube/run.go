@@ -62,7 +62,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 	if progress == nil {
 		progress = io.Discard
 	}
-	pod, err := PodFor(spec, k.node, k.namespace)
+	pod, err := PodFor(spec, k.node, k.namespace, k.files)
 	if err != nil {
 		return res, err
 	}
@@ -210,7 +210,7 @@ const filesPatience = 30 * time.Second
 // addFiles adds the files container to the running Pod as an ephemeral container
 // (pods/ephemeralcontainers) and waits until it runs.
 func (k *Cluster) addFiles(ctx context.Context, spec experiment.PodSpec, name string) error {
-	files, err := FilesEphemeral(spec)
+	files, err := FilesEphemeral(spec, k.files)
 	if err != nil {
 		return err
 	}
