@@ -31,6 +31,14 @@ func Mean(values []float64) float64 {
 	return sum / float64(len(values))
 }
 
+// Min is the smallest value; NaN for no values.
+func Min(values []float64) float64 {
+	if len(values) == 0 {
+		return math.NaN()
+	}
+	return slices.Min(values)
+}
+
 // Max is the largest value; NaN for no values.
 func Max(values []float64) float64 {
 	if len(values) == 0 {

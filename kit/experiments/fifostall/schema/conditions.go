@@ -151,11 +151,11 @@ func deriveCondition(api, mode, reader string, runs []Rows, params Params) Condi
 		}
 	}
 	c.P50Ms, c.P99Ms = bundle.Opt(stats.NearestRank(lat, 50)), bundle.Opt(stats.NearestRank(lat, 99))
-	c.P99RunMinMs, c.P99RunMaxMs = bundle.Opt(minOf(p99s)), bundle.Opt(stats.Max(p99s))
+	c.P99RunMinMs, c.P99RunMaxMs = bundle.Opt(stats.Min(p99s)), bundle.Opt(stats.Max(p99s))
 	c.P99RunMeanMs, c.P99RunCILowMs, c.P99RunCIHighMs = bundle.MeanCI(p99s)
 	c.MeanMs, c.MaxMs = bundle.Opt(stats.Mean(lat)), bundle.Opt(stats.Max(lat))
 	c.SpanGenerateMeanUs, c.SpanLogCallMeanUs = bundle.Opt(stats.Mean(gen)), bundle.Opt(stats.Mean(call))
-	c.DrainS, c.DrainMinS, c.DrainMaxS = bundle.Opt(stats.Mean(drains)), bundle.Opt(minOf(drains)), bundle.Opt(stats.Max(drains))
+	c.DrainS, c.DrainMinS, c.DrainMaxS = bundle.Opt(stats.Mean(drains)), bundle.Opt(stats.Min(drains)), bundle.Opt(stats.Max(drains))
 	c.RPSToLastResponse, c.RPSToLogsRead = ratio(sumReq, sumA), ratio(sumReq, sumB)
 	c.BacklogMaxBytes = backlog
 	c.APICPUCores = bundle.Opt(stats.Mean(cpus))
@@ -189,15 +189,4 @@ func ratio(num, den float64) bundle.Opt {
 		return bundle.None
 	}
 	return bundle.Opt(num / den)
-}
-
-func minOf(values []float64) float64 {
-	if len(values) == 0 {
-		return math.NaN()
-	}
-	m := values[0]
-	for _, v := range values[1:] {
-		m = min(m, v)
-	}
-	return m
 }
