@@ -18,11 +18,11 @@ import (
 func (v *verifier) physics() {
 	if c := v.manifestBody.Calibration; c != nil {
 		if err := c.Check(); err != nil {
-			v.res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "calibration", Msg: err.Error()})
+			v.Res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "calibration", Msg: err.Error()})
 		}
 	}
 	v.cpuPhysics()
-	for i, r := range v.runRows {
+	for i, r := range v.Runs {
 		if r.RunID == "" || v.byRun[r.RunID] != i {
 			continue
 		}
@@ -44,11 +44,11 @@ func (v *verifier) cpuPhysics() {
 			cores, limit = host, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", host)
 		}
 		if b := verify.CPUWithin(float64(c.CPUUsedNs)/1e9, c.IntervalS, cores, limit+" over interval_s"); b != nil {
-			v.problem(b.Problem(ContainersFile, v.ctLines[j], key, "cpu_used_ns"))
+			v.problem(b.Problem(ContainersFile, v.Lines[ContainersFile][j], key, "cpu_used_ns"))
 		}
 		if c.CPULimitCores > 0 {
 			if b := verify.PeriodsWithin(float64(c.CPUPeriods), c.IntervalS); b != nil {
-				v.problem(b.Problem(ContainersFile, v.ctLines[j], key, "cpu_periods"))
+				v.problem(b.Problem(ContainersFile, v.Lines[ContainersFile][j], key, "cpu_periods"))
 			}
 		}
 	}
@@ -61,10 +61,10 @@ func (v *verifier) cpuPhysics() {
 // run's last read (a failed run may never have read its log to the end, and its
 // inherent time then ends at its last response).
 func (v *verifier) wallPhysics(i int) {
-	r := v.runRows[i]
-	line, key := v.runLines[i], "run "+r.RunID
-	hasWall := !v.absent[RunsFile]["wall_s"]
-	hasInherent := !v.absent[RunsFile]["inherent_s"] && r.InherentS > 0
+	r := v.Runs[i]
+	line, key := v.Lines[RunsFile][i], "run "+r.RunID
+	hasWall := !v.Absent[RunsFile]["wall_s"]
+	hasInherent := !v.Absent[RunsFile]["inherent_s"] && r.InherentS > 0
 	place := func(column string, b *verify.Breach) {
 		if b != nil {
 			v.problem(b.Problem(RunsFile, line, key, column))
@@ -103,7 +103,7 @@ func (v *verifier) wallPhysics(i int) {
 // those too. Bytes generated and never written (a record the queue dropped, a write
 // that failed when the reader went away) never were in the pipe: they are added.
 func (v *verifier) backlogPhysics(i int) {
-	r := v.runRows[i]
+	r := v.Runs[i]
 	mode, err := contract.ParsePublishedLogMode(r.Mode)
 	if err != nil || mode.BytesPerRequest() == 0 {
 		return
@@ -122,7 +122,7 @@ func (v *verifier) backlogPhysics(i int) {
 		buffers = append(buffers, verify.Part{Name: "bytes_generated - bytes_written", Value: float64(unwritten)})
 	}
 	if b := verify.BacklogWithin(float64(r.BacklogMaxBytes), buffers...); b != nil {
-		v.problem(b.Problem(RunsFile, v.runLines[i], "run "+r.RunID, "backlog_max_bytes"))
+		v.problem(b.Problem(RunsFile, v.Lines[RunsFile][i], "run "+r.RunID, "backlog_max_bytes"))
 	}
 }
 
@@ -131,7 +131,7 @@ func (v *verifier) backlogPhysics(i int) {
 // (parameters.read_bytes): the slow reader of every archived bundle reads at 1.0016 x
 // its bound, the first read's 4,096 bytes over 10 s.
 func (v *verifier) readerPhysics(i int) {
-	r := v.runRows[i]
+	r := v.Runs[i]
 	p := v.manifestBody.Parameters
 	bound := float64(p.ReaderBounds[r.Reader])
 	if !(bound > 0) {
@@ -155,6 +155,6 @@ func (v *verifier) readerPhysics(i int) {
 	breach := verify.RateWithin(float64(b.Bytes-a.Bytes), b.OffsetS-a.OffsetS, bound, float64(p.ReadBytes),
 		fmt.Sprintf("reader %s's bound, parameters.reader_bounds_bytes_per_s", r.Reader))
 	if breach != nil {
-		v.problem(breach.Problem(TimelineFile, v.tlLines[last], "run "+r.RunID+" read", "bytes"))
+		v.problem(breach.Problem(TimelineFile, v.Lines[TimelineFile][last], "run "+r.RunID+" read", "bytes"))
 	}
 }

@@ -22,7 +22,6 @@ const (
 	RuleLimits      = "limits-applied"      // the manifest's limits are those the containers read
 	RuleTimes       = "times-recomputed"    // to_last_response_s, to_logs_read_s, drain_s, overhead_s
 	RuleRecords     = "records-in-requests" // the k-th record generated between the k-th send and the k-th response
-	RuleLagBound    = "send-lag-bound"      // max_send_lag_p99_ms within the flag's range
 	RulePercentiles = "percentiles-ordered" // p50 <= p99 <= max
 )
 
@@ -53,7 +52,7 @@ func (v *verifier) rows() {
 	v.requestRules()
 	v.containerRules()
 	v.lagBound()
-	for i, r := range v.runRows {
+	for i, r := range v.Runs {
 		if r.RunID == "" || v.byRun[r.RunID] != i {
 			continue
 		}
@@ -83,7 +82,7 @@ func (v *verifier) requestRules() {
 		}
 		if a, b := verify.Disorder(phases...); a >= 0 {
 			if reported++; reported <= verify.MaxLineErrors {
-				v.problem(verify.Problem{File: RequestsFile, Line: v.reqLines[j], Key: "run " + short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
+				v.problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
 					Column: names[b], Have: number(written[b]), Want: "at least " + number(written[a]),
 					Msg: verify.Rule(RulePhases, names[b]+" before "+names[a]+": a request's phases come in order")})
 			}
@@ -92,7 +91,7 @@ func (v *verifier) requestRules() {
 	if reported > verify.MaxLineErrors {
 		v.problem(verify.Problem{File: RequestsFile, Column: "latency_ms", Msg: verify.Rule(RulePhases, fmt.Sprintf("%d requests in all have phases out of order", reported))})
 	}
-	for i, r := range v.runRows {
+	for i, r := range v.Runs {
 		if r.RunID == "" || v.byRun[r.RunID] != i || len(v.reqOf[i]) == 0 {
 			continue
 		}
@@ -100,13 +99,13 @@ func (v *verifier) requestRules() {
 		slices.SortStableFunc(idx, func(a, b int) int { return int(v.requests[a].Seq - v.requests[b].Seq) })
 		first := v.requests[idx[0]].Seq
 		if first != 0 && first != 1 {
-			v.problem(verify.Problem{File: RequestsFile, Line: v.reqLines[idx[0]], Key: "run " + r.RunID, Column: "seq", Have: i64(first), Want: "0 or 1",
+			v.problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][idx[0]], Key: "run " + r.RunID, Column: "seq", Have: i64(first), Want: "0 or 1",
 				Msg: verify.Rule(RuleSeq, "a run's requests are numbered from 0 (or 1)")})
 			continue
 		}
 		for k, j := range idx {
 			if want := first + int64(k); v.requests[j].Seq != want {
-				v.problem(verify.Problem{File: RequestsFile, Line: v.reqLines[j], Key: "run " + r.RunID, Column: "seq", Have: i64(v.requests[j].Seq), Want: i64(want),
+				v.problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + r.RunID, Column: "seq", Have: i64(v.requests[j].Seq), Want: i64(want),
 					Msg: verify.Rule(RuleSeq, fmt.Sprintf("a run's %d requests are numbered %d..%d without a gap or a repeat", len(idx), first, first+int64(len(idx))-1))})
 				break
 			}
@@ -117,7 +116,7 @@ func (v *verifier) requestRules() {
 // linesRule: a verified run's mode wrote its known lines and bytes for each request;
 // with errors, a request may not have reached the API, so no more than that.
 func (v *verifier) linesRule(i int) {
-	r := v.runRows[i]
+	r := v.Runs[i]
 	mode, err := contract.ParsePublishedLogMode(r.Mode)
 	if err != nil || !r.Verified {
 		return
@@ -146,8 +145,8 @@ func (v *verifier) linesRule(i int) {
 // read, and the load lasted at least its configured duration. A failed run may not have
 // read its log to the end, so its times are taken as written.
 func (v *verifier) timesRule(i int) {
-	r := v.runRows[i]
-	absent := v.absent[RunsFile]
+	r := v.Runs[i]
+	absent := v.Absent[RunsFile]
 	written := !absent["wall_s"] && !absent["inherent_s"] && !absent["overhead_s"]
 	if written && r.InherentS > 0 && !verify.Near(r.OverheadS, r.WallS-r.InherentS, 1e-9) && math.Abs(r.OverheadS-(r.WallS-r.InherentS)) > timeTolerance {
 		v.broke(i, "overhead_s", number(r.OverheadS), number(r.WallS-r.InherentS), RuleTimes, "wall_s - inherent_s")
@@ -170,7 +169,7 @@ func (v *verifier) timesRule(i int) {
 	if math.IsNaN(last) {
 		return
 	}
-	from := fmt.Sprintf("recomputed from %s %s and %s %s", RequestsFile, lineSpan(v.reqOf[i], v.reqLines), TimelineFile, lineSpan(v.tlOf[i], v.tlLines))
+	from := fmt.Sprintf("recomputed from %s %s and %s %s", RequestsFile, lineSpan(v.reqOf[i], v.Lines[RequestsFile]), TimelineFile, lineSpan(v.tlOf[i], v.Lines[TimelineFile]))
 	check := func(column string, have, want float64, how string) {
 		if absent[column] {
 			return
@@ -237,24 +236,19 @@ func (v *verifier) containerRules() {
 			more = fmt.Sprintf("; %d rows in all", rows)
 		}
 		c := v.containers[m.row]
-		v.problem(verify.Problem{File: ContainersFile, Line: v.ctLines[m.row], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: k.column, Have: m.have, Want: m.want,
+		v.problem(verify.Problem{File: ContainersFile, Line: v.Lines[ContainersFile][m.row], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: k.column, Have: m.have, Want: m.want,
 			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.limits.%s, as the kernel applies it (0: no limit)%s", bundle.ManifestFile, k.param, more))})
 	})
 }
 
 type limitKey struct{ param, column string }
 
-// lagBound: the send-lag bound decides which runs are trusted, so it is held to the
-// range the kit's flag accepts, and a bound other than the kit's default is said.
+// lagBound: the send-lag bound decides which runs are trusted; the kit has held it to
+// the range --max-send-lag accepts (Params.Check, on the manifest), and a bound other
+// than the kit's default is said.
 func (v *verifier) lagBound() {
-	b := v.manifestBody.Parameters.MaxSendLagP99Ms
-	if b < 0 || b > MaxSendLagBoundMs {
-		v.problem(verify.Problem{File: bundle.ManifestFile, Column: "parameters.max_send_lag_p99_ms", Have: number(b), Want: fmt.Sprintf("at most %g", MaxSendLagBoundMs),
-			Msg: verify.Rule(RuleLagBound, "the range --max-send-lag accepts")})
-		return
-	}
-	if b != 0 && b != DefaultMaxSendLagP99Ms {
-		v.res.Weakened = append(v.res.Weakened, fmt.Sprintf("send-lag bound %g ms, not the kit's default %g ms: runs are called trusted against it", b, DefaultMaxSendLagP99Ms))
+	if b := v.manifestBody.Parameters.MaxSendLagP99Ms; b != 0 && b != DefaultMaxSendLagP99Ms {
+		v.Res.Weakened = append(v.Res.Weakened, fmt.Sprintf("send-lag bound %g ms, not the kit's default %g ms: runs are called trusted against it", b, DefaultMaxSendLagP99Ms))
 	}
 }
 
@@ -268,7 +262,7 @@ const recordTolerance = 200e-6
 // record (of m per request) comes after the k-th send and the k*m-th before the k-th
 // response; a verified run without errors has m records per request in timeline.csv.
 func (v *verifier) recordsRule(i int) {
-	r := v.runRows[i]
+	r := v.Runs[i]
 	mode, err := contract.ParsePublishedLogMode(r.Mode)
 	m := mode.LinesPerRequest()
 	if err != nil || !r.Verified || r.Errors != 0 || m == 0 || len(v.reqOf[i]) == 0 {
@@ -281,18 +275,18 @@ func (v *verifier) recordsRule(i int) {
 	var gen, sent, done []at
 	for _, j := range v.tlOf[i] {
 		if t := v.timeline[j]; t.Series == SeriesGenerated {
-			gen = append(gen, at{t.OffsetS, v.tlLines[j]})
+			gen = append(gen, at{t.OffsetS, v.Lines[TimelineFile][j]})
 		}
 	}
 	for _, j := range v.reqOf[i] {
 		q := v.requests[j]
-		sent = append(sent, at{q.ScheduledOffsetS + q.SentMs/1e3, v.reqLines[j]})
-		done = append(done, at{q.ScheduledOffsetS + q.LatencyMs/1e3, v.reqLines[j]})
+		sent = append(sent, at{q.ScheduledOffsetS + q.SentMs/1e3, v.Lines[RequestsFile][j]})
+		done = append(done, at{q.ScheduledOffsetS + q.LatencyMs/1e3, v.Lines[RequestsFile][j]})
 	}
 	key := "run " + r.RunID
 	if len(gen) != m*len(done) {
 		v.problem(verify.Problem{File: TimelineFile, Key: key, Column: "series", Have: strconv.Itoa(len(gen)), Want: strconv.Itoa(m * len(done)),
-			Msg: verify.Rule(RuleRecords, fmt.Sprintf("generated samples of %s %s: %s generates %d records per request, one sample each", TimelineFile, lineSpan(v.tlOf[i], v.tlLines), mode, m))})
+			Msg: verify.Rule(RuleRecords, fmt.Sprintf("generated samples of %s %s: %s generates %d records per request, one sample each", TimelineFile, lineSpan(v.tlOf[i], v.Lines[TimelineFile]), mode, m))})
 		return
 	}
 	byTime := func(a, b at) int {

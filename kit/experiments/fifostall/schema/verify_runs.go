@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -11,20 +10,16 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
-// runs holds each run to its proof, and its timeline to its two series.
+// runs holds each run to its proof. Its timeline's series are generated and read: the
+// data package's enum says so, and verify.CheckDataPackage holds every row to it.
 func (v *verifier) runs() {
 	if p := v.manifestBody.Parameters; p.MaxSendLagP99Ms == 0 {
-		v.res.Notes = append(v.res.Notes, verify.Problem{File: bundle.ManifestFile, Column: "parameters.max_send_lag_p99_ms",
+		v.Res.Notes = append(v.Res.Notes, verify.Problem{File: bundle.ManifestFile, Column: "parameters.max_send_lag_p99_ms",
 			Msg: fmt.Sprintf("0: a bundle written before the kit recorded its bound; send_lag_trusted is checked against %g ms", p.SendLagBound())})
 	}
-	for i, r := range v.runRows {
+	for i, r := range v.Runs {
 		if r.RunID == "" || v.byRun[r.RunID] != i {
 			continue // a duplicate: already a problem, and its rows went to the first
-		}
-		for _, j := range v.tlOf[i] {
-			if s := v.timeline[j].Series; s != SeriesGenerated && s != SeriesRead {
-				v.problem(verify.Problem{File: TimelineFile, Line: v.tlLines[j], Column: "series", Msg: fmt.Sprintf("%s is neither generated nor read", strconv.Quote(short(s)))})
-			}
 		}
 		v.proof(i)
 	}
@@ -33,7 +28,7 @@ func (v *verifier) runs() {
 // proof: a verified run read every byte written, lines and digest alike; a failed one
 // says why.
 func (v *verifier) proof(i int) {
-	r := v.runRows[i]
+	r := v.Runs[i]
 	at := func(column, have, want, msg string) { v.at(i, column, have, want, msg) }
 	if !r.Verified {
 		if strings.TrimSpace(r.Failure) == "" {
@@ -62,25 +57,5 @@ func (v *verifier) proof(i int) {
 	}
 	if r.QueueDrops != 0 {
 		at("queue_drops", i64(r.QueueDrops), "0", why+" dropped no record")
-	}
-}
-
-// runsOfParameters: every run is of a condition of the manifest's parameters.
-func (v *verifier) runsOfParameters() {
-	p := v.manifestBody.Parameters
-	for i, r := range v.runRows {
-		for _, f := range []struct {
-			column, value, param string
-			known                []string
-		}{
-			{"api", r.API, "apis", p.APIs},
-			{"mode", r.Mode, "modes", p.Modes},
-			{"reader", r.Reader, "readers", p.Readers},
-		} {
-			if !slices.Contains(f.known, f.value) {
-				v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + r.RunID, Column: f.column,
-					Msg: fmt.Sprintf("%s is not in %s parameters.%s %v", strconv.Quote(short(f.value)), bundle.ManifestFile, f.param, f.known)})
-			}
-		}
 	}
 }

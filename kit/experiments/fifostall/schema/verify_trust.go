@@ -10,10 +10,10 @@ import (
 // before the kit recorded a flag has it recomputed (the send-lag bound, the host's
 // noise), or the summary says plainly that its format did not record it.
 func (v *verifier) trust() {
-	c := &v.res.Counts
+	c := &v.Res.Counts
 	c.Trusted, c.Noisy = 0, 0
-	for i, r := range v.runRows {
-		want := v.judged[i]
+	for i, r := range v.Runs {
+		want := v.Judged[i]
 		if r.RunID == "" || v.byRun[r.RunID] != i || !r.Verified || r.Superseded {
 			continue
 		}
@@ -26,7 +26,7 @@ func (v *verifier) trust() {
 	}
 	for _, cond := range v.derived {
 		p99 := v.figures.Of(ConditionKey(cond.API, cond.Mode, cond.Reader), MetricP99)
-		v.res.Trust = append(v.res.Trust, TrustLine(cond, p99))
+		v.Res.Trust = append(v.Res.Trust, TrustLine(cond, p99))
 	}
 	var unresolved, untrusted int
 	for _, cond := range v.derived {
@@ -37,7 +37,7 @@ func (v *verifier) trust() {
 			untrusted++
 		}
 	}
-	w := &v.res.Weakened
+	w := &v.Res.Weakened
 	if untrusted > 0 {
 		*w = append(*w, fmt.Sprintf("%d of %d conditions have runs whose send-lag p99 was over the bound: their latencies carry the load generator's error", untrusted, len(v.derived)))
 	}
@@ -47,7 +47,7 @@ func (v *verifier) trust() {
 	if c.Noisy > 0 {
 		*w = append(*w, fmt.Sprintf("%d runs were measured on a noisy host (steal over %g%% or CPU pressure over %g%%)", c.Noisy, NoisyStealPct, NoisyCPUPressurePct))
 	}
-	if v.absent[RunsFile]["host_steal_pct"] {
+	if v.Absent[RunsFile]["host_steal_pct"] {
 		*w = append(*w, "host noise: this bundle's format did not record it (no host_steal_pct column); no run can be called quiet or noisy")
 	}
 }

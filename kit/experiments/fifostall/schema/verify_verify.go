@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
+	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -18,12 +19,9 @@ import (
 // the figures can be trusted (verify_trust.go).
 func rules(c *tabular.Check[*Params, RunRow]) {
 	m, _ := c.M.(*Manifest)
-	v := &verifier{res: c.Res, manifestBody: *m, absent: c.Absent,
-		runRows: c.Runs, runLines: c.Lines[RunsFile], judged: c.Judged,
-		requests: tabular.Of[RequestRow](c.Rows, RequestsFile), reqLines: c.Lines[RequestsFile],
-		containers: tabular.Of[ContainerRow](c.Rows, ContainersFile), ctLines: c.Lines[ContainersFile],
-		timeline: tabular.Of[TimelineRow](c.Rows, TimelineFile), tlLines: c.Lines[TimelineFile],
-		conds: tabular.Of[ConditionRow](c.Derived, ConditionsFile)}
+	v := &verifier{Check: c, manifestBody: *m,
+		requests: tabular.Of[RequestRow](c.Rows, RequestsFile), containers: tabular.Of[ContainerRow](c.Rows, ContainersFile),
+		timeline: tabular.Of[TimelineRow](c.Rows, TimelineFile), conds: tabular.Of[ConditionRow](c.Derived, ConditionsFile)}
 	c.Res.Described = fmt.Sprintf("%d requests, %d container rows, %d timeline samples", len(v.requests), len(v.containers), len(v.timeline))
 	c.Res.Counts.Conditions = len(v.conds)
 	v.index()
@@ -32,31 +30,27 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	runs := WithRows(c.Judged, c.Rows)
 	v.derived = DeriveConditions(runs, m.Parameters)
 	v.figures = compare.StatedOf(Figures(&Bundle{Manifest: *m, Runs: runs}))
-	v.runsOfParameters()
+	// Every run is of a condition of the manifest's parameters.
+	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
+		p := m.Parameters
+		return fmt.Sprintf("%s is not a condition of %s parameters: apis %v, modes %v, readers %v", cell, bundle.ManifestFile, p.APIs, p.Modes, p.Readers)
+	})
 	v.rows()    // verify_rows.go
 	v.physics() // verify_physics.go
 	v.trust()
 }
 
+// verifier is the kit's check of a bundle (its rows, their lines, the columns its
+// files lack, the runs judged again) with fifo-stall's rows by their types, and each
+// run's rows in the other files.
 type verifier struct {
-	res *verify.Result
-	// absent are the columns each file lacks, written before the kit added them.
-	absent map[string]map[string]bool
-
+	*tabular.Check[*Params, RunRow]
 	manifestBody Manifest
-	runRows      []RunRow
-	runLines     []int
 	requests     []RequestRow
-	reqLines     []int
 	containers   []ContainerRow
-	ctLines      []int
 	timeline     []TimelineRow
-	tlLines      []int
 	conds        []ConditionRow
 
-	// judged are the runs' rows with every derived figure derived again (by the kit,
-	// with RunFigures), which the trust lines rest on, whatever runs.csv claims.
-	judged []RunRow
 	// derived are the conditions recomputed from the recomputed runs: what the trust
 	// lines say, whatever conditions.csv claims.
 	derived []ConditionRow
@@ -64,17 +58,17 @@ type verifier struct {
 	// same recomputed runs: what the trust lines say of each p99.
 	figures compare.Stated
 
-	byRun map[string]int // run_id -> index in runRows
+	byRun map[string]int // run_id -> index in Runs
 	reqOf [][]int        // per run: indexes into requests
 	ctOf  [][]int
 	tlOf  [][]int
 }
 
-func (v *verifier) problem(p verify.Problem) { v.res.Problems = append(v.res.Problems, p) }
+func (v *verifier) problem(p verify.Problem) { v.Res.Problems = append(v.Res.Problems, p) }
 
 // at says a problem of run i's row of runs.csv.
 func (v *verifier) at(i int, column, have, want, msg string) {
-	v.problem(verify.Problem{File: RunsFile, Line: v.runLines[i], Key: "run " + v.runRows[i].RunID, Column: column, Have: have, Want: want, Msg: msg})
+	v.problem(verify.Problem{File: RunsFile, Line: v.Lines[RunsFile][i], Key: "run " + v.Runs[i].RunID, Column: column, Have: have, Want: want, Msg: msg})
 }
 
 func number(f float64) string { return verify.Number(f) }
