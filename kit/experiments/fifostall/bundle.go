@@ -54,11 +54,7 @@ func condOf(c experiment.Condition) Cond {
 // summary is every condition's figures beside the published ones and the model's, and
 // how far the runs can be trusted: reproduce's and verify's closing table.
 func summary(b *schema.Bundle, w io.Writer) error {
-	pub, err := reference.Load()
-	if err != nil {
-		return err
-	}
-	if err := Published(b, pub).Write(w, "text"); err != nil {
+	if err := Published(b, articleFigures).Write(w, "text"); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\npublished: %s; model: the FIFO/reader arithmetic (pipe capacity from the kernel)\n", reference.Source)

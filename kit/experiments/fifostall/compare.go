@@ -55,24 +55,11 @@ func trimFloat(v float64) string {
 	return strings.TrimRight(strings.TrimRight(compare.Figure(v), "0"), ".")
 }
 
-// published are the article's figures against bundles, and how they were taken.
+// published are the article's figures as fixed rows, for every condition the bundles
+// have, labelled with the API the article measured, and how they were taken. Its p99
+// pools its runs' requests: it stands beside the bundles' p99 of the pooled requests,
+// never beside their p99 over runs.
 func published(bundles []*TabularBundle) ([]compare.Row, []string, []string, error) {
-	pub, err := reference.Load()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	var bs []*schema.Bundle
-	for _, b := range bundles {
-		bs = append(bs, asSchema(b))
-	}
-	return PublishedRows(pub, bs), nil, []string{publishedLegend}, nil
-}
-
-// PublishedRows are the article's figures as fixed rows, for every condition the
-// bundles have, labelled with the API the article measured. Its p99 pools its runs'
-// requests: it stands beside the bundles' p99 of the pooled requests, never beside
-// their p99 over runs.
-func PublishedRows(pub reference.Figures, bundles []*schema.Bundle) []compare.Row {
 	metrics := []struct{ name, unit, published string }{
 		{schema.MetricP99Pooled, "ms", "p99_pooled"}, {schema.MetricDrain, "s", "drain_mean"}, {schema.MetricRPSToLogsRead, "req/s", "rps_to_logs_read"},
 		{schema.MetricAPICPU, "cores", "cpu_cores_mean"}, {schema.MetricRPSToLastResponse, "req/s", "rps_to_last_response"},
@@ -80,8 +67,8 @@ func PublishedRows(pub reference.Figures, bundles []*schema.Bundle) []compare.Ro
 	type mr struct{ mode, reader string }
 	var order []mr
 	for _, b := range bundles {
-		for _, c := range b.Manifest.Parameters.Modes {
-			for _, r := range b.Manifest.Parameters.Readers {
+		for _, c := range b.Params().Modes {
+			for _, r := range b.Params().Readers {
 				if !slices.Contains(order, mr{c, r}) {
 					order = append(order, mr{c, r})
 				}
@@ -92,7 +79,7 @@ func PublishedRows(pub reference.Figures, bundles []*schema.Bundle) []compare.Ro
 	for _, k := range order {
 		cond := []compare.KV{{Key: "api", Value: pubSetup.API}, {Key: "mode", Value: k.mode}, {Key: "reader", Value: k.reader}}
 		for _, m := range metrics {
-			if v, ok := pub.Lookup(k.mode, k.reader, m.published); ok {
+			if v, ok := articleFigures.Lookup(k.mode, k.reader, m.published); ok {
 				row := compare.Fixed(cond, m.name, m.unit, v)
 				if m.name == schema.MetricP99Pooled {
 					row.Stat, row.Requests = compare.Quantile(99), pubSetup.RequestsPerCondition
@@ -101,7 +88,7 @@ func PublishedRows(pub reference.Figures, bundles []*schema.Bundle) []compare.Ro
 			}
 		}
 	}
-	return out
+	return out, nil, []string{publishedLegend}, nil
 }
 
 // runtimes names each API of a bundle with the runtime its image reported.

@@ -55,7 +55,7 @@ func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 func bundles(bs []drawn) []report.Series {
 	out := make([]report.Series, len(bs))
 	for j, d := range bs {
-		out[j] = report.Series{Name: d.label, Colour: d.colour}
+		out[j] = report.Series{Name: d.Label, Colour: d.Colour}
 	}
 	return out
 }
@@ -142,7 +142,7 @@ func hdrPlots(bs []drawn, readers []string, multiAPI bool) []report.Figure {
 	var out []report.Figure
 	var labels []string
 	for _, d := range bs {
-		labels = append(labels, d.label)
+		labels = append(labels, d.Label)
 	}
 	for _, reader := range readers {
 		var lines []report.PercentileLine
@@ -198,7 +198,7 @@ func schedulePlots(bs []drawn, multiAPI bool) []report.Figure {
 		title := ""
 		traces := make([]report.Traces, len(bs))
 		for j, d := range bs {
-			traces[j] = report.Traces{Label: d.label, Colour: d.colour}
+			traces[j] = report.Traces{Label: d.Label, Colour: d.Colour}
 			c, ok := d.byKey(key, multiAPI)
 			if !ok {
 				continue

@@ -41,7 +41,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		return i
 	}
 	sumP99, sumPooled := column(summary.Header, "p99_ms"), column(summary.Header, "p99_pooled_ms")
-	table := conditionTables([]drawn{{label: "fifo-py", b: b, conds: conditions(b, schema.Figures(b))}})[0]
+	table := conditionTables([]drawn{{TabularDrawn: TabularDrawn{Label: "fifo-py"}, b: b, conds: conditions(b, schema.Figures(b))}})[0]
 	repP99, repPooled := column(table.Header, "p99 ms"), column(table.Header, "p99 of the pooled requests ms")
 
 	var js bytes.Buffer

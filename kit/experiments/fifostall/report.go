@@ -2,7 +2,6 @@ package fifostall
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"slices"
 	"strconv"
@@ -17,9 +16,6 @@ import (
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/results/reference"
 )
-
-// publishedAPI is the API the article measured.
-var publishedAPI = reference.MustSetup(Name).API
 
 // articleFigures are the article's figures, embedded in the kit (a test reads every
 // one, so they load).
@@ -36,13 +32,12 @@ var articleFigures = func() reference.Figures {
 // (its p50 and p99 are drawn run by run, by percentile and by scheduled send).
 var charted = []string{schema.MetricDrain, schema.MetricRPSToLogsRead, schema.MetricAPICPU}
 
-// drawn is one bundle as the drawings need it.
+// drawn is one bundle as the kit draws it (its label, colour and figures, as compare
+// and verify state them) and as fifo-stall's drawings read it.
 type drawn struct {
-	label  string
-	colour color.RGBA
-	b      *schema.Bundle
-	conds  []condition
-	rows   []compare.Row // its figures, as compare and verify state them
+	TabularDrawn
+	b     *schema.Bundle
+	conds []condition
 }
 
 // condition is one cell of the matrix with what the plots need.
@@ -86,7 +81,7 @@ type page struct {
 // the report (Own.Drawn): its conditions with their runs and figures.
 func drawnOf(d TabularDrawn) any {
 	b := asSchema(d.Bundle)
-	return drawn{label: d.Label, colour: d.Colour, b: b, conds: conditions(b, d.Figures), rows: d.Figures}
+	return drawn{TabularDrawn: d, b: b, conds: conditions(b, d.Figures)}
 }
 
 func pageOf(ds []TabularDrawn) page {
@@ -183,7 +178,7 @@ func dashNote(bs []drawn) string {
 	if len(bs) < 2 {
 		return ""
 	}
-	return "; a line style per bundle (solid: " + bs[0].label + ")"
+	return "; a line style per bundle (solid: " + bs[0].Label + ")"
 }
 
 func scheduleCaption(bs []drawn) string {
@@ -216,7 +211,7 @@ func conditions(b *schema.Bundle, rows []compare.Row) []condition {
 			}
 		}
 		// The article measured one API: its figures stand beside that API's conditions only.
-		if r.API == publishedAPI {
+		if r.API == pubSetup.API {
 			if v, ok := articleFigures.Lookup(r.Mode, r.Reader, "p99_pooled"); ok {
 				c.pubP99 = v
 			}
@@ -242,7 +237,7 @@ func values(conds []condition, key func(condition) string) []string {
 func conditionTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
-		t := report.Table{Caption: d.label, Text: 1, Header: []string{"condition", "runs verified", "lag-trusted", "noisy host", "requests", "errors",
+		t := report.Table{Caption: d.Label, Text: 1, Header: []string{"condition", "runs verified", "lag-trusted", "noisy host", "requests", "errors",
 			"p50 ms", "p99 ms", "model p99 ms", "runs' p99 ms", "p99 of the pooled requests ms", "pooled p99 resolved", "published p99 of the pooled requests ms",
 			"max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read", "largest backlog KiB", "model backlog KiB", "API CPU cores"}}
 		for _, c := range d.conds {
@@ -272,7 +267,7 @@ func calibrationTable(bs []drawn) report.Table {
 		if rows == nil {
 			rows = [][2]string{{"calibration", "not calibrated: the instrument's send lag and capacity on this engine are unknown"}}
 		}
-		labels, facts = append(labels, d.label), append(facts, rows)
+		labels, facts = append(labels, d.Label), append(facts, rows)
 	}
 	return report.FactsTable(labels, facts)
 }
@@ -281,7 +276,7 @@ func calibrationTable(bs []drawn) report.Table {
 func runTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
-		t := report.Table{Caption: d.label, Text: 2, Header: []string{"run", "condition", "round", "attempt", "verified", "p99 ms", "send-lag p99 ms", "send lag trusted", "host CPU median %", "host steal %", "CPU pressure %", "noisy host", "bytes read"}}
+		t := report.Table{Caption: d.Label, Text: 2, Header: []string{"run", "condition", "round", "attempt", "verified", "p99 ms", "send-lag p99 ms", "send lag trusted", "host CPU median %", "host steal %", "CPU pressure %", "noisy host", "bytes read"}}
 		for _, run := range d.b.Runs {
 			r := run.Run
 			t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Mode + "/" + r.Reader, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt),
@@ -317,7 +312,7 @@ func answer(bs []drawn) []string {
 		}
 		for _, api := range d.b.Manifest.Parameters.APIs {
 			p99 := func(mode string) (string, bool) {
-				r, ok := report.RowOf(d.rows, schema.MetricP99, compare.KV{Key: "api", Value: api}, compare.KV{Key: "mode", Value: mode}, compare.KV{Key: "reader", Value: reader})
+				r, ok := report.RowOf(d.Figures, schema.MetricP99, compare.KV{Key: "api", Value: api}, compare.KV{Key: "mode", Value: mode}, compare.KV{Key: "reader", Value: reader})
 				if !ok {
 					return "", false
 				}
@@ -330,7 +325,7 @@ func answer(bs []drawn) []string {
 			}
 			who := api
 			if len(bs) > 1 {
-				who = d.label + ", " + api
+				who = d.Label + ", " + api
 			}
 			where := "a reader bounded to " + units.BytesSize(float64(bound)) + "/s"
 			if bound == 0 {
