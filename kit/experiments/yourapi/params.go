@@ -1,12 +1,10 @@
 package yourapi
 
 import (
-	"errors"
 	"flag"
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -27,8 +25,9 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 	fs.StringVar(&p.Image, "image", p.Image, "the service's image, one the engine already has (a name:tag or an ID); the kit does not pull")
 	fs.IntVar(&p.Port, "port", p.Port, "the TCP port the service listens on inside its container (it must listen on 127.0.0.1 or all addresses)")
 	fs.StringVar(&p.Path, "path", p.Path, "the path loaded, answered with a 2xx status (GET)")
-	fs.Var(configsValue{&p.Configs}, "config", "one logging configuration NAME:ENV=VALUE[,ENV=VALUE] (NAME alone: the image's defaults); at least one")
-	fs.Var(commandsValue{&p.commands}, "config-cmd", "NAME:ARGS replaces the image's command (its CMD, after its entrypoint) in configuration NAME, ARGS split at spaces, for images configured by flags")
+	fs.Var(experiment.Repeated(&p.Configs, addConfig, func(c Config) string { return c.Name }, ","), "config", "one logging configuration NAME:ENV=VALUE[,ENV=VALUE] (NAME alone: the image's defaults); at least one")
+	// Each --config-cmd is applied to its configuration once the flags are checked.
+	fs.Var(experiment.Repeated(&p.commands, func(l []string, s string) []string { return append(l, s) }, func(s string) string { return s }, " "), "config-cmd", "NAME:ARGS replaces the image's command (its CMD, after its entrypoint) in configuration NAME, ARGS split at spaces, for images configured by flags")
 	fs.StringVar(&p.Baseline, "baseline", p.Baseline, "the configuration every other one's cost is set against (default: the first --config)")
 	fs.StringVar(&p.LogFile, "log-file", p.LogFile, "a directory in the container where the service writes its log file: the run's volume is mounted there and every file in it is counted after the run")
 	fs.StringVar(&p.Load, "load", p.Load, "load shape: closed (the qps experiment's keep-alive connections, as autocannon) or open (fifo-stall's fixed rate, latency from the scheduled send)")
@@ -43,8 +42,8 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 	experiment.BindLogDriver(fs, &p.LogDriver, &p.LogOpts)
 	(*experiment.Limits)(&p.Limits).Bind(fs, "the service's")
 	fs.Var(experiment.Negated(&p.Hardening.ReadOnlyRoot), "writable-root", "relax the hardening: the service's root file system is writable (recorded in the manifest)")
-	fs.Var(keepUserValue{&p.Hardening.User}, "keep-user", "relax the hardening: run the service as its image's user, not the kit's uid 65532 (recorded)")
-	fs.Var(capsValue{&p.Hardening.CapAdd}, "cap-add", "relax the hardening: give the service this capability back after dropping all, such as DAC_OVERRIDE for a root user (--keep-user) writing to the volume; a non-root user gets none (recorded)")
+	fs.Var(experiment.SwitchTo(&p.Hardening.User, "", User), "keep-user", "relax the hardening: run the service as its image's user, not the kit's uid 65532 (recorded)")
+	fs.Var(experiment.Repeated(&p.Hardening.CapAdd, addCaps, func(c string) string { return c }, ","), "cap-add", "relax the hardening: give the service this capability back after dropping all, such as DAC_OVERRIDE for a root user (--keep-user) writing to the volume; a non-root user gets none (recorded)")
 	fs.Var(experiment.Negated(&p.Hardening.NoNewPrivileges), "new-privileges", "relax the hardening: let setuid binaries and file capabilities take effect in the service (recorded)")
 	p.bindCapacity(fs)
 	experiment.MarkGiven(fs, "load", &p.given.load)
@@ -296,89 +295,28 @@ func (h Hardening) relaxed() []string {
 	return out
 }
 
-// configsValue is --config: each use one configuration, NAME:ENV=VALUE[,ENV=VALUE],
-// its commas its own; Check holds each to its rules.
-type configsValue struct{ v *[]Config }
-
-func (c configsValue) IsRepeatable() bool { return true }
-func (c configsValue) String() string {
-	if c.v == nil {
-		return ""
-	}
-	var names []string
-	for _, cfg := range *c.v {
-		names = append(names, cfg.Name)
-	}
-	return strings.Join(names, ",")
-}
-func (c configsValue) Set(s string) error {
+// addConfig reads one use of --config, NAME:ENV=VALUE[,ENV=VALUE], its commas its own;
+// Check holds each to its rules.
+func addConfig(list []Config, s string) []Config {
 	name, assigns, _ := strings.Cut(s, ":")
 	cfg := Config{Name: strings.TrimSpace(name)}
 	if strings.TrimSpace(assigns) != "" {
 		cfg.Env = strings.Split(assigns, ",")
 	}
-	*c.v = append(*c.v, cfg)
-	return nil
+	return append(list, cfg)
 }
 
-// commandsValue is --config-cmd: each use NAME:ARGS, applied to its configuration once
-// the flags are checked.
-type commandsValue struct{ v *[]string }
-
-func (c commandsValue) IsRepeatable() bool { return true }
-func (c commandsValue) String() string {
-	if c.v == nil {
-		return ""
-	}
-	return strings.Join(*c.v, " ")
-}
-func (c commandsValue) Set(s string) error { *c.v = append(*c.v, s); return nil }
-
-// keepUserValue is --keep-user: the image's own user ("") in place of the kit's.
-type keepUserValue struct{ v *string }
-
-func (k keepUserValue) IsBoolFlag() bool { return true }
-func (k keepUserValue) String() string {
-	if k.v == nil {
-		return "false"
-	}
-	if *k.v == "" {
-		return "true"
-	}
-	return "false"
-}
-func (k keepUserValue) Set(s string) error {
-	keep, err := strconv.ParseBool(s)
-	if err != nil {
-		return errors.New("want true or false")
-	}
-	*k.v = User
-	if keep {
-		*k.v = ""
-	}
-	return nil
-}
-
-// capsValue is --cap-add: each use one or more capabilities, comma-separated, in the
+// addCaps reads one use of --cap-add, one or more capabilities, comma-separated, in the
 // kernel's spelling (net_bind_service and CAP_NET_BIND_SERVICE are NET_BIND_SERVICE),
 // each once.
-type capsValue struct{ v *[]string }
-
-func (c capsValue) IsRepeatable() bool { return true }
-func (c capsValue) String() string {
-	if c.v == nil {
-		return ""
-	}
-	return strings.Join(*c.v, ",")
-}
-func (c capsValue) Set(s string) error {
+func addCaps(list []string, s string) []string {
 	for _, cp := range strings.Split(s, ",") {
 		cp = strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(cp)), "CAP_")
-		if !slices.Contains(*c.v, cp) {
-			*c.v = append(*c.v, cp)
+		if !slices.Contains(list, cp) {
+			list = append(list, cp)
 		}
 	}
-	return nil
+	return list
 }
 
 // CPULimits are the containers' CPU limits (experiment.CPULimited).
