@@ -3,10 +3,10 @@ package yourapi
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/compare"
-	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // metrics are the figures a comparison sets side by side, in its order, each a value
@@ -41,17 +41,11 @@ const ServiceKey = "service"
 
 // Rows are a bundle's rows for the comparison engine: per configuration (the baseline
 // first) and metric, one value per pooled run. A configuration with noisy runs is
-// marked, and its lines per request too when a run's lines moved. With within, every
-// row also names the service (ServiceKey), the same in all of them.
-func Rows(b *Bundle, within bool) []compare.Row {
+// marked, and its lines per request too when a run's lines moved.
+func Rows(b *Bundle) []compare.Row {
 	p := b.Params()
 	if p.Capacity.On() {
-		return Search.Rows(p, b.Runs, func(subject string) []compare.KV {
-			if within {
-				return []compare.KV{{Key: ServiceKey, Value: p.Image}, {Key: "config", Value: subject}}
-			}
-			return []compare.KV{{Key: "config", Value: subject}}
-		})
+		return Search.Rows(p, b.Runs, func(subject string) []compare.KV { return []compare.KV{{Key: "config", Value: subject}} })
 	}
 	names := []string{p.Baseline}
 	for _, n := range p.ConfigNames() {
@@ -62,9 +56,6 @@ func Rows(b *Bundle, within bool) []compare.Row {
 	var rows []compare.Row
 	for _, config := range names {
 		cond := []compare.KV{{Key: "config", Value: config}}
-		if within {
-			cond = append([]compare.KV{{Key: ServiceKey, Value: p.Image}}, cond...)
-		}
 		var marks, lineMarks []string
 		for _, c := range DeriveConditions(b.Runs, *p) {
 			if c.Config != config {
@@ -106,53 +97,38 @@ var legend = []string{
 	"your-api: " + Counted + ".",
 }
 
-// Compare sets your-api bundles side by side through the kit's comparison engine, the
-// first the baseline, configuration by configuration. One bundle alone is compared
-// within itself: each configuration a column, set against the baseline configuration
-// its manifest names.
-func (yourAPI) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
+// Compare sets your-api bundles side by side through tabular's comparison, the first
+// the baseline, configuration by configuration. One bundle alone is compared within
+// itself: each configuration a column, matched by the service (ServiceKey) every row
+// names, set against the baseline configuration its manifest names.
+func (e yourAPI) Compare(out, warn io.Writer, sources []experiment.Source, opt experiment.CompareOptions) error {
 	if opt.Published {
 		return usagef("--published: your-api has no published figures; a bundle's reference is its own baseline configuration (logbench compare BUNDLE sets the others against it)")
 	}
-	within := len(sources) == 1
-	c := experiment.Comparison{Experiment: Name, Metrics: Metrics, Legend: legend,
-		Side: func(s experiment.Source) (compare.Side, error) {
-			b, err := bundleOf(s.Result)
+	c := e.Comparison(sources)
+	if len(sources) == 1 {
+		side := c.Side
+		c.Side = func(s experiment.Source) (compare.Side, error) {
+			sd, err := side(s)
 			if err != nil {
-				return compare.Side{}, err
+				return sd, err
 			}
-			if within && !hasPooled(b, b.Params().Baseline) {
-				return compare.Side{}, fmt.Errorf("%s: the baseline configuration %s has no run that counts (verified, trusted, not redone): there is nothing to set the others against", s.Label, b.Params().Baseline)
+			p := s.Result.Own.(*Bundle).Params()
+			if !slices.ContainsFunc(s.Result.Own.(*Bundle).Runs, func(r RunRow) bool { return r.Config == p.Baseline && pooled(r) }) {
+				return compare.Side{}, fmt.Errorf("%s: the baseline configuration %s has no run that counts (verified, trusted, not redone): there is nothing to set the others against", s.Label, p.Baseline)
 			}
-			return compare.Side{Rows: Rows(b, within), Common: b.M.Head(), Manifest: b.M, Host: []compare.KV{{Key: "image", Value: b.Params().Image}}}, nil
-		}}
-	if within {
-		if b, err := bundleOf(sources[0].Result); err == nil {
-			c.Legend = append(append([]string(nil), legend...), fmt.Sprintf("%s alone: each configuration is a column of its own, [config=NAME], set against the baseline configuration %s; the runs of every configuration were taken in the same rounds on the same host.",
-				sources[0].Label, b.Params().Baseline))
+			for i := range sd.Rows {
+				sd.Rows[i].Condition = append([]compare.KV{{Key: ServiceKey, Value: p.Image}}, sd.Rows[i].Condition...)
+			}
+			return sd, nil
+		}
+		if len(c.Legend) > 0 {
+			c.Legend = append(c.Legend, fmt.Sprintf("%s alone: each configuration is a column of its own, [config=NAME], set against the baseline configuration %s; the runs of every configuration were taken in the same rounds on the same host.",
+				sources[0].Label, sources[0].Result.Own.(*Bundle).Params().Baseline))
 		}
 		if len(opt.Match) == 0 {
 			opt.Match = []string{ServiceKey}
 		}
 	}
 	return experiment.CompareWith(out, warn, sources, opt, c)
-}
-
-// hasPooled says whether a configuration has a run that counts in its figures.
-func hasPooled(b *Bundle, config string) bool {
-	for _, r := range b.Runs {
-		if r.Config == config && pooled(r) {
-			return true
-		}
-	}
-	return false
-}
-
-// bundleOf is the your-api bundle a verification read.
-func bundleOf(res *verify.Result) (*Bundle, error) {
-	b, ok := res.Own.(*Bundle)
-	if !ok {
-		return nil, fmt.Errorf("%s: not verified as a bundle of the %s experiment", res.Name, Name)
-	}
-	return b, nil
 }

@@ -106,7 +106,7 @@ func TestResumeRefusesAHardeningNoFlagsMake(t *testing.T) {
 		"a relaxation unlisted":  func(h *Hardening) { h.ReadOnlyRoot = false },
 		"a listed one not taken": func(h *Hardening) { h.Relaxed = []string{"writable root file system (--writable-root)"} },
 	} {
-		p := plan{b: &Bundle{M: &Manifest{Parameters: Params{Hardening: Hardening{ReadOnlyRoot: true, User: User, CapDrop: "ALL", NoNewPrivileges: true}}}}}
+		p := plan{b: &Bundle{M: &Manifest{RoundsInParams: tabular.RoundsInParams[Params, *Params]{Parameters: Params{Hardening: Hardening{ReadOnlyRoot: true, User: User, CapDrop: "ALL", NoNewPrivileges: true}}}}}}
 		forge(&p.b.Params().Hardening)
 		err := p.Consent(flags(t))
 		if err == nil || !strings.Contains(err.Error(), "is not one the kit's flags make") {

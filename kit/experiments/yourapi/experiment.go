@@ -60,7 +60,8 @@ var Experiment = yourAPI{&tabular.Experiment[*Params, RunRow]{
 	Manifest: func() tabular.Manifest[*Params] { return &Manifest{} },
 	Rules:    rules,
 	Drawings: drawings,
-	Own: tabular.Own[*Params, RunRow]{Figures: func(b *Bundle) []compare.Row { return Rows(b, false) }, Later: addedLater,
+	Own: tabular.Own[*Params, RunRow]{Figures: Rows, Later: addedLater,
+		Legend: func(*Bundle) []string { return legend }, Host: func(b *Bundle) []compare.KV { return []compare.KV{{Key: "image", Value: b.Params().Image}} },
 		Earlier: earlier, Summary: summary, Describe: describe, Prepare: prepare, Measured: func(run experiment.Run) bool { return loops(run).Started() }, Progress: progress,
 		Across: markRuns, Retry: retry, Answer: answer, Categories: categories, ParamsShown: paramsShown, Rounds: Search.Rounds},
 }}

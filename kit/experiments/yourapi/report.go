@@ -233,7 +233,7 @@ func answer(bs []drawn) ([]string, int) {
 	var out []string
 	anyMarked := false
 	for _, d := range bs {
-		rows := Rows(d.Bundle, false)
+		rows := Rows(d.Bundle)
 		p := d.Params()
 		base := func(metric string) (compare.Row, bool) {
 			return report.RowOf(rows, metric, compare.KV{Key: "config", Value: p.Baseline})

@@ -47,25 +47,22 @@ func describe(dp *bundle.DataPackage) {
 const Counted = "log lines are counted, not verified: the kit reads back the console (the engine's log API) and every file of the log directory (the run's volume) and counts lines and bytes, " +
 	"but cannot know what a foreign service meant to write, so their content is not checked against the writer as it is for the kit's own images"
 
-// Manifest is manifest.json.
+// Manifest is manifest.json: tabular's with the rounds among the parameters, as every
+// your-api bundle records them, and how far the log lines are checked.
 type Manifest struct {
-	bundle.Common
-	Parameters Params `json:"parameters"`
+	tabular.RoundsInParams[Params, *Params]
 	// Counted says how far the log lines are checked.
 	Counted string `json:"counted"`
 }
 
-// Head, Params, SetParams and Rounds make it the tabular kit's manifest; the rounds are
-// among the parameters, as every your-api bundle records them.
-func (m *Manifest) Head() *bundle.Common { return &m.Common }
-func (m *Manifest) Params() *Params      { return &m.Parameters }
-func (m *Manifest) Rounds() *int         { return &m.Parameters.Rounds }
-
-// SetParams records a plan's parameters, settled (settle), and says how far the lines
-// are checked.
+// SetParams records a plan's parameters, settled (settle: a search's rounds are its
+// searches), and says how far the lines are checked.
 func (m *Manifest) SetParams(p *Params) {
 	m.Parameters, m.Counted = p.settle(m.Parameters.Rounds), Counted
 }
+
+// RoundsField is where the manifest records the rounds (tabular.RoundsInParams).
+func (p *Params) RoundsField() *int { return &p.Rounds }
 
 // Params are the settings every run of the bundle shares.
 type Params struct {
