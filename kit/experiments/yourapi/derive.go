@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
 )
 
 // LinesTolerance is how far a run's lines per request may be from its configuration's
@@ -110,7 +110,7 @@ func markRuns(p *Params, out []RunRow) {
 		if len(lpr) < 2 {
 			continue
 		}
-		median := medianOf(lpr)
+		median := compare.MedianOf(lpr)
 		fullest := slices.Max(append(console, math.Inf(-1)))
 		for i := range out {
 			r := &out[i]
@@ -129,16 +129,6 @@ func markRuns(p *Params, out []RunRow) {
 			r.Mark = experiment.JoinFailures(marks...)
 		}
 	}
-}
-
-func medianOf(v []float64) float64 {
-	s := slices.Clone(v)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // DeriveConditions pools every configuration's runs, in the manifest's order.
@@ -166,12 +156,6 @@ func DeriveConditions(runs []RunRow, p Params) []ConditionRow {
 func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
 	c := ConditionRow{Config: cfg.Name, Setting: cfg.String(), Baseline: cfg.Name == p.Baseline, LinesSteady: true}
 	var counted []RunRow
-	var lpr, con, file, bpr, apiC, engC, apiU, engU, cpuU []float64
-	add := func(list *[]float64, o Opt) {
-		if o.Present() {
-			*list = append(*list, float64(o))
-		}
-	}
 	for _, r := range runs {
 		if r.Config != cfg.Name {
 			continue
@@ -187,23 +171,16 @@ func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
 			c.RunsMarked++
 			c.LinesSteady = false
 		}
-		if !pooled(r) {
-			continue
+		if pooled(r) {
+			c.RunsPooled, counted = c.RunsPooled+1, append(counted, r)
 		}
-		c.RunsPooled, counted = c.RunsPooled+1, append(counted, r)
-		add(&lpr, r.LinesPerRequest)
-		add(&con, r.ConsolePerReq)
-		add(&file, r.FilePerReq)
-		add(&bpr, r.BytesPerRequest)
-		add(&apiC, r.APICores)
-		add(&engC, r.EngineCores)
-		add(&apiU, r.APIUsPerReq)
-		add(&engU, r.EngineUsPerReq)
-		add(&cpuU, r.CPUUsPerReq)
 	}
 	c.Pooled = httpload.Pool(counted, func(r RunRow) (httpload.Rates, httpload.Measured) { return r.Rates, r.Measured })
-	c.LinesPerRequest, c.ConsolePerReq, c.FilePerReq, c.BytesPerRequest = bundle.MeanOf(lpr), bundle.MeanOf(con), bundle.MeanOf(file), bundle.MeanOf(bpr)
-	c.APICores, c.EngineCores = bundle.MeanOf(apiC), bundle.MeanOf(engC)
-	c.APIUsPerReq, c.EngineUsPerReq, c.CPUUsPerReq = bundle.MeanOf(apiU), bundle.MeanOf(engU), bundle.MeanOf(cpuU)
+	mean := func(of func(RunRow) Opt) Opt { return bundle.MeanOver(counted, of) }
+	c.LinesPerRequest, c.ConsolePerReq = mean(func(r RunRow) Opt { return r.LinesPerRequest }), mean(func(r RunRow) Opt { return r.ConsolePerReq })
+	c.FilePerReq, c.BytesPerRequest = mean(func(r RunRow) Opt { return r.FilePerReq }), mean(func(r RunRow) Opt { return r.BytesPerRequest })
+	c.APICores, c.EngineCores = mean(func(r RunRow) Opt { return r.APICores }), mean(func(r RunRow) Opt { return r.EngineCores })
+	c.APIUsPerReq, c.EngineUsPerReq = mean(func(r RunRow) Opt { return r.APIUsPerReq }), mean(func(r RunRow) Opt { return r.EngineUsPerReq })
+	c.CPUUsPerReq = mean(func(r RunRow) Opt { return r.CPUUsPerReq })
 	return c
 }
