@@ -53,17 +53,19 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 	}
 }
 
-// shapeFlag is a flag of one load shape only, and whether it was given.
+// shapeFlag is a flag of one load shape only, the manifest's field it sets and its
+// value there, and whether it was given.
 type shapeFlag struct {
-	name, load string
-	given      *bool
+	name, field, load string
+	v                 float64
+	given             *bool
 }
 
 // shapeFlags are the flags of one load shape, in the order Check names them.
 func (p *Params) shapeFlags() []shapeFlag {
 	return []shapeFlag{
-		{"rate", contract.LoadOpen, &p.given.rate}, {"max-send-lag", contract.LoadOpen, &p.given.maxSendLag}, {"retries", contract.LoadOpen, &p.given.retries},
-		{"pipelining", contract.LoadClosed, &p.given.pipelining},
+		{"rate", "rate_rps", contract.LoadOpen, p.RateRPS, &p.given.rate}, {"max-send-lag", "max_send_lag_p99_ms", contract.LoadOpen, p.MaxSendLagP99Ms, &p.given.maxSendLag},
+		{"retries", "retries", contract.LoadOpen, float64(p.Retries), &p.given.retries}, {"pipelining", "pipelining", contract.LoadClosed, float64(p.Pipelining), &p.given.pipelining},
 	}
 }
 
@@ -261,15 +263,7 @@ func (p Params) CheckSettled() error {
 	if want := p.maxRunTimeS(); p.MaxRunTimeS != want {
 		return usagef("max_run_time_s %v: the plan records --ready-timeout + --duration + --warmup-time + 2m, %v s", p.MaxRunTimeS, want)
 	}
-	zero := []struct {
-		field string
-		v     float64
-		load  string
-	}{
-		{"rate_rps", p.RateRPS, contract.LoadOpen}, {"max_send_lag_p99_ms", p.MaxSendLagP99Ms, contract.LoadOpen}, {"retries", float64(p.Retries), contract.LoadOpen},
-		{"pipelining", float64(p.Pipelining), contract.LoadClosed},
-	}
-	for _, z := range zero {
+	for _, z := range p.shapeFlags() {
 		if z.load != p.Load && z.v != 0 {
 			return usagef("%s %v: a parameter of --load %s only, 0 under --load %s", z.field, z.v, z.load, p.Load)
 		}

@@ -32,14 +32,10 @@ const CPUHow = "a helper container of the qpsload image in the host's PID namesp
 
 // conditions are the plan's: every configuration, or a search's steps planned so far.
 func conditions(p *Params) []tabular.Cell {
-	var out []tabular.Cell
 	if p.Capacity.On() {
 		return Search.Conditions(p)
 	}
-	for _, name := range p.ConfigNames() {
-		out = append(out, tabular.Cell{name, ""})
-	}
-	return out
+	return categories(p)
 }
 
 // plan is a matrix of this experiment: tabular's, which a resume asks for the flags

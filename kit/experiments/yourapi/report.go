@@ -89,8 +89,8 @@ func paramsShown(p *Params) any {
 	}{*p, p.ConfigNames()}
 }
 
-// categories are the configurations a report draws: a search's steps are drawn as the
-// configuration they search.
+// categories are the configurations, each of no step: a plan's conditions without a
+// search, and what a report draws, a search's steps as the configuration they search.
 func categories(p *Params) []tabular.Cell {
 	var out []tabular.Cell
 	for _, name := range p.ConfigNames() {
