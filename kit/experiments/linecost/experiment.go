@@ -71,7 +71,7 @@ var Experiment = withLanguages{&tabular.Experiment[*Params, RunRow]{
 	Published: published,
 	Drawings:  drawings,
 	Own: tabular.Own[*Params, RunRow]{Figures: func(b *Bundle) []compare.Row { return Rows(b, b.Speed) }, Respell: respell, Summary: summary, Answer: answer, Legend: func(*Bundle) []string { return compareLegend }, Host: host,
-		Describe: describe, Measured: documented, Progress: progress},
+		Describe: describe, Measured: documented, Progress: progress, Drawn: drawnOf},
 }}
 
 type withLanguages struct {

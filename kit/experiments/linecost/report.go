@@ -11,46 +11,44 @@ import (
 )
 
 // drawn is one bundle as the drawings need it: its conditions and figures as this kit
-// states them.
-type drawn struct {
-	tabular.Drawn[*Params, RunRow]
+// states them (drawnOf, made once a bundle as the report's Own.Drawn).
+type drawn = tabular.Drawn[*Params, RunRow]
+
+type ofDrawn struct {
 	conds   []ConditionRow
 	figures compare.Stated
 }
 
-func (d drawn) cond(lang, way string) *ConditionRow {
-	for i, c := range d.conds {
+func drawnOf(d drawn) any {
+	return &ofDrawn{conds: Conditions(d.Bundle), figures: compare.StatedOf(d.Figures)}
+}
+
+func conds(d drawn) []ConditionRow { return d.Own.(*ofDrawn).conds }
+
+func figures(d drawn) compare.Stated { return d.Own.(*ofDrawn).figures }
+
+func cond(d drawn, lang, way string) *ConditionRow {
+	for i, c := range conds(d) {
 		if c.Language == lang && c.Way == way {
-			return &d.conds[i]
+			return &conds(d)[i]
 		}
 	}
 	return nil
-}
-
-func drawnOf(bs []tabular.Drawn[*Params, RunRow]) []drawn {
-	var out []drawn
-	for _, d := range bs {
-		out = append(out, drawn{Drawn: d, conds: Conditions(d.Bundle), figures: compare.StatedOf(Rows(d.Bundle, nil))})
-	}
-	return out
 }
 
 // drawings are the report's sections beyond the kit's figures: per language, every way's
 // headline on a log axis beside the seed's figure; CPU against wall time; the seed's
 // findings; every condition's figures; where the log files were written. Several bundles
 // share those axes, a colour each.
-func drawings(tbs []tabular.Drawn[*Params, RunRow]) []report.Section {
-	bs := drawnOf(tbs)
+func drawings(bs []drawn) []report.Section {
 	pub := mustPublished()
 	var all []ConditionRow
 	for _, d := range bs {
-		all = append(all, d.conds...)
+		all = append(all, conds(d)...)
 	}
 	langs, ways := distinct(all, func(c ConditionRow) string { return c.Language }), distinct(all, func(c ConditionRow) string { return c.Way })
-	disk := report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2}
-	for _, d := range bs {
-		disk.Rows = append(disk.Rows, []string{d.Label, fsFacts(d.Bundle)})
-	}
+	disk := tabular.Labelled(bs, report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2},
+		func(d drawn) [][]string { return [][]string{{fsFacts(d.Bundle)}} })
 	var heads, cw []report.Figure
 	for _, lang := range langs {
 		g := &report.Grouped{Points: true, Published: make([]float64, len(ways))}
@@ -61,7 +59,7 @@ func drawings(tbs []tabular.Drawn[*Params, RunRow]) []report.Section {
 			}
 		}
 		for _, d := range bs {
-			g.Series = append(g.Series, report.Series{Name: d.Label, Colour: d.Colour, Values: d.perLine(lang, ways)})
+			g.Series = append(g.Series, report.Series{Name: d.Label, Colour: d.Colour, Values: headlines(d, lang, ways)})
 		}
 		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
 		cw = append(cw, cpuWallPlot(bs, lang, ways))
@@ -78,18 +76,18 @@ func drawings(tbs []tabular.Drawn[*Params, RunRow]) []report.Section {
 			Tables:  []report.Table{orderingTable(bs), ratioTable(bs, pub)}},
 		{ID: "conditions", Title: "Conditions",
 			Caption: "Every figure recomputed from the trials of verified runs: each run's median over its trials, then the mean over runs, in ns; the interval the headline's 95% Student-t interval over runs (none from one run).",
-			Tables:  append(conditionTables(bs), disk)},
+			Tables:  append(tabular.TableEach(bs, conditionTableOf), disk)},
 	}
 }
 
-// perLine is the time per line of lang's ways in the bundle, each with its interval;
+// headlines are the times per line of lang's ways in the bundle, each with its interval;
 // absent where the way did not run or has no figure.
-func (d drawn) perLine(lang string, ways []string) []report.Value {
+func headlines(d drawn, lang string, ways []string) []report.Value {
 	out := make([]report.Value, len(ways))
 	for i, way := range ways {
 		out[i] = report.Absent
-		if c := d.cond(lang, way); c != nil {
-			if e := d.figures.Of(conditionName(*c), "ns_per_line"); e.Value > 0 {
+		if c := cond(d, lang, way); c != nil {
+			if e := figures(d).Of(conditionName(*c), "ns_per_line"); e.Value > 0 {
 				out[i] = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
 			}
 		}
@@ -105,7 +103,7 @@ func cpuWallPlot(bs []drawn, lang string, ways []string) report.Figure {
 	for i, d := range bs {
 		series = append(series, report.Series{Name: d.Label, Colour: d.Colour})
 		for k, way := range ways {
-			if c := d.cond(lang, way); c != nil {
+			if c := cond(d, lang, way); c != nil {
 				points = append(points, report.XY{Series: i, Category: k, X: float64(c.WallNsPerLine), Y: float64(c.CPUNsPerLine)})
 			}
 		}
@@ -118,7 +116,7 @@ func throttled(bs []drawn) []string {
 	var out []string
 	for _, d := range bs {
 		n, of := 0, 0
-		for _, c := range d.conds {
+		for _, c := range conds(d) {
 			n += c.ThrottledTrials
 			of += c.Trials
 		}
@@ -132,36 +130,32 @@ func throttled(bs []drawn) []string {
 
 func orderingTable(bs []drawn) report.Table {
 	t := report.Table{Caption: "The seed's orderings.", Header: []string{"bundle", "language", "claim", "verdict", "evidence"}, Text: 5}
-	for _, d := range bs {
-		for _, o := range Orderings(d.conds) {
-			t.Rows = append(t.Rows, []string{d.Label, o.Language, o.Claim, o.State(), o.Evidence})
+	return tabular.Labelled(bs, t, func(d drawn) (rows [][]string) {
+		for _, o := range Orderings(conds(d)) {
+			rows = append(rows, []string{o.Language, o.Claim, o.State(), o.Evidence})
 		}
-	}
-	return t
+		return rows
+	})
 }
 
 func ratioTable(bs []drawn, pub Published) report.Table {
 	t := report.Table{Caption: "The seed's ratios.", Header: []string{"bundle", "language", "ratio", "measured", "published"}, Text: 3}
-	for _, d := range bs {
-		for _, r := range Ratios(d.conds, pub) {
-			t.Rows = append(t.Rows, []string{d.Label, r.Language, r.Name, r.Measured, r.Published})
+	return tabular.Labelled(bs, t, func(d drawn) (rows [][]string) {
+		for _, r := range Ratios(conds(d), pub) {
+			rows = append(rows, []string{r.Language, r.Name, r.Measured, r.Published})
 		}
-	}
-	return t
+		return rows
+	})
 }
 
-// conditionTables are each bundle's conditionTable, why a way is not offered in its
+// conditionTableOf is a bundle's conditionTable, why a way is not offered in its
 // caption.
-func conditionTables(bs []drawn) []report.Table {
-	var out []report.Table
-	for _, d := range bs {
-		t, notOffered := conditionTable(d.Bundle, d.Label)
-		if len(notOffered) > 0 {
-			t.Caption += " (" + strings.Join(notOffered, "; ") + ")"
-		}
-		out = append(out, t)
+func conditionTableOf(d drawn) report.Table {
+	t, notOffered := conditionTable(d.Bundle, d.Label)
+	if len(notOffered) > 0 {
+		t.Caption += " (" + strings.Join(notOffered, "; ") + ")"
 	}
-	return out
+	return t
 }
 
 // answerWays are the ways the answer states, in its order, and how it says each.
@@ -171,21 +165,20 @@ var answerWays = []struct{ way, what string }{
 
 // answer is the page's opening: per bundle, language and library, what one line costs
 // to format, to write buffered and unbuffered, and to fsync, each as compare states it.
-func answer(tbs []tabular.Drawn[*Params, RunRow]) ([]string, int) {
-	bs := drawnOf(tbs)
+func answer(bs []drawn) ([]string, int) {
 	var out []string
 	for _, d := range bs {
-		for _, k := range distinct(d.conds, func(c ConditionRow) string { return c.Language + "/" + c.Library }) {
+		for _, k := range distinct(conds(d), func(c ConditionRow) string { return c.Language + "/" + c.Library }) {
 			var parts []string
 			var lib string
 			for _, w := range answerWays {
-				for _, c := range d.conds {
+				for _, c := range conds(d) {
 					if c.Language+"/"+c.Library != k || c.Way != w.way || c.NotOffered != "" {
 						continue
 					}
 					l, _ := LibraryOfRun(c.Language, c.Library)
 					lib = c.Language + " (" + l.Name + ")"
-					parts = append(parts, w.what+" "+report.Stated(d.figures.Of(conditionName(c), "ns_per_line"), "ns"))
+					parts = append(parts, w.what+" "+report.Stated(figures(d).Of(conditionName(c), "ns_per_line"), "ns"))
 				}
 			}
 			if len(parts) == 0 {

@@ -3,6 +3,7 @@ package qps
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -88,10 +89,10 @@ func drawings(bs []drawn) []report.Section {
 	}
 	out = append(out, report.Section{ID: "conditions", Title: "Conditions",
 		Caption: "Every figure recomputed from the runs. ratio: to console+file, same API; cost/req: CPU per request over none's, inside the container + outside it; other cores: the host's busy CPU that neither the API, the generator nor the engine used; noisy: other cores over " + strconv.FormatFloat(experiment.NoisyOtherCores, 'g', -1, 64) + "; " + report.OtherCoresNote + ".",
-		Tables:  conditionTables(bs)})
+		Tables:  tabular.TableEach(bs, conditionTable)})
 	return append(out, report.Section{ID: "runs", Title: "Runs",
 		Caption: "Every run, failed ones too, with the checks of its logs: every line the API wrote read back from the engine's log driver and from the file.",
-		Tables:  runTables(bs)})
+		Tables:  tabular.TableEach(bs, runTable)})
 }
 
 func f(o Opt) float64 { return float64(o) }
@@ -180,65 +181,48 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 // versionsTable lists each API's runtime and libraries as the images record them.
 func versionsTable(bs []drawn) report.Table {
 	t := report.Table{Caption: "Each API's runtime and libraries.", Header: []string{"bundle", "api", "component", "version"}, Text: 4}
-	for _, d := range bs {
+	return tabular.Labelled(bs, t, func(d drawn) (rows [][]string) {
 		m := d.M.(*Manifest)
-		for _, api := range sortedKeys(m.Versions) {
-			for _, k := range sortedKeys(m.Versions[api]) {
-				t.Rows = append(t.Rows, []string{d.Label, api, k, m.Versions[api][k]})
+		for _, api := range slices.Sorted(maps.Keys(m.Versions)) {
+			for _, k := range slices.Sorted(maps.Keys(m.Versions[api])) {
+				rows = append(rows, []string{api, k, m.Versions[api][k]})
 			}
 		}
 		for _, u := range m.Unmeasured {
-			t.Rows = append(t.Rows, []string{d.Label, "", "not measured", u})
+			rows = append(rows, []string{"", "not measured", u})
 		}
+		return rows
+	})
+}
+
+func conditionTable(d drawn) report.Table {
+	t := report.Table{Caption: d.Label, Text: 1, Header: []string{"condition", "runs ok (noisy)", "req/s", "95% interval", "ratio", "published req/s", "published ratio",
+		"p50 ms", "p99 ms", "lines written", "read", "dropped", "API cores", "engine cores", "other cores", "API µs/req", "engine µs/req", "cost/req µs in + out", "wrk req/s", "kit / wrk"}}
+	for _, c := range ConditionsOf(d.Bundle) {
+		t.Rows = append(t.Rows, []string{c.API + "/" + c.Config, fmt.Sprintf("%d/%d (%d)", c.RunsVerified, c.Runs, c.RunsNoisy),
+			c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToConsoleFile.Fixed(2), c.PublishedReqPerS.Fixed(0), c.PublishedRatio.Fixed(2),
+			c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), strconv.FormatInt(c.LogLinesWritten, 10), c.LogLinesRead.Fixed(0), c.LogLinesDropped.Fixed(0),
+			c.CPUAPICores.Fixed(2), c.CPUEngineCores.Fixed(2), report.Clamped(f(c.OtherCPUCores), 2), c.CPUAPIUsPerReq.Fixed(1), c.CPUEngineUsPerReq.Fixed(1),
+			inOut(c.CostPerRequestAPIUs, c.CostPerRequestEngineUs), c.WrkRequestsPerS.Fixed(0), c.WrkAgreement.Fixed(3)})
 	}
 	return t
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-func conditionTables(bs []drawn) []report.Table {
-	var out []report.Table
-	for _, d := range bs {
-		t := report.Table{Caption: d.Label, Text: 1, Header: []string{"condition", "runs ok (noisy)", "req/s", "95% interval", "ratio", "published req/s", "published ratio",
-			"p50 ms", "p99 ms", "lines written", "read", "dropped", "API cores", "engine cores", "other cores", "API µs/req", "engine µs/req", "cost/req µs in + out", "wrk req/s", "kit / wrk"}}
-		for _, c := range ConditionsOf(d.Bundle) {
-			t.Rows = append(t.Rows, []string{c.API + "/" + c.Config, fmt.Sprintf("%d/%d (%d)", c.RunsVerified, c.Runs, c.RunsNoisy),
-				c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToConsoleFile.Fixed(2), c.PublishedReqPerS.Fixed(0), c.PublishedRatio.Fixed(2),
-				c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), strconv.FormatInt(c.LogLinesWritten, 10), c.LogLinesRead.Fixed(0), c.LogLinesDropped.Fixed(0),
-				c.CPUAPICores.Fixed(2), c.CPUEngineCores.Fixed(2), report.Clamped(f(c.OtherCPUCores), 2), c.CPUAPIUsPerReq.Fixed(1), c.CPUEngineUsPerReq.Fixed(1),
-				inOut(c.CostPerRequestAPIUs, c.CostPerRequestEngineUs), c.WrkRequestsPerS.Fixed(0), c.WrkAgreement.Fixed(3)})
+func runTable(d drawn) report.Table {
+	t := report.Table{Caption: d.Label, Text: 5, Header: []string{"run", "condition", "verified", "console", "file", "round", "req/s", "p50 ms", "p99 ms", "API cores", "engine cores", "other cores", "wrk req/s", "kit / wrk"}}
+	for _, r := range d.Runs {
+		verified := "yes"
+		if !r.Verified {
+			verified = "no: " + r.Failure
 		}
-		out = append(out, t)
-	}
-	return out
-}
-
-func runTables(bs []drawn) []report.Table {
-	var out []report.Table
-	for _, d := range bs {
-		t := report.Table{Caption: d.Label, Text: 5, Header: []string{"run", "condition", "verified", "console", "file", "round", "req/s", "p50 ms", "p99 ms", "API cores", "engine cores", "other cores", "wrk req/s", "kit / wrk"}}
-		for _, r := range d.Runs {
-			verified := "yes"
-			if !r.Verified {
-				verified = "no: " + r.Failure
-			}
-			if r.HostNoisy {
-				verified += " (noisy host)"
-			}
-			t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Config, verified, r.ConsoleVerified, r.FileVerified, strconv.Itoa(r.Round), fmt.Sprintf("%.0f", r.RequestsPerS),
-				fmt.Sprintf("%.2f", r.LatencyP50Ms), fmt.Sprintf("%.2f", r.LatencyP99Ms), r.APICPUCores.Fixed(2), r.EngineCores.Fixed(2), report.Clamped(f(r.OtherCores), 2),
-				r.WrkRequestsPerS.Fixed(0), r.WrkAgreement.Fixed(3)})
+		if r.HostNoisy {
+			verified += " (noisy host)"
 		}
-		out = append(out, t)
+		t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Config, verified, r.ConsoleVerified, r.FileVerified, strconv.Itoa(r.Round), fmt.Sprintf("%.0f", r.RequestsPerS),
+			fmt.Sprintf("%.2f", r.LatencyP50Ms), fmt.Sprintf("%.2f", r.LatencyP99Ms), r.APICPUCores.Fixed(2), r.EngineCores.Fixed(2), report.Clamped(f(r.OtherCores), 2),
+			r.WrkRequestsPerS.Fixed(0), r.WrkAgreement.Fixed(3)})
 	}
-	return out
+	return t
 }
 
 // answer is the page's opening: for each bundle and API, what console and file logs
