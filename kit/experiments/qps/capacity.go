@@ -20,16 +20,8 @@ const DefaultMaxSendLagP99Ms = 1
 // condition (api/config) searched against the same API's none, each step one run of
 // the open loop at the step's rate, every access line still read back and verified.
 var Search = &capacitysearch.Search[*Params, RunRow]{
-	Of: func(p *Params) *capacitysearch.Capacity { return &p.Capacity },
-	Subjects: func(p *Params) []tabular.Cell {
-		var out []tabular.Cell
-		for _, a := range p.APIs {
-			for _, c := range p.Configs {
-				out = append(out, tabular.Cell{a, c})
-			}
-		}
-		return out
-	},
+	Of:       func(p *Params) *capacitysearch.Capacity { return &p.Capacity },
+	Subjects: func(p *Params) []tabular.Cell { return tabular.Product(p.APIs, p.Configs) },
 	Baseline: func(_ *Params, subject string) string {
 		api, _, _ := strings.Cut(subject, "/")
 		return api + "/" + NoLog

@@ -104,13 +104,9 @@ func Rows(b *Bundle) []compare.Row {
 			rateMarks = append(rateMarks, u)
 		}
 		runs := verified(c.API, c.Config)
-		var rps, rpsNorm, p50, p99, apiUs, engUs [][]float64
+		var rps, p50, p99 [][]float64
 		for _, r := range runs {
-			if sp := speed[r.RunID]; sp > 0 && r.RequestsPerS.Present() && r.RequestsPerS > 0 {
-				rpsNorm = append(rpsNorm, []float64{float64(r.RequestsPerS) / sp})
-			}
-			whole := httpload.WholeSeconds(r.MeasuredS, len(seconds[r.RunID]))
-			if whole > 0 {
+			if whole := httpload.WholeSeconds(r.MeasuredS, len(seconds[r.RunID])); whole > 0 {
 				rps = append(rps, seconds[r.RunID][:whole])
 			} else if r.RequestsPerS.Present() {
 				rps = append(rps, []float64{float64(r.RequestsPerS)})
@@ -119,13 +115,15 @@ func Rows(b *Bundle) []compare.Row {
 				p50 = append(p50, []float64{float64(r.LatencyP50Ms)})
 				p99 = append(p99, []float64{float64(r.LatencyP99Ms)})
 			}
-			if r.APICPUUsPerReq.Present() {
-				apiUs = append(apiUs, []float64{float64(r.APICPUUsPerReq)})
-			}
-			if r.EngineUsPerReq.Present() {
-				engUs = append(engUs, []float64{float64(r.EngineUsPerReq)})
-			}
 		}
+		rpsNorm := compare.OnePerRun(runs, func(r RunRow) Opt {
+			if sp := speed[r.RunID]; sp > 0 && r.RequestsPerS > 0 {
+				return r.RequestsPerS / Opt(sp)
+			}
+			return None
+		})
+		apiUs := compare.OnePerRun(runs, func(r RunRow) Opt { return r.APICPUUsPerReq })
+		engUs := compare.OnePerRun(runs, func(r RunRow) Opt { return r.EngineUsPerReq })
 		row := func(metric, unit string, runs [][]float64, value Opt, marks []string) {
 			if len(runs) == 0 {
 				return

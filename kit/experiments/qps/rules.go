@@ -27,10 +27,7 @@ const (
 // its seconds in order, then the rules below and the kit's physical ones; it counts and
 // describes the bundle, and names what weakens its figures.
 func rules(c *tabular.Check[*Params, RunRow]) {
-	seriesOf := map[string][]SeriesRow{}
-	for _, s := range tabular.Of[SeriesRow](c.Rows, SeriesFile) {
-		seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
-	}
+	seriesOf := tabular.ByRun(tabular.Of[SeriesRow](c.Rows, SeriesFile))
 	p := *c.Params()
 	requests := 0
 	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
@@ -252,10 +249,7 @@ func earlier(c *tabular.Check[*Params, RunRow], file string) {
 				Msg: fmt.Sprintf("%d checks spelled - by an earlier kit, read as missing (empty)", n)})
 		}
 	case SeriesFile:
-		seriesOf := map[string][]SeriesRow{}
-		for _, s := range tabular.Of[SeriesRow](c.Rows, SeriesFile) {
-			seriesOf[s.RunID] = append(seriesOf[s.RunID], s)
-		}
+		seriesOf := tabular.ByRun(tabular.Of[SeriesRow](c.Rows, SeriesFile))
 		for i := range c.Runs {
 			r, want := &c.Runs[i], DeriveRun(c.Runs[i], seriesOf[c.Runs[i].RunID], c.Params().NonBlocking)
 			n += bundle.EarlierZeros([2]*Opt{&r.RequestsPerS, &want.RequestsPerS}, [2]*Opt{&r.RequestsPerSStdev, &want.RequestsPerSStdev},
