@@ -11,6 +11,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -164,11 +165,7 @@ func Rows(b *Bundle) []compare.Row {
 func PublishedRows(pub Published, api string, bundles []*Bundle) []compare.Row {
 	var configs []string
 	for _, b := range bundles {
-		for _, c := range b.Params().Configs {
-			if !slices.Contains(configs, c) {
-				configs = append(configs, c)
-			}
-		}
+		configs = report.Union(configs, b.Params().Configs)
 	}
 	var out []compare.Row
 	for _, config := range configs {

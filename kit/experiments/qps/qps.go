@@ -128,15 +128,7 @@ func (e withAPIs) Resume(dir string) (experiment.Plan, error) {
 // ImagesFor names the images of api's runs ("" or "all": every API's), with the load
 // generator and wrk, which checks every configuration's rate by default.
 func (withAPIs) ImagesFor(api string) ([]string, error) {
-	apis := APIs
-	switch api {
-	case "", "all":
-	case NodeAPI, GoAPI, PyAPI:
-		apis = []string{api}
-	default:
-		return nil, experiment.Usagef("--api %q: want node, go, python or all", api)
-	}
-	return needs(&Params{APIs: apis, Wrk: true}), nil
+	return experiment.ImagesOfChoice(api, "qps measures the APIs", APIs, func(apis []string) []string { return needs(&Params{APIs: apis, Wrk: true}) })
 }
 
 // needs are the API images and the load generator, and wrk when it checks the rate.

@@ -66,9 +66,7 @@ func drawings(bs []drawn) []report.Section {
 	var cats []string
 	for _, d := range bs {
 		for _, c := range ConditionsOf(d.Bundle) {
-			if k := catOf(c.API, c.Config, multiAPI); !slices.Contains(cats, k) {
-				cats = append(cats, k)
-			}
+			cats = report.Union(cats, []string{catOf(c.API, c.Config, multiAPI)})
 		}
 	}
 	notes := tabular.Attributed(bs, func(d drawn) []string { return UnlikePublished(*d.Params()) })
@@ -270,11 +268,7 @@ func answer(bs []drawn) ([]string, int) {
 	}
 	var marks []string
 	for _, r := range marked {
-		for _, m := range r.Marks {
-			if !slices.Contains(marks, m) {
-				marks = append(marks, m)
-			}
-		}
+		marks = report.Union(marks, r.Marks)
 	}
 	if len(marks) > 0 {
 		out = append(out, fmt.Sprintf("Every figure is the mean over runs with its 95%% interval over runs; %s marks one not to be trusted as it stands (%s).", report.Untrusted, strings.Join(marks, "; ")))
