@@ -378,15 +378,7 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 	}
 	c.RunsVerified = len(ok)
 	// present are the verified runs' values of a figure, those that have it.
-	present := func(of func(RunRow) Opt) []float64 {
-		var out []float64
-		for _, r := range ok {
-			if v := of(r); v.Present() {
-				out = append(out, float64(v))
-			}
-		}
-		return out
-	}
+	present := func(of func(RunRow) Opt) []float64 { return bundle.PresentOf(ok, of) }
 	readable := true
 	var read, dropped int64
 	for _, r := range ok {
