@@ -19,6 +19,11 @@ type Performed struct {
 // PerformedOf are run's columns as the matrix performed it; a run of a matrix that did
 // not number its attempts is the first.
 func PerformedOf(run experiment.Run) Performed {
-	return Performed{RunID: run.ID, RunPlace: RunPlace{Round: run.Round, Position: run.Position,
-		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds()}, Attempted: Attempted{Attempt: max(run.Attempt, 1)}}
+	return Performed{RunID: run.ID, RunPlace: RunPlaceOf(run), Attempted: Attempted{Attempt: max(run.Attempt, 1)}}
+}
+
+// RunPlaceOf is run's place as the matrix performed it: its round and position, its
+// start in UTC and its wall time.
+func RunPlaceOf(run experiment.Run) RunPlace {
+	return RunPlace{Round: run.Round, Position: run.Position, StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds()}
 }

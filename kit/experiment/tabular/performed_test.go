@@ -20,5 +20,8 @@ func TestAPerformedRunIsItsAttempt(t *testing.T) {
 		if have := PerformedOf(run); have != want {
 			t.Errorf("attempt %d: %+v, want %+v", tc.attempt, have, want)
 		}
+		if have := RunPlaceOf(run); have != want.RunPlace {
+			t.Errorf("RunPlaceOf: %+v, want %+v", have, want.RunPlace)
+		}
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
@@ -126,8 +125,8 @@ func documented(run experiment.Run) bool {
 // observe derives a run's row and its trials from the program's document.
 func observe(p *Params, run experiment.Run) (RunRow, []TrialRow) {
 	c := run.Condition.(tabular.Cell)
-	r := RunRow{RunKey: RunKey{RunID: run.ID, Language: c[0], Way: c[2]}, RunPlace: tabular.RunPlace{Round: run.Round, Position: run.Position,
-		StartedUTC: run.Started.UTC().Format(time.RFC3339Nano), WallS: run.Wall.Seconds()}, Volume: cmp.Or(p.Volume, "logbench-"+run.ID), Exits: experiment.ExitsText(run.Pod.Exits)}
+	r := RunRow{RunKey: RunKey{RunID: run.ID, Language: c[0], Way: c[2]}, RunPlace: tabular.RunPlaceOf(run), Volume: cmp.Or(p.Volume, "logbench-"+run.ID),
+		Exits: experiment.ExitsText(run.Pod.Exits)}
 	if !p.Legacy() {
 		r.LibraryID = c[1]
 	}
