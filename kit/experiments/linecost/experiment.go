@@ -154,10 +154,6 @@ var perLine sync.Map
 // progress is the line reproduce prints after each run.
 func progress(_ *Params, r RunRow) string {
 	figures, _ := perLine.LoadAndDelete(r.RunID)
-	state := "verified"
-	if !r.Verified {
-		state = "FAILED: " + r.Failure
-	}
 	lib, _ := LibraryOfRun(r.Language, r.LibraryID)
-	return fmt.Sprintf("%-30s %s  throttled %d/%d trials  %s", r.Language+"/"+lib.ID+"/"+r.Way, figures, r.TrialsThrottle, r.Trials, state)
+	return fmt.Sprintf("%-30s %s  throttled %d/%d trials  %s", r.Language+"/"+lib.ID+"/"+r.Way, figures, r.TrialsThrottle, r.Trials, tabular.Verdict(r.Verified, r.Failure))
 }

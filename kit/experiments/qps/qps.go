@@ -230,10 +230,6 @@ func categories(p *Params) []tabular.Cell {
 
 // progress is the line after each run.
 func progress(p *Params, r RunRow) string {
-	state := "verified"
-	if !r.Verified {
-		state = "FAILED: " + r.Failure
-	}
 	wrk := ""
 	if r.WrkRequestsPerS.Present() {
 		wrk = fmt.Sprintf("  wrk %.0f req/s (kit/wrk %s, wrk %s cores, kit %s)", float64(r.WrkRequestsPerS), r.WrkAgreement.Fixed(3), r.WrkCPUCores.Fixed(2), r.GeneratorCores.Fixed(2))
@@ -243,7 +239,7 @@ func progress(p *Params, r RunRow) string {
 		name += fmt.Sprintf(" %s at %g req/s (lag p99 %s ms)", r.Step, Search.RateOf(p, tabular.Cell{r.API, r.Config, r.Step}), r.SendLagP99Ms.Fixed(2))
 	}
 	return fmt.Sprintf("%-20s %7s req/s  p99 %6.2f ms  api %.2f cores, engine %s, other %s  console %s, file %s%s  %s",
-		name, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, r.APICPUCores.Or(0), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, state)
+		name, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, r.APICPUCores.Or(0), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, tabular.Verdict(r.Verified, r.Failure))
 }
 
 // describe names the data package as every qps bundle's is named.

@@ -109,15 +109,10 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 		Caption: fmt.Sprintf("Debian's wrk loads the same API container from the same pod next to the kit's load (in every configuration since the kit alternates the two; after it, in none only, in earlier bundles), with the same connections and duration: the kit's rate over the interval divided by wrk's. They must agree within %g%%; the dashed lines bound that.", WrkTolerance*100)}
 	g := tabular.Grouped(bs)
 	g.Points = true
-	var wcats []string
-	for _, cat := range cats {
-		for _, d := range bs {
-			if c := cond(d, cat, multiAPI); c != nil && c.WrkAgreement.Present() && !slices.Contains(wcats, cat) {
-				wcats = append(wcats, cat)
-			}
-		}
-	}
-	cats = wcats
+	// Only the categories where some bundle has wrk's agreement.
+	cats = slices.DeleteFunc(slices.Clone(cats), func(cat string) bool {
+		return !slices.ContainsFunc(bs, func(d drawn) bool { c := cond(d, cat, multiAPI); return c != nil && c.WrkAgreement.Present() })
+	})
 	any := false
 	t := report.Table{Header: []string{"bundle", "condition", "runs with wrk", "kit req/s over the interval", "wrk req/s", "kit / wrk", "verdict"}, Text: 2}
 	for _, cat := range cats {
