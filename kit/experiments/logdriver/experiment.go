@@ -127,6 +127,11 @@ var onPodman = []string{K8sFile}
 // records which engine's processes the engine helper counts; a bundle resumed on
 // another kind of engine is refused, its runs would count other processes.
 func target(p *Params, env experiment.Env) error {
+	if env.Engine.Kind == contract.EngineKubernetes {
+		// A node offers no driver to choose, and the syslog receiver and the engine's
+		// CPU helper would need the host's network and PIDs, which the kit's Pods never get.
+		return experiment.Usagef("log-driver measures an engine's logging drivers, and a Kubernetes node has one console path, the kubelet's CRI log: run it on a Docker or Podman engine (qps --configs console on the cluster measures the CRI log)")
+	}
 	kind, err := experiment.EngineKindOf(env, p.EngineKind)
 	if err != nil {
 		return err

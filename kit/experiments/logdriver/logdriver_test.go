@@ -212,6 +212,7 @@ func TestEachEngineIsRefusedTheDriversItLacks(t *testing.T) {
 		{[]string{K8sFile}, podman, "--driver-modes non-blocking: Podman's drivers have no non-blocking mode"},
 		{[]string{JSONFile, K8sFile}, docker, "--drivers k8s-file: Docker has no k8s-file driver"},
 		{Drivers[:2], docker, ""},
+		{Drivers[:2], experiment.Env{Engine: contract.EngineFacts{Kind: contract.EngineKubernetes}}, "log-driver measures an engine's logging drivers, and a Kubernetes node has one console path"},
 	} {
 		p := DefaultParams()
 		p.Drivers = c.drivers

@@ -321,3 +321,34 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+// The nodes a cluster runs on: by default every Ready, schedulable node, each its own
+// engine; a named node that is missing, cordoned, tainted or not Ready is refused in
+// one line that says why.
+func TestNodesAreEveryUsableNodeOrThoseNamed(t *testing.T) {
+	ready := []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}
+	cs := fake.NewClientset(
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "b"}, Status: corev1.NodeStatus{Conditions: ready}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a"}, Status: corev1.NodeStatus{Conditions: ready}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "cordoned"}, Spec: corev1.NodeSpec{Unschedulable: true}, Status: corev1.NodeStatus{Conditions: ready}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "tainted"}, Spec: corev1.NodeSpec{Taints: []corev1.Taint{{Key: "gpu", Effect: corev1.TaintEffectNoSchedule}}}, Status: corev1.NodeStatus{Conditions: ready}},
+		&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "lost"}, Status: corev1.NodeStatus{Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionUnknown, Reason: "NodeStatusUnknown", Message: "Kubelet stopped posting node status."}}}},
+	)
+	c := NewClient(cs, nil, "ctx", "ns")
+	if all, err := c.Nodes(context.Background(), nil); err != nil || !slices.Equal(all, []string{"a", "b"}) {
+		t.Errorf("default nodes %v, %v; want a and b", all, err)
+	}
+	if named, err := c.Nodes(context.Background(), []string{"b", "a"}); err != nil || !slices.Equal(named, []string{"b", "a"}) {
+		t.Errorf("named nodes %v, %v", named, err)
+	}
+	for name, want := range map[string]string{
+		"cordoned": "--nodes: node cordoned is cordoned (unschedulable)",
+		"tainted":  "--nodes: node tainted has the taint gpu:NoSchedule",
+		"lost":     "--nodes: node lost is not Ready (NodeStatusUnknown: Kubelet stopped posting node status.)",
+		"nowhere":  "--nodes: no node nowhere (the cluster has ",
+	} {
+		if _, err := c.Nodes(context.Background(), []string{"a", name}); err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("--nodes a,%s: %v, want %q", name, err, want)
+		}
+	}
+}
