@@ -43,18 +43,7 @@ func TestInterruptKeepsAValidPartialBundleAndResumeCompletesIt(t *testing.T) {
 	// line is printed once it is complete and saved, and the second run starts at once;
 	// it lasts seconds (2 s of load), the signal takes a line's read. So Ctrl-C lands in
 	// the second run however slow the host.
-	out, firstRunSaved, drained := watchProgress(t, cmd, func(seen []string) bool {
-		return slices.ContainsFunc(seen, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "1/4 ") })
-	})
-	select {
-	case <-firstRunSaved:
-	case <-drained:
-		cmd.Wait()
-		t.Fatalf("the kit ended before its first run's line:\n%s", out())
-	case <-time.After(5 * time.Minute): // only a guard against a hung kit
-		cmd.Process.Kill()
-		t.Fatalf("no first run's line:\n%s", out())
-	}
+	out, drained := startUntil(t, cmd, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), "1/4 ") })
 	// Ctrl-C, then Ctrl-C again: the kit still cleans up and exits.
 	cmd.Process.Signal(syscall.SIGINT)
 	cmd.Process.Signal(syscall.SIGINT)
@@ -132,6 +121,25 @@ func TestInterruptKeepsAValidPartialBundleAndResumeCompletesIt(t *testing.T) {
 	if out, err := exec.Command(bin, "reproduce", "--resume", dir, "--rate", "50").CombinedOutput(); err == nil || !strings.Contains(string(out), "--rate") {
 		t.Fatalf("resume with --rate: %v\n%s", err, out)
 	}
+}
+
+// startUntil starts cmd and returns once a line of its output says yes to first (the
+// first run's line, printed once that run is saved); the test fails if the kit ends
+// before it, or prints nothing of the kind within 5 minutes (a guard against a hung
+// kit, not a bound on the host's speed).
+func startUntil(t *testing.T, cmd *exec.Cmd, first func(line string) bool) (out func() string, drained <-chan struct{}) {
+	t.Helper()
+	out, seen, drained := watchProgress(t, cmd, func(lines []string) bool { return slices.ContainsFunc(lines, first) })
+	select {
+	case <-seen:
+	case <-drained:
+		cmd.Wait()
+		t.Fatalf("the kit ended before its first run's line:\n%s", out())
+	case <-time.After(5 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("no first run's line:\n%s", out())
+	}
+	return out, drained
 }
 
 // watchProgress starts cmd with its output (stdout and stderr) going through a pipe,

@@ -18,11 +18,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/google/go-containerregistry/pkg/registry"
 
@@ -174,18 +172,7 @@ func TestInterruptAndResumeOnKubernetes(t *testing.T) {
 		"--api", "go", "--calibrate=false", "--retries", "0", "--out", root)
 	// As on Docker, the progress stream drives the interrupt: the first run's line is
 	// printed once it is saved, and the second run's Pod starts at once.
-	out, firstRunSaved, drained := watchProgress(t, cmd, func(seen []string) bool {
-		return slices.ContainsFunc(seen, func(l string) bool { return strings.Contains(l, " 1/4 ") })
-	})
-	select {
-	case <-firstRunSaved:
-	case <-drained:
-		cmd.Wait()
-		t.Fatalf("the kit ended before its first run's line:\n%s", out())
-	case <-time.After(5 * time.Minute): // only a guard against a hung kit
-		cmd.Process.Kill()
-		t.Fatalf("no first run's line:\n%s", out())
-	}
+	out, drained := startUntil(t, cmd, func(l string) bool { return strings.Contains(l, " 1/4 ") })
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	<-drained
