@@ -47,7 +47,7 @@ func reproduceExperiment(exp experiment.Experiment) *cli.Command {
 			&cli.IntFlag{Name: "max-reps", Value: experiment.DefaultMaxRounds, Usage: "with --precision: the most rounds"},
 			&cli.StringFlag{Name: "resume", Usage: "continue an interrupted bundle: run only its missing runs, with its parameters"},
 			&cli.StringSliceFlag{Name: "engine", Usage: "run the same matrix on this engine, a docker context's name, an address (unix://, tcp://, ssh://) or k8s:CONTEXT (a kubeconfig context: Pods on each of its nodes); repeat for several: a bundle each and their comparison"},
-			&cli.BoolFlag{Name: "parallel", Usage: "with several --engine: run them at the same time (engines on different hosts)"},
+			&cli.BoolFlag{Name: "parallel", Usage: "with several --engine: run them at the same time (engines on different hosts; the nodes of a cluster run at once unless --parallel=false)"},
 		}, append(kubeFlags(), targetFlags()...)...))...),
 		OnUsageError: onUsageError,
 		Action: func(c *cli.Context) error {

@@ -60,8 +60,14 @@ func reproduceOnEngines(c *cli.Context, exp experiment.Experiment, names []strin
 	if err != nil {
 		return err
 	}
+	// The nodes of a cluster are machines of their own: unless --parallel says
+	// otherwise, they run at once, where engines that may share a host take turns.
+	parallel := c.Bool("parallel")
+	if !c.IsSet("parallel") && len(clients) == len(names) {
+		parallel = true
+	}
 	out := lab.NewLines(c.App.Writer)
-	several := &lab.Several{Experiment: exp, Root: root, Parallel: c.Bool("parallel"), Out: out,
+	several := &lab.Several{Experiment: exp, Root: root, Parallel: parallel, Out: out,
 		Options: lab.Options{Command: "reproduce", SpeedProbe: c.Bool("speed-probe"), KitVersion: version, KitCommit: sourceCommit(c.Context, src.dir)}}
 	defer func() {
 		for _, e := range several.Engines {

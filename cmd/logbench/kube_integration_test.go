@@ -8,7 +8,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"io"
@@ -18,13 +20,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-containerregistry/pkg/registry"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/experiments/qps"
 	"github.com/logbench/logbench/kit/host/kube"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -65,9 +70,40 @@ func nodeBundles(t *testing.T, root, out string) []string {
 	return dirs
 }
 
+// runSpan is when a bundle's runs began and ended: from the first run's start to the
+// latest end, read from runs.csv's started_utc and wall_s.
+func runSpan(t *testing.T, files *bundle.Files) (first, last time.Time) {
+	t.Helper()
+	rows, err := csv.NewReader(bytes.NewReader(files.Data["runs.csv"])).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("runs.csv: %v (%d rows)", err, len(rows))
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	for _, r := range rows[1:] {
+		start, err := time.Parse(time.RFC3339Nano, r[col["started_utc"]])
+		wall, werr := strconv.ParseFloat(r[col["wall_s"]], 64)
+		if err != nil || werr != nil {
+			t.Fatalf("runs.csv: started_utc %q, wall_s %q", r[col["started_utc"]], r[col["wall_s"]])
+		}
+		end := start.Add(time.Duration(wall * float64(time.Second)))
+		if first.IsZero() || start.Before(first) {
+			first = start
+		}
+		if end.After(last) {
+			last = end
+		}
+	}
+	return first, last
+}
+
 // A tiny fifo-stall on the cluster: the Go API, no logging and a fast reader, one run
 // a node; every run verifies, with the limits the containers read back, and the bundle
-// verifies and records the cluster and the node.
+// verifies and records the cluster and the node. Every usable node gives its own
+// bundle, and the nodes run at the same time: on a cluster of several nodes, the spans
+// of their runs overlap.
 func TestReproduceFIFOStallOnKubernetes(t *testing.T) {
 	kubeconfig(t)
 	root := filepath.Join(t.TempDir(), "fifo")
@@ -76,7 +112,20 @@ func TestReproduceFIFOStallOnKubernetes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reproduce on the cluster: %v\n%s", err, out)
 	}
-	for _, dir := range nodeBundles(t, root, out) {
+	client, err := kube.Dial(context.Background(), kube.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := client.Nodes(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := nodeBundles(t, root, out)
+	if len(dirs) != len(nodes) {
+		t.Fatalf("%d bundles for the %d nodes %v:\n%s", len(dirs), len(nodes), nodes, out)
+	}
+	var latestStart, earliestEnd time.Time
+	for _, dir := range dirs {
 		if vout, err := runApp(t, "verify", dir); err != nil || !strings.Contains(vout, "2 runs (2 verified") {
 			t.Errorf("verify %s: %v\n%s", dir, err, vout)
 		}
@@ -90,6 +139,16 @@ func TestReproduceFIFOStallOnKubernetes(t *testing.T) {
 				t.Errorf("%s: the manifest lacks %s", dir, want)
 			}
 		}
+		first, last := runSpan(t, files)
+		if first.After(latestStart) {
+			latestStart = first
+		}
+		if earliestEnd.IsZero() || last.Before(earliestEnd) {
+			earliestEnd = last
+		}
+	}
+	if len(dirs) > 1 && !latestStart.Before(earliestEnd) {
+		t.Errorf("the %d nodes ran one after another, not at once: the last began at %v, after the first ended at %v", len(dirs), latestStart, earliestEnd)
 	}
 }
 
@@ -189,11 +248,18 @@ func TestInterruptAndResumeOnKubernetes(t *testing.T) {
 	if removed, left, err := client.Clean(context.Background(), false); err != nil || len(removed)+len(left) > 0 {
 		t.Fatalf("Pods left in the namespace after Ctrl-C: removed %v, left %v, %v", removed, left, err)
 	}
-	dirs := nodeBundles(t, root, out())
-	dir := dirs[0]
-	b, err := schematest.Load(dir)
-	if err != nil {
-		t.Fatalf("the partial bundle is not intact: %v\n%s", err, out())
+	// On a cluster of several nodes each node leaves its own partial bundle: every one
+	// must be intact, and the test resumes one that kept a run.
+	var dir string
+	var b *schema.Bundle
+	for _, d := range nodeBundles(t, root, out()) {
+		nb, err := schematest.Load(d)
+		if err != nil {
+			t.Fatalf("the partial bundle %s is not intact: %v\n%s", d, err, out())
+		}
+		if b == nil || len(nb.Runs) > len(b.Runs) {
+			dir, b = d, nb
+		}
 	}
 	kept := len(b.Runs)
 	var node string

@@ -372,3 +372,19 @@ func TestARunIDNamesItsConditionAndRound(t *testing.T) {
 type testCond string
 
 func (c testCond) String() string { return string(c) }
+
+// Two engines try their service in the same second when they run at once (a cluster's
+// nodes do): their try pods' IDs differ, so their Pods' names do too.
+func TestTryIDsMadeInOneSecondDiffer(t *testing.T) {
+	seen := map[string]bool{}
+	for range 50 {
+		id := experiment.NewTryID()
+		if seen[id] {
+			t.Fatalf("NewTryID gave %s twice", id)
+		}
+		seen[id] = true
+		if !strings.HasPrefix(id, "probe-") || len(id) != len("probe-150405-abcdef") {
+			t.Errorf("try ID %q: want probe-HHMMSS-hex", id)
+		}
+	}
+}

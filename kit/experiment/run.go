@@ -80,6 +80,15 @@ func NewRunID(cond Condition, round int) string {
 	return fmt.Sprintf("%s-r%d-%s", strings.ReplaceAll(cond.String(), "/", "-"), round, hex.EncodeToString(b[:]))
 }
 
+// NewTryID names a pod that is no run of the matrix, a first try of the service or of
+// the log driver before anything is measured: the time and random hex, so that engines
+// trying at once, as a cluster's nodes do, never name two pods alike.
+func NewTryID() string {
+	var b [3]byte
+	rand.Read(b[:])
+	return "probe-" + time.Now().UTC().Format("150405") + "-" + hex.EncodeToString(b[:])
+}
+
 // RunIDFits says whether id is one NewRunID gives the condition and round: a run's ID
 // names them, so a row whose ID names another is not the row of that run. The ID made
 // VolumeSafe, as the engine names a run's volume ("console_file" for "console+file"),

@@ -183,7 +183,7 @@ func prepare(ctx context.Context, p *Params, pods experiment.Pods, images map[st
 	fmt.Fprintf(out, "trying --log-driver %s on the engine\n", strings.TrimSpace(p.LogDriver+" "+experiment.FormatLogOpts(p.LogOpts)))
 	probe := *p
 	probe.DurationS, probe.WarmupS, probe.EngineCPU, probe.pods = 0.5, 0, false, nil
-	_, err := pods.RunPod(ctx, pod(&probe, tabular.Cell{p.APIs[0], Console}, "probe-"+time.Now().UTC().Format("150405"), images), io.Discard)
+	_, err := pods.RunPod(ctx, pod(&probe, tabular.Cell{p.APIs[0], Console}, experiment.NewTryID(), images), io.Discard)
 	if experiment.Refused(ctx, err, "api") {
 		what := "--log-driver " + p.LogDriver
 		if len(p.LogOpts) > 0 {

@@ -151,7 +151,7 @@ func pod(pr *Params, config string, rate float64, runID string, images map[strin
 func prepare(ctx context.Context, pr *Params, pods experiment.Pods, images map[string]string, _ time.Duration, out io.Writer) error {
 	config := pr.Configs[0].Name
 	fmt.Fprintf(out, "trying %s (%s) on port %d, GET %s\n", pr.Image, config, pr.Port, pr.Path)
-	spec := pod(pr, config, pr.RateRPS, "probe-"+time.Now().UTC().Format("150405.000"), images, true)
+	spec := pod(pr, config, pr.RateRPS, experiment.NewTryID(), images, true)
 	spec.RunID = experiment.VolumeSafe(spec.RunID)
 	res, err := pods.RunPod(ctx, spec, io.Discard)
 	if err != nil {
