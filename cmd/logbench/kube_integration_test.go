@@ -139,6 +139,11 @@ func TestReproduceFIFOStallOnKubernetes(t *testing.T) {
 				t.Errorf("%s: the manifest lacks %s", dir, want)
 			}
 		}
+		// Each run's Pod as the API server returned it: Guaranteed, with its UID.
+		pods := string(files.Data[bundle.PodFile])
+		if !strings.Contains(pods, ",Guaranteed,") || strings.Count(pods, ",api,") != 2 {
+			t.Errorf("%s: pods.csv does not record both runs' Guaranteed Pods:\n%s", dir, pods)
+		}
 		first, last := runSpan(t, files)
 		if first.After(latestStart) {
 			latestStart = first

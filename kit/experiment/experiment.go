@@ -322,6 +322,10 @@ type PodResult struct {
 	Usage map[string]contract.Usage
 	// Failure names what went wrong on the engine's side ("" when nothing did).
 	Failure string
+	// Records are the engine's own account of the pod, one row a container (pods.csv):
+	// a cluster's Pod UID, QoS class, admitted limits, times and exits. An engine that
+	// keeps none (Docker, Podman) gives none.
+	Records []bundle.PodRow
 }
 
 // ReadLogs keeps each role's stdout as read reads it back, and says in Failure which

@@ -65,6 +65,10 @@ type Matrix struct {
 	// probes.csv with the bundle. A resumed matrix starts from the bundle's rows.
 	ProbeImage string
 	Probes     []bundle.ProbeRow
+	// Records are the engine's account of every attempt's pod (PodResult.Records),
+	// written to pods.csv with the bundle when there is any. A resumed matrix starts
+	// from the bundle's rows.
+	Records []bundle.PodRow
 }
 
 // Run performs runs and returns the first error that stops the matrix (an interrupt,
@@ -121,6 +125,7 @@ func (m *Matrix) attempt(ctx context.Context, b Bundle, retrier Retrier, i int, 
 		}
 		m.Probes = append(m.Probes, bundle.NewProbeRow(run.ID, pr.Condition.String(), before, after))
 	}
+	m.Records = append(m.Records, run.Pod.Records...)
 	line, verified := b.Add(run)
 	c := b.Common()
 	c.RunsCompleted++
@@ -165,6 +170,9 @@ func (m *Matrix) save() error {
 	files, err := b.Files()
 	if err == nil && probes != nil {
 		files[bundle.ProbeFile], err = bundle.EncodeProbes(probes)
+	}
+	if err == nil && len(m.Records) > 0 {
+		files[bundle.PodFile], err = bundle.EncodePods(m.Records)
 	}
 	if err == nil {
 		err = m.Save(m.Dir, files)

@@ -145,6 +145,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 	// The speed probe's table (every run's host speed), before the experiment's rules,
 	// which may state figures at the bundle's median speed.
 	verify.RunProbes(res, files.Data, b.Runs, func(r R) string { return column(r, "run_id") })
+	verify.RunPods(res, files.Data, b.Runs, func(r R) string { return column(r, "run_id") })
 	b.Speed = res.Speed
 	if t.Rules != nil {
 		t.Rules(c)

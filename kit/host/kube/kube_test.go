@@ -178,6 +178,9 @@ func TestRunPodRefusesAPodThatIsNotGuaranteed(t *testing.T) {
 	if err != nil || !strings.Contains(res.Failure, "Burstable QoS class, not Guaranteed") || res.Result != nil {
 		t.Errorf("failure %q, error %v: want the Pod refused", res.Failure, err)
 	}
+	if len(res.Records) == 0 || res.Records[0].QOSClass != "Burstable" {
+		t.Errorf("records %+v: want the refused Pod's class recorded", res.Records)
+	}
 	gone(t, cs)
 }
 
@@ -204,6 +207,22 @@ func TestRunPodReadsTheResultExitsAndConsole(t *testing.T) {
 	if string(res.Logs["api"]) != "fake logs" { // client-go's fake log body
 		t.Errorf("api console %q", res.Logs["api"])
 	}
+	// The run's record (pods.csv) is the Pod as the API server returned it: its class,
+	// each container's admitted limits, the image the node ran, how each container is.
+	byName := map[string]bundle.PodRow{}
+	for _, r := range res.Records {
+		if r.RunID != spec().RunID || r.QOSClass != "Guaranteed" || r.Node != node {
+			t.Errorf("record %+v: want the run's, Guaranteed, on %s", r, node)
+		}
+		byName[r.Container] = r
+	}
+	api, loadgen := byName["api"], byName["loadgen"]
+	if api.CPULimit != 0.25 || api.CPURequest != 0.25 || api.MemoryLimit != 128<<20 || api.MemoryRequest != 128<<20 || api.ImageID != "sha256:aaa" || api.ExitCode.Present() {
+		t.Errorf("the api container's record %+v", api)
+	}
+	if loadgen.CPULimit != 0.5 || !loadgen.ExitCode.Present() || loadgen.ExitCode != 0 {
+		t.Errorf("the loadgen container's record %+v", loadgen)
+	}
 	gone(t, cs)
 }
 
@@ -224,6 +243,9 @@ func TestRunPodNamesTheKillAndTheEviction(t *testing.T) {
 	}
 	if f := experiment.EngineFailure(spec(), res); !strings.Contains(f, "api container killed for exceeding its memory limit (OOM)") {
 		t.Errorf("the run's failure: %s", f)
+	}
+	if len(res.Records) == 0 || res.Records[0].Container != "api" || res.Records[0].Reason != "OOMKilled" || res.Records[0].ExitCode != 137 {
+		t.Errorf("records %+v: want the api container's OOM kill first", res.Records)
 	}
 	gone(t, cs)
 }

@@ -79,6 +79,10 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 		res.Failure = fmt.Sprintf("creating Pod %s: %v", pod.Name, err)
 		return res, nil
 	}
+	// The Pod as the API server last returned it, for the run's record (pods.csv),
+	// whatever ends the run.
+	last := created
+	defer func() { res.Records = Records(spec.RunID, last) }()
 	defer func() {
 		rmCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removePatience)
 		defer cancel()
@@ -124,7 +128,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 			}
 			continue
 		}
-		lastAnswer, cur = time.Now(), got
+		lastAnswer, cur, last = time.Now(), got, got
 		if why := podFailed(cur); why != "" {
 			res.Failure = experiment.JoinFailures(res.Failure, why)
 			res.Exits = k.exits(waitCtx, spec, cur)
@@ -194,7 +198,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 		res.Result = result.Bytes()
 	}
 	if got, gerr := pods.Get(waitCtx, pod.Name, metav1.GetOptions{}); gerr == nil {
-		cur = got
+		cur, last = got, got
 	}
 	res.Exits = k.exits(waitCtx, spec, cur)
 	if why := k.otherImages(spec, cur); why != "" {

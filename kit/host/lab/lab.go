@@ -69,8 +69,13 @@ func (t *Target) CheckPlatform(emulated bool) error {
 
 // BuildImages says which engine it is, then finds or builds the images names need.
 func (t *Target) BuildImages(ctx context.Context, names []string) (map[string]string, []bundle.Image, error) {
-	fmt.Fprintf(t.Out, "engine %s %s (API %s) on %s (%s, %d CPUs, cgroup v%s), context %s at %s\n", cmp.Or(t.Facts.Kind, "of an unknown kind"), t.Facts.EngineVersion, t.Facts.APIVersion,
-		t.Facts.Host, t.Facts.Platform, t.Facts.CPUs, t.Facts.CgroupVersion, t.Context, t.Endpoint)
+	// A cluster's node does not say its cgroup version (each container reports its own).
+	cgroup := "cgroup version not reported"
+	if t.Facts.CgroupVersion != "" {
+		cgroup = "cgroup v" + t.Facts.CgroupVersion
+	}
+	fmt.Fprintf(t.Out, "engine %s %s (API %s) on %s (%s, %d CPUs, %s), context %s at %s\n", cmp.Or(t.Facts.Kind, "of an unknown kind"), t.Facts.EngineVersion, t.Facts.APIVersion,
+		t.Facts.Host, t.Facts.Platform, t.Facts.CPUs, cgroup, t.Context, t.Endpoint)
 	if t.Emulated {
 		fmt.Fprintf(t.Out, "EMULATED: %s images on a %s engine; every figure times the emulator and is not a measurement of %s\n", t.Platform, t.Facts.Platform, t.Platform)
 	}
@@ -179,6 +184,9 @@ func Prepare(ctx context.Context, t *Target, p experiment.Plan, o Options) (*Ses
 	}
 	if o.Resuming {
 		if m.Probes, err = bundle.ReadProbes(o.Dir); err != nil {
+			return nil, err
+		}
+		if m.Records, err = bundle.ReadPods(o.Dir); err != nil {
 			return nil, err
 		}
 	}

@@ -21,7 +21,7 @@ import (
 const DataPackageFile = "datapackage.json"
 
 // OptionalFiles are bundle files that a bundle written by an older kit may lack.
-var OptionalFiles = []string{DataPackageFile, ProbeFile}
+var OptionalFiles = []string{DataPackageFile, ProbeFile, PodFile}
 
 // DataPackage is the part of the Data Package specification a bundle uses.
 type DataPackage struct {
@@ -257,10 +257,11 @@ func Describe(name, title, description, manifestText string, tables []Table, doc
 		docs = map[string]map[string]Doc{}
 	}
 	docs[ProbeFile] = probeDocs
+	docs[PodFile] = podDocs
 	if err := Declared(tables); err != nil {
 		panic("datapackage: " + err.Error()) // the kit's own declarations: a test finds it
 	}
-	for _, t := range append(slices.Clone(tables), probeTable) {
+	for _, t := range append(slices.Clone(tables), probeTable, podTable) {
 		missing := t.MissingValues
 		if missing == nil {
 			missing = []string{""}

@@ -71,7 +71,7 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 	if err := json.Unmarshal(body, &generic); err != nil {
 		t.Fatal(err)
 	}
-	if generic["profile"] != "tabular-data-package" || len(generic["resources"].([]any)) != 7 { // the manifest, five tables, probes.csv
+	if generic["profile"] != "tabular-data-package" || len(generic["resources"].([]any)) != 8 { // the manifest, five tables, probes.csv, pods.csv
 		t.Fatalf("not the package expected: %v", generic["profile"])
 	}
 	pkg, err := bundle.ParseDataPackage(body)

@@ -222,7 +222,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 		}, false},
 		{"an extra file", func(t *testing.T, dir string) []string {
 			os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hi"), 0o644)
-			return []string{"notes.txt: not a bundle file (a fifo-stall bundle holds exactly manifest.json, runs.csv, requests.csv, containers.csv, timeline.csv, conditions.csv, datapackage.json, probes.csv, SHA256SUMS)"}
+			return []string{"notes.txt: not a bundle file (a fifo-stall bundle holds exactly manifest.json, runs.csv, requests.csv, containers.csv, timeline.csv, conditions.csv, datapackage.json, probes.csv, pods.csv, SHA256SUMS)"}
 		}, false},
 		{"an extra folder and a symbolic link", func(t *testing.T, dir string) []string {
 			os.Mkdir(filepath.Join(dir, "plots"), 0o755)
