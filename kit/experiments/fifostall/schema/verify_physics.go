@@ -22,10 +22,7 @@ func (v *verifier) physics() {
 		}
 	}
 	v.cpuPhysics()
-	for i, r := range v.Runs {
-		if r.RunID == "" || v.byRun[r.RunID] != i {
-			continue
-		}
+	for _, i := range v.first {
 		v.wallPhysics(i)
 		v.backlogPhysics(i)
 		v.readerPhysics(i)

@@ -52,10 +52,8 @@ func (v *verifier) rows() {
 	v.requestRules()
 	v.containerRules()
 	v.lagBound()
-	for i, r := range v.Runs {
-		if r.RunID == "" || v.byRun[r.RunID] != i {
-			continue
-		}
+	for _, i := range v.first {
+		r := v.Runs[i]
 		p := []float64{float64(r.P50Ms), float64(r.P99Ms), float64(r.MaxMs)}
 		if a, b := verify.Disorder(p...); a >= 0 {
 			names := []string{"p50_ms", "p99_ms", "max_ms"}
@@ -91,8 +89,9 @@ func (v *verifier) requestRules() {
 	if reported > verify.MaxLineErrors {
 		v.problem(verify.Problem{File: RequestsFile, Column: "latency_ms", Msg: verify.Rule(RulePhases, fmt.Sprintf("%d requests in all have phases out of order", reported))})
 	}
-	for i, r := range v.Runs {
-		if r.RunID == "" || v.byRun[r.RunID] != i || len(v.reqOf[i]) == 0 {
+	for _, i := range v.first {
+		r := v.Runs[i]
+		if len(v.reqOf[i]) == 0 {
 			continue
 		}
 		idx := slices.Clone(v.reqOf[i])

@@ -17,10 +17,7 @@ func (v *verifier) runs() {
 		v.Res.Notes = append(v.Res.Notes, verify.Problem{File: bundle.ManifestFile, Column: "parameters.max_send_lag_p99_ms",
 			Msg: fmt.Sprintf("0: a bundle written before the kit recorded its bound; send_lag_trusted is checked against %g ms", p.SendLagBound())})
 	}
-	for i, r := range v.Runs {
-		if r.RunID == "" || v.byRun[r.RunID] != i {
-			continue // a duplicate: already a problem, and its rows went to the first
-		}
+	for _, i := range v.first {
 		v.proof(i)
 	}
 }

@@ -12,9 +12,9 @@ import (
 func (v *verifier) trust() {
 	c := &v.Res.Counts
 	c.Trusted, c.Noisy = 0, 0
-	for i, r := range v.Runs {
-		want := v.Judged[i]
-		if r.RunID == "" || v.byRun[r.RunID] != i || !r.Verified || r.Superseded {
+	for _, i := range v.first {
+		r, want := v.Runs[i], v.Judged[i]
+		if !r.Verified || r.Superseded {
 			continue
 		}
 		if want.SendLagTrusted {

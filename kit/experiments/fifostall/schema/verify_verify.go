@@ -29,7 +29,7 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	tabular.CheckAttempts(c)
 	runs := WithRows(c.Judged, c.Rows)
 	v.derived = DeriveConditions(runs, m.Parameters)
-	v.figures = compare.StatedOf(Figures(&Bundle{Manifest: *m, Runs: runs}))
+	v.figures = compare.StatedOf(Figures(&Bundle{Manifest: *m, Runs: runs, Conditions: v.derived}))
 	// Every run is of a condition of the manifest's parameters.
 	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
 		p := m.Parameters
@@ -58,10 +58,10 @@ type verifier struct {
 	// same recomputed runs: what the trust lines say of each p99.
 	figures compare.Stated
 
-	byRun map[string]int // run_id -> index in Runs
-	reqOf [][]int        // per run: indexes into requests
-	ctOf  [][]int
-	tlOf  [][]int
+	// first are the runs each first of its run_id, in order: the runs the rules hold.
+	first []int
+	reqOf [][]int // per run: indexes into requests
+	tlOf  [][]int // and into timeline
 }
 
 func (v *verifier) problem(p verify.Problem) { v.Res.Problems = append(v.Res.Problems, p) }
@@ -88,4 +88,20 @@ func lineSpan(idx []int, lines []int) string {
 		at[k] = lines[j]
 	}
 	return tabular.LineSpan(at)
+}
+
+// index gives each run its rows in the other files. A run_id seen again, or a row of no
+// run, is verify.Tables' problem, and an empty one the kit's (not the ID of a run); each
+// run's rows go to its first row, and a row of no run to none.
+func (v *verifier) index() {
+	reqs, tl := tabular.IndexByRun(v.requests), tabular.IndexByRun(v.timeline)
+	v.reqOf, v.tlOf = make([][]int, len(v.Runs)), make([][]int, len(v.Runs))
+	seen := map[string]bool{}
+	for i, r := range v.Runs {
+		if r.RunID != "" && !seen[r.RunID] {
+			seen[r.RunID] = true
+			v.first = append(v.first, i)
+			v.reqOf[i], v.tlOf[i] = reqs[r.RunID], tl[r.RunID]
+		}
+	}
 }
