@@ -100,15 +100,7 @@ func (c condition) overRuns(pct float64) figure.Estimate {
 	case 99:
 		return c.fig(schema.MetricP99)
 	}
-	runs := make([][]float64, 0, len(c.runs))
-	for _, r := range c.runs {
-		l := make([]float64, 0, len(r.Requests))
-		for _, q := range r.Requests {
-			l = append(l, q.LatencyMs)
-		}
-		runs = append(runs, l)
-	}
-	return compare.Estimate(compare.Measured(nil, "", "ms", compare.Quantile(pct), runs))
+	return compare.Estimate(compare.Measured(nil, "", "ms", compare.Quantile(pct), schema.Latencies(c.runs)))
 }
 
 // runPlots draw each condition's p99 as compare states it (the mean of its runs' p99s,

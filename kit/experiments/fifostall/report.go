@@ -201,14 +201,9 @@ func conditions(b *schema.Bundle, rows []compare.Row) []condition {
 	figs := compare.StatedOf(rows)
 	out := make([]condition, 0, len(b.Conditions))
 	for _, r := range b.Conditions {
-		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, figs: figs, pubP99: math.NaN()}
-		for _, run := range b.Runs {
-			if run.Run.Verified && !run.Run.Superseded && run.Run.API == r.API && run.Run.Mode == r.Mode && run.Run.Reader == r.Reader {
-				c.runs = append(c.runs, run)
-				for _, q := range run.Requests {
-					c.lat = append(c.lat, q.LatencyMs)
-				}
-			}
+		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, figs: figs, runs: b.Verified(r), pubP99: math.NaN()}
+		for _, l := range schema.Latencies(c.runs) {
+			c.lat = append(c.lat, l...)
 		}
 		// The article measured one API: its figures stand beside that API's conditions only.
 		if r.API == pubSetup.API {

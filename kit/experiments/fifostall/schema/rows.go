@@ -33,32 +33,25 @@ const (
 )
 
 // Figures are a bundle's figures, one row per condition and metric, for compare, verify,
-// reproduce and report alike: per condition, each verified run's request latencies
+// reproduce and report alike: per condition of the bundle (its Conditions, derived
+// from its runs), each verified run's request latencies
 // (p99, p50, mean) and its per-run figures (drain, throughputs, largest backlog in KiB,
 // API CPU), and the p99 of the pooled requests as a figure without runs. A p99 whose
 // pooled requests are not resolved, and the latencies of a condition with untrusted
 // runs, are marked.
 func Figures(b *Bundle) []compare.Row {
-	conds := DeriveConditions(b.Runs, b.Manifest.Parameters)
 	var out []compare.Row
-	for _, c := range conds {
+	for _, c := range b.Conditions {
 		cond := []compare.KV{{Key: "api", Value: c.API}, {Key: "mode", Value: c.Mode}, {Key: "reader", Value: c.Reader}}
-		var lat, drain, rpsA, rpsB, backlog, cpu [][]float64
-		for _, r := range b.Runs {
-			run := r.Run
-			if !run.Verified || run.Superseded || run.API != c.API || run.Mode != c.Mode || run.Reader != c.Reader {
-				continue
+		runs := b.Verified(c)
+		lat := Latencies(runs)
+		// A figure of one value a run, each run's whatever it is (NaN too): the mean over runs.
+		perRun := func(metric, unit string, of func(r RunRow) float64) compare.Row {
+			var values [][]float64
+			for _, r := range runs {
+				values = append(values, []float64{of(r.Run)})
 			}
-			l := make([]float64, 0, len(r.Requests))
-			for _, q := range r.Requests {
-				l = append(l, q.LatencyMs)
-			}
-			lat = append(lat, l)
-			drain = append(drain, []float64{run.DrainS})
-			rpsA = append(rpsA, []float64{perSecond(run.Requests, run.ToLastResponseS)})
-			rpsB = append(rpsB, []float64{perSecond(run.Requests, run.ToLogsReadS)})
-			backlog = append(backlog, []float64{float64(run.BacklogMaxBytes) / 1024})
-			cpu = append(cpu, []float64{run.APICPUCores})
+			return compare.Measured(cond, metric, unit, compare.Mean{}, values)
 		}
 		var latMarks []string
 		if c.RunsVerified > c.RunsTrusted {
@@ -77,12 +70,12 @@ func Figures(b *Bundle) []compare.Row {
 		mean := compare.Measured(cond, MetricMean, "ms", compare.Mean{}, lat)
 		mean.Marks = latMarks
 		out = append(out, p99, pooled, p50,
-			compare.Measured(cond, MetricDrain, "s", compare.Mean{}, drain),
-			compare.Measured(cond, MetricRPSToLogsRead, "req/s", compare.Mean{}, rpsB),
-			compare.Measured(cond, MetricAPICPU, "cores", compare.Mean{}, cpu),
+			perRun(MetricDrain, "s", func(r RunRow) float64 { return r.DrainS }),
+			perRun(MetricRPSToLogsRead, "req/s", func(r RunRow) float64 { return perSecond(r.Requests, r.ToLogsReadS) }),
+			perRun(MetricAPICPU, "cores", func(r RunRow) float64 { return r.APICPUCores }),
 			mean,
-			compare.Measured(cond, MetricRPSToLastResponse, "req/s", compare.Mean{}, rpsA),
-			compare.Measured(cond, MetricBacklog, "KiB", compare.Mean{}, backlog))
+			perRun(MetricRPSToLastResponse, "req/s", func(r RunRow) float64 { return perSecond(r.Requests, r.ToLastResponseS) }),
+			perRun(MetricBacklog, "KiB", func(r RunRow) float64 { return float64(r.BacklogMaxBytes) / 1024 }))
 	}
 	return out
 }
