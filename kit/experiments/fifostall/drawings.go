@@ -152,51 +152,43 @@ func hdrPlots(bs []drawn, readers []string, multiAPI bool) []report.Figure {
 }
 
 // keys are every bundle's conditions, in the first bundle's order, then the others':
-// mode/reader, or api/mode/reader when a bundle has several APIs.
-func keys(bs []drawn, multiAPI bool) []string {
-	var out []string
+// one of each mode and reader, or of each API, mode and reader when a bundle has several
+// APIs (label).
+func keys(bs []drawn, multiAPI bool) []condition {
+	var out []condition
 	for _, d := range bs {
 		for _, c := range d.conds {
-			if k := c.label(multiAPI) + "/" + c.reader; !slices.Contains(out, k) {
-				out = append(out, k)
+			if !slices.ContainsFunc(out, func(k condition) bool { return k.reader == c.reader && k.label(multiAPI) == c.label(multiAPI) }) {
+				out = append(out, c)
 			}
 		}
 	}
 	return out
 }
 
-func (d drawn) byKey(key string, multiAPI bool) (condition, bool) {
-	for _, c := range d.conds {
-		if c.label(multiAPI)+"/"+c.reader == key {
-			return c, true
-		}
-	}
-	return condition{}, false
-}
-
 // titleOf names a plot of one condition: with its API when one bundle is drawn.
-func titleOf(bs []drawn, c condition, key string) string {
+func titleOf(bs []drawn, c condition, multiAPI bool) string {
 	if len(bs) == 1 {
 		return c.key()
 	}
-	return key
+	return c.label(multiAPI) + "/" + c.reader
 }
 
 // schedulePlots draw each request's latency at its scheduled send (report.BySchedule),
 // a plot per condition.
 func schedulePlots(bs []drawn, multiAPI bool) []report.Figure {
 	var out []report.Figure
-	for _, key := range keys(bs, multiAPI) {
+	for _, k := range keys(bs, multiAPI) {
 		title := ""
 		traces := make([]report.Traces, len(bs))
 		for j, d := range bs {
 			traces[j] = report.Traces{Label: d.Label, Colour: d.Colour}
-			c, ok := d.byKey(key, multiAPI)
+			c, ok := d.find(k.label(multiAPI), k.reader, multiAPI)
 			if !ok {
 				continue
 			}
 			if title == "" {
-				title = titleOf(bs, c, key) + ": latency by scheduled send"
+				title = titleOf(bs, c, multiAPI) + ": latency by scheduled send"
 			}
 			for _, run := range c.runs {
 				t := report.Trace{Name: fmt.Sprintf("run %d (%s)", run.Run.Round, run.Run.RunID)}
@@ -224,17 +216,17 @@ func saturates(c condition) bool {
 // generated and read and the backlog between them over time, a line per run.
 func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 	var out []report.Figure
-	for _, key := range keys(bs, multiAPI) {
+	for _, k := range keys(bs, multiAPI) {
 		tl := report.Cumulative{XLabel: "s since the first scheduled send", YLabel: "logged (KiB)", EndName: "end of the load",
 			Series: []report.PointSeries{{Name: "generated", Colour: report.Blue}, {Name: "read", Colour: report.Orange}, {Name: "backlog", Colour: report.Green}}}
 		runs := make([][][]plotter.XYs, len(bs))
 		for j, d := range bs {
-			c, ok := d.byKey(key, multiAPI)
+			c, ok := d.find(k.label(multiAPI), k.reader, multiAPI)
 			if !ok || !saturates(c) {
 				continue
 			}
 			if tl.Title == "" {
-				tl.Title = titleOf(bs, c, key)
+				tl.Title = titleOf(bs, c, multiAPI)
 				if len(bs) == 1 {
 					tl.Title = fmt.Sprintf("%s (%d runs)", tl.Title, len(c.runs))
 				}
