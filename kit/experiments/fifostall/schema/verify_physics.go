@@ -18,7 +18,7 @@ import (
 func (v *verifier) physics() {
 	if c := v.manifestBody.Calibration; c != nil {
 		if err := c.Check(); err != nil {
-			v.Res.Problem(verify.Problem{File: bundle.ManifestFile, Column: "calibration", Msg: err.Error()})
+			v.Problem(verify.Problem{File: bundle.ManifestFile, Column: "calibration", Msg: err.Error()})
 		}
 	}
 	v.cpuPhysics()
@@ -41,11 +41,11 @@ func (v *verifier) cpuPhysics() {
 			cores, limit = host, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", host)
 		}
 		if b := verify.CPUWithin(float64(c.CPUUsedNs)/1e9, c.IntervalS, cores, limit+" over interval_s"); b != nil {
-			v.problem(b.Problem(ContainersFile, v.Lines[ContainersFile][j], key, "cpu_used_ns"))
+			v.Problem(b.Problem(ContainersFile, v.Lines[ContainersFile][j], key, "cpu_used_ns"))
 		}
 		if c.CPULimitCores > 0 {
 			if b := verify.PeriodsWithin(float64(c.CPUPeriods), c.IntervalS); b != nil {
-				v.problem(b.Problem(ContainersFile, v.Lines[ContainersFile][j], key, "cpu_periods"))
+				v.Problem(b.Problem(ContainersFile, v.Lines[ContainersFile][j], key, "cpu_periods"))
 			}
 		}
 	}
@@ -64,21 +64,13 @@ func (v *verifier) wallPhysics(i int) {
 	hasInherent := !v.Absent[RunsFile]["inherent_s"] && r.InherentS > 0
 	place := func(column string, b *verify.Breach) {
 		if b != nil {
-			v.problem(b.Problem(RunsFile, line, key, column))
+			v.Problem(b.Problem(RunsFile, line, key, column))
 		}
 	}
 	if hasWall && hasInherent {
 		place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "inherent_s", Value: r.InherentS}))
 	}
-	response, sample := math.Inf(-1), math.Inf(-1)
-	for _, j := range v.reqOf[i] {
-		if q := v.requests[j]; q.LatencyMs > 0 {
-			response = max(response, q.ScheduledOffsetS+q.LatencyMs/1e3)
-		}
-	}
-	for _, j := range v.tlOf[i] {
-		sample = max(sample, v.timeline[j].OffsetS)
-	}
+	response, _, sample := v.ends(i)
 	lastResponse := verify.Part{Name: fmt.Sprintf("the last response (%s) from the first scheduled send", RequestsFile), Value: response}
 	lastEvent := verify.Part{Name: fmt.Sprintf("the last response or read (%s, %s) from the first scheduled send", RequestsFile, TimelineFile), Value: max(response, sample)}
 	switch {
@@ -119,7 +111,7 @@ func (v *verifier) backlogPhysics(i int) {
 		buffers = append(buffers, verify.Part{Name: "bytes_generated - bytes_written", Value: float64(unwritten)})
 	}
 	if b := verify.BacklogWithin(float64(r.BacklogMaxBytes), buffers...); b != nil {
-		v.problem(b.Problem(RunsFile, v.Lines[RunsFile][i], "run "+r.RunID, "backlog_max_bytes"))
+		v.Problem(b.Problem(RunsFile, v.Lines[RunsFile][i], "run "+r.RunID, "backlog_max_bytes"))
 	}
 }
 
@@ -152,6 +144,6 @@ func (v *verifier) readerPhysics(i int) {
 	breach := verify.RateWithin(float64(b.Bytes-a.Bytes), b.OffsetS-a.OffsetS, bound, float64(p.ReadBytes),
 		fmt.Sprintf("reader %s's bound, parameters.reader_bounds_bytes_per_s", r.Reader))
 	if breach != nil {
-		v.problem(breach.Problem(TimelineFile, v.Lines[TimelineFile][last], "run "+r.RunID+" read", "bytes"))
+		v.Problem(breach.Problem(TimelineFile, v.Lines[TimelineFile][last], "run "+r.RunID+" read", "bytes"))
 	}
 }

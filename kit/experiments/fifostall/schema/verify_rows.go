@@ -80,14 +80,14 @@ func (v *verifier) requestRules() {
 		}
 		if a, b := verify.Disorder(phases...); a >= 0 {
 			if reported++; reported <= verify.MaxLineErrors {
-				v.problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
+				v.Problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
 					Column: names[b], Have: number(written[b]), Want: "at least " + number(written[a]),
 					Msg: verify.Rule(RulePhases, names[b]+" before "+names[a]+": a request's phases come in order")})
 			}
 		}
 	}
 	if reported > verify.MaxLineErrors {
-		v.problem(verify.Problem{File: RequestsFile, Column: "latency_ms", Msg: verify.Rule(RulePhases, fmt.Sprintf("%d requests in all have phases out of order", reported))})
+		v.Problem(verify.Problem{File: RequestsFile, Column: "latency_ms", Msg: verify.Rule(RulePhases, fmt.Sprintf("%d requests in all have phases out of order", reported))})
 	}
 	for _, i := range v.first {
 		r := v.Runs[i]
@@ -98,13 +98,13 @@ func (v *verifier) requestRules() {
 		slices.SortStableFunc(idx, func(a, b int) int { return int(v.requests[a].Seq - v.requests[b].Seq) })
 		first := v.requests[idx[0]].Seq
 		if first != 0 && first != 1 {
-			v.problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][idx[0]], Key: "run " + r.RunID, Column: "seq", Have: i64(first), Want: "0 or 1",
+			v.Problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][idx[0]], Key: "run " + r.RunID, Column: "seq", Have: i64(first), Want: "0 or 1",
 				Msg: verify.Rule(RuleSeq, "a run's requests are numbered from 0 (or 1)")})
 			continue
 		}
 		for k, j := range idx {
 			if want := first + int64(k); v.requests[j].Seq != want {
-				v.problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + r.RunID, Column: "seq", Have: i64(v.requests[j].Seq), Want: i64(want),
+				v.Problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + r.RunID, Column: "seq", Have: i64(v.requests[j].Seq), Want: i64(want),
 					Msg: verify.Rule(RuleSeq, fmt.Sprintf("a run's %d requests are numbered %d..%d without a gap or a repeat", len(idx), first, first+int64(len(idx))-1))})
 				break
 			}
@@ -153,19 +153,8 @@ func (v *verifier) timesRule(i int) {
 	if !r.Verified || len(v.reqOf[i]) == 0 {
 		return
 	}
-	last := math.NaN()
-	for _, j := range v.reqOf[i] {
-		if q := v.requests[j]; q.LatencyMs > 0 {
-			last = max(nanZero(last), q.ScheduledOffsetS+q.LatencyMs/1e3)
-		}
-	}
-	read := math.NaN()
-	for _, j := range v.tlOf[i] {
-		if t := v.timeline[j]; t.Series == SeriesRead {
-			read = max(nanZero(read), t.OffsetS)
-		}
-	}
-	if math.IsNaN(last) {
+	last, read, _ := v.ends(i)
+	if math.IsInf(last, -1) {
 		return
 	}
 	from := fmt.Sprintf("recomputed from %s %s and %s %s", RequestsFile, lineSpan(v.reqOf[i], v.Lines[RequestsFile]), TimelineFile, lineSpan(v.tlOf[i], v.Lines[TimelineFile]))
@@ -178,18 +167,30 @@ func (v *verifier) timesRule(i int) {
 		}
 	}
 	check("to_last_response_s", r.ToLastResponseS, max(r.LoadDurationS, last), "the later of load_duration_s and the last response")
-	if math.IsNaN(read) {
+	if math.IsInf(read, -1) {
 		return // nothing was logged: no read completed the log
 	}
 	check("to_logs_read_s", r.ToLogsReadS, max(r.LoadDurationS, read, last), "the latest of load_duration_s, the last response and the last read")
 	check("drain_s", r.DrainS, max(0, read-last), "the last read after the last response")
 }
 
-func nanZero(f float64) float64 {
-	if math.IsNaN(f) {
-		return math.Inf(-1)
+// ends are run i's last response and last read, from the first scheduled send, as its
+// rows place them (requests.csv, timeline.csv), and its last sample of either series;
+// -Inf where it has none.
+func (v *verifier) ends(i int) (response, read, sample float64) {
+	response, read, sample = math.Inf(-1), math.Inf(-1), math.Inf(-1)
+	for _, j := range v.reqOf[i] {
+		if q := v.requests[j]; q.LatencyMs > 0 {
+			response = max(response, q.ScheduledOffsetS+q.LatencyMs/1e3)
+		}
 	}
-	return f
+	for _, j := range v.tlOf[i] {
+		t := v.timeline[j]
+		if sample = max(sample, t.OffsetS); t.Series == SeriesRead {
+			read = max(read, t.OffsetS)
+		}
+	}
+	return response, read, sample
 }
 
 // containerRules: each container ran under the limits the manifest says were asked for.
@@ -235,7 +236,7 @@ func (v *verifier) containerRules() {
 			more = fmt.Sprintf("; %d rows in all", rows)
 		}
 		c := v.containers[m.row]
-		v.problem(verify.Problem{File: ContainersFile, Line: v.Lines[ContainersFile][m.row], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: k.column, Have: m.have, Want: m.want,
+		v.Problem(verify.Problem{File: ContainersFile, Line: v.Lines[ContainersFile][m.row], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: k.column, Have: m.have, Want: m.want,
 			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.limits.%s, as the kernel applies it (0: no limit)%s", bundle.ManifestFile, k.param, more))})
 	})
 }
@@ -284,7 +285,7 @@ func (v *verifier) recordsRule(i int) {
 	}
 	key := "run " + r.RunID
 	if len(gen) != m*len(done) {
-		v.problem(verify.Problem{File: TimelineFile, Key: key, Column: "series", Have: strconv.Itoa(len(gen)), Want: strconv.Itoa(m * len(done)),
+		v.Problem(verify.Problem{File: TimelineFile, Key: key, Column: "series", Have: strconv.Itoa(len(gen)), Want: strconv.Itoa(m * len(done)),
 			Msg: verify.Rule(RuleRecords, fmt.Sprintf("generated samples of %s %s: %s generates %d records per request, one sample each", TimelineFile, lineSpan(v.tlOf[i], v.Lines[TimelineFile]), mode, m))})
 		return
 	}
@@ -302,13 +303,13 @@ func (v *verifier) recordsRule(i int) {
 	slices.SortStableFunc(done, byTime)
 	for k := range done {
 		if g := gen[(k+1)*m-1]; g.t > done[k].t+recordTolerance {
-			v.problem(verify.Problem{File: RequestsFile, Line: done[k].line, Key: key, Column: "latency_ms", Have: fmt.Sprintf("a response at %.6f s", done[k].t),
+			v.Problem(verify.Problem{File: RequestsFile, Line: done[k].line, Key: key, Column: "latency_ms", Have: fmt.Sprintf("a response at %.6f s", done[k].t),
 				Want: fmt.Sprintf("at least %.6f s", g.t-recordTolerance),
 				Msg:  verify.Rule(RuleRecords, fmt.Sprintf("%d responses had ended, but only %d of their %d records were generated (%s line %d)", k+1, (k+1)*m-1, (k+1)*m, TimelineFile, g.line))})
 			return
 		}
 		if g := gen[k*m]; g.t < sent[k].t-recordTolerance {
-			v.problem(verify.Problem{File: RequestsFile, Line: sent[k].line, Key: key, Column: "sent_ms", Have: fmt.Sprintf("a send at %.6f s", sent[k].t),
+			v.Problem(verify.Problem{File: RequestsFile, Line: sent[k].line, Key: key, Column: "sent_ms", Have: fmt.Sprintf("a send at %.6f s", sent[k].t),
 				Want: fmt.Sprintf("at most %.6f s", g.t+recordTolerance),
 				Msg:  verify.Rule(RuleRecords, fmt.Sprintf("record %d was generated (%s line %d) before request %d was sent", k*m+1, TimelineFile, g.line, k+1))})
 			return

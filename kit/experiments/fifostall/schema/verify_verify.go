@@ -64,11 +64,9 @@ type verifier struct {
 	tlOf  [][]int // and into timeline
 }
 
-func (v *verifier) problem(p verify.Problem) { v.Res.Problems = append(v.Res.Problems, p) }
-
 // at says a problem of run i's row of runs.csv.
 func (v *verifier) at(i int, column, have, want, msg string) {
-	v.problem(verify.Problem{File: RunsFile, Line: v.Lines[RunsFile][i], Key: "run " + v.Runs[i].RunID, Column: column, Have: have, Want: want, Msg: msg})
+	v.Problem(verify.Problem{File: RunsFile, Line: v.Lines[RunsFile][i], Key: "run " + v.Runs[i].RunID, Column: column, Have: have, Want: want, Msg: msg})
 }
 
 func number(f float64) string { return verify.Number(f) }
