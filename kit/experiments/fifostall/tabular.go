@@ -114,12 +114,9 @@ func prepare(ctx context.Context, p *schema.Params, pods experiment.Pods, images
 // progress is the line after each run: its p99, send lag, drain and overhead, and
 // whether it is data and can be trusted.
 func progress(p *schema.Params, r schema.RunRow) string {
-	state := "verified"
-	switch {
-	case !r.Verified:
-		state = "FAILED: " + r.Failure
-	case !r.SendLagTrusted:
-		state = fmt.Sprintf("verified, NOT lag-trusted (send lag p99 over %g ms)", p.MaxSendLagP99Ms)
+	state := tabular.Verdict(r.Verified, r.Failure)
+	if r.Verified && !r.SendLagTrusted {
+		state += fmt.Sprintf(", NOT lag-trusted (send lag p99 over %g ms)", p.MaxSendLagP99Ms)
 	}
 	if r.HostNoisy {
 		state += fmt.Sprintf("; noisy host (steal %s%%, CPU pressure %s%%)", fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1))
