@@ -1,6 +1,7 @@
 package fifostall
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -34,7 +35,7 @@ var Metrics = []compare.Metric{
 var compareLegend = []string{
 	"fifo-stall: each run's figure over its own requests (its p99, p50, mean latency) or of the run (its drain, throughputs, largest backlog, API CPU), then the mean over the condition's verified runs with its t interval; a superseded attempt counts in none. " +
 		"The p99 of the pooled requests pools every verified run's requests, as the article states its p99: one figure without an interval over runs, so no change in it is tested.",
-	"fifo-stall marks: p99 not resolved, the p99 of the condition's pooled requests is under " + trimFloat(schema.ResolutionFactor) + " x its largest send-lag p99 (the instrument cannot vouch for its p99s to their size); lag-untrusted runs, a condition's latencies when some of its runs' send lag was over the bound (verify names how many).",
+	"fifo-stall marks: p99 not resolved, the p99 of the condition's pooled requests is under " + fmt.Sprint(schema.ResolutionFactor) + " x its largest send-lag p99 (the instrument cannot vouch for its p99s to their size); lag-untrusted runs, a condition's latencies when some of its runs' send lag was over the bound (verify names how many).",
 }
 
 // publishedMetrics are Metrics with the p99 of the pooled requests shown without --wide.
@@ -50,10 +51,6 @@ func publishedMetrics() []compare.Metric {
 
 // publishedLegend says how the article's figures were taken, beside the bundles'.
 const publishedLegend = "fifo-stall published: the article's p99 is of its pooled requests, its throughputs are its runs' requests over their summed time (the bundles': the mean over runs of each run's), its drain and CPU the mean over its runs."
-
-func trimFloat(v float64) string {
-	return strings.TrimRight(strings.TrimRight(compare.Figure(v), "0"), ".")
-}
 
 // published are the article's figures as fixed rows, for every condition the bundles
 // have, labelled with the API the article measured, and how they were taken. Its p99

@@ -146,7 +146,7 @@ func (p page) drawings() []report.Section {
 	out = append(out, tl)
 	out = append(out, report.Section{ID: "conditions", Title: "Conditions and the model",
 		Caption: "Every figure recomputed from the runs; failed runs are counted, never used. p50, p99, drain, throughputs, backlog and API CPU are as compare states them: each run's figure, then the mean over the condition's verified runs with its 95% Student-t interval over runs (none from one run). " +
-			"The p99 of the pooled requests pools every verified run's requests, as the article states its p99 (the published column): the figure the resolution rule tests against " + trimFloat(schema.ResolutionFactor) + " x the largest send-lag p99, without an interval. Max is the largest latency of any request. " +
+			"The p99 of the pooled requests pools every verified run's requests, as the article states its p99 (the published column): the figure the resolution rule tests against " + fmt.Sprint(schema.ResolutionFactor) + " x the largest send-lag p99, without an interval. Max is the largest latency of any request. " +
 			"The model's p99, drain and backlog are this kit's prediction for a run from the reader's bound.",
 		Tables: conditionTables(bs)})
 	out = append(out, report.Section{ID: "calibration", Title: "Calibration",
