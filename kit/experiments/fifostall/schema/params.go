@@ -127,12 +127,7 @@ func (p Params) Check() error {
 			}
 			return nil
 		},
-		func() error {
-			if p.Retries < 0 || p.Retries > 10 {
-				return experiment.Usagef("--retries %d: want 0 to 10", p.Retries)
-			}
-			return nil
-		},
+		func() error { return experiment.Within("retries", p.Retries, 0, 10, "") },
 		// No flag sets them: the reader's read and json-queue's queue are the kit's,
 		// as published, and verify holds the backlog to them.
 		func() error {
