@@ -116,8 +116,8 @@ func summary(b *Bundle, w io.Writer) error {
 			load += "; Poisson arrivals (exponential gaps, the same seeded schedule in every run)"
 		}
 	}
-	fmt.Fprintf(w, "\n%s, GET :%d%s; %s, %gs measured after %gs of warm-up; service limited to %g CPU, %s\n",
-		p.Image, p.Port, p.Path, load, p.DurationS, p.WarmupS, p.Limits.APICPUs, bytesSize(p.Limits.APIMemoryBytes))
+	fmt.Fprintf(w, "\n%s, GET :%d%s; %s, %gs measured after %gs of warm-up; service limited to %g CPU, %d MiB\n",
+		p.Image, p.Port, p.Path, load, p.DurationS, p.WarmupS, p.Limits.APICPUs, p.Limits.APIMemoryBytes>>20)
 	fmt.Fprintf(w, "req/s: mean of the runs' figures [95%% t-interval over runs]; ratio and cost/req: against the baseline %s; cpu us/req: inside the container (its processes) + outside it (dockerd, containerd, shims)\n", p.Baseline)
 	fmt.Fprintf(w, "lines/req: lines read back (console through the %s driver%s) over every request sent to the service (the readiness probes it answered and the warm-up included)\n",
 		p.LogDriver, map[bool]string{true: ", files of " + p.LogFile, false: ""}[p.LogFile != ""])
@@ -149,16 +149,7 @@ func writeTable(w io.Writer, conds []ConditionRow) {
 		fmt.Fprintf(tw, "%s\t%d/%d (%d, %d)\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s + %s\t%s\t\n",
 			name, c.RunsVerified, c.Runs, c.RunsPooled, c.RunsNoisy, c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToBaseline.Fixed(2),
 			c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), c.LinesPerRequest.Fixed(2), c.ConsolePerReq.Fixed(2), c.FilePerReq.Fixed(2), c.BytesPerRequest.Fixed(0),
-			c.APICores.Fixed(2), c.EngineCores.Fixed(2), c.APIUsPerReq.Fixed(1), c.EngineUsPerReq.Fixed(1), signed(c.CostPerRequestUs))
+			c.APICores.Fixed(2), c.EngineCores.Fixed(2), c.APIUsPerReq.Fixed(1), c.EngineUsPerReq.Fixed(1), c.CostPerRequestUs.Signed(1))
 	}
 	tw.Flush()
 }
-
-func signed(o Opt) string {
-	if !o.Present() {
-		return "-"
-	}
-	return fmt.Sprintf("%+.1f", float64(o))
-}
-
-func bytesSize(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }

@@ -1,6 +1,7 @@
 package yourapi
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -23,11 +24,7 @@ import (
 func drawings(bs []drawn) []report.Section {
 	var cats []string
 	for _, d := range bs {
-		for _, c := range conds(d) {
-			if !slices.Contains(cats, c.Config) {
-				cats = append(cats, c.Config)
-			}
-		}
+		cats = report.Union(cats, d.Params().ConfigNames())
 	}
 
 	// The warnings of the setup.
@@ -44,16 +41,12 @@ func drawings(bs []drawn) []report.Section {
 	})
 	notes = append([]string{"Log lines are counted, not verified: " + strings.TrimPrefix(Counted, "log lines are counted, not verified: ") + "."}, notes...)
 
-	ratio := tabular.Grouped(bs)
-	for _, cat := range cats {
-		for j, d := range bs {
-			v := report.Absent
-			if c := cond(d, cat); c != nil {
-				v = report.Value{V: f(c.RatioToBaseline), Lo: report.NaN, Hi: report.NaN}
-			}
-			ratio.Series[j].Values = append(ratio.Series[j].Values, v)
+	ratio := tabular.PerCategory(bs, cats, func(d drawn, cat string) report.Value {
+		if c := cond(d, cat); c != nil {
+			return report.Value{V: f(c.RatioToBaseline), Lo: report.NaN, Hi: report.NaN}
 		}
-	}
+		return report.Absent
+	})
 	lat := httpload.LatencyFigures(cats, func(of func(httpload.Measured) float64) *report.Grouped {
 		return tabular.OverRuns(bs, cats, runsOf, func(r RunRow) float64 { return of(r.Measured) })
 	})
@@ -70,14 +63,14 @@ func drawings(bs []drawn) []report.Section {
 			Figures: lat},
 		{ID: "conditions", Title: "Configurations",
 			Caption: "Every figure recomputed from the runs. runs ok: verified of all (pooled: those that count; noisy: during which the rest of the host was busy, other work over " + strconv.FormatFloat(experiment.NoisyOtherCores, 'g', -1, 64) + " cores; marked: lines per request moved). ratio and cost: against the bundle's baseline configuration; cost/req: CPU per request less the baseline's, cost in and out its parts inside the container and in the engine.",
-			Tables:  conditionTables(bs)},
+			Tables:  tabular.TableEach(bs, conditionTable)},
 	}
 	if s, ok := Search.Section(bs); ok {
 		out = append(out, s)
 	}
 	return append(out, report.Section{ID: "runs", Title: "Runs",
 		Caption: "Every run and attempt, failed ones and those redone too, with the lines and bytes read back of its console and log directory; " + report.OtherCoresNote + ".",
-		Tables:  runTables(bs)})
+		Tables:  tabular.TableEach(bs, runTable)})
 }
 
 // paramsShown are a bundle's parameters as the report's table of parameters shows
@@ -160,69 +153,58 @@ func latencyFrom(bs []drawn) string {
 // baseline.
 func configTable(bs []drawn) report.Table {
 	t := report.Table{Caption: "The logging configurations: environment variables added to the image's, and a command in place of its own.", Header: []string{"bundle", "config", "environment", "command", "baseline"}, Text: 5}
-	for _, d := range bs {
+	return tabular.Labelled(bs, t, func(d drawn) (rows [][]string) {
 		p := d.Params()
 		for _, c := range p.Configs {
 			cmd := "the image's"
 			if c.Cmd != nil {
 				cmd = strings.Join(c.Cmd, " ")
 			}
-			env := strings.Join(c.Env, ", ")
-			if env == "" {
-				env = "the image's"
-			}
-			t.Rows = append(t.Rows, []string{d.Label, c.Name, env, cmd, map[bool]string{true: "yes", false: ""}[c.Name == p.Baseline]})
+			env := cmp.Or(strings.Join(c.Env, ", "), "the image's")
+			rows = append(rows, []string{c.Name, env, cmd, map[bool]string{true: "yes", false: ""}[c.Name == p.Baseline]})
 		}
+		return rows
+	})
+}
+
+func conditionTable(d drawn) report.Table {
+	t := report.Table{Caption: d.Label, Text: 1, Header: []string{"config", "runs ok (pooled, noisy, marked)", "req/s", "95% interval", "ratio",
+		"p50 ms", "p99 ms", "lines/req", "console", "file", "bytes/req", "service cores", "engine cores", "µs/req in + out", "cost/req µs", "cost in", "cost out"}}
+	for _, c := range conds(d) {
+		name := c.Config
+		if c.Baseline {
+			name += " (baseline)"
+		}
+		t.Rows = append(t.Rows, []string{name, fmt.Sprintf("%d/%d (%d, %d, %d)", c.RunsVerified, c.Runs, c.RunsPooled, c.RunsNoisy, c.RunsMarked),
+			c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToBaseline.Fixed(2),
+			c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), c.LinesPerRequest.Fixed(2), c.ConsolePerReq.Fixed(2), c.FilePerReq.Fixed(2), c.BytesPerRequest.Fixed(0),
+			c.APICores.Fixed(2), c.EngineCores.Fixed(2), c.APIUsPerReq.Fixed(1) + " + " + c.EngineUsPerReq.Fixed(1),
+			c.CostPerRequestUs.Signed(1), c.CostAPIUs.Signed(1), c.CostEngineUs.Signed(1)})
 	}
 	return t
 }
 
-func conditionTables(bs []drawn) []report.Table {
-	var out []report.Table
-	for _, d := range bs {
-		t := report.Table{Caption: d.Label, Text: 1, Header: []string{"config", "runs ok (pooled, noisy, marked)", "req/s", "95% interval", "ratio",
-			"p50 ms", "p99 ms", "lines/req", "console", "file", "bytes/req", "service cores", "engine cores", "µs/req in + out", "cost/req µs", "cost in", "cost out"}}
-		for _, c := range conds(d) {
-			name := c.Config
-			if c.Baseline {
-				name += " (baseline)"
-			}
-			t.Rows = append(t.Rows, []string{name, fmt.Sprintf("%d/%d (%d, %d, %d)", c.RunsVerified, c.Runs, c.RunsPooled, c.RunsNoisy, c.RunsMarked),
-				c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToBaseline.Fixed(2),
-				c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), c.LinesPerRequest.Fixed(2), c.ConsolePerReq.Fixed(2), c.FilePerReq.Fixed(2), c.BytesPerRequest.Fixed(0),
-				c.APICores.Fixed(2), c.EngineCores.Fixed(2), c.APIUsPerReq.Fixed(1) + " + " + c.EngineUsPerReq.Fixed(1),
-				signed(c.CostPerRequestUs), signed(c.CostAPIUs), signed(c.CostEngineUs)})
+func runTable(d drawn) report.Table {
+	t := report.Table{Caption: d.Label, Text: 4, Header: []string{"run", "config", "counts", "mark", "round", "attempt", "req/s", "p50 ms", "p99 ms",
+		"console lines", "file lines", "lines/req", "µs/req in + out", "other cores"}}
+	for _, r := range d.Runs {
+		counts := "yes"
+		switch {
+		case !r.Verified:
+			counts = "no: " + r.Failure
+		case r.Superseded:
+			counts = "no: redone"
+		case !r.Trusted:
+			counts = fmt.Sprintf("no: send lag p99 %.2f ms", float64(r.SendLagP99Ms))
 		}
-		out = append(out, t)
-	}
-	return out
-}
-
-func runTables(bs []drawn) []report.Table {
-	var out []report.Table
-	for _, d := range bs {
-		t := report.Table{Caption: d.Label, Text: 4, Header: []string{"run", "config", "counts", "mark", "round", "attempt", "req/s", "p50 ms", "p99 ms",
-			"console lines", "file lines", "lines/req", "µs/req in + out", "other cores"}}
-		for _, r := range d.Runs {
-			counts := "yes"
-			switch {
-			case !r.Verified:
-				counts = "no: " + r.Failure
-			case r.Superseded:
-				counts = "no: redone"
-			case !r.Trusted:
-				counts = fmt.Sprintf("no: send lag p99 %.2f ms", float64(r.SendLagP99Ms))
-			}
-			if r.HostNoisy {
-				counts += " (noisy host)"
-			}
-			t.Rows = append(t.Rows, []string{r.RunID, r.Config, counts, r.Mark, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt), r.RequestsPerS.Fixed(0),
-				r.LatencyP50Ms.Fixed(2), r.LatencyP99Ms.Fixed(2), r.ConsoleLines.Fixed(0), r.FileLines.Fixed(0), r.LinesPerRequest.Fixed(3),
-				r.APIUsPerReq.Fixed(1) + " + " + r.EngineUsPerReq.Fixed(1), report.Clamped(f(r.OtherCores), 2)})
+		if r.HostNoisy {
+			counts += " (noisy host)"
 		}
-		out = append(out, t)
+		t.Rows = append(t.Rows, []string{r.RunID, r.Config, counts, r.Mark, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt), r.RequestsPerS.Fixed(0),
+			r.LatencyP50Ms.Fixed(2), r.LatencyP99Ms.Fixed(2), r.ConsoleLines.Fixed(0), r.FileLines.Fixed(0), r.LinesPerRequest.Fixed(3),
+			r.APIUsPerReq.Fixed(1) + " + " + r.EngineUsPerReq.Fixed(1), report.Clamped(f(r.OtherCores), 2)})
 	}
-	return out
+	return t
 }
 
 // answer is the page's opening: each configuration's requests per second and CPU per
