@@ -47,12 +47,7 @@ func Rows(b *Bundle) []compare.Row {
 	if p.Capacity.On() {
 		return Search.Rows(p, b.Runs, func(subject string) []compare.KV { return []compare.KV{{Key: "config", Value: subject}} })
 	}
-	names := []string{p.Baseline}
-	for _, n := range p.ConfigNames() {
-		if n != p.Baseline {
-			names = append(names, n)
-		}
-	}
+	names := append([]string{p.Baseline}, slices.DeleteFunc(p.ConfigNames(), func(n string) bool { return n == p.Baseline })...)
 	var rows []compare.Row
 	for _, config := range names {
 		cond := []compare.KV{{Key: "config", Value: config}}
@@ -69,13 +64,9 @@ func Rows(b *Bundle) []compare.Row {
 				lineMarks = append(lineMarks[:len(lineMarks):len(lineMarks)], "lines per request moved")
 			}
 		}
+		counted := slices.DeleteFunc(slices.Clone(b.Runs), func(r RunRow) bool { return r.Config != config || !pooled(r) })
 		for _, m := range metrics {
-			var runs [][]float64
-			for _, r := range b.Runs {
-				if r.Config == config && pooled(r) && m.of(r).Present() {
-					runs = append(runs, []float64{float64(m.of(r))})
-				}
-			}
+			runs := compare.OnePerRun(counted, m.of)
 			if len(runs) == 0 {
 				continue
 			}
