@@ -116,15 +116,13 @@ func pod(pr *Params, config string, rate float64, runID string, images map[strin
 	if len(h.Relaxed) > 0 {
 		api.Relax = &experiment.Relax{WritableRoot: !h.ReadOnlyRoot, ImageUser: h.User == "", CapAdd: h.CapAdd, NewPrivileges: !h.NoNewPrivileges}
 	}
-	serve := contract.DefaultQPSLoadArgs()
-	serve.EngineCPUServer, serve.PodCPU = fmt.Sprintf("127.0.0.1:%d", helperPort), true
-	helper := experiment.ContainerSpec{Role: "enginecpu", Image: images[LoadImage], NanoCPUs: experiment.NanoCPUs(0.1), MemoryBytes: 64 << 20, HostPIDs: true,
-		Cmd: serve.Args()}
+	// The helper counts the processes of the kit's default engine kind (Docker's).
+	helper, engineURL := experiment.PodCPUHelper("enginecpu", LoadImage, contract.EngineDocker, helperPort, images)
 	load := contract.DefaultQPSLoadArgs()
 	load.Foreign, load.URL = pr.Load, fmt.Sprintf("http://127.0.0.1:%d%s", pr.Port, pr.Path)
 	load.Duration, load.Warmup, load.ReadyTimeout = contract.Seconds(pr.DurationS), contract.Seconds(pr.WarmupS), contract.Seconds(pr.ReadyTimeoutS)
 	load.CPULimit, load.Result = l.LoadgenCPUs, resultPath
-	load.EngineCPUURL = fmt.Sprintf("http://127.0.0.1:%d/sample", helperPort)
+	load.EngineCPUURL = engineURL
 	load.Connections = pr.Connections // 0: an earlier kit's open loop, a connection per request
 	if pr.Load == contract.LoadClosed {
 		load.Pipelining = pr.Pipelining
