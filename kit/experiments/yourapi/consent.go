@@ -13,20 +13,8 @@ var relaxingFlags = []string{"writable-root", "keep-user", "cap-add", "new-privi
 
 // flags are the command line that makes h: the relaxing flags it needs.
 func (h Hardening) flags() []string {
-	var out []string
-	if !h.ReadOnlyRoot {
-		out = append(out, "--writable-root")
-	}
-	if h.User == "" {
-		out = append(out, "--keep-user")
-	}
-	for _, c := range h.CapAdd {
-		out = append(out, "--cap-add "+c)
-	}
-	if !h.NoNewPrivileges {
-		out = append(out, "--new-privileges")
-	}
-	return out
+	_, flags := h.relaxations()
+	return flags
 }
 
 // ConsentFlags are the flags --resume takes: the relaxing ones.
@@ -55,20 +43,10 @@ func (p plan) Consent(asked experiment.Params) error {
 		p.b.Params().Hardening = given
 		return nil
 	}
-	var missing, extra []string
-	for _, f := range need {
-		if !slices.Contains(have, f) {
-			missing = append(missing, f)
-		}
-	}
-	for _, f := range have {
-		if !slices.Contains(need, f) {
-			extra = append(extra, f)
-		}
-	}
-	if len(missing) > 0 {
+	if slices.ContainsFunc(need, func(f string) bool { return !slices.Contains(have, f) }) {
 		return usagef("the bundle ran its service with relaxed hardening (%s), which only the command line grants, never a bundle: resume it with %s if you mean to", strings.Join(recorded.Relaxed, ", "), strings.Join(need, " "))
 	}
+	extra := slices.DeleteFunc(slices.Clone(have), func(f string) bool { return slices.Contains(need, f) })
 	return usagef("%s: the bundle ran its service without it; resume with the bundle's hardening (%s)", strings.Join(extra, " "), orNone(need))
 }
 

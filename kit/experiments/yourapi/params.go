@@ -273,20 +273,25 @@ func (p Params) CheckSettled() error {
 
 // relaxed names what the service was allowed beyond the kit's hardening.
 func (h Hardening) relaxed() []string {
-	var out []string
-	if !h.ReadOnlyRoot {
-		out = append(out, "writable root file system (--writable-root)")
+	named, _ := h.relaxations()
+	return named
+}
+
+// relaxations are what the service was allowed beyond the kit's hardening, each named
+// as the manifest records it and as the command line that grants it (its flags).
+func (h Hardening) relaxations() (named, flags []string) {
+	grant := func(on bool, what, flag string) {
+		if on {
+			named, flags = append(named, what+" ("+strings.Fields(flag)[0]+")"), append(flags, flag)
+		}
 	}
-	if h.User == "" {
-		out = append(out, "the image's own user (--keep-user)")
-	}
+	grant(!h.ReadOnlyRoot, "writable root file system", "--writable-root")
+	grant(h.User == "", "the image's own user", "--keep-user")
 	for _, c := range h.CapAdd {
-		out = append(out, "capability "+c+" (--cap-add)")
+		grant(true, "capability "+c, "--cap-add "+c)
 	}
-	if !h.NoNewPrivileges {
-		out = append(out, "new privileges (--new-privileges)")
-	}
-	return out
+	grant(!h.NoNewPrivileges, "new privileges", "--new-privileges")
+	return named, flags
 }
 
 // addConfig reads one use of --config, NAME:ENV=VALUE[,ENV=VALUE], its commas its own;
