@@ -78,10 +78,8 @@ func Record(p *Params, run experiment.Run) RunRow {
 
 // progress is the line after each run.
 func progress(p *Params, r RunRow) string {
-	state := "ok"
-	if !r.Verified {
-		state = "FAILED: " + r.Failure
-	} else if !r.Trusted {
+	state := tabular.Verdict(r.Verified, r.Failure)
+	if r.Verified && !r.Trusted {
 		state = fmt.Sprintf("NOT lag-trusted (send lag p99 %.2f ms over %g ms)", r.SendLagP99Ms, p.MaxSendLagP99Ms)
 	}
 	if r.Mark != "" {

@@ -64,7 +64,7 @@ func Rows(b *Bundle) []compare.Row {
 				lineMarks = append(lineMarks[:len(lineMarks):len(lineMarks)], "lines per request moved")
 			}
 		}
-		counted := slices.DeleteFunc(slices.Clone(b.Runs), func(r RunRow) bool { return r.Config != config || !pooled(r) })
+		counted := pooledOf(b.Runs, config)
 		for _, m := range metrics {
 			runs := compare.OnePerRun(counted, m.of)
 			if len(runs) == 0 {

@@ -85,6 +85,11 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 // pooled says whether a run counts in its configuration's figures.
 func pooled(r RunRow) bool { return r.Verified && r.Trusted && !r.Superseded }
 
+// pooledOf are the runs of a configuration that count in its figures.
+func pooledOf(runs []RunRow, config string) []RunRow {
+	return slices.DeleteFunc(slices.Clone(runs), func(r RunRow) bool { return r.Config != config || !pooled(r) })
+}
+
 // markRuns marks, within each configuration, a run whose lines per request are off
 // the configuration's median, and in non-blocking mode a run whose console holds fewer
 // lines per request than the configuration's fullest run (lines the driver dropped):

@@ -109,15 +109,7 @@ func cond(d drawn, config string) *ConditionRow {
 }
 
 // runsOf are the bundle's runs of a configuration that count in its figures.
-func runsOf(d drawn, config string) []RunRow {
-	var out []RunRow
-	for _, r := range d.Runs {
-		if r.Config == config && pooled(r) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func runsOf(d drawn, config string) []RunRow { return pooledOf(d.Runs, config) }
 
 // f is a figure for a plot: NaN, drawn as nothing, when absent.
 func f(o Opt) float64 { return float64(o) }
@@ -215,11 +207,7 @@ func answer(bs []drawn) ([]string, int) {
 	var out []string
 	anyMarked := false
 	for _, d := range bs {
-		rows := Rows(d.Bundle)
-		p := d.Params()
-		base := func(metric string) (compare.Row, bool) {
-			return report.RowOf(rows, metric, compare.KV{Key: "config", Value: p.Baseline})
-		}
+		rows, p := d.Figures, d.Params()
 		var parts []string
 		for _, config := range p.ConfigNames() {
 			if config == p.Baseline {
@@ -228,7 +216,7 @@ func answer(bs []drawn) ([]string, int) {
 			var said []string
 			for _, m := range []struct{ metric, unit, what string }{
 				{"requests_per_s", "req/s", "requests per second"}, {"cpu_us_per_request", "µs", "CPU per request"}} {
-				b, okB := base(m.metric)
+				b, okB := report.RowOf(rows, m.metric, compare.KV{Key: "config", Value: p.Baseline})
 				o, okO := report.RowOf(rows, m.metric, compare.KV{Key: "config", Value: config})
 				if !okB || !okO {
 					continue
