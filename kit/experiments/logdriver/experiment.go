@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -113,8 +114,7 @@ func needs(p *Params) []string {
 		names = append(names, engineImage)
 	}
 	if slices.ContainsFunc(p.Drivers, isSyslog) {
-		names = append(names, "reader")
-		names = append(names, p.Receivers...)
+		names = append(append(names, "reader"), p.Receivers...)
 	}
 	return names
 }
@@ -208,16 +208,11 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 		spec.CollectLogs = []string{"api"}
 		return spec
 	}
-	proto := "tcp"
-	if driver == SyslogUDP {
-		proto = "udp"
-	}
 	pt := port(runID)
 	apiC.LogDriver = "syslog"
-	apiC.LogOpts["syslog-address"] = fmt.Sprintf("%s://127.0.0.1:%d", proto, pt)
-	for k, v := range syslogOpts {
-		apiC.LogOpts[k] = v
-	}
+	// The driver's name ends with its protocol: syslog-tcp, syslog-udp.
+	apiC.LogOpts["syslog-address"] = fmt.Sprintf("%s://127.0.0.1:%d", strings.TrimPrefix(driver, "syslog-"), pt)
+	maps.Copy(apiC.LogOpts, syslogOpts)
 	reader := contract.ReaderArgs{FIFO: fifoPath, Account: true, LineBytes: p.lineBytes()}
 	if consumer == "slow" {
 		reader.RateBytes = p.ConsumerRate
@@ -396,10 +391,7 @@ func judge(p *Params, r *Row, _ tabular.Rows) {
 		r.PredictedStallS = bundle.Opt(s)
 	}
 	r.PredictedP99AddMs, r.PredictedLost, r.PredictedDrainS = m.AddedP99Ms(), m.LostLines(), m.DrainS()
-	r.EngineCPUCores = bundle.None
-	if r.EngineCPUS.Present() && r.EngineIntervalS.Present() && r.EngineIntervalS > 0 {
-		r.EngineCPUCores = r.EngineCPUS / r.EngineIntervalS
-	}
+	r.EngineCPUCores = bundle.Ratio(r.EngineCPUS, r.EngineIntervalS)
 	r.Failure = r.Observed
 	rate, _ := strconv.ParseFloat(r.RateRPS, 64)
 	if want := int(rate*p.DurationS + 0.5); r.Failure == "" && r.Requests != want {

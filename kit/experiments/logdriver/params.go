@@ -1,6 +1,7 @@
 package logdriver
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"math"
@@ -165,12 +166,7 @@ func (p *Params) Check() error {
 			}
 			return nil
 		},
-		func() error {
-			if p.QueueMessages < 1 || p.QueueMessages > maxQueue {
-				return experiment.Usagef("--queue-messages %d: want 1 to %d", p.QueueMessages, maxQueue)
-			}
-			return nil
-		},
+		func() error { return experiment.Within("queue-messages", p.QueueMessages, 1, maxQueue, "") },
 		func() error { return experiment.WithinSeconds("duration", p.DurationS, 1, maxDurationS) },
 		func() error { return experiment.WithinSeconds("quiet", p.QuietS, 0.1, 600) },
 		func() error { return experiment.WithinSeconds("request-timeout", p.RequestTimeout, 0.1, 600) },
@@ -191,12 +187,7 @@ func (p *Params) Check() error {
 }
 
 // lineBytes is the length of the run's lines.
-func (p *Params) lineBytes() int {
-	if p.LineBytes == 0 {
-		return contract.NumberedLineBytes
-	}
-	return p.LineBytes
-}
+func (p *Params) lineBytes() int { return cmp.Or(p.LineBytes, contract.NumberedLineBytes) }
 
 // engineSplitBytes is the longest line Docker's log copier hands a driver in one
 // message (its buffer): a longer one goes as partial messages of that size.
