@@ -17,14 +17,8 @@ const DefaultArrivals = contract.ArrivalsConstant
 // each configuration searched, against the baseline configuration, each step one run
 // of the open loop at the step's rate.
 var Search = &capacitysearch.Search[*Params, RunRow]{
-	Of: func(p *Params) *capacitysearch.Capacity { return &p.Capacity },
-	Subjects: func(p *Params) []tabular.Cell {
-		var out []tabular.Cell
-		for _, name := range p.ConfigNames() {
-			out = append(out, tabular.Cell{name})
-		}
-		return out
-	},
+	Of:       func(p *Params) *capacitysearch.Capacity { return &p.Capacity },
+	Subjects: func(p *Params) []tabular.Cell { return tabular.Product(p.ConfigNames()) },
 	Baseline: func(p *Params, _ string) string { return p.Baseline },
 	Attempt: func(_ *Params, r RunRow) (capacitysearch.Attempt, bool) {
 		a := capacitysearch.Attempt{Subject: r.Config, Step: r.Step, RunID: r.RunID, Superseded: r.Superseded, Data: r.Verified, Number: r.Attempt,

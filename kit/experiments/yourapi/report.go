@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -84,13 +83,7 @@ func paramsShown(p *Params) any {
 
 // categories are the configurations, each of no step: a plan's conditions without a
 // search, and what a report draws, a search's steps as the configuration they search.
-func categories(p *Params) []tabular.Cell {
-	var out []tabular.Cell
-	for _, name := range p.ConfigNames() {
-		out = append(out, tabular.Cell{name, ""})
-	}
-	return out
-}
+func categories(p *Params) []tabular.Cell { return tabular.Product(p.ConfigNames(), []string{""}) }
 
 // drawn is one bundle of the report.
 type drawn = tabular.Drawn[*Params, RunRow]
@@ -134,9 +127,7 @@ func latencyFrom(bs []drawn) string {
 		if d.Params().Load == contract.LoadOpen {
 			s = "from each scheduled send: an open loop"
 		}
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
+		out = report.Union(out, []string{s})
 	}
 	return strings.Join(out, "; ")
 }
