@@ -199,7 +199,11 @@ func answer(bs []drawn) ([]string, int) {
 	anyMarked := false
 	for _, d := range bs {
 		rows, p := d.Figures, d.Params()
-		var parts []string
+		who := ""
+		if len(bs) > 1 {
+			who = d.Label + ", "
+		}
+		before := len(out)
 		for _, config := range p.ConfigNames() {
 			if config == p.Baseline {
 				continue
@@ -216,19 +220,11 @@ func answer(bs []drawn) ([]string, int) {
 				said = append(said, fmt.Sprintf("%s %s against %s's %s, %s", m.what, report.StatedRow(o, m.unit), p.Baseline, report.StatedRow(b, m.unit), changeText(figure.Compare(compare.Estimate(b), compare.Estimate(o)))))
 			}
 			if len(said) > 0 {
-				parts = append(parts, config+": "+strings.Join(said, "; ")+".")
+				out = append(out, who+config+": "+strings.Join(said, "; ")+".")
 			}
 		}
-		who := ""
-		if len(bs) > 1 {
-			who = d.Label + ", "
-		}
-		if len(parts) == 0 {
+		if len(out) == before {
 			out = append(out, fmt.Sprintf("%sonly the baseline configuration %s has runs that count: there is nothing to set against it.", who, p.Baseline))
-			continue
-		}
-		for _, s := range parts {
-			out = append(out, who+s)
 		}
 	}
 	tail := "Each figure is the mean over the runs that count with its 95% interval over runs; a change is Welch's t-test on the two configurations' runs, as compare states it, ~ where it cannot be called."
