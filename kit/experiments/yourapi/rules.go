@@ -87,12 +87,7 @@ func rules(c *check) {
 func physics(c *check) {
 	p := c.Params()
 	for i, r := range c.Runs {
-		line, key := c.Lines[RunsFile][i], "run "+r.RunID
-		place := func(column string, breach *verify.Breach) {
-			if breach != nil {
-				c.Problem(breach.Problem(RunsFile, line, key, column))
-			}
-		}
+		place := c.Res.BreachesAt(RunsFile, c.Lines[RunsFile][i], "run "+r.RunID)
 		limit := verify.HostCPUs(c.M.Head().Engine.CPUs, float64(r.HostCPUs)).Of
 		host, hostName := limit(0, "")
 		if r.CPUMeasured {
