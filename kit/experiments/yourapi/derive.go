@@ -96,17 +96,9 @@ func pooledOf(runs []RunRow, config string) []RunRow {
 // each run's own columns derived (DeriveRun), its mark sets it against the others.
 func markRuns(p *Params, out []RunRow) {
 	for _, config := range p.ConfigNames() {
-		var lpr, console []float64
-		for _, r := range out {
-			if r.Config == config && r.Verified && !r.Superseded {
-				if r.LinesPerRequest.Present() {
-					lpr = append(lpr, float64(r.LinesPerRequest))
-				}
-				if r.ConsolePerReq.Present() {
-					console = append(console, float64(r.ConsolePerReq))
-				}
-			}
-		}
+		judged := slices.DeleteFunc(slices.Clone(out), func(r RunRow) bool { return r.Config != config || !r.Verified || r.Superseded })
+		lpr := bundle.PresentOf(judged, func(r RunRow) Opt { return r.LinesPerRequest })
+		console := bundle.PresentOf(judged, func(r RunRow) Opt { return r.ConsolePerReq })
 		for i := range out {
 			if out[i].Config == config {
 				out[i].Mark = ""
