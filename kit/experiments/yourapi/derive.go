@@ -151,8 +151,8 @@ func DeriveConditions(runs []RunRow, p Params) []ConditionRow {
 }
 
 func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
-	c := ConditionRow{Config: cfg.Name, Setting: cfg.String(), Baseline: cfg.Name == p.Baseline, LinesSteady: true}
-	var counted []RunRow
+	counted := pooledOf(runs, cfg.Name)
+	c := ConditionRow{Config: cfg.Name, Setting: cfg.String(), Baseline: cfg.Name == p.Baseline, RunsPooled: len(counted)}
 	for _, r := range runs {
 		if r.Config != cfg.Name {
 			continue
@@ -166,12 +166,9 @@ func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
 		}
 		if r.Mark != "" {
 			c.RunsMarked++
-			c.LinesSteady = false
-		}
-		if pooled(r) {
-			c.RunsPooled, counted = c.RunsPooled+1, append(counted, r)
 		}
 	}
+	c.LinesSteady = c.RunsMarked == 0
 	c.Pooled = httpload.Pool(counted, func(r RunRow) (httpload.Rates, httpload.Measured) { return r.Rates, r.Measured })
 	mean := func(of func(RunRow) Opt) Opt { return bundle.MeanOver(counted, of) }
 	c.LinesPerRequest, c.ConsolePerReq = mean(func(r RunRow) Opt { return r.LinesPerRequest }), mean(func(r RunRow) Opt { return r.ConsolePerReq })
