@@ -1,6 +1,7 @@
 package yourapi
 
 import (
+	"cmp"
 	"flag"
 	"path"
 	"regexp"
@@ -226,9 +227,7 @@ func (p Params) settle(rounds int) Params {
 		p.Configs[i].Cmd = strings.Fields(args)
 	}
 	p.commands = nil
-	if p.Baseline == "" {
-		p.Baseline = p.Configs[0].Name
-	}
+	p.Baseline = cmp.Or(p.Baseline, p.Configs[0].Name)
 	p.settleCapacity(rounds)
 	p.MaxRunTimeS = p.maxRunTimeS()
 	if p.Load == contract.LoadClosed {
