@@ -3,8 +3,6 @@ package qps
 import (
 	"fmt"
 	"math"
-	"reflect"
-	"slices"
 	"strconv"
 
 	"github.com/logbench/logbench/kit/experiment/capacitysearch"
@@ -139,18 +137,14 @@ func runRules(c *tabular.Check[*Params, RunRow], seriesOf map[string][]SeriesRow
 // (Little's law), wall time against its parts, and every column the manifest says was
 // measured present (kit/offline/verify/physics.go).
 func physics(c *tabular.Check[*Params, RunRow]) {
-	v, b, runLines, absent := c.Res, c.Bundle, c.Lines[RunsFile], c.Absent
+	b, runLines := c.Bundle, c.Lines[RunsFile]
 	p, m := *b.Params(), b.M.(*Manifest)
 	// A bundle whose manifest records the wrk check is no bundle of a kit before it.
 	if p.Wrk {
-		because := "the manifest's parameters.wrk says wrk loaded the API beside the kit"
-		verify.Measured(v, RunsFile, absent[RunsFile], columnsAddedBy(RunsFile, kitWrkCheck), because)
-		verify.Measured(v, ConditionsFile, absent[ConditionsFile], columnsAddedBy(ConditionsFile, kitWrkCheck), because)
+		c.AddedBy(kitWrkCheck, "the manifest's parameters.wrk says wrk loaded the API beside the kit")
 	}
 	if len(p.WrkConfigs) > 0 {
-		because := fmt.Sprintf("the manifest's parameters.wrk_configs says wrk ran in %d configurations", len(p.WrkConfigs))
-		verify.Measured(v, RunsFile, absent[RunsFile], columnsAddedBy(RunsFile, kitWrkEvery), because)
-		verify.Measured(v, ConditionsFile, absent[ConditionsFile], columnsAddedBy(ConditionsFile, kitWrkEvery), because)
+		c.AddedBy(kitWrkEvery, fmt.Sprintf("the manifest's parameters.wrk_configs says wrk ran in %d configurations", len(p.WrkConfigs)))
 	}
 	for i, r := range b.Runs {
 		line, key := runLines[i], "run "+r.RunID
@@ -191,19 +185,6 @@ func physics(c *tabular.Check[*Params, RunRow]) {
 				verify.Part{Name: "the measured interval", Value: measured}, verify.Part{Name: "wrk_duration_s", Value: r.WrkDurationS.Or(0)}))
 		}
 	}
-}
-
-// columnsAddedBy are the columns of file the kit named added (addedLater).
-func columnsAddedBy(file, kit string) []string {
-	var out []string
-	for _, f := range bundle.FieldsOfType(map[string]reflect.Type{RunsFile: reflect.TypeFor[RunRow](), ConditionsFile: reflect.TypeFor[ConditionRow]()}[file]) {
-		if by, ok := addedLater[f.Column]; ok && by == kit {
-			col := f.Column
-			out = append(out, col)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // The kits that added columns, as addedLater names them.
