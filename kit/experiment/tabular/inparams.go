@@ -24,13 +24,15 @@ func (m *RoundsInParams[T, P]) Head() *bundle.Common { return &m.Common }
 func (m *RoundsInParams[T, P]) Params() P            { return &m.Parameters }
 func (m *RoundsInParams[T, P]) Rounds() *int         { return P(&m.Parameters).RoundsField() }
 
-// SetParams records a plan's parameters, settled, its rounds kept.
+// SetParams records a plan's parameters, settled, its rounds kept: Settle sees the
+// plan's rounds among them (what a capacity search takes for its searches).
 func (m *RoundsInParams[T, P]) SetParams(p P) {
-	rounds := *m.Rounds()
+	rounds, with := *m.Rounds(), *p
+	*P(&with).RoundsField() = rounds
 	if m.Settle != nil {
-		m.Parameters = m.Settle(p)
+		m.Parameters = m.Settle(&with)
 	} else {
-		m.Parameters = *p
+		m.Parameters = with
 	}
 	*m.Rounds() = rounds
 }

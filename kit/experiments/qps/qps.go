@@ -93,8 +93,10 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 			}),
 		Search.Table(Name),
 	},
-	Metrics:   Metrics,
-	Manifest:  func() tabular.Manifest[*Params] { return &Manifest{} },
+	Metrics: Metrics,
+	Manifest: func() tabular.Manifest[*Params] {
+		return &Manifest{RoundsInParams: tabular.RoundsInParams[Params, *Params]{Settle: (*Params).settled}}
+	},
 	Rules:     rules,
 	Published: published,
 	Drawings:  drawings,

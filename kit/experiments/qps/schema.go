@@ -16,10 +16,10 @@ type Opt = bundle.Opt
 // None is an absent figure.
 var None = bundle.None
 
-// Manifest is manifest.json.
+// Manifest is manifest.json: tabular's with the rounds among the parameters, as every
+// qps bundle records them, settled (Params.settled).
 type Manifest struct {
-	bundle.Common
-	Parameters Params `json:"parameters"`
+	tabular.RoundsInParams[Params, *Params]
 	// Versions of each API image's runtime and libraries, by API ("node": node,
 	// express, morgan), as the images record them and the APIs report them.
 	Versions map[string]map[string]string `json:"versions,omitempty"`
@@ -28,21 +28,14 @@ type Manifest struct {
 	Unmeasured []string `json:"unmeasured,omitempty"`
 }
 
-// Head, Params, SetParams and Rounds make it the tabular kit's manifest; the rounds are
-// among the parameters, as every qps bundle records them. Params reach back to it (a
-// plan's target and runs record the engine's and the APIs' facts there).
-func (m *Manifest) Head() *bundle.Common { return &m.Common }
-func (m *Manifest) Params() *Params      { m.Parameters.m = m; return &m.Parameters }
-func (m *Manifest) Rounds() *int         { return &m.Parameters.Rounds }
+// Params reach back to the manifest: a plan's target and runs record the engine's and
+// the APIs' facts there.
+func (m *Manifest) Params() *Params { m.Parameters.m = m; return &m.Parameters }
 
-// SetParams records a plan's parameters, settled: what follows from the flags filled
-// in, and what the plan leaves unmeasured said.
+// SetParams records a plan's parameters, settled, and says what the plan leaves
+// unmeasured.
 func (m *Manifest) SetParams(p *Params) {
-	rounds := m.Parameters.Rounds
-	with := *p
-	with.Rounds = rounds // a search's searches
-	m.Parameters = with.settled()
-	m.Parameters.Rounds = rounds
+	m.RoundsInParams.SetParams(p)
 	if !p.EngineCPU {
 		m.Unmeasured = []string{"engine_cpu_cores: the engine's own CPU was not measured (--engine-cpu=false)"}
 	}
@@ -59,6 +52,9 @@ func (m *Manifest) SetParams(p *Params) {
 		m.Unmeasured = append(m.Unmeasured, "wrk_requests_per_s: the kit's load was not checked against wrk ("+why+")")
 	}
 }
+
+// RoundsField is where the manifest records the rounds (tabular.RoundsInParams).
+func (p *Params) RoundsField() *int { return &p.Rounds }
 
 // Params are the settings every run of the bundle shares.
 type Params struct {
