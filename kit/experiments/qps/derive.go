@@ -381,10 +381,8 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 	present := func(of func(RunRow) Opt) []float64 { return bundle.PresentOf(ok, of) }
 	readable := true
 	var read, dropped int64
+	c.RunsNoisy = tabular.Noisy(ok)
 	for _, r := range ok {
-		if r.HostNoisy {
-			c.RunsNoisy++
-		}
 		c.Errors += r.Errors
 		c.LogLinesWritten += r.LogLinesWritten
 		if r.LogLinesRead.Present() {

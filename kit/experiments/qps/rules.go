@@ -43,11 +43,9 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 		}
 		if r.Verified {
 			requests += int(r.Requests)
-			if r.HostNoisy {
-				c.Res.Counts.Noisy++
-			}
 		}
 	}
+	c.CountNoisy()
 	runRules(c, seriesOf)
 	physics(c)
 	c.Res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
@@ -250,15 +248,12 @@ const wideInterval = 0.10
 // weakened names what weakens the figures of a bundle that verifies: noisy runs, rates
 // wrk does not confirm, a load generator that used its whole CPU, wide intervals.
 func weakened(c *tabular.Check[*Params, RunRow]) {
-	var noisy, busy, unconfirmed, noWrk, verified int
+	var busy, unconfirmed, noWrk, verified int
 	for _, r := range c.Runs {
 		if !r.Verified {
 			continue
 		}
 		verified++
-		if r.HostNoisy {
-			noisy++
-		}
 		if r.GeneratorBusy {
 			busy++
 		}
@@ -270,7 +265,7 @@ func weakened(c *tabular.Check[*Params, RunRow]) {
 		}
 	}
 	w := &c.Res.Weakened
-	if noisy > 0 {
+	if noisy := c.Res.Counts.Noisy; noisy > 0 {
 		*w = append(*w, fmt.Sprintf("%d runs were measured on a noisy host", noisy))
 	}
 	if busy > 0 {
