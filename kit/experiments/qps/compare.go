@@ -1,9 +1,10 @@
 package qps
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
@@ -192,17 +193,11 @@ func host(b *Bundle) []compare.KV {
 	m := b.M.(*Manifest)
 	var out []string
 	for _, api := range m.Parameters.APIs {
-		v := m.Versions[api]
 		var parts []string
-		for k, x := range v {
-			parts = append(parts, k+" "+x)
+		for _, k := range slices.Sorted(maps.Keys(m.Versions[api])) {
+			parts = append(parts, k+" "+m.Versions[api][k])
 		}
-		sort.Strings(parts)
-		if len(parts) == 0 {
-			out = append(out, api)
-			continue
-		}
-		out = append(out, strings.Join(parts, ", "))
+		out = append(out, cmp.Or(strings.Join(parts, ", "), api))
 	}
 	return []compare.KV{{Key: "runtime", Value: strings.Join(out, "; ")}}
 }

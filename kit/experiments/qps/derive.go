@@ -377,8 +377,6 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 		}
 	}
 	c.RunsVerified = len(ok)
-	// present are the verified runs' values of a figure, those that have it.
-	present := func(of func(RunRow) Opt) []float64 { return bundle.PresentOf(ok, of) }
 	readable := true
 	var read, dropped int64
 	c.RunsNoisy = tabular.Noisy(ok)
@@ -391,8 +389,8 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 			readable = false
 		}
 	}
-	agree := present(func(r RunRow) Opt { return r.WrkAgreement })
-	c.WrkRequestsPerS = bundle.MeanOf(present(func(r RunRow) Opt { return r.WrkRequestsPerS }))
+	agree := bundle.PresentOf(ok, func(r RunRow) Opt { return r.WrkAgreement })
+	c.WrkRequestsPerS = bundle.MeanOver(ok, func(r RunRow) Opt { return r.WrkRequestsPerS })
 	c.WrkAgreement, c.WrkAgreementCILow, c.WrkAgreementCIHigh = bundle.MeanCI(agree)
 	c.RunsWrk, c.RunsWrkAgreeing = None, None
 	if len(agree) > 0 {
@@ -405,16 +403,16 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 		c.RunsWrk, c.RunsWrkAgreeing = Opt(len(agree)), Opt(n)
 	}
 	c.Pooled = httpload.Pool(ok, func(r RunRow) (httpload.Rates, httpload.Measured) { return r.Rates, r.Measured })
-	c.RequestsPerSOver = bundle.MeanOf(present(func(r RunRow) Opt { return r.RequestsPerSOver }))
-	c.CPUAPICores = bundle.MeanOf(present(func(r RunRow) Opt { return r.APICPUCores }))
-	c.CPUAPIUsPerReq = bundle.MeanOf(present(func(r RunRow) Opt { return r.APICPUUsPerReq }))
-	c.GeneratorCPUCores = bundle.MeanOf(present(func(r RunRow) Opt { return r.GeneratorCores }))
+	c.RequestsPerSOver = bundle.MeanOver(ok, func(r RunRow) Opt { return r.RequestsPerSOver })
+	c.CPUAPICores = bundle.MeanOver(ok, func(r RunRow) Opt { return r.APICPUCores })
+	c.CPUAPIUsPerReq = bundle.MeanOver(ok, func(r RunRow) Opt { return r.APICPUUsPerReq })
+	c.GeneratorCPUCores = bundle.MeanOver(ok, func(r RunRow) Opt { return r.GeneratorCores })
 	// A figure of some runs only would not be the condition's.
 	c.CPUEngineCores, c.CPUEngineUsPerReq, c.OtherCPUCores = None, None, None
-	if engine := present(func(r RunRow) Opt { return r.EngineCores }); len(engine) == c.RunsVerified {
-		c.CPUEngineCores, c.CPUEngineUsPerReq = bundle.MeanOf(engine), bundle.MeanOf(present(func(r RunRow) Opt { return r.EngineUsPerReq }))
+	if engine := bundle.PresentOf(ok, func(r RunRow) Opt { return r.EngineCores }); len(engine) == c.RunsVerified {
+		c.CPUEngineCores, c.CPUEngineUsPerReq = bundle.MeanOf(engine), bundle.MeanOver(ok, func(r RunRow) Opt { return r.EngineUsPerReq })
 	}
-	if other := present(func(r RunRow) Opt { return r.OtherCores }); len(other) == c.RunsVerified {
+	if other := bundle.PresentOf(ok, func(r RunRow) Opt { return r.OtherCores }); len(other) == c.RunsVerified {
 		c.OtherCPUCores = bundle.MeanOf(other)
 	}
 	c.LogLinesRead, c.LogLinesDropped = None, None
