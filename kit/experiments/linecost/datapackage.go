@@ -3,6 +3,7 @@ package linecost
 import (
 	"reflect"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -34,10 +35,7 @@ const manifestText = bundle.ManifestLead + "on which engine (engine.*), with whi
 	"platform; in bundles of earlier kits, bootstrap_resamples (the bootstrap their conditions.csv intervals were drawn with)."
 
 // describe names the data package as every line-cost bundle's has named it.
-func describe(dp *bundle.DataPackage) {
-	d := bundle.DescribeBundle(Name, "what one log line costs, each way in each language, every trial's clocks, cgroup and "+
-		"verified lines, and each condition's figures beside the seed's. SHA256SUMS lists every file's SHA-256; `logbench verify` "+
-		"repeats every trial's checks and recomputes every figure from the rows. An empty field is a missing value (bundles written before missing figures were empty cells spell it NaN).",
-		manifestText, nil, nil)
-	dp.Name, dp.Title, dp.Description, dp.Resources[0].Description = d.Name, d.Title, d.Description, manifestText
-}
+var describe = tabular.Describes(Name, "what one log line costs, each way in each language, every trial's clocks, cgroup and "+
+	"verified lines, and each condition's figures beside the seed's. SHA256SUMS lists every file's SHA-256; `logbench verify` "+
+	"repeats every trial's checks and recomputes every figure from the rows. An empty field is a missing value (bundles written before missing figures were empty cells spell it NaN).",
+	manifestText)

@@ -101,7 +101,9 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 	Published: published,
 	Drawings:  drawings,
 	Own: tabular.Own[*Params, RunRow]{Figures: Rows, Later: addedLater, Earlier: earlier, Summary: summary, Answer: answer,
-		Legend: func(*Bundle) []string { return compareLegend }, Host: host, Describe: describe, Prepare: prepare,
+		Legend: func(*Bundle) []string { return compareLegend }, Host: host, Prepare: prepare,
+		Describe: tabular.Describes(Name, "requests per second of an API under a closed-loop load in each access-log configuration, "+
+			"every run's load, CPU and log read-back, per-second counts, and each condition's pooled figures beside the article's. "+bundle.SumsText, manifestText),
 		Measured: func(run experiment.Run) bool { return loops(run).Started() }, Progress: progress, Categories: categories, Rounds: Search.Rounds, Retry: Search.Retry},
 }}
 
@@ -244,15 +246,10 @@ func progress(p *Params, r RunRow) string {
 		name, r.RequestsPerS.Fixed(0), r.LatencyP99Ms, r.APICPUCores.Or(0), r.EngineCores.Fixed(2), r.OtherCores.Fixed(2), r.ConsoleVerified, r.FileVerified, wrk, tabular.Verdict(r.Verified, r.Failure))
 }
 
-// describe names the data package as every qps bundle's is named.
-func describe(dp *bundle.DataPackage) {
-	dp.Name, dp.Title = "logbench-"+Name+"-bundle", "logbench "+Name+" result bundle"
-	dp.Description = "A result bundle of the qps experiment: requests per second of an API under a closed-loop load in each access-log configuration, " +
-		"every run's load, CPU and log read-back, per-second counts, and each condition's pooled figures beside the article's. " + bundle.SumsText
-	dp.Resources[0].Description = bundle.ManifestLead + "on which engine (engine.*), with which images, " + bundle.ManifestProgress + ", " +
-		"and the parameters every run shared: apis and configs (the matrix), rounds, the load (connections, pipelining, duration_s and warmup_s in seconds), " +
-		"the API container's log_driver (log_driver_chosen_by: the flag, or the engine's default) and log_opts as the docker CLI spells them (non_blocking: mode=non-blocking), the containers' limits " +
-		"(limits.api_cpus and limits.loadgen_cpus in cores, 0 = no limit; memory in bytes; pids_limit), max_run_time_s, engine_cpu (whether the engine's own CPU " +
-		"was measured), engine_cpu_how and engine_kind (whose processes were counted: docker or podman, as the engine reports itself in engine.kind), wrk (whether Debian's wrk loaded the API after the kit in each run of none) and wrk_command, and platform. versions maps each API to its runtime's and libraries' versions as its image records them; " +
-		"unmeasured names what the bundle does not measure, so that a missing column is not read as a zero."
-}
+// manifestText documents the manifest's keys a reader could misread.
+const manifestText = bundle.ManifestLead + "on which engine (engine.*), with which images, " + bundle.ManifestProgress + ", " +
+	"and the parameters every run shared: apis and configs (the matrix), rounds, the load (connections, pipelining, duration_s and warmup_s in seconds), " +
+	"the API container's log_driver (log_driver_chosen_by: the flag, or the engine's default) and log_opts as the docker CLI spells them (non_blocking: mode=non-blocking), the containers' limits " +
+	"(limits.api_cpus and limits.loadgen_cpus in cores, 0 = no limit; memory in bytes; pids_limit), max_run_time_s, engine_cpu (whether the engine's own CPU " +
+	"was measured), engine_cpu_how and engine_kind (whose processes were counted: docker or podman, as the engine reports itself in engine.kind), wrk (whether Debian's wrk loaded the API after the kit in each run of none) and wrk_command, and platform. versions maps each API to its runtime's and libraries' versions as its image records them; " +
+	"unmeasured names what the bundle does not measure, so that a missing column is not read as a zero."
