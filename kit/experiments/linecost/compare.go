@@ -6,6 +6,7 @@ import (
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // Metrics are the experiment's metrics in the order compare shows them; the Wide ones
@@ -79,7 +80,7 @@ func published(bundles []*Bundle) ([]compare.Row, []string, []string, error) {
 		conds = append(conds, Conditions(b)...)
 	}
 	var out []compare.Row
-	for _, k := range distinct(conds, func(c ConditionRow) string { return c.Language + "/" + c.Way }) {
+	for _, k := range report.Distinct(conds, func(c ConditionRow) string { return c.Language + "/" + c.Way }) {
 		lang, way, _ := strings.Cut(k, "/")
 		if f, ok := pub.PerLine(way); ok {
 			out = append(out, compare.Fixed([]compare.KV{{Key: "language", Value: lang}, {Key: "library", Value: lc.DefaultLibrary(lang).ID}, {Key: "way", Value: way}}, "ns_per_line", "ns", f.Ns))

@@ -3,9 +3,9 @@ package linecost
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // Ordering is one of the seed's findings checked against a language's figures: the
@@ -56,7 +56,7 @@ const (
 // Orderings checks the seed's findings for each language of conds.
 func Orderings(conds []ConditionRow) []Ordering {
 	var out []Ordering
-	for _, lang := range distinct(conds, func(c ConditionRow) string { return c.Language }) {
+	for _, lang := range report.Distinct(conds, func(c ConditionRow) string { return c.Language }) {
 		get := func(way string) (ConditionRow, bool) {
 			for _, c := range conds {
 				if c.Language == lang && c.Way == way && c.NsPerLine.Present() {
@@ -117,7 +117,7 @@ func (r Ratio) String() string {
 // Ratios set the seed's ratios and differences beside the measured ones, per language.
 func Ratios(conds []ConditionRow, pub Published) []Ratio {
 	var out []Ratio
-	for _, lang := range distinct(conds, func(c ConditionRow) string { return c.Language }) {
+	for _, lang := range report.Distinct(conds, func(c ConditionRow) string { return c.Language }) {
 		ns := func(way string) float64 {
 			for _, c := range conds {
 				if c.Language == lang && c.Way == way {
@@ -140,17 +140,6 @@ func Ratios(conds []ConditionRow, pub Published) []Ratio {
 				}
 			}
 			out = append(out, Ratio{lang, "fsync / cheapest way", ratio(ns(lc.Fsync) / cheapest), fmt.Sprintf("%s (%s)", f.Note, Ns(f.Value*1e3))})
-		}
-	}
-	return out
-}
-
-// distinct are a column of conds (of), each value once, in the order of its first row.
-func distinct(conds []ConditionRow, of func(ConditionRow) string) []string {
-	var out []string
-	for _, c := range conds {
-		if v := of(c); !slices.Contains(out, v) {
-			out = append(out, v)
 		}
 	}
 	return out

@@ -46,7 +46,7 @@ func drawings(bs []drawn) []report.Section {
 	for _, d := range bs {
 		all = append(all, conds(d)...)
 	}
-	langs, ways := distinct(all, func(c ConditionRow) string { return c.Language }), distinct(all, func(c ConditionRow) string { return c.Way })
+	langs, ways := report.Distinct(all, func(c ConditionRow) string { return c.Language }), report.Distinct(all, func(c ConditionRow) string { return c.Way })
 	disk := tabular.Labelled(bs, report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2},
 		func(d drawn) [][]string { return [][]string{{fsFacts(d.Bundle)}} })
 	var heads, cw []report.Figure
@@ -168,7 +168,7 @@ var answerWays = []struct{ way, what string }{
 func answer(bs []drawn) ([]string, int) {
 	var out []string
 	for _, d := range bs {
-		for _, k := range distinct(conds(d), func(c ConditionRow) string { return c.Language + "/" + c.Library }) {
+		for _, k := range report.Distinct(conds(d), func(c ConditionRow) string { return c.Language + "/" + c.Library }) {
 			var parts []string
 			var lib string
 			for _, w := range answerWays {

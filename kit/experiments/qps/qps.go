@@ -20,6 +20,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // Name is the experiment's name.
@@ -137,13 +138,7 @@ func (withAPIs) ImagesFor(api string) ([]string, error) {
 
 // needs are the API images and the load generator, and wrk when it checks the rate.
 func needs(p *Params) []string {
-	var names []string
-	for _, api := range p.APIs {
-		if n := ImageOf(api); !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	names = append(names, "qpsload")
+	names := append(report.Distinct(p.APIs, ImageOf), "qpsload")
 	if p.Wrk {
 		names = append(names, "wrk")
 	}
