@@ -5,11 +5,8 @@ import (
 
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
-
-// wideInterval is the half-width of a headline's 95% interval, as a share of the
-// headline, past which verify names the figure as weakly determined.
-const wideInterval = 0.10
 
 // weakened names what weakens the figures of a bundle that verifies: trials a CPU limit
 // throttled (their wall time is stretched), headlines with wide intervals, and those of
@@ -26,8 +23,8 @@ func (c *checker) weakened(b *Bundle) {
 		switch e := figures.Of(conditionName(cond), "ns_per_line"); {
 		case e.Runs == 1:
 			oneRun++
-		case e.HasInterval() && e.Value > 0 && (e.High-e.Low)/2 > wideInterval*e.Value:
-			*w = append(*w, fmt.Sprintf("%s: %s ns a line has a 95%% interval %s over %d runs, wider than ±%g%%", name, figure.Text(e.Value), e.IntervalText(), e.Runs, wideInterval*100))
+		case e.HasInterval() && verify.Wide(e.Value, e.Low, e.High):
+			*w = append(*w, fmt.Sprintf("%s: %s ns a line has a 95%% interval %s over %d runs, wider than ±%g%%", name, figure.Text(e.Value), e.IntervalText(), e.Runs, verify.WideShare*100))
 		}
 	}
 	if oneRun > 0 {

@@ -241,10 +241,6 @@ func earlier(c *tabular.Check[*Params, RunRow], file string) {
 	}
 }
 
-// wideInterval is the half-width of a rate's 95% interval, as a share of the rate, past
-// which verify names the condition's rate as weakly determined.
-const wideInterval = 0.10
-
 // weakened names what weakens the figures of a bundle that verifies: noisy runs, rates
 // wrk does not confirm, a load generator that used its whole CPU, wide intervals.
 func weakened(c *tabular.Check[*Params, RunRow]) {
@@ -283,8 +279,8 @@ func weakened(c *tabular.Check[*Params, RunRow]) {
 		rate, lo, hi := float64(k.RequestsPerS), float64(k.RequestsPerSCILow), float64(k.RequestsPerSCIHigh)
 		// A search's steps offered different rates: their pooled rate is no figure, and
 		// its spread says nothing of the instrument.
-		if rate > 0 && (hi-lo)/2 > wideInterval*rate && !c.Params().Capacity.On() {
-			*w = append(*w, fmt.Sprintf("%s/%s: req/s %.0f has a 95%% interval [%.0f, %.0f], wider than ±%g%%", k.API, k.Config, rate, lo, hi, wideInterval*100))
+		if verify.Wide(rate, lo, hi) && !c.Params().Capacity.On() {
+			*w = append(*w, fmt.Sprintf("%s/%s: req/s %.0f has a 95%% interval [%.0f, %.0f], wider than ±%g%%", k.API, k.Config, rate, lo, hi, verify.WideShare*100))
 		}
 	}
 }
