@@ -287,9 +287,18 @@ func TestImagesRefuseANodeWithoutThem(t *testing.T) {
 // files program, whatever the conductor's image is: a plan that does not name that
 // image has it built and checked on the node all the same.
 func TestTheFilesContainerRunsTheKitsOwnImage(t *testing.T) {
-	k, _ := fakeCluster(t, corev1.PodQOSGuaranteed, nil)
+	k, cs := fakeCluster(t, corev1.PodQOSGuaranteed, nil)
+	// The node holds both images, each by its own content-addressed tag.
+	n, err := cs.CoreV1().Nodes().Get(context.Background(), node, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Status.Images = append(n.Status.Images, corev1.ContainerImage{Names: []string{"docker.io/logbench/" + FilesImage + ":bbb"}})
+	if _, err := cs.CoreV1().Nodes().UpdateStatus(context.Background(), n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	var asked []string
-	built := askedBuilder{fakeBuilder{"api": "sha256:aaa", FilesImage: "sha256:aaa"}, &asked}
+	built := askedBuilder{fakeBuilder{"api": "sha256:aaa", FilesImage: "sha256:bbb"}, &asked}
 	ids, _, err := Images{Builder: built, Cluster: k}.Build(context.Background(), "linux/amd64", []string{"api"}, io.Discard)
 	if err != nil || !slices.Equal(asked, []string{"api", FilesImage}) || k.files != ids[FilesImage] || k.files == "" {
 		t.Fatalf("asked %v, files %q, ids %v, %v", asked, k.files, ids, err)
