@@ -1,11 +1,6 @@
 package bundle
 
-import (
-	"errors"
-	"io/fs"
-	"path/filepath"
-	"reflect"
-)
+import "reflect"
 
 // PodFile is the engine's own account of each run's pod, one row a container, as a
 // Kubernetes cluster gives it: what the API server made of the Pod the kit asked for.
@@ -69,17 +64,4 @@ func EncodePods(rows []PodRow) ([]byte, error) { return marshalCSV(&rows) }
 
 // ReadPods reads the pods.csv of the bundle folder dir, for a matrix that goes on with
 // it; none when the bundle has none.
-func ReadPods(dir string) ([]PodRow, error) {
-	body, err := readLimited(filepath.Join(dir, PodFile), MaxFileBytes(PodFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	d := DecodeCSV[PodRow](PodFile, body, 1)
-	if len(d.Errs) > 0 {
-		return nil, d.Errs[0]
-	}
-	return d.Rows, nil
-}
+func ReadPods(dir string) ([]PodRow, error) { return readOptional[PodRow](dir, PodFile) }

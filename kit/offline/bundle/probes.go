@@ -255,15 +255,19 @@ func Layout(dataFiles ...string) []string {
 
 // ReadProbes reads the probes.csv of the bundle folder dir, for a matrix that goes on
 // with it; none when the bundle has none.
-func ReadProbes(dir string) ([]ProbeRow, error) {
-	body, err := readLimited(filepath.Join(dir, ProbeFile), MaxFileBytes(ProbeFile))
+func ReadProbes(dir string) ([]ProbeRow, error) { return readOptional[ProbeRow](dir, ProbeFile) }
+
+// readOptional reads the table file of the bundle folder dir that any bundle may hold,
+// for a matrix that goes on with it; none when the bundle has none.
+func readOptional[R any](dir, file string) ([]R, error) {
+	body, err := readLimited(filepath.Join(dir, file), MaxFileBytes(file))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	d := DecodeCSV[ProbeRow](ProbeFile, body, 1)
+	d := DecodeCSV[R](file, body, 1)
 	if len(d.Errs) > 0 {
 		return nil, d.Errs[0]
 	}

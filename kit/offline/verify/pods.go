@@ -25,12 +25,9 @@ func Pods(res *Result, files map[string][]byte, runs map[string]bool) {
 		}
 		return
 	}
-	if !listed(res, files, file, body) {
+	d, ok := decodeListed[bundle.PodRow](res, files, file, body)
+	if !ok {
 		return
-	}
-	d := bundle.DecodeCSV[bundle.PodRow](file, body, MaxLineErrors)
-	for _, e := range d.Errs {
-		res.Problem(Problem{File: file, Line: e.Line, Column: e.Column, Msg: e.Msg})
 	}
 	for _, col := range d.Missing {
 		res.Problem(Problem{File: file, Column: col, Msg: "missing column"})

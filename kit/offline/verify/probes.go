@@ -32,12 +32,9 @@ func Probes(res *Result, files map[string][]byte, common *bundle.Common, runs ma
 		res.Weakened = append(res.Weakened, "the host's speed was not recorded (no speed probe): a slower host cannot be told from a slower logger")
 		return
 	}
-	if !listed(res, files, file, body) {
+	d, ok := decodeListed[bundle.ProbeRow](res, files, file, body)
+	if !ok {
 		return
-	}
-	d := bundle.DecodeCSV[bundle.ProbeRow](file, body, MaxLineErrors)
-	for _, e := range d.Errs {
-		res.Problem(Problem{File: file, Line: e.Line, Column: e.Column, Msg: e.Msg})
 	}
 	missing := d.Missing
 	earlier := func(col string) bool { return slices.Contains(bundle.RequestPathColumns, col) }
@@ -151,6 +148,19 @@ func byCondition(by map[string]int) string {
 		out = append(out, fmt.Sprintf("%s %d", c, by[c]))
 	}
 	return strings.Join(out, ", ")
+}
+
+// decodeListed decodes an optional table file, body, once SHA256SUMS lists it and it
+// matches, each line's errors a problem; not ok when it is not listed or does not match.
+func decodeListed[R any](res *Result, files map[string][]byte, file string, body []byte) (bundle.Decoded[R], bool) {
+	if !listed(res, files, file, body) {
+		return bundle.Decoded[R]{}, false
+	}
+	d := bundle.DecodeCSV[R](file, body, MaxLineErrors)
+	for _, e := range d.Errs {
+		res.Problem(Problem{File: file, Line: e.Line, Column: e.Column, Msg: e.Msg})
+	}
+	return d, true
 }
 
 // listed checks that SHA256SUMS lists an optional file and that it matches.
