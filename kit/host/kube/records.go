@@ -18,9 +18,6 @@ func Records(runID string, p *corev1.Pod) []bundle.PodRow {
 	}
 	base := bundle.PodRow{RunID: runID, Pod: p.Name, PodUID: string(p.UID), Node: p.Spec.NodeName, QOSClass: string(p.Status.QOSClass),
 		CreatedUTC: stamp(p.CreationTimestamp)}
-	if base.Node == "" {
-		base.Node = p.Status.NominatedNodeName
-	}
 	statuses := map[string]corev1.ContainerStatus{}
 	for _, s := range append(append([]corev1.ContainerStatus(nil), p.Status.ContainerStatuses...), p.Status.EphemeralContainerStatuses...) {
 		statuses[s.Name] = s

@@ -79,10 +79,10 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 		res.Failure = fmt.Sprintf("creating Pod %s: %v", pod.Name, err)
 		return res, nil
 	}
-	// The Pod as the API server last returned it, for the run's record (pods.csv),
-	// whatever ends the run.
-	last := created
-	defer func() { res.Records = Records(spec.RunID, last) }()
+	// cur is the Pod as the API server last returned it: the run's record (pods.csv)
+	// is made of it, whatever ends the run.
+	cur := created
+	defer func() { res.Records = Records(spec.RunID, cur) }()
 	defer func() {
 		rmCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removePatience)
 		defer cancel()
@@ -108,7 +108,6 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 	ended := map[string]bool{}
 	ticker := time.NewTicker(pollEvery)
 	defer ticker.Stop()
-	var cur *corev1.Pod
 	for {
 		select {
 		case <-ctx.Done():
@@ -128,7 +127,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 			}
 			continue
 		}
-		lastAnswer, cur, last = time.Now(), got, got
+		lastAnswer, cur = time.Now(), got
 		if why := podFailed(cur); why != "" {
 			res.Failure = experiment.JoinFailures(res.Failure, why)
 			res.Exits = k.exits(waitCtx, spec, cur)
@@ -198,7 +197,7 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 		res.Result = result.Bytes()
 	}
 	if got, gerr := pods.Get(waitCtx, pod.Name, metav1.GetOptions{}); gerr == nil {
-		cur, last = got, got
+		cur = got
 	}
 	res.Exits = k.exits(waitCtx, spec, cur)
 	if why := k.otherImages(spec, cur); why != "" {
