@@ -23,9 +23,12 @@ var version = "dev"
 
 func newApp() *cli.App {
 	app := &cli.App{
-		Name:      "logbench",
-		Usage:     "does one more log line slow the API? measure it on any Docker host",
-		Version:   version,
+		Name:    "logbench",
+		Usage:   "does one more log line slow the API? measure it on any Docker host",
+		Version: version,
+		// The app's own help command stands in for urfave/cli's, which then adds no
+		// --help flag of its own: without this one, `logbench --help` was bad input.
+		Flags:     []cli.Flag{cli.HelpFlag},
 		Writer:    os.Stdout,
 		ErrWriter: os.Stderr,
 		Commands: []*cli.Command{reproduceCommand(), experimentsCommand(), runCommand(), buildCommand(), loadCommand(), cleanCommand(), calibrateCommand(),

@@ -30,6 +30,8 @@ var exitCases = []struct {
 }{
 	{"logbench version", 0, false},
 	{"logbench help version", 0, false},
+	{"logbench --help", 0, false},
+	{"logbench -h", 0, false},
 	{"logbench verify GOOD", 0, false},
 	{"logbench verify BAD", 1, false},
 	{"logbench verify /nonexistent.tar.gz", 1, false},
@@ -73,7 +75,10 @@ func TestExitStatuses(t *testing.T) {
 				}
 				return
 			}
-			_, stderr, status := runMain(t, nil, args...)
+			stdout, stderr, status := runMain(t, nil, args...)
+			if strings.Contains(tc.line, "help") && status == 0 && !strings.Contains(stdout, "USAGE:") {
+				t.Errorf("no help on stdout:\n%s", stdout)
+			}
 			if status != tc.status {
 				t.Errorf("exit status %d, want %d; stderr:\n%s", status, tc.status, stderr)
 			}
