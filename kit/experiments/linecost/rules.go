@@ -98,7 +98,7 @@ func (c *checker) physics(b *Bundle) {
 	host := float64(b.M.Head().Engine.CPUs)
 	trialsS := map[string]float64{}
 	for i, t := range c.trials {
-		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)
+		place := c.Res.BreachesAt(TrialsFile, i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial))
 		// A trial lasts its calls and the drain after them, which its cgroup's interval
 		// spans.
 		trialsS[t.RunID] += max(float64(t.WallNs+t.DrainWallNs), t.CgroupWallNs.Or(0)) / 1e9
@@ -110,20 +110,14 @@ func (c *checker) physics(b *Bundle) {
 		if !(cores > 0) {
 			cores, limit = host, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", host)
 		}
-		if breach := verify.CPUWithin(float64(t.CgroupCPUNs)/1e9, interval, cores, limit+" over cgroup_wall_ns"); breach != nil {
-			c.Problem(breach.Problem(TrialsFile, line, key, "cpu_used_ns"))
-		}
+		place("cpu_used_ns", verify.CPUWithin(float64(t.CgroupCPUNs)/1e9, interval, cores, limit+" over cgroup_wall_ns"))
 		if t.CPULimitCores > 0 && t.CgroupPeriods.Present() {
-			if breach := verify.PeriodsWithin(float64(t.CgroupPeriods), interval); breach != nil {
-				c.Problem(breach.Problem(TrialsFile, line, key, "cpu_periods"))
-			}
+			place("cpu_periods", verify.PeriodsWithin(float64(t.CgroupPeriods), interval))
 		}
 	}
 	for i, r := range b.Runs {
 		if s, ok := trialsS[r.RunID]; ok {
-			if breach := verify.WallCovers(r.WallS, verify.Part{Name: "its trials in " + TrialsFile + " (wall_ns + drain_wall_ns, or cgroup_wall_ns)", Value: s}); breach != nil {
-				c.Problem(breach.Problem(RunsFile, i+2, "run "+r.RunID, "wall_s"))
-			}
+			c.Res.BreachesAt(RunsFile, i+2, "run "+r.RunID)("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "its trials in " + TrialsFile + " (wall_ns + drain_wall_ns, or cgroup_wall_ns)", Value: s}))
 		}
 	}
 }
