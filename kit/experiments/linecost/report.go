@@ -51,15 +51,13 @@ func drawings(bs []drawn) []report.Section {
 		func(d drawn) [][]string { return [][]string{{fsFacts(d.Bundle)}} })
 	var heads, cw []report.Figure
 	for _, lang := range langs {
-		g := &report.Grouped{Points: true, Published: make([]float64, len(ways))}
+		g := tabular.PerCategory(bs, ways, func(d drawn, way string) report.Value { return headline(d, lang, way) })
+		g.Points, g.Published = true, make([]float64, len(ways))
 		for i, way := range ways {
 			g.Published[i] = math.NaN()
 			if f, ok := pub.PerLine(way); ok {
 				g.Published[i] = f.Ns
 			}
-		}
-		for _, d := range bs {
-			g.Series = append(g.Series, report.Series{Name: d.Label, Colour: d.Colour, Values: headlines(d, lang, ways)})
 		}
 		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
 		cw = append(cw, cpuWallPlot(bs, lang, ways))
@@ -80,19 +78,15 @@ func drawings(bs []drawn) []report.Section {
 	}
 }
 
-// headlines are the times per line of lang's ways in the bundle, each with its interval;
-// absent where the way did not run or has no figure.
-func headlines(d drawn, lang string, ways []string) []report.Value {
-	out := make([]report.Value, len(ways))
-	for i, way := range ways {
-		out[i] = report.Absent
-		if c := cond(d, lang, way); c != nil {
-			if e := figures(d).Of(conditionName(*c), "ns_per_line"); e.Value > 0 {
-				out[i] = report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
-			}
+// headline is the time per line of lang's way in the bundle, with its interval; absent
+// where the way did not run or has no figure.
+func headline(d drawn, lang, way string) report.Value {
+	if c := cond(d, lang, way); c != nil {
+		if e := figures(d).Of(conditionName(*c), "ns_per_line"); e.Value > 0 {
+			return report.Value{V: e.Value, Lo: e.Low, Hi: e.High}
 		}
 	}
-	return out
+	return report.Absent
 }
 
 // cpuWallPlot sets each way's CPU time per line against its wall time, a colour per
