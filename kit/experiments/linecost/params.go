@@ -9,6 +9,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // DefaultParams are line-cost's parameters before any flag: every language with its
@@ -52,7 +53,7 @@ func (p Params) Check() error {
 			if p.Legacy() {
 				return nil
 			}
-			return experiment.CheckList("libraries", p.Libraries, AllLibraryIDs())
+			return experiment.CheckList("libraries", p.Libraries, report.Distinct(lc.Libraries, func(l lc.Library) string { return l.ID }))
 		},
 		func() error {
 			return cmp.Or(experiment.Within("lines", p.Lines, lc.MinLines, 10_000_000, " lines per trial (fewer are too close to the clock's resolution and the cost of reading it)"),

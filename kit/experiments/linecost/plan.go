@@ -137,15 +137,6 @@ func DefaultLibraries() []string {
 	return ids
 }
 
-// AllLibraryIDs are every library's id.
-func AllLibraryIDs() []string {
-	var ids []string
-	for _, l := range lc.Libraries {
-		ids = append(ids, l.ID)
-	}
-	return ids
-}
-
 // Conditions are language x library x way, the ways a library cannot do left out (see
 // NotOffered).
 func (p *Params) Conditions() []tabular.Cell { cells, _ := p.matrix(); return cells }
