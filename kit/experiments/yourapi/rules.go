@@ -55,14 +55,12 @@ func rules(c *check) {
 	})
 	counts := &res.Counts
 	counts.Conditions = len(p.Configs)
+	counts.Noisy = tabular.Noisy(c.Runs)
 	var requests int64
 	trusted := 0
 	for _, r := range c.Runs {
 		if r.Verified {
 			requests += r.Requests
-			if r.HostNoisy && !r.Superseded {
-				counts.Noisy++
-			}
 			if r.Trusted {
 				trusted++
 			}

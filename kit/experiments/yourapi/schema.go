@@ -36,12 +36,8 @@ const manifestText = "The bundle's manifest: which experiment and kit wrote it, 
 	"counted says that log lines are counted, not verified."
 
 // describe names the data package as every your-api bundle's is named.
-func describe(dp *bundle.DataPackage) {
-	dp.Name, dp.Title = "logbench-"+Name+"-bundle", "logbench "+Name+" result bundle"
-	dp.Description = "A result bundle of the " + Name + " experiment: a service the kit did not write, loaded in each logging configuration; every run's load, " +
-		"log lines counted (not verified) and CPU, per-second counts, and each configuration's figures against the baseline. " + bundle.SumsText
-	dp.Resources[0].Description = manifestText
-}
+var describe = tabular.Describes(Name, "a service the kit did not write, loaded in each logging configuration; every run's load, "+
+	"log lines counted (not verified) and CPU, per-second counts, and each configuration's figures against the baseline. "+bundle.SumsText, manifestText)
 
 // Counted is what the summary, the manifest and the report say of the log lines.
 const Counted = "log lines are counted, not verified: the kit reads back the console (the engine's log API) and every file of the log directory (the run's volume) and counts lines and bytes, " +
