@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // result is the conductor's result of a run, and why it cannot be read.
@@ -102,8 +100,10 @@ func retry(p *Params, r RunRow) bool {
 // summary is every configuration's figures against the baseline.
 func summary(b *Bundle, w io.Writer) error {
 	p := b.Params()
-	conds := DeriveConditions(b.Runs, *p)
-	writeTable(w, conds)
+	// The table the report draws of the bundle, as aligned text.
+	if err := conditionTable(drawn{Bundle: b}).WriteText(w); err != nil {
+		return err
+	}
 	load := fmt.Sprintf("closed loop, %d connections x %d in flight", p.Connections, p.Pipelining)
 	if p.Load == contract.LoadOpen {
 		load = fmt.Sprintf("open loop at %g req/s, latency from the scheduled send; runs whose send-lag p99 is over %g ms are not pooled", p.RateRPS, p.MaxSendLagP99Ms)
@@ -116,38 +116,29 @@ func summary(b *Bundle, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\n%s, GET :%d%s; %s, %gs measured after %gs of warm-up; service limited to %g CPU, %d MiB\n",
 		p.Image, p.Port, p.Path, load, p.DurationS, p.WarmupS, p.Limits.APICPUs, p.Limits.APIMemoryBytes>>20)
-	fmt.Fprintf(w, "req/s: mean of the runs' figures [95%% t-interval over runs]; ratio and cost/req: against the baseline %s; cpu us/req: inside the container (its processes) + outside it (dockerd, containerd, shims)\n", p.Baseline)
+	fmt.Fprintf(w, "req/s: mean of the runs' figures [95%% t-interval over runs]; ratio and cost: against the baseline %s; µs/req in + out: CPU inside the container (its processes) + outside it (dockerd, containerd, shims)\n", p.Baseline)
 	fmt.Fprintf(w, "lines/req: lines read back (console through the %s driver%s) over every request sent to the service (the readiness probes it answered and the warm-up included)\n",
 		p.LogDriver, map[bool]string{true: ", files of " + p.LogFile, false: ""}[p.LogFile != ""])
 	fmt.Fprintf(w, "NOTE: %s.\n", Counted)
-	for _, c := range conds {
-		if !c.LinesSteady {
-			fmt.Fprintf(w, "MARKED: %s: %d run(s) whose lines per request moved, or lost console lines in non-blocking mode (runs.csv, column mark)\n", c.Config, c.RunsMarked)
-		}
+	for _, n := range setupNotes(p, DeriveConditions(b.Runs, *p)) {
+		fmt.Fprintln(w, n)
 	}
 	fmt.Fprintf(w, "noisy: runs during which the rest of the host was busy (other work over %g cores); they stay data\n", experiment.NoisyOtherCores)
-	if r := p.Hardening.Relaxed; len(r) > 0 {
-		fmt.Fprintf(w, "hardening relaxed: %s\n", strings.Join(r, ", "))
-	}
 	Search.WriteSummary(b, w)
 	return nil
 }
 
-func writeTable(w io.Writer, conds []ConditionRow) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "config\truns ok (pooled, noisy)\treq/s\t95% interval\tratio\tp50 ms\tp99 ms\tlines/req\tconsole\tfile\tbytes/req\tapi cores\tengine cores\tcpu us/req in+out\tcost/req us\t")
-	for _, c := range conds {
-		name := c.Config
-		if c.Baseline {
-			name += " (baseline)"
-		}
-		if !c.LinesSteady {
-			name += " MARKED"
-		}
-		fmt.Fprintf(tw, "%s\t%d/%d (%d, %d)\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s + %s\t%s\t\n",
-			name, c.RunsVerified, c.Runs, c.RunsPooled, c.RunsNoisy, c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToBaseline.Fixed(2),
-			c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), c.LinesPerRequest.Fixed(2), c.ConsolePerReq.Fixed(2), c.FilePerReq.Fixed(2), c.BytesPerRequest.Fixed(0),
-			c.APICores.Fixed(2), c.EngineCores.Fixed(2), c.APIUsPerReq.Fixed(1), c.EngineUsPerReq.Fixed(1), c.CostPerRequestUs.Signed(1))
+// setupNotes are what a reader of the bundle's figures must know of how they were
+// taken, as the summary and the report say it: the hardening relaxed, and each
+// configuration whose lines were marked.
+func setupNotes(p *Params, conds []ConditionRow) (notes []string) {
+	if r := p.Hardening.Relaxed; len(r) > 0 {
+		notes = append(notes, "hardening relaxed: "+strings.Join(r, ", "))
 	}
-	tw.Flush()
+	for _, c := range conds {
+		if !c.LinesSteady {
+			notes = append(notes, fmt.Sprintf("MARKED: %s: %d run(s) whose lines per request moved, or lost console lines in non-blocking mode (runs.csv, column mark)", c.Config, c.RunsMarked))
+		}
+	}
+	return notes
 }

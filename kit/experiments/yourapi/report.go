@@ -27,17 +27,7 @@ func drawings(bs []drawn) []report.Section {
 	}
 
 	// The warnings of the setup.
-	notes := tabular.Attributed(bs, func(d drawn) (own []string) {
-		if r := d.Params().Hardening.Relaxed; len(r) > 0 {
-			own = append(own, "hardening relaxed: "+strings.Join(r, ", "))
-		}
-		for _, c := range conds(d) {
-			if !c.LinesSteady {
-				own = append(own, fmt.Sprintf("MARKED: %s: %d run(s) whose lines per request moved, or lost console lines in non-blocking mode (runs.csv, column mark)", c.Config, c.RunsMarked))
-			}
-		}
-		return own
-	})
+	notes := tabular.Attributed(bs, func(d drawn) []string { return setupNotes(d.Params(), conds(d)) })
 	notes = append([]string{"Log lines are counted, not verified: " + strings.TrimPrefix(Counted, "log lines are counted, not verified: ") + "."}, notes...)
 
 	ratio := tabular.PerCategory(bs, cats, func(d drawn, cat string) report.Value {
