@@ -1,6 +1,7 @@
 package yourapi
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -10,12 +11,6 @@ import (
 // The flags that relax the kit's hardening of the service. Only the command line grants
 // them: a bundle to resume, which anyone may have written, never does (Consent).
 var relaxingFlags = []string{"writable-root", "keep-user", "cap-add", "new-privileges"}
-
-// flags are the command line that makes h: the relaxing flags it needs.
-func (h Hardening) flags() []string {
-	_, flags := h.relaxations()
-	return flags
-}
 
 // ConsentFlags are the flags --resume takes: the relaxing ones.
 func (p plan) ConsentFlags() []string { return relaxingFlags }
@@ -30,15 +25,17 @@ func (p plan) Consent(asked experiment.Params) error {
 	if err != nil {
 		return err
 	}
+	// need and have are the command lines that make the recorded and the given hardening.
 	given := ps.Hardening
 	given.CapAdd = slices.Clone(given.CapAdd)
-	given.Relaxed = given.relaxed()
+	var have []string
+	given.Relaxed, have = given.relaxations()
 	recorded := p.b.Params().Hardening
-	if recorded.CapDrop != "ALL" || (recorded.User != User && recorded.User != "") || !slices.Equal(recorded.Relaxed, recorded.relaxed()) ||
+	named, need := recorded.relaxations()
+	if recorded.CapDrop != "ALL" || (recorded.User != User && recorded.User != "") || !slices.Equal(recorded.Relaxed, named) ||
 		slices.ContainsFunc(recorded.CapAdd, func(c string) bool { return !capName.MatchString(c) || c == "ALL" }) {
 		return usagef("the bundle's hardening (user %q, cap_drop %q, cap_add %v, relaxed %v) is not one the kit's flags make: the kit does not resume it", recorded.User, recorded.CapDrop, recorded.CapAdd, recorded.Relaxed)
 	}
-	need, have := recorded.flags(), given.flags()
 	if slices.Equal(slices.Sorted(slices.Values(need)), slices.Sorted(slices.Values(have))) {
 		p.b.Params().Hardening = given
 		return nil
@@ -47,12 +44,5 @@ func (p plan) Consent(asked experiment.Params) error {
 		return usagef("the bundle ran its service with relaxed hardening (%s), which only the command line grants, never a bundle: resume it with %s if you mean to", strings.Join(recorded.Relaxed, ", "), strings.Join(need, " "))
 	}
 	extra := slices.DeleteFunc(slices.Clone(have), func(f string) bool { return slices.Contains(need, f) })
-	return usagef("%s: the bundle ran its service without it; resume with the bundle's hardening (%s)", strings.Join(extra, " "), orNone(need))
-}
-
-func orNone(flags []string) string {
-	if len(flags) == 0 {
-		return "no relaxing flag"
-	}
-	return strings.Join(flags, " ")
+	return usagef("%s: the bundle ran its service without it; resume with the bundle's hardening (%s)", strings.Join(extra, " "), cmp.Or(strings.Join(need, " "), "no relaxing flag"))
 }

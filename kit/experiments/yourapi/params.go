@@ -237,7 +237,7 @@ func (p Params) settle(rounds int) Params {
 	}
 	p.NonBlocking = experiment.IsNonBlocking(p.LogOpts)
 	p.Hardening.CapAdd = slices.Clone(p.Hardening.CapAdd)
-	p.Hardening.Relaxed = p.Hardening.relaxed()
+	p.Hardening.Relaxed, _ = p.Hardening.relaxations()
 	p.CPUHow = CPUHow
 	return p
 }
@@ -268,12 +268,6 @@ func (p Params) CheckSettled() error {
 		}
 	}
 	return nil
-}
-
-// relaxed names what the service was allowed beyond the kit's hardening.
-func (h Hardening) relaxed() []string {
-	named, _ := h.relaxations()
-	return named
 }
 
 // relaxations are what the service was allowed beyond the kit's hardening, each named
