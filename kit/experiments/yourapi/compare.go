@@ -50,18 +50,15 @@ func Rows(b *Bundle) []compare.Row {
 	names := append([]string{p.Baseline}, slices.DeleteFunc(p.ConfigNames(), func(n string) bool { return n == p.Baseline })...)
 	var rows []compare.Row
 	for _, config := range names {
-		cond := []compare.KV{{Key: "config", Value: config}}
+		kvs := []compare.KV{{Key: "config", Value: config}}
 		var marks, lineMarks []string
-		for _, c := range DeriveConditions(b.Runs, *p) {
-			if c.Config != config {
-				continue
-			}
+		if c := cond(drawn{Bundle: b}, config); c != nil {
 			if c.RunsNoisy > 0 {
-				marks = append(marks, "noisy runs")
+				marks = []string{"noisy runs"}
 			}
 			lineMarks = marks
 			if !c.LinesSteady {
-				lineMarks = append(lineMarks[:len(lineMarks):len(lineMarks)], "lines per request moved")
+				lineMarks = append(slices.Clip(marks), "lines per request moved")
 			}
 		}
 		counted := pooledOf(b.Runs, config)
@@ -70,7 +67,7 @@ func Rows(b *Bundle) []compare.Row {
 			if len(runs) == 0 {
 				continue
 			}
-			row := compare.Measured(cond, m.Name, m.unit, compare.Mean{}, runs)
+			row := compare.Measured(kvs, m.Name, m.unit, compare.Mean{}, runs)
 			row.Marks, row.Headline = marks, m.Headline
 			if m.Name == "lines_per_request" || m.Name == "bytes_per_request" {
 				row.Marks = lineMarks

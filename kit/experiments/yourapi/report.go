@@ -32,7 +32,7 @@ func drawings(bs []drawn) []report.Section {
 
 	ratio := tabular.PerCategory(bs, cats, func(d drawn, cat string) report.Value {
 		if c := cond(d, cat); c != nil {
-			return report.Value{V: f(c.RatioToBaseline), Lo: report.NaN, Hi: report.NaN}
+			return report.Value{V: float64(c.RatioToBaseline), Lo: report.NaN, Hi: report.NaN}
 		}
 		return report.Absent
 	})
@@ -94,9 +94,6 @@ func cond(d drawn, config string) *ConditionRow {
 // runsOf are the bundle's runs of a configuration that count in its figures.
 func runsOf(d drawn, config string) []RunRow { return pooledOf(d.Runs, config) }
 
-// f is a figure for a plot: NaN, drawn as nothing, when absent.
-func f(o Opt) float64 { return float64(o) }
-
 // baselines names each bundle's baseline configuration.
 func baselines(bs []drawn) string {
 	var out []string
@@ -111,15 +108,12 @@ func baselines(bs []drawn) string {
 
 // latencyFrom says where latency is timed from, by the bundles' load shapes.
 func latencyFrom(bs []drawn) string {
-	var out []string
-	for _, d := range bs {
-		s := "from each send: a closed loop"
+	return strings.Join(report.Distinct(bs, func(d drawn) string {
 		if d.Params().Load == contract.LoadOpen {
-			s = "from each scheduled send: an open loop"
+			return "from each scheduled send: an open loop"
 		}
-		out = report.Union(out, []string{s})
-	}
-	return strings.Join(out, "; ")
+		return "from each send: a closed loop"
+	}), "; ")
 }
 
 // configTable lists each bundle's configurations: what was set, and which is the
@@ -175,7 +169,7 @@ func runTable(d drawn) report.Table {
 		}
 		t.Rows = append(t.Rows, []string{r.RunID, r.Config, counts, r.Mark, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt), r.RequestsPerS.Fixed(0),
 			r.LatencyP50Ms.Fixed(2), r.LatencyP99Ms.Fixed(2), r.ConsoleLines.Fixed(0), r.FileLines.Fixed(0), r.LinesPerRequest.Fixed(3),
-			r.APIUsPerReq.Fixed(1) + " + " + r.EngineUsPerReq.Fixed(1), report.Clamped(f(r.OtherCores), 2)})
+			r.APIUsPerReq.Fixed(1) + " + " + r.EngineUsPerReq.Fixed(1), report.Clamped(float64(r.OtherCores), 2)})
 	}
 	return t
 }
