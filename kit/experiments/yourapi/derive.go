@@ -135,10 +135,8 @@ func DeriveConditions(runs []RunRow, p Params) []ConditionRow {
 		out = append(out, deriveCondition(cfg, runs, p))
 	}
 	var base ConditionRow
-	for _, c := range out {
-		if c.Config == p.Baseline {
-			base = c
-		}
+	if i := slices.IndexFunc(out, func(c ConditionRow) bool { return c.Config == p.Baseline }); i >= 0 {
+		base = out[i]
 	}
 	for i := range out {
 		c := &out[i]

@@ -150,7 +150,6 @@ func prepare(ctx context.Context, pr *Params, pods experiment.Pods, images map[s
 	config := pr.Configs[0].Name
 	fmt.Fprintf(out, "trying %s (%s) on port %d, GET %s\n", pr.Image, config, pr.Port, pr.Path)
 	spec := pod(pr, config, pr.RateRPS, experiment.NewTryID(), images, true)
-	spec.RunID = experiment.VolumeSafe(spec.RunID)
 	res, err := pods.RunPod(ctx, spec, io.Discard)
 	if err != nil {
 		if experiment.Refused(ctx, err, "api") {

@@ -107,7 +107,7 @@ type Params struct {
 	// with the other). A manifest has neither.
 	commands []string
 	capacity capacitysearch.Flags
-	given    struct{ load, rate, maxSendLag, retries, connections, pipelining bool }
+	given    struct{ load, rate, maxSendLag, retries, pipelining bool }
 }
 
 // ConfigNames are the configurations' names, in order.
