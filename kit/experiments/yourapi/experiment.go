@@ -104,6 +104,3 @@ func (e yourAPI) Resume(dir string) (experiment.Plan, error) {
 	}
 	return planOf(p), nil
 }
-
-// manifestOf is a bundle's manifest as your-api records it.
-func manifestOf(b *Bundle) *Manifest { return b.M.(*Manifest) }

@@ -40,7 +40,7 @@ func earlier(c *check, file string) {
 func rules(c *check) {
 	p := c.Params()
 	res := c.Res
-	if manifestOf(c.Bundle).Counted != Counted {
+	if c.Bundle.M.(*Manifest).Counted != Counted {
 		c.Problem(verify.Problem{File: ManifestFile, Column: "counted", Msg: "the manifest must say that lines are counted, not verified"})
 	}
 	names := p.ConfigNames()
