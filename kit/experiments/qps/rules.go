@@ -145,12 +145,7 @@ func physics(c *tabular.Check[*Params, RunRow]) {
 		c.AddedBy(kitWrkEvery, fmt.Sprintf("the manifest's parameters.wrk_configs says wrk ran in %d configurations", len(p.WrkConfigs)))
 	}
 	for i, r := range b.Runs {
-		line, key := runLines[i], "run "+r.RunID
-		place := func(column string, breach *verify.Breach) {
-			if breach != nil {
-				c.Problem(breach.Problem(RunsFile, line, key, column))
-			}
-		}
+		place := c.Res.BreachesAt(RunsFile, runLines[i], "run "+r.RunID)
 		limit := verify.HostCPUs(m.Engine.CPUs, float64(r.HostCPUs)).Of
 		host, hostName := limit(0, "")
 		apiCores, apiLimit := limit(p.Limits.APICPUs, "api_cpus")
