@@ -80,13 +80,7 @@ func Rows(b *Bundle) []compare.Row {
 		seconds[s.RunID] = append(seconds[s.RunID], float64(s.Requests))
 	}
 	verified := func(api, config string) []RunRow {
-		var out []RunRow
-		for _, r := range b.Runs {
-			if r.counts() && r.API == api && r.Config == config {
-				out = append(out, r)
-			}
-		}
-		return out
+		return counting(b.Runs, func(r RunRow) bool { return r.API == api && r.Config == config })
 	}
 	unconfirmed := map[string]string{}
 	for _, c := range conds {

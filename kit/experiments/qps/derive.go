@@ -27,6 +27,17 @@ var Configs = []string{ConsoleFile, Console, File, NoLog}
 // attempt replaced it.
 func (r RunRow) counts() bool { return r.Verified && !r.Superseded }
 
+// counting are the runs that count (counts) and are of the condition in says.
+func counting(runs []RunRow, in func(RunRow) bool) []RunRow {
+	var out []RunRow
+	for _, r := range runs {
+		if r.counts() && in(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func hasConsole(config string) bool { return config == Console || config == ConsoleFile }
 func hasFile(config string) bool    { return config == File || config == ConsoleFile }
 

@@ -36,13 +36,7 @@ func cond(d drawn, cat string, multiAPI bool) *ConditionRow {
 
 // runs are the bundle's verified runs of a category.
 func runs(d drawn, cat string, multiAPI bool) []RunRow {
-	var out []RunRow
-	for _, r := range d.Runs {
-		if r.counts() && catOf(r.API, r.Config, multiAPI) == cat {
-			out = append(out, r)
-		}
-	}
-	return out
+	return counting(d.Runs, func(r RunRow) bool { return catOf(r.API, r.Config, multiAPI) == cat })
 }
 
 // catOf is a condition's category on the x axis: its configuration, with its API when
@@ -118,12 +112,7 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 	for _, cat := range cats {
 		for j, d := range bs {
 			rs := runs(d, cat, multiAPI)
-			var ags []float64
-			for _, r := range rs {
-				if r.WrkAgreement.Present() {
-					ags = append(ags, float64(r.WrkAgreement))
-				}
-			}
+			ags := bundle.PresentOf(rs, func(r RunRow) Opt { return r.WrkAgreement })
 			v := report.Absent
 			c := cond(d, cat, multiAPI)
 			if c != nil && c.WrkAgreement.Present() {
@@ -222,8 +211,7 @@ func runTable(d drawn) report.Table {
 // cost in requests per second and in the API's CPU per request, against none, each
 // figure as compare states it.
 func answer(bs []drawn) ([]string, int) {
-	var out []string
-	var marked []compare.Row
+	var out, marks []string
 	for _, d := range bs {
 		rows := Rows(d.Bundle)
 		for _, api := range d.Params().APIs {
@@ -236,7 +224,7 @@ func answer(bs []drawn) ([]string, int) {
 				if !ok {
 					return "", false
 				}
-				marked = append(marked, r)
+				marks = report.Union(marks, r.Marks)
 				return report.StatedRow(r, ""), true
 			}
 			for _, m := range []struct{ metric, what string }{
@@ -260,10 +248,6 @@ func answer(bs []drawn) ([]string, int) {
 				}
 			}
 		}
-	}
-	var marks []string
-	for _, r := range marked {
-		marks = report.Union(marks, r.Marks)
 	}
 	if len(marks) > 0 {
 		out = append(out, fmt.Sprintf("Every figure is the mean over runs with its 95%% interval over runs; %s marks one not to be trusted as it stands (%s).", report.Untrusted, strings.Join(marks, "; ")))
