@@ -87,8 +87,6 @@ func drawings(bs []drawn) []report.Section {
 		Tables:  tabular.TableEach(bs, runTable)})
 }
 
-func f(o Opt) float64 { return float64(o) }
-
 // runGroup is a figure of each run: the mean over a condition's verified runs, the
 // runs' range as its interval.
 func runGroup(bs []drawn, cats []string, multiAPI bool, of func(RunRow) float64) *report.Grouped {
@@ -107,7 +105,10 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 	cats = slices.DeleteFunc(slices.Clone(cats), func(cat string) bool {
 		return !slices.ContainsFunc(bs, func(d drawn) bool { c := cond(d, cat, multiAPI); return c != nil && c.WrkAgreement.Present() })
 	})
-	any := false
+	if len(cats) == 0 {
+		s.Empty = "No bundle here ran wrk (reproduce --wrk): the kit's rates are not checked against another load generator."
+		return s
+	}
 	t := report.Table{Header: []string{"bundle", "condition", "runs with wrk", "kit req/s over the interval", "wrk req/s", "kit / wrk", "verdict"}, Text: 2}
 	for _, cat := range cats {
 		for j, d := range bs {
@@ -116,7 +117,6 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 			v := report.Absent
 			c := cond(d, cat, multiAPI)
 			if c != nil && c.WrkAgreement.Present() {
-				any = true
 				v.V = float64(c.WrkAgreement)
 				if len(ags) > 1 {
 					v.Lo, v.Hi = slices.Min(ags), slices.Max(ags)
@@ -132,10 +132,6 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 			}
 			g.Series[j].Values = append(g.Series[j].Values, v)
 		}
-	}
-	if !any {
-		s.Empty = "No bundle here ran wrk (reproduce --wrk): the kit's rates are not checked against another load generator."
-		return s
 	}
 	ch := report.NewChart("The kit's rate over wrk's", "", "kit req/s over wrk's")
 	ch.Add(g)
@@ -184,7 +180,7 @@ func conditionTable(d drawn) report.Table {
 		t.Rows = append(t.Rows, []string{c.API + "/" + c.Config, fmt.Sprintf("%d/%d (%d)", c.RunsVerified, c.Runs, c.RunsNoisy),
 			c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToConsoleFile.Fixed(2), c.PublishedReqPerS.Fixed(0), c.PublishedRatio.Fixed(2),
 			c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), strconv.FormatInt(c.LogLinesWritten, 10), c.LogLinesRead.Fixed(0), c.LogLinesDropped.Fixed(0),
-			c.CPUAPICores.Fixed(2), c.CPUEngineCores.Fixed(2), report.Clamped(f(c.OtherCPUCores), 2), c.CPUAPIUsPerReq.Fixed(1), c.CPUEngineUsPerReq.Fixed(1),
+			c.CPUAPICores.Fixed(2), c.CPUEngineCores.Fixed(2), report.Clamped(float64(c.OtherCPUCores), 2), c.CPUAPIUsPerReq.Fixed(1), c.CPUEngineUsPerReq.Fixed(1),
 			inOut(c.CostPerRequestAPIUs, c.CostPerRequestEngineUs), c.WrkRequestsPerS.Fixed(0), c.WrkAgreement.Fixed(3)})
 	}
 	return t
@@ -201,7 +197,7 @@ func runTable(d drawn) report.Table {
 			verified += " (noisy host)"
 		}
 		t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Config, verified, r.ConsoleVerified, r.FileVerified, strconv.Itoa(r.Round), fmt.Sprintf("%.0f", r.RequestsPerS),
-			fmt.Sprintf("%.2f", r.LatencyP50Ms), fmt.Sprintf("%.2f", r.LatencyP99Ms), r.APICPUCores.Fixed(2), r.EngineCores.Fixed(2), report.Clamped(f(r.OtherCores), 2),
+			fmt.Sprintf("%.2f", r.LatencyP50Ms), fmt.Sprintf("%.2f", r.LatencyP99Ms), r.APICPUCores.Fixed(2), r.EngineCores.Fixed(2), report.Clamped(float64(r.OtherCores), 2),
 			r.WrkRequestsPerS.Fixed(0), r.WrkAgreement.Fixed(3)})
 	}
 	return t
