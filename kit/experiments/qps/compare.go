@@ -75,10 +75,7 @@ func Rows(b *Bundle) []compare.Row {
 		})
 	}
 	speed, conds := b.Speed, ConditionsOf(b)
-	seconds := map[string][]float64{}
-	for _, s := range tabular.Of[SeriesRow](b.Rows, SeriesFile) {
-		seconds[s.RunID] = append(seconds[s.RunID], float64(s.Requests))
-	}
+	seriesOf := tabular.ByRun(tabular.Of[SeriesRow](b.Rows, SeriesFile))
 	verified := func(api, config string) []RunRow {
 		return counting(b.Runs, func(r RunRow) bool { return r.API == api && r.Config == config })
 	}
@@ -102,8 +99,9 @@ func Rows(b *Bundle) []compare.Row {
 		runs := verified(c.API, c.Config)
 		var rps, p50, p99 [][]float64
 		for _, r := range runs {
-			if whole := httpload.WholeSeconds(r.MeasuredS, len(seconds[r.RunID])); whole > 0 {
-				rps = append(rps, seconds[r.RunID][:whole])
+			var rates httpload.Rates // what DeriveRun derives: the counts of the whole seconds
+			if whole := rates.Derive(r.MeasuredS, seriesOf[r.RunID]); len(whole) > 0 {
+				rps = append(rps, whole)
 			} else if r.RequestsPerS.Present() {
 				rps = append(rps, []float64{float64(r.RequestsPerS)})
 			}
