@@ -2,10 +2,10 @@ package qps
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -183,11 +183,7 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		r.GeneratorCores = Opt(r.GeneratorCPUS / r.MeasuredS)
 	}
 	if len(whole) > 0 {
-		mean, ss := float64(r.RequestsPerS), 0.0
-		for _, c := range whole {
-			ss += (c - mean) * (c - mean)
-		}
-		r.RequestsPerSStdev = Opt(math.Sqrt(ss / float64(len(whole))))
+		r.RequestsPerSStdev = Opt(stats.PopulationStdev(whole))
 	}
 	r.GeneratorBusy = r.GeneratorLimit > 0 && r.GeneratorCores.Present() && float64(r.GeneratorCores) >= contract.SaturationShare*r.GeneratorLimit
 	apiCPUUs := float64(r.APICPUUserUs + r.APICPUSystemUs)
