@@ -57,6 +57,7 @@ func drawings(bs []drawn) []report.Section {
 	for _, d := range bs {
 		multiAPI = multiAPI || len(d.Params().APIs) > 1
 	}
+	runsOf := func(d drawn, cat string) []RunRow { return runs(d, cat, multiAPI) }
 	var cats []string
 	for _, d := range bs {
 		for _, c := range ConditionsOf(d.Bundle) {
@@ -68,9 +69,10 @@ func drawings(bs []drawn) []report.Section {
 		Tables: []report.Table{versionsTable(bs)}}}
 	out = append(out, report.Section{ID: "series", Title: "Requests per second, second by second",
 		Caption: "Each run's responses completed in each second of its measured interval, a line per run" + tabular.PerBundle(bs) + ": a slow first second or a run unlike the others shows here, and the mean hides it.",
-		Figures: tabular.SecondPlots(bs, cats, SeriesFile, "requests in the second", func(d drawn, cat string) []RunRow { return runs(d, cat, multiAPI) })})
+		Figures: tabular.SecondPlots(bs, cats, SeriesFile, "requests in the second", runsOf)})
+	// Each percentile: the mean over a condition's verified runs, the runs' range as its interval.
 	lat := httpload.LatencyFigures(cats, func(of func(httpload.Measured) float64) *report.Grouped {
-		return runGroup(bs, cats, multiAPI, func(r RunRow) float64 { return of(r.Measured) })
+		return tabular.OverRuns(bs, cats, runsOf, func(r RunRow) float64 { return of(r.Measured) })
 	})
 	out = append(out, report.Section{ID: "latency", Title: "Latency percentiles",
 		Caption: "Each percentile as the load generator measured it over a run's requests: the mean over verified runs (square) and the runs' range (whisker), on a log scale.",
@@ -85,12 +87,6 @@ func drawings(bs []drawn) []report.Section {
 	return append(out, report.Section{ID: "runs", Title: "Runs",
 		Caption: "Every run, failed ones too, with the checks of its logs: every line the API wrote read back from the engine's log driver and from the file.",
 		Tables:  tabular.TableEach(bs, runTable)})
-}
-
-// runGroup is a figure of each run: the mean over a condition's verified runs, the
-// runs' range as its interval.
-func runGroup(bs []drawn, cats []string, multiAPI bool, of func(RunRow) float64) *report.Grouped {
-	return tabular.OverRuns(bs, cats, func(d drawn, cat string) []RunRow { return runs(d, cat, multiAPI) }, of)
 }
 
 // wrkSection is wrk's check of the kit's rate: the kit's rate over the interval over
