@@ -13,7 +13,6 @@ import (
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
-	"github.com/logbench/logbench/results/reference"
 )
 
 // Metrics are the experiment's metrics in the order compare shows them.
@@ -41,10 +40,6 @@ func published(bundles []*Bundle) (rows []compare.Row, warnings, legend []string
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	setup, err := reference.SetupOf(Name)
-	if err != nil {
-		return nil, nil, nil, err
-	}
 	for i, b := range bundles {
 		u := UnlikePublished(*b.Params())
 		for _, d := range u[:len(u)-1] {
@@ -54,7 +49,7 @@ func published(bundles []*Bundle) (rows []compare.Row, warnings, legend []string
 			legend = append(legend, "published: "+u[len(u)-1]+".")
 		}
 	}
-	return PublishedRows(pub, setup.API, bundles), warnings, legend, nil
+	return PublishedRows(pub, pub.API, bundles), warnings, legend, nil
 }
 
 // Rows are a qps bundle's rows for the comparison engine, per condition over its

@@ -7,6 +7,8 @@ import (
 // Published are the article's figures (results/reference/qps/figures.csv).
 type Published struct {
 	Source string
+	// API is the API the article measured, as its setup names it.
+	API string
 	// RequestsPerS is the published mean requests per second by configuration.
 	RequestsPerS map[string]float64
 }
@@ -26,7 +28,7 @@ func LoadPublished() (Published, error) {
 		return Published{}, err
 	}
 	rows, err := reference.Rows[figure](Name)
-	p := Published{Source: setup.Source, RequestsPerS: map[string]float64{}}
+	p := Published{Source: setup.Source, API: setup.API, RequestsPerS: map[string]float64{}}
 	for _, f := range rows {
 		if f.Metric == "requests_per_s_mean" {
 			p.RequestsPerS[f.Configuration] = f.Value
