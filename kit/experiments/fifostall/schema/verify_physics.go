@@ -35,18 +35,14 @@ func (v *verifier) physics() {
 func (v *verifier) cpuPhysics() {
 	host := float64(v.manifestBody.Engine.CPUs)
 	for j, c := range v.containers {
-		key := "run " + c.RunID + " " + c.Role
+		place := v.Res.BreachesAt(ContainersFile, v.Lines[ContainersFile][j], "run "+c.RunID+" "+c.Role)
 		cores, limit := c.CPULimitCores, "cpu_limit_cores"
 		if !(cores > 0) {
 			cores, limit = host, fmt.Sprintf("the host's %g CPUs (manifest engine.cpus)", host)
 		}
-		if b := verify.CPUWithin(float64(c.CPUUsedNs)/1e9, c.IntervalS, cores, limit+" over interval_s"); b != nil {
-			v.Problem(b.Problem(ContainersFile, v.Lines[ContainersFile][j], key, "cpu_used_ns"))
-		}
+		place("cpu_used_ns", verify.CPUWithin(float64(c.CPUUsedNs)/1e9, c.IntervalS, cores, limit+" over interval_s"))
 		if c.CPULimitCores > 0 {
-			if b := verify.PeriodsWithin(float64(c.CPUPeriods), c.IntervalS); b != nil {
-				v.Problem(b.Problem(ContainersFile, v.Lines[ContainersFile][j], key, "cpu_periods"))
-			}
+			place("cpu_periods", verify.PeriodsWithin(float64(c.CPUPeriods), c.IntervalS))
 		}
 	}
 }
@@ -59,14 +55,9 @@ func (v *verifier) cpuPhysics() {
 // inherent time then ends at its last response).
 func (v *verifier) wallPhysics(i int) {
 	r := v.Runs[i]
-	line, key := v.Lines[RunsFile][i], "run "+r.RunID
+	place := v.Res.BreachesAt(RunsFile, v.Lines[RunsFile][i], "run "+r.RunID)
 	hasWall := !v.Absent[RunsFile]["wall_s"]
 	hasInherent := !v.Absent[RunsFile]["inherent_s"] && r.InherentS > 0
-	place := func(column string, b *verify.Breach) {
-		if b != nil {
-			v.Problem(b.Problem(RunsFile, line, key, column))
-		}
-	}
 	if hasWall && hasInherent {
 		place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "inherent_s", Value: r.InherentS}))
 	}
@@ -110,9 +101,8 @@ func (v *verifier) backlogPhysics(i int) {
 	if unwritten := r.BytesGenerated - r.BytesWritten; unwritten > 0 {
 		buffers = append(buffers, verify.Part{Name: "bytes_generated - bytes_written", Value: float64(unwritten)})
 	}
-	if b := verify.BacklogWithin(float64(r.BacklogMaxBytes), buffers...); b != nil {
-		v.Problem(b.Problem(RunsFile, v.Lines[RunsFile][i], "run "+r.RunID, "backlog_max_bytes"))
-	}
+	place := v.Res.BreachesAt(RunsFile, v.Lines[RunsFile][i], "run "+r.RunID)
+	place("backlog_max_bytes", verify.BacklogWithin(float64(r.BacklogMaxBytes), buffers...))
 }
 
 // readerPhysics: a reader held to a bound (parameters.reader_bounds_bytes_per_s) read no
@@ -141,9 +131,7 @@ func (v *verifier) readerPhysics(i int) {
 		return
 	}
 	a, b := v.timeline[first], v.timeline[last]
-	breach := verify.RateWithin(float64(b.Bytes-a.Bytes), b.OffsetS-a.OffsetS, bound, float64(p.ReadBytes),
-		fmt.Sprintf("reader %s's bound, parameters.reader_bounds_bytes_per_s", r.Reader))
-	if breach != nil {
-		v.Problem(breach.Problem(TimelineFile, v.Lines[TimelineFile][last], "run "+r.RunID+" read", "bytes"))
-	}
+	place := v.Res.BreachesAt(TimelineFile, v.Lines[TimelineFile][last], "run "+r.RunID+" read")
+	place("bytes", verify.RateWithin(float64(b.Bytes-a.Bytes), b.OffsetS-a.OffsetS, bound, float64(p.ReadBytes),
+		fmt.Sprintf("reader %s's bound, parameters.reader_bounds_bytes_per_s", r.Reader)))
 }
