@@ -3,6 +3,7 @@ package schema
 import (
 	"reflect"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -52,9 +53,10 @@ const manifestText = bundle.ManifestLead +
 	"written before the bound was recorded (1 ms applies); calibration.capacity_rps 0 = the capacity sweep found no rate that held; " +
 	"calibration is absent when the run was not calibrated."
 
-// NewDataPackage describes a fifo-stall bundle's files.
-func NewDataPackage() bundle.DataPackage {
-	return bundle.DescribeBundle(Name, "every run's requests, containers and log timeline, and the figures derived from them. "+
-		"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every figure from the rows. An empty CSV field is a missing value.",
-		manifestText, tables, nil)
-}
+// describe names the data package as every fifo-stall bundle's has named it.
+var describe = tabular.Describes(Name, "every run's requests, containers and log timeline, and the figures derived from them. "+
+	"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every figure from the rows. An empty CSV field is a missing value.",
+	manifestText)
+
+// NewDataPackage describes a fifo-stall bundle's files, as the kit writes it with every bundle.
+func NewDataPackage() bundle.DataPackage { return offline.DataPackage() }

@@ -46,7 +46,7 @@ func Declaration(observe func(p *Params, run experiment.Run) Rows) *tabular.Expe
 			Figures:  func(b *Tabular) []compare.Row { return Figures(Of(&verify.Result{Own: b})) },
 			Later:    AddedLater,
 			Respell:  namedManifest,
-			Describe: func(dp *bundle.DataPackage) { *dp = NewDataPackage() },
+			Describe: describe,
 			// A verified run whose send lag was over the bound is redone, up to the
 			// parameters' retries; a failed one is kept as failed.
 			Retry: func(p *Params, r RunRow) bool { return r.Verified && !r.SendLagTrusted && r.Attempt <= p.Retries },
