@@ -2,6 +2,7 @@ package schema
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -83,31 +84,24 @@ func DeriveConditions(runs []Rows, params Params) []ConditionRow {
 	type key struct{ api, mode, reader string }
 	var order []key
 	groups := map[key][]Rows{}
-	superseded := map[key]int{}
 	for _, r := range runs {
 		k := key{r.Run.API, r.Run.Mode, r.Run.Reader}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
-			groups[k] = nil
-		}
-		if r.Run.Superseded {
-			// Redone: kept in the bundle, counted, and left out of every figure.
-			superseded[k]++
-			continue
 		}
 		groups[k] = append(groups[k], r)
 	}
 	out := make([]ConditionRow, 0, len(order))
 	for _, k := range order {
-		c := deriveCondition(k.api, k.mode, k.reader, groups[k], params)
-		c.RunsSuperseded = superseded[k]
-		out = append(out, c)
+		out = append(out, deriveCondition(k.api, k.mode, k.reader, groups[k], params))
 	}
 	return out
 }
 
-func deriveCondition(api, mode, reader string, runs []Rows, params Params) ConditionRow {
-	c := ConditionRow{API: api, Mode: mode, Reader: reader, Runs: len(runs)}
+func deriveCondition(api, mode, reader string, all []Rows, params Params) ConditionRow {
+	// Redone: kept in the bundle, counted, and left out of every figure.
+	runs := slices.DeleteFunc(slices.Clone(all), func(r Rows) bool { return r.Run.Superseded })
+	c := ConditionRow{API: api, Mode: mode, Reader: reader, Runs: len(runs), RunsSuperseded: len(all) - len(runs)}
 	var lat, gen, call, p99s, drains, cpus, lags, hostMed, hostMax, load []float64
 	var sumReq, sumA, sumB float64
 	backlog := bundle.None
@@ -184,6 +178,7 @@ func deriveCondition(api, mode, reader string, runs []Rows, params Params) Condi
 	return c
 }
 
+// ratio is num per den (requests per second), absent when den is not above 0.
 func ratio(num, den float64) bundle.Opt {
 	if den <= 0 {
 		return bundle.None

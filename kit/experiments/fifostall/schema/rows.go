@@ -71,20 +71,13 @@ func Figures(b *Bundle) []compare.Row {
 		mean.Marks = latMarks
 		out = append(out, p99, pooled, p50,
 			perRun(MetricDrain, "s", func(r RunRow) float64 { return r.DrainS }),
-			perRun(MetricRPSToLogsRead, "req/s", func(r RunRow) float64 { return perSecond(r.Requests, r.ToLogsReadS) }),
+			perRun(MetricRPSToLogsRead, "req/s", func(r RunRow) float64 { return float64(ratio(float64(r.Requests), r.ToLogsReadS)) }),
 			perRun(MetricAPICPU, "cores", func(r RunRow) float64 { return r.APICPUCores }),
 			mean,
-			perRun(MetricRPSToLastResponse, "req/s", func(r RunRow) float64 { return perSecond(r.Requests, r.ToLastResponseS) }),
+			perRun(MetricRPSToLastResponse, "req/s", func(r RunRow) float64 { return float64(ratio(float64(r.Requests), r.ToLastResponseS)) }),
 			perRun(MetricBacklog, "KiB", func(r RunRow) float64 { return float64(r.BacklogMaxBytes) / 1024 }))
 	}
 	return out
-}
-
-func perSecond(n int, s float64) float64 {
-	if s <= 0 {
-		return math.NaN()
-	}
-	return float64(n) / s
 }
 
 // ConditionKey names a condition as compare.ConditionName does.

@@ -26,13 +26,11 @@ func (v *verifier) trust() {
 			c.Noisy++
 		}
 	}
+	var unresolved, untrusted int
 	for _, cond := range v.derived {
 		p99 := v.figures.Of(ConditionKey(cond.API, cond.Mode, cond.Reader), MetricP99)
 		v.Res.Trust = append(v.Res.Trust, TrustLine(cond, p99))
-	}
-	var unresolved, untrusted int
-	for _, cond := range v.derived {
-		if p99 := float64(cond.P99Ms); !math.IsNaN(p99) && !cond.P99Resolved {
+		if !math.IsNaN(float64(cond.P99Ms)) && !cond.P99Resolved {
 			unresolved++
 		}
 		if cond.RunsTrusted < cond.Runs {
