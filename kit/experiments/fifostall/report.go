@@ -92,16 +92,14 @@ func pageOf(ds []TabularDrawn) page {
 	var apis, modes []string
 	for _, d := range p.bs {
 		apis = report.Union(apis, d.b.Manifest.Parameters.APIs)
-		modes = report.Union(modes, report.InOrder(d.b.Manifest.Parameters.Modes, values(d.conds, func(c condition) string { return c.mode })))
-		p.readers = report.Union(p.readers, report.InOrder(d.b.Manifest.Parameters.Readers, values(d.conds, func(c condition) string { return c.reader })))
+		modes = report.Union(modes, report.InOrder(d.b.Manifest.Parameters.Modes, report.Distinct(d.conds, func(c condition) string { return c.mode })))
+		p.readers = report.Union(p.readers, report.InOrder(d.b.Manifest.Parameters.Readers, report.Distinct(d.conds, func(c condition) string { return c.reader })))
 		p.multiAPI = p.multiAPI || len(d.b.Manifest.Parameters.APIs) > 1
 	}
 	for _, api := range apis {
 		for _, m := range modes {
 			if has(p.bs, func(c condition) bool { return c.api == api && c.mode == m }) {
-				if l := (condition{api: api, mode: m}).label(p.multiAPI); !slices.Contains(p.cats, l) {
-					p.cats = append(p.cats, l)
-				}
+				p.cats = report.Union(p.cats, []string{(condition{api: api, mode: m}).label(p.multiAPI)})
 			}
 		}
 	}
@@ -214,17 +212,8 @@ func conditions(b *schema.Bundle, rows []compare.Row) []condition {
 		out = append(out, c)
 	}
 	// Modes in the manifest's order, which is the article's.
-	modes := report.InOrder(b.Manifest.Parameters.Modes, values(out, func(c condition) string { return c.mode }))
+	modes := report.InOrder(b.Manifest.Parameters.Modes, report.Distinct(out, func(c condition) string { return c.mode }))
 	slices.SortStableFunc(out, func(a, b condition) int { return slices.Index(modes, a.mode) - slices.Index(modes, b.mode) })
-	return out
-}
-
-// values are each condition's value of key.
-func values(conds []condition, key func(condition) string) []string {
-	out := make([]string, len(conds))
-	for i, c := range conds {
-		out[i] = key(c)
-	}
 	return out
 }
 
@@ -311,11 +300,7 @@ func answer(bs []drawn) []string {
 				if !ok {
 					return "", false
 				}
-				for _, m := range r.Marks {
-					if !slices.Contains(marks, m) {
-						marks = append(marks, m)
-					}
-				}
+				marks = report.Union(marks, r.Marks)
 				return report.StatedRow(r, "ms"), true
 			}
 			who := api
