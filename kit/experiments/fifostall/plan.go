@@ -3,12 +3,12 @@ package fifostall
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/offline/report"
 )
 
 // Paths inside every container of a run.
@@ -24,12 +24,7 @@ func (c Cond) String() string { return c.API + "/" + c.Mode + "/" + c.Reader }
 
 // Images are the API images of apis, and the reader and the load generator.
 func (s Settings) Images(apis []string) []string {
-	var names []string
-	for _, api := range apis {
-		if !slices.Contains(names, ImageOf(api)) {
-			names = append(names, ImageOf(api))
-		}
-	}
+	names := report.Distinct(apis, ImageOf)
 	if s.ClientTopology == schema.SharedClient {
 		return append(names, "loadgen") // the loadgen image runs the reader too
 	}
