@@ -430,11 +430,3 @@ const ManifestProgress = "how far the matrix got (runs_planned, runs_completed, 
 
 // SumsText is what a bundle's description says of its checksums and of verify.
 const SumsText = "SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every derived figure from the rows. An empty CSV field is a missing value."
-
-// DescribeBundle is Describe for a bundle of the named experiment: the package
-// "logbench-<experiment>-bundle", titled "logbench <experiment> result bundle", its
-// description "A result bundle of the <experiment> experiment: " and then what.
-func DescribeBundle(experiment, what, manifestText string, tables []Table, docs map[string]map[string]Doc) DataPackage {
-	return Describe("logbench-"+experiment+"-bundle", "logbench "+experiment+" result bundle",
-		"A result bundle of the "+experiment+" experiment: "+what, manifestText, tables, docs)
-}
