@@ -20,7 +20,6 @@ package closedloop
 import (
 	"context"
 	"fmt"
-	"math"
 	"net"
 	"net/url"
 	"runtime"
@@ -321,11 +320,7 @@ func summarize(p Params, workers []*worker, from, to time.Time) contract.ClosedL
 			counts[i] = float64(res.RequestsPerSecond[i])
 		}
 		res.RequestsPerSMean = stats.Mean(counts)
-		var ss float64
-		for _, c := range counts {
-			ss += (c - res.RequestsPerSMean) * (c - res.RequestsPerSMean)
-		}
-		res.RequestsPerSStdev = math.Sqrt(ss / float64(whole))
+		res.RequestsPerSStdev = stats.PopulationStdev(counts)
 	}
 	if len(lat) > 0 {
 		res.LatencyMeanMs = stats.Mean(lat)
