@@ -2,6 +2,7 @@ package tabular
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -18,9 +19,13 @@ type SecondRow struct {
 	Requests int64  `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in that second, whatever their status; the last second is shorter when measured_s is not whole."`
 }
 
-// Seconds is a per-run table of each run's responses second by second, from the load
-// generator's count of each second of the measured interval (counts).
-func Seconds[P experiment.Params](t bundle.Table, counts func(run experiment.Run) []int64) Table[P] {
+// Seconds is a per-run table, in file, of each run's responses second by second, from
+// the load generator's count of each second of the measured interval (counts); its rows
+// name their run in runsFile.
+func Seconds[P experiment.Params](file, runsFile string, counts func(run experiment.Run) []int64) Table[P] {
+	t := bundle.Table{File: file, Name: strings.TrimSuffix(file, ".csv"), Key: []string{"run_id", "second"},
+		Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: runsFile}},
+		Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in " + runsFile + "."}
 	return PerRun(t, func(_ P, run experiment.Run) []SecondRow {
 		var out []SecondRow
 		for i, n := range counts(run) {

@@ -83,9 +83,7 @@ var Experiment = withAPIs{&tabular.Experiment[*Params, RunRow]{
 			"every access log read back and checked, and the figures derived from them (from requests on), which verify recomputes.",
 		Enums: map[string][]string{"api": APIs, "config": Configs}},
 	Tables: []tabular.Table[*Params]{
-		tabular.Seconds[*Params](bundle.Table{File: SeriesFile, Name: "series", Key: []string{"run_id", "second"},
-			Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
-			Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in runs.csv."}, func(run experiment.Run) []int64 { return loops(run).Seconds() }),
+		tabular.Seconds[*Params](SeriesFile, RunsFile, func(run experiment.Run) []int64 { return loops(run).Seconds() }),
 		tabular.Derived(bundle.Table{File: ConditionsFile, Name: "conditions", Key: []string{"api", "config"},
 			Text:  "One row per condition (api x config, in the manifest's order): figures pooled over its verified runs, and the article's figures beside them.",
 			Enums: map[string][]string{"api": APIs, "config": Configs}},

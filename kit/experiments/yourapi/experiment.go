@@ -48,9 +48,7 @@ var Experiment = yourAPI{&tabular.Experiment[*Params, RunRow]{
 		Text: "One row per run, failed and superseded ones too: the load as the generator measured it, the log lines read back and counted (not verified), " +
 			"CPU inside and outside the service's container, and the figures derived from them (from requests on), which verify recomputes."},
 	Tables: []tabular.Table[*Params]{
-		tabular.Seconds[*Params](bundle.Table{File: SeriesFile, Name: "series", Key: []string{"run_id", "second"},
-			Refs: []bundle.Ref{{Columns: []string{"run_id"}, Table: RunsFile}},
-			Text: "One row per second of each run's measured interval: the responses completed in it; a run's rows sum to its requests in runs.csv."}, func(run experiment.Run) []int64 { return loops(run).Seconds() }),
+		tabular.Seconds[*Params](SeriesFile, RunsFile, func(run experiment.Run) []int64 { return loops(run).Seconds() }),
 		tabular.Derived(bundle.Table{File: ConditionsFile, Name: "conditions", Key: []string{"config"},
 			Text: "One row per logging configuration, in the manifest's order: figures pooled over its pooled runs (verified, lag-trusted, not superseded), and its cost against the baseline configuration."},
 			func(p *Params, runs []RunRow, _ tabular.Rows) []ConditionRow { return DeriveConditions(runs, *p) }),
