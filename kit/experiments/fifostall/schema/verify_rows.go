@@ -57,7 +57,7 @@ func (v *verifier) rows() {
 		p := []float64{float64(r.P50Ms), float64(r.P99Ms), float64(r.MaxMs)}
 		if a, b := verify.Disorder(p...); a >= 0 {
 			names := []string{"p50_ms", "p99_ms", "max_ms"}
-			v.broke(i, names[b], number(p[b]), "at least "+number(p[a]), RulePercentiles, names[b]+" below "+names[a])
+			v.broke(i, names[b], verify.Number(p[b]), "at least "+verify.Number(p[a]), RulePercentiles, names[b]+" below "+names[a])
 		}
 		v.linesRule(i)
 		v.timesRule(i)
@@ -80,8 +80,8 @@ func (v *verifier) requestRules() {
 		}
 		if a, b := verify.Disorder(phases...); a >= 0 {
 			if reported++; reported <= verify.MaxLineErrors {
-				v.Problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
-					Column: names[b], Have: number(written[b]), Want: "at least " + number(written[a]),
+				v.Problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + verify.Short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
+					Column: names[b], Have: verify.Number(written[b]), Want: "at least " + verify.Number(written[a]),
 					Msg: verify.Rule(RulePhases, names[b]+" before "+names[a]+": a request's phases come in order")})
 			}
 		}
@@ -148,7 +148,7 @@ func (v *verifier) timesRule(i int) {
 	absent := v.Absent[RunsFile]
 	written := !absent["wall_s"] && !absent["inherent_s"] && !absent["overhead_s"]
 	if written && r.InherentS > 0 && !verify.Near(r.OverheadS, r.WallS-r.InherentS, 1e-9) && math.Abs(r.OverheadS-(r.WallS-r.InherentS)) > timeTolerance {
-		v.broke(i, "overhead_s", number(r.OverheadS), number(r.WallS-r.InherentS), RuleTimes, "wall_s - inherent_s")
+		v.broke(i, "overhead_s", verify.Number(r.OverheadS), verify.Number(r.WallS-r.InherentS), RuleTimes, "wall_s - inherent_s")
 	}
 	if !r.Verified || len(v.reqOf[i]) == 0 {
 		return
@@ -163,7 +163,7 @@ func (v *verifier) timesRule(i int) {
 			return
 		}
 		if math.Abs(have-want) > timeTolerance || math.IsNaN(have) {
-			v.broke(i, column, number(have), number(want), RuleTimes, how+", "+from)
+			v.broke(i, column, verify.Number(have), verify.Number(want), RuleTimes, how+", "+from)
 		}
 	}
 	check("to_last_response_s", r.ToLastResponseS, max(r.LoadDurationS, last), "the later of load_duration_s and the last response")
@@ -223,7 +223,7 @@ func (v *verifier) containerRules() {
 			continue
 		}
 		if math.Abs(c.CPULimitCores-cpus) > cpuLimitTolerance {
-			mismatch.See(limitKey{param + "_cpus", "cpu_limit_cores"}, off1{j, number(c.CPULimitCores), number(cpus)})
+			mismatch.See(limitKey{param + "_cpus", "cpu_limit_cores"}, off1{j, verify.Number(c.CPULimitCores), verify.Number(cpus)})
 		}
 		if d := c.MemoryLimitBytes - mem; d > 0 || d <= -memoryLimitTolerance || (mem == 0) != (c.MemoryLimitBytes == 0) {
 			mismatch.See(limitKey{param + "_memory_bytes", "memory_limit_bytes"}, off1{j, i64(c.MemoryLimitBytes), i64(mem)})
@@ -236,7 +236,7 @@ func (v *verifier) containerRules() {
 			more = fmt.Sprintf("; %d rows in all", rows)
 		}
 		c := v.containers[m.row]
-		v.Problem(verify.Problem{File: ContainersFile, Line: v.Lines[ContainersFile][m.row], Key: "run " + short(c.RunID) + " " + short(c.Role), Column: k.column, Have: m.have, Want: m.want,
+		v.Problem(verify.Problem{File: ContainersFile, Line: v.Lines[ContainersFile][m.row], Key: "run " + verify.Short(c.RunID) + " " + verify.Short(c.Role), Column: k.column, Have: m.have, Want: m.want,
 			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.limits.%s, as the kernel applies it (0: no limit)%s", bundle.ManifestFile, k.param, more))})
 	})
 }

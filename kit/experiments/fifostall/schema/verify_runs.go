@@ -35,7 +35,7 @@ func (v *verifier) proof(i int) {
 	}
 	const why = "a verified run"
 	if r.Failure != "" {
-		at("verified", "true", "false", "the run has a failure: "+short(r.Failure))
+		at("verified", "true", "false", "the run has a failure: "+verify.Short(r.Failure))
 	}
 	if r.BytesRead != r.BytesWritten {
 		at("bytes_read", i64(r.BytesRead), i64(r.BytesWritten), why+" read every byte written (bytes_written)")
@@ -47,10 +47,10 @@ func (v *verifier) proof(i int) {
 		at("lines_read", i64(r.LinesRead), i64(r.LinesWritten), why+" read every line written (lines_written)")
 	}
 	if !isDigest(r.SHA256Writer) {
-		at("sha256_writer", strconv.Quote(short(r.SHA256Writer)), "64 hex digits", why+" has the writer's SHA-256")
+		at("sha256_writer", strconv.Quote(verify.Short(r.SHA256Writer)), "64 hex digits", why+" has the writer's SHA-256")
 	}
 	if r.SHA256Reader != r.SHA256Writer {
-		at("sha256_reader", short(r.SHA256Reader), short(r.SHA256Writer), why+" read what was written (sha256_writer)")
+		at("sha256_reader", verify.Short(r.SHA256Reader), verify.Short(r.SHA256Writer), why+" read what was written (sha256_writer)")
 	}
 	if r.QueueDrops != 0 {
 		at("queue_drops", i64(r.QueueDrops), "0", why+" dropped no record")

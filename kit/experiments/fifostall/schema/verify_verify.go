@@ -21,9 +21,9 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	m, _ := c.M.(*Manifest)
 	v := &verifier{Check: c, manifestBody: *m,
 		requests: tabular.Of[RequestRow](c.Rows, RequestsFile), containers: tabular.Of[ContainerRow](c.Rows, ContainersFile),
-		timeline: tabular.Of[TimelineRow](c.Rows, TimelineFile), conds: tabular.Of[ConditionRow](c.Derived, ConditionsFile)}
+		timeline: tabular.Of[TimelineRow](c.Rows, TimelineFile)}
 	c.Res.Described = fmt.Sprintf("%d requests, %d container rows, %d timeline samples", len(v.requests), len(v.containers), len(v.timeline))
-	c.Res.Counts.Conditions = len(v.conds)
+	c.Res.Counts.Conditions = len(tabular.Of[ConditionRow](c.Derived, ConditionsFile))
 	v.index()
 	v.runs()
 	tabular.CheckAttempts(c)
@@ -49,7 +49,6 @@ type verifier struct {
 	requests     []RequestRow
 	containers   []ContainerRow
 	timeline     []TimelineRow
-	conds        []ConditionRow
 
 	// derived are the conditions recomputed from the recomputed runs: what the trust
 	// lines say, whatever conditions.csv claims.
@@ -69,9 +68,7 @@ func (v *verifier) at(i int, column, have, want, msg string) {
 	v.Problem(verify.Problem{File: RunsFile, Line: v.Lines[RunsFile][i], Key: "run " + v.Runs[i].RunID, Column: column, Have: have, Want: want, Msg: msg})
 }
 
-func number(f float64) string { return verify.Number(f) }
-func short(s string) string   { return verify.Short(s) }
-func i64(n int64) string      { return strconv.FormatInt(n, 10) }
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
 
 func isDigest(s string) bool {
 	_, err := hex.DecodeString(s)
