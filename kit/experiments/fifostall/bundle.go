@@ -73,23 +73,15 @@ func summary(b *schema.Bundle, w io.Writer) error {
 // a noisy host, and p99s not resolved.
 func TrustSummary(b *schema.Bundle) string {
 	p := b.Manifest.Parameters
+	// The conditions count every run of the bundle, each in its own: their counts
+	// summed are the bundle's.
 	var counting, trusted, redone, noisy int
-	for _, r := range b.Runs {
-		switch {
-		case r.Run.Superseded:
-			redone++
-		default:
-			counting++
-			if r.Run.Verified && r.Run.SendLagTrusted {
-				trusted++
-			}
-			if r.Run.Verified && r.Run.HostNoisy {
-				noisy++
-			}
-		}
-	}
 	var untrusted, unresolved []string
 	for _, c := range b.Conditions {
+		counting += c.Runs
+		trusted += c.RunsTrusted
+		redone += c.RunsSuperseded
+		noisy += c.RunsNoisy
 		if c.RunsTrusted < c.RunsVerified {
 			untrusted = append(untrusted, c.API+"/"+c.Mode+"/"+c.Reader)
 		}
