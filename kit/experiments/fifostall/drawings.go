@@ -19,7 +19,7 @@ import (
 // find is the condition of a bundle at category cat (api/mode or mode) and reader.
 func (d drawn) find(cat, reader string, multiAPI bool) (condition, bool) {
 	for _, c := range d.conds {
-		if c.reader == reader && c.label(multiAPI) == cat {
+		if c.Reader == reader && c.label(multiAPI) == cat {
 			return c, true
 		}
 	}
@@ -34,7 +34,7 @@ func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 	e := report.NewExtent()
 	for _, d := range bs {
 		for _, c := range d.conds {
-			if c.reader != reader {
+			if c.Reader != reader {
 				continue
 			}
 			e.Low(c.fig(schema.MetricP50).Value)
@@ -118,7 +118,7 @@ func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure
 				if !ok {
 					return report.RunsCell{}, false
 				}
-				s := report.RunsCell{Estimate: c.fig(schema.MetricP99), Pooled: float64(c.row.P99Ms), Published: c.pubP99}
+				s := report.RunsCell{Estimate: c.fig(schema.MetricP99), Pooled: float64(c.P99Ms), Published: c.pubP99}
 				for _, r := range c.runs {
 					s.Runs = append(s.Runs, float64(r.Run.P99Ms))
 				}
@@ -139,7 +139,7 @@ func hdrPlots(bs []drawn, readers []string, multiAPI bool) []report.Figure {
 	for _, reader := range readers {
 		var lines []report.PercentileLine
 		for j, d := range bs {
-			ofReader := slices.DeleteFunc(slices.Clone(d.conds), func(c condition) bool { return c.reader != reader })
+			ofReader := slices.DeleteFunc(slices.Clone(d.conds), func(c condition) bool { return c.Reader != reader })
 			for i, c := range ofReader {
 				lines = append(lines, report.PercentileLine{Name: c.label(multiAPI), Bundle: j, Condition: i, Ms: c.lat})
 			}
@@ -158,7 +158,7 @@ func keys(bs []drawn, multiAPI bool) []condition {
 	var out []condition
 	for _, d := range bs {
 		for _, c := range d.conds {
-			if !slices.ContainsFunc(out, func(k condition) bool { return k.reader == c.reader && k.label(multiAPI) == c.label(multiAPI) }) {
+			if !slices.ContainsFunc(out, func(k condition) bool { return k.Reader == c.Reader && k.label(multiAPI) == c.label(multiAPI) }) {
 				out = append(out, c)
 			}
 		}
@@ -171,7 +171,7 @@ func titleOf(bs []drawn, c condition, multiAPI bool) string {
 	if len(bs) == 1 {
 		return c.key()
 	}
-	return c.label(multiAPI) + "/" + c.reader
+	return c.label(multiAPI) + "/" + c.Reader
 }
 
 // schedulePlots draw each request's latency at its scheduled send (report.BySchedule),
@@ -183,7 +183,7 @@ func schedulePlots(bs []drawn, multiAPI bool) []report.Figure {
 		traces := make([]report.Traces, len(bs))
 		for j, d := range bs {
 			traces[j] = report.Traces{Label: d.Label, Colour: d.Colour}
-			c, ok := d.find(k.label(multiAPI), k.reader, multiAPI)
+			c, ok := d.find(k.label(multiAPI), k.Reader, multiAPI)
 			if !ok {
 				continue
 			}
@@ -208,8 +208,7 @@ func schedulePlots(bs []drawn, multiAPI bool) []report.Figure {
 // saturates says whether the condition offers more log bytes per second than its
 // reader reads.
 func saturates(c condition) bool {
-	r := c.row
-	return r.ReaderBoundBytesPerS > 0 && r.OfferedBytesPerS > r.ReaderBoundBytesPerS && len(c.runs) > 0
+	return c.ReaderBoundBytesPerS > 0 && c.OfferedBytesPerS > c.ReaderBoundBytesPerS && len(c.runs) > 0
 }
 
 // timelinePlots draw, for each condition that saturates its reader, the log bytes
@@ -221,7 +220,7 @@ func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 			Series: []report.PointSeries{{Name: "generated", Colour: report.Blue}, {Name: "read", Colour: report.Orange}, {Name: "backlog", Colour: report.Green}}}
 		runs := make([][][]plotter.XYs, len(bs))
 		for j, d := range bs {
-			c, ok := d.find(k.label(multiAPI), k.reader, multiAPI)
+			c, ok := d.find(k.label(multiAPI), k.Reader, multiAPI)
 			if !ok || !saturates(c) {
 				continue
 			}
@@ -230,7 +229,7 @@ func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 				if len(bs) == 1 {
 					tl.Title = fmt.Sprintf("%s (%d runs)", tl.Title, len(c.runs))
 				}
-				tl.Bound, tl.End = c.row.ReaderBoundBytesPerS/1024, d.b.Manifest.Parameters.DurationS
+				tl.Bound, tl.End = c.ReaderBoundBytesPerS/1024, d.b.Manifest.Parameters.DurationS
 				tl.BoundName = fmt.Sprintf("reader bound %s/s", units.BytesSize(tl.Bound*1024))
 			}
 			for _, run := range c.runs {

@@ -42,8 +42,7 @@ type drawn struct {
 
 // condition is one cell of the matrix with what the plots need.
 type condition struct {
-	api, mode, reader string
-	row               schema.ConditionRow // recomputed from the runs
+	schema.ConditionRow // recomputed from the runs
 	// figs are its bundle's figures as compare states them (schema.Figures), which
 	// fig reads: what every plot and table shows under a figure's name.
 	figs   compare.Stated
@@ -54,12 +53,12 @@ type condition struct {
 
 func (c condition) label(multiAPI bool) string {
 	if multiAPI {
-		return c.api + "/" + c.mode
+		return c.API + "/" + c.Mode
 	}
-	return c.mode
+	return c.Mode
 }
 
-func (c condition) key() string { return c.api + "/" + c.mode + "/" + c.reader }
+func (c condition) key() string { return schema.ConditionKey(c.API, c.Mode, c.Reader) }
 
 // fig is the condition's figure of metric, as compare states it.
 func (c condition) fig(metric string) figure.Estimate { return c.figs.Of(c.key(), metric) }
@@ -92,14 +91,14 @@ func pageOf(ds []TabularDrawn) page {
 	var apis, modes []string
 	for _, d := range p.bs {
 		apis = report.Union(apis, d.b.Manifest.Parameters.APIs)
-		modes = report.Union(modes, report.InOrder(d.b.Manifest.Parameters.Modes, report.Distinct(d.conds, func(c condition) string { return c.mode })))
-		p.readers = report.Union(p.readers, report.InOrder(d.b.Manifest.Parameters.Readers, report.Distinct(d.conds, func(c condition) string { return c.reader })))
+		modes = report.Union(modes, report.InOrder(d.b.Manifest.Parameters.Modes, report.Distinct(d.conds, func(c condition) string { return c.Mode })))
+		p.readers = report.Union(p.readers, report.InOrder(d.b.Manifest.Parameters.Readers, report.Distinct(d.conds, func(c condition) string { return c.Reader })))
 		p.multiAPI = p.multiAPI || len(d.b.Manifest.Parameters.APIs) > 1
 	}
 	for _, api := range apis {
 		for _, m := range modes {
-			if has(p.bs, func(c condition) bool { return c.api == api && c.mode == m }) {
-				p.cats = report.Union(p.cats, []string{(condition{api: api, mode: m}).label(p.multiAPI)})
+			if has(p.bs, func(c condition) bool { return c.API == api && c.Mode == m }) {
+				p.cats = report.Union(p.cats, []string{(condition{ConditionRow: schema.ConditionRow{API: api, Mode: m}}).label(p.multiAPI)})
 			}
 		}
 	}
@@ -199,7 +198,7 @@ func conditions(b *schema.Bundle, rows []compare.Row) []condition {
 	figs := compare.StatedOf(rows)
 	out := make([]condition, 0, len(b.Conditions))
 	for _, r := range b.Conditions {
-		c := condition{api: r.API, mode: r.Mode, reader: r.Reader, row: r, figs: figs, runs: b.Verified(r), pubP99: math.NaN()}
+		c := condition{ConditionRow: r, figs: figs, runs: b.Verified(r), pubP99: math.NaN()}
 		for _, l := range schema.Latencies(c.runs) {
 			c.lat = append(c.lat, l...)
 		}
@@ -212,8 +211,8 @@ func conditions(b *schema.Bundle, rows []compare.Row) []condition {
 		out = append(out, c)
 	}
 	// Modes in the manifest's order, which is the article's.
-	modes := report.InOrder(b.Manifest.Parameters.Modes, report.Distinct(out, func(c condition) string { return c.mode }))
-	slices.SortStableFunc(out, func(a, b condition) int { return slices.Index(modes, a.mode) - slices.Index(modes, b.mode) })
+	modes := report.InOrder(b.Manifest.Parameters.Modes, report.Distinct(out, func(c condition) string { return c.Mode }))
+	slices.SortStableFunc(out, func(a, b condition) int { return slices.Index(modes, a.Mode) - slices.Index(modes, b.Mode) })
 	return out
 }
 
@@ -225,16 +224,15 @@ func conditionTables(bs []drawn) []report.Table {
 			"p50 ms", "p99 ms", "model p99 ms", "runs' p99 ms", "p99 of the pooled requests ms", "pooled p99 resolved", "published p99 of the pooled requests ms",
 			"max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read", "largest backlog KiB", "model backlog KiB", "API CPU cores"}}
 		for _, c := range d.conds {
-			r := c.row
 			est := func(metric string) string { return c.fig(metric).Stated() }
 			t.Rows = append(t.Rows, []string{
-				c.key(), fmt.Sprintf("%d/%d", r.RunsVerified, r.Runs), fmt.Sprintf("%d/%d", r.RunsTrusted, r.RunsVerified),
-				strconv.Itoa(r.RunsNoisy), strconv.Itoa(r.Requests), strconv.Itoa(r.Errors),
-				est(schema.MetricP50), est(schema.MetricP99), figure.Text(float64(r.PredictedP99Ms)), span(float64(r.P99RunMinMs), float64(r.P99RunMaxMs)),
-				figure.Text(float64(r.P99Ms)), yes(r.P99Resolved), figure.Text(c.pubP99),
-				figure.Text(float64(r.MaxMs)), est(schema.MetricDrain), figure.Text(float64(r.PredictedDrainS)),
+				c.key(), fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), fmt.Sprintf("%d/%d", c.RunsTrusted, c.RunsVerified),
+				strconv.Itoa(c.RunsNoisy), strconv.Itoa(c.Requests), strconv.Itoa(c.Errors),
+				est(schema.MetricP50), est(schema.MetricP99), figure.Text(float64(c.PredictedP99Ms)), span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)),
+				figure.Text(float64(c.P99Ms)), yes(c.P99Resolved), figure.Text(c.pubP99),
+				figure.Text(float64(c.MaxMs)), est(schema.MetricDrain), figure.Text(float64(c.PredictedDrainS)),
 				est(schema.MetricRPSToLastResponse), est(schema.MetricRPSToLogsRead),
-				est(schema.MetricBacklog), figure.Text(float64(r.PredictedBacklogMaxBytes) / 1024), est(schema.MetricAPICPU),
+				est(schema.MetricBacklog), figure.Text(float64(c.PredictedBacklogMaxBytes) / 1024), est(schema.MetricAPICPU),
 			})
 		}
 		out = append(out, t)
