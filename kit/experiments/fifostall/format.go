@@ -83,13 +83,12 @@ func calibrationRows(c *schema.Calibration) [][2]string {
 	if c == nil {
 		return nil
 	}
-	capacity := capacityText(c)
 	return [][2]string{
 		{"send lag at " + fixed(c.RateRPS, 0) + " req/s", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms", figure.Text(c.SendLagP50Ms), figure.Text(c.SendLagP99Ms), figure.Text(c.SendLagMaxMs))},
 		{"slow reader", fmt.Sprintf("%s KiB/s achieved of a %s KiB/s bound", fixed(c.ReaderAchievedBytesPerS/1024, 1), fixed(float64(c.ReaderBoundBytesPerS)/1024, 1))},
 		{"pipe capacity", fmt.Sprintf("%s KiB", fixed(float64(c.PipeCapacityBytes)/1024, 0))},
 		{"clock and timers", fmt.Sprintf("resolution %d ns; sleep overshoot p50 %s us, p99 %s us", c.ClockResolutionNs, fixed(c.SleepOvershootP50Us, 1), fixed(c.SleepOvershootP99Us, 1))},
-		{"load generator capacity", capacity},
+		{"load generator capacity", capacityText(c)},
 		{"kit overhead per run", fixed(c.RunOverheadS, 2) + " s"},
 	}
 }
