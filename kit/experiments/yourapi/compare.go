@@ -51,15 +51,13 @@ func Rows(b *Bundle) []compare.Row {
 	var rows []compare.Row
 	for _, config := range names {
 		kvs := []compare.KV{{Key: "config", Value: config}}
-		var marks, lineMarks []string
-		if c := cond(drawn{Bundle: b}, config); c != nil {
-			if c.RunsNoisy > 0 {
-				marks = []string{"noisy runs"}
-			}
-			lineMarks = marks
-			if !c.LinesSteady {
-				lineMarks = append(slices.Clip(marks), "lines per request moved")
-			}
+		c := cond(drawn{Bundle: b}, config)
+		if c == nil { // a baseline no configuration has, which verify refuses
+			c = &ConditionRow{LinesSteady: true}
+		}
+		var marks []string
+		if c.RunsNoisy > 0 {
+			marks = []string{"noisy runs"}
 		}
 		counted := pooledOf(b.Runs, config)
 		for _, m := range metrics {
@@ -69,8 +67,8 @@ func Rows(b *Bundle) []compare.Row {
 			}
 			row := compare.Measured(kvs, m.Name, m.unit, compare.Mean{}, runs)
 			row.Marks, row.Headline = marks, m.Headline
-			if m.Name == "lines_per_request" || m.Name == "bytes_per_request" {
-				row.Marks = lineMarks
+			if (m.Name == "lines_per_request" || m.Name == "bytes_per_request") && !c.LinesSteady {
+				row.Marks = append(slices.Clip(marks), "lines per request moved")
 			}
 			rows = append(rows, row)
 		}

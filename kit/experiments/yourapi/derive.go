@@ -24,29 +24,25 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 	r.Rates.Derive(r.MeasuredS, series)
 	// The lines of the sinks read back; a sink not read adds nothing (and its counts
 	// are absent, not 0, in bundles written now).
-	console, consoleBytes := r.ConsoleRead && r.ConsoleLines.Present() && r.ConsoleBytes.Present(), int64(0)
-	file, fileBytes := r.FileRead && r.FileLines.Present() && r.FileBytes.Present(), int64(0)
+	console := r.ConsoleRead && r.ConsoleLines.Present() && r.ConsoleBytes.Present()
+	file := r.FileRead && r.FileLines.Present() && r.FileBytes.Present()
+	// perReq is v over every request sent: absent when v was not read or nothing was sent.
+	perReq := func(v Opt, read bool) Opt {
+		if !read || r.SentTotal <= 0 {
+			return None
+		}
+		return v / Opt(r.SentTotal)
+	}
+	var bytes Opt
 	r.Lines = 0
 	if console {
-		r.Lines, consoleBytes = int64(r.ConsoleLines), int64(r.ConsoleBytes)
+		r.Lines, bytes = int64(r.ConsoleLines), r.ConsoleBytes
 	}
 	if file {
-		r.Lines, fileBytes = r.Lines+int64(r.FileLines), int64(r.FileBytes)
+		r.Lines, bytes = r.Lines+int64(r.FileLines), bytes+r.FileBytes
 	}
-	r.LinesPerRequest, r.ConsolePerReq, r.FilePerReq, r.BytesPerRequest = None, None, None, None
-	if r.SentTotal > 0 {
-		n := float64(r.SentTotal)
-		if console {
-			r.ConsolePerReq = r.ConsoleLines / Opt(n)
-		}
-		if file {
-			r.FilePerReq = r.FileLines / Opt(n)
-		}
-		if console || file {
-			r.LinesPerRequest = Opt(float64(r.Lines) / n)
-			r.BytesPerRequest = Opt(float64(consoleBytes+fileBytes) / n)
-		}
-	}
+	r.ConsolePerReq, r.FilePerReq = perReq(r.ConsoleLines, console), perReq(r.FileLines, file)
+	r.LinesPerRequest, r.BytesPerRequest = perReq(Opt(r.Lines), console || file), perReq(bytes, console || file)
 	r.APICores, r.EngineCores, r.APIUsPerReq, r.EngineUsPerReq, r.CPUUsPerReq = None, None, None, None, None
 	measured := r.CPUMeasured && r.APICPUS.Present() && r.EngineCPUS.Present() && r.CPUIntervalS.Present() && r.CPUIntervalS > 0
 	if measured {

@@ -26,7 +26,6 @@ func drawings(bs []drawn) []report.Section {
 		cats = report.Union(cats, d.Params().ConfigNames())
 	}
 
-	// The warnings of the setup.
 	notes := tabular.Attributed(bs, func(d drawn) []string { return setupNotes(d.Params(), conds(d)) })
 	notes = append([]string{"Log lines are counted, not verified: " + strings.TrimPrefix(Counted, "log lines are counted, not verified: ") + "."}, notes...)
 
