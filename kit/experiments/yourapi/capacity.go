@@ -60,12 +60,6 @@ func (p Params) checkCapacity() error {
 	return f.Check(p.Capacity, p.ConfigNames(), p.Rounds)
 }
 
-// checkArrivals: an arrival process the generator has, and only for the open load (a
-// manifest of the closed load, or written before the flag, has none).
-func (p Params) checkArrivals() error {
-	return p.capacity.CheckArrivals(p.Arrivals, p.Load == contract.LoadOpen, "with --load "+p.Load)
-}
-
 // settleCapacity makes the flags the manifest's search, searches (--reps) of every
 // configuration, each one's first step planned; the open load's rate is the first step's.
 func (p *Params) settleCapacity(searches int) {

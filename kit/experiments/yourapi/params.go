@@ -96,7 +96,9 @@ func (p Params) Check() error {
 		p.checkConfigs,
 		p.checkCommands,
 		p.checkCapacity,
-		p.checkArrivals,
+		// An arrival process only for the open load (a manifest of the closed load, or
+		// written before the flag, has none).
+		func() error { return p.capacity.CheckArrivals(p.Arrivals, open, "with --load "+p.Load) },
 		func() error {
 			if p.Baseline != "" && !slices.Contains(p.ConfigNames(), p.Baseline) {
 				return usagef("--baseline %s: not one of the configurations (%s)", p.Baseline, strings.Join(p.ConfigNames(), ", "))
