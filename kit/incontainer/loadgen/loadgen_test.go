@@ -133,8 +133,10 @@ func TestVegetaMeasuresTheSameServer(t *testing.T) {
 	}))
 	defer srv.Close()
 	v := Vegeta(context.Background(), srv.URL, 50, 400*time.Millisecond, 2, 5*time.Second)
-	if v.Failure != "" || v.Requests != 20 || v.Success != 1 {
-		t.Fatalf("vegeta: %+v, want 20 requests all answered", v)
+	// vegeta ends its attack at the duration, sent or not: a starved machine sends fewer
+	// than the 20 of 50/s over 400 ms, never more.
+	if v.Failure != "" || v.Requests < 1 || v.Requests > 20 || v.Success != 1 {
+		t.Fatalf("vegeta: %+v, want 1 to 20 requests, all answered", v)
 	}
 	if v.P50Ms < 2 || v.P99Ms < v.P50Ms || v.MaxMs < v.P99Ms {
 		t.Fatalf("vegeta's latencies %+v: each request took at least the server's 2 ms", v)
