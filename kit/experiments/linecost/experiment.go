@@ -139,11 +139,10 @@ func observe(p *Params, run experiment.Run) (RunRow, []TrialRow) {
 		}
 	}
 	r, trials := Derive(*p, r, doc, failure)
-	var cpu, wall []float64
-	for _, t := range trials {
-		cpu, wall = append(cpu, float64(t.CPUNsPerLine)), append(wall, float64(t.WallNsPerLine))
+	median := func(of func(TrialRow) float64) string {
+		return Ns(compare.MedianOf(compare.ValuesByRun([][]TrialRow{trials}, of)[0]))
 	}
-	perLine.Store(run.ID, fmt.Sprintf("cpu %s/line  wall %s/line", Ns(compare.MedianOf(cpu)), Ns(compare.MedianOf(wall))))
+	perLine.Store(run.ID, fmt.Sprintf("cpu %s/line  wall %s/line", median(cpuOf), median(wallOf)))
 	return r, trials
 }
 

@@ -120,10 +120,7 @@ func libraryFigures(p Params, lang string, lib lc.Library, runs []RunRow, trials
 			c.CPUNsPerLine, c.CPUNsPerLineLow, c.CPUNsPerLineHigh = bundle.Opt(cpu.Value), bundle.Opt(cpu.Low), bundle.Opt(cpu.High)
 			c.WallNsPerLine, c.CgroupCPUNsPerLine = bundle.Opt(overRuns(byRun, wallOf).Value), bundle.Opt(overRuns(byRun, cgroupOf).Value)
 		}
-		c.CPUCores = bundle.None
-		if cgWall > 0 {
-			c.CPUCores = bundle.Opt(float64(cgCPU) / float64(cgWall))
-		}
+		c.CPUCores = bundle.OptIf(cgWall > 0, float64(cgCPU)/float64(cgWall))
 		rate := bundle.Opt(p.RateLinesPerS)
 		c.ShareOfCoreAtRate = rate * c.CPUNsPerLine / 1e9
 		c.CallerShareAtRate = rate * c.WallNsPerLine / 1e9
@@ -199,13 +196,7 @@ func overRuns(byRun [][]TrialRow, of func(TrialRow) float64) figure.Estimate {
 // resamples with replacement, drawn from a PCG generator seeded by the condition's name.
 // Nothing shows these figures: verify states an earlier kit's bundle over runs too.
 func pooledMedianBootstrap(c *ConditionRow, p Params, lib lc.Library, pooled []TrialRow) {
-	values := func(of func(TrialRow) float64) []float64 {
-		var v []float64
-		for _, t := range pooled {
-			v = append(v, of(t))
-		}
-		return v
-	}
+	values := func(of func(TrialRow) float64) []float64 { return compare.ValuesByRun([][]TrialRow{pooled}, of)[0] }
 	name := c.Language
 	if lib.ID != lc.DefaultLibrary(c.Language).ID {
 		name += "/" + lib.ID
