@@ -55,17 +55,13 @@ func summary(b *Bundle, w io.Writer) error {
 
 // fsFacts names the file system(s) the runs wrote to.
 func fsFacts(b *Bundle) string {
-	var seen []string
-	for _, r := range b.Runs {
+	facts := report.Distinct(b.Runs, func(r RunRow) string {
 		if r.FSType == "" {
-			continue
+			return ""
 		}
-		s := fmt.Sprintf("%s (%s, %s; volume %s)", r.FSType, r.FSSource, r.MountOptions, cmp.Or(b.Params().Volume, "a fresh one per run"))
-		if !slices.Contains(seen, s) {
-			seen = append(seen, s)
-		}
-	}
-	return strings.Join(seen, "; ")
+		return fmt.Sprintf("%s (%s, %s; volume %s)", r.FSType, r.FSSource, r.MountOptions, cmp.Or(b.Params().Volume, "a fresh one per run"))
+	})
+	return strings.Join(slices.DeleteFunc(facts, func(s string) bool { return s == "" }), "; ")
 }
 
 // WriteTable writes the bundle's conditions (conditionTable) as aligned text, under
@@ -135,32 +131,31 @@ func ByLibrary(conds []ConditionRow) []ConditionRow {
 
 // Ns formats nanoseconds with a unit that keeps three figures.
 func Ns[F ~float64](f F) string {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return "-"
+	switch v := float64(f); {
 	case v >= 1e6:
-		return fmt.Sprintf("%.3g ms", v/1e6)
+		return threeFigures(v/1e6, " ms")
 	case v >= 1e3:
-		return fmt.Sprintf("%.3g us", v/1e3)
+		return threeFigures(v/1e3, " us")
+	default:
+		return threeFigures(v, " ns")
 	}
-	return fmt.Sprintf("%.3g ns", v)
 }
 
 func ratio[F ~float64](f F) string {
-	v := float64(f)
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if math.IsInf(float64(f), 0) {
 		return "-"
 	}
-	return fmt.Sprintf("%.3gx", v)
+	return threeFigures(float64(f), "x")
 }
 
-func pct[F ~float64](f F) string {
-	v := float64(f)
+func pct[F ~float64](f F) string { return threeFigures(float64(f)*100, "%") }
+
+// threeFigures is v to three significant figures followed by unit; "-" for NaN.
+func threeFigures(v float64, unit string) string {
 	if math.IsNaN(v) {
 		return "-"
 	}
-	return fmt.Sprintf("%.3g%%", v*100)
+	return fmt.Sprintf("%.3g", v) + unit
 }
 
 func bytesSize(n int64) string {
