@@ -130,13 +130,7 @@ func (p *Params) settled() Params {
 	s := *p
 	if slices.Equal(s.Libraries, DefaultLibraries()) {
 		// The default names every language's first library: keep those of --languages.
-		var libs []string
-		for _, lang := range s.Languages {
-			if slices.Contains(Languages, lang) {
-				libs = append(libs, lc.DefaultLibrary(lang).ID)
-			}
-		}
-		s.Libraries = libs
+		s.Libraries = defaultLibrariesOf(s.Languages)
 	}
 	s.Languages, s.Ways, s.Libraries = slices.Clone(s.Languages), slices.Clone(s.Ways), slices.Clone(s.Libraries)
 	return s

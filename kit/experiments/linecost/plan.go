@@ -129,10 +129,15 @@ func LibraryOfRun(language, id string) (lc.Library, bool) {
 
 // DefaultLibraries are the first library of each language: what the experiment
 // measured before it had a library axis.
-func DefaultLibraries() []string {
+func DefaultLibraries() []string { return defaultLibrariesOf(Languages) }
+
+// defaultLibrariesOf are the first library of each of languages the kit measures.
+func defaultLibrariesOf(languages []string) []string {
 	var ids []string
-	for _, l := range Languages {
-		ids = append(ids, lc.DefaultLibrary(l).ID)
+	for _, l := range languages {
+		if slices.Contains(Languages, l) {
+			ids = append(ids, lc.DefaultLibrary(l).ID)
+		}
 	}
 	return ids
 }
