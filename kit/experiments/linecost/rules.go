@@ -42,22 +42,20 @@ var formatFloorWays = []string{lc.Buffered, lc.Unbuffered, lc.Fsync}
 
 // rules checks every trial, and the conditions, against the rules.
 func (c *checker) rules(b *Bundle) {
-	off, first := 0, 0
+	var off []int
 	for i, t := range c.trials {
 		// The kernel applies a CPU limit as a quota in whole microseconds a period. A
 		// trial that read no limit at all (0) is not held to it: a program run outside
 		// the kit's container (its recorded test documents) reads none.
 		if t.CgroupError == "" && t.CPULimitCores.Present() && t.CPULimitCores != 0 && math.Abs(float64(t.CPULimitCores)-b.Params().CPUs) > 1e-3 {
-			if off++; off == 1 {
-				first = i
-			}
+			off = append(off, i)
 		}
 	}
-	if off > 0 {
-		t := c.trials[first]
-		c.Problem(verify.Problem{File: TrialsFile, Line: first + 2, Key: fmt.Sprintf("run %s trial %d", t.RunID, t.Trial), Column: "cpu_limit_cores",
+	if len(off) > 0 {
+		t := c.trials[off[0]]
+		c.Problem(verify.Problem{File: TrialsFile, Line: off[0] + 2, Key: fmt.Sprintf("run %s trial %d", t.RunID, t.Trial), Column: "cpu_limit_cores",
 			Have: verify.Number(float64(t.CPULimitCores)), Want: verify.Number(b.Params().CPUs),
-			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.cpus, as the trial's cgroup read it (0: no limit); %d trials in all", bundle.ManifestFile, off))})
+			Msg: verify.Rule(RuleLimits, fmt.Sprintf("%s parameters.cpus, as the trial's cgroup read it (0: no limit); %d trials in all", bundle.ManifestFile, len(off)))})
 	}
 	for i, t := range c.trials {
 		line, key := i+2, fmt.Sprintf("run %s trial %d", t.RunID, t.Trial)

@@ -24,9 +24,6 @@ type checker struct {
 func rules(tc *tabular.Check[*Params, RunRow]) {
 	c := &checker{Check: tc, trials: Trials(tc.Bundle), conds: tabular.Of[ConditionRow](tc.Derived, ConditionsFile)}
 	b := tc.Bundle
-	// The experiment's own weaknesses come first, then the kit's (its speed probe).
-	kits := c.Res.Weakened
-	c.Res.Weakened = nil
 	c.rows(b)
 	c.rules(b)   // rules.go
 	c.physics(b) // rules.go
@@ -37,7 +34,6 @@ func rules(tc *tabular.Check[*Params, RunRow]) {
 	}
 	c.Res.Described = fmt.Sprintf("%d trials", len(c.trials))
 	c.weakened(b)
-	c.Res.Weakened = append(c.Res.Weakened, kits...)
 }
 
 // rows makes every trial's checks and every run's verdict again.
