@@ -94,11 +94,8 @@ func host(b *Bundle) []compare.KV {
 	var out []string
 	for _, lang := range b.Params().Languages {
 		name := lang
-		for _, r := range b.Runs {
-			if r.Language == lang && r.Runtime != "" {
-				name = r.Runtime
-				break
-			}
+		if i := slices.IndexFunc(b.Runs, func(r RunRow) bool { return r.Language == lang && r.Runtime != "" }); i >= 0 {
+			name = b.Runs[i].Runtime
 		}
 		out = append(out, name)
 	}

@@ -164,15 +164,13 @@ func FinishRun(run RunRow, trials []TrialRow) RunRow {
 			run.TrialsThrottle++
 		}
 	}
-	reason := run.Failure
-	if reason == "" && len(trials) == 0 {
-		reason = "no trial measured"
+	if run.Failure == "" && len(trials) == 0 {
+		run.Failure = "no trial measured"
 	}
-	if reason == "" && run.TrialsVerified < len(trials) {
-		reason = fmt.Sprintf("%d of %d trials not verified", len(trials)-run.TrialsVerified, len(trials))
+	if run.Failure == "" && run.TrialsVerified < len(trials) {
+		run.Failure = fmt.Sprintf("%d of %d trials not verified", len(trials)-run.TrialsVerified, len(trials))
 	}
-	run.Failure = reason
-	run.Verified = reason == ""
+	run.Verified = run.Failure == ""
 	return run
 }
 
