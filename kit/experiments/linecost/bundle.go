@@ -121,12 +121,19 @@ func ByLibrary(conds []ConditionRow) []ConditionRow {
 		if c.NotOffered != "" {
 			continue
 		}
-		if c.Library != "" {
-			c.Language += "/" + c.Library
-		}
+		c.Language = libraryLabel(c)
 		out = append(out, c)
 	}
 	return out
+}
+
+// libraryLabel is a condition's language with its library ("go/zap") when the bundle has
+// a library axis, its language alone when it has none.
+func libraryLabel(c ConditionRow) string {
+	if c.Library == "" {
+		return c.Language
+	}
+	return c.Language + "/" + c.Library
 }
 
 // Ns formats nanoseconds with a unit that keeps three figures.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/internal/reporttest"
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -107,6 +108,17 @@ func TestEveryGoLibraryVerifies(t *testing.T) {
 	for _, tr := range Trials(got) {
 		if tr.Way == lc.Unbuffered && (tr.FileRawBytes != tr.WrittenBytes || tr.FileRawSHA256 == tr.FileSHA256) {
 			t.Errorf("%s: raw %d bytes %s, masked %s", tr.RunID, tr.FileRawBytes, tr.FileRawSHA256, tr.FileSHA256)
+		}
+	}
+	// The report draws every library's ways, a chart each, and holds the seed's
+	// orderings within one library, never one library's way against another's.
+	res.Name = "libraries"
+	page := reporttest.Render(t, Experiment, res)
+	for _, lib := range libraryParams.Libraries {
+		for _, want := range []string{"go/" + lib + ": time per line</text>", "go/" + lib + ": CPU against wall time per line</text>", "<td>go/" + lib + "</td><td>unbuffered &gt; buffered</td>"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("the page lacks %q", want)
+			}
 		}
 	}
 }

@@ -27,16 +27,17 @@ func conds(d drawn) []ConditionRow { return d.Own.(*ofDrawn).conds }
 
 func figures(d drawn) compare.Stated { return d.Own.(*ofDrawn).figures }
 
+// cond is the bundle's condition of a language and library (libraryLabel) and a way.
 func cond(d drawn, lang, way string) *ConditionRow {
 	for i, c := range conds(d) {
-		if c.Language == lang && c.Way == way {
+		if libraryLabel(c) == lang && c.Way == way {
 			return &conds(d)[i]
 		}
 	}
 	return nil
 }
 
-// drawings are the report's sections beyond the kit's figures: per language, every way's
+// drawings are the report's sections beyond the kit's figures: per language and library, every way's
 // headline on a log axis beside the seed's figure; CPU against wall time; the seed's
 // findings; every condition's figures; where the log files were written. Several bundles
 // share those axes, a colour each.
@@ -46,7 +47,7 @@ func drawings(bs []drawn) []report.Section {
 	for _, d := range bs {
 		all = append(all, conds(d)...)
 	}
-	langs, ways := report.Distinct(all, func(c ConditionRow) string { return c.Language }), report.Distinct(all, func(c ConditionRow) string { return c.Way })
+	langs, ways := report.Distinct(all, libraryLabel), report.Distinct(all, func(c ConditionRow) string { return c.Way })
 	disk := tabular.Labelled(bs, report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2},
 		func(d drawn) [][]string { return [][]string{{fsFacts(d.Bundle)}} })
 	var heads, cw []report.Figure
@@ -125,7 +126,7 @@ func throttled(bs []drawn) []string {
 func orderingTable(bs []drawn) report.Table {
 	t := report.Table{Caption: "The seed's orderings.", Header: []string{"bundle", "language", "claim", "verdict", "evidence"}, Text: 5}
 	return tabular.Labelled(bs, t, func(d drawn) (rows [][]string) {
-		for _, o := range Orderings(conds(d)) {
+		for _, o := range Orderings(ByLibrary(conds(d))) {
 			rows = append(rows, []string{o.Language, o.Claim, o.State(), o.Evidence})
 		}
 		return rows
@@ -135,7 +136,7 @@ func orderingTable(bs []drawn) report.Table {
 func ratioTable(bs []drawn, pub Published) report.Table {
 	t := report.Table{Caption: "The seed's ratios.", Header: []string{"bundle", "language", "ratio", "measured", "published"}, Text: 3}
 	return tabular.Labelled(bs, t, func(d drawn) (rows [][]string) {
-		for _, r := range Ratios(conds(d), pub) {
+		for _, r := range Ratios(ByLibrary(conds(d)), pub) {
 			rows = append(rows, []string{r.Language, r.Name, r.Measured, r.Published})
 		}
 		return rows
