@@ -20,17 +20,6 @@ func ImageOf(api string) string {
 	return "api"
 }
 
-// ParseAPIs turns "go", "python" or "all" into implementations.
-func ParseAPIs(s string) ([]string, error) {
-	switch s {
-	case "all":
-		return schema.APIs, nil
-	case schema.GoAPI, schema.PythonAPI:
-		return []string{s}, nil
-	}
-	return nil, fmt.Errorf("unknown API %q (known: go, python, all)", s)
-}
-
 // ReaderRate is the pacing bound of a reader kind in bytes per second (0: none).
 func ReaderRate(kind string) (int64, error) {
 	switch kind {

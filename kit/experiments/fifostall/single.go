@@ -22,14 +22,9 @@ var (
 // ImagesFor names the images of api's runs ("" or "all": both APIs'), with the reader
 // and the load generator of either client topology.
 func (plugin) ImagesFor(api string) ([]string, error) {
-	if api == "" {
-		api = "all"
-	}
-	apis, err := ParseAPIs(api)
-	if err != nil {
-		return nil, usagef("--api: %v", err)
-	}
-	return SettingsOf(schema.Params{ClientTopology: schema.SplitClient}).Images(apis), nil
+	return experiment.ImagesOfChoice(api, "fifo-stall measures the APIs", schema.APIs, func(apis []string) []string {
+		return SettingsOf(schema.Params{ClientTopology: schema.SplitClient}).Images(apis)
+	})
 }
 
 // singleRun are `logbench run`'s parameters: one logging mode, one reader and one API
