@@ -92,7 +92,7 @@ func Rows(b *Bundle) []compare.Row {
 			rateMarks = append(rateMarks, u)
 		}
 		runs := verified(c.API, c.Config)
-		var rps, p50, p99 [][]float64
+		var rps [][]float64
 		for _, r := range runs {
 			var rates httpload.Rates // what DeriveRun derives: the counts of the whole seconds
 			if whole := rates.Derive(r.MeasuredS, seriesOf[r.RunID]); len(whole) > 0 {
@@ -100,11 +100,10 @@ func Rows(b *Bundle) []compare.Row {
 			} else if r.RequestsPerS.Present() {
 				rps = append(rps, []float64{float64(r.RequestsPerS)})
 			}
-			if r.LatencyP50Ms.Present() && r.LatencyP99Ms.Present() {
-				p50 = append(p50, []float64{float64(r.LatencyP50Ms)})
-				p99 = append(p99, []float64{float64(r.LatencyP99Ms)})
-			}
 		}
+		// A run has both percentiles or neither (httpload.Measured).
+		p50 := compare.OnePerRun(runs, func(r RunRow) Opt { return r.LatencyP50Ms })
+		p99 := compare.OnePerRun(runs, func(r RunRow) Opt { return r.LatencyP99Ms })
 		rpsNorm := compare.OnePerRun(runs, func(r RunRow) Opt {
 			if sp := speed[r.RunID]; sp > 0 && r.RequestsPerS > 0 {
 				return r.RequestsPerS / Opt(sp)
