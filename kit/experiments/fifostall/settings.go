@@ -9,7 +9,6 @@ import (
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/experiment"
 )
 
 // ImageOf names the image that serves api.
@@ -77,8 +76,6 @@ func SettingsOf(p schema.Params) Settings {
 	}
 	return s
 }
-
-var usagef = experiment.Usagef
 
 // DefaultParams are the parameters of every command that performs runs of this
 // experiment before any flag, on the command's own API: every mode and reader, the
