@@ -140,7 +140,7 @@ func observe(p *Params, run experiment.Run) (RunRow, []TrialRow) {
 	}
 	r, trials := Derive(*p, r, doc, failure)
 	median := func(of func(TrialRow) float64) string {
-		return Ns(compare.MedianOf(compare.ValuesByRun([][]TrialRow{trials}, of)[0]))
+		return Ns(compare.MedianOf(compare.ValuesOf(trials, of)))
 	}
 	perLine.Store(run.ID, fmt.Sprintf("cpu %s/line  wall %s/line", median(cpuOf), median(wallOf)))
 	return r, trials

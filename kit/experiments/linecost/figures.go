@@ -196,7 +196,7 @@ func overRuns(byRun [][]TrialRow, of func(TrialRow) float64) figure.Estimate {
 // resamples with replacement, drawn from a PCG generator seeded by the condition's name.
 // Nothing shows these figures: verify states an earlier kit's bundle over runs too.
 func pooledMedianBootstrap(c *ConditionRow, p Params, lib lc.Library, pooled []TrialRow) {
-	values := func(of func(TrialRow) float64) []float64 { return compare.ValuesByRun([][]TrialRow{pooled}, of)[0] }
+	values := func(of func(TrialRow) float64) []float64 { return compare.ValuesOf(pooled, of) }
 	name := c.Language
 	if lib.ID != lc.DefaultLibrary(c.Language).ID {
 		name += "/" + lib.ID

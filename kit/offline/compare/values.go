@@ -19,9 +19,16 @@ func MedianOf(values []float64) float64 {
 func ValuesByRun[T any](byRun [][]T, of func(T) float64) [][]float64 {
 	out := make([][]float64, len(byRun))
 	for i, run := range byRun {
-		for _, r := range run {
-			out[i] = append(out[i], of(r))
-		}
+		out[i] = ValuesOf(run, of)
+	}
+	return out
+}
+
+// ValuesOf are the values of a figure (of) of rows, in their order.
+func ValuesOf[T any](rows []T, of func(T) float64) []float64 {
+	var out []float64
+	for _, r := range rows {
+		out = append(out, of(r))
 	}
 	return out
 }

@@ -24,4 +24,7 @@ func TestValuesByRun(t *testing.T) {
 	if len(have) != 2 || len(have[0]) != 2 || have[0][1] != 20 || have[1][0] != 30 {
 		t.Errorf("have %v", have)
 	}
+	if one := compare.ValuesOf([]int{4, 5}, func(i int) float64 { return float64(i) / 2 }); len(one) != 2 || one[0] != 2 || one[1] != 2.5 {
+		t.Errorf("values of one run %v", one)
+	}
 }
