@@ -99,29 +99,48 @@ func DefaultParams() *Params {
 var consumerCPUsFlag = experiment.CPUsFlag{Name: "consumer-cpus", Usage: "CPU limit of the syslog receiver's and of the reader's container each, in CPUs (0.01 to 1024)"}
 var consumerMemoryFlag = experiment.SizeFlag{Name: "consumer-memory", Usage: "memory limit of the syslog receiver's and of the reader's container each (no swap)", Least: experiment.MinMemory}
 
-// Bind declares the flags.
-func (p *Params) Bind(fs *flag.FlagSet) {
-	fs.Var(experiment.List(&p.APIs), "apis", "the kit's APIs, each printing a numbered line a request to its console: go, python, node")
-	fs.Var(experiment.List(&p.Drivers), "drivers", "the engine's log drivers: json-file, local (Docker writes the file), k8s-file (Podman writes it), syslog-tcp, syslog-udp (Docker sends to a receiver)")
-	fs.Var(experiment.List(&p.Modes), "driver-modes", "the drivers' modes: blocking (the API waits for the driver) or non-blocking (the driver drops what its buffer cannot hold)")
-	bufferSizesFlag.Bind(fs, &p.BufferSizes)
-	fs.Var(experiment.List(&p.Consumers), "consumers", "the receiver's output read as fast as it comes (fast) or at --consumer-rate (slow); syslog drivers only")
-	fs.Var(experiment.List(&p.Receivers), "receivers", "the syslog receivers: rsyslog, syslog-ng (Debian's, in a container)")
-	ratesFlag.Bind(fs, &p.Rates)
-	fs.Var(experiment.Bytes(&p.ConsumerRate), "consumer-rate", "the slow consumer's bound, bytes a second (16k)")
-	fs.IntVar(&p.LineBytes, "line-bytes", p.LineBytes, "the length of each numbered line the API prints, newline included: 128 to 65536 (syslog and local carry at most 16384 whole)")
-	fs.IntVar(&p.QueueMessages, "queue-messages", p.QueueMessages, "the receiver's in-memory queue, in messages")
-	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
-	fs.Var(experiment.Seconds(&p.QuietS), "quiet", "a run's wait for its last log line ends after this long without one")
-	fs.Var(experiment.Seconds(&p.RequestTimeout), "request-timeout", "a request not answered in this long fails")
-	experiment.APICPUsFlag.Bind(fs, &p.Limits.APICPUs)
-	experiment.APIMemoryFlag.Bind(fs, &p.Limits.APIMemoryBytes)
-	consumerCPUsFlag.Bind(fs, &p.Limits.ConsumerCPUs)
-	consumerMemoryFlag.Bind(fs, &p.Limits.ConsumerMemoryBytes)
-	experiment.LoadgenCPUsFlag.Bind(fs, &p.Limits.LoadgenCPUs)
-	experiment.LoadgenMemoryFlag.Bind(fs, &p.Limits.LoadgenMemoryBytes)
-	experiment.PidsLimitFlag.Bind(fs, &p.Limits.PidsLimit)
+// flags are the parameters' flags, each with its rule, in the usage's order.
+func (p *Params) flags() experiment.Flags {
+	l := &p.Limits
+	return experiment.Flags{
+		experiment.NamesFlag(&p.APIs, "apis", APIs, "the kit's APIs, each printing a numbered line a request to its console: go, python, node"),
+		experiment.NamesFlag(&p.Drivers, "drivers", Drivers, "the engine's log drivers: json-file, local (Docker writes the file), k8s-file (Podman writes it), syslog-tcp, syslog-udp (Docker sends to a receiver)"),
+		experiment.NamesFlag(&p.Modes, "driver-modes", Modes, "the drivers' modes: blocking (the API waits for the driver) or non-blocking (the driver drops what its buffer cannot hold)"),
+		bufferSizesFlag.Of(&p.BufferSizes),
+		experiment.NamesFlag(&p.Consumers, "consumers", Consumers, "the receiver's output read as fast as it comes (fast) or at --consumer-rate (slow); syslog drivers only"),
+		experiment.NamesFlag(&p.Receivers, "receivers", Receivers, "the syslog receivers: rsyslog, syslog-ng (Debian's, in a container)"),
+		ratesFlag.Of(&p.Rates),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.IntVar(&p.LineBytes, "line-bytes", p.LineBytes, "the length of each numbered line the API prints, newline included: 128 to 65536 (syslog and local carry at most 16384 whole)")
+		}, Check: p.checkLineBytes},
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.Bytes(&p.ConsumerRate), "consumer-rate", "the slow consumer's bound, bytes a second (16k)")
+		}, Check: p.checkConsumerRate},
+		experiment.IntFlag(&p.QueueMessages, "queue-messages", 1, maxQueue, "the receiver's in-memory queue, in messages"),
+		experiment.SecondsFlag(&p.DurationS, "duration", 1, maxDurationS, "measured load per run"),
+		experiment.SecondsFlag(&p.QuietS, "quiet", 0.1, 600, "a run's wait for its last log line ends after this long without one"),
+		experiment.SecondsFlag(&p.RequestTimeout, "request-timeout", 0.1, 600, "a request not answered in this long fails"),
+		experiment.APICPUsFlag.Of(&l.APICPUs),
+		experiment.APIMemoryFlag.Of(&l.APIMemoryBytes),
+		consumerCPUsFlag.Of(&l.ConsumerCPUs),
+		consumerMemoryFlag.Of(&l.ConsumerMemoryBytes),
+		experiment.LoadgenCPUsFlag.Of(&l.LoadgenCPUs),
+		experiment.LoadgenMemoryFlag.Of(&l.LoadgenMemoryBytes),
+		experiment.PidsLimitFlag.Of(&l.PidsLimit),
+		experiment.Rule(func() error {
+			if p.EngineKind != "" && contract.EngineProcessesOf(p.EngineKind) == "" {
+				return experiment.Usagef("engine_kind %q: the kit cannot identify the processes of such an engine", p.EngineKind)
+			}
+			return nil
+		}),
+	}
 }
+
+// Bind declares the flags.
+func (p *Params) Bind(fs *flag.FlagSet) { p.flags().Bind(fs) }
+
+// Check refuses what no plan can have, in the flags' order.
+func (p *Params) Check() error { return p.flags().Check() }
 
 // The bounds of what a run may ask for.
 const (
@@ -130,60 +149,34 @@ const (
 	maxQueue     = 10_000_000
 )
 
-// Check refuses what no plan can have, in the flags' order.
-func (p *Params) Check() error {
-	l := p.Limits
-	return experiment.FirstProblem(
-		func() error { return experiment.CheckList("apis", p.APIs, APIs) },
-		func() error { return experiment.CheckList("drivers", p.Drivers, Drivers) },
-		func() error { return experiment.CheckList("driver-modes", p.Modes, Modes) },
-		func() error { return bufferSizesFlag.Check(p.BufferSizes) },
-		func() error { return experiment.CheckList("consumers", p.Consumers, Consumers) },
-		func() error { return experiment.CheckList("receivers", p.Receivers, Receivers) },
-		func() error { return ratesFlag.Check(p.Rates) },
-		func() error {
-			if p.LineBytes == 0 {
-				return nil // a manifest's from before lines had a length: 128
-			}
-			if err := contract.CheckNumberedLineBytes(p.LineBytes); err != nil {
-				return experiment.Usagef("--line-bytes %d: want %d to %d", p.LineBytes, contract.MinNumberedLineBytes, contract.MaxNumberedLineBytes)
-			}
-			for _, d := range p.Drivers {
-				if most := wholeLineBytes(d); p.LineBytes > most {
-					return experiment.Usagef("--line-bytes %d: the %s driver carries lines of at most %d bytes whole (longer ones arrive split, as damaged lines)", p.LineBytes, d, most)
-				}
-			}
-			return nil
-		},
-		func() error {
-			// The slow consumer reads a line at least each second; a file driver has none.
-			line := int64(contract.NumberedLineBytes)
-			if slices.ContainsFunc(p.Drivers, isSyslog) {
-				line = int64(p.lineBytes())
-			}
-			if p.ConsumerRate < line || p.ConsumerRate > 1<<40 {
-				return experiment.Usagef("--consumer-rate %d: want %d bytes (a line) to 1TiB a second", p.ConsumerRate, line)
-			}
-			return nil
-		},
-		func() error { return experiment.Within("queue-messages", p.QueueMessages, 1, maxQueue, "") },
-		func() error { return experiment.WithinSeconds("duration", p.DurationS, 1, maxDurationS) },
-		func() error { return experiment.WithinSeconds("quiet", p.QuietS, 0.1, 600) },
-		func() error { return experiment.WithinSeconds("request-timeout", p.RequestTimeout, 0.1, 600) },
-		func() error { return experiment.APICPUsFlag.Check(l.APICPUs) },
-		func() error { return experiment.APIMemoryFlag.Check(l.APIMemoryBytes) },
-		func() error { return consumerCPUsFlag.Check(l.ConsumerCPUs) },
-		func() error { return consumerMemoryFlag.Check(l.ConsumerMemoryBytes) },
-		func() error { return experiment.LoadgenCPUsFlag.Check(l.LoadgenCPUs) },
-		func() error { return experiment.LoadgenMemoryFlag.Check(l.LoadgenMemoryBytes) },
-		func() error { return experiment.PidsLimitFlag.Check(l.PidsLimit) },
-		func() error {
-			if p.EngineKind != "" && contract.EngineProcessesOf(p.EngineKind) == "" {
-				return experiment.Usagef("engine_kind %q: the kit cannot identify the processes of such an engine", p.EngineKind)
-			}
-			return nil
-		},
-	)
+// checkLineBytes refuses a line length the API cannot print, or one a driver of the
+// plan would carry split.
+func (p *Params) checkLineBytes() error {
+	if p.LineBytes == 0 {
+		return nil // a manifest's from before lines had a length: 128
+	}
+	if err := contract.CheckNumberedLineBytes(p.LineBytes); err != nil {
+		return experiment.Usagef("--line-bytes %d: want %d to %d", p.LineBytes, contract.MinNumberedLineBytes, contract.MaxNumberedLineBytes)
+	}
+	for _, d := range p.Drivers {
+		if most := wholeLineBytes(d); p.LineBytes > most {
+			return experiment.Usagef("--line-bytes %d: the %s driver carries lines of at most %d bytes whole (longer ones arrive split, as damaged lines)", p.LineBytes, d, most)
+		}
+	}
+	return nil
+}
+
+// checkConsumerRate: the slow consumer reads a line at least each second; a file
+// driver has none.
+func (p *Params) checkConsumerRate() error {
+	line := int64(contract.NumberedLineBytes)
+	if slices.ContainsFunc(p.Drivers, isSyslog) {
+		line = int64(p.lineBytes())
+	}
+	if p.ConsumerRate < line || p.ConsumerRate > 1<<40 {
+		return experiment.Usagef("--consumer-rate %d: want %d bytes (a line) to 1TiB a second", p.ConsumerRate, line)
+	}
+	return nil
 }
 
 // lineBytes is the length of the run's lines.

@@ -1,0 +1,69 @@
+package experiment
+
+import (
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+)
+
+type flagged struct {
+	N     int
+	D     float64
+	Names []string
+	On    bool
+}
+
+func (f *flagged) flags() Flags {
+	return Flags{
+		IntFlag(&f.N, "n", 1, 10, "a count"),
+		SecondsFlag(&f.D, "d", 1, 60, "a duration"),
+		NamesFlag(&f.Names, "names", []string{"a", "b"}, "names"),
+		BoolFlag(&f.On, "on", "a switch"),
+		Rule(func() error {
+			if f.On && f.N > 5 {
+				return errors.New("--on with --n over 5")
+			}
+			return nil
+		}),
+	}
+}
+
+// TestFlagsBindAndCheckFromOneList: the flags a list declares set their fields, and its
+// rules refuse the first problem in the list's order, flag and rule alike.
+func TestFlagsBindAndCheckFromOneList(t *testing.T) {
+	f := &flagged{N: 3, D: 5, Names: []string{"a"}}
+	fs := FlagSet("t", paramsOf(f.flags()))
+	if err := fs.Parse([]string{"-n", "7", "-d", "30s", "-names", "b,a", "-on"}); err != nil {
+		t.Fatal(err)
+	}
+	if f.N != 7 || f.D != 30 || strings.Join(f.Names, ",") != "b,a" || !f.On {
+		t.Fatalf("parsed %+v", f)
+	}
+	if err := f.flags().Check(); err == nil || err.Error() != "--on with --n over 5" {
+		t.Fatalf("the rule: %v", err)
+	}
+	f.N, f.D, f.Names = 0, 0, []string{"c"}
+	for _, want := range []string{"--n 0: want 1 to 10", "--d 0s: want 1s to 1m0s", `--names: unknown "c" (known: a, b)`} {
+		err := f.flags().Check()
+		if err == nil || err.Error() != want {
+			t.Fatalf("first problem %v, want %q", err, want)
+		}
+		switch {
+		case f.N == 0:
+			f.N = 1
+		case f.D == 0:
+			f.D = 1
+		}
+	}
+	f.Names = []string{"a"}
+	if err := f.flags().Check(); err != nil {
+		t.Fatalf("every value in range: %v", err)
+	}
+}
+
+// paramsOf is a table as Params.
+type paramsOf Flags
+
+func (p paramsOf) Bind(fs *flag.FlagSet) { Flags(p).Bind(fs) }
+func (p paramsOf) Check() error          { return Flags(p).Check() }
