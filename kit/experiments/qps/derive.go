@@ -2,6 +2,7 @@ package qps
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -46,7 +47,10 @@ func hasFile(config string) bool    { return config == File || config == Console
 // the APIs' versions go to the manifest. DeriveRun derives the rest.
 func Record(p *Params, run experiment.Run) RunRow {
 	c := run.Condition.(tabular.Cell)
-	r := RunRow{Performed: tabular.PerformedOf(run), API: c[0], Config: c[1], LogDriver: p.LogDriver}
+	// Every figure absent until the result gives it: without the API's report, a
+	// read-back, a phase or a sample, the conductor's result holds 0 for what it never got.
+	r := bundle.Absent[RunRow]()
+	r.Performed, r.API, r.Config, r.LogDriver = tabular.PerformedOf(run), c[0], c[1], p.LogDriver
 	if len(c) > 2 {
 		r.Step = c[2]
 	}
@@ -65,28 +69,21 @@ func Record(p *Params, run experiment.Run) RunRow {
 		r.Measured.Open(*o)
 		r.Timeouts, r.GeneratorLimit, r.WarmupRequests = 0, p.Limits.LoadgenCPUs, res.Warmup.SentTotal
 	}
-	// Without the API's report (and without a read-back, a phase, a sample below) its
-	// figures are absent: the conductor's result holds 0 for what it never got.
-	r.APIRequests, r.APIIntervalMs, r.APICPUUserUs, r.APICPUSystemUs, r.APIRSSBytes = None, None, None, None, None
 	if a := res.API; a != nil {
 		r.APIImplementation, r.APIRequests = a.Implementation, Opt(a.Requests)
 		r.APICPUUserUs, r.APICPUSystemUs, r.APIIntervalMs, r.APIRSSBytes = Opt(a.Usage.CPUUserUs), Opt(a.Usage.CPUSystemUs), Opt(a.Usage.SinceResetMs), Opt(a.Usage.RSSBytes)
-		if s, ok := a.Sinks[Console]; ok {
-			r.SinkWriteErrors += s.WriteErrors
-			r.ConsoleLines, r.ConsoleBytes = s.Lines, s.Bytes
-			r.ConsoleTotalLines, r.ConsoleTotalBytes, r.ConsoleTotalSHA256 = s.Total.Lines, s.Total.Bytes, s.Total.SHA256
-		}
-		if s, ok := a.Sinks[File]; ok {
-			r.SinkWriteErrors += s.WriteErrors
-			r.FileLines, r.FileBytes, r.FileSHA256 = s.Lines, s.Bytes, s.SHA256
-			r.FileTotalLines, r.FileTotalBytes, r.FileTotalSHA256 = s.Total.Lines, s.Total.Bytes, s.Total.SHA256
-			r.FileRotations, r.FilePath = s.Rotations, s.Path
-		}
+		console, file := a.Sinks[Console], a.Sinks[File]
+		r.ConsoleLines, r.ConsoleBytes = console.Lines, console.Bytes
+		r.FileLines, r.FileBytes, r.FileSHA256, r.FileRotations, r.FilePath = file.Lines, file.Bytes, file.SHA256, file.Rotations, file.Path
 	}
-	if a := res.APIAfterWrk; a != nil {
-		// wrk ran after the kit's load: what the console and the file hold in all is
-		// what the API counted once wrk ended, and the file is read back again.
-		// Its write errors since the reset include the first report's.
+	// When wrk ran after the kit's load, what the console and the file hold in all is
+	// what the API counted once wrk ended (and the file is read back again): its later
+	// report's totals replace the first's, and its write errors since the reset include
+	// the first report's.
+	for _, a := range []*contract.AccessLogReport{res.API, res.APIAfterWrk} {
+		if a == nil {
+			continue
+		}
 		r.SinkWriteErrors = 0
 		if s, ok := a.Sinks[Console]; ok {
 			r.SinkWriteErrors += s.WriteErrors
@@ -98,15 +95,11 @@ func Record(p *Params, run experiment.Run) RunRow {
 		}
 	}
 	r.WrkAfterKit = res.WrkAfterKit
-	r.WrkAPIRequests = None
 	if res.APIAfterWrk != nil && res.API != nil {
 		r.WrkAPIRequests = Opt(res.APIAfterWrk.Requests - res.API.Requests)
 	}
-	r.WrkCPUS = None
-	if u, ok := run.Pod.Usage["wrk"]; ok {
-		r.WrkCPUS = Opt(float64(u.CPUNanos) / 1e9)
-	}
-	r.FileReadLines, r.FileReadBytes, r.FileTailLines, r.FileTailBytes = None, None, None, None
+	u, ok := run.Pod.Usage["wrk"]
+	r.WrkCPUS = bundle.OptIf(ok, float64(u.CPUNanos)/1e9)
 	if f := res.File; f != nil && f.Failure == "" {
 		r.FileRead = true
 		r.FileReadLines, r.FileReadBytes, r.FileReadSHA256 = Opt(f.Whole.Lines), Opt(f.Whole.Bytes), f.Whole.SHA256
@@ -119,7 +112,6 @@ func Record(p *Params, run experiment.Run) RunRow {
 	} else if f != nil {
 		r.Observed = experiment.JoinFailures(r.Observed, "reading the log file back after wrk: "+f.Failure)
 	}
-	r.EngineCPUS, r.EngineDockerdS, r.EngineIntervalS = None, None, None
 	if e := res.Engine; e != nil {
 		r.EngineFailure = e.Failure
 		if e.Failure == "" {
@@ -127,8 +119,6 @@ func Record(p *Params, run experiment.Run) RunRow {
 		}
 	}
 	r.Host = httpload.HostOf(res.Host, res.HostCPUs)
-	r.VegetaRequests, r.VegetaSuccess, r.VegetaP50Ms, r.VegetaP99Ms = None, None, None, None
-	r.VegetaKitP50Ms, r.VegetaKitP99Ms, r.VegetaKitNetP50Ms, r.VegetaKitNetP99Ms = None, None, None, None
 	if k := res.VegetaKit; k != nil && k.Status2xx+k.Non2xx > 0 {
 		r.VegetaKitP50Ms, r.VegetaKitP99Ms = Opt(k.LatencyP50Ms), Opt(k.LatencyP99Ms)
 		r.VegetaKitNetP50Ms, r.VegetaKitNetP99Ms = Opt(k.NetLatencyP50Ms), Opt(k.NetLatencyP99Ms)
@@ -141,8 +131,6 @@ func Record(p *Params, run experiment.Run) RunRow {
 	case p.Vegeta && res.Open != nil && res.Open.StartUnixNs != 0:
 		r.VegetaFailure = "no vegeta phase in the conductor's result"
 	}
-	r.WrkRequestsPerS, r.WrkLatencyP50Ms, r.WrkLatencyP99Ms, r.WrkHostBusyPct = None, None, None, None
-	r.WrkRequests, r.WrkDurationS, r.WrkErrors = None, None, None
 	if h := res.WrkHost; h != nil {
 		r.WrkHostBusyPct = Opt(h.CPUBusyPct)
 	}
@@ -161,7 +149,6 @@ func Record(p *Params, run experiment.Run) RunRow {
 		// The kit's load ran and wrk did not: the run cannot be checked.
 		r.WrkFailure = "no wrk phase in the conductor's result"
 	}
-	r.ConsoleReadLines, r.ConsoleReadBytes = None, None
 	if logs, ok := run.Pod.Logs["api"]; ok {
 		c := contract.CountStream(logs)
 		r.ConsoleRead = true
@@ -178,29 +165,20 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 	whole := r.Rates.Derive(r.MeasuredS, series)
 	// Without a measured interval there is no spread and no generator CPU to speak of:
 	// absent, not 0, which would read as a figure.
-	r.RequestsPerSStdev, r.GeneratorCores = None, None
-	if r.MeasuredS > 0 {
-		r.GeneratorCores = Opt(r.GeneratorCPUS / r.MeasuredS)
-	}
+	r.GeneratorCores, r.RequestsPerSStdev = bundle.Per(Opt(r.GeneratorCPUS), Opt(r.MeasuredS)), None
 	if len(whole) > 0 {
 		r.RequestsPerSStdev = Opt(stats.PopulationStdev(whole))
 	}
 	r.GeneratorBusy = r.GeneratorLimit > 0 && r.GeneratorCores.Present() && float64(r.GeneratorCores) >= contract.SaturationShare*r.GeneratorLimit
-	apiCPUUs := float64(r.APICPUUserUs + r.APICPUSystemUs)
-	hasCPU := r.APICPUUserUs.Present() && r.APICPUSystemUs.Present()
-	r.APICPUCores, r.APICPUUsPerReq = None, None
-	if hasCPU && r.APIIntervalMs.Present() && r.APIIntervalMs > 0 {
-		r.APICPUCores = Opt(apiCPUUs / 1e3 / float64(r.APIIntervalMs))
-	}
-	if hasCPU && r.APIRequests.Present() && r.APIRequests > 0 {
-		r.APICPUUsPerReq = Opt(apiCPUUs / float64(r.APIRequests))
-	}
+	// Absent when the API sent no report (either CPU figure absent, the sum too).
+	apiCPUUs := r.APICPUUserUs + r.APICPUSystemUs
+	r.APICPUCores, r.APICPUUsPerReq = bundle.Per(apiCPUUs/1e3, r.APIIntervalMs), bundle.Per(apiCPUUs, r.APIRequests)
 	r.EngineCores, r.EngineUsPerReq, r.OtherCores = None, None, None
-	if r.EngineMeasured && r.EngineCPUS.Present() && r.EngineIntervalS.Present() && r.EngineIntervalS > 0 {
-		r.EngineCores = r.EngineCPUS / r.EngineIntervalS
-		if r.APIRequests.Present() && r.APIRequests > 0 {
-			r.EngineUsPerReq = r.EngineCPUS * 1e6 / r.APIRequests
-		}
+	if r.EngineMeasured {
+		r.EngineCores = bundle.Per(r.EngineCPUS, r.EngineIntervalS)
+	}
+	if r.EngineCores.Present() {
+		r.EngineUsPerReq = bundle.Per(r.EngineCPUS*1e6, r.APIRequests)
 	}
 	if r.HostBusyPct.Present() && r.HostCPUs.Present() && r.HostCPUs > 0 && r.APICPUCores.Present() && r.GeneratorCores.Present() {
 		other := float64(r.HostBusyPct)/100*float64(r.HostCPUs) - float64(r.APICPUCores) - float64(r.GeneratorCores)
@@ -210,12 +188,9 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 		r.OtherCores = Opt(other)
 	}
 	r.HostNoisy = r.OtherCores.Present() && float64(r.OtherCores) > experiment.NoisyOtherCores
-	r.WrkAgreement, r.WrkCPUCores = None, None
-	if r.WrkCPUS.Present() && r.WrkDurationS.Present() && r.WrkDurationS > 0 {
-		r.WrkCPUCores = r.WrkCPUS / r.WrkDurationS
-	}
-	if r.WrkRequestsPerS.Present() && r.WrkRequestsPerS > 0 && r.RequestsPerSOver.Present() && r.RequestsPerSOver > 0 {
-		r.WrkAgreement = r.RequestsPerSOver / r.WrkRequestsPerS
+	r.WrkCPUCores, r.WrkAgreement = bundle.Per(r.WrkCPUS, r.WrkDurationS), None
+	if r.RequestsPerSOver > 0 {
+		r.WrkAgreement = bundle.Per(r.RequestsPerSOver, r.WrkRequestsPerS)
 	}
 
 	var fails []string
@@ -251,82 +226,101 @@ func DeriveRun(r RunRow, series []SeriesRow, nonBlocking bool) RunRow {
 	// instrument's error.
 
 	r.LogLinesWritten = r.ConsoleTotalLines + r.FileTotalLines
-	read, dropped := int64(0), int64(0)
-	readable := true
-	// Console: the engine's log stream against what the API wrote to stdout.
-	switch {
-	case !hasConsole(r.Config):
-		r.ConsoleVerified = "" // missing: no console log to check
-		if r.ConsoleTotalLines != 0 {
-			fail("console: the API wrote %d lines to stdout in configuration %s", r.ConsoleTotalLines, r.Config)
+	console, dropped := checkConsole(r, nonBlocking)
+	file := checkFile(r)
+	r.ConsoleVerified, r.FileVerified = console.verdict, file.verdict
+	for _, c := range []sinkCheck{console, file} {
+		if c.failure != "" {
+			fails = append(fails, c.failure)
 		}
-	case r.LogDriver == "none":
-		r.ConsoleVerified = "not read back: log driver none discards stdout"
-		readable = false
-	case !r.ConsoleRead:
-		r.ConsoleVerified = "not read back"
-		readable = false
-		fail("console: the engine's log stream could not be read back")
-	case !r.ConsoleReadLines.Present() || !r.ConsoleReadBytes.Present():
-		// Read back, yet no counts: nothing to set against what was written.
-		r.ConsoleVerified = "read back without its counts"
-		readable = false
-		fail("console: %s", r.ConsoleVerified)
-	case int64(r.ConsoleReadLines) == r.ConsoleTotalLines && int64(r.ConsoleReadBytes) == r.ConsoleTotalBytes && r.ConsoleReadSHA256 == r.ConsoleTotalSHA256:
-		r.ConsoleVerified = "equal"
-		read += int64(r.ConsoleReadLines)
-	case nonBlocking && int64(r.ConsoleReadLines) < r.ConsoleTotalLines && int64(r.ConsoleReadBytes) < r.ConsoleTotalBytes:
-		// Non-blocking mode drops lines when its buffer is full: a figure, not a failure.
-		dropped = r.ConsoleTotalLines - int64(r.ConsoleReadLines)
-		r.ConsoleVerified = fmt.Sprintf("dropped %d", dropped)
-		read += int64(r.ConsoleReadLines)
-	default:
-		r.ConsoleVerified = fmt.Sprintf("differs: read %d lines, %d bytes, SHA-256 %.12s; written %d lines, %d bytes, SHA-256 %.12s",
-			int64(r.ConsoleReadLines), int64(r.ConsoleReadBytes), r.ConsoleReadSHA256, r.ConsoleTotalLines, r.ConsoleTotalBytes, r.ConsoleTotalSHA256)
-		fail("console: %s", r.ConsoleVerified)
-		read += int64(r.ConsoleReadLines)
-	}
-	// File: the file on the volume against what the API handed its stream.
-	switch {
-	case !hasFile(r.Config):
-		r.FileVerified = "" // missing: no log file to check
-		if r.FileTotalLines != 0 {
-			fail("file: the API wrote %d lines to a file in configuration %s", r.FileTotalLines, r.Config)
-		}
-	case !r.FileRead:
-		r.FileVerified = "not read back"
-		readable = false
-		fail("file: the log file could not be read back")
-	case !r.FileReadLines.Present() || !r.FileReadBytes.Present() || !r.FileTailLines.Present() || !r.FileTailBytes.Present():
-		r.FileVerified = "read back without its counts"
-		readable = false
-		fail("file: %s", r.FileVerified)
-	case r.FileRotations != 0:
-		r.FileVerified = fmt.Sprintf("the date changed %d times during the run", r.FileRotations)
-		fail("file: %s: the file holds part of the lines", r.FileVerified)
-	case int64(r.FileReadLines) != r.FileTotalLines || int64(r.FileReadBytes) != r.FileTotalBytes || r.FileReadSHA256 != r.FileTotalSHA256:
-		r.FileVerified = fmt.Sprintf("differs: read %d lines, %d bytes, SHA-256 %.12s; written %d lines, %d bytes, SHA-256 %.12s",
-			int64(r.FileReadLines), int64(r.FileReadBytes), r.FileReadSHA256, r.FileTotalLines, r.FileTotalBytes, r.FileTotalSHA256)
-		fail("file: %s", r.FileVerified)
-		read += int64(r.FileReadLines)
-	case int64(r.FileTailLines) != r.FileLines || int64(r.FileTailBytes) != r.FileBytes || r.FileTailSHA256 != r.FileSHA256:
-		// The whole file is as written, but the counted part does not begin at the
-		// reset's offset: the API recorded the offset and zeroed its counts apart.
-		r.FileVerified = fmt.Sprintf("differs from the reset's offset on: read %d lines, %d bytes, SHA-256 %.12s; counted %d lines, %d bytes, SHA-256 %.12s",
-			int64(r.FileTailLines), int64(r.FileTailBytes), r.FileTailSHA256, r.FileLines, r.FileBytes, r.FileSHA256)
-		fail("file: %s", r.FileVerified)
-		read += int64(r.FileReadLines)
-	default:
-		r.FileVerified = "equal"
-		read += int64(r.FileReadLines)
 	}
 	r.LogLinesRead, r.LogLinesDropped = None, None
-	if readable {
-		r.LogLinesRead, r.LogLinesDropped = Opt(read), Opt(dropped)
+	if console.read.Present() && file.read.Present() {
+		r.LogLinesRead, r.LogLinesDropped = console.read+file.read, Opt(dropped)
 	}
 	r.Failure = strings.Join(fails, "; ")
 	r.Verified = r.Failure == ""
 	return r
+}
+
+// sinkCheck is the check of one of a run's log sinks: its verdict (console_check,
+// file_check), why it makes the run not data ("" when it does not), and the lines read
+// back of it, absent when it could not be read (0 when it has nothing to count).
+type sinkCheck struct {
+	verdict, failure string
+	read             Opt
+}
+
+// failed is a check whose verdict is the run's failure, the sink named.
+func failed(sink, verdict string, read Opt) sinkCheck {
+	return sinkCheck{verdict, sink + ": " + verdict, read}
+}
+
+// absentSink is the check of a sink the configuration lacks: it must hold nothing.
+func absentSink(sink, where string, lines int64, config string) sinkCheck {
+	c := sinkCheck{read: 0} // "": missing, no log to check
+	if lines != 0 {
+		c.failure = fmt.Sprintf("%s: the API wrote %d lines %s in configuration %s", sink, lines, where, config)
+	}
+	return c
+}
+
+// counted says a stretch of log as a check names it.
+func counted(c contract.StreamCount) string {
+	return fmt.Sprintf("%d lines, %d bytes, SHA-256 %.12s", c.Lines, c.Bytes, c.SHA256)
+}
+
+// checkConsole checks the engine's log stream against what the API wrote to stdout,
+// and says the lines non-blocking mode dropped.
+func checkConsole(r RunRow, nonBlocking bool) (sinkCheck, int64) {
+	read := contract.StreamCount{Lines: int64(r.ConsoleReadLines), Bytes: int64(r.ConsoleReadBytes), SHA256: r.ConsoleReadSHA256}
+	written := contract.StreamCount{Lines: r.ConsoleTotalLines, Bytes: r.ConsoleTotalBytes, SHA256: r.ConsoleTotalSHA256}
+	switch {
+	case !hasConsole(r.Config):
+		return absentSink("console", "to stdout", r.ConsoleTotalLines, r.Config), 0
+	case r.LogDriver == "none":
+		return sinkCheck{verdict: "not read back: log driver none discards stdout", read: None}, 0
+	case !r.ConsoleRead:
+		return sinkCheck{"not read back", "console: the engine's log stream could not be read back", None}, 0
+	case !r.ConsoleReadLines.Present() || !r.ConsoleReadBytes.Present():
+		// Read back, yet no counts: nothing to set against what was written.
+		return failed("console", "read back without its counts", None), 0
+	case read == written:
+		return sinkCheck{verdict: "equal", read: Opt(read.Lines)}, 0
+	case nonBlocking && read.Lines < written.Lines && read.Bytes < written.Bytes:
+		// Non-blocking mode drops lines when its buffer is full: a figure, not a failure.
+		dropped := written.Lines - read.Lines
+		return sinkCheck{verdict: fmt.Sprintf("dropped %d", dropped), read: Opt(read.Lines)}, dropped
+	}
+	return failed("console", "differs: read "+counted(read)+"; written "+counted(written), Opt(read.Lines)), 0
+}
+
+// checkFile checks the file on the volume against what the API handed its stream:
+// the whole file, and the part of it from the reset's offset on.
+func checkFile(r RunRow) sinkCheck {
+	read := contract.StreamCount{Lines: int64(r.FileReadLines), Bytes: int64(r.FileReadBytes), SHA256: r.FileReadSHA256}
+	written := contract.StreamCount{Lines: r.FileTotalLines, Bytes: r.FileTotalBytes, SHA256: r.FileTotalSHA256}
+	tail := contract.StreamCount{Lines: int64(r.FileTailLines), Bytes: int64(r.FileTailBytes), SHA256: r.FileTailSHA256}
+	sinceReset := contract.StreamCount{Lines: r.FileLines, Bytes: r.FileBytes, SHA256: r.FileSHA256}
+	switch {
+	case !hasFile(r.Config):
+		return absentSink("file", "to a file", r.FileTotalLines, r.Config)
+	case !r.FileRead:
+		return sinkCheck{"not read back", "file: the log file could not be read back", None}
+	case !r.FileReadLines.Present() || !r.FileReadBytes.Present() || !r.FileTailLines.Present() || !r.FileTailBytes.Present():
+		return failed("file", "read back without its counts", None)
+	case r.FileRotations != 0:
+		// The file read back holds part of the lines: none of them count.
+		verdict := fmt.Sprintf("the date changed %d times during the run", r.FileRotations)
+		return sinkCheck{verdict, "file: " + verdict + ": the file holds part of the lines", 0}
+	case read != written:
+		return failed("file", "differs: read "+counted(read)+"; written "+counted(written), Opt(read.Lines))
+	case tail != sinceReset:
+		// The whole file is as written, but the counted part does not begin at the
+		// reset's offset: the API recorded the offset and zeroed its counts apart.
+		return failed("file", "differs from the reset's offset on: read "+counted(tail)+"; counted "+counted(sinceReset), Opt(read.Lines))
+	}
+	return sinkCheck{verdict: "equal", read: Opt(read.Lines)}
 }
 
 // DeriveConditions pools each condition's verified runs: apis x configs in the order
@@ -340,17 +334,14 @@ func DeriveConditions(runs []RunRow, p Params, pub Published) []ConditionRow {
 	}
 	// Ratios and costs set each condition against another of the same API.
 	find := func(api, config string) *ConditionRow {
-		for i := range out {
-			if out[i].API == api && out[i].Config == config {
-				return &out[i]
-			}
+		i := slices.IndexFunc(out, func(c ConditionRow) bool { return c.API == api && c.Config == config })
+		if i < 0 {
+			return nil
 		}
-		return nil
+		return &out[i]
 	}
 	for i := range out {
 		c := &out[i]
-		c.RatioToConsoleFile = None
-		c.CostPerRequestUs, c.CostPerRequestAPIUs, c.CostPerRequestEngineUs = None, None, None
 		if cf := find(c.API, ConsoleFile); cf != nil {
 			c.RatioToConsoleFile = bundle.Ratio(c.RequestsPerS, cf.RequestsPerS)
 		}
@@ -361,7 +352,6 @@ func DeriveConditions(runs []RunRow, p Params, pub Published) []ConditionRow {
 				c.CostPerRequestUs = c.CostPerRequestAPIUs + c.CostPerRequestEngineUs
 			}
 		}
-		c.PublishedReqPerS, c.PublishedRatio = None, None
 		if v, ok := pub.RequestsPerS[c.Config]; ok {
 			c.PublishedReqPerS = Opt(v)
 			if cf, ok := pub.RequestsPerS[ConsoleFile]; ok {
@@ -373,7 +363,8 @@ func DeriveConditions(runs []RunRow, p Params, pub Published) []ConditionRow {
 }
 
 func deriveCondition(api, config string, runs []RunRow) ConditionRow {
-	c := ConditionRow{API: api, Config: config}
+	c := bundle.Absent[ConditionRow]() // every figure absent until its runs give it
+	c.API, c.Config = api, config
 	var ok []RunRow
 	for _, r := range runs {
 		if r.API == api && r.Config == config {
@@ -383,31 +374,25 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 			}
 		}
 	}
-	c.RunsVerified = len(ok)
-	readable := true
-	var read, dropped int64
-	c.RunsNoisy = tabular.Noisy(ok)
+	c.RunsVerified, c.RunsNoisy = len(ok), tabular.Noisy(ok)
 	for _, r := range ok {
 		c.Errors += r.Errors
 		c.LogLinesWritten += r.LogLinesWritten
-		if r.LogLinesRead.Present() {
-			read, dropped = read+int64(r.LogLinesRead), dropped+int64(r.LogLinesDropped)
-		} else {
-			readable = false
-		}
+	}
+	c.LogLinesRead = bundle.SumOfAll(ok, func(r RunRow) Opt { return r.LogLinesRead })
+	if c.LogLinesRead.Present() {
+		c.LogLinesDropped = bundle.SumOfAll(ok, func(r RunRow) Opt { return r.LogLinesDropped })
 	}
 	agree := bundle.PresentOf(ok, func(r RunRow) Opt { return r.WrkAgreement })
 	c.WrkRequestsPerS = bundle.MeanOver(ok, func(r RunRow) Opt { return r.WrkRequestsPerS })
 	c.WrkAgreement, c.WrkAgreementCILow, c.WrkAgreementCIHigh = bundle.MeanCI(agree)
-	c.RunsWrk, c.RunsWrkAgreeing = None, None
 	if len(agree) > 0 {
-		n := 0
+		c.RunsWrk, c.RunsWrkAgreeing = Opt(len(agree)), 0
 		for _, a := range agree {
 			if WrkAgrees(a) {
-				n++
+				c.RunsWrkAgreeing++
 			}
 		}
-		c.RunsWrk, c.RunsWrkAgreeing = Opt(len(agree)), Opt(n)
 	}
 	c.Pooled = httpload.Pool(ok, func(r RunRow) (httpload.Rates, httpload.Measured) { return r.Rates, r.Measured })
 	c.RequestsPerSOver = bundle.MeanOver(ok, func(r RunRow) Opt { return r.RequestsPerSOver })
@@ -415,16 +400,10 @@ func deriveCondition(api, config string, runs []RunRow) ConditionRow {
 	c.CPUAPIUsPerReq = bundle.MeanOver(ok, func(r RunRow) Opt { return r.APICPUUsPerReq })
 	c.GeneratorCPUCores = bundle.MeanOver(ok, func(r RunRow) Opt { return r.GeneratorCores })
 	// A figure of some runs only would not be the condition's.
-	c.CPUEngineCores, c.CPUEngineUsPerReq, c.OtherCPUCores = None, None, None
-	if engine := bundle.PresentOf(ok, func(r RunRow) Opt { return r.EngineCores }); len(engine) == c.RunsVerified {
-		c.CPUEngineCores, c.CPUEngineUsPerReq = bundle.MeanOf(engine), bundle.MeanOver(ok, func(r RunRow) Opt { return r.EngineUsPerReq })
+	c.CPUEngineCores = bundle.MeanOfAll(ok, func(r RunRow) Opt { return r.EngineCores })
+	if c.CPUEngineCores.Present() {
+		c.CPUEngineUsPerReq = bundle.MeanOver(ok, func(r RunRow) Opt { return r.EngineUsPerReq })
 	}
-	if other := bundle.PresentOf(ok, func(r RunRow) Opt { return r.OtherCores }); len(other) == c.RunsVerified {
-		c.OtherCPUCores = bundle.MeanOf(other)
-	}
-	c.LogLinesRead, c.LogLinesDropped = None, None
-	if readable && c.RunsVerified > 0 {
-		c.LogLinesRead, c.LogLinesDropped = Opt(read), Opt(dropped)
-	}
+	c.OtherCPUCores = bundle.MeanOfAll(ok, func(r RunRow) Opt { return r.OtherCores })
 	return c
 }
