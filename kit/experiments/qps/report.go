@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"gonum.org/v1/plot/plotter"
 
@@ -95,8 +94,6 @@ func drawings(bs []drawn) []report.Section {
 func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 	s := report.Section{ID: "wrk", Title: "wrk's agreement",
 		Caption: fmt.Sprintf("Debian's wrk loads the same API container from the same pod next to the kit's load (in every configuration since the kit alternates the two; after it, in none only, in earlier bundles), with the same connections and duration: the kit's rate over the interval divided by wrk's. They must agree within %g%%; the dashed lines bound that.", WrkTolerance*100)}
-	g := tabular.Grouped(bs)
-	g.Points = true
 	// Only the categories where some bundle has wrk's agreement.
 	cats = slices.DeleteFunc(slices.Clone(cats), func(cat string) bool {
 		return !slices.ContainsFunc(bs, func(d drawn) bool { c := cond(d, cat, multiAPI); return c != nil && c.WrkAgreement.Present() })
@@ -106,29 +103,29 @@ func wrkSection(bs []drawn, cats []string, multiAPI bool) report.Section {
 		return s
 	}
 	t := report.Table{Header: []string{"bundle", "condition", "runs with wrk", "kit req/s over the interval", "wrk req/s", "kit / wrk", "verdict"}, Text: 2}
-	for _, cat := range cats {
-		for j, d := range bs {
-			rs := runs(d, cat, multiAPI)
-			ags := bundle.PresentOf(rs, func(r RunRow) Opt { return r.WrkAgreement })
-			v := report.Absent
-			c := cond(d, cat, multiAPI)
-			if c != nil && c.WrkAgreement.Present() {
-				v.V = float64(c.WrkAgreement)
-				if len(ags) > 1 {
-					v.Lo, v.Hi = slices.Min(ags), slices.Max(ags)
-				}
-				verdict := "confirmed"
-				if !WrkAgrees(v.V) {
-					verdict = "NOT CONFIRMED"
-					s.Warnings = append(s.Warnings, fmt.Sprintf("NOT CONFIRMED: %s, %s/%s: the kit's closed-loop rate is %+.0f%% off wrk's on the same API, beyond the %g%% they must agree within; the kit's requests/s of this API are not vouched for.",
-						d.Label, c.API, c.Config, (v.V-1)*100, WrkTolerance*100))
-				}
-				t.Rows = append(t.Rows, []string{d.Label, c.API + "/" + c.Config, fmt.Sprintf("%d of %d", len(ags), len(rs)),
-					c.RequestsPerSOver.Fixed(0), c.WrkRequestsPerS.Fixed(0), c.WrkAgreement.Fixed(3), verdict})
-			}
-			g.Series[j].Values = append(g.Series[j].Values, v)
+	g := tabular.PerCategory(bs, cats, func(d drawn, cat string) report.Value {
+		c := cond(d, cat, multiAPI)
+		if c == nil || !c.WrkAgreement.Present() {
+			return report.Absent
 		}
-	}
+		rs := runs(d, cat, multiAPI)
+		ags := bundle.PresentOf(rs, func(r RunRow) Opt { return r.WrkAgreement })
+		v := report.Absent
+		v.V = float64(c.WrkAgreement)
+		if len(ags) > 1 {
+			v.Lo, v.Hi = slices.Min(ags), slices.Max(ags)
+		}
+		verdict := "confirmed"
+		if !WrkAgrees(v.V) {
+			verdict = "NOT CONFIRMED"
+			s.Warnings = append(s.Warnings, fmt.Sprintf("NOT CONFIRMED: %s, %s/%s: the kit's closed-loop rate is %+.0f%% off wrk's on the same API, beyond the %g%% they must agree within; the kit's requests/s of this API are not vouched for.",
+				d.Label, c.API, c.Config, (v.V-1)*100, WrkTolerance*100))
+		}
+		t.Rows = append(t.Rows, []string{d.Label, c.API + "/" + c.Config, fmt.Sprintf("%d of %d", len(ags), len(rs)),
+			c.RequestsPerSOver.Fixed(0), c.WrkRequestsPerS.Fixed(0), c.WrkAgreement.Fixed(3), verdict})
+		return v
+	})
+	g.Points = true
 	ch := report.NewChart("The kit's rate over wrk's", "", "kit req/s over wrk's")
 	ch.Add(g)
 	lo, hi := 1-WrkTolerance, 1+WrkTolerance
@@ -169,10 +166,13 @@ func versionsTable(bs []drawn) report.Table {
 	})
 }
 
-func conditionTable(d drawn) report.Table {
-	t := report.Table{Caption: d.Label, Text: 1, Header: []string{"condition", "runs ok (noisy)", "req/s", "95% interval", "ratio", "published req/s", "published ratio",
+func conditionTable(d drawn) report.Table { return conditionsTable(d.Label, ConditionsOf(d.Bundle)) }
+
+// conditionsTable is the conditions, one a row: the report's table and the summary's.
+func conditionsTable(caption string, conds []ConditionRow) report.Table {
+	t := report.Table{Caption: caption, Text: 1, Header: []string{"condition", "runs ok (noisy)", "req/s", "95% interval", "ratio", "published req/s", "published ratio",
 		"p50 ms", "p99 ms", "lines written", "read", "dropped", "API cores", "engine cores", "other cores", "API µs/req", "engine µs/req", "cost/req µs in + out", "wrk req/s", "kit / wrk"}}
-	for _, c := range ConditionsOf(d.Bundle) {
+	for _, c := range conds {
 		t.Rows = append(t.Rows, []string{c.API + "/" + c.Config, fmt.Sprintf("%d/%d (%d)", c.RunsVerified, c.Runs, c.RunsNoisy),
 			c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh), c.RatioToConsoleFile.Fixed(2), c.PublishedReqPerS.Fixed(0), c.PublishedRatio.Fixed(2),
 			c.LatencyP50Ms.Fixed(2), c.LatencyP99Ms.Fixed(2), strconv.FormatInt(c.LogLinesWritten, 10), c.LogLinesRead.Fixed(0), c.LogLinesDropped.Fixed(0),
@@ -271,7 +271,9 @@ func summary(b *Bundle, w io.Writer) error {
 		// the closed loop's table, which pools them, would say nothing.
 		return writeNotesAndSearch(b, w)
 	}
-	writeTable(w, conds)
+	if err := conditionsTable("", conds).WriteText(w); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\npublished: %s\n", pub.Source)
 	fmt.Fprintf(w, "req/s: mean of the runs' autocannon figures (mean of per-second counts), [95%% t-interval over runs]; ratio: to console+file of the same API\n")
 	fmt.Fprintf(w, "cost/req: CPU per request over none's, inside the API's container + outside it (%s); other cores: the host's busy CPU that neither the API, the generator nor the engine used; noisy: other cores over %g\n", engineText(p.EngineKind), experiment.NoisyOtherCores)
@@ -343,21 +345,6 @@ func engineText(kind string) string {
 		return "the engine's processes, when measured"
 	}
 	return kind
-}
-
-// writeTable writes the conditions as an aligned table.
-func writeTable(w io.Writer, conds []ConditionRow) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "api\tconfig\truns ok (noisy)\treq/s\t95% interval\tratio\tpub req/s\tpub ratio\tp99 ms\tlines written\tread\tdropped\tapi cores\tengine cores\tother cores\tapi us/req\tengine us/req\tcost/req us in+out\t")
-	for _, c := range conds {
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d (%d)\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
-			c.API, c.Config, c.RunsVerified, c.Runs, c.RunsNoisy, c.RequestsPerS.Fixed(0), bundle.FixedInterval(c.RequestsPerSCILow, c.RequestsPerSCIHigh),
-			c.RatioToConsoleFile.Fixed(2), c.PublishedReqPerS.Fixed(0), c.PublishedRatio.Fixed(2), c.LatencyP99Ms.Fixed(2),
-			c.LogLinesWritten, c.LogLinesRead.Fixed(0), c.LogLinesDropped.Fixed(0), c.CPUAPICores.Fixed(2), c.CPUEngineCores.Fixed(2),
-			c.OtherCPUCores.Fixed(2), c.CPUAPIUsPerReq.Fixed(1), c.CPUEngineUsPerReq.Fixed(1),
-			inOut(c.CostPerRequestAPIUs, c.CostPerRequestEngineUs))
-	}
-	tw.Flush()
 }
 
 // inOut is a cost inside + outside the container.
