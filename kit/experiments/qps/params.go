@@ -3,7 +3,6 @@ package qps
 import (
 	"flag"
 	"slices"
-	"strings"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
@@ -37,26 +36,12 @@ func (p *Params) Bind(fs *flag.FlagSet) {
 // order of the flags' usage.
 func (p Params) Check() error {
 	return experiment.FirstProblem(
-		func() error {
-			if experiment.CheckList("api", p.APIs, APIs) != nil {
-				return experiment.Usagef("--api %q: want node, go, python or all", strings.Join(p.APIs, ","))
-			}
-			return nil
-		},
+		func() error { return experiment.CheckList("api", p.APIs, APIs) },
 		func() error { return experiment.CheckList("configs", p.Configs, Configs) },
-		func() error {
-			switch {
-			case p.Connections < 1 || p.Connections > experiment.MaxConnections:
-				return experiment.Usagef("--connections %d: want 1 to %d", p.Connections, experiment.MaxConnections)
-			case p.Pipelining < 1 || p.Pipelining > experiment.MaxPipelining:
-				return experiment.Usagef("--pipelining %d: want 1 to %d", p.Pipelining, experiment.MaxPipelining)
-			case !(p.DurationS >= 0.5 && p.DurationS <= 3600):
-				return experiment.Usagef("--duration %s: want 500ms to 1h", experiment.FormatSeconds(p.DurationS))
-			case !(p.WarmupS >= 0 && p.WarmupS <= 600):
-				return experiment.Usagef("--warmup-time %s: want 0 to 10m", experiment.FormatSeconds(p.WarmupS))
-			}
-			return nil
-		},
+		func() error { return experiment.Within("connections", p.Connections, 1, experiment.MaxConnections, "") },
+		func() error { return experiment.Within("pipelining", p.Pipelining, 1, experiment.MaxPipelining, "") },
+		func() error { return experiment.WithinSeconds("duration", p.DurationS, 0.5, 3600) },
+		func() error { return experiment.WithinSeconds("warmup-time", p.WarmupS, 0, 600) },
 		func() error { return experiment.CheckLogDriver(p.LogDriver, p.LogOpts) },
 		// wrk pipelines only through a Lua script: with more than one request in flight
 		// per connection its load would not be the kit's. Left on by default, it is
