@@ -79,3 +79,15 @@ func (f PidsFlag) Of(p *int64) Flag {
 func (f ListFlag[T]) Of(p *[]T) Flag {
 	return Flag{func(fs *flag.FlagSet) { f.Bind(fs, p) }, func() error { return f.Check(*p) }}
 }
+
+// LogDriverFlags are --log-driver and --log-opt bound to driver and opts, with their
+// rule (CheckLogDriver) after both.
+func LogDriverFlags(driver *string, opts *map[string]string) Flag {
+	return Flag{func(fs *flag.FlagSet) { BindLogDriver(fs, driver, opts) }, func() error { return CheckLogDriver(*driver, *opts) }}
+}
+
+// Flags are the five limits' flags bound to l, the API's usage with note when not
+// empty ("the service's"), with their rules: CPUs first, as Check says them.
+func (l *Limits) Flags(apiNote string) Flag {
+	return Flag{func(fs *flag.FlagSet) { l.Bind(fs, apiNote) }, l.Check}
+}

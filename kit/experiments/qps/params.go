@@ -16,46 +16,43 @@ func DefaultParams() *Params {
 		Limits: Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256}}
 }
 
-// Bind declares qps's flags, each bound to the field the manifest records it in.
-func (p *Params) Bind(fs *flag.FlagSet) {
-	fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", "API implementation: node (Express and morgan, as published), go, python or all")
-	fs.Var(experiment.List(&p.Configs), "configs", "access-log configurations, comma-separated (none, console, file, console+file)")
-	fs.IntVar(&p.Connections, "connections", p.Connections, "keep-alive connections of the load: the closed loop's, or the open loop's, each with its own share of the schedule as wrk2 does (a request whose connection is busy leaves when the previous one ends)")
-	fs.IntVar(&p.Pipelining, "pipelining", p.Pipelining, "requests in flight per connection")
-	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
-	fs.Var(experiment.Seconds(&p.WarmupS), "warmup-time", "load before each run's measurement, not counted")
-	experiment.BindLogDriver(fs, &p.LogDriver, &p.LogOpts)
-	fs.BoolVar(&p.EngineCPU, "engine-cpu", p.EngineCPU, "measure the engine's own CPU (Docker: dockerd, containerd, shims; Podman: conmon and the service) with a helper container in the host's PID namespace, read-only, no capabilities (--engine-cpu=false: not measured)")
-	fs.BoolVar(&p.Wrk, "wrk", p.Wrk, "in every run, right before the kit's measured load in a condition's odd runs and right after it in its even ones, load the same API from the pod's network namespace with Debian's wrk (same connections, duration and CPU) and record whether the two rates agree within 5%: a rate wrk does not confirm stays data and is marked NOT CONFIRMED (--wrk=false: not checked)")
-	experiment.MarkGiven(fs, "wrk", &p.wrkGiven)
-	(*experiment.Limits)(&p.Limits).Bind(fs, "")
-	p.bindCapacity(fs)
-}
-
-// Check refuses parameters no plan of qps can have, flag or manifest alike, in the
-// order of the flags' usage.
-func (p Params) Check() error {
-	return experiment.FirstProblem(
-		func() error { return experiment.CheckList("api", p.APIs, APIs) },
-		func() error { return experiment.CheckList("configs", p.Configs, Configs) },
-		func() error { return experiment.Within("connections", p.Connections, 1, experiment.MaxConnections, "") },
-		func() error { return experiment.Within("pipelining", p.Pipelining, 1, experiment.MaxPipelining, "") },
-		func() error { return experiment.WithinSeconds("duration", p.DurationS, 0.5, 3600) },
-		func() error { return experiment.WithinSeconds("warmup-time", p.WarmupS, 0, 600) },
-		func() error { return experiment.CheckLogDriver(p.LogDriver, p.LogOpts) },
+// flags are qps's flags, each bound to the field the manifest records it in, with its
+// rule, in the usage's order.
+func (p *Params) flags() experiment.Flags {
+	return experiment.Flags{
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", "API implementation: node (Express and morgan, as published), go, python or all")
+		}, Check: func() error { return experiment.CheckList("api", p.APIs, APIs) }},
+		experiment.NamesFlag(&p.Configs, "configs", Configs, "access-log configurations, comma-separated (none, console, file, console+file)"),
+		experiment.IntFlag(&p.Connections, "connections", 1, experiment.MaxConnections, "keep-alive connections of the load: the closed loop's, or the open loop's, each with its own share of the schedule as wrk2 does (a request whose connection is busy leaves when the previous one ends)"),
+		experiment.IntFlag(&p.Pipelining, "pipelining", 1, experiment.MaxPipelining, "requests in flight per connection"),
+		experiment.SecondsFlag(&p.DurationS, "duration", 0.5, 3600, "measured load per run"),
+		experiment.SecondsFlag(&p.WarmupS, "warmup-time", 0, 600, "load before each run's measurement, not counted"),
+		experiment.LogDriverFlags(&p.LogDriver, &p.LogOpts),
+		experiment.BoolFlag(&p.EngineCPU, "engine-cpu", "measure the engine's own CPU (Docker: dockerd, containerd, shims; Podman: conmon and the service) with a helper container in the host's PID namespace, read-only, no capabilities (--engine-cpu=false: not measured)"),
 		// wrk pipelines only through a Lua script: with more than one request in flight
 		// per connection its load would not be the kit's. Left on by default, it is
 		// turned off (settled); asked for, it is refused.
-		func() error {
+		{Bind: func(fs *flag.FlagSet) {
+			fs.BoolVar(&p.Wrk, "wrk", p.Wrk, "in every run, right before the kit's measured load in a condition's odd runs and right after it in its even ones, load the same API from the pod's network namespace with Debian's wrk (same connections, duration and CPU) and record whether the two rates agree within 5%: a rate wrk does not confirm stays data and is marked NOT CONFIRMED (--wrk=false: not checked)")
+			experiment.MarkGiven(fs, "wrk", &p.wrkGiven)
+		}, Check: func() error {
 			if p.wrkGiven && p.Wrk && p.Pipelining > 1 {
 				return experiment.Usagef("--wrk: wrk sends one request at a time per connection; with --pipelining %d it would not offer the kit's load (--wrk=false)", p.Pipelining)
 			}
 			return nil
-		},
-		func() error { return experiment.Limits(p.Limits).Check() },
-		p.checkCapacity,
-	)
+		}},
+		(*experiment.Limits)(&p.Limits).Flags(""),
+		{Bind: p.bindCapacity, Check: func() error { return p.checkCapacity() }},
+	}
 }
+
+// Bind declares qps's flags.
+func (p *Params) Bind(fs *flag.FlagSet) { p.flags().Bind(fs) }
+
+// Check refuses parameters no plan of qps can have, flag or manifest alike, in the
+// order of the flags' usage.
+func (p Params) Check() error { return p.flags().Check() }
 
 // settled are the parameters a plan records: what follows from its flags filled in.
 func (p Params) settled() Params {
