@@ -118,19 +118,13 @@ func Derive(p Params, run RunRow, doc *contract.LineCostDocument, failure string
 		fs := doc.FS
 		run.FSDir, run.FSType, run.FSSource, run.FSMountPoint, run.MountOptions, run.SuperOptions =
 			fs.Dir, fs.FSType, fs.Source, fs.MountPoint, fs.MountOptions, fs.SuperOptions
-		var problems []string
-		if doc.Experiment != Name {
-			problems = append(problems, fmt.Sprintf("the document is of experiment %q", doc.Experiment))
-		}
-		if doc.LineFormat != template {
-			problems = append(problems, fmt.Sprintf("the program writes %q, not the kit's line %q", doc.LineFormat, template))
-		}
-		if !p.Legacy() && (doc.LibraryID != lib.ID || doc.Line != p.LineOf(lib) || doc.Library != lib.Name) {
-			problems = append(problems, fmt.Sprintf("the program measured %s (%q) writing %s, not %s (%q) writing %s", doc.LibraryID, doc.Library, doc.Line, lib.ID, lib.Name, p.LineOf(lib)))
-		}
-		if strings.Contains(template, lc.TimeMark) && doc.TimePattern != lc.TimePattern {
-			problems = append(problems, fmt.Sprintf("the program masked time stamps matching %q, not the kit's %q", doc.TimePattern, lc.TimePattern))
-		}
+		var problems experiment.Failures
+		problems.Unless(doc.Experiment == Name, "the document is of experiment %q", doc.Experiment)
+		problems.Unless(doc.LineFormat == template, "the program writes %q, not the kit's line %q", doc.LineFormat, template)
+		problems.Unless(p.Legacy() || (doc.LibraryID == lib.ID && doc.Line == p.LineOf(lib) && doc.Library == lib.Name),
+			"the program measured %s (%q) writing %s, not %s (%q) writing %s", doc.LibraryID, doc.Library, doc.Line, lib.ID, lib.Name, p.LineOf(lib))
+		problems.Unless(!strings.Contains(template, lc.TimeMark) || doc.TimePattern == lc.TimePattern,
+			"the program masked time stamps matching %q, not the kit's %q", doc.TimePattern, lc.TimePattern)
 		found := false
 		for _, w := range doc.Ways {
 			if w.Way != run.Way {
@@ -142,12 +136,9 @@ func Derive(p Params, run RunRow, doc *contract.LineCostDocument, failure string
 				trials = append(trials, trialRow(run, tr, template))
 			}
 		}
-		if !found {
-			problems = append(problems, "the document has no trial of way "+run.Way)
-		} else if len(trials) != doc.Trials {
-			problems = append(problems, fmt.Sprintf("%d trials, the document says %d", len(trials), doc.Trials))
-		}
-		run.Failure = experiment.JoinFailures(run.Failure, strings.Join(problems, "; "))
+		problems.Unless(found, "the document has no trial of way %s", run.Way)
+		problems.Unless(!found || len(trials) == doc.Trials, "%d trials, the document says %d", len(trials), doc.Trials)
+		run.Failure = experiment.JoinFailures(run.Failure, problems.String())
 	}
 	return FinishRun(run, trials), trials
 }
@@ -221,33 +212,22 @@ func CheckTrialWith(t TrialRow, template string) TrialRow {
 			t.CgroupCPUNsPerLin = t.CgroupCPUNs / n
 		}
 	}
-	var problems []string
-	if t.Lines < lc.MinLines {
-		problems = append(problems, fmt.Sprintf("%d lines, fewer than the minimum of %d", t.Lines, lc.MinLines))
-	}
-	if t.ThreadCPUNs <= 0 || t.WallNs <= 0 {
-		problems = append(problems, "a clock did not advance over the trial")
-	}
-	if t.CgroupError != "" {
-		problems = append(problems, "no cgroup reading: "+t.CgroupError)
-	}
-	problems = append(problems, wayChecks(t, template)...)
-	t.Failure = strings.Join(problems, "; ")
+	var problems experiment.Failures
+	problems.Unless(t.Lines >= lc.MinLines, "%d lines, fewer than the minimum of %d", t.Lines, lc.MinLines)
+	problems.Unless(t.ThreadCPUNs > 0 && t.WallNs > 0, "a clock did not advance over the trial")
+	problems.Unless(t.CgroupError == "", "no cgroup reading: %s", t.CgroupError)
+	wayChecks(&problems, t, template)
+	t.Failure = problems.String()
 	t.Verified = t.Failure == ""
 	return t
 }
 
 // wayChecks: each way does what the experiment says it does, counted in the
 // container, and every line written is verified against the lines generated.
-func wayChecks(t TrialRow, template string) []string {
-	var p []string
+func wayChecks(p *experiment.Failures, t TrialRow, template string) {
 	want := ExpectedOf(template, t.Lines)
 	none := ExpectedOf(lc.LineFormat, 0)
-	check := func(ok bool, format string, args ...any) {
-		if !ok {
-			p = append(p, fmt.Sprintf(format, args...))
-		}
-	}
+	check := p.Unless
 	gen := contract.Counts{Lines: t.GeneratedLines, Bytes: t.GeneratedBytes, SHA256: t.GeneratedSHA256}
 	file := contract.Counts{Lines: t.FileLines, Bytes: t.FileBytes, SHA256: t.FileSHA256}
 	switch t.Way {
@@ -259,16 +239,17 @@ func wayChecks(t TrialRow, template string) []string {
 		} else {
 			check(t.ArgsBuilt == 0, "lazy arguments built %d times: the level check did not come first", t.ArgsBuilt)
 		}
-		return p
+		return
 	case lc.Format, lc.Buffered, lc.Unbuffered, lc.Fsync, lc.Queue:
 	default:
-		return append(p, fmt.Sprintf("unknown way %q", t.Way))
+		check(false, "unknown way %q", t.Way)
+		return
 	}
 	check(gen == want, "generated %d lines, %d bytes, sha256 %.12s; the kit's %d lines are %d bytes, sha256 %.12s", gen.Lines, gen.Bytes, gen.SHA256, want.Lines, want.Bytes, want.SHA256)
 	check(t.ArgsBuilt == t.Lines, "arguments built %d times for %d lines", t.ArgsBuilt, t.Lines)
 	if t.Way == lc.Format {
 		check(t.FileName == "" && t.WriteCalls == 0, "the format way wrote to a file")
-		return p
+		return
 	}
 	check(t.FileName != "", "no file")
 	if t.LinesDropped > 0 {
@@ -301,7 +282,6 @@ func wayChecks(t TrialRow, template string) []string {
 		// -1 is how bundles written before said the kernel did not say.
 		check(!t.ThreadWriteSysc.Present() || t.ThreadWriteSysc < 0 || t.ThreadWriteSysc*10 <= bundle.Opt(t.Lines), "the calling thread made %v write system calls for %d lines: the queue did not take the write off it", t.ThreadWriteSysc, t.Lines)
 	}
-	return p
 }
 
 type expectedKey struct {
