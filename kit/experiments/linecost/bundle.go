@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
 	"github.com/logbench/logbench/kit/offline/compare"
@@ -38,13 +39,9 @@ func Conditions(b *Bundle) []ConditionRow {
 // and what each way costs a service at the plan's rate.
 func summary(b *Bundle, w io.Writer) error {
 	WriteTable(w, b)
-	fmt.Fprintln(w)
-	for _, o := range Orderings(ByLibrary(Conditions(b))) {
-		fmt.Fprintln(w, o)
-	}
-	fmt.Fprintln(w)
-	for _, r := range Ratios(ByLibrary(Conditions(b)), mustPublished()) {
-		fmt.Fprintln(w, r)
+	for _, t := range findings(Conditions(b)) {
+		fmt.Fprintln(w)
+		t.WriteText(w)
 	}
 	if f := fsFacts(b); f != "" {
 		fmt.Fprintf(w, "\nlog files on %s\n", f)
@@ -78,7 +75,7 @@ func WriteTable(w io.Writer, b *Bundle) {
 		line = p.Line
 	}
 	fmt.Fprintf(w, "per line, ns: the mean over runs of each run's median over its trials [95%% interval over runs]; headline = thread CPU time, wall time for fsync; %s, %s memory; line %s\n",
-		limit, bytesSize(p.MemoryBytes), line)
+		limit, experiment.Bytes(&p.MemoryBytes), line)
 	t, notOffered := conditionTable(b, "")
 	t.WriteText(w)
 	for _, n := range notOffered {
@@ -138,14 +135,13 @@ func libraryLabel(c ConditionRow) string {
 
 // Ns formats nanoseconds with a unit that keeps three figures.
 func Ns[F ~float64](f F) string {
-	switch v := float64(f); {
-	case v >= 1e6:
-		return threeFigures(v/1e6, " ms")
-	case v >= 1e3:
-		return threeFigures(v/1e3, " us")
-	default:
-		return threeFigures(v, " ns")
+	v, unit := float64(f), " ns"
+	if v >= 1e6 {
+		v, unit = v/1e6, " ms"
+	} else if v >= 1e3 {
+		v, unit = v/1e3, " us"
 	}
+	return threeFigures(v, unit)
 }
 
 func ratio[F ~float64](f F) string {
@@ -163,11 +159,4 @@ func threeFigures(v float64, unit string) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.3g", v) + unit
-}
-
-func bytesSize(n int64) string {
-	if n == 0 {
-		return "no"
-	}
-	return fmt.Sprintf("%d MiB", n>>20)
 }

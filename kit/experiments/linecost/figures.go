@@ -126,10 +126,8 @@ func libraryFigures(p Params, lang string, lib lc.Library, runs []RunRow, trials
 		c.CallerShareAtRate = rate * c.WallNsPerLine / 1e9
 		c.ShareOfCoreAtRateLow = rate * c.CPUNsPerLineLow / 1e9
 		c.ShareOfCoreAtRateHigh = rate * c.CPUNsPerLineHigh / 1e9
-		c.PublishedNsPerLine, c.PublishedFigure = bundle.None, ""
-		if f, ok := pub.PerLine(way); ok {
-			c.PublishedNsPerLine, c.PublishedFigure = bundle.Opt(f.Ns), f.Label
-		}
+		f, _ := pub.PerLine(way)
+		c.PublishedNsPerLine, c.PublishedFigure = bundle.Opt(f.Ns), f.Label
 		out = append(out, c)
 	}
 	cheapest := bundle.None

@@ -185,7 +185,7 @@ func TestRecordedDocumentsGiveAVerifiedBundle(t *testing.T) {
 	if err := b.Summary(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"fsync >> unbuffered", "published 6.6x", "515.903 us (time_per_line)", "ext4", "\nnode ", "one run", "(one run: no interval)"} {
+	for _, want := range []string{"fsync >> unbuffered", "The seed's ratios.", "6.6x", "515.903 us (time_per_line)", "ext4", "\nnode ", "one run", "(one run: no interval)"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, buf.String())
 		}
@@ -432,8 +432,8 @@ func TestOrderings(t *testing.T) {
 	if o := got["buffered > format"]; o.Clear {
 		t.Errorf("intervals [1080, 1320] and [900, 1100] overlap: %+v", o)
 	}
-	if !strings.Contains(got["eager disabled DEBUG costs most of a written line (> 50%)"].String(), "DOES NOT HOLD") {
-		t.Error(got["eager disabled DEBUG costs most of a written line (> 50%)"].String())
+	if !strings.Contains(got["eager disabled DEBUG costs most of a written line (> 50%)"].State(), "DOES NOT HOLD") {
+		t.Error(got["eager disabled DEBUG costs most of a written line (> 50%)"].State())
 	}
 }
 
@@ -578,10 +578,10 @@ func TestNodesQueueCannotBeJudged(t *testing.T) {
 			}
 		}
 	}
-	if !node.Unjudged || !strings.Contains(node.String(), "cannot be judged") {
-		t.Errorf("node: %s", node)
+	if !node.Unjudged || !strings.Contains(node.State(), "cannot be judged") {
+		t.Errorf("node: %+v", node)
 	}
 	if goQueue.Unjudged || !goQueue.Holds {
-		t.Errorf("go: %s", goQueue)
+		t.Errorf("go: %+v", goQueue)
 	}
 }

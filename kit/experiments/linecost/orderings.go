@@ -2,9 +2,10 @@ package linecost
 
 import (
 	"fmt"
-	"math"
+	"slices"
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
+	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/report"
 )
 
@@ -39,10 +40,6 @@ func (o Ordering) State() string {
 	return "DOES NOT HOLD"
 }
 
-func (o Ordering) String() string {
-	return fmt.Sprintf("%-7s %-58s %s: %s", o.Language, o.Claim, o.State(), o.Evidence)
-}
-
 // The seed's findings, as thresholds.
 const (
 	// FsyncFactor is what ">>" asks of fsync against an unbuffered write: the seed
@@ -57,14 +54,7 @@ const (
 func Orderings(conds []ConditionRow) []Ordering {
 	var out []Ordering
 	for _, lang := range report.Distinct(conds, func(c ConditionRow) string { return c.Language }) {
-		get := func(way string) (ConditionRow, bool) {
-			for _, c := range conds {
-				if c.Language == lang && c.Way == way && c.NsPerLine.Present() {
-					return c, true
-				}
-			}
-			return ConditionRow{}, false
-		}
+		get := func(way string) (ConditionRow, bool) { return wayOf(conds, lang, way) }
 		// greater checks a > k*b on the headline, by the figures and by their intervals.
 		greater := func(claim, a, b string, k float64) Ordering {
 			o := Ordering{Language: lang, Claim: claim}
@@ -110,22 +100,11 @@ func Orderings(conds []ConditionRow) []Ordering {
 // Ratio is one of the seed's ratios or differences beside the measured one.
 type Ratio struct{ Language, Name, Measured, Published string }
 
-func (r Ratio) String() string {
-	return fmt.Sprintf("%-7s %-23s %8s   published %s", r.Language, r.Name, r.Measured, r.Published)
-}
-
 // Ratios set the seed's ratios and differences beside the measured ones, per language.
 func Ratios(conds []ConditionRow, pub Published) []Ratio {
 	var out []Ratio
 	for _, lang := range report.Distinct(conds, func(c ConditionRow) string { return c.Language }) {
-		ns := func(way string) float64 {
-			for _, c := range conds {
-				if c.Language == lang && c.Way == way {
-					return float64(c.NsPerLine)
-				}
-			}
-			return math.NaN()
-		}
+		ns := func(way string) float64 { c, _ := wayOf(conds, lang, way); return float64(c.NsPerLine) }
 		if f, ok := pub.Find(lc.Buffered, "speedup_vs_unbuffered"); ok {
 			out = append(out, Ratio{lang, "unbuffered / buffered", ratio(ns(lc.Unbuffered) / ns(lc.Buffered)), fmt.Sprintf("%gx", f.Value)})
 		}
@@ -133,14 +112,34 @@ func Ratios(conds []ConditionRow, pub Published) []Ratio {
 			out = append(out, Ratio{lang, "unbuffered - buffered", Ns(ns(lc.Unbuffered) - ns(lc.Buffered)), fmt.Sprintf("~%g %s (the write system call)", f.Value, f.Unit)})
 		}
 		if f, ok := pub.Find(lc.Fsync, "time_per_line"); ok {
-			cheapest := math.NaN()
-			for _, c := range conds {
-				if c.Language == lang && c.RatioToCheapest == 1 {
-					cheapest = float64(c.NsPerLine)
-				}
-			}
-			out = append(out, Ratio{lang, "fsync / cheapest way", ratio(ns(lc.Fsync) / cheapest), fmt.Sprintf("%s (%s)", f.Note, Ns(f.Value*1e3))})
+			fsync, _ := wayOf(conds, lang, lc.Fsync)
+			out = append(out, Ratio{lang, "fsync / cheapest way", ratio(fsync.RatioToCheapest), fmt.Sprintf("%s (%s)", f.Note, Ns(f.Value*1e3))})
 		}
 	}
 	return out
+}
+
+// wayOf is lang's condition of way with a headline figure; without one, a condition
+// whose figures are absent.
+func wayOf(conds []ConditionRow, lang, way string) (ConditionRow, bool) {
+	i := slices.IndexFunc(conds, func(c ConditionRow) bool { return c.Language == lang && c.Way == way && c.NsPerLine.Present() })
+	if i < 0 {
+		return ConditionRow{NsPerLine: bundle.None, RatioToCheapest: bundle.None, CgroupCPUNsPerLine: bundle.None}, false
+	}
+	return conds[i], true
+}
+
+// findings are the seed's orderings and ratios checked in a bundle's conditions, each
+// language and library apart (ByLibrary), as tables of a row each: the summary writes
+// them, the report draws every bundle's (tabular.LabelledEach).
+func findings(conds []ConditionRow) []report.Table {
+	orderings := report.Table{Caption: "The seed's orderings.", Header: []string{"language", "claim", "verdict", "evidence"}, Text: 4}
+	ratios := report.Table{Caption: "The seed's ratios.", Header: []string{"language", "ratio", "measured", "published"}, Text: 4}
+	for _, o := range Orderings(ByLibrary(conds)) {
+		orderings.Rows = append(orderings.Rows, []string{o.Language, o.Claim, o.State(), o.Evidence})
+	}
+	for _, r := range Ratios(ByLibrary(conds), mustPublished()) {
+		ratios.Rows = append(ratios.Rows, []string{r.Language, r.Name, r.Measured, r.Published})
+	}
+	return []report.Table{orderings, ratios}
 }

@@ -2,6 +2,7 @@ package linecost
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	lc "github.com/logbench/logbench/kit/incontainer/linecost"
@@ -58,7 +59,8 @@ func (p Published) Find(way, metric string) (PublishedFigure, bool) {
 	return PublishedFigure{}, false
 }
 
-// PerLine is the published time per line of way, if the seed gives one.
+// PerLine is the published time per line of way, if the seed gives one; its Ns is NaN
+// (absent) and its Label empty where it gives none.
 func (p Published) PerLine(way string) (PerLineFigure, bool) {
 	for _, f := range p {
 		if f.Way != way || !perLineMetrics[f.Metric] {
@@ -70,5 +72,5 @@ func (p Published) PerLine(way string) (PerLineFigure, bool) {
 		}
 		return PerLineFigure{Ns: f.Value * scale, Label: fmt.Sprintf("%g %s (%s)", f.Value, f.Unit, f.Metric)}, true
 	}
-	return PerLineFigure{}, false
+	return PerLineFigure{Ns: math.NaN()}, false
 }

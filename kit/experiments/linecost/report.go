@@ -2,7 +2,6 @@ package linecost
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -50,16 +49,15 @@ func drawings(bs []drawn) []report.Section {
 	langs, ways := report.Distinct(all, libraryLabel), report.Distinct(all, func(c ConditionRow) string { return c.Way })
 	disk := tabular.Labelled(bs, report.Table{Caption: "Where the log files were written.", Header: []string{"bundle", "file system"}, Text: 2},
 		func(d drawn) [][]string { return [][]string{{fsFacts(d.Bundle)}} })
+	published := make([]float64, len(ways))
+	for i, way := range ways {
+		f, _ := pub.PerLine(way)
+		published[i] = f.Ns
+	}
 	var heads, cw []report.Figure
 	for _, lang := range langs {
 		g := tabular.PerCategory(bs, ways, func(d drawn, way string) report.Value { return headline(d, lang, way) })
-		g.Points, g.Published = true, make([]float64, len(ways))
-		for i, way := range ways {
-			g.Published[i] = math.NaN()
-			if f, ok := pub.PerLine(way); ok {
-				g.Published[i] = f.Ns
-			}
-		}
+		g.Points, g.Published = true, published
 		heads = append(heads, report.Bars(lang+": time per line", "ns per line (log scale)", ways, g, true))
 		cw = append(cw, cpuWallPlot(bs, lang, ways))
 	}
@@ -72,7 +70,7 @@ func drawings(bs []drawn) []report.Section {
 			Figures: cw, Warnings: throttled(bs)},
 		{ID: "findings", Title: "The seed's findings",
 			Caption: "The fidelity checks are the seed's orderings and ratios, not its absolute nanoseconds.",
-			Tables:  []report.Table{orderingTable(bs), ratioTable(bs, pub)}},
+			Tables:  tabular.LabelledEach(bs, func(d drawn) []report.Table { return findings(conds(d)) })},
 		{ID: "conditions", Title: "Conditions",
 			Caption: "Every figure recomputed from the trials of verified runs: each run's median over its trials, then the mean over runs, in ns; the interval the headline's 95% Student-t interval over runs (none from one run).",
 			Tables:  append(tabular.TableEach(bs, conditionTableOf), disk)},
@@ -123,26 +121,6 @@ func throttled(bs []drawn) []string {
 	return out
 }
 
-func orderingTable(bs []drawn) report.Table {
-	t := report.Table{Caption: "The seed's orderings.", Header: []string{"bundle", "language", "claim", "verdict", "evidence"}, Text: 5}
-	return tabular.Labelled(bs, t, func(d drawn) (rows [][]string) {
-		for _, o := range Orderings(ByLibrary(conds(d))) {
-			rows = append(rows, []string{o.Language, o.Claim, o.State(), o.Evidence})
-		}
-		return rows
-	})
-}
-
-func ratioTable(bs []drawn, pub Published) report.Table {
-	t := report.Table{Caption: "The seed's ratios.", Header: []string{"bundle", "language", "ratio", "measured", "published"}, Text: 3}
-	return tabular.Labelled(bs, t, func(d drawn) (rows [][]string) {
-		for _, r := range Ratios(ByLibrary(conds(d)), pub) {
-			rows = append(rows, []string{r.Language, r.Name, r.Measured, r.Published})
-		}
-		return rows
-	})
-}
-
 // conditionTableOf is a bundle's conditionTable, why a way is not offered in its
 // caption.
 func conditionTableOf(d drawn) report.Table {
@@ -163,17 +141,14 @@ var answerWays = []struct{ way, what string }{
 func answer(bs []drawn) ([]string, int) {
 	var out []string
 	for _, d := range bs {
-		for _, k := range report.Distinct(conds(d), func(c ConditionRow) string { return c.Language + "/" + c.Library }) {
+		for _, label := range report.Distinct(conds(d), libraryLabel) {
 			var parts []string
 			var lib string
 			for _, w := range answerWays {
-				for _, c := range conds(d) {
-					if c.Language+"/"+c.Library != k || c.Way != w.way || c.NotOffered != "" {
-						continue
-					}
+				if c := cond(d, label, w.way); c != nil && c.NotOffered == "" {
 					l, _ := LibraryOfRun(c.Language, c.Library)
 					lib = c.Language + " (" + l.Name + ")"
-					parts = append(parts, w.what+" "+report.Stated(figures(d).Of(conditionName(c), "ns_per_line"), "ns"))
+					parts = append(parts, w.what+" "+report.Stated(figures(d).Of(conditionName(*c), "ns_per_line"), "ns"))
 				}
 			}
 			if len(parts) == 0 {
