@@ -47,26 +47,21 @@ func Rows(b *Bundle, speed map[string]float64) []compare.Row {
 			continue
 		}
 		cond := []compare.KV{{Key: "language", Value: c.Language}, {Key: "library", Value: lib.ID}, {Key: "way", Value: c.Way}}
-		var throttled []string
-		if c.ThrottledTrials > 0 {
-			throttled = []string{"throttled trials"}
-		}
-		row := func(metric string, of func(TrialRow) float64, marks []string) {
+		row := func(metric string, of func(TrialRow) float64, wall bool) {
 			r := compare.Measured(cond, metric, "ns", compare.Median{}, compare.ValuesByRun(byRun, of))
-			r.Marks = marks
+			if wall && c.ThrottledTrials > 0 {
+				r.Marks = []string{"throttled trials"}
+			}
 			r.Headline = metric == "ns_per_line" // what reproduce --precision waits for
 			out = append(out, r)
 		}
-		head, headMarks := headlineOf(c.Headline), []string(nil)
-		if c.Headline == HeadlineWall {
-			headMarks = throttled
-		}
-		row("ns_per_line", head, headMarks)
+		head, wallHead := headlineOf(c.Headline), c.Headline == HeadlineWall
+		row("ns_per_line", head, wallHead)
 		if !slices.ContainsFunc(byRun, func(run []TrialRow) bool { return !(speed[run[0].RunID] > 0) }) {
-			row("ns_per_line_at_median_speed", func(t TrialRow) float64 { return head(t) * speed[t.RunID] }, headMarks)
+			row("ns_per_line_at_median_speed", func(t TrialRow) float64 { return head(t) * speed[t.RunID] }, wallHead)
 		}
-		row("cpu_ns_per_line", cpuOf, nil)
-		row("wall_ns_per_line", wallOf, throttled)
+		row("cpu_ns_per_line", cpuOf, false)
+		row("wall_ns_per_line", wallOf, true)
 	}
 	return out
 }
