@@ -64,7 +64,7 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	written := bundle.DecodeCSV[schema.ConditionRow](schema.ConditionsFile, files.Data[schema.ConditionsFile], 5)
-	if diff := cmp.Diff(written.Rows, schema.DeriveConditions(b.Runs, b.Manifest.Parameters), equateOpt); len(written.Errs) > 0 || diff != "" {
+	if diff := cmp.Diff(written.Rows, schematest.Derived(b.Runs, b.Manifest.Parameters), equateOpt); len(written.Errs) > 0 || diff != "" {
 		t.Fatalf("conditions.csv does not follow from the runs (-file +recomputed):\n%s", diff)
 	}
 	for _, c := range b.Conditions {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/internal/enginetest"
 )
@@ -144,7 +143,7 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 
 // assertHardened checks what each container read of itself: an unprivileged user, no
 // capability, no_new_privs, and a read-only root file system.
-func assertHardened(t *testing.T, b *schema.Bundle) {
+func assertHardened(t *testing.T, b *schematest.Bundle) {
 	t.Helper()
 	for _, r := range b.Runs {
 		for _, c := range r.Containers {

@@ -29,7 +29,6 @@ import (
 	"github.com/google/go-containerregistry/pkg/registry"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/experiments/qps"
 	"github.com/logbench/logbench/kit/host/kube"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -214,7 +213,7 @@ func TestInterruptAndResumeOnKubernetes(t *testing.T) {
 	// On a cluster of several nodes each node leaves its own partial bundle: every one
 	// must be intact, and the test resumes one that kept a run.
 	var dir string
-	var b *schema.Bundle
+	var b *schematest.Bundle
 	for _, d := range nodeBundles(t, root, out()) {
 		nb, err := schematest.Load(d)
 		if err != nil {

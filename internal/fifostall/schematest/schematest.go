@@ -9,12 +9,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -35,7 +37,7 @@ func Names() []string {
 // Load reads the bundle in dir as verify reads it, for a test that looks at its rows:
 // an error when a file is missing or does not match SHA256SUMS, or when the bundle
 // cannot be read far enough to have runs. Its figures need not verify.
-func Load(dir string) (*schema.Bundle, error) {
+func Load(dir string) (*Bundle, error) {
 	files, err := bundle.ReadFolder(dir)
 	if err != nil {
 		return nil, err
@@ -46,7 +48,7 @@ func Load(dir string) (*schema.Bundle, error) {
 			return nil, errors.New(p.String())
 		}
 	}
-	if b := schema.Of(res); b != nil {
+	if b := Of(res); b != nil {
 		return b, nil
 	}
 	return nil, fmt.Errorf("%s: not read as a fifo-stall bundle: %v", dir, res.Problems)
@@ -112,7 +114,7 @@ const pipeCapacity = 64 << 10
 
 // New makes a bundle: every condition (mode x reader) for every round, rotated like the
 // kit's matrix.
-func New(o Options) *schema.Bundle {
+func New(o Options) *Bundle {
 	o.defaults()
 	rng := rand.New(rand.NewPCG(o.Seed, 0x10b5e7c4))
 	params := schema.Params{
@@ -126,7 +128,7 @@ func New(o Options) *schema.Bundle {
 	for _, r := range o.Readers {
 		params.ReaderBounds[r] = readerBounds[r]
 	}
-	b := &schema.Bundle{Manifest: schema.Manifest{Parameters: params, Common: bundle.Common{
+	b := &Bundle{Manifest: schema.Manifest{Parameters: params, Common: bundle.Common{
 		SchemaVersion: bundle.SchemaVersion, Experiment: schema.Name, KitVersion: "test", Command: "reproduce",
 		CreatedUTC: o.Created,
 		Engine: contract.EngineFacts{Host: o.Host, EngineVersion: "28.5.2", APIVersion: "1.51", OS: "Debian GNU/Linux 13 (trixie)", OSType: "linux",
@@ -171,7 +173,7 @@ func New(o Options) *schema.Bundle {
 	b.Manifest.RunsPlanned = b.Manifest.RunsCompleted
 	b.Manifest.Complete = true
 	b.Manifest.FinishedUTC = started
-	b.Conditions = schema.DeriveConditions(b.Runs, params)
+	b.Conditions = Derived(b.Runs, params)
 	return b
 }
 
@@ -306,7 +308,7 @@ func digest(s string) string {
 
 // Save writes b to dir as the kit writes a fifo-stall bundle (schema.Declaration), its
 // conditions derived afresh (b.Conditions too).
-func Save(b *schema.Bundle, dir string) error {
+func Save(b *Bundle, dir string) error {
 	files, err := Files(b)
 	if err != nil {
 		return err
@@ -316,7 +318,7 @@ func Save(b *schema.Bundle, dir string) error {
 
 // Files are b's files but SHA256SUMS, as the kit writes them: a plan of b's parameters
 // holding b's manifest and rows.
-func Files(b *schema.Bundle) (map[string][]byte, error) {
+func Files(b *Bundle) (map[string][]byte, error) {
 	params := b.Manifest.Parameters
 	p, err := schema.Declaration(nil).Plan(&params, params.Rounds)
 	if err != nil {
@@ -324,14 +326,9 @@ func Files(b *schema.Bundle) (map[string][]byte, error) {
 	}
 	t := p.Bundle().(*schema.Tabular)
 	*t.M.(*schema.Manifest) = b.Manifest
-	var requests []schema.RequestRow
-	var containers []schema.ContainerRow
-	var timeline []schema.TimelineRow
-	for _, r := range b.Runs {
-		t.Runs = append(t.Runs, r.Run)
-		requests, containers, timeline = append(requests, r.Requests...), append(containers, r.Containers...), append(timeline, r.Timeline...)
-	}
-	t.Rows[schema.RequestsFile], t.Rows[schema.ContainersFile], t.Rows[schema.TimelineFile] = requests, containers, timeline
-	b.Conditions = schema.DeriveConditions(b.Runs, b.Manifest.Parameters)
+	var rows tabular.Rows
+	t.Runs, rows = Tables(b.Runs)
+	maps.Copy(t.Rows, rows)
+	b.Conditions = Derived(b.Runs, b.Manifest.Parameters)
 	return t.Files()
 }

@@ -53,7 +53,7 @@ func condOf(c experiment.Condition) Cond {
 
 // summary is every condition's figures beside the published ones and the model's, and
 // how far the runs can be trusted: reproduce's and verify's closing table.
-func summary(b *schema.Bundle, w io.Writer) error {
+func summary(b *TabularBundle, w io.Writer) error {
 	if err := Published(b, articleFigures).Write(w, "text"); err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func summary(b *schema.Bundle, w io.Writer) error {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w, TrustSummary(b))
-	if d := UnlikePublished(b.Manifest.Parameters); len(d) > 0 {
+	if d := UnlikePublished(*b.Params()); len(d) > 0 {
 		fmt.Fprintf(w, "NOTE: this protocol is not the published one (%s): the pub columns are not like for like\n", strings.Join(d, ", "))
 	}
 	return nil
@@ -71,13 +71,13 @@ func summary(b *schema.Bundle, w io.Writer) error {
 // TrustSummary says in one line how far the runs can be trusted: the send-lag bound,
 // runs lag-trusted, attempts redone, conditions that still have untrusted runs, runs on
 // a noisy host, and p99s not resolved.
-func TrustSummary(b *schema.Bundle) string {
-	p := b.Manifest.Parameters
+func TrustSummary(b *TabularBundle) string {
+	p := *b.Params()
 	// The conditions count every run of the bundle, each in its own: their counts
 	// summed are the bundle's.
 	var counting, trusted, redone, noisy int
 	var untrusted, unresolved []string
-	for _, c := range b.Conditions {
+	for _, c := range schema.Conditions(b) {
 		counting += c.Runs
 		trusted += c.RunsTrusted
 		redone += c.RunsSuperseded

@@ -24,7 +24,7 @@ import (
 
 type labeled struct {
 	label  string
-	bundle *schema.Bundle
+	bundle *schematest.Bundle
 }
 
 // twoHosts are a "pi5" and a "laptop" whose latencies are 1.6 times the pi5's, with
@@ -272,7 +272,7 @@ func TestCompareOneRunASideClaimsNoChange(t *testing.T) {
 }
 
 // savedAndVerified is b saved and verified, as compare reads a bundle.
-func savedAndVerified(b *schema.Bundle) (*verify.Result, error) {
+func savedAndVerified(b *schematest.Bundle) (*verify.Result, error) {
 	dir, err := os.MkdirTemp("", "fifo-compare")
 	if err != nil {
 		return nil, err

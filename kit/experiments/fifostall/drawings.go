@@ -39,7 +39,7 @@ func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 			}
 			e.Low(c.fig(schema.MetricP50).Value)
 			for _, r := range c.runs {
-				e.Low(float64(r.Run.P99Ms))
+				e.Low(float64(r.P99Ms))
 			}
 			for _, v := range c.lat {
 				e.High(v)
@@ -100,7 +100,7 @@ func (c condition) overRuns(pct float64) figure.Estimate {
 	case 99:
 		return c.fig(schema.MetricP99)
 	}
-	return compare.Estimate(compare.Measured(nil, "", "ms", compare.Quantile(pct), schema.Latencies(c.runs)))
+	return compare.Estimate(compare.Measured(nil, "", "ms", compare.Quantile(pct), c.runLat))
 }
 
 // runPlots draw each condition's p99 as compare states it (the mean of its runs' p99s,
@@ -120,7 +120,7 @@ func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure
 				}
 				s := report.RunsCell{Estimate: c.fig(schema.MetricP99), Pooled: float64(c.P99Ms), Published: c.pubP99}
 				for _, r := range c.runs {
-					s.Runs = append(s.Runs, float64(r.Run.P99Ms))
+					s.Runs = append(s.Runs, float64(r.P99Ms))
 				}
 				return s, true
 			}))
@@ -191,8 +191,8 @@ func schedulePlots(bs []drawn, multiAPI bool) []report.Figure {
 				title = titleOf(bs, c, multiAPI) + ": latency by scheduled send"
 			}
 			for _, run := range c.runs {
-				t := report.Trace{Name: fmt.Sprintf("run %d (%s)", run.Run.Round, run.Run.RunID)}
-				for _, q := range run.Requests {
+				t := report.Trace{Name: fmt.Sprintf("run %d (%s)", run.Round, run.RunID)}
+				for _, q := range c.reqs[run.RunID] {
 					t.XYs = append(t.XYs, plotter.XY{X: q.ScheduledOffsetS, Y: q.LatencyMs})
 				}
 				traces[j].Runs = append(traces[j].Runs, t)
@@ -229,12 +229,12 @@ func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 				if len(bs) == 1 {
 					tl.Title = fmt.Sprintf("%s (%d runs)", tl.Title, len(c.runs))
 				}
-				tl.Bound, tl.End = c.ReaderBoundBytesPerS/1024, d.b.Manifest.Parameters.DurationS
+				tl.Bound, tl.End = c.ReaderBoundBytesPerS/1024, d.m.Parameters.DurationS
 				tl.BoundName = fmt.Sprintf("reader bound %s/s", units.BytesSize(tl.Bound*1024))
 			}
 			for _, run := range c.runs {
 				var gen, read plotter.XYs
-				for _, t := range run.Timeline {
+				for _, t := range d.timeline[run.RunID] {
 					xy := plotter.XY{X: t.OffsetS, Y: float64(t.Bytes) / 1024}
 					switch t.Series {
 					case "generated":
@@ -243,7 +243,7 @@ func timelinePlots(bs []drawn, multiAPI bool) []report.Figure {
 						read = append(read, xy)
 					}
 				}
-				runs[j] = append(runs[j], []plotter.XYs{gen, read, backlog(run.Timeline)})
+				runs[j] = append(runs[j], []plotter.XYs{gen, read, backlog(d.timeline[run.RunID])})
 			}
 		}
 		if tl.Title != "" {

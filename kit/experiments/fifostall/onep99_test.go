@@ -26,13 +26,14 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 	if !res.OK() {
 		t.Fatalf("does not verify: %v", res.Problems)
 	}
-	b := schema.Of(res)
-	figs := compare.StatedOf(schema.Figures(b))
+	b, tb := schematest.Of(res), res.Own.(*TabularBundle)
+	rows := schema.Figures(tb.Runs, tb.Rows, schema.Conditions(tb))
+	figs := compare.StatedOf(rows)
 	pub, err := reference.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	summary := Published(b, pub)
+	summary := Published(tb, pub)
 	column := func(header []string, name string) int {
 		i := slices.Index(header, name)
 		if i < 0 {
@@ -41,7 +42,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		return i
 	}
 	sumP99, sumPooled := column(summary.Header, "p99_ms"), column(summary.Header, "p99_pooled_ms")
-	table := conditionTables([]drawn{{TabularDrawn: TabularDrawn{Label: "fifo-py"}, b: b, conds: conditions(b, schema.Figures(b))}})[0]
+	table := conditionTables([]drawn{{TabularDrawn: TabularDrawn{Label: "fifo-py"}, m: schema.ManifestOf(tb), conds: conditions(tb, rows)}})[0]
 	repP99, repPooled := column(table.Header, "p99 ms"), column(table.Header, "p99 of the pooled requests ms")
 
 	var js bytes.Buffer
@@ -63,7 +64,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		return 0
 	}
 
-	derived := schema.DeriveConditions(b.Runs, b.Manifest.Parameters)
+	derived := schematest.Derived(b.Runs, b.Manifest.Parameters)
 	if len(derived) != 14 || len(b.Conditions) != 14 {
 		t.Fatalf("%d conditions derived, %d read, want 14", len(derived), len(b.Conditions))
 	}
@@ -128,7 +129,7 @@ func TestOneRunStatesAValueAndSaysItHasNoInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := Published(schema.Of(res), pub).Rows[0]
+	row := Published(res.Own.(*TabularBundle), pub).Rows[0]
 	if note := row[len(row)-1]; !strings.Contains(note, "one run: no intervals") || strings.Contains(strings.Join(row, " "), "[") {
 		t.Errorf("reproduce's summary: %q", row)
 	}

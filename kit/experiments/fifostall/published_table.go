@@ -41,7 +41,7 @@ var PublishedLegend = []string{
 // noisy host, and a p99 not resolved marked NotResolved. Each figure is the one compare
 // states (schema.Figures); the p99 of the pooled requests stands apart, beside the
 // article's, which is of pooled requests too.
-func Published(b *schema.Bundle, pub reference.Figures) compare.Table {
+func Published(b *TabularBundle, pub reference.Figures) compare.Table {
 	t := compare.Table{Header: []string{
 		"api", "mode", "reader", "verified", "trusted", "redone", "noisy", "lag_p99_ms",
 		"p99_ms", "model", "p99_runs_ms", "pub",
@@ -54,8 +54,9 @@ func Published(b *schema.Bundle, pub reference.Figures) compare.Table {
 		"api_cpu_cores", "pub",
 		"note",
 	}}
-	figures := compare.StatedOf(schema.Figures(b))
-	for _, c := range b.Conditions {
+	conds := schema.Conditions(b)
+	figures := compare.StatedOf(schema.Figures(b.Runs, b.Rows, conds))
+	for _, c := range conds {
 		look := func(metric string) float64 {
 			if v, ok := pub.Lookup(c.Mode, c.Reader, metric); ok {
 				return v

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/docker/go-units"
@@ -33,11 +34,13 @@ var articleFigures = func() reference.Figures {
 var charted = []string{schema.MetricDrain, schema.MetricRPSToLogsRead, schema.MetricAPICPU}
 
 // drawn is one bundle as the kit draws it (its label, colour and figures, as compare
-// and verify state them) and as fifo-stall's drawings read it.
+// and verify state them) and as fifo-stall's drawings read it: its manifest, its
+// conditions, and each run's timeline by run_id.
 type drawn struct {
 	TabularDrawn
-	b     *schema.Bundle
-	conds []condition
+	m        *schema.Manifest
+	conds    []condition
+	timeline map[string][]schema.TimelineRow
 }
 
 // condition is one cell of the matrix with what the plots need.
@@ -46,9 +49,11 @@ type condition struct {
 	// figs are its bundle's figures as compare states them (schema.Figures), which
 	// fig reads: what every plot and table shows under a figure's name.
 	figs   compare.Stated
-	lat    []float64     // pooled latencies of the verified runs
-	runs   []schema.Rows // the verified runs
-	pubP99 float64       // the article's p99 of its pooled requests
+	runs   []schema.RunRow // the verified runs
+	runLat [][]float64     // their requests' latencies, a slice a run
+	lat    []float64       // those pooled
+	reqs   map[string][]schema.RequestRow
+	pubP99 float64 // the article's p99 of its pooled requests
 }
 
 func (c condition) label(multiAPI bool) string {
@@ -79,8 +84,8 @@ type page struct {
 // drawnOf is a bundle of a report as the drawings need it, made once for every part of
 // the report (Own.Drawn): its conditions with their runs and figures.
 func drawnOf(d TabularDrawn) any {
-	b := asSchema(d.Bundle)
-	return drawn{TabularDrawn: d, b: b, conds: conditions(b, d.Figures)}
+	return drawn{TabularDrawn: d, m: schema.ManifestOf(d.Bundle), conds: conditions(d.Bundle, d.Figures),
+		timeline: tabular.ByRun(tabular.Of[schema.TimelineRow](d.Rows, schema.TimelineFile))}
 }
 
 func pageOf(ds []TabularDrawn) page {
@@ -90,10 +95,11 @@ func pageOf(ds []TabularDrawn) page {
 	}
 	var apis, modes []string
 	for _, d := range p.bs {
-		apis = report.Union(apis, d.b.Manifest.Parameters.APIs)
-		modes = report.Union(modes, report.InOrder(d.b.Manifest.Parameters.Modes, report.Distinct(d.conds, func(c condition) string { return c.Mode })))
-		p.readers = report.Union(p.readers, report.InOrder(d.b.Manifest.Parameters.Readers, report.Distinct(d.conds, func(c condition) string { return c.Reader })))
-		p.multiAPI = p.multiAPI || len(d.b.Manifest.Parameters.APIs) > 1
+		ps := d.m.Parameters
+		apis = report.Union(apis, ps.APIs)
+		modes = report.Union(modes, report.InOrder(ps.Modes, report.Distinct(d.conds, func(c condition) string { return c.Mode })))
+		p.readers = report.Union(p.readers, report.InOrder(ps.Readers, report.Distinct(d.conds, func(c condition) string { return c.Reader })))
+		p.multiAPI = p.multiAPI || len(ps.APIs) > 1
 	}
 	for _, api := range apis {
 		for _, m := range modes {
@@ -194,14 +200,14 @@ func timelineNote(bs []drawn) string {
 
 // conditions are the bundle's conditions, as derived from its runs, each with its
 // figures (rows: schema.Figures) and its requests and runs gathered.
-func conditions(b *schema.Bundle, rows []compare.Row) []condition {
+func conditions(b *TabularBundle, rows []compare.Row) []condition {
 	figs := compare.StatedOf(rows)
-	out := make([]condition, 0, len(b.Conditions))
-	for _, r := range b.Conditions {
-		c := condition{ConditionRow: r, figs: figs, runs: b.Verified(r), pubP99: math.NaN()}
-		for _, l := range schema.Latencies(c.runs) {
-			c.lat = append(c.lat, l...)
-		}
+	reqs := tabular.ByRun(tabular.Of[schema.RequestRow](b.Rows, schema.RequestsFile))
+	var out []condition
+	for _, r := range schema.Conditions(b) {
+		c := condition{ConditionRow: r, figs: figs, runs: r.Verified(b.Runs), reqs: reqs, pubP99: math.NaN()}
+		c.runLat = schema.Latencies(c.runs, reqs)
+		c.lat = slices.Concat(c.runLat...)
 		// The article measured one API: its figures stand beside that API's conditions only.
 		if r.API == pubSetup.API {
 			if v, ok := articleFigures.Lookup(r.Mode, r.Reader, "p99_pooled"); ok {
@@ -211,7 +217,7 @@ func conditions(b *schema.Bundle, rows []compare.Row) []condition {
 		out = append(out, c)
 	}
 	// Modes in the manifest's order, which is the article's.
-	modes := report.InOrder(b.Manifest.Parameters.Modes, report.Distinct(out, func(c condition) string { return c.Mode }))
+	modes := report.InOrder(b.Params().Modes, report.Distinct(out, func(c condition) string { return c.Mode }))
 	slices.SortStableFunc(out, func(a, b condition) int { return slices.Index(modes, a.Mode) - slices.Index(modes, b.Mode) })
 	return out
 }
@@ -245,7 +251,7 @@ func calibrationTable(bs []drawn) report.Table {
 	var labels []string
 	var facts [][][2]string
 	for _, d := range bs {
-		rows := calibrationRows(d.b.Manifest.Calibration)
+		rows := calibrationRows(d.m.Calibration)
 		if rows == nil {
 			rows = [][2]string{{"calibration", "not calibrated: the instrument's send lag and capacity on this engine are unknown"}}
 		}
@@ -259,8 +265,7 @@ func runTables(bs []drawn) []report.Table {
 	var out []report.Table
 	for _, d := range bs {
 		t := report.Table{Caption: d.Label, Text: 2, Header: []string{"run", "condition", "round", "attempt", "verified", "p99 ms", "send-lag p99 ms", "send lag trusted", "host CPU median %", "host steal %", "CPU pressure %", "noisy host", "bytes read"}}
-		for _, run := range d.b.Runs {
-			r := run.Run
+		for _, r := range d.Bundle.Runs {
 			t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Mode + "/" + r.Reader, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt),
 				yes(r.Verified) + superseded(r.Superseded), figure.Text(float64(r.P99Ms)), figure.Text(float64(r.SendLagP99Ms)), yes(r.SendLagTrusted),
 				fixed(float64(r.HostCPUMedianPct), 1), fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1), yes(r.HostNoisy),
@@ -287,12 +292,12 @@ func answer(bs []drawn) []string {
 	var out []string
 	var marks []string
 	for _, d := range bs {
-		bound := d.b.Manifest.Parameters.ReaderBounds[schema.SlowReader]
+		bound := d.m.Parameters.ReaderBounds[schema.SlowReader]
 		reader := schema.SlowReader
 		if bound == 0 {
 			reader = schema.FastReader
 		}
-		for _, api := range d.b.Manifest.Parameters.APIs {
+		for _, api := range d.m.Parameters.APIs {
 			p99 := func(mode string) (string, bool) {
 				r, ok := report.RowOf(d.Figures, schema.MetricP99, compare.KV{Key: "api", Value: api}, compare.KV{Key: "mode", Value: mode}, compare.KV{Key: "reader", Value: reader})
 				if !ok {

@@ -12,7 +12,6 @@ import (
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
-	"github.com/logbench/logbench/kit/offline/verify"
 	"github.com/logbench/logbench/results/reference"
 )
 
@@ -47,10 +46,10 @@ func declared() *tabular.Experiment[*schema.Params, schema.RunRow] {
 	}
 	t.Observe = func(p *schema.Params, run experiment.Run) schema.RunRow { return observe(p, run).Run }
 	t.Metrics, t.Published, t.Own.PublishedMetrics = Metrics, published, publishedMetrics()
-	t.Own.Summary = func(b *TabularBundle, w io.Writer) error { return summary(asSchema(b), w) }
+	t.Own.Summary = summary
 	t.Own.Legend = func(*TabularBundle) []string { return compareLegend }
 	t.Own.Host = func(b *TabularBundle) []compare.KV {
-		return []compare.KV{{Key: "runtime", Value: runtimes(asSchema(b).Manifest)}}
+		return []compare.KV{{Key: "runtime", Value: runtimes(*schema.ManifestOf(b))}}
 	}
 	t.Own.Prepare, t.Own.Measured, t.Own.Progress = prepare, measured, progress
 	t.Own.Charted, t.Own.Drawn = charted, drawnOf
@@ -84,9 +83,6 @@ func LimitsFailure(res contract.Result, p schema.Params) string {
 	return experiment.NotApplied(experiment.RlimitsNotApplied("api", res.API.Process, pids), experiment.RlimitsNotApplied("reader", res.Reader.Process, pids),
 		experiment.RlimitsNotApplied("loadgen", res.Loadgen, pids), experiment.CgroupNotApplied("api", res.APIAtLastResponse, p.Limits.APICPUs, p.Limits.APIMemoryBytes))
 }
-
-// asSchema is a tabular bundle as fifo-stall's figures, summary and drawings read it.
-func asSchema(b *TabularBundle) *schema.Bundle { return schema.Of(&verify.Result{Own: b}) }
 
 // prepare calibrates the instrument when the plan asks for it (--calibrate), and
 // records the calibration and how long the images took in the manifest; a calibration

@@ -70,7 +70,7 @@ func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
 	if c := d.Rows[0]; c.Runs != 1 || c.RunsSuperseded != 1 || c.RunsTrusted != 0 {
 		t.Fatalf("condition %+v", c)
 	}
-	s := TrustSummary(asSchema(b))
+	s := TrustSummary(b)
 	for _, want := range []string{"0 of 1 runs lag-trusted (send-lag p99 within 1 ms); 1 attempts redone (--retries 1)", "STILL UNTRUSTED after retries: go/none/fast"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("trust summary %q lacks %q", s, want)

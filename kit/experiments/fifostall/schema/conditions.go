@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -78,62 +79,66 @@ type ConditionRow struct {
 	PredictedP99Ms             bundle.Opt `csv:"predicted_p99_ms" unit:"ms" doc:"The model's p99 for synchronous modes, requests served in arrival order; missing where it does not apply."`
 }
 
-// DeriveConditions pools runs into one row per condition, in the order conditions
-// first appear.
-func DeriveConditions(runs []Rows, params Params) []ConditionRow {
-	type key struct{ api, mode, reader string }
-	var order []key
-	groups := map[key][]Rows{}
+// DeriveConditions pools runs, with their own rows of the per-run tables (rows), into
+// one row per condition, in the order conditions first appear.
+func DeriveConditions(runs []RunRow, rows tabular.Rows, params Params) []ConditionRow {
+	reqs, cts := tabular.ByRun(tabular.Of[RequestRow](rows, RequestsFile)), tabular.ByRun(tabular.Of[ContainerRow](rows, ContainersFile))
+	var out []ConditionRow
 	for _, r := range runs {
-		k := key{r.Run.API, r.Run.Mode, r.Run.Reader}
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
+		if !slices.ContainsFunc(out, func(c ConditionRow) bool { return c.Of(r) }) {
+			out = append(out, ConditionRow{API: r.API, Mode: r.Mode, Reader: r.Reader})
 		}
-		groups[k] = append(groups[k], r)
 	}
-	out := make([]ConditionRow, 0, len(order))
-	for _, k := range order {
-		out = append(out, deriveCondition(k.api, k.mode, k.reader, groups[k], params))
+	for i, c := range out {
+		out[i] = deriveCondition(c, slices.DeleteFunc(slices.Clone(runs), func(r RunRow) bool { return !c.Of(r) }), reqs, cts, params)
 	}
 	return out
 }
 
-func deriveCondition(api, mode, reader string, all []Rows, params Params) ConditionRow {
+// Of says whether run r is of the condition.
+func (c ConditionRow) Of(r RunRow) bool {
+	return r.API == c.API && r.Mode == c.Mode && r.Reader == c.Reader
+}
+
+// Verified are the verified runs of the condition, a superseded attempt not among them:
+// the runs its figures rest on.
+func (c ConditionRow) Verified(runs []RunRow) []RunRow {
+	return slices.DeleteFunc(slices.Clone(runs), func(r RunRow) bool { return !r.Verified || r.Superseded || !c.Of(r) })
+}
+
+func deriveCondition(c ConditionRow, all []RunRow, reqs map[string][]RequestRow, cts map[string][]ContainerRow, params Params) ConditionRow {
 	// Redone: kept in the bundle, counted, and left out of every figure.
-	runs := slices.DeleteFunc(slices.Clone(all), func(r Rows) bool { return r.Run.Superseded })
-	c := ConditionRow{API: api, Mode: mode, Reader: reader, Runs: len(runs), RunsSuperseded: len(all) - len(runs)}
+	runs := slices.DeleteFunc(slices.Clone(all), func(r RunRow) bool { return r.Superseded })
+	c.Runs, c.RunsSuperseded = len(runs), len(all)-len(runs)
 	var lat, gen, call, p99s, drains, cpus, lags, hostMed, hostMax, load []float64
 	var sumReq, sumA, sumB float64
 	backlog := bundle.None
-	for _, r := range runs {
-		if !r.Run.Verified {
-			continue
-		}
+	for _, r := range c.Verified(runs) {
 		c.RunsVerified++
-		if r.Run.SendLagTrusted {
+		if r.SendLagTrusted {
 			c.RunsTrusted++
 		}
-		if r.Run.HostNoisy {
+		if r.HostNoisy {
 			c.RunsNoisy++
 		}
-		c.Requests += r.Run.Requests
-		c.Errors += r.Run.Errors
-		for _, q := range r.Requests {
+		c.Requests += r.Requests
+		c.Errors += r.Errors
+		for _, q := range reqs[r.RunID] {
 			lat = append(lat, q.LatencyMs)
 			gen, call = append(gen, q.SpanGenerateUs), append(call, q.SpanLogCallUs)
 		}
-		p99s = append(p99s, float64(r.Run.P99Ms))
-		drains = append(drains, r.Run.DrainS)
-		cpus = append(cpus, r.Run.APICPUCores)
-		lags = append(lags, float64(r.Run.SendLagP99Ms))
-		hostMed, hostMax, load = append(hostMed, float64(r.Run.HostCPUMedianPct)), append(hostMax, float64(r.Run.HostCPUMaxPct)), append(load, float64(r.Run.HostLoad1Max))
-		sumReq += float64(r.Run.Requests)
-		sumA += r.Run.ToLastResponseS
-		sumB += r.Run.ToLogsReadS
-		if math.IsNaN(float64(backlog)) || float64(r.Run.BacklogMaxBytes) > float64(backlog) {
-			backlog = bundle.Opt(r.Run.BacklogMaxBytes)
+		p99s = append(p99s, float64(r.P99Ms))
+		drains = append(drains, r.DrainS)
+		cpus = append(cpus, r.APICPUCores)
+		lags = append(lags, float64(r.SendLagP99Ms))
+		hostMed, hostMax, load = append(hostMed, float64(r.HostCPUMedianPct)), append(hostMax, float64(r.HostCPUMaxPct)), append(load, float64(r.HostLoad1Max))
+		sumReq += float64(r.Requests)
+		sumA += r.ToLastResponseS
+		sumB += r.ToLogsReadS
+		if math.IsNaN(float64(backlog)) || float64(r.BacklogMaxBytes) > float64(backlog) {
+			backlog = bundle.Opt(r.BacklogMaxBytes)
 		}
-		for _, ct := range r.Containers {
+		for _, ct := range cts[r.RunID] {
 			switch ct.Role {
 			case "api":
 				c.APICPUThrottledPeriods += ct.CPUThrottled
@@ -159,14 +164,14 @@ func deriveCondition(api, mode, reader string, all []Rows, params Params) Condit
 
 	var pipe int64 = 64 << 10 // Linux's default, unless a run read the kernel's value
 	for _, r := range runs {
-		if r.Run.PipeCapacityBytes > 0 {
-			pipe = r.Run.PipeCapacityBytes
+		if r.PipeCapacityBytes > 0 {
+			pipe = r.PipeCapacityBytes
 			break
 		}
 	}
 	protocol := contract.RunParams{Rate: params.RateRPS, Duration: time.Duration(params.DurationS * float64(time.Second))}
 	p := model.Predict(model.Inputs{
-		Mode: contract.LogMode(mode), ReaderBytesPerSec: params.ReaderBounds[reader], Rate: protocol.Rate,
+		Mode: contract.LogMode(c.Mode), ReaderBytesPerSec: params.ReaderBounds[c.Reader], Rate: protocol.Rate,
 		Duration: protocol.Duration, Count: protocol.Count(), PipeCapacityBytes: pipe,
 	})
 	c.OfferedBytesPerS, c.ReaderBoundBytesPerS = p.OfferedBytesPerSec, p.ReaderBoundBytesPerS

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment/tabular"
 )
 
 // runOf makes a verified run whose request latencies are lat (ms).
@@ -15,6 +16,18 @@ func runOf(id string, lat []float64, toA, toB, drain float64) Rows {
 		r.Requests = append(r.Requests, RequestRow{RunID: id, Seq: int64(i), LatencyMs: l})
 	}
 	return r
+}
+
+// deriveOf are the conditions of runs, each with its own rows, as DeriveConditions
+// derives them from the runs and the per-run tables.
+func deriveOf(runs []Rows, params Params) []ConditionRow {
+	var rs []RunRow
+	var reqs []RequestRow
+	var cts []ContainerRow
+	for _, r := range runs {
+		rs, reqs, cts = append(rs, r.Run), append(reqs, r.Requests...), append(cts, r.Containers...)
+	}
+	return DeriveConditions(rs, tabular.Rows{RequestsFile: reqs, ContainersFile: cts}, params)
 }
 
 func TestConditionsPoolRequestsAndSumThroughputs(t *testing.T) {
@@ -29,7 +42,7 @@ func TestConditionsPoolRequestsAndSumThroughputs(t *testing.T) {
 	rc := runOf("c", []float64{5000}, 1, 1, 0)
 	rc.Run.Verified, rc.Run.P99Ms = false, 5000
 	params := Params{RateRPS: 20, DurationS: 8, ReaderBounds: map[string]int64{"slow": 256 << 10, "fast": 0}}
-	conds := DeriveConditions([]Rows{ra, rb, rc}, params)
+	conds := deriveOf([]Rows{ra, rb, rc}, params)
 	if len(conds) != 1 {
 		t.Fatalf("%d conditions", len(conds))
 	}
@@ -65,7 +78,7 @@ func TestConditionsPoolRequestsAndSumThroughputs(t *testing.T) {
 func TestAConditionWithNoVerifiedRunHasNoFigures(t *testing.T) {
 	r := runOf("x", []float64{3}, 8, 8, 0)
 	r.Run.Verified = false
-	c := DeriveConditions([]Rows{r}, Params{RateRPS: 20, DurationS: 8})[0]
+	c := deriveOf([]Rows{r}, Params{RateRPS: 20, DurationS: 8})[0]
 	if c.RunsVerified != 0 || !math.IsNaN(float64(c.P99Ms)) || !math.IsNaN(float64(c.RPSToLastResponse)) {
 		t.Fatalf("condition %+v", c)
 	}
@@ -91,14 +104,14 @@ func TestTrustRules(t *testing.T) {
 	redone := runOf("c", lat(900), 8, 8, 0)
 	redone.Run.Superseded, redone.Run.SendLagP99Ms = true, 40
 	params := Params{RateRPS: 20, DurationS: 8}
-	c := DeriveConditions([]Rows{redone, trusted, untrusted}, params)[0]
+	c := deriveOf([]Rows{redone, trusted, untrusted}, params)[0]
 	if c.Runs != 2 || c.RunsVerified != 2 || c.RunsTrusted != 1 || c.RunsSuperseded != 1 || c.RunsNoisy != 1 || c.Requests != 200 {
 		t.Fatalf("counts %+v", c)
 	}
 	if c.P99Ms != 10 || c.SendLagP99MaxMs != 2.5 || c.P99Resolved {
 		t.Fatalf("p99 %v, lag %v, resolved %v: the superseded run's 900 ms must not count, and 10 ms < 5 x 2.5 ms", c.P99Ms, c.SendLagP99MaxMs, c.P99Resolved)
 	}
-	c = DeriveConditions([]Rows{trusted}, params)[0]
+	c = deriveOf([]Rows{trusted}, params)[0]
 	if !c.P99Resolved {
 		t.Fatalf("10 ms with 0.1 ms of lag is resolved")
 	}

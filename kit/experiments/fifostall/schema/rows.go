@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/logbench/logbench/kit/experiment/tabular"
+
 	"github.com/logbench/logbench/kit/offline/compare"
 )
 
@@ -33,23 +35,24 @@ const (
 )
 
 // Figures are a bundle's figures, one row per condition and metric, for compare, verify,
-// reproduce and report alike: per condition of the bundle (its Conditions, derived
-// from its runs), each verified run's request latencies
+// reproduce and report alike: per condition (conds, derived from the runs and their
+// rows), each verified run's request latencies
 // (p99, p50, mean) and its per-run figures (drain, throughputs, largest backlog in KiB,
 // API CPU), and the p99 of the pooled requests as a figure without runs. A p99 whose
 // pooled requests are not resolved, and the latencies of a condition with untrusted
 // runs, are marked.
-func Figures(b *Bundle) []compare.Row {
+func Figures(runs []RunRow, rows tabular.Rows, conds []ConditionRow) []compare.Row {
+	reqs := tabular.ByRun(tabular.Of[RequestRow](rows, RequestsFile))
 	var out []compare.Row
-	for _, c := range b.Conditions {
+	for _, c := range conds {
 		cond := []compare.KV{{Key: "api", Value: c.API}, {Key: "mode", Value: c.Mode}, {Key: "reader", Value: c.Reader}}
-		runs := b.Verified(c)
-		lat := Latencies(runs)
+		runs := c.Verified(runs)
+		lat := Latencies(runs, reqs)
 		// A figure of one value a run, each run's whatever it is (NaN too): the mean over runs.
 		perRun := func(metric, unit string, of func(r RunRow) float64) compare.Row {
 			var values [][]float64
 			for _, r := range runs {
-				values = append(values, []float64{of(r.Run)})
+				values = append(values, []float64{of(r)})
 			}
 			return compare.Measured(cond, metric, unit, compare.Mean{}, values)
 		}
@@ -76,6 +79,20 @@ func Figures(b *Bundle) []compare.Row {
 			mean,
 			perRun(MetricRPSToLastResponse, "req/s", func(r RunRow) float64 { return float64(ratio(float64(r.Requests), r.ToLastResponseS)) }),
 			perRun(MetricBacklog, "KiB", func(r RunRow) float64 { return float64(r.BacklogMaxBytes) / 1024 }))
+	}
+	return out
+}
+
+// Latencies are each run's request latencies (reqs: the requests by run), a slice a
+// run: what a latency figure is stated over runs from.
+func Latencies(runs []RunRow, reqs map[string][]RequestRow) [][]float64 {
+	var out [][]float64
+	for _, r := range runs {
+		l := make([]float64, 0, len(reqs[r.RunID]))
+		for _, q := range reqs[r.RunID] {
+			l = append(l, q.LatencyMs)
+		}
+		out = append(out, l)
 	}
 	return out
 }

@@ -37,13 +37,13 @@ func Declaration(observe func(p *Params, run experiment.Run) Rows) *tabular.Expe
 			tabular.PerRun(Declared(ContainersFile), func(p *Params, run experiment.Run) []ContainerRow { return observe(p, run).Containers }),
 			tabular.PerRun(Declared(TimelineFile), func(p *Params, run experiment.Run) []TimelineRow { return observe(p, run).Timeline }),
 			tabular.Modelled(tabular.Derived(Declared(ConditionsFile), func(p *Params, runs []RunRow, rows tabular.Rows) []ConditionRow {
-				return DeriveConditions(WithRows(runs, rows), *p)
+				return DeriveConditions(runs, rows, *p)
 			}), modelColumns...),
 		},
 		Manifest: func() tabular.Manifest[*Params] { return &Manifest{} },
 		Rules:    rules,
 		Own: tabular.Own[*Params, RunRow]{
-			Figures:  func(b *Tabular) []compare.Row { return Figures(Of(&verify.Result{Own: b})) },
+			Figures:  func(b *Tabular) []compare.Row { return Figures(b.Runs, b.Rows, Conditions(b)) },
 			Later:    AddedLater,
 			Respell:  namedManifest,
 			Describe: describe,
@@ -59,7 +59,7 @@ var offline = Declaration(nil)
 
 // Verify checks everything a fifo-stall bundle's files say about each other (see
 // ../README.md, "What verify checks"): the kit's checks of every table-driven bundle
-// (tabular), then fifo-stall's rules. Its Own is a *Tabular; Of reads it.
+// (tabular), then fifo-stall's rules. Its Own is a *Tabular.
 func Verify(f *bundle.Files) *verify.Result { return offline.Verify(f) }
 
 // SendLagBound is the send-lag p99 a run's latencies are trusted within: the manifest's,
@@ -71,37 +71,12 @@ func (p *Params) SendLagBound() float64 {
 	return p.MaxSendLagP99Ms
 }
 
-// WithRows are the runs each with its own rows of the per-run tables, in the order of
-// the runs; a run_id given twice has its rows with its first row.
-func WithRows(runs []RunRow, rows tabular.Rows) []Rows {
-	reqs, cts := tabular.ByRun(tabular.Of[RequestRow](rows, RequestsFile)), tabular.ByRun(tabular.Of[ContainerRow](rows, ContainersFile))
-	tl := tabular.ByRun(tabular.Of[TimelineRow](rows, TimelineFile))
-	out, seen := make([]Rows, len(runs)), map[string]bool{}
-	for i, r := range runs {
-		out[i].Run = r
-		if !seen[r.RunID] {
-			seen[r.RunID] = true
-			out[i].Requests, out[i].Containers, out[i].Timeline = reqs[r.RunID], cts[r.RunID], tl[r.RunID]
-		}
-	}
-	return out
-}
+// ManifestOf is a bundle's manifest as fifo-stall's (Declaration's Manifest).
+func ManifestOf(b *Tabular) *Manifest { return b.M.(*Manifest) }
 
-// Of is the fifo-stall bundle a verification read, each run with its rows and the
-// conditions derived from them; nil when it could not read one.
-func Of(res *verify.Result) *Bundle {
-	t, ok := res.Own.(*Tabular)
-	if !ok || t == nil {
-		return nil
-	}
-	m, _ := t.M.(*Manifest)
-	if m == nil {
-		return nil
-	}
-	b := &Bundle{Manifest: *m, Runs: WithRows(t.Runs, t.Rows)}
-	b.Conditions = DeriveConditions(b.Runs, m.Parameters)
-	return b
-}
+// Conditions are a bundle's conditions as derived from its runs and their rows, whatever
+// its conditions.csv claims.
+func Conditions(b *Tabular) []ConditionRow { return DeriveConditions(b.Runs, b.Rows, *b.Params()) }
 
 // namedManifest gives a manifest that names no experiment as naming this one: it was
 // written before the kit had several experiments, when every bundle was fifo-stall's.

@@ -14,11 +14,11 @@ import (
 // forged is the archived fifo-py bundle with its rows changed by edit, every run's
 // figures and every condition derived again in step and SHA256SUMS written again: the
 // consistent forgeries of raw rows that verify once let pass.
-func forged(t *testing.T, edit func(b *schema.Bundle)) []string {
+func forged(t *testing.T, edit func(b *schematest.Bundle)) []string {
 	t.Helper()
 	f := forgery.Open(t, filepath.Join("..", "..", "..", "..", "results", "2026-11-30-vm2", "fifo-py.tar.gz"))
 	res := schema.Verify(f)
-	b := schema.Of(res)
+	b := schematest.Of(res)
 	if !res.OK() || b == nil {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
 	}
@@ -38,7 +38,7 @@ func forged(t *testing.T, edit func(b *schema.Bundle)) []string {
 	return out
 }
 
-func runOf(t *testing.T, b *schema.Bundle, id string) *schema.Rows {
+func runOf(t *testing.T, b *schematest.Bundle, id string) *schema.Rows {
 	t.Helper()
 	for i := range b.Runs {
 		if b.Runs[i].Run.RunID == id {
@@ -53,16 +53,16 @@ func runOf(t *testing.T, b *schema.Bundle, id string) *schema.Rows {
 // everything derived from them written again, are refused by the rules of what can
 // happen, each rule named.
 func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
-	if p := forged(t, func(b *schema.Bundle) {}); len(p) != 0 {
+	if p := forged(t, func(b *schematest.Bundle) {}); len(p) != 0 {
 		t.Fatalf("the bundle written again does not verify: %v", p)
 	}
 	for _, tc := range []struct {
 		name  string
-		edit  func(b *schema.Bundle)
+		edit  func(b *schematest.Bundle)
 		rules []string
 	}{
 		// Latencies divided by 1000: the headline p99 from 1,758 ms to 1.76 ms.
-		{"latencies divided by 1000", func(b *schema.Bundle) {
+		{"latencies divided by 1000", func(b *schematest.Bundle) {
 			for i := range b.Runs {
 				for j := range b.Runs[i].Requests {
 					q := &b.Runs[i].Requests[j]
@@ -72,7 +72,7 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 		}, []string{schema.RulePhases, schema.RuleTimes, schema.RuleRecords}}, // the last response moves
 		// Every phase divided by 1000, so that they stay in order: the responses now end
 		// before the API generated their records.
-		{"every phase divided by 1000", func(b *schema.Bundle) {
+		{"every phase divided by 1000", func(b *schematest.Bundle) {
 			for i := range b.Runs {
 				for j := range b.Runs[i].Requests {
 					q := &b.Runs[i].Requests[j]
@@ -82,7 +82,7 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 		}, []string{schema.RuleRecords}},
 		// The 15 slowest requests of a run dropped: 145 requests against 160 lines. They
 		// are its last (the stall grows), so seq keeps no gap; the last response moves.
-		{"the slowest requests dropped", func(b *schema.Bundle) {
+		{"the slowest requests dropped", func(b *schematest.Bundle) {
 			r := runOf(t, b, "python-json-sync-slow-r3-f4ea5d")
 			slices.SortStableFunc(r.Requests, func(a, b schema.RequestRow) int {
 				switch {
@@ -97,19 +97,19 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 			slices.SortFunc(r.Requests, func(a, b schema.RequestRow) int { return int(a.Seq - b.Seq) })
 		}, []string{schema.RuleLines, schema.RuleTimes, schema.RuleRecords}},
 		// A redone attempt and its rows deleted: the run that counts is attempt 2 of 2.
-		{"a redone attempt deleted", func(b *schema.Bundle) {
+		{"a redone attempt deleted", func(b *schematest.Bundle) {
 			b.Runs = slices.DeleteFunc(b.Runs, func(r schema.Rows) bool { return r.Run.RunID == "python-json-sync-slow-r3-4fcdd2" })
 			b.Manifest.RunsCompleted--
 			b.Manifest.RunsSuperseded--
 			b.Manifest.RunsVerified--
 		}, []string{schema.RuleAttempts}},
 		// drain_s and to_logs_read_s set to 0.01 s past the load.
-		{"drain shortened", func(b *schema.Bundle) {
+		{"drain shortened", func(b *schematest.Bundle) {
 			r := runOf(t, b, "python-json-sync-slow-r3-f4ea5d")
 			r.Run.DrainS, r.Run.ToLogsReadS = 0.01, r.Run.ToLastResponseS+0.01
 		}, []string{schema.RuleTimes}},
 		// The API's CPU limit raised to 4 in the manifest, containers.csv still at 0.25.
-		{"limits raised", func(b *schema.Bundle) { b.Manifest.Parameters.Limits.APICPUs = 4 }, []string{schema.RuleLimits}},
+		{"limits raised", func(b *schematest.Bundle) { b.Manifest.Parameters.Limits.APICPUs = 4 }, []string{schema.RuleLimits}},
 		// The send-lag bound raised to 50 ms, every run lag-trusted, is past what
 		// --max-send-lag accepts: see TestParametersAreHeldToTheirFlagsRules.
 	} {

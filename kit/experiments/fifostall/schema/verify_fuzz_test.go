@@ -81,7 +81,7 @@ func FuzzVerify(f *testing.F) {
 				t.Fatalf("a problem on more than one line: %q", p.String())
 			}
 		}
-		if res.OK() && schema.Of(res) == nil {
+		if res.OK() && schematest.Of(res) == nil {
 			t.Fatal("OK, yet no bundle")
 		}
 		_ = res.Summary()

@@ -13,19 +13,13 @@ import (
 // noise), or the summary says plainly that its format did not record it.
 func (v *verifier) trust() {
 	c := &v.Res.Counts
-	c.Trusted, c.Noisy = 0, 0
+	c.Trusted = 0
 	for _, i := range v.first {
-		r, want := v.Runs[i], v.Judged[i]
-		if !r.Verified || r.Superseded {
-			continue
-		}
-		if want.SendLagTrusted {
+		if r := v.Runs[i]; r.Verified && !r.Superseded && v.Judged[i].SendLagTrusted {
 			c.Trusted++
 		}
-		if want.HostNoisy {
-			c.Noisy++
-		}
 	}
+	v.CountNoisy()
 	var unresolved, untrusted int
 	for _, cond := range v.derived {
 		p99 := v.figures.Of(ConditionKey(cond.API, cond.Mode, cond.Reader), MetricP99)

@@ -27,9 +27,8 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	v.index()
 	v.runs()
 	tabular.CheckAttempts(c)
-	runs := WithRows(c.Judged, c.Rows)
-	v.derived = DeriveConditions(runs, m.Parameters)
-	v.figures = compare.StatedOf(Figures(&Bundle{Manifest: *m, Runs: runs, Conditions: v.derived}))
+	v.derived = DeriveConditions(c.Judged, c.Rows, m.Parameters)
+	v.figures = compare.StatedOf(Figures(c.Judged, c.Rows, v.derived))
 	// Every run is of a condition of the manifest's parameters.
 	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
 		p := m.Parameters

@@ -27,12 +27,12 @@ import (
 const judged = "recomputed from the row's observed columns and requests.csv lines "
 
 // small is a quick synthetic bundle: 2 modes x 2 readers, 1 round of 1 s at 20 req/s.
-func small() *schema.Bundle {
+func small() *schematest.Bundle {
 	return schematest.New(schematest.Options{Modes: []string{"short1", "json-queue"}, Rounds: 1, Duration: time.Second})
 }
 
 // saved writes b to a fresh folder named "bundle".
-func saved(t *testing.T, b *schema.Bundle) string {
+func saved(t *testing.T, b *schematest.Bundle) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bundle")
 	if err := schematest.Save(b, dir); err != nil {
@@ -63,8 +63,8 @@ func TestAGoodBundleVerifies(t *testing.T) {
 	if !strings.HasPrefix(res.Summary(), "OK: bundle: 7 files match SHA256SUMS; fifo-stall: 4 runs (4 verified, 4 trusted, 0 redone, 0 on a noisy host), 4 conditions, 80 requests, 12 container rows") {
 		t.Fatalf("summary %q", res.Summary())
 	}
-	if schema.Of(res) == nil || len(schema.Of(res).Runs) != 4 || len(schema.Of(res).Runs[0].Requests) != 20 {
-		t.Fatalf("the bundle as read: %+v", schema.Of(res))
+	if schematest.Of(res) == nil || len(schematest.Of(res).Runs) != 4 || len(schematest.Of(res).Runs[0].Requests) != 20 {
+		t.Fatalf("the bundle as read: %+v", schematest.Of(res))
 	}
 	// coreutils agrees that the checksums hold.
 	if _, err := exec.LookPath("sha256sum"); err == nil {
