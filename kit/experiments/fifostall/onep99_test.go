@@ -42,7 +42,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		return i
 	}
 	sumP99, sumPooled := column(summary.Header, "p99_ms"), column(summary.Header, "p99_pooled_ms")
-	table := conditionTables([]drawn{{TabularDrawn: TabularDrawn{Label: "fifo-py"}, m: schema.ManifestOf(tb), conds: conditions(tb, rows)}})[0]
+	table := conditionTable(TabularDrawn{Label: "fifo-py", Own: drawn{m: schema.ManifestOf(tb), conds: conditions(tb, rows)}})
 	repP99, repPooled := column(table.Header, "p99 ms"), column(table.Header, "p99 of the pooled requests ms")
 
 	var js bytes.Buffer

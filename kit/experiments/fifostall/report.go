@@ -70,7 +70,8 @@ func (c condition) fig(metric string) figure.Estimate { return c.figs.Of(c.key()
 
 // page is a report's bundles as fifo-stall's drawings read them, and their common axes.
 type page struct {
-	bs      []drawn
+	ds      []TabularDrawn
+	bs      []drawn // their Own
 	readers []string
 	// cats are api/mode or mode, the x axis of every plot by condition: bundles of one
 	// API each are set side by side by mode, whatever their APIs (a Python bundle beside
@@ -89,7 +90,7 @@ func drawnOf(d TabularDrawn) any {
 }
 
 func pageOf(ds []TabularDrawn) page {
-	var p page
+	p := page{ds: ds}
 	for _, d := range ds {
 		p.bs = append(p.bs, d.Own.(drawn))
 	}
@@ -151,13 +152,13 @@ func (p page) drawings() []report.Section {
 		Caption: "Every figure recomputed from the runs; failed runs are counted, never used. p50, p99, drain, throughputs, backlog and API CPU are as compare states them: each run's figure, then the mean over the condition's verified runs with its 95% Student-t interval over runs (none from one run). " +
 			"The p99 of the pooled requests pools every verified run's requests, as the article states its p99 (the published column): the figure the resolution rule tests against " + fmt.Sprint(schema.ResolutionFactor) + " x the largest send-lag p99, without an interval. Max is the largest latency of any request. " +
 			"The model's p99, drain and backlog are this kit's prediction for a run from the reader's bound.",
-		Tables: conditionTables(bs)})
+		Tables: tabular.TableEach(p.ds, conditionTable)})
 	out = append(out, report.Section{ID: "calibration", Title: "Calibration",
 		Caption: "The instrument measured on this engine inside the same limits just before the runs: every latency carries the send lag.",
 		Tables:  []report.Table{calibrationTable(bs)}})
 	return append(out, report.Section{ID: "runs", Title: "Runs: trust and host noise",
 		Caption: "Every run, failed and redone ones too: whether it is data, whether its send lag kept within the bound, and how busy the host was.",
-		Tables:  runTables(bs)})
+		Tables:  tabular.TableEach(p.ds, runTable)})
 }
 
 // has says whether any bundle has a condition like f.
@@ -222,28 +223,24 @@ func conditions(b *TabularBundle, rows []compare.Row) []condition {
 	return out
 }
 
-// conditionTables are every bundle's conditions, a table each.
-func conditionTables(bs []drawn) []report.Table {
-	var out []report.Table
-	for _, d := range bs {
-		t := report.Table{Caption: d.Label, Text: 1, Header: []string{"condition", "runs verified", "lag-trusted", "noisy host", "requests", "errors",
-			"p50 ms", "p99 ms", "model p99 ms", "runs' p99 ms", "p99 of the pooled requests ms", "pooled p99 resolved", "published p99 of the pooled requests ms",
-			"max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read", "largest backlog KiB", "model backlog KiB", "API CPU cores"}}
-		for _, c := range d.conds {
-			est := func(metric string) string { return c.fig(metric).Stated() }
-			t.Rows = append(t.Rows, []string{
-				c.key(), fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), fmt.Sprintf("%d/%d", c.RunsTrusted, c.RunsVerified),
-				strconv.Itoa(c.RunsNoisy), strconv.Itoa(c.Requests), strconv.Itoa(c.Errors),
-				est(schema.MetricP50), est(schema.MetricP99), figure.Text(float64(c.PredictedP99Ms)), span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)),
-				figure.Text(float64(c.P99Ms)), yes(c.P99Resolved), figure.Text(c.pubP99),
-				figure.Text(float64(c.MaxMs)), est(schema.MetricDrain), figure.Text(float64(c.PredictedDrainS)),
-				est(schema.MetricRPSToLastResponse), est(schema.MetricRPSToLogsRead),
-				est(schema.MetricBacklog), figure.Text(float64(c.PredictedBacklogMaxBytes) / 1024), est(schema.MetricAPICPU),
-			})
-		}
-		out = append(out, t)
+// conditionTable is a bundle's conditions.
+func conditionTable(d TabularDrawn) report.Table {
+	t := report.Table{Caption: d.Label, Text: 1, Header: []string{"condition", "runs verified", "lag-trusted", "noisy host", "requests", "errors",
+		"p50 ms", "p99 ms", "model p99 ms", "runs' p99 ms", "p99 of the pooled requests ms", "pooled p99 resolved", "published p99 of the pooled requests ms",
+		"max ms", "drain s", "model drain s", "req/s to last response", "req/s to logs read", "largest backlog KiB", "model backlog KiB", "API CPU cores"}}
+	for _, c := range d.Own.(drawn).conds {
+		est := func(metric string) string { return c.fig(metric).Stated() }
+		t.Rows = append(t.Rows, []string{
+			c.key(), fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), fmt.Sprintf("%d/%d", c.RunsTrusted, c.RunsVerified),
+			strconv.Itoa(c.RunsNoisy), strconv.Itoa(c.Requests), strconv.Itoa(c.Errors),
+			est(schema.MetricP50), est(schema.MetricP99), figure.Text(float64(c.PredictedP99Ms)), span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)),
+			figure.Text(float64(c.P99Ms)), yes(c.P99Resolved), figure.Text(c.pubP99),
+			figure.Text(float64(c.MaxMs)), est(schema.MetricDrain), figure.Text(float64(c.PredictedDrainS)),
+			est(schema.MetricRPSToLastResponse), est(schema.MetricRPSToLogsRead),
+			est(schema.MetricBacklog), figure.Text(float64(c.PredictedBacklogMaxBytes) / 1024), est(schema.MetricAPICPU),
+		})
 	}
-	return out
+	return t
 }
 
 // calibrationTable sets the bundles' calibrations side by side.
@@ -260,20 +257,16 @@ func calibrationTable(bs []drawn) report.Table {
 	return report.FactsTable(labels, facts)
 }
 
-// runTables are every bundle's runs.
-func runTables(bs []drawn) []report.Table {
-	var out []report.Table
-	for _, d := range bs {
-		t := report.Table{Caption: d.Label, Text: 2, Header: []string{"run", "condition", "round", "attempt", "verified", "p99 ms", "send-lag p99 ms", "send lag trusted", "host CPU median %", "host steal %", "CPU pressure %", "noisy host", "bytes read"}}
-		for _, r := range d.Bundle.Runs {
-			t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Mode + "/" + r.Reader, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt),
-				yes(r.Verified) + superseded(r.Superseded), figure.Text(float64(r.P99Ms)), figure.Text(float64(r.SendLagP99Ms)), yes(r.SendLagTrusted),
-				fixed(float64(r.HostCPUMedianPct), 1), fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1), yes(r.HostNoisy),
-				units.BytesSize(float64(r.BytesRead))})
-		}
-		out = append(out, t)
+// runTable is a bundle's runs.
+func runTable(d TabularDrawn) report.Table {
+	t := report.Table{Caption: d.Label, Text: 2, Header: []string{"run", "condition", "round", "attempt", "verified", "p99 ms", "send-lag p99 ms", "send lag trusted", "host CPU median %", "host steal %", "CPU pressure %", "noisy host", "bytes read"}}
+	for _, r := range d.Bundle.Runs {
+		t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Mode + "/" + r.Reader, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt),
+			yes(r.Verified) + superseded(r.Superseded), figure.Text(float64(r.P99Ms)), figure.Text(float64(r.SendLagP99Ms)), yes(r.SendLagTrusted),
+			fixed(float64(r.HostCPUMedianPct), 1), fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1), yes(r.HostNoisy),
+			units.BytesSize(float64(r.BytesRead))})
 	}
-	return out
+	return t
 }
 
 // The logging modes the answer sets side by side, behind the slow reader: a synchronous
