@@ -81,56 +81,42 @@ var (
 func (p Params) Check() error {
 	p = p.shaped()
 	open := p.Load == contract.LoadOpen
+	// The other shape's counts are 0 in a manifest (an open loop of an earlier kit
+	// opened a connection per request: 0), the closed loop's at least 1.
+	least := 1
+	if open {
+		least = 0
+	}
 	return experiment.FirstProblem(
 		func() error {
-			switch {
-			case strings.TrimSpace(p.Image) == "":
-				return usagef("--image: name the service's image (one the engine already has)")
-			case p.Port < 1 || p.Port > 65535:
-				return usagef("--port %d: want the service's TCP port, 1 to 65535", p.Port)
-			case !strings.HasPrefix(p.Path, "/") || strings.ContainsAny(p.Path, " \t\r\n"):
-				return usagef("--path %q: want an absolute path without spaces, such as /health", p.Path)
-			}
-			return nil
+			return experiment.FirstError(
+				experiment.UsageIf(strings.TrimSpace(p.Image) == "", "--image: name the service's image (one the engine already has)"),
+				experiment.Within("port", p.Port, 1, 65535, " (the service's TCP port)"),
+				experiment.UsageIf(!strings.HasPrefix(p.Path, "/") || strings.ContainsAny(p.Path, " \t\r\n"), "--path %q: want an absolute path without spaces, such as /health", p.Path))
 		},
 		p.checkConfigs,
-		p.checkCommands,
+		func() error { _, err := p.withCommands(); return err },
 		p.checkCapacity,
 		// An arrival process only for the open load (a manifest of the closed load, or
 		// written before the flag, has none).
 		func() error { return p.capacity.CheckArrivals(p.Arrivals, open, "with --load "+p.Load) },
 		func() error {
-			if p.Baseline != "" && !slices.Contains(p.ConfigNames(), p.Baseline) {
-				return usagef("--baseline %s: not one of the configurations (%s)", p.Baseline, strings.Join(p.ConfigNames(), ", "))
-			}
-			if dir := p.LogFile; dir != "" && (!path.IsAbs(dir) || path.Clean(dir) == "/") {
-				return usagef("--log-file %q: want the absolute directory the service writes its log file in, such as /var/log/app", dir)
-			}
-			return nil
+			dir := p.LogFile
+			return experiment.FirstError(
+				experiment.UsageIf(p.Baseline != "" && !slices.Contains(p.ConfigNames(), p.Baseline), "--baseline %s: not one of the configurations (%s)", p.Baseline, strings.Join(p.ConfigNames(), ", ")),
+				experiment.UsageIf(dir != "" && (!path.IsAbs(dir) || path.Clean(dir) == "/"), "--log-file %q: want the absolute directory the service writes its log file in, such as /var/log/app", dir),
+				experiment.UsageIf(p.Load != contract.LoadClosed && !open, "--load %q: want closed or open", p.Load),
+				experiment.Within("connections", p.Connections, least, experiment.MaxConnections, ""),
+				experiment.Within("pipelining", p.Pipelining, least, experiment.MaxPipelining, ""),
+				experiment.UsageIf(open && !(p.RateRPS >= 1 && p.RateRPS <= 100000), "--rate %v: want 1 to 100000 requests per second", p.RateRPS),
+				// More than 0: a bound of 0 would refuse every run.
+				experiment.UsageIf(open && !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000), "--max-send-lag %s: want more than 0 and at most 1m", experiment.FormatSeconds(p.MaxSendLagP99Ms/1e3)),
+				experiment.Within("retries", p.Retries, 0, 10, ""),
+				experiment.WithinSeconds("duration", p.DurationS, 0.5, 3600),
+				experiment.WithinSeconds("warmup-time", p.WarmupS, 0, 600),
+				experiment.WithinSeconds("ready-timeout", p.ReadyTimeoutS, 1, 600))
 		},
 		func() error {
-			switch {
-			case p.Load != contract.LoadClosed && !open:
-				return usagef("--load %q: want closed or open", p.Load)
-			// The other shape's fields are 0 in a manifest; every count is bounded.
-			// An open loop of an earlier kit opened a connection per request: 0.
-			case p.Connections < 0 || p.Connections > experiment.MaxConnections || !open && p.Connections < 1:
-				return usagef("--connections %d: want 1 to %d", p.Connections, experiment.MaxConnections)
-			case p.Pipelining < 0 || p.Pipelining > experiment.MaxPipelining || !open && p.Pipelining < 1:
-				return usagef("--pipelining %d: want 1 to %d", p.Pipelining, experiment.MaxPipelining)
-			case open && !(p.RateRPS >= 1 && p.RateRPS <= 100000):
-				return usagef("--rate %v: want 1 to 100000 requests per second", p.RateRPS)
-			case p.Retries < 0 || p.Retries > 10:
-				return usagef("--retries %d: want 0 to 10", p.Retries)
-			case !(p.DurationS >= 0.5 && p.DurationS <= 3600):
-				return usagef("--duration %s: want 500ms to 1h", experiment.FormatSeconds(p.DurationS))
-			case !(p.WarmupS >= 0 && p.WarmupS <= 600):
-				return usagef("--warmup-time %s: want 0 to 10m", experiment.FormatSeconds(p.WarmupS))
-			case !(p.ReadyTimeoutS >= 1 && p.ReadyTimeoutS <= 600):
-				return usagef("--ready-timeout %s: want 1s to 10m", experiment.FormatSeconds(p.ReadyTimeoutS))
-			case open && !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000):
-				return usagef("--max-send-lag %s: want more than 0 and at most 1m", experiment.FormatSeconds(p.MaxSendLagP99Ms/1e3))
-			}
 			for _, f := range p.shapeFlags() {
 				if *f.given && f.load != p.Load {
 					return usagef("--%s does nothing with --load %s", f.name, p.Load)
@@ -190,23 +176,24 @@ func (p Params) checkConfigs() error {
 	return nil
 }
 
-// checkCommands: each --config-cmd names a configuration, once, and gives a command.
-func (p Params) checkCommands() error {
-	var named []string
+// withCommands is the configurations with each --config-cmd applied, or the first that
+// names no configuration, names one twice or gives no command.
+func (p Params) withCommands() ([]Config, error) {
+	configs := slices.Clone(p.Configs)
 	for _, s := range p.commands {
 		name, args, ok := strings.Cut(s, ":")
-		i := slices.IndexFunc(p.Configs, func(have Config) bool { return have.Name == name })
+		i := slices.IndexFunc(configs, func(have Config) bool { return have.Name == name })
 		switch {
 		case !ok || strings.TrimSpace(args) == "":
-			return usagef("--config-cmd %q: want NAME:ARGS, such as 'verbose:--log-level debug'", s)
+			return nil, usagef("--config-cmd %q: want NAME:ARGS, such as 'verbose:--log-level debug'", s)
 		case i < 0:
-			return usagef("--config-cmd %s: no --config of that name", name)
-		case p.Configs[i].Cmd != nil || slices.Contains(named, name):
-			return usagef("--config-cmd %s: given twice", name)
+			return nil, usagef("--config-cmd %s: no --config of that name", name)
+		case configs[i].Cmd != nil: // a manifest's, or an earlier --config-cmd's
+			return nil, usagef("--config-cmd %s: given twice", name)
 		}
-		named = append(named, name)
+		configs[i].Cmd = strings.Fields(args)
 	}
-	return nil
+	return configs, nil
 }
 
 // settle is the parameters a plan of rounds records, p checked: what follows from its
@@ -222,12 +209,7 @@ func (p Params) settle(rounds int) Params {
 	if p.LogFile != "" {
 		p.LogFile = path.Clean(p.LogFile)
 	}
-	p.Configs = slices.Clone(p.Configs)
-	for _, s := range p.commands {
-		name, args, _ := strings.Cut(s, ":")
-		i := slices.IndexFunc(p.Configs, func(have Config) bool { return have.Name == name })
-		p.Configs[i].Cmd = strings.Fields(args)
-	}
+	p.Configs, _ = p.withCommands() // checked
 	p.commands = nil
 	p.Baseline = cmp.Or(p.Baseline, p.Configs[0].Name)
 	p.settleCapacity(rounds)
