@@ -93,16 +93,10 @@ func cond(d drawn, config string) *ConditionRow {
 // runsOf are the bundle's runs of a configuration that count in its figures.
 func runsOf(d drawn, config string) []RunRow { return pooledOf(d.Runs, config) }
 
-// baselines names each bundle's baseline configuration.
+// baselines names each bundle's baseline configuration, the bundles of one baseline
+// together.
 func baselines(bs []drawn) string {
-	var out []string
-	for _, d := range bs {
-		if len(bs) == 1 {
-			return " (" + d.Params().Baseline + ")"
-		}
-		out = append(out, d.Label+": "+d.Params().Baseline)
-	}
-	return " (" + strings.Join(out, "; ") + ")"
+	return " (" + strings.Join(tabular.Attributed(bs, func(d drawn) []string { return []string{d.Params().Baseline} }), "; ") + ")"
 }
 
 // latencyFrom says where latency is timed from, by the bundles' load shapes.

@@ -57,18 +57,14 @@ func rules(c *check) {
 	counts.Conditions = len(p.Configs)
 	counts.Noisy = tabular.Noisy(c.Runs)
 	var requests int64
-	trusted := 0
 	for _, r := range c.Runs {
 		if r.Verified {
 			requests += r.Requests
-			if r.Trusted {
-				trusted++
-			}
 		}
 	}
 	// Only the open loop's runs can be distrusted for their late sends.
 	if p.Load == contract.LoadOpen {
-		counts.Trusted = trusted
+		counts.Trusted = len(slices.DeleteFunc(slices.Clone(c.Runs), func(r RunRow) bool { return !r.Verified || !r.Trusted }))
 	}
 	physics(c)
 	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
