@@ -1,7 +1,6 @@
 package yourapi
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -61,20 +60,12 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 	// A run that sent nothing has no send lag, and no lag to distrust it for.
 	r.Trusted = r.Load != contract.LoadOpen || !r.SendLagP99Ms.Present() || float64(r.SendLagP99Ms) <= p.MaxSendLagP99Ms
 	r.Mark = ""
-	failure := r.ObservedFailure
-	switch {
-	case r.Requests == 0:
-		failure = experiment.JoinFailures(failure, "no response in the measured interval")
-	case r.Errors > 0:
-		failure = experiment.JoinFailures(failure, fmt.Sprintf("%d requests got no response", r.Errors))
-	}
-	if r.Non2xx > 0 {
-		failure = experiment.JoinFailures(failure, fmt.Sprintf("%d responses were not 2xx", r.Non2xx))
-	}
-	if r.GeneratorBusy {
-		failure = experiment.JoinFailures(failure, "the load generator was saturated: it may have been the bottleneck")
-	}
-	r.Failure, r.Verified = failure, failure == ""
+	r.Failure = experiment.JoinFailures(r.ObservedFailure,
+		experiment.ReasonIf(r.Requests == 0, "no response in the measured interval"),
+		experiment.ReasonIf(r.Requests != 0 && r.Errors > 0, "%d requests got no response", r.Errors),
+		experiment.ReasonIf(r.Non2xx > 0, "%d responses were not 2xx", r.Non2xx),
+		experiment.ReasonIf(r.GeneratorBusy, "the load generator was saturated: it may have been the bottleneck"))
+	r.Verified = r.Failure == ""
 	return r
 }
 
@@ -110,16 +101,11 @@ func markRuns(p *Params, out []RunRow) {
 			if r.Config != config || !r.Verified || r.Superseded || !r.LinesPerRequest.Present() {
 				continue
 			}
-			var marks []string
-			if v := float64(r.LinesPerRequest); math.Abs(v-median) > LinesTolerance(median) {
-				marks = append(marks, fmt.Sprintf("lines per request %.3f, the configuration's median %.3f", v, median))
-			}
-			if p.NonBlocking && r.ConsolePerReq.Present() {
-				if short := fullest - float64(r.ConsolePerReq); short > LinesTolerance(fullest) {
-					marks = append(marks, fmt.Sprintf("console about %.0f lines short of the configuration's fullest run: dropped by the driver in non-blocking mode", short*float64(r.SentTotal)))
-				}
-			}
-			r.Mark = experiment.JoinFailures(marks...)
+			v, short := float64(r.LinesPerRequest), fullest-float64(r.ConsolePerReq)
+			r.Mark = experiment.JoinFailures(
+				experiment.ReasonIf(math.Abs(v-median) > LinesTolerance(median), "lines per request %.3f, the configuration's median %.3f", v, median),
+				experiment.ReasonIf(p.NonBlocking && r.ConsolePerReq.Present() && short > LinesTolerance(fullest),
+					"console about %.0f lines short of the configuration's fullest run: dropped by the driver in non-blocking mode", short*float64(r.SentTotal)))
 		}
 	}
 }
