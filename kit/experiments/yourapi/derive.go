@@ -73,8 +73,11 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 func pooled(r RunRow) bool { return r.Verified && r.Trusted && !r.Superseded }
 
 // pooledOf are the runs of a configuration that count in its figures.
-func pooledOf(runs []RunRow, config string) []RunRow {
-	return slices.DeleteFunc(slices.Clone(runs), func(r RunRow) bool { return r.Config != config || !pooled(r) })
+func pooledOf(runs []RunRow, config string) []RunRow { return runsWhere(runs, config, pooled) }
+
+// runsWhere are the runs of a configuration that hold to rule.
+func runsWhere(runs []RunRow, config string, rule func(RunRow) bool) []RunRow {
+	return slices.DeleteFunc(slices.Clone(runs), func(r RunRow) bool { return r.Config != config || !rule(r) })
 }
 
 // markRuns marks, within each configuration, a run whose lines per request are off
@@ -83,7 +86,7 @@ func pooledOf(runs []RunRow, config string) []RunRow {
 // each run's own columns derived (DeriveRun), its mark sets it against the others.
 func markRuns(p *Params, out []RunRow) {
 	for _, config := range p.ConfigNames() {
-		judged := slices.DeleteFunc(slices.Clone(out), func(r RunRow) bool { return r.Config != config || !r.Verified || r.Superseded })
+		judged := runsWhere(out, config, func(r RunRow) bool { return r.Verified && !r.Superseded })
 		lpr := bundle.PresentOf(judged, func(r RunRow) Opt { return r.LinesPerRequest })
 		console := bundle.PresentOf(judged, func(r RunRow) Opt { return r.ConsolePerReq })
 		for i := range out {
@@ -133,21 +136,9 @@ func DeriveConditions(runs []RunRow, p Params) []ConditionRow {
 func deriveCondition(cfg Config, runs []RunRow, p Params) ConditionRow {
 	counted := pooledOf(runs, cfg.Name)
 	c := ConditionRow{Config: cfg.Name, Setting: cfg.String(), Baseline: cfg.Name == p.Baseline, RunsPooled: len(counted)}
-	for _, r := range runs {
-		if r.Config != cfg.Name {
-			continue
-		}
-		c.Runs++
-		if r.Verified {
-			c.RunsVerified++
-		}
-		if r.Verified && r.HostNoisy {
-			c.RunsNoisy++
-		}
-		if r.Mark != "" {
-			c.RunsMarked++
-		}
-	}
+	count := func(rule func(RunRow) bool) int { return len(runsWhere(runs, cfg.Name, rule)) }
+	c.Runs, c.RunsVerified = count(func(RunRow) bool { return true }), count(func(r RunRow) bool { return r.Verified })
+	c.RunsNoisy, c.RunsMarked = count(func(r RunRow) bool { return r.Verified && r.HostNoisy }), count(func(r RunRow) bool { return r.Mark != "" })
 	c.LinesSteady = c.RunsMarked == 0
 	c.Pooled = httpload.Pool(counted, func(r RunRow) (httpload.Rates, httpload.Measured) { return r.Rates, r.Measured })
 	mean := func(of func(RunRow) Opt) Opt { return bundle.MeanOver(counted, of) }
