@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -319,9 +320,14 @@ func TestTheEngineIsSampledFromTheResetToTheDrainsEnd(t *testing.T) {
 	if first > res.LoadStart || last < res.LastResponse {
 		t.Errorf("samples from %d to %d; the load from %d to %d", first, last, res.LoadStart, res.LastResponse)
 	}
-	wantCPU := 0.26 * float64(n-1)
-	if d := res.Engine.CPUS - wantCPU; d > 1e-9 || d < -1e-9 || res.Engine.ByComm["dockerd"] != 0.25*float64(n-1) {
-		t.Errorf("engine CPU %g s (%v), want %g over %d samples", res.Engine.CPUS, res.Engine.ByComm, wantCPU, n)
+	// The drain's end is the last sample asked; or, where the sample in flight at the
+	// stop was dropped, it may be the one before: on a busy machine the dropped one can
+	// reach the helper after it. Each sample asked adds 0.26 s.
+	cpuOver := func(k int) bool {
+		return math.Abs(res.Engine.CPUS-0.26*float64(k)) < 1e-9 && math.Abs(res.Engine.ByComm["dockerd"]-0.25*float64(k)) < 1e-9
+	}
+	if !cpuOver(n-1) && !(res.EngineSamples == n-1 && cpuOver(n-2)) {
+		t.Errorf("engine CPU %g s (%v), want %g over %d samples asked (%d noted)", res.Engine.CPUS, res.Engine.ByComm, 0.26*float64(n-1), n, res.EngineSamples)
 	}
 	if res.EngineRSSPeakBytes != 300<<20 || res.Engine.IntervalS <= 0.2 {
 		t.Errorf("daemon peak %d bytes, want %d; interval %g s", res.EngineRSSPeakBytes, 300<<20, res.Engine.IntervalS)
