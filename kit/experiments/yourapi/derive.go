@@ -60,11 +60,12 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 	// A run that sent nothing has no send lag, and no lag to distrust it for.
 	r.Trusted = r.Load != contract.LoadOpen || !r.SendLagP99Ms.Present() || float64(r.SendLagP99Ms) <= p.MaxSendLagP99Ms
 	r.Mark = ""
-	r.Failure = experiment.JoinFailures(r.ObservedFailure,
-		experiment.ReasonIf(r.Requests == 0, "no response in the measured interval"),
-		experiment.ReasonIf(r.Requests != 0 && r.Errors > 0, "%d requests got no response", r.Errors),
-		experiment.ReasonIf(r.Non2xx > 0, "%d responses were not 2xx", r.Non2xx),
-		experiment.ReasonIf(r.GeneratorBusy, "the load generator was saturated: it may have been the bottleneck"))
+	var failed experiment.Failures
+	failed.Unless(r.Requests != 0, "no response in the measured interval")
+	failed.Unless(r.Requests == 0 || r.Errors == 0, "%d requests got no response", r.Errors)
+	failed.Unless(r.Non2xx == 0, "%d responses were not 2xx", r.Non2xx)
+	failed.Unless(!r.GeneratorBusy, "the load generator was saturated: it may have been the bottleneck")
+	r.Failure = experiment.JoinFailures(r.ObservedFailure, failed.String())
 	r.Verified = r.Failure == ""
 	return r
 }
@@ -105,10 +106,11 @@ func markRuns(p *Params, out []RunRow) {
 				continue
 			}
 			v, short := float64(r.LinesPerRequest), fullest-float64(r.ConsolePerReq)
-			r.Mark = experiment.JoinFailures(
-				experiment.ReasonIf(math.Abs(v-median) > LinesTolerance(median), "lines per request %.3f, the configuration's median %.3f", v, median),
-				experiment.ReasonIf(p.NonBlocking && r.ConsolePerReq.Present() && short > LinesTolerance(fullest),
-					"console about %.0f lines short of the configuration's fullest run: dropped by the driver in non-blocking mode", short*float64(r.SentTotal)))
+			var marks experiment.Failures
+			marks.Unless(!(math.Abs(v-median) > LinesTolerance(median)), "lines per request %.3f, the configuration's median %.3f", v, median)
+			marks.Unless(!(p.NonBlocking && r.ConsolePerReq.Present() && short > LinesTolerance(fullest)),
+				"console about %.0f lines short of the configuration's fullest run: dropped by the driver in non-blocking mode", short*float64(r.SentTotal))
+			r.Mark = marks.String()
 		}
 	}
 }
