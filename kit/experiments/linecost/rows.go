@@ -204,13 +204,11 @@ func CheckTrial(t TrialRow) TrialRow { return CheckTrialWith(t, lc.LineFormat) }
 // Params.TemplateOf): every line is regenerated from it, time stamps masked.
 func CheckTrialWith(t TrialRow, template string) TrialRow {
 	t.Throttled = t.ThrottledPeriods.Present() && t.ThrottledPeriods > 0
-	t.CPUNsPerLine, t.WallNsPerLine, t.CgroupCPUNsPerLin = bundle.None, bundle.None, bundle.None
-	if t.Lines > 0 {
-		n := bundle.Opt(t.Lines)
-		t.CPUNsPerLine, t.WallNsPerLine = bundle.Opt(t.ThreadCPUNs)/n, bundle.Opt(t.WallNs)/n
-		if t.CgroupError == "" && t.CgroupCPUNs.Present() {
-			t.CgroupCPUNsPerLin = t.CgroupCPUNs / n
-		}
+	n := bundle.Opt(t.Lines)
+	t.CPUNsPerLine, t.WallNsPerLine = bundle.Per(bundle.Opt(t.ThreadCPUNs), n), bundle.Per(bundle.Opt(t.WallNs), n)
+	t.CgroupCPUNsPerLin = bundle.Per(t.CgroupCPUNs, n)
+	if t.CgroupError != "" {
+		t.CgroupCPUNsPerLin = bundle.None
 	}
 	var problems experiment.Failures
 	problems.Unless(t.Lines >= lc.MinLines, "%d lines, fewer than the minimum of %d", t.Lines, lc.MinLines)

@@ -27,10 +27,10 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 	file := r.FileRead && r.FileLines.Present() && r.FileBytes.Present()
 	// perReq is v over every request sent: absent when v was not read or nothing was sent.
 	perReq := func(v Opt, read bool) Opt {
-		if !read || r.SentTotal <= 0 {
+		if !read {
 			return None
 		}
-		return v / Opt(r.SentTotal)
+		return bundle.Per(v, Opt(r.SentTotal))
 	}
 	var bytes Opt
 	r.Lines = 0
@@ -46,11 +46,8 @@ func DeriveRun(r RunRow, series []SeriesRow, p Params) RunRow {
 	measured := r.CPUMeasured && r.APICPUS.Present() && r.EngineCPUS.Present() && r.CPUIntervalS.Present() && r.CPUIntervalS > 0
 	if measured {
 		r.APICores, r.EngineCores = r.APICPUS/r.CPUIntervalS, r.EngineCPUS/r.CPUIntervalS
-		if r.Requests > 0 {
-			n := Opt(r.Requests)
-			r.APIUsPerReq, r.EngineUsPerReq = r.APICPUS*1e6/n, r.EngineCPUS*1e6/n
-			r.CPUUsPerReq = r.APIUsPerReq + r.EngineUsPerReq
-		}
+		r.APIUsPerReq, r.EngineUsPerReq = bundle.Per(r.APICPUS*1e6, Opt(r.Requests)), bundle.Per(r.EngineCPUS*1e6, Opt(r.Requests))
+		r.CPUUsPerReq = r.APIUsPerReq + r.EngineUsPerReq // absent where either is
 	}
 	r.OtherCores, r.HostNoisy = None, false
 	if r.HostBusyPct.Present() && r.HostCPUs.Present() && r.HostCPUs > 0 && measured && r.MeasuredS > 0 {

@@ -184,9 +184,4 @@ func deriveCondition(c ConditionRow, all []RunRow, reqs map[string][]RequestRow,
 }
 
 // ratio is num per den (requests per second), absent when den is not above 0.
-func ratio(num, den float64) bundle.Opt {
-	if den <= 0 {
-		return bundle.None
-	}
-	return bundle.Opt(num / den)
-}
+func ratio(num, den float64) bundle.Opt { return bundle.Per(bundle.Opt(num), bundle.Opt(den)) }
