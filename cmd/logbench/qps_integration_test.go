@@ -54,7 +54,7 @@ func TestReproduceQPSOnTheEngine(t *testing.T) {
 	if sp := res.Common.SpeedProbe; sp == nil || sp.RequestPath == nil || sp.RequestPath.Runs != 6 {
 		t.Errorf("the manifest's speed_probe sums up no request path of 6 runs: %+v", sp)
 	}
-	if !strings.Contains(out, "console+file") || !strings.Contains(out, "pub req/s") {
+	if !strings.Contains(out, "console+file") || !strings.Contains(out, "published req/s") {
 		t.Errorf("no table beside the published figures:\n%s", out)
 	}
 	for _, args := range [][]string{{"verify", dir}, {"compare", dir, "--published"}, {"report", dir}} {
