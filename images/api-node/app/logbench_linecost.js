@@ -99,7 +99,7 @@ function line (seq) {
 const LINES = ['default', 'text', 'text-notime', 'json', 'json-notime']
 const TEXT_FIELDS = 'seq={seq} user=alice path=/api/items status=200'
 const TIME_PATTERN = '[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?' +
-  '|[0-9]+\\.[0-9]+(?:e[+-][0-9]+)?'
+  '|[0-9]+(?:\\.[0-9]+)?(?:e[+-][0-9]+)?'
 const NOT_OFFERED = 'not offered'
 const LIBRARIES = {
   util: {

@@ -85,7 +85,7 @@ def line(seq):
 LINES = ["default", "text", "text-notime", "json", "json-notime"]
 TEXT_FIELDS = "seq={seq} user=alice path=/api/items status=200"
 TIME_PATTERN = (r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?"
-                r"|[0-9]+\.[0-9]+(?:e[+-][0-9]+)?")
+                r"|[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?")
 NOT_OFFERED = "not offered"
 LIBRARIES = {
     "logging": {

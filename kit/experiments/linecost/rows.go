@@ -123,7 +123,7 @@ func Derive(p Params, run RunRow, doc *contract.LineCostDocument, failure string
 		problems.Unless(doc.LineFormat == template, "the program writes %q, not the kit's line %q", doc.LineFormat, template)
 		problems.Unless(p.Legacy() || (doc.LibraryID == lib.ID && doc.Line == p.LineOf(lib) && doc.Library == lib.Name),
 			"the program measured %s (%q) writing %s, not %s (%q) writing %s", doc.LibraryID, doc.Library, doc.Line, lib.ID, lib.Name, p.LineOf(lib))
-		problems.Unless(!strings.Contains(template, lc.TimeMark) || doc.TimePattern == lc.TimePattern,
+		problems.Unless(!strings.Contains(template, lc.TimeMark) || lc.KnownTimePattern(doc.TimePattern),
 			"the program masked time stamps matching %q, not the kit's %q", doc.TimePattern, lc.TimePattern)
 		found := false
 		for _, w := range doc.Ways {

@@ -3,6 +3,7 @@ package linecost
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,10 +45,23 @@ const (
 
 // TimePattern is what a time stamp may look like where a template has TimeMark: RFC
 // 3339 or ISO 8601 with a T or a space, seconds to nanoseconds, with or without a zone;
-// or seconds since the epoch as a decimal fraction (zap's default). The same regular
+// or seconds since the epoch as a decimal (zap's default), which has no fraction when the
+// clock is read within a float64's spacing of a whole second. The same regular
 // expression in RE2, Python's re and JavaScript. A file is verified with each line's
 // time stamp replaced by TimeMark: the kit regenerates everything else, byte for byte.
-const TimePattern = `[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?|[0-9]+\.[0-9]+(?:e[+-][0-9]+)?`
+const TimePattern = `[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?|[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?`
+
+// earlierTimePatterns are the kit's time patterns before TimePattern. Each matches only
+// stamps TimePattern matches, so a program that masked with one masked what the kit
+// would have: a bundle that recorded one is not refused for it.
+var earlierTimePatterns = []string{
+	`[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?|[0-9]+\.[0-9]+(?:e[+-][0-9]+)?`,
+}
+
+// KnownTimePattern reports whether pattern is the kit's time pattern, now or earlier.
+func KnownTimePattern(pattern string) bool {
+	return pattern == TimePattern || slices.Contains(earlierTimePatterns, pattern)
+}
 
 // AppendTemplate appends line seq of template as the kit regenerates it: {seq} is
 // seq, a time stamp stays TimeMark; newline included.
