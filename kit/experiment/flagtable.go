@@ -40,6 +40,14 @@ func (fl Flags) Check() error {
 // Rule is a rule that no one flag owns, placed among the flags where it is checked.
 func Rule(check func() error) Flag { return Flag{Check: check} }
 
+// UsageIf is Usagef when bad holds, nil otherwise: a flag's rule that Within cannot say.
+func UsageIf(bad bool, format string, args ...any) error {
+	if bad {
+		return Usagef(format, args...)
+	}
+	return nil
+}
+
 // IntFlag is a count's flag: lo to hi.
 func IntFlag(p *int, name string, lo, hi int, usage string) Flag {
 	return Flag{func(fs *flag.FlagSet) { fs.IntVar(p, name, *p, usage) }, func() error { return Within(name, *p, lo, hi, "") }}
@@ -48,6 +56,11 @@ func IntFlag(p *int, name string, lo, hi int, usage string) Flag {
 // SecondsFlag is a duration's flag (5s, 250ms) kept in seconds: least to most.
 func SecondsFlag(p *float64, name string, least, most float64, usage string) Flag {
 	return Flag{func(fs *flag.FlagSet) { fs.Var(Seconds(p), name, usage) }, func() error { return WithinSeconds(name, *p, least, most) }}
+}
+
+// StringFlag is a text's flag with its rule (nil: any text).
+func StringFlag(p *string, name, usage string, check func() error) Flag {
+	return Flag{func(fs *flag.FlagSet) { fs.StringVar(p, name, *p, usage) }, check}
 }
 
 // BoolFlag is a switch: either value is a plan's.

@@ -67,3 +67,13 @@ type paramsOf Flags
 
 func (p paramsOf) Bind(fs *flag.FlagSet) { Flags(p).Bind(fs) }
 func (p paramsOf) Check() error          { return Flags(p).Check() }
+
+func TestUsageIfIsAUsageErrorWhenBad(t *testing.T) {
+	var u UsageError
+	if err := UsageIf(true, "--path %q: want an absolute path", "x"); !errors.As(err, &u) || err.Error() != `--path "x": want an absolute path` {
+		t.Errorf("%v", err)
+	}
+	if err := UsageIf(false, "never"); err != nil {
+		t.Errorf("%v, want none", err)
+	}
+}

@@ -21,37 +21,100 @@ func DefaultParams() *Params {
 		Hardening: Hardening{ReadOnlyRoot: true, User: User, CapDrop: "ALL", NoNewPrivileges: true}}
 }
 
-// Bind declares your-api's flags, each bound to the field the manifest records it in.
-func (p *Params) Bind(fs *flag.FlagSet) {
-	fs.StringVar(&p.Image, "image", p.Image, "the service's image, one the engine already has (a name:tag or an ID); the kit does not pull")
-	fs.IntVar(&p.Port, "port", p.Port, "the TCP port the service listens on inside its container (it must listen on 127.0.0.1 or all addresses)")
-	fs.StringVar(&p.Path, "path", p.Path, "the path loaded, answered with a 2xx status (GET)")
-	fs.Var(experiment.Repeated(&p.Configs, addConfig, func(c Config) string { return c.Name }, ","), "config", "one logging configuration NAME:ENV=VALUE[,ENV=VALUE] (NAME alone: the image's defaults); at least one")
-	// Each --config-cmd is applied to its configuration once the flags are checked.
-	fs.Var(experiment.Repeated(&p.commands, func(l []string, s string) []string { return append(l, s) }, func(s string) string { return s }, " "), "config-cmd", "NAME:ARGS replaces the image's command (its CMD, after its entrypoint) in configuration NAME, ARGS split at spaces, for images configured by flags")
-	fs.StringVar(&p.Baseline, "baseline", p.Baseline, "the configuration every other one's cost is set against (default: the first --config)")
-	fs.StringVar(&p.LogFile, "log-file", p.LogFile, "a directory in the container where the service writes its log file: the run's volume is mounted there and every file in it is counted after the run")
-	fs.StringVar(&p.Load, "load", p.Load, "load shape: closed (the qps experiment's keep-alive connections, as autocannon) or open (fifo-stall's fixed rate, latency from the scheduled send)")
-	fs.IntVar(&p.Connections, "connections", p.Connections, "keep-alive connections of the load: the closed loop's, or the open loop's, each with its own share of the schedule as wrk2 does (a request whose connection is busy leaves when the previous one ends)")
-	fs.IntVar(&p.Pipelining, "pipelining", p.Pipelining, "requests in flight per connection (with --load closed)")
-	fs.Float64Var(&p.RateRPS, "rate", p.RateRPS, "offered load, requests per second (with --load open)")
-	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --load open)")
-	fs.IntVar(&p.Retries, "retries", p.Retries, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle; with --load open)")
-	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
-	fs.Var(experiment.Seconds(&p.WarmupS), "warmup-time", "load before each run's measurement, not counted")
-	fs.Var(experiment.Seconds(&p.ReadyTimeoutS), "ready-timeout", "longest wait for the service to answer --path with a 2xx status")
-	experiment.BindLogDriver(fs, &p.LogDriver, &p.LogOpts)
-	(*experiment.Limits)(&p.Limits).Bind(fs, "the service's")
-	fs.Var(experiment.Negated(&p.Hardening.ReadOnlyRoot), "writable-root", "relax the hardening: the service's root file system is writable (recorded in the manifest)")
-	fs.Var(experiment.SwitchTo(&p.Hardening.User, "", User), "keep-user", "relax the hardening: run the service as its image's user, not the kit's uid 65532 (recorded)")
-	fs.Var(experiment.Repeated(&p.Hardening.CapAdd, addCaps, func(c string) string { return c }, ","), "cap-add", "relax the hardening: give the service this capability back after dropping all, such as DAC_OVERRIDE for a root user (--keep-user) writing to the volume; a non-root user gets none (recorded)")
-	fs.Var(experiment.Negated(&p.Hardening.NoNewPrivileges), "new-privileges", "relax the hardening: let setuid binaries and file capabilities take effect in the service (recorded)")
-	p.bindCapacity(fs)
-	experiment.MarkGiven(fs, "load", &p.given.load)
-	// A flag of the other load shape would do nothing: Check refuses it given.
-	for _, g := range p.shapeFlags() {
-		experiment.MarkGiven(fs, g.name, g.given)
+// flags are your-api's flags, each bound to the field the manifest records it in, with
+// its rule, in the usage's order. The rules read p as Check shapes it (shaped).
+func (p *Params) flags() experiment.Flags {
+	open := p.Load == contract.LoadOpen
+	// The other shape's counts are 0 in a manifest (an open loop of an earlier kit
+	// opened a connection per request: 0), the closed loop's at least 1.
+	least := 1
+	if open {
+		least = 0
 	}
+	return experiment.Flags{
+		experiment.StringFlag(&p.Image, "image", "the service's image, one the engine already has (a name:tag or an ID); the kit does not pull", func() error {
+			return experiment.UsageIf(strings.TrimSpace(p.Image) == "", "--image: name the service's image (one the engine already has)")
+		}),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.IntVar(&p.Port, "port", p.Port, "the TCP port the service listens on inside its container (it must listen on 127.0.0.1 or all addresses)")
+		}, Check: func() error { return experiment.Within("port", p.Port, 1, 65535, " (the service's TCP port)") }},
+		experiment.StringFlag(&p.Path, "path", "the path loaded, answered with a 2xx status (GET)", func() error {
+			return experiment.UsageIf(!strings.HasPrefix(p.Path, "/") || strings.ContainsAny(p.Path, " \t\r\n"), "--path %q: want an absolute path without spaces, such as /health", p.Path)
+		}),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.Repeated(&p.Configs, addConfig, func(c Config) string { return c.Name }, ","), "config", "one logging configuration NAME:ENV=VALUE[,ENV=VALUE] (NAME alone: the image's defaults); at least one")
+		}, Check: p.checkConfigs},
+		// Each --config-cmd is applied to its configuration once the flags are checked.
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.Repeated(&p.commands, func(l []string, s string) []string { return append(l, s) }, func(s string) string { return s }, " "), "config-cmd", "NAME:ARGS replaces the image's command (its CMD, after its entrypoint) in configuration NAME, ARGS split at spaces, for images configured by flags")
+		}, Check: func() error { _, err := p.withCommands(); return err }},
+		experiment.StringFlag(&p.Baseline, "baseline", "the configuration every other one's cost is set against (default: the first --config)", func() error {
+			return experiment.UsageIf(p.Baseline != "" && !slices.Contains(p.ConfigNames(), p.Baseline), "--baseline %s: not one of the configurations (%s)", p.Baseline, strings.Join(p.ConfigNames(), ", "))
+		}),
+		experiment.StringFlag(&p.LogFile, "log-file", "a directory in the container where the service writes its log file: the run's volume is mounted there and every file in it is counted after the run", func() error {
+			dir := p.LogFile
+			return experiment.UsageIf(dir != "" && (!path.IsAbs(dir) || path.Clean(dir) == "/"), "--log-file %q: want the absolute directory the service writes its log file in, such as /var/log/app", dir)
+		}),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.StringVar(&p.Load, "load", p.Load, "load shape: closed (the qps experiment's keep-alive connections, as autocannon) or open (fifo-stall's fixed rate, latency from the scheduled send)")
+			experiment.MarkGiven(fs, "load", &p.given.load)
+		}, Check: func() error {
+			return experiment.UsageIf(p.Load != contract.LoadClosed && !open, "--load %q: want closed or open", p.Load)
+		}},
+		experiment.IntFlag(&p.Connections, "connections", least, experiment.MaxConnections, "keep-alive connections of the load: the closed loop's, or the open loop's, each with its own share of the schedule as wrk2 does (a request whose connection is busy leaves when the previous one ends)"),
+		experiment.IntFlag(&p.Pipelining, "pipelining", least, experiment.MaxPipelining, "requests in flight per connection (with --load closed)"),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Float64Var(&p.RateRPS, "rate", p.RateRPS, "offered load, requests per second (with --load open)")
+		}, Check: func() error {
+			return experiment.UsageIf(open && !(p.RateRPS >= 1 && p.RateRPS <= 100000), "--rate %v: want 1 to 100000 requests per second", p.RateRPS)
+		}},
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --load open)")
+		}, Check: func() error {
+			// More than 0: a bound of 0 would refuse every run.
+			return experiment.UsageIf(open && !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000), "--max-send-lag %s: want more than 0 and at most 1m", experiment.FormatSeconds(p.MaxSendLagP99Ms/1e3))
+		}},
+		experiment.IntFlag(&p.Retries, "retries", 0, 10, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle; with --load open)"),
+		// A flag of the other load shape would do nothing: it is refused given.
+		{Bind: func(fs *flag.FlagSet) {
+			for _, g := range p.shapeFlags() {
+				experiment.MarkGiven(fs, g.name, g.given)
+			}
+		}, Check: func() error {
+			for _, f := range p.shapeFlags() {
+				if *f.given && f.load != p.Load {
+					return usagef("--%s does nothing with --load %s", f.name, p.Load)
+				}
+			}
+			return nil
+		}},
+		experiment.SecondsFlag(&p.DurationS, "duration", 0.5, 3600, "measured load per run"),
+		experiment.SecondsFlag(&p.WarmupS, "warmup-time", 0, 600, "load before each run's measurement, not counted"),
+		experiment.SecondsFlag(&p.ReadyTimeoutS, "ready-timeout", 1, 600, "longest wait for the service to answer --path with a 2xx status"),
+		experiment.LogDriverFlags(&p.LogDriver, &p.LogOpts),
+		(*experiment.Limits)(&p.Limits).Flags("the service's"),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.Negated(&p.Hardening.ReadOnlyRoot), "writable-root", "relax the hardening: the service's root file system is writable (recorded in the manifest)")
+			fs.Var(experiment.SwitchTo(&p.Hardening.User, "", User), "keep-user", "relax the hardening: run the service as its image's user, not the kit's uid 65532 (recorded)")
+			fs.Var(experiment.Repeated(&p.Hardening.CapAdd, addCaps, func(c string) string { return c }, ","), "cap-add", "relax the hardening: give the service this capability back after dropping all, such as DAC_OVERRIDE for a root user (--keep-user) writing to the volume; a non-root user gets none (recorded)")
+			fs.Var(experiment.Negated(&p.Hardening.NoNewPrivileges), "new-privileges", "relax the hardening: let setuid binaries and file capabilities take effect in the service (recorded)")
+		}, Check: p.checkCapAdd},
+		{Bind: p.bindCapacity, Check: func() error {
+			// An arrival process only for the open load (a manifest of the closed load, or
+			// written before the flag, has none).
+			return cmp.Or(p.checkCapacity(), p.capacity.CheckArrivals(p.Arrivals, open, "with --load "+p.Load))
+		}},
+	}
+}
+
+// Bind declares your-api's flags.
+func (p *Params) Bind(fs *flag.FlagSet) { p.flags().Bind(fs) }
+
+// Check refuses parameters no plan of your-api can have, flag or manifest alike, in
+// the order of the flags' usage.
+func (p Params) Check() error {
+	p = p.shaped()
+	return p.flags().Check()
 }
 
 // shapeFlag is a flag of one load shape only, the manifest's field it sets and its
@@ -65,8 +128,9 @@ type shapeFlag struct {
 // shapeFlags are the flags of one load shape, in the order Check names them.
 func (p *Params) shapeFlags() []shapeFlag {
 	return []shapeFlag{
+		{"pipelining", "pipelining", contract.LoadClosed, float64(p.Pipelining), &p.given.pipelining},
 		{"rate", "rate_rps", contract.LoadOpen, p.RateRPS, &p.given.rate}, {"max-send-lag", "max_send_lag_p99_ms", contract.LoadOpen, p.MaxSendLagP99Ms, &p.given.maxSendLag},
-		{"retries", "retries", contract.LoadOpen, float64(p.Retries), &p.given.retries}, {"pipelining", "pipelining", contract.LoadClosed, float64(p.Pipelining), &p.given.pipelining},
+		{"retries", "retries", contract.LoadOpen, float64(p.Retries), &p.given.retries},
 	}
 }
 
@@ -76,68 +140,17 @@ var (
 	capName    = regexp.MustCompile(`^[A-Z_]+$`)
 )
 
-// Check refuses parameters no plan of your-api can have, flag or manifest alike, in
-// the order of the flags' usage.
-func (p Params) Check() error {
-	p = p.shaped()
-	open := p.Load == contract.LoadOpen
-	// The other shape's counts are 0 in a manifest (an open loop of an earlier kit
-	// opened a connection per request: 0), the closed loop's at least 1.
-	least := 1
-	if open {
-		least = 0
+// checkCapAdd: at most MaxListValues capabilities, each named.
+func (p Params) checkCapAdd() error {
+	if len(p.Hardening.CapAdd) > experiment.MaxListValues {
+		return usagef("--cap-add: %d capabilities, at most %d", len(p.Hardening.CapAdd), experiment.MaxListValues)
 	}
-	return experiment.FirstProblem(
-		func() error {
-			return experiment.FirstError(
-				experiment.UsageIf(strings.TrimSpace(p.Image) == "", "--image: name the service's image (one the engine already has)"),
-				experiment.Within("port", p.Port, 1, 65535, " (the service's TCP port)"),
-				experiment.UsageIf(!strings.HasPrefix(p.Path, "/") || strings.ContainsAny(p.Path, " \t\r\n"), "--path %q: want an absolute path without spaces, such as /health", p.Path))
-		},
-		p.checkConfigs,
-		func() error { _, err := p.withCommands(); return err },
-		p.checkCapacity,
-		// An arrival process only for the open load (a manifest of the closed load, or
-		// written before the flag, has none).
-		func() error { return p.capacity.CheckArrivals(p.Arrivals, open, "with --load "+p.Load) },
-		func() error {
-			dir := p.LogFile
-			return experiment.FirstError(
-				experiment.UsageIf(p.Baseline != "" && !slices.Contains(p.ConfigNames(), p.Baseline), "--baseline %s: not one of the configurations (%s)", p.Baseline, strings.Join(p.ConfigNames(), ", ")),
-				experiment.UsageIf(dir != "" && (!path.IsAbs(dir) || path.Clean(dir) == "/"), "--log-file %q: want the absolute directory the service writes its log file in, such as /var/log/app", dir),
-				experiment.UsageIf(p.Load != contract.LoadClosed && !open, "--load %q: want closed or open", p.Load),
-				experiment.Within("connections", p.Connections, least, experiment.MaxConnections, ""),
-				experiment.Within("pipelining", p.Pipelining, least, experiment.MaxPipelining, ""),
-				experiment.UsageIf(open && !(p.RateRPS >= 1 && p.RateRPS <= 100000), "--rate %v: want 1 to 100000 requests per second", p.RateRPS),
-				// More than 0: a bound of 0 would refuse every run.
-				experiment.UsageIf(open && !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000), "--max-send-lag %s: want more than 0 and at most 1m", experiment.FormatSeconds(p.MaxSendLagP99Ms/1e3)),
-				experiment.Within("retries", p.Retries, 0, 10, ""),
-				experiment.WithinSeconds("duration", p.DurationS, 0.5, 3600),
-				experiment.WithinSeconds("warmup-time", p.WarmupS, 0, 600),
-				experiment.WithinSeconds("ready-timeout", p.ReadyTimeoutS, 1, 600))
-		},
-		func() error {
-			for _, f := range p.shapeFlags() {
-				if *f.given && f.load != p.Load {
-					return usagef("--%s does nothing with --load %s", f.name, p.Load)
-				}
-			}
-			return nil
-		},
-		func() error { return experiment.CheckLogDriver(p.LogDriver, p.LogOpts) },
-		func() error { return experiment.Limits(p.Limits).Check() },
-		func() error {
-			if len(p.Hardening.CapAdd) > experiment.MaxListValues {
-				return usagef("--cap-add: %d capabilities, at most %d", len(p.Hardening.CapAdd), experiment.MaxListValues)
-			}
-			for _, c := range p.Hardening.CapAdd {
-				if !capName.MatchString(c) || c == "ALL" {
-					return usagef("--cap-add %q: want one capability's name, such as DAC_OVERRIDE", c)
-				}
-			}
-			return nil
-		},
-	)
+	for _, c := range p.Hardening.CapAdd {
+		if !capName.MatchString(c) || c == "ALL" {
+			return usagef("--cap-add %q: want one capability's name, such as DAC_OVERRIDE", c)
+		}
+	}
+	return nil
 }
 
 // checkConfigs: at least one configuration, each named once and assigning variables
