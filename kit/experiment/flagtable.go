@@ -49,8 +49,22 @@ func UsageIf(bad bool, format string, args ...any) error {
 }
 
 // IntFlag is a count's flag: lo to hi.
-func IntFlag(p *int, name string, lo, hi int, usage string) Flag {
-	return Flag{func(fs *flag.FlagSet) { fs.IntVar(p, name, *p, usage) }, func() error { return Within(name, *p, lo, hi, "") }}
+func IntFlag[T int | int64](p *T, name string, lo, hi T, usage string) Flag {
+	return IntFlagSaying(p, name, lo, hi, "", usage)
+}
+
+// IntFlagSaying is IntFlag whose refusal says more after the range, as Within does
+// (" lines per trial").
+func IntFlagSaying[T int | int64](p *T, name string, lo, hi T, more, usage string) Flag {
+	return Flag{func(fs *flag.FlagSet) {
+		// The flag package's own int and int64 flags: their usage names the type.
+		switch p := any(p).(type) {
+		case *int:
+			fs.IntVar(p, name, *p, usage)
+		case *int64:
+			fs.Int64Var(p, name, *p, usage)
+		}
+	}, func() error { return Within(name, *p, lo, hi, more) }}
 }
 
 // SecondsFlag is a duration's flag (5s, 250ms) kept in seconds: least to most.

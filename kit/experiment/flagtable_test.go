@@ -77,3 +77,21 @@ func TestUsageIfIsAUsageErrorWhenBad(t *testing.T) {
 		t.Errorf("%v, want none", err)
 	}
 }
+
+// TestIntFlagOfInt64Says: an int64 count binds as the flag package's int64 flag, and its
+// refusal says what follows the range.
+func TestIntFlagOfInt64Says(t *testing.T) {
+	n := int64(5)
+	fl := Flags{IntFlagSaying(&n, "lines", 2, 1<<40, " lines per trial", "lines")}
+	fs := FlagSet("t", paramsOf(fl))
+	if err := fs.Parse([]string{"-lines", "1099511627776"}); err != nil || n != 1<<40 {
+		t.Fatalf("parsed %d, %v", n, err)
+	}
+	if got := fs.Lookup("lines").DefValue; got != "5" {
+		t.Fatalf("default %q", got)
+	}
+	n = 1
+	if err := fl.Check(); err == nil || err.Error() != "--lines 1: want 2 to 1099511627776 lines per trial" {
+		t.Fatalf("refusal %v", err)
+	}
+}
