@@ -1,7 +1,6 @@
 package linecost
 
 import (
-	"cmp"
 	"flag"
 	"fmt"
 	"slices"
@@ -24,82 +23,76 @@ func DefaultParams() *Params {
 // runtime needs to start, at least.
 var memoryFlag = experiment.SizeFlag{Name: "memory", Usage: "memory limit of the measuring container (no swap)", Least: 32 << 20}
 
-// Bind declares line-cost's flags, each bound to the field the manifest records it in.
-func (p *Params) Bind(fs *flag.FlagSet) {
-	fs.Var(experiment.List(&p.Languages), "languages", "languages, comma-separated (go, python, node)")
-	fs.Var(experiment.List(&p.Libraries), "libraries", "logging libraries, comma-separated, each measured in its language ("+lc.LibrariesHelp()+"); what a library cannot do is "+lc.NotOfferedMark+", marked in the tables and not run ("+lc.NotOfferedHelp()+")")
-	fs.StringVar(&p.Line, "line", p.Line, lc.LineShapeHelp)
-	fs.Var(experiment.List(&p.Ways), "ways", "ways, comma-separated")
-	fs.Int64Var(&p.Lines, "lines", p.Lines, fmt.Sprintf("lines per trial (at least %d)", lc.MinLines))
-	fs.Int64Var(&p.FsyncLines, "fsync-lines", p.FsyncLines, fmt.Sprintf("lines per trial of the fsync way (at least %d)", lc.MinLines))
-	fs.IntVar(&p.Trials, "trials", p.Trials, "trials per run, kept")
-	fs.IntVar(&p.WarmupTrials, "warmup-trials", p.WarmupTrials, "warm-up trials per run, discarded")
-	fs.Float64Var(&p.RateLinesPerS, "line-rate", p.RateLinesPerS, "lines per second, for the share of a core a way costs your service")
-	fs.StringVar(&p.QueueFull, "queue-full", p.QueueFull, "the queue way when its queue is full: block or drop")
-	fs.IntVar(&p.QueueSize, "queue-size", p.QueueSize, "lines the queue way's queue holds")
-	fs.StringVar(&p.Volume, "volume", p.Volume, "an existing named volume for the log files (default: a fresh one per run)")
-	experiment.MeasuringCPUsFlag.Bind(fs, &p.CPUs)
-	memoryFlag.Bind(fs, &p.MemoryBytes)
-}
-
-// Check refuses parameters that would measure nothing meaningful, flag or manifest
-// alike; a bundle written before the library axis (Legacy) is held to what its kit
-// asked.
-func (p Params) Check() error {
-	return experiment.FirstProblem(
-		func() error { return experiment.CheckList("languages", p.Languages, Languages) },
-		func() error { return experiment.CheckList("ways", p.Ways, lc.Ways) },
-		func() error {
+// flags are line-cost's flags, each bound to the field the manifest records it in, with
+// its rule, in the usage's order; a bundle written before the library axis (Legacy) is
+// held to what its kit asked.
+func (p *Params) flags() experiment.Flags {
+	return experiment.Flags{
+		experiment.NamesFlag(&p.Languages, "languages", Languages, "languages, comma-separated (go, python, node)"),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.List(&p.Libraries), "libraries", "logging libraries, comma-separated, each measured in its language ("+lc.LibrariesHelp()+"); what a library cannot do is "+lc.NotOfferedMark+", marked in the tables and not run ("+lc.NotOfferedHelp()+")")
+		}, Check: func() error {
 			if p.Legacy() {
 				return nil
 			}
 			return experiment.CheckList("libraries", p.Libraries, report.Distinct(lc.Libraries, func(l lc.Library) string { return l.ID }))
-		},
-		func() error {
-			return cmp.Or(experiment.Within("lines", p.Lines, lc.MinLines, 10_000_000, " lines per trial (fewer are too close to the clock's resolution and the cost of reading it)"),
-				experiment.Within("fsync-lines", p.FsyncLines, lc.MinLines, 1_000_000, " lines per trial"),
-				experiment.Within("trials", p.Trials, 2, 1000, " (an interval needs at least two)"),
-				experiment.Within("warmup-trials", p.WarmupTrials, 0, 100, " warm-up trials"))
-		},
-		func() error {
-			switch {
-			case !(p.RateLinesPerS > 0 && p.RateLinesPerS <= 1e9):
-				return usagef("--line-rate %v: want more than 0 lines per second", p.RateLinesPerS)
-			case p.QueueFull != lc.Block && p.QueueFull != lc.Drop:
-				return usagef("--queue-full %q: want %s or %s", p.QueueFull, lc.Block, lc.Drop)
-			}
-			return experiment.Within("queue-size", p.QueueSize, 1, 1<<20, " lines")
-		},
-		func() error { return experiment.MeasuringCPUsFlag.Check(p.CPUs) },
-		func() error {
-			// No flag sets it: an earlier kit's manifest says it, and verify draws that
-			// many resamples of every condition again (those kits drew 2,000).
-			if p.Resamples < 0 || p.Resamples > maxResamples {
-				return usagef("bootstrap_resamples %d: want 0 to %d", p.Resamples, maxResamples)
-			}
-			return nil
-		},
-		func() error { return memoryFlag.Check(p.MemoryBytes) },
+		}},
+		{Bind: func(fs *flag.FlagSet) { fs.StringVar(&p.Line, "line", p.Line, lc.LineShapeHelp) }, Check: p.checkLine},
+		experiment.NamesFlag(&p.Ways, "ways", lc.Ways, "ways, comma-separated"),
+		experiment.IntFlagSaying(&p.Lines, "lines", lc.MinLines, 10_000_000, " lines per trial (fewer are too close to the clock's resolution and the cost of reading it)", fmt.Sprintf("lines per trial (at least %d)", lc.MinLines)),
+		experiment.IntFlagSaying(&p.FsyncLines, "fsync-lines", lc.MinLines, 1_000_000, " lines per trial", fmt.Sprintf("lines per trial of the fsync way (at least %d)", lc.MinLines)),
+		experiment.IntFlagSaying(&p.Trials, "trials", 2, 1000, " (an interval needs at least two)", "trials per run, kept"),
+		experiment.IntFlagSaying(&p.WarmupTrials, "warmup-trials", 0, 100, " warm-up trials", "warm-up trials per run, discarded"),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Float64Var(&p.RateLinesPerS, "line-rate", p.RateLinesPerS, "lines per second, for the share of a core a way costs your service")
+		}, Check: func() error {
+			return experiment.UsageIf(!(p.RateLinesPerS > 0 && p.RateLinesPerS <= 1e9), "--line-rate %v: want more than 0 lines per second", p.RateLinesPerS)
+		}},
+		{Bind: func(fs *flag.FlagSet) {
+			fs.StringVar(&p.QueueFull, "queue-full", p.QueueFull, "the queue way when its queue is full: block or drop")
+		}, Check: func() error {
+			return experiment.UsageIf(p.QueueFull != lc.Block && p.QueueFull != lc.Drop, "--queue-full %q: want %s or %s", p.QueueFull, lc.Block, lc.Drop)
+		}},
+		experiment.IntFlagSaying(&p.QueueSize, "queue-size", 1, 1<<20, " lines", "lines the queue way's queue holds"),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.StringVar(&p.Volume, "volume", p.Volume, "an existing named volume for the log files (default: a fresh one per run)")
+		}, Check: func() error { return experiment.CheckVolumeName("volume", p.Volume) }},
+		experiment.MeasuringCPUsFlag.Of(&p.CPUs),
+		memoryFlag.Of(&p.MemoryBytes),
 		// No flag of line-cost's sets it (DefaultPidsLimit): the kit's rule of every
 		// container's process limit holds it.
-		func() error { return experiment.PidsLimitFlag.Check(p.PidsLimit) },
-		func() error { return experiment.CheckVolumeName("volume", p.Volume) },
-		p.checkLibraries,
-	)
+		experiment.Rule(func() error { return experiment.PidsLimitFlag.Check(p.PidsLimit) }),
+		experiment.Rule(func() error {
+			// No flag sets it: an earlier kit's manifest says it, and verify draws that
+			// many resamples of every condition again (those kits drew 2,000).
+			return experiment.UsageIf(p.Resamples < 0 || p.Resamples > maxResamples, "bootstrap_resamples %d: want 0 to %d", p.Resamples, maxResamples)
+		}),
+		// Libraries against languages, ways and line: after each of those flags' own rule.
+		experiment.Rule(p.checkLibraries),
+	}
 }
 
-// checkLibraries: the line is a shape, every language has a library of the list and
-// every library is of a language, and the plan measures something.
-func (p Params) checkLibraries() error {
+// Bind declares line-cost's flags.
+func (p *Params) Bind(fs *flag.FlagSet) { p.flags().Bind(fs) }
+
+// Check refuses parameters that would measure nothing meaningful, flag or manifest
+// alike, in the order of the flags' usage.
+func (p Params) Check() error { return p.flags().Check() }
+
+// checkLine: the line is a shape; the kit before the library axis had no --line either,
+// and its manifests name none.
+func (p *Params) checkLine() error {
 	if p.Legacy() {
-		// The kit before the library axis had no --line either: its manifests name none.
-		if p.Line != "" {
-			return usagef("--line %q: a manifest written before --libraries records no line", p.Line)
-		}
-		return nil
+		return experiment.UsageIf(p.Line != "", "--line %q: a manifest written before --libraries records no line", p.Line)
 	}
-	if !slices.Contains(lc.LineShapes, p.Line) {
-		return usagef("--line %q: want one of %s", p.Line, strings.Join(lc.LineShapes, ", "))
+	return experiment.UsageIf(!slices.Contains(lc.LineShapes, p.Line), "--line %q: want one of %s", p.Line, strings.Join(lc.LineShapes, ", "))
+}
+
+// checkLibraries: every language has a library of the list and every library is of a
+// language, and the plan measures something.
+func (p *Params) checkLibraries() error {
+	if p.Legacy() {
+		return nil
 	}
 	var libs []string
 	for _, lang := range p.Languages {
