@@ -37,7 +37,7 @@ func (p *Params) flags() experiment.Flags {
 			}
 			return experiment.CheckList("libraries", p.Libraries, report.Distinct(lc.Libraries, func(l lc.Library) string { return l.ID }))
 		}},
-		{Bind: func(fs *flag.FlagSet) { fs.StringVar(&p.Line, "line", p.Line, lc.LineShapeHelp) }, Check: p.checkLine},
+		experiment.StringFlag(&p.Line, "line", lc.LineShapeHelp, p.checkLine),
 		experiment.NamesFlag(&p.Ways, "ways", lc.Ways, "ways, comma-separated"),
 		experiment.IntFlagSaying(&p.Lines, "lines", lc.MinLines, 10_000_000, " lines per trial (fewer are too close to the clock's resolution and the cost of reading it)", fmt.Sprintf("lines per trial (at least %d)", lc.MinLines)),
 		experiment.IntFlagSaying(&p.FsyncLines, "fsync-lines", lc.MinLines, 1_000_000, " lines per trial", fmt.Sprintf("lines per trial of the fsync way (at least %d)", lc.MinLines)),
@@ -48,15 +48,13 @@ func (p *Params) flags() experiment.Flags {
 		}, Check: func() error {
 			return experiment.UsageIf(!(p.RateLinesPerS > 0 && p.RateLinesPerS <= 1e9), "--line-rate %v: want more than 0 lines per second", p.RateLinesPerS)
 		}},
-		{Bind: func(fs *flag.FlagSet) {
-			fs.StringVar(&p.QueueFull, "queue-full", p.QueueFull, "the queue way when its queue is full: block or drop")
-		}, Check: func() error {
+		experiment.StringFlag(&p.QueueFull, "queue-full", "the queue way when its queue is full: block or drop", func() error {
 			return experiment.UsageIf(p.QueueFull != lc.Block && p.QueueFull != lc.Drop, "--queue-full %q: want %s or %s", p.QueueFull, lc.Block, lc.Drop)
-		}},
+		}),
 		experiment.IntFlagSaying(&p.QueueSize, "queue-size", 1, 1<<20, " lines", "lines the queue way's queue holds"),
-		{Bind: func(fs *flag.FlagSet) {
-			fs.StringVar(&p.Volume, "volume", p.Volume, "an existing named volume for the log files (default: a fresh one per run)")
-		}, Check: func() error { return experiment.CheckVolumeName("volume", p.Volume) }},
+		experiment.StringFlag(&p.Volume, "volume", "an existing named volume for the log files (default: a fresh one per run)", func() error {
+			return experiment.CheckVolumeName("volume", p.Volume)
+		}),
 		experiment.MeasuringCPUsFlag.Of(&p.CPUs),
 		memoryFlag.Of(&p.MemoryBytes),
 		// No flag of line-cost's sets it (DefaultPidsLimit): the kit's rule of every
