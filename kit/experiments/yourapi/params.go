@@ -35,9 +35,7 @@ func (p *Params) flags() experiment.Flags {
 		experiment.StringFlag(&p.Image, "image", "the service's image, one the engine already has (a name:tag or an ID); the kit does not pull", func() error {
 			return experiment.UsageIf(strings.TrimSpace(p.Image) == "", "--image: name the service's image (one the engine already has)")
 		}),
-		{Bind: func(fs *flag.FlagSet) {
-			fs.IntVar(&p.Port, "port", p.Port, "the TCP port the service listens on inside its container (it must listen on 127.0.0.1 or all addresses)")
-		}, Check: func() error { return experiment.Within("port", p.Port, 1, 65535, " (the service's TCP port)") }},
+		experiment.IntFlagSaying(&p.Port, "port", 1, 65535, " (the service's TCP port)", "the TCP port the service listens on inside its container (it must listen on 127.0.0.1 or all addresses)"),
 		experiment.StringFlag(&p.Path, "path", "the path loaded, answered with a 2xx status (GET)", func() error {
 			return experiment.UsageIf(!strings.HasPrefix(p.Path, "/") || strings.ContainsAny(p.Path, " \t\r\n"), "--path %q: want an absolute path without spaces, such as /health", p.Path)
 		}),
