@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"cmp"
 	"flag"
+	"slices"
 	"strings"
 	"time"
 
@@ -38,16 +40,33 @@ var (
 	maxLogBytesFlag  = experiment.SizeFlag{Name: "max-log-bytes", Usage: "stop condition: most log bytes a run may generate", Least: 1 << 20}
 )
 
-// Bind declares reproduce's flags: the matrix's modes and readers, the calibration and
-// the retries, and the flags of every run (BindRun), each bound to the field the
-// manifest records it in.
-func (p *Params) Bind(fs *flag.FlagSet) {
-	fs.Var(experiment.List(&p.Modes), "modes", "logging modes, comma-separated")
-	fs.Var(experiment.List(&p.Readers), "readers", "readers, comma-separated")
-	fs.BoolVar(&p.Calibrate, "calibrate", p.Calibrate, "measure the instrument first and record it in the manifest (--calibrate=false to skip)")
-	fs.IntVar(&p.Retries, "retries", p.Retries, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle)")
-	p.BindRun(fs, APIsUsage)
+// flags are reproduce's flags, each bound to the field the manifest records it in,
+// with its rule, in the usage's order: the matrix's modes and readers, the calibration
+// and the retries, then the flags of every run (runFlags). The rules no flag owns come
+// first (--reps, the kit's) and last (what no flag sets).
+func (p *Params) flags() experiment.Flags {
+	return slices.Concat(experiment.Flags{
+		experiment.Rule(func() error { return experiment.CheckRounds(p.Rounds) }),
+		experiment.NamesFlag(&p.Modes, "modes", contract.LogModeNames(), "logging modes, comma-separated"),
+		experiment.NamesFlag(&p.Readers, "readers", Readers, "readers, comma-separated"),
+		experiment.BoolFlag(&p.Calibrate, "calibrate", "measure the instrument first and record it in the manifest (--calibrate=false to skip)"),
+		experiment.IntFlag(&p.Retries, "retries", 0, 10, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle)"),
+	}, p.runFlags(APIsUsage), experiment.Flags{
+		// The reader's read and json-queue's queue are the kit's, as published, and
+		// verify holds the backlog to them.
+		experiment.Rule(func() error {
+			return cmp.Or(experiment.UsageIf(p.ReadBytes != contract.ReaderReadBytes, "read_bytes %d: the reader reads %d bytes at a time, as published (no flag sets it)", p.ReadBytes, contract.ReaderReadBytes),
+				experiment.UsageIf(p.QueueCapacity != contract.QueueCapacity, "queue_capacity_records %d: json-queue's queue holds %d records (no flag sets it)", p.QueueCapacity, contract.QueueCapacity))
+		}),
+	})
 }
+
+// Bind declares reproduce's flags.
+func (p *Params) Bind(fs *flag.FlagSet) { p.flags().Bind(fs) }
+
+// Check refuses parameters no plan can have, flag or manifest alike, in the order of
+// the flags' usage.
+func (p Params) Check() error { return p.flags().Check() }
 
 // The usages of --api: reproduce's runs all the APIs it names, run's one.
 const (
@@ -57,89 +76,54 @@ const (
 
 // BindRun declares the flags of every command that performs runs of this experiment,
 // --api with its command's usage.
-func (p *Params) BindRun(fs *flag.FlagSet, apiUsage string) {
-	fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", apiUsage)
-	fs.Float64Var(&p.RateRPS, "rate", p.RateRPS, "offered load, requests per second")
-	fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run")
-	fs.IntVar(&p.WarmupRequests, "warmup-requests", p.WarmupRequests, "warm-up requests before each run's measurement, not measured")
-	l := &p.Limits
-	experiment.APICPUsFlag.Bind(fs, &l.APICPUs)
-	experiment.APIMemoryFlag.Bind(fs, &l.APIMemoryBytes)
-	readerCPUsFlag.Bind(fs, &l.ReaderCPUs)
-	readerMemoryFlag.Bind(fs, &l.ReaderMemoryBytes)
-	experiment.LoadgenCPUsFlag.Bind(fs, &l.LoadgenCPUs)
-	experiment.LoadgenMemoryFlag.Bind(fs, &l.LoadgenMemoryBytes)
-	experiment.PidsLimitFlag.Bind(fs, &l.PidsLimit)
-	fs.Var(experiment.Seconds(&p.MaxRunTimeS), "max-run-time", "stop condition: longest a run may take")
-	maxLogBytesFlag.Bind(fs, &p.MaxLogBytes)
-	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (at most 10ms)")
-	// The empty topology is an earlier kit's manifest's, never a flag's.
-	fs.Var(experiment.OneOf(&p.ClientTopology, SharedClient, SplitClient), "client-topology", "shared: the reader and the load generator in one client container with one budget (--loadgen-cpus, --loadgen-memory), as published; split: a container each, with its own limits")
-}
+func (p *Params) BindRun(fs *flag.FlagSet, apiUsage string) { p.runFlags(apiUsage).Bind(fs) }
 
-// Check refuses parameters no plan can have, flag or manifest alike, in the order of
-// the flags' usage. A bundle of an earlier kit records neither a client topology nor a
-// send-lag bound (0): it is read as split, with the default bound.
-func (p Params) Check() error {
-	return experiment.FirstProblem(
-		func() error { return experiment.CheckRounds(p.Rounds) },
-		func() error { return experiment.CheckList("modes", p.Modes, contract.LogModeNames()) },
-		func() error { return experiment.CheckList("readers", p.Readers, Readers) },
-		func() error {
-			if experiment.CheckList("api", p.APIs, APIs) != nil {
-				return experiment.Usagef("--api %q: want go, python or all", strings.Join(p.APIs, ","))
-			}
-			return nil
-		},
-		func() error {
+// runFlags are the flags of every command that performs runs, with their rules; a rule
+// of two flags is checked at the later one.
+func (p *Params) runFlags(apiUsage string) experiment.Flags {
+	l := &p.Limits
+	return experiment.Flags{
+		{Bind: func(fs *flag.FlagSet) { fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", apiUsage) }, Check: func() error {
+			return experiment.UsageIf(experiment.CheckList("api", p.APIs, APIs) != nil, "--api %q: want go, python or all", strings.Join(p.APIs, ","))
+		}},
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Float64Var(&p.RateRPS, "rate", p.RateRPS, "offered load, requests per second")
+		}, Check: func() error {
+			return experiment.UsageIf(!(p.RateRPS > 0 && p.RateRPS <= 10000), "--rate %v: want more than 0 and at most 10000 requests per second", p.RateRPS)
+		}},
+		{Bind: func(fs *flag.FlagSet) { fs.Var(experiment.Seconds(&p.DurationS), "duration", "measured load per run") }, Check: func() error {
 			protocol := contract.RunParams{Rate: p.RateRPS, Duration: time.Duration(p.DurationS * float64(time.Second))}
-			switch {
-			case !(p.RateRPS > 0 && p.RateRPS <= 10000):
-				return experiment.Usagef("--rate %v: want more than 0 and at most 10000 requests per second", p.RateRPS)
-			case !(p.DurationS > 0 && p.DurationS <= 3600):
-				return experiment.Usagef("--duration %s: want more than 0 and at most 1h", experiment.FormatSeconds(p.DurationS))
-			case protocol.Count() < 1:
-				return experiment.Usagef("--rate x --duration gives no request")
-			case p.WarmupRequests < 0 || p.WarmupRequests > 1000:
-				return experiment.Usagef("--warmup-requests %d: want 0 to 1000", p.WarmupRequests)
-			case !(p.MaxRunTimeS >= p.DurationS+5 && p.MaxRunTimeS <= p.DurationS+3600):
-				return experiment.Usagef("--max-run-time %s: want at least --duration + 5s, at most --duration + 1h", experiment.FormatSeconds(p.MaxRunTimeS))
-			}
-			return nil
-		},
-		func() error { return experiment.APICPUsFlag.Check(p.Limits.APICPUs) },
-		func() error { return readerCPUsFlag.Check(p.Limits.ReaderCPUs) },
-		func() error { return experiment.LoadgenCPUsFlag.Check(p.Limits.LoadgenCPUs) },
-		func() error { return experiment.APIMemoryFlag.Check(p.Limits.APIMemoryBytes) },
-		func() error { return readerMemoryFlag.Check(p.Limits.ReaderMemoryBytes) },
-		func() error { return experiment.LoadgenMemoryFlag.Check(p.Limits.LoadgenMemoryBytes) },
-		func() error { return experiment.PidsLimitFlag.Check(p.Limits.PidsLimit) },
-		func() error { return maxLogBytesFlag.Check(p.MaxLogBytes) },
-		func() error {
-			lag := p.MaxSendLagP99Ms
-			switch {
-			case lag == 0 && p.ClientTopology == "": // none recorded: an earlier kit's
-			case !(lag > 0 && lag <= MaxSendLagBoundMs):
-				return experiment.Usagef("--max-send-lag %s: want more than 0 and at most %gms", experiment.FormatSeconds(lag/1e3), MaxSendLagBoundMs)
-			}
-			if t := p.ClientTopology; t != "" && t != SharedClient && t != SplitClient {
-				return experiment.Usagef("--client-topology %q: want shared or split", t)
-			}
-			return nil
-		},
-		func() error { return experiment.Within("retries", p.Retries, 0, 10, "") },
-		// No flag sets them: the reader's read and json-queue's queue are the kit's,
-		// as published, and verify holds the backlog to them.
-		func() error {
-			switch {
-			case p.ReadBytes != contract.ReaderReadBytes:
-				return experiment.Usagef("read_bytes %d: the reader reads %d bytes at a time, as published (no flag sets it)", p.ReadBytes, contract.ReaderReadBytes)
-			case p.QueueCapacity != contract.QueueCapacity:
-				return experiment.Usagef("queue_capacity_records %d: json-queue's queue holds %d records (no flag sets it)", p.QueueCapacity, contract.QueueCapacity)
-			}
-			return nil
-		},
-	)
+			return cmp.Or(experiment.UsageIf(!(p.DurationS > 0 && p.DurationS <= 3600), "--duration %s: want more than 0 and at most 1h", experiment.FormatSeconds(p.DurationS)),
+				experiment.UsageIf(protocol.Count() < 1, "--rate x --duration gives no request"))
+		}},
+		experiment.IntFlag(&p.WarmupRequests, "warmup-requests", 0, 1000, "warm-up requests before each run's measurement, not measured"),
+		experiment.APICPUsFlag.Of(&l.APICPUs),
+		experiment.APIMemoryFlag.Of(&l.APIMemoryBytes),
+		readerCPUsFlag.Of(&l.ReaderCPUs),
+		readerMemoryFlag.Of(&l.ReaderMemoryBytes),
+		experiment.LoadgenCPUsFlag.Of(&l.LoadgenCPUs),
+		experiment.LoadgenMemoryFlag.Of(&l.LoadgenMemoryBytes),
+		experiment.PidsLimitFlag.Of(&l.PidsLimit),
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.Seconds(&p.MaxRunTimeS), "max-run-time", "stop condition: longest a run may take")
+		}, Check: func() error {
+			return experiment.UsageIf(!(p.MaxRunTimeS >= p.DurationS+5 && p.MaxRunTimeS <= p.DurationS+3600), "--max-run-time %s: want at least --duration + 5s, at most --duration + 1h", experiment.FormatSeconds(p.MaxRunTimeS))
+		}},
+		maxLogBytesFlag.Of(&p.MaxLogBytes),
+		// The send-lag bound's rule is checked at --client-topology: a manifest of an
+		// earlier kit records neither a topology (never a flag's: empty) nor a bound (0),
+		// and is read as split, with the default bound.
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (at most 10ms)")
+		}},
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.OneOf(&p.ClientTopology, SharedClient, SplitClient), "client-topology", "shared: the reader and the load generator in one client container with one budget (--loadgen-cpus, --loadgen-memory), as published; split: a container each, with its own limits")
+		}, Check: func() error {
+			t, lag := p.ClientTopology, p.MaxSendLagP99Ms
+			return cmp.Or(experiment.UsageIf(!(lag > 0 && lag <= MaxSendLagBoundMs) && !(lag == 0 && t == ""), "--max-send-lag %s: want more than 0 and at most %gms", experiment.FormatSeconds(lag/1e3), MaxSendLagBoundMs),
+				experiment.UsageIf(t != "" && t != SharedClient && t != SplitClient, "--client-topology %q: want shared or split", t))
+		}},
+	}
 }
 
 // CPULimits are the containers' CPU limits (experiment.CPULimited).
