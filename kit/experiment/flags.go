@@ -419,30 +419,19 @@ type Limits struct {
 	PidsLimit          int64
 }
 
-// Bind declares the five flags bound to l, the API's usage with note when not empty
-// ("the service's").
-func (l *Limits) Bind(fs *flag.FlagSet, apiNote string) {
+// Flags are the five limits' flags bound to l, each with its rule, the API's usage with
+// note when not empty ("the service's").
+func (l *Limits) Flags(apiNote string) Flags {
 	apiCPUs, apiMemory := APICPUsFlag, APIMemoryFlag
 	if apiNote != "" {
 		apiCPUs, apiMemory = apiCPUs.With(apiNote), apiMemory.With(apiNote)
 	}
-	apiCPUs.Bind(fs, &l.APICPUs)
-	apiMemory.Bind(fs, &l.APIMemoryBytes)
-	LoadgenCPUsFlag.Bind(fs, &l.LoadgenCPUs)
-	LoadgenMemoryFlag.Bind(fs, &l.LoadgenMemoryBytes)
-	PidsLimitFlag.Bind(fs, &l.PidsLimit)
+	return Flags{apiCPUs.Of(&l.APICPUs), apiMemory.Of(&l.APIMemoryBytes), LoadgenCPUsFlag.Of(&l.LoadgenCPUs),
+		LoadgenMemoryFlag.Of(&l.LoadgenMemoryBytes), PidsLimitFlag.Of(&l.PidsLimit)}
 }
 
-// Check refuses a limit out of range, CPUs first.
-func (l Limits) Check() error {
-	return FirstProblem(
-		func() error { return APICPUsFlag.Check(l.APICPUs) },
-		func() error { return LoadgenCPUsFlag.Check(l.LoadgenCPUs) },
-		func() error { return APIMemoryFlag.Check(l.APIMemoryBytes) },
-		func() error { return LoadgenMemoryFlag.Check(l.LoadgenMemoryBytes) },
-		func() error { return PidsLimitFlag.Check(l.PidsLimit) },
-	)
-}
+// Check refuses a limit out of range, in the flags' order.
+func (l Limits) Check() error { return l.Flags("").Check() }
 
 // CPULimits are the API's and the load generator's CPU limits, by manifest field.
 func (l Limits) CPULimits() []CPULimit {

@@ -13,7 +13,7 @@ import (
 // limits are the limits as qps and your-api bind them, with their defaults.
 type limits struct{ experiment.Limits }
 
-func (l *limits) Bind(fs *flag.FlagSet) { l.Limits.Bind(fs, "") }
+func (l *limits) Bind(fs *flag.FlagSet) { l.Limits.Flags("").Bind(fs) }
 func (l *limits) Check() error          { return l.Limits.Check() }
 
 func newLimits() *limits {

@@ -112,9 +112,3 @@ func (f ListFlag[T]) Of(p *[]T) Flag {
 func LogDriverFlags(driver *string, opts *map[string]string) Flag {
 	return Flag{func(fs *flag.FlagSet) { BindLogDriver(fs, driver, opts) }, func() error { return CheckLogDriver(*driver, *opts) }}
 }
-
-// Flags are the five limits' flags bound to l, the API's usage with note when not
-// empty ("the service's"), with their rules: CPUs first, as Check says them.
-func (l *Limits) Flags(apiNote string) Flag {
-	return Flag{func(fs *flag.FlagSet) { l.Bind(fs, apiNote) }, l.Check}
-}

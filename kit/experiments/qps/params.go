@@ -19,7 +19,7 @@ func DefaultParams() *Params {
 // flags are qps's flags, each bound to the field the manifest records it in, with its
 // rule, in the usage's order.
 func (p *Params) flags() experiment.Flags {
-	return experiment.Flags{
+	return slices.Concat(experiment.Flags{
 		{Bind: func(fs *flag.FlagSet) {
 			fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", "API implementation: node (Express and morgan, as published), go, python or all")
 		}, Check: func() error { return experiment.CheckList("api", p.APIs, APIs) }},
@@ -42,9 +42,9 @@ func (p *Params) flags() experiment.Flags {
 			}
 			return nil
 		}},
-		(*experiment.Limits)(&p.Limits).Flags(""),
+	}, (*experiment.Limits)(&p.Limits).Flags(""), experiment.Flags{
 		{Bind: p.bindCapacity, Check: func() error { return p.checkCapacity() }},
-	}
+	})
 }
 
 // Bind declares qps's flags.

@@ -31,7 +31,7 @@ func (p *Params) flags() experiment.Flags {
 	if open {
 		least = 0
 	}
-	return experiment.Flags{
+	return slices.Concat(experiment.Flags{
 		experiment.StringFlag(&p.Image, "image", "the service's image, one the engine already has (a name:tag or an ID); the kit does not pull", func() error {
 			return experiment.UsageIf(strings.TrimSpace(p.Image) == "", "--image: name the service's image (one the engine already has)")
 		}),
@@ -90,7 +90,7 @@ func (p *Params) flags() experiment.Flags {
 		experiment.SecondsFlag(&p.WarmupS, "warmup-time", 0, 600, "load before each run's measurement, not counted"),
 		experiment.SecondsFlag(&p.ReadyTimeoutS, "ready-timeout", 1, 600, "longest wait for the service to answer --path with a 2xx status"),
 		experiment.LogDriverFlags(&p.LogDriver, &p.LogOpts),
-		(*experiment.Limits)(&p.Limits).Flags("the service's"),
+	}, (*experiment.Limits)(&p.Limits).Flags("the service's"), experiment.Flags{
 		{Bind: func(fs *flag.FlagSet) {
 			fs.Var(experiment.Negated(&p.Hardening.ReadOnlyRoot), "writable-root", "relax the hardening: the service's root file system is writable (recorded in the manifest)")
 			fs.Var(experiment.SwitchTo(&p.Hardening.User, "", User), "keep-user", "relax the hardening: run the service as its image's user, not the kit's uid 65532 (recorded)")
@@ -102,7 +102,7 @@ func (p *Params) flags() experiment.Flags {
 			// written before the flag, has none).
 			return cmp.Or(p.checkCapacity(), p.capacity.CheckArrivals(p.Arrivals, open, "with --load "+p.Load))
 		}},
-	}
+	})
 }
 
 // Bind declares your-api's flags.
