@@ -10,6 +10,8 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
+	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -151,6 +153,9 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		t.Rules(c)
 	}
 	res.Own = b
+	if res.OK() {
+		weakFigures(res, b.figures())
+	}
 	experiment.CheckPrecision(res, func() int {
 		if t.Own.Rounds != nil {
 			if n := t.Own.Rounds(b.M.Params()); n > 0 {
@@ -269,4 +274,29 @@ func (t *Experiment[P, R]) physics(c *Check[P, R]) {
 		spans = append(spans, verify.Span{File: runs, Line: c.Lines[runs][i], Key: "run " + column(r, "run_id"), Started: column(r, "started_utc"), WallS: wall})
 	}
 	verify.Times(c.Res, c.M.Head(), spans, time.Now())
+}
+
+// weakFigures names what weakens the headline figures of a bundle that verifies, in
+// every experiment alike: each whose 95% interval over runs is wider than
+// ±verify.WideShare of it, and how many rest on one run (a figure, and no interval).
+func weakFigures(res *verify.Result, rows []compare.Row) {
+	oneRun := 0
+	for _, r := range rows {
+		if !r.Headline {
+			continue
+		}
+		switch e := compare.Estimate(r); {
+		case e.Runs == 1:
+			oneRun++
+		case e.HasInterval() && verify.Wide(e.Value, e.Low, e.High):
+			res.Weakened = append(res.Weakened, fmt.Sprintf("%s: %s %s %s has a 95%% interval %s over %d runs, wider than ±%g%%",
+				kvText(r.Condition), r.Metric, figure.Text(e.Value), r.Unit, e.IntervalText(), e.Runs, verify.WideShare*100))
+		}
+	}
+	switch {
+	case oneRun == 1:
+		res.Weakened = append(res.Weakened, "1 headline figure rests on one run: a figure, and no interval")
+	case oneRun > 1:
+		res.Weakened = append(res.Weakened, fmt.Sprintf("%d headline figures rest on one run each: a figure, and no interval", oneRun))
+	}
 }

@@ -270,12 +270,4 @@ func weakened(c *tabular.Check[*Params, RunRow]) {
 	if noWrk > 0 && noWrk < verified {
 		*w = append(*w, fmt.Sprintf("%d verified runs have no wrk figure to check their rate against", noWrk))
 	}
-	for _, k := range tabular.Of[ConditionRow](c.Derived, ConditionsFile) {
-		rate, lo, hi := float64(k.RequestsPerS), float64(k.RequestsPerSCILow), float64(k.RequestsPerSCIHigh)
-		// A search's steps offered different rates: their pooled rate is no figure, and
-		// its spread says nothing of the instrument.
-		if verify.Wide(rate, lo, hi) && !c.Params().Capacity.On() {
-			*w = append(*w, fmt.Sprintf("%s/%s: req/s %.0f has a 95%% interval [%.0f, %.0f], wider than ±%g%%", k.API, k.Config, rate, lo, hi, verify.WideShare*100))
-		}
-	}
 }
