@@ -430,9 +430,6 @@ func (l *Limits) Flags(apiNote string) Flags {
 		LoadgenMemoryFlag.Of(&l.LoadgenMemoryBytes), PidsLimitFlag.Of(&l.PidsLimit)}
 }
 
-// Check refuses a limit out of range, in the flags' order.
-func (l Limits) Check() error { return l.Flags("").Check() }
-
 // CPULimits are the API's and the load generator's CPU limits, by manifest field.
 func (l Limits) CPULimits() []CPULimit {
 	return []CPULimit{{Field: "parameters.limits.api_cpus", CPUs: l.APICPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: l.LoadgenCPUs}}

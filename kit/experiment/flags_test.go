@@ -14,7 +14,7 @@ import (
 type limits struct{ experiment.Limits }
 
 func (l *limits) Bind(fs *flag.FlagSet) { l.Limits.Flags("").Bind(fs) }
-func (l *limits) Check() error          { return l.Limits.Check() }
+func (l *limits) Check() error          { return l.Limits.Flags("").Check() }
 
 func newLimits() *limits {
 	return &limits{experiment.Limits{APICPUs: 1, APIMemoryBytes: 512 << 20, LoadgenCPUs: 1, LoadgenMemoryBytes: 256 << 20, PidsLimit: 256}}
