@@ -101,7 +101,7 @@ func TestMasker(t *testing.T) {
 		{"time={time} level=INFO seq={seq}", "time=2026-12-01T15:56:13.295Z level=INFO seq=7", "time={time} level=INFO seq=7"},
 		{`{"ts":{time},"seq":{seq}}`, `{"ts":1796140573.2960563,"seq":12}`, `{"ts":{time},"seq":12}`},
 		{"{time}\tinfo", "1.7961405732960732e+09\tinfo", "{time}\tinfo"},
-		// zap read the clock within a float64's spacing (238 ns) of a whole second.
+		// zap read the clock within half a float64 step (119 ns at today's epoch) of a whole second.
 		{`{"ts":{time},"seq":{seq}}`, `{"ts":1796407286,"seq":3}`, `{"ts":{time},"seq":3}`},
 		{"{time} | INFO", "2026-12-01 15:56:13.295 | INFO", "{time} | INFO"},
 		{"time={time} x", "time=2026-12-01 15:56:13,295 x", "time={time} x"},

@@ -46,7 +46,7 @@ const (
 // TimePattern is what a time stamp may look like where a template has TimeMark: RFC
 // 3339 or ISO 8601 with a T or a space, seconds to nanoseconds, with or without a zone;
 // or seconds since the epoch as a decimal (zap's default), which has no fraction when the
-// clock is read within a float64's spacing of a whole second. The same regular
+// clock is read within half a float64 step of a whole second. The same regular
 // expression in RE2, Python's re and JavaScript. A file is verified with each line's
 // time stamp replaced by TimeMark: the kit regenerates everything else, byte for byte.
 const TimePattern = `[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.,][0-9]+)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?|[0-9]+(?:\.[0-9]+)?(?:e[+-][0-9]+)?`
