@@ -11,9 +11,11 @@ import (
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/internal/forgery"
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/experiments/linecost"
+	"github.com/logbench/logbench/kit/experiments/logdriver"
 	"github.com/logbench/logbench/kit/experiments/qps"
 	"github.com/logbench/logbench/kit/experiments/yourapi"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -29,7 +31,7 @@ import (
 
 // physicalRules are the rules a consistent forgery can break.
 var physicalRules = []string{verify.RuleTimes, verify.RuleCPULimit, verify.RuleLittle, verify.RuleWallParts, verify.RuleBacklog,
-	verify.RuleRateBound, verify.RuleNonNegative, verify.RuleMeasured}
+	verify.RuleRateBound, verify.RuleNonNegative, verify.RuleMeasured, verify.RuleOrdered, verify.RuleNumbered}
 
 // refusedBy wants res refused, every problem naming a physical rule, and each of rules
 // named by one.
@@ -500,4 +502,48 @@ func TestTheForgeriesHelpersChangeNothingByThemselves(t *testing.T) {
 	if err != nil || !slices.Contains(header, "wrk_requests_per_s") {
 		t.Errorf("runs.csv header %v (%v)", header, err)
 	}
+}
+
+// forgeTabular is the archived bundle at path of the table-driven experiment e with its
+// rows changed by edit, every derived table written again (Files) and SHA256SUMS again;
+// and its verification.
+func forgeTabular[P experiment.Params, R any](t *testing.T, e *tabular.Experiment[P, R], path string, edit func(b *tabular.Bundle[P, R])) *verify.Result {
+	t.Helper()
+	f := forgery.Open(t, archived(path))
+	res := e.Verify(f)
+	b, err := verify.OwnOf[tabular.Bundle[P, R]](res, e.About.Name)
+	if err != nil || !res.OK() {
+		t.Fatalf("the archived bundle does not verify: %v %v", err, res.Problems)
+	}
+	edit(b)
+	files, err := b.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	forgery.Rewrite(f, files)
+	return e.Verify(f)
+}
+
+// TestLatenciesOutOfOrderAreRefusedInEveryExperiment: in an archived bundle of each
+// experiment whose runs state latency percentiles, one run's p99 set below its p50 and
+// the seconds of a run numbered with a gap, everything derived again: the rules ordered
+// and numbered, which the columns declare once (tags atleast and numbered), whatever
+// the experiment. fifo-stall's and qps's own tests break them in their tables too.
+func TestLatenciesOutOfOrderAreRefusedInEveryExperiment(t *testing.T) {
+	t.Run("your-api", func(t *testing.T) {
+		refusedBy(t, forgeTabular(t, yourapi.Experiment.Experiment, "2026-12-01-vm/your-api-stdlib.tar.gz", func(b *yourapi.Bundle) {
+			b.Runs[0].LatencyP99Ms = b.Runs[0].LatencyP50Ms / 2
+		}), verify.RuleOrdered)
+	})
+	t.Run("your-api/seconds", func(t *testing.T) {
+		refusedBy(t, forgeTabular(t, yourapi.Experiment.Experiment, "2026-12-01-vm/your-api-stdlib.tar.gz", func(b *yourapi.Bundle) {
+			series := tabular.Of[yourapi.SeriesRow](b.Rows, yourapi.SeriesFile)
+			series[1].Second = 7
+		}), verify.RuleNumbered)
+	})
+	t.Run("log-driver", func(t *testing.T) {
+		refusedBy(t, forgeTabular(t, logdriver.Experiment, "2026-12-02-vm/log-driver.tar.gz", func(b *tabular.Bundle[*logdriver.Params, logdriver.Row]) {
+			b.Runs[0].LatencyMaxMs = b.Runs[0].LatencyP99Ms / 2
+		}), verify.RuleOrdered)
+	})
 }

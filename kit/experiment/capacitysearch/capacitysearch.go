@@ -213,7 +213,7 @@ type StepRow struct {
 	RunID            string     `csv:"run_id" doc:"The run that performed the step (runs.csv); a step redone for late sends has a row per attempt."`
 	Superseded       bool       `csv:"superseded" doc:"true when the run was performed again (runs.csv): the step is judged by its last attempt."`
 	P50Ms            bundle.Opt `csv:"p50_ms" unit:"ms" doc:"The run's p50 from the scheduled send; missing without responses."`
-	P99Ms            bundle.Opt `csv:"p99_ms" unit:"ms" doc:"The run's p99 from the scheduled send, held to parameters.capacity.slo_p99_ms; missing without responses."`
+	P99Ms            bundle.Opt `csv:"p99_ms" unit:"ms" atleast:"p50_ms" doc:"The run's p99 from the scheduled send, held to parameters.capacity.slo_p99_ms; missing without responses."`
 	Errors           int64      `csv:"errors" unit:"1" doc:"Requests without a response plus responses that were not 2xx."`
 	CarriedRPS       bundle.Opt `csv:"carried_rps" unit:"req/s" doc:"Responses over the measured interval (runs.csv requests_per_s_over_interval); missing without one."`
 	SendLagP99Ms     bundle.Opt `csv:"send_lag_p99_ms" unit:"ms" doc:"The generator's send-lag p99, held to parameters.max_send_lag_p99_ms; missing when nothing was sent."`

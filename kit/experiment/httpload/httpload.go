@@ -25,9 +25,9 @@ type Measured struct {
 	Errors        int64      `csv:"no_response" was:"errors" unit:"1" doc:"Requests of the measured interval that got no response (a failed or closed connection, a timeout, a malformed response), plus failed connects."`
 	LatencyMeanMs bundle.Opt `csv:"mean_ms" was:"latency_mean_ms" unit:"ms" doc:"Mean latency to the last byte of a response, over the measured interval's responses: from the request's send (the closed loop), or from its scheduled send (the open loop); missing without responses."`
 	LatencyP50Ms  bundle.Opt `csv:"p50_ms" was:"latency_p50_ms" unit:"ms" doc:"Median latency, nearest rank, over the measured interval's responses; missing without responses."`
-	LatencyP90Ms  bundle.Opt `csv:"p90_ms" was:"latency_p90_ms" unit:"ms" doc:"90th-percentile latency, nearest rank; missing without responses."`
-	LatencyP99Ms  bundle.Opt `csv:"p99_ms" was:"latency_p99_ms" unit:"ms" doc:"99th-percentile latency, nearest rank; missing without responses."`
-	LatencyMaxMs  bundle.Opt `csv:"max_ms" was:"latency_max_ms" unit:"ms" doc:"Largest latency of the measured interval; missing without responses."`
+	LatencyP90Ms  bundle.Opt `csv:"p90_ms" was:"latency_p90_ms" unit:"ms" atleast:"p50_ms" doc:"90th-percentile latency, nearest rank; missing without responses."`
+	LatencyP99Ms  bundle.Opt `csv:"p99_ms" was:"latency_p99_ms" unit:"ms" atleast:"p90_ms,net_p99_ms" doc:"99th-percentile latency, nearest rank; missing without responses."`
+	LatencyMaxMs  bundle.Opt `csv:"max_ms" was:"latency_max_ms" unit:"ms" atleast:"p99_ms,mean_ms" doc:"Largest latency of the measured interval; missing without responses."`
 	SendLagP99Ms  bundle.Opt `csv:"send_lag_p99_ms" unit:"ms" doc:"The open loop: 99th percentile of how late requests left once they could (at their schedule, or when their keep-alive connection's previous request ended), the generator's lateness; missing for the closed loop, which schedules nothing (bundles of an earlier kit may hold 0)."`
 	NetP99Ms      bundle.Opt `csv:"net_p99_ms" unit:"ms" doc:"The open loop: 99th percentile of each response's latency less its own send lag, what the service and the wait for its connection took; at most p99_ms; missing for the closed loop and without responses."`
 	GeneratorCPUS float64    `csv:"generator_cpu_s" unit:"s" doc:"CPU time (user + system, every thread) the load generator used over the measured interval."`

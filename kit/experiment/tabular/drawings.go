@@ -15,7 +15,7 @@ import (
 // A run's rows sum to its responses.
 type SecondRow struct {
 	RunID    string `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
-	Second   int    `csv:"second" unit:"s" doc:"The second of the measured interval, from 0."` // 0-based
+	Second   int    `csv:"second" unit:"s" numbered:"0" doc:"The second of the measured interval, from 0."` // 0-based
 	Requests int64  `csv:"responses" was:"requests" unit:"1" doc:"Responses completed in that second, whatever their status; the last second is shorter when measured_s is not whole."`
 }
 

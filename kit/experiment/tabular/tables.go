@@ -32,8 +32,9 @@ type Table[P experiment.Params] interface {
 	runIDs(rows any) []string
 	// join appends the rows b to the rows a (either may be nil).
 	join(a, b any) any
-	// nonNegative holds the rows (of the file, at lines) to no negative quantity.
-	nonNegative(res *verify.Result, rows any, lines []int, units map[string]string)
+	// physics holds the rows (of the file, at lines) to the rules their columns
+	// declare: no negative quantity, the orders and the numbering their tags give.
+	physics(res *verify.Result, rows any, lines []int, units map[string]string, absent map[string]bool)
 	// differ says where derived rows (want) differ from the file's (have).
 	differ(res *verify.Result, have, want any, lines []int, absent map[string]bool, from string)
 	// in says a bundle of the parameters p has the table; optional, that some bundles
@@ -133,8 +134,17 @@ func (t *table[P, T]) runIDs(rows any) []string {
 	return out
 }
 
-func (t *table[P, T]) nonNegative(res *verify.Result, rows any, lines []int, units map[string]string) {
-	verify.NonNegative(res, t.decl.File, lines, asRows[T](rows), func(r T) string { return rowKey(t.decl, r) }, units, signed[T]()...)
+func (t *table[P, T]) physics(res *verify.Result, rows any, lines []int, units map[string]string, absent map[string]bool) {
+	declaredRules(res, t.decl.File, asRows[T](rows), lines, units, absent, func(r T) string { return rowKey(t.decl, r) })
+}
+
+// declaredRules hold rows (of file, at lines; key names one) to the physical rules
+// their columns declare: no negative quantity (but the columns tagged signed), the
+// orders (atleast) and the numbering of each run's rows (numbered).
+func declaredRules[T any](res *verify.Result, file string, rows []T, lines []int, units map[string]string, absent map[string]bool, key func(T) string) {
+	verify.NonNegative(res, file, lines, rows, key, units, signed[T]()...)
+	verify.Ordered(res, file, lines, rows, key, absent)
+	verify.Numbered(res, file, lines, rows, func(r T) string { return column(r, "run_id") })
 }
 
 // signed are the columns of a row type that may be negative (tag signed:"true"): a

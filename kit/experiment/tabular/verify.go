@@ -256,14 +256,14 @@ func (c *Check[P, R]) Units(file string) map[string]string {
 // the runs' times (started_utc, wall_s) within the manifest's and one after the other.
 func (t *Experiment[P, R]) physics(c *Check[P, R]) {
 	runs := t.Runs.File
-	verify.NonNegative(c.Res, runs, c.Lines[runs], c.Runs, func(r R) string { return "run " + column(r, "run_id") }, c.Units(runs), signed[R]()...)
+	declaredRules(c.Res, runs, c.Runs, c.Lines[runs], c.Units(runs), c.Absent[runs], func(r R) string { return "run " + column(r, "run_id") })
 	for _, f := range t.further(of(c.M.Params())) {
 		file := f.Declared().File
 		rows, ok := c.Rows[file]
 		if !ok {
 			rows = c.Derived[file]
 		}
-		f.nonNegative(c.Res, rows, c.Lines[file], c.Units(file))
+		f.physics(c.Res, rows, c.Lines[file], c.Units(file), c.Absent[file])
 	}
 	var spans []verify.Span
 	for i, r := range c.Runs {

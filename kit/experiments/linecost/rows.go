@@ -25,7 +25,7 @@ type RunKey struct {
 type TrialRow struct {
 	RunKey
 	Round             int        `csv:"round" unit:"1" doc:"The round of the matrix, from 1."`
-	Trial             int        `csv:"trial" unit:"1" doc:"The trial's number in its run, from 0, after the warm-ups."`
+	Trial             int        `csv:"trial" unit:"1" numbered:"0" doc:"The trial's number in its run, from 0, after the warm-ups."`
 	Lines             int64      `csv:"lines" unit:"1" doc:"Log calls in the trial."`
 	ThreadCPUNs       int64      `csv:"thread_cpu_ns" unit:"ns" doc:"The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) over the calls alone; for node, whose Node.js 18 has no per-thread CPU clock (process.threadCpuUsage came in a later major version), the whole process's (process.cpuUsage(): the garbage collector's and compiler's threads and, in the queue way, the writer thread's too)."`
 	WallNs            int64      `csv:"wall_ns" unit:"ns" doc:"Monotonic wall time over the calls alone."`

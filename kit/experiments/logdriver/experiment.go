@@ -249,8 +249,8 @@ type Row struct {
 	Requests       int     `csv:"requests" unit:"1" doc:"Requests the load sent in the measured interval."`
 	RequestsFailed int     `csv:"requests_failed" unit:"1" doc:"Requests that failed or timed out."`
 	LatencyP50Ms   float64 `csv:"latency_p50_ms" unit:"ms" doc:"Median latency, from each request's scheduled send to the end of its response."`
-	LatencyP99Ms   float64 `csv:"latency_p99_ms" unit:"ms" doc:"99th percentile latency, the same way."`
-	LatencyMaxMs   float64 `csv:"latency_max_ms" unit:"ms" doc:"The longest latency."`
+	LatencyP99Ms   float64 `csv:"latency_p99_ms" unit:"ms" atleast:"latency_p50_ms" doc:"99th percentile latency, the same way."`
+	LatencyMaxMs   float64 `csv:"latency_max_ms" unit:"ms" atleast:"latency_p99_ms" doc:"The longest latency."`
 	SendLagP99Ms   float64 `csv:"send_lag_p99_ms" unit:"ms" doc:"How late the load sent its requests against their schedule, 99th percentile: the generator's own limit."`
 
 	LinesWritten    int64  `csv:"lines_written" unit:"1" doc:"Lines the API wrote to its console, warm-up included (its own count)."`

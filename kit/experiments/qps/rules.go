@@ -14,15 +14,14 @@ import (
 // The rules of what can happen at all (README.md, "What verify checks"): a run that
 // breaks one cannot have been observed, however consistent its derived columns are.
 const (
-	RuleSeriesSum       = "series-sum"          // the series counts every response of the measured interval
-	RuleResponsesServed = "responses-served"    // the API counted the requests the generator saw answered
-	RuleLines           = "lines-per-request"   // each sink writes one access line per request
-	RulePercentiles     = "percentiles-ordered" // p50 <= p90 <= p99 <= max
+	RuleSeriesSum       = "series-sum"        // the series counts every response of the measured interval
+	RuleResponsesServed = "responses-served"  // the API counted the requests the generator saw answered
+	RuleLines           = "lines-per-request" // each sink writes one access line per request
 )
 
 // rules holds a bundle that reads and whose derived columns and conditions are what
-// its runs give to what can happen at all: every run a condition of its parameters with
-// its seconds in order, then the rules below and the kit's physical ones; it counts and
+// its runs give to what can happen at all: every run a condition of its parameters,
+// then the rules below and the kit's physical ones; it counts and
 // describes the bundle, and names what weakens its figures.
 func rules(c *tabular.Check[*Params, RunRow]) {
 	seriesOf := tabular.ByRun(tabular.Of[SeriesRow](c.Rows, SeriesFile))
@@ -35,12 +34,6 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 		return fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", cell[0], cell[1])
 	})
 	for _, r := range c.Runs {
-		for j, s := range seriesOf[r.RunID] {
-			if s.Second != j {
-				c.Problem(verify.Problem{File: SeriesFile, Key: "run " + r.RunID, Column: "second", Have: strconv.Itoa(s.Second), Want: strconv.Itoa(j), Msg: "each run's seconds in order from 0"})
-				break
-			}
-		}
 		if r.Verified {
 			requests += int(r.Requests)
 		}
@@ -114,17 +107,6 @@ func runRules(c *tabular.Check[*Params, RunRow], seriesOf map[string][]SeriesRow
 						fmt.Sprintf("one access line per request since the reset (api_requests), but for %d in flight at the report", inFlight))
 				}
 			}
-		}
-		names := []string{"p50_ms", "p90_ms", "p99_ms", "max_ms"}
-		ps := []float64{float64(r.LatencyP50Ms), float64(r.LatencyP90Ms), float64(r.LatencyP99Ms), float64(r.LatencyMaxMs)}
-		if a, c := verify.Disorder(ps...); a >= 0 {
-			at(names[c], verify.Number(ps[c]), "at least "+verify.Number(ps[a]), RulePercentiles, names[c]+" below "+names[a])
-		}
-		if r.LatencyMeanMs > r.LatencyMaxMs || r.LatencyMeanMs < 0 {
-			at("mean_ms", verify.Number(float64(r.LatencyMeanMs)), "0 to max_ms", RulePercentiles, "a mean lies within its sample")
-		}
-		if a, _ := verify.Disorder(float64(r.WrkLatencyP50Ms), float64(r.WrkLatencyP99Ms)); a >= 0 {
-			at("wrk_latency_p99_ms", verify.Number(float64(r.WrkLatencyP99Ms)), "at least "+verify.Number(float64(r.WrkLatencyP50Ms)), RulePercentiles, "wrk_latency_p99_ms below wrk_latency_p50_ms")
 		}
 	}
 }

@@ -79,7 +79,7 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 			b.Runs[run].FileLines, b.Runs[run].FileTailLines = 13000, 13000
 		}},
 		// p99_ms below its p50.
-		{RulePercentiles, "runs.csv line 2 (run node-console_file-r1-685154): p99_ms: have 3, want at least 5.571251", func(b *Bundle) {
+		{verify.RuleOrdered, "runs.csv line 2 (run node-console_file-r1-685154): p99_ms: have 3, want at least 5.571251", func(b *Bundle) {
 			b.Runs[run].LatencyP99Ms = 3
 		}},
 		{verify.RuleNonNegative, "runs.csv line 2 (run node-console_file-r1-685154): api_cpu_system_us: have -722889, want 0 or more", func(b *Bundle) {

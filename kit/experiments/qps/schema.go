@@ -191,7 +191,7 @@ type RunRow struct {
 	WrkDurationS    Opt    `csv:"wrk_duration_s" unit:"s" doc:"wrk's own duration of that load (the T of its requests line); missing without a wrk phase or figure (0 in bundles written before)."`
 	WrkRequestsPerS Opt    `csv:"wrk_requests_per_s" unit:"req/s" doc:"wrk's Requests/sec line: its requests over its duration; missing without a wrk phase or when wrk gave no figure."`
 	WrkLatencyP50Ms Opt    `csv:"wrk_latency_p50_ms" unit:"ms" doc:"wrk's median latency (--latency distribution); missing without it."`
-	WrkLatencyP99Ms Opt    `csv:"wrk_latency_p99_ms" unit:"ms" doc:"wrk's 99th-percentile latency (--latency distribution); missing without it."`
+	WrkLatencyP99Ms Opt    `csv:"wrk_latency_p99_ms" unit:"ms" atleast:"wrk_latency_p50_ms" doc:"wrk's 99th-percentile latency (--latency distribution); missing without it."`
 	WrkErrors       Opt    `csv:"wrk_errors" unit:"1" doc:"wrk's socket errors (connect, read, write, timeout) plus its non-2xx or 3xx responses; any makes the run not data; missing without a wrk phase or figure (0 in bundles written before)."`
 	WrkFailure      string `csv:"wrk_failure" doc:"Why wrk gave no figure (it never ran, did not end, exited non-zero, or its output could not be read); empty when it did or had no phase; any makes the run not data."`
 	// WrkHostBusyPct is the whole host's busy CPU over wrk's phase, as HostBusyPct is
@@ -209,13 +209,13 @@ type RunRow struct {
 	VegetaRequests Opt    `csv:"vegeta_requests" unit:"1" doc:"--vegeta: the requests vegeta's attacker sent at the step's rate before the kit's measured load; missing without a vegeta phase."`
 	VegetaSuccess  Opt    `csv:"vegeta_success" unit:"1" doc:"--vegeta: vegeta's share of 2xx answers, 0 to 1; missing without a vegeta phase."`
 	VegetaP50Ms    Opt    `csv:"vegeta_p50_ms" unit:"ms" doc:"--vegeta: vegeta's median latency, from its own send (its estimate); missing without a vegeta phase."`
-	VegetaP99Ms    Opt    `csv:"vegeta_p99_ms" unit:"ms" doc:"--vegeta: vegeta's 99th-percentile latency, from its own send (its estimate); missing without a vegeta phase."`
+	VegetaP99Ms    Opt    `csv:"vegeta_p99_ms" unit:"ms" atleast:"vegeta_p50_ms" doc:"--vegeta: vegeta's 99th-percentile latency, from its own send (its estimate); missing without a vegeta phase."`
 	VegetaFailure  string `csv:"vegeta_failure" doc:"--vegeta: why vegeta gave no figure; empty when it did or had no phase."`
 	// The kit's half of the vegeta phase: its open loop at the same time as vegeta.
 	VegetaKitP50Ms    Opt `csv:"vegeta_kit_p50_ms" unit:"ms" doc:"--vegeta: the kit's median latency from the scheduled send over the vegeta phase, offering the other half of the rate at the same time as vegeta; missing without a vegeta phase."`
-	VegetaKitP99Ms    Opt `csv:"vegeta_kit_p99_ms" unit:"ms" doc:"--vegeta: the kit's 99th-percentile latency from the scheduled send over the vegeta phase; missing without one."`
+	VegetaKitP99Ms    Opt `csv:"vegeta_kit_p99_ms" unit:"ms" atleast:"vegeta_kit_p50_ms,vegeta_kit_net_p99_ms" doc:"--vegeta: the kit's 99th-percentile latency from the scheduled send over the vegeta phase; missing without one."`
 	VegetaKitNetP50Ms Opt `csv:"vegeta_kit_net_p50_ms" unit:"ms" doc:"--vegeta: the kit's median over the vegeta phase of each latency less its send lag, from when the request could leave as vegeta's from its send; missing without one."`
-	VegetaKitNetP99Ms Opt `csv:"vegeta_kit_net_p99_ms" unit:"ms" doc:"--vegeta: the kit's 99th percentile over the vegeta phase of each latency less its send lag; missing without one."`
+	VegetaKitNetP99Ms Opt `csv:"vegeta_kit_net_p99_ms" unit:"ms" atleast:"vegeta_kit_net_p50_ms" doc:"--vegeta: the kit's 99th percentile over the vegeta phase of each latency less its send lag; missing without one."`
 
 	// Derived (DeriveRun).
 	httpload.Rates

@@ -142,9 +142,9 @@ func (f *fake) RunPod(_ context.Context, spec experiment.PodSpec, _ io.Writer) (
 		if len(f.lag) > 0 {
 			lag, f.lag = f.lag[0], f.lag[1:]
 		}
-		res.Open = &contract.OpenLoopResult{DurationS: float64(seconds), StartUnixNs: 1, Scheduled: requests, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 1, LatencyP99Ms: 3, SendLagP99Ms: lag}
+		res.Open = &contract.OpenLoopResult{DurationS: float64(seconds), StartUnixNs: 1, Scheduled: requests, Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 1, LatencyP90Ms: 2, LatencyP99Ms: 3, LatencyMaxMs: 4, SendLagP99Ms: lag}
 	} else {
-		res.Closed = &contract.ClosedLoopResult{StartUnixNs: 1, MeasuredS: float64(seconds), Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 2, LatencyP99Ms: 5}
+		res.Closed = &contract.ClosedLoopResult{StartUnixNs: 1, MeasuredS: float64(seconds), Status2xx: requests, RequestsPerSecond: series, LatencyP50Ms: 2, LatencyP90Ms: 4, LatencyP99Ms: 5, LatencyMaxMs: 7}
 	}
 	out := experiment.PodResult{Exits: []contract.Exit{{Role: "api", Running: true}, {Role: "loadgen"}}}
 	console := strings.Repeat("GET /health 200\n", int(math.Round(lines*float64(sent))))

@@ -35,7 +35,7 @@ type ConditionRow struct {
 	Errors         int `csv:"errors" unit:"1" doc:"Errors among them."`
 
 	P50Ms bundle.Opt `csv:"p50_ms" unit:"ms" doc:"Median of the pooled requests' latencies, nearest rank; missing without requests."`
-	P99Ms bundle.Opt `csv:"p99_ms" unit:"ms" doc:"99th percentile of the pooled latencies (the p99 of the pooled requests, as the article states its p99), nearest rank; missing without requests."`
+	P99Ms bundle.Opt `csv:"p99_ms" unit:"ms" atleast:"p50_ms" doc:"99th percentile of the pooled latencies (the p99 of the pooled requests, as the article states its p99), nearest rank; missing without requests."`
 	// P99Resolved says the p99 is at least ResolutionFactor x send_lag_p99_max_ms:
 	// larger than the instrument's own error by enough to stand (Resolved).
 	P99Resolved bool       `csv:"p99_resolved" later:"it tested each p99 against the instrument's resolution" doc:"true when p99_ms (pooled) is at least 5 times the worst send-lag p99: the instrument resolves it."`
@@ -48,7 +48,7 @@ type ConditionRow struct {
 	P99RunCILowMs  bundle.Opt `csv:"p99_run_ci_low_ms" later:"it stated figures over runs" unit:"ms" signed:"true" doc:"Low end of the 95% Student-t interval of p99_run_mean_ms over runs; missing with fewer than 2 runs."`
 	P99RunCIHighMs bundle.Opt `csv:"p99_run_ci_high_ms" later:"it stated figures over runs" unit:"ms" doc:"High end of that interval; missing with fewer than 2 runs."`
 	MeanMs         bundle.Opt `csv:"mean_ms" unit:"ms" doc:"Mean of the pooled latencies."`
-	MaxMs          bundle.Opt `csv:"max_ms" unit:"ms" doc:"Largest pooled latency."`
+	MaxMs          bundle.Opt `csv:"max_ms" unit:"ms" atleast:"p99_ms,mean_ms" doc:"Largest pooled latency."`
 
 	SpanGenerateMeanUs bundle.Opt `csv:"span_generate_mean_us" unit:"us" doc:"Mean record generation time over the pooled requests."`
 	SpanLogCallMeanUs  bundle.Opt `csv:"span_log_call_mean_us" unit:"us" doc:"Mean log call time over the pooled requests."`

@@ -26,13 +26,13 @@ const Name = "fifo-stall"
 // request's scheduled send time.
 type RequestRow struct {
 	RunID            string     `csv:"run_id" doc:"The run's identifier, unique in the bundle; runs.csv has its condition."`
-	Seq              int64      `csv:"seq" unit:"1" doc:"The request's sequence number in its run, from 0."`
+	Seq              int64      `csv:"seq" unit:"1" numbered:"0,1" doc:"The request's sequence number in its run, from 0."`
 	ScheduledUTC     string     `csv:"scheduled_utc" doc:"When the request was scheduled to be sent, UTC, RFC 3339 with nanoseconds."`
 	ScheduledOffsetS float64    `csv:"scheduled_offset_s" unit:"s" doc:"Scheduled send time from the run's first scheduled send."`
-	SentMs           float64    `csv:"sent_ms" unit:"ms" doc:"Send lag: from the scheduled time to the actual send. Latency counts from the schedule, so this is part of it."`
-	ConnectedMs      float64    `csv:"connected_ms" unit:"ms" doc:"Connection established, from the scheduled send."`
-	FirstByteMs      float64    `csv:"first_byte_ms" unit:"ms" doc:"First response byte, from the scheduled send."`
-	LatencyMs        float64    `csv:"latency_ms" unit:"ms" doc:"End of the response body, from the scheduled send (open-loop latency)."`
+	SentMs           float64    `csv:"sent_ms" unit:"ms" absent:"0" doc:"Send lag: from the scheduled time to the actual send. Latency counts from the schedule, so this is part of it; 0 when the request was not sent."`
+	ConnectedMs      float64    `csv:"connected_ms" unit:"ms" absent:"0" atleast:"sent_ms" doc:"Connection established, from the scheduled send; 0 when it was not (an error before it)."`
+	FirstByteMs      float64    `csv:"first_byte_ms" unit:"ms" absent:"0" atleast:"connected_ms,sent_ms" doc:"First response byte, from the scheduled send; 0 when none came."`
+	LatencyMs        float64    `csv:"latency_ms" unit:"ms" absent:"0" atleast:"first_byte_ms,connected_ms,sent_ms" doc:"End of the response body, from the scheduled send (open-loop latency); 0 when it did not end."`
 	Status           bundle.Opt `csv:"status" unit:"1" doc:"HTTP status; missing when no response arrived (0 in bundles written before)."`
 	Error            string     `csv:"error" doc:"What went wrong with the request; empty (missing) when nothing did."`
 	SpanGenerateUs   float64    `csv:"span_generate_us" unit:"us" doc:"Time the API spent generating the log record, as it measured itself; 0 when the mode generates none."`
@@ -57,9 +57,9 @@ type RunRow struct {
 	Requests     int        `csv:"requests" unit:"1" doc:"Measured requests."`
 	Errors       int        `csv:"errors" unit:"1" doc:"Requests that failed or got a status other than 200."`
 	P50Ms        bundle.Opt `csv:"p50_ms" unit:"ms" doc:"Median latency of the run's requests, nearest rank; missing without requests."`
-	P99Ms        bundle.Opt `csv:"p99_ms" unit:"ms" doc:"99th-percentile latency of the run's requests, nearest rank; missing without requests."`
+	P99Ms        bundle.Opt `csv:"p99_ms" unit:"ms" atleast:"p50_ms" doc:"99th-percentile latency of the run's requests, nearest rank; missing without requests."`
 	MeanMs       bundle.Opt `csv:"mean_ms" unit:"ms" doc:"Mean latency; missing without requests."`
-	MaxMs        bundle.Opt `csv:"max_ms" unit:"ms" doc:"Largest latency; missing without requests."`
+	MaxMs        bundle.Opt `csv:"max_ms" unit:"ms" atleast:"p99_ms,mean_ms" doc:"Largest latency; missing without requests."`
 	SendLagP99Ms bundle.Opt `csv:"send_lag_p99_ms" unit:"ms" doc:"99th percentile of the send lag (sent_ms); missing without requests."`
 	// SendLagTrusted is false when the send lag's p99 exceeded the bound of the
 	// parameters (max_send_lag_p99_ms): the latencies carry an error that large.

@@ -9,6 +9,7 @@ import (
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // forged is the archived fifo-py bundle with its rows changed by edit, every run's
@@ -69,7 +70,7 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 					q.FirstByteMs, q.LatencyMs = q.FirstByteMs/1000, q.LatencyMs/1000
 				}
 			}
-		}, []string{schema.RulePhases, schema.RuleTimes, schema.RuleRecords}}, // the last response moves
+		}, []string{verify.RuleOrdered, schema.RuleTimes, schema.RuleRecords}}, // the last response moves
 		// Every phase divided by 1000, so that they stay in order: the responses now end
 		// before the API generated their records.
 		{"every phase divided by 1000", func(b *schematest.Bundle) {

@@ -15,14 +15,11 @@ import (
 // The rules of what can happen at all: a row that breaks one cannot have been observed,
 // however consistent the files are with each other (../README.md, "What verify checks").
 const (
-	RulePhases      = "phases-ordered"      // sent <= connected <= first byte <= done, within a request
-	RuleSeq         = "seq-contiguous"      // a run's seq is 0..n-1 or 1..n
-	RuleAttempts    = tabular.RuleAttempts  // a round's attempts are 1..k, or 0 alone
-	RuleLines       = "lines-per-request"   // each mode writes a known number of lines and bytes per request
-	RuleLimits      = "limits-applied"      // the manifest's limits are those the containers read
-	RuleTimes       = "times-recomputed"    // to_last_response_s, to_logs_read_s, drain_s, overhead_s
-	RuleRecords     = "records-in-requests" // the k-th record generated between the k-th send and the k-th response
-	RulePercentiles = "percentiles-ordered" // p50 <= p99 <= max
+	RuleAttempts = tabular.RuleAttempts  // a round's attempts are 1..k, or 0 alone
+	RuleLines    = "lines-per-request"   // each mode writes a known number of lines and bytes per request
+	RuleLimits   = "limits-applied"      // the manifest's limits are those the containers read
+	RuleTimes    = "times-recomputed"    // to_last_response_s, to_logs_read_s, drain_s, overhead_s
+	RuleRecords  = "records-in-requests" // the k-th record generated between the k-th send and the k-th response
 )
 
 // MaxSendLagBoundMs is the largest send-lag bound the kit accepts (--max-send-lag): at
@@ -49,66 +46,12 @@ func (v *verifier) broke(i int, column, have, want, rule, msg string) {
 
 // rows checks every rule that does not rest on a recomputation of figures.
 func (v *verifier) rows() {
-	v.requestRules()
 	v.containerRules()
 	v.lagBound()
 	for _, i := range v.first {
-		r := v.Runs[i]
-		p := []float64{float64(r.P50Ms), float64(r.P99Ms), float64(r.MaxMs)}
-		if a, b := verify.Disorder(p...); a >= 0 {
-			names := []string{"p50_ms", "p99_ms", "max_ms"}
-			v.broke(i, names[b], verify.Number(p[b]), "at least "+verify.Number(p[a]), RulePercentiles, names[b]+" below "+names[a])
-		}
 		v.linesRule(i)
 		v.timesRule(i)
 		v.recordsRule(i)
-	}
-}
-
-// requestRules: within a request the phases come in order; a run's seq has no gap.
-func (v *verifier) requestRules() {
-	reported := 0
-	for j, q := range v.requests {
-		// A phase that did not happen (an error before it) is 0, and is left out.
-		phases := []float64{q.SentMs, q.ConnectedMs, q.FirstByteMs, q.LatencyMs}
-		names := []string{"sent_ms", "connected_ms", "first_byte_ms", "latency_ms"}
-		written := slices.Clone(phases)
-		for k := range phases {
-			if phases[k] == 0 {
-				phases[k] = math.NaN()
-			}
-		}
-		if a, b := verify.Disorder(phases...); a >= 0 {
-			if reported++; reported <= verify.MaxLineErrors {
-				v.Problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + verify.Short(q.RunID) + " seq " + strconv.FormatInt(q.Seq, 10),
-					Column: names[b], Have: verify.Number(written[b]), Want: "at least " + verify.Number(written[a]),
-					Msg: verify.Rule(RulePhases, names[b]+" before "+names[a]+": a request's phases come in order")})
-			}
-		}
-	}
-	if reported > verify.MaxLineErrors {
-		v.Problem(verify.Problem{File: RequestsFile, Column: "latency_ms", Msg: verify.Rule(RulePhases, fmt.Sprintf("%d requests in all have phases out of order", reported))})
-	}
-	for _, i := range v.first {
-		r := v.Runs[i]
-		if len(v.reqOf[i]) == 0 {
-			continue
-		}
-		idx := slices.Clone(v.reqOf[i])
-		slices.SortStableFunc(idx, func(a, b int) int { return int(v.requests[a].Seq - v.requests[b].Seq) })
-		first := v.requests[idx[0]].Seq
-		if first != 0 && first != 1 {
-			v.Problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][idx[0]], Key: "run " + r.RunID, Column: "seq", Have: i64(first), Want: "0 or 1",
-				Msg: verify.Rule(RuleSeq, "a run's requests are numbered from 0 (or 1)")})
-			continue
-		}
-		for k, j := range idx {
-			if want := first + int64(k); v.requests[j].Seq != want {
-				v.Problem(verify.Problem{File: RequestsFile, Line: v.Lines[RequestsFile][j], Key: "run " + r.RunID, Column: "seq", Have: i64(v.requests[j].Seq), Want: i64(want),
-					Msg: verify.Rule(RuleSeq, fmt.Sprintf("a run's %d requests are numbered %d..%d without a gap or a repeat", len(idx), first, first+int64(len(idx))-1))})
-				break
-			}
-		}
 	}
 }
 

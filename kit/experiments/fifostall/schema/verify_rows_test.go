@@ -72,20 +72,20 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 		forge              func(t *testing.T, dir string)
 		only               bool // no other problem: nothing but the rule can tell
 	}{
-		{schema.RulePhases, schema.RequestsFile, "first_byte_ms", func(t *testing.T, dir string) {
+		{verify.RuleOrdered, schema.RequestsFile, "first_byte_ms", func(t *testing.T, dir string) {
 			i := rowOf(t, dir, schema.RequestsFile, "run_id", run)
 			c, _ := strconv.ParseFloat(cell(t, dir, schema.RequestsFile, i, "connected_ms"), 64)
 			edit(t, dir, schema.RequestsFile, i, "first_byte_ms", strconv.FormatFloat(c/2, 'f', -1, 64))
 		}, true},
-		{schema.RulePhases, schema.RequestsFile, "latency_ms", func(t *testing.T, dir string) {
+		{verify.RuleOrdered, schema.RequestsFile, "latency_ms", func(t *testing.T, dir string) {
 			i := rowOf(t, dir, schema.RequestsFile, "run_id", run) + 3
 			f, _ := strconv.ParseFloat(cell(t, dir, schema.RequestsFile, i, "first_byte_ms"), 64)
 			edit(t, dir, schema.RequestsFile, i, "latency_ms", strconv.FormatFloat(f/1000, 'f', -1, 64))
 		}, false},
-		{schema.RuleSeq, schema.RequestsFile, "seq", func(t *testing.T, dir string) {
+		{verify.RuleNumbered, schema.RequestsFile, "seq", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RequestsFile, rowOf(t, dir, schema.RequestsFile, "run_id", run)+7, "seq", "170")
 		}, true},
-		{schema.RuleSeq, schema.RequestsFile, "seq", func(t *testing.T, dir string) {
+		{verify.RuleNumbered, schema.RequestsFile, "seq", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RequestsFile, rowOf(t, dir, schema.RequestsFile, "run_id", run), "seq", "1")
 		}, false}, // and the key (run_id, seq) twice, which verify.Tables refuses
 		{schema.RuleAttempts, schema.RunsFile, "attempt", func(t *testing.T, dir string) {
@@ -113,7 +113,7 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 		{schema.RuleTimes, schema.RunsFile, "overhead_s", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", run), "overhead_s", "0.5")
 		}, true},
-		{schema.RulePercentiles, schema.RunsFile, "p99_ms", func(t *testing.T, dir string) {
+		{verify.RuleOrdered, schema.RunsFile, "p99_ms", func(t *testing.T, dir string) {
 			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", run), "p99_ms", "0.1")
 		}, false},
 		{verify.RuleNonNegative, schema.ContainersFile, "cpu_cores", func(t *testing.T, dir string) {

@@ -1,0 +1,124 @@
+package verify
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
+// Rules a row type declares in its columns' tags, held by the kit in every table of
+// every experiment, so that a rule written once reaches every table whose columns have
+// the shape: what no measurement can show, whatever the experiment.
+const (
+	// RuleOrdered: a column tagged atleast:"a,b" is at least columns a and b of its
+	// row, where both are present: the order statistics of one sample (p50 <= p99 <=
+	// max, the mean within its sample), the phases of one request. A column tagged
+	// absent:"0" writes 0 for what did not happen (a phase after an error), which is
+	// then no value to order.
+	RuleOrdered = "ordered"
+	// RuleNumbered: a column tagged numbered:"0" (or "0,1": either first) numbers each
+	// run's rows in the file's order from its first, without a gap or a repeat: the
+	// seconds of a run, the requests of a load generator.
+	RuleNumbered = "numbered"
+)
+
+// Ordered holds rows (of file, at lines) to their columns' atleast tags (rule
+// ordered); a column absent from the file (absent) or a missing value (NaN) is left
+// out. At most MaxLineErrors problems a column.
+func Ordered[T any](res *Result, file string, lines []int, rows []T, key func(T) string, absent map[string]bool) {
+	typ, all := reflect.TypeFor[T](), reflect.ValueOf(rows)
+	index := map[string][]int{}
+	for _, f := range bundle.FieldsOf[T]() {
+		index[f.Column] = f.Index
+	}
+	for _, f := range bundle.FieldsOf[T]() {
+		tag := typ.FieldByIndex(f.Index).Tag.Get("atleast")
+		if tag == "" || absent[f.Column] {
+			continue
+		}
+		for _, low := range strings.Split(tag, ",") {
+			li, ok := index[low]
+			if !ok {
+				panic(fmt.Sprintf("%s: column %s is at least %s, which %s has not", file, f.Column, low, typ))
+			}
+			if absent[low] {
+				continue
+			}
+			out := capped{res: res, file: file, column: f.Column, what: "below " + low}
+			for i, row := range rows {
+				v, l := present(typ, all.Index(i), f.Index), present(typ, all.Index(i), li)
+				if v < l { // false where either is NaN
+					out.add(Problem{File: file, Line: lineOf(lines, i), Key: key(row), Column: f.Column, Have: Number(v), Want: "at least " + Number(l),
+						Msg: Rule(RuleOrdered, f.Column+" below "+low)})
+				}
+			}
+			out.close()
+		}
+	}
+}
+
+// Numbered holds rows (of file, at lines) to their columns' numbered tags (rule
+// numbered): run names each row's run; a run's rows are numbered in the file's order,
+// from one of the tag's firsts. One problem a run, at its first row out of place; at
+// most MaxLineErrors a column.
+func Numbered[T any](res *Result, file string, lines []int, rows []T, run func(T) string) {
+	typ, all := reflect.TypeFor[T](), reflect.ValueOf(rows)
+	for _, f := range bundle.FieldsOf[T]() {
+		tag := typ.FieldByIndex(f.Index).Tag.Get("numbered")
+		if tag == "" {
+			continue
+		}
+		firsts := strings.Split(tag, ",")
+		out := capped{res: res, file: file, column: f.Column, what: "out of their run's numbering"}
+		next, broken := map[string]float64{}, map[string]bool{}
+		for i, row := range rows {
+			id, v := run(row), numeric(all.Index(i).FieldByIndex(f.Index))
+			want, seen := next[id]
+			if broken[id] || seen && v == want || !seen && slices.Contains(firsts, Number(v)) {
+				next[id] = v + 1
+				continue
+			}
+			w := strconv.FormatFloat(want, 'f', -1, 64)
+			if !seen {
+				w = strings.Join(firsts, " or ")
+			}
+			broken[id] = true
+			out.add(Problem{File: file, Line: lineOf(lines, i), Key: "run " + Short(id), Column: f.Column, Have: Number(v), Want: w,
+				Msg: Rule(RuleNumbered, "a run's rows are numbered from "+strings.Join(firsts, " or ")+" in order, without a gap or a repeat")})
+		}
+		out.close()
+	}
+}
+
+// present is a row's value at index, NaN where it is absent: not a number, or 0 in a
+// column tagged absent:"0".
+func present(typ reflect.Type, row reflect.Value, index []int) float64 {
+	v := numeric(row.FieldByIndex(index))
+	if v == 0 && typ.FieldByIndex(index).Tag.Get("absent") == "0" {
+		return math.NaN()
+	}
+	return v
+}
+
+// numeric is a numeric field's value, NaN for any other.
+func numeric(v reflect.Value) float64 {
+	switch v.Kind() {
+	case reflect.Float64, reflect.Float32:
+		return v.Float()
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return float64(v.Int())
+	}
+	return math.NaN()
+}
+
+func lineOf(lines []int, i int) int {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return 0
+}
