@@ -547,3 +547,16 @@ func TestLatenciesOutOfOrderAreRefusedInEveryExperiment(t *testing.T) {
 		}), verify.RuleOrdered)
 	})
 }
+
+// TestAttemptsOutOfTurnAreRefusedInEveryExperimentThatRedoes: an experiment that redoes
+// runs (Own.Retry) has its attempts held by the kit, not by a rule it must remember to
+// call: a qps capacity step's only attempt renumbered 3, every figure derived again, is
+// refused as fifo-stall's would be.
+func TestAttemptsOutOfTurnAreRefusedInEveryExperimentThatRedoes(t *testing.T) {
+	res := forgeQPS(t, "2026-12-04-vm/qps-capacity-10ms.tar.gz", func(b *qps.Bundle) { b.Runs[0].Attempt = 3 })
+	if res.OK() || !slices.ContainsFunc(res.Problems, func(p verify.Problem) bool {
+		return p.Column == "attempt" && strings.Contains(p.Msg, "attempts") && p.Key == "run "+"go-console_file-step1-r1-73bcf6"
+	}) {
+		t.Errorf("want the attempt named; have %v", res.Problems)
+	}
+}

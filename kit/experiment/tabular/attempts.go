@@ -9,18 +9,18 @@ import (
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
-// RuleAttempts is the rule CheckAttempts names: a round's attempts of a condition are
+// RuleAttempts is the rule checkAttempts names: a round's attempts of a condition are
 // 1..k, or 0 alone.
 const RuleAttempts = "attempts-contiguous"
 
-// CheckAttempts holds the runs of an experiment that redoes runs (Own.Retry) to what a
+// checkAttempts holds the runs of an experiment that redoes runs (Own.Retry) to what a
 // matrix leaves: each condition's round has one run that counts, its latest attempt,
 // the attempts before it superseded and numbered 1..k. A bundle of a kit before runs
 // were redone has attempt 0 everywhere and nothing superseded. R has the columns
 // attempt and superseded; a run whose run_id is empty or seen before is verify.Tables'
-// problem, and is not held here. An experiment's Rules call it: the kit cannot know
-// that every run of a bundle numbers its attempts.
-func CheckAttempts[P experiment.Params, R any](c *Check[P, R]) {
+// problem, and is not held here. Verify holds the runs of every experiment that
+// redoes runs to it.
+func checkAttempts[P experiment.Params, R any](c *Check[P, R]) {
 	runs, file := c.Runs, c.t.Runs.File
 	lines := c.Lines[file]
 	type key struct {
@@ -85,7 +85,7 @@ func CheckAttempts[P experiment.Params, R any](c *Check[P, R]) {
 }
 
 // contiguous: a round's attempts (the runs idx) are 1..k, or hold a 0, which
-// CheckAttempts names among others.
+// checkAttempts names among others.
 func contiguous(idx []int, attempt func(int) int, name string, problem func(i int, have, want, msg string)) {
 	atts := make([]int, 0, len(idx))
 	for _, i := range idx {

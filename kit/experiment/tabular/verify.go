@@ -143,6 +143,10 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 			f.differ(res, have, want, c.Lines[file], c.Absent[file], t.Runs.File)
 		}
 	}
+	t.checkPlanned(c)
+	if t.Own.Retry != nil {
+		checkAttempts(c)
+	}
 	t.physics(c)
 	// The speed probe's table (every run's host speed), before the experiment's rules,
 	// which may state figures at the bundle's median speed.

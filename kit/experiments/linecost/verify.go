@@ -2,7 +2,6 @@ package linecost
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -41,11 +40,7 @@ func (c *checker) rows(b *Bundle) {
 	p := *b.Params()
 	byRun := map[string]int{}
 	for i, r := range b.Runs {
-		key := "run " + r.RunID
 		byRun[r.RunID] = i
-		if !c.isCondition(p, r) {
-			c.Problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("%s/%s/%s round %d is not a condition of the manifest", r.Language, r.LibraryID, r.Way, r.Round)})
-		}
 	}
 	trialsOf := make([][]TrialRow, len(b.Runs))
 	for i, t := range c.trials {
@@ -74,16 +69,6 @@ func (c *checker) rows(b *Bundle) {
 			c.Problem(verify.Problem{File: RunsFile, Line: i + 2, Key: key, Msg: fmt.Sprintf("verified with %d trials in %s, the manifest asks %d", len(trialsOf[i]), TrialsFile, p.Trials)})
 		}
 	}
-}
-
-// isCondition: the run is of a language, library and way the manifest asks, in one of
-// its rounds.
-func (c *checker) isCondition(p Params, r RunRow) bool {
-	if r.Round < 1 || r.Round > p.Rounds || (p.Legacy() && r.LibraryID != "") {
-		return false
-	}
-	lib, ok := LibraryOfRun(r.Language, r.LibraryID)
-	return ok && slices.ContainsFunc(p.Conditions(), func(c tabular.Cell) bool { return c.String() == r.Language+"/"+lib.ID+"/"+r.Way })
 }
 
 // templateOfRun is the kit's own line of the run's library in the manifest's shape.

@@ -27,12 +27,6 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	seriesOf := tabular.ByRun(tabular.Of[SeriesRow](c.Rows, SeriesFile))
 	p := *c.Params()
 	requests := 0
-	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
-		if cell[2] != "" || p.Capacity.On() {
-			return capacitysearch.NotPlanned(cell)
-		}
-		return fmt.Sprintf("%s/%s is not a condition of the manifest's parameters", cell[0], cell[1])
-	})
 	for _, r := range c.Runs {
 		if r.Verified {
 			requests += int(r.Requests)

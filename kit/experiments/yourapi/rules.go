@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/experiment/capacitysearch"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -47,12 +46,6 @@ func rules(c *check) {
 	if len(names) == 0 || !slices.Contains(names, p.Baseline) {
 		c.Problem(verify.Problem{File: ManifestFile, Column: "parameters.baseline", Have: strconv.Quote(p.Baseline), Msg: "not one of the configurations"})
 	}
-	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
-		if cell[1] != "" || p.Capacity.On() {
-			return capacitysearch.NotPlanned(cell)
-		}
-		return fmt.Sprintf("%s is not a configuration of the manifest's parameters", cell[0])
-	})
 	counts := &res.Counts
 	counts.Conditions = len(p.Configs)
 	counts.Noisy = tabular.Noisy(c.Runs)

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
-	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -26,14 +25,8 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	c.Res.Counts.Conditions = len(tabular.Of[ConditionRow](c.Derived, ConditionsFile))
 	v.index()
 	v.runs()
-	tabular.CheckAttempts(c)
 	v.derived = DeriveConditions(c.Judged, c.Rows, m.Parameters)
 	v.figures = compare.StatedOf(Figures(c.Judged, c.Rows, v.derived))
-	// Every run is of a condition of the manifest's parameters.
-	tabular.CheckPlanned(c, func(cell tabular.Cell) string {
-		p := m.Parameters
-		return fmt.Sprintf("%s is not a condition of %s parameters: apis %v, modes %v, readers %v", cell, bundle.ManifestFile, p.APIs, p.Modes, p.Readers)
-	})
 	v.rows()    // verify_rows.go
 	v.physics() // verify_physics.go
 	v.trust()
