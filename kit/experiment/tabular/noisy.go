@@ -1,5 +1,12 @@
 package tabular
 
+import (
+	"fmt"
+	"slices"
+
+	"github.com/logbench/logbench/kit/offline/bundle"
+)
+
 // Noisy counts the runs that count (verified, not redone) measured on a noisy host, as
 // their host_noisy column says: the one rule of the runs a summary or a condition calls
 // noisy.
@@ -13,9 +20,21 @@ func Noisy[R any](runs []R) int {
 	return n
 }
 
-// CountNoisy counts the bundle's noisy runs (Noisy) in the result's counts, as Judge
-// derived them rather than as the file claims them.
-func (c *Check[P, R]) CountNoisy() int {
-	c.Res.Counts.Noisy = Noisy(c.Judged)
-	return c.Res.Counts.Noisy
+// noisy counts, in a bundle whose runs say whether their host was noisy (a host_noisy
+// column), the runs that count measured on one, as Judge derived them rather than as
+// the file claims them; and says that they weaken the figures.
+func (t *Experiment[P, R]) noisy(c *Check[P, R]) {
+	if !slices.ContainsFunc(bundle.FieldsOf[R](), func(f bundle.Field) bool { return f.Column == "host_noisy" }) {
+		return
+	}
+	if c.Res.Counts.Noisy = Noisy(c.Judged); c.Res.Counts.Noisy > 0 {
+		counting := 0
+		for _, r := range c.Judged {
+			if column(r, "verified") == "true" && counts(r) {
+				counting++
+			}
+		}
+		c.Res.Weakened = append(c.Res.Weakened, fmt.Sprintf("runs measured on a noisy host: %d of the %d that count; other work shared the host (%s host_noisy says by which rule)",
+			c.Res.Counts.Noisy, counting, t.Runs.File))
+	}
 }

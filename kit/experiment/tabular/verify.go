@@ -144,6 +144,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		}
 	}
 	t.checkPlanned(c)
+	t.noisy(c)
 	if t.Own.Retry != nil {
 		checkAttempts(c)
 	}

@@ -32,7 +32,6 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 			requests += int(r.Requests)
 		}
 	}
-	c.CountNoisy()
 	runRules(c, seriesOf)
 	physics(c)
 	c.Res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
@@ -232,9 +231,6 @@ func weakened(c *tabular.Check[*Params, RunRow]) {
 		}
 	}
 	w := &c.Res.Weakened
-	if noisy := c.Res.Counts.Noisy; noisy > 0 {
-		*w = append(*w, fmt.Sprintf("%d runs were measured on a noisy host", noisy))
-	}
 	if busy > 0 {
 		*w = append(*w, fmt.Sprintf("%d runs had a load generator using its whole CPU: their rate may be the generator's, not the API's", busy))
 	}

@@ -48,7 +48,6 @@ func rules(c *check) {
 	}
 	counts := &res.Counts
 	counts.Conditions = len(p.Configs)
-	counts.Noisy = tabular.Noisy(c.Runs)
 	var requests int64
 	for _, r := range c.Runs {
 		if r.Verified {

@@ -19,7 +19,6 @@ func (v *verifier) trust() {
 			c.Trusted++
 		}
 	}
-	v.CountNoisy()
 	var unresolved, untrusted int
 	for _, cond := range v.derived {
 		p99 := v.figures.Of(ConditionKey(cond.API, cond.Mode, cond.Reader), MetricP99)
@@ -37,9 +36,6 @@ func (v *verifier) trust() {
 	}
 	if unresolved > 0 {
 		*w = append(*w, fmt.Sprintf("%d of %d conditions have a p99 of the pooled requests under %g x their largest send-lag p99 (marked ?): the instrument cannot resolve their p99s", unresolved, len(v.derived), ResolutionFactor))
-	}
-	if c.Noisy > 0 {
-		*w = append(*w, fmt.Sprintf("%d runs were measured on a noisy host (steal over %g%% or CPU pressure over %g%%)", c.Noisy, NoisyStealPct, NoisyCPUPressurePct))
 	}
 	if v.Absent[RunsFile]["host_steal_pct"] {
 		*w = append(*w, "host noise: this bundle's format did not record it (no host_steal_pct column); no run can be called quiet or noisy")
