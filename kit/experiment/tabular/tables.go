@@ -140,11 +140,13 @@ func (t *table[P, T]) physics(res *verify.Result, rows any, lines []int, units m
 
 // declaredRules hold rows (of file, at lines; key names one) to the physical rules
 // their columns declare: no negative quantity (but the columns tagged signed), the
-// orders (atleast) and the numbering of each run's rows (numbered).
+// orders (atleast), the numbering of each run's rows (numbered), and a verdict that
+// says why (verified and failure).
 func declaredRules[T any](res *verify.Result, file string, rows []T, lines []int, units map[string]string, absent map[string]bool, key func(T) string) {
 	verify.NonNegative(res, file, lines, rows, key, units, signed[T]()...)
 	verify.Ordered(res, file, lines, rows, key, absent)
 	verify.Numbered(res, file, lines, rows, func(r T) string { return column(r, "run_id") })
+	verify.Verdicts(res, file, lines, rows, key)
 }
 
 // signed are the columns of a row type that may be negative (tag signed:"true"): a

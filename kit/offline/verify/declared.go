@@ -25,7 +25,41 @@ const (
 	// run's rows in the file's order from its first, without a gap or a repeat: the
 	// seconds of a run, the requests of a load generator.
 	RuleNumbered = "numbered"
+	// RuleVerdict: a row with the columns verified and failure is data exactly when it
+	// has no failure, and one that is not says why.
+	RuleVerdict = "verdict-says-why"
 )
+
+// Verdicts holds rows (of file, at lines) that have the columns verified and failure to
+// RuleVerdict. At most MaxLineErrors problems.
+func Verdicts[T any](res *Result, file string, lines []int, rows []T, key func(T) string) {
+	var verified, failure []int
+	for _, f := range bundle.FieldsOf[T]() {
+		switch f.Column {
+		case "verified":
+			verified = f.Index
+		case "failure":
+			failure = f.Index
+		}
+	}
+	if verified == nil || failure == nil {
+		return
+	}
+	all := reflect.ValueOf(rows)
+	out := capped{res: res, file: file, column: "verified", what: "with a verdict that does not say why"}
+	for i, row := range rows {
+		v, why := all.Index(i).FieldByIndex(verified).Bool(), strings.TrimSpace(all.Index(i).FieldByIndex(failure).String())
+		switch {
+		case v && why != "":
+			out.add(Problem{File: file, Line: lineOf(lines, i), Key: key(row), Column: "verified", Have: "true", Want: "false",
+				Msg: Rule(RuleVerdict, "the row has a failure: "+Short(why))})
+		case !v && why == "":
+			out.add(Problem{File: file, Line: lineOf(lines, i), Key: key(row), Column: "failure", Have: `""`, Want: "the reason",
+				Msg: Rule(RuleVerdict, "a row that is not data says why")})
+		}
+	}
+	out.close()
+}
 
 // Ordered holds rows (of file, at lines) to their columns' atleast tags (rule
 // ordered); a column absent from the file (absent) or a missing value (NaN) is left

@@ -70,3 +70,22 @@ func TestNumberedWantsEachRunsRowsInOrder(t *testing.T) {
 		}
 	}
 }
+
+type verdicts struct {
+	Run      string `csv:"run_id"`
+	Verified bool   `csv:"verified"`
+	Failure  string `csv:"failure"`
+}
+
+func TestAVerdictSaysWhy(t *testing.T) {
+	rows := []verdicts{{"a", true, ""}, {"b", false, "exit 1"}, {"c", true, "exit 1"}, {"d", false, " "}}
+	res := &Result{}
+	Verdicts(res, "runs.csv", []int{2, 3, 4, 5}, rows, func(r verdicts) string { return "run " + r.Run })
+	var have []string
+	for _, p := range res.Problems {
+		have = append(have, p.Key+" "+p.Column)
+	}
+	if want := []string{"run c verified", "run d failure"}; strings.Join(have, ", ") != strings.Join(want, ", ") || !strings.Contains(res.Problems[0].Msg, "rule "+RuleVerdict+":") {
+		t.Errorf("problems %v, want %v naming the rule", res.Problems, want)
+	}
+}

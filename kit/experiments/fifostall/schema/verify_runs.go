@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/logbench/logbench/kit/offline/verify"
 
@@ -22,21 +21,15 @@ func (v *verifier) runs() {
 	}
 }
 
-// proof: a verified run read every byte written, lines and digest alike; a failed one
-// says why.
+// proof: a verified run read every byte written, lines and digest alike (that a failed
+// one says why is the kit's rule).
 func (v *verifier) proof(i int) {
 	r := v.Runs[i]
 	at := func(column, have, want, msg string) { v.at(i, column, have, want, msg) }
 	if !r.Verified {
-		if strings.TrimSpace(r.Failure) == "" {
-			at("failure", `""`, "the reason", "a run marked not verified must say why")
-		}
 		return
 	}
 	const why = "a verified run"
-	if r.Failure != "" {
-		at("verified", "true", "false", "the run has a failure: "+verify.Short(r.Failure))
-	}
 	if r.BytesRead != r.BytesWritten {
 		at("bytes_read", i64(r.BytesRead), i64(r.BytesWritten), why+" read every byte written (bytes_written)")
 	}
