@@ -31,7 +31,7 @@ import (
 
 // physicalRules are the rules a consistent forgery can break.
 var physicalRules = []string{verify.RuleTimes, verify.RuleCPULimit, verify.RuleLittle, verify.RuleWallParts, verify.RuleBacklog,
-	verify.RuleRateBound, verify.RuleNonNegative, verify.RuleMeasured, verify.RuleOrdered, verify.RuleNumbered}
+	verify.RuleRateBound, verify.RuleNonNegative, verify.RuleMeasured, verify.RuleOrdered, verify.RuleNumbered, logdriver.RuleLines}
 
 // refusedBy wants res refused, every problem naming a physical rule, and each of rules
 // named by one.
@@ -559,4 +559,16 @@ func TestAttemptsOutOfTurnAreRefusedInEveryExperimentThatRedoes(t *testing.T) {
 	}) {
 		t.Errorf("want the attempt named; have %v", res.Problems)
 	}
+}
+
+// TestLogDriverLinesScaledAreRefused: every run's lines written, received and lost times
+// 1000, each still the others' sum: the API prints one line a request, so the lines
+// cannot outnumber the requests (rule lines-per-request).
+func TestLogDriverLinesScaledAreRefused(t *testing.T) {
+	refusedBy(t, forgeTabular(t, logdriver.Experiment, "2026-12-02-vm/log-driver.tar.gz", func(b *tabular.Bundle[*logdriver.Params, logdriver.Row]) {
+		for i := range b.Runs {
+			r := &b.Runs[i]
+			r.LinesWritten, r.LinesReceived, r.LinesLost = r.LinesWritten*1000, r.LinesReceived*1000, r.LinesLost*1000
+		}
+	}), logdriver.RuleLines)
 }

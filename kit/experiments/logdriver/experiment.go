@@ -25,6 +25,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // Experiment is the log-driver experiment, declared.
@@ -41,9 +42,10 @@ var Experiment = &tabular.Experiment[*Params, Row]{
 	Pod:        pod,
 	Observe:    observe,
 	Judge:      judge,
+	Rules:      rules,
 	Target:     target,
 	Notes:      notes,
-	Runs: bundle.Table{File: "runs.csv", Name: "runs",
+	Runs: bundle.Table{File: runsFile, Name: "runs",
 		Text: "One row per run, failed ones too: the load, the latency from the scheduled send, and every log line accounted for."},
 	Metrics: []compare.Metric{
 		{Name: "latency_p99_ms", Title: "p99 latency from the scheduled send", Headline: true},
@@ -404,6 +406,30 @@ func judge(p *Params, r *Row, _ tabular.Rows) {
 		r.Failure = experiment.JoinFailures(r.Failure, fmt.Sprintf("%d lines read back of %d written", r.LinesReceived, r.LinesWritten))
 	}
 	r.Verified = r.Failure == ""
+}
+
+// runsFile is the table of runs.
+const runsFile = "runs.csv"
+
+// RuleLines names the rule that the API writes one line a request: a line for every
+// request it answered, none for a request never sent.
+const RuleLines = "lines-per-request"
+
+// rules holds every run to what can happen at all beyond the kit's rules: the API
+// prints one line a request and no other, so a run wrote a line for each request
+// answered, and none beyond the requests sent (a failed one may never have reached it).
+func rules(c *tabular.Check[*Params, Row]) {
+	for i, r := range c.Runs {
+		if answered := int64(r.Requests - r.RequestsFailed); r.LinesWritten < answered || r.LinesWritten > int64(r.Requests) {
+			want := fmt.Sprintf("%d to %d", answered, r.Requests)
+			if answered == int64(r.Requests) {
+				want = strconv.Itoa(r.Requests)
+			}
+			c.Problem(verify.Problem{File: runsFile, Line: c.Lines[runsFile][i], Key: "run " + r.RunID, Column: "lines_written",
+				Have: strconv.FormatInt(r.LinesWritten, 10), Want: want,
+				Msg: verify.Rule(RuleLines, "the API prints one line a request it answers, and none for a request it never had")})
+		}
+	}
 }
 
 // modelOf is the model of a row's condition.
