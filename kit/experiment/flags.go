@@ -122,13 +122,14 @@ type RepeatableValue interface {
 	IsRepeatable() bool
 }
 
-// MarkGiven has given say whether the flag name, declared on fs, is set (given on the
-// command line, even at its default), for a rule about a flag given rather than its
-// value: "--rate does nothing with --load closed". A manifest never sets it.
-func MarkGiven(fs *flag.FlagSet, name string, given *bool) {
-	if f := fs.Lookup(name); f != nil {
-		f.Value = givenValue{f.Value, given}
-	}
+// Given declares on fs the flag declare declares, noting in given whether the command
+// line sets it (even at its default), for a rule about a flag given rather than its
+// value: "--rate does nothing with --load closed". A manifest never sets it. The flag is
+// wrapped as it is declared, so that no rule finds it again by its name.
+func Given(fs *flag.FlagSet, given *bool, declare func(fs *flag.FlagSet)) {
+	declared := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	declare(declared)
+	declared.VisitAll(func(f *flag.Flag) { fs.Var(givenValue{f.Value, given}, f.Name, f.Usage) })
 }
 
 type givenValue struct {

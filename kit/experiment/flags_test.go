@@ -66,8 +66,7 @@ func (s *settings) Bind(fs *flag.FlagSet) {
 	fs.Var(experiment.List(&s.Configs), "configs", "")
 	fs.Var(experiment.OneOrAll(&s.APIs, []string{"go", "node"}), "api", "")
 	fs.Var(experiment.Negated(&s.ReadOnly), "writable-root", "")
-	fs.BoolVar(&s.EngineCPU, "engine-cpu", s.EngineCPU, "")
-	experiment.MarkGiven(fs, "engine-cpu", &s.WrkGiven)
+	experiment.Given(fs, &s.WrkGiven, func(fs *flag.FlagSet) { fs.BoolVar(&s.EngineCPU, "engine-cpu", s.EngineCPU, "") })
 	experiment.BindLogDriver(fs, &s.LogDriver, &s.LogOptions)
 }
 func (s *settings) Check() error { return nil }

@@ -12,6 +12,13 @@ type Flag struct {
 	Check func() error           // nil: every value the flag parses is one a plan can have
 }
 
+// Tracking is the flag f, noting in given whether the command line sets it (Given).
+func (f Flag) Tracking(given *bool) Flag {
+	bind := f.Bind
+	f.Bind = func(fs *flag.FlagSet) { Given(fs, given, bind) }
+	return f
+}
+
 // Flags are an experiment's parameters as flags, in the usage's order.
 type Flags []Flag
 

@@ -30,21 +30,26 @@ type Flags struct {
 func (f *Flags) Bind(fs *flag.FlagSet, implies string) {
 	f.slo, f.start, f.resolution, f.maxSteps = DefaultSLOP99Ms, DefaultStartRPS, DefaultResolution, DefaultMaxSteps
 	fs.BoolVar(&f.on, "capacity", false, "search each configuration's capacity: the highest open-loop rate whose p99 from the scheduled send stays within --slo-p99 with no error (steps x2 from --capacity-start, then bisection; "+implies+")")
-	fs.Var(experiment.Milliseconds(&f.slo), "slo-p99", "with --capacity: the latency target, the p99 a step must stay within")
-	fs.Float64Var(&f.start, "capacity-start", f.start, "with --capacity: the first step's rate, requests per second")
-	fs.Var(fractionValue{&f.resolution}, "capacity-resolution", "with --capacity: stop once the failed rate is within this share above the held one, such as 10%")
-	fs.IntVar(&f.maxSteps, "capacity-max-steps", f.maxSteps, "with --capacity: the most steps of one configuration's search")
-	experiment.MarkGiven(fs, "slo-p99", &f.givenSLO)
-	experiment.MarkGiven(fs, "capacity-start", &f.givenStart)
-	experiment.MarkGiven(fs, "capacity-resolution", &f.givenRes)
-	experiment.MarkGiven(fs, "capacity-max-steps", &f.givenSteps)
+	experiment.Given(fs, &f.givenSLO, func(fs *flag.FlagSet) {
+		fs.Var(experiment.Milliseconds(&f.slo), "slo-p99", "with --capacity: the latency target, the p99 a step must stay within")
+	})
+	experiment.Given(fs, &f.givenStart, func(fs *flag.FlagSet) {
+		fs.Float64Var(&f.start, "capacity-start", f.start, "with --capacity: the first step's rate, requests per second")
+	})
+	experiment.Given(fs, &f.givenRes, func(fs *flag.FlagSet) {
+		fs.Var(fractionValue{&f.resolution}, "capacity-resolution", "with --capacity: stop once the failed rate is within this share above the held one, such as 10%")
+	})
+	experiment.Given(fs, &f.givenSteps, func(fs *flag.FlagSet) {
+		fs.IntVar(&f.maxSteps, "capacity-max-steps", f.maxSteps, "with --capacity: the most steps of one configuration's search")
+	})
 }
 
 // BindArrivals declares --arrivals, the open loop's arrival process, bound to
 // arrivals; with says when the flag applies ("--load open").
 func (f *Flags) BindArrivals(fs *flag.FlagSet, arrivals *string, with string) {
-	fs.StringVar(arrivals, "arrivals", *arrivals, "the open loop's arrivals: constant (every 1/rate) or poisson (exponential gaps of mean 1/rate, the same seeded schedule in every run; with "+with+")")
-	experiment.MarkGiven(fs, "arrivals", &f.givenArrivals)
+	experiment.Given(fs, &f.givenArrivals, func(fs *flag.FlagSet) {
+		fs.StringVar(arrivals, "arrivals", *arrivals, "the open loop's arrivals: constant (every 1/rate) or poisson (exponential gaps of mean 1/rate, the same seeded schedule in every run; with "+with+")")
+	})
 }
 
 // CheckArrivals: an arrival process the generator has, given only with the open load

@@ -45,11 +45,12 @@ func (p *Params) bindCapacity(fs *flag.FlagSet) {
 	p.capacity.Bind(fs, "the open loop at each step's rate in place of the closed loop, one run a step, no wrk")
 	p.capacity.BindArrivals(fs, &p.Arrivals, "--capacity")
 	fs.BoolVar(&p.Vegeta, "vegeta", p.Vegeta, "with --capacity: before each step's measured load, vegeta's attacker (github.com/tsenart/vegeta, in the load generator's image) and the kit's open loop each offer half the step's rate at once, for the same duration, on half the connections each, and the summary holds the kit's p50 and p99 against vegeta's over the same seconds")
-	fs.IntVar(&p.Retries, "retries", DefaultRetries, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (with --capacity: a step that missed its target so, or with the generator at its CPU limit, the generator's limit, before it ends its search; every attempt is kept in the bundle)")
-	fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --capacity: a step over it that misses the target, and would have kept it without each request's send lag, is the load generator's limit, never counted against the API)")
-	for name, given := range map[string]*bool{"pipelining": &p.given.pipelining, "max-send-lag": &p.given.maxSendLag, "retries": &p.given.retries} {
-		experiment.MarkGiven(fs, name, given)
-	}
+	experiment.Given(fs, &p.given.retries, func(fs *flag.FlagSet) {
+		fs.IntVar(&p.Retries, "retries", DefaultRetries, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (with --capacity: a step that missed its target so, or with the generator at its CPU limit, the generator's limit, before it ends its search; every attempt is kept in the bundle)")
+	})
+	experiment.Given(fs, &p.given.maxSendLag, func(fs *flag.FlagSet) {
+		fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --capacity: a step over it that misses the target, and would have kept it without each request's send lag, is the load generator's limit, never counted against the API)")
+	})
 }
 
 // checkCapacity holds --capacity and its settings, or a manifest's search, to their

@@ -25,7 +25,7 @@ func (p *Params) flags() experiment.Flags {
 		}, Check: func() error { return experiment.CheckList("api", p.APIs, APIs) }},
 		experiment.NamesFlag(&p.Configs, "configs", Configs, "access-log configurations, comma-separated (none, console, file, console+file)"),
 		experiment.IntFlag(&p.Connections, "connections", 1, experiment.MaxConnections, "keep-alive connections of the load: the closed loop's, or the open loop's, each with its own share of the schedule as wrk2 does (a request whose connection is busy leaves when the previous one ends)"),
-		experiment.IntFlag(&p.Pipelining, "pipelining", 1, experiment.MaxPipelining, "requests in flight per connection"),
+		experiment.IntFlag(&p.Pipelining, "pipelining", 1, experiment.MaxPipelining, "requests in flight per connection").Tracking(&p.given.pipelining),
 		experiment.SecondsFlag(&p.DurationS, "duration", 0.5, 3600, "measured load per run"),
 		experiment.SecondsFlag(&p.WarmupS, "warmup-time", 0, 600, "load before each run's measurement, not counted"),
 		experiment.LogDriverFlags(&p.LogDriver, &p.LogOpts),
@@ -33,15 +33,14 @@ func (p *Params) flags() experiment.Flags {
 		// wrk pipelines only through a Lua script: with more than one request in flight
 		// per connection its load would not be the kit's. Left on by default, it is
 		// turned off (settled); asked for, it is refused.
-		{Bind: func(fs *flag.FlagSet) {
+		experiment.Flag{Bind: func(fs *flag.FlagSet) {
 			fs.BoolVar(&p.Wrk, "wrk", p.Wrk, "in every run, right before the kit's measured load in a condition's odd runs and right after it in its even ones, load the same API from the pod's network namespace with Debian's wrk (same connections, duration and CPU) and record whether the two rates agree within 5%: a rate wrk does not confirm stays data and is marked NOT CONFIRMED (--wrk=false: not checked)")
-			experiment.MarkGiven(fs, "wrk", &p.wrkGiven)
 		}, Check: func() error {
 			if p.wrkGiven && p.Wrk && p.Pipelining > 1 {
 				return experiment.Usagef("--wrk: wrk sends one request at a time per connection; with --pipelining %d it would not offer the kit's load (--wrk=false)", p.Pipelining)
 			}
 			return nil
-		}},
+		}}.Tracking(&p.wrkGiven),
 	}, (*experiment.Limits)(&p.Limits).Flags(""), experiment.Flags{
 		{Bind: p.bindCapacity, Check: func() error { return p.checkCapacity() }},
 	})

@@ -53,32 +53,27 @@ func (p *Params) flags() experiment.Flags {
 			dir := p.LogFile
 			return experiment.UsageIf(dir != "" && (!path.IsAbs(dir) || path.Clean(dir) == "/"), "--log-file %q: want the absolute directory the service writes its log file in, such as /var/log/app", dir)
 		}),
-		{Bind: func(fs *flag.FlagSet) {
+		experiment.Flag{Bind: func(fs *flag.FlagSet) {
 			fs.StringVar(&p.Load, "load", p.Load, "load shape: closed (the qps experiment's keep-alive connections, as autocannon) or open (fifo-stall's fixed rate, latency from the scheduled send)")
-			experiment.MarkGiven(fs, "load", &p.given.load)
 		}, Check: func() error {
 			return experiment.UsageIf(p.Load != contract.LoadClosed && !open, "--load %q: want closed or open", p.Load)
-		}},
+		}}.Tracking(&p.given.load),
 		experiment.IntFlag(&p.Connections, "connections", least, experiment.MaxConnections, "keep-alive connections of the load: the closed loop's, or the open loop's, each with its own share of the schedule as wrk2 does (a request whose connection is busy leaves when the previous one ends)"),
-		experiment.IntFlag(&p.Pipelining, "pipelining", least, experiment.MaxPipelining, "requests in flight per connection (with --load closed)"),
-		{Bind: func(fs *flag.FlagSet) {
+		experiment.IntFlag(&p.Pipelining, "pipelining", least, experiment.MaxPipelining, "requests in flight per connection (with --load closed)").Tracking(&p.given.pipelining),
+		experiment.Flag{Bind: func(fs *flag.FlagSet) {
 			fs.Float64Var(&p.RateRPS, "rate", p.RateRPS, "offered load, requests per second (with --load open)")
 		}, Check: func() error {
 			return experiment.UsageIf(open && !(p.RateRPS >= 1 && p.RateRPS <= 100000), "--rate %v: want 1 to 100000 requests per second", p.RateRPS)
-		}},
-		{Bind: func(fs *flag.FlagSet) {
+		}}.Tracking(&p.given.rate),
+		experiment.Flag{Bind: func(fs *flag.FlagSet) {
 			fs.Var(experiment.Milliseconds(&p.MaxSendLagP99Ms), "max-send-lag", "flag a run as not trustworthy when its send-lag p99 exceeds this (with --load open)")
 		}, Check: func() error {
 			// More than 0: a bound of 0 would refuse every run.
 			return experiment.UsageIf(open && !(p.MaxSendLagP99Ms > 0 && p.MaxSendLagP99Ms <= 60000), "--max-send-lag %s: want more than 0 and at most 1m", experiment.FormatSeconds(p.MaxSendLagP99Ms/1e3))
-		}},
-		experiment.IntFlag(&p.Retries, "retries", 0, 10, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle; with --load open)"),
+		}}.Tracking(&p.given.maxSendLag),
+		experiment.IntFlag(&p.Retries, "retries", 0, 10, "perform a run again, up to this many times, while its send-lag p99 is over --max-send-lag (every attempt is kept in the bundle; with --load open)").Tracking(&p.given.retries),
 		// A flag of the other load shape would do nothing: it is refused given.
-		{Bind: func(fs *flag.FlagSet) {
-			for _, g := range p.shapeFlags() {
-				experiment.MarkGiven(fs, g.name, g.given)
-			}
-		}, Check: func() error {
+		{Check: func() error {
 			for _, f := range p.shapeFlags() {
 				if *f.given && f.load != p.Load {
 					return usagef("--%s does nothing with --load %s", f.name, p.Load)
