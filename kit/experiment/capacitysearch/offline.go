@@ -92,12 +92,6 @@ func (s *Search[P, R]) checkSearch(ch *tabular.Check[P, R], judged []StepRow, na
 	}
 }
 
-// NotPlanned is what verify says of a search's run whose condition is no step the
-// manifest plans.
-func NotPlanned(c tabular.Cell) string {
-	return fmt.Sprintf("%s is not a step the manifest's parameters.capacity.steps plan", c)
-}
-
 // WriteSummary is the summary's part of a search: the steps, then the capacities;
 // nothing when the bundle is no search.
 func (s *Search[P, R]) WriteSummary(b *tabular.Bundle[P, R], w io.Writer) {
