@@ -572,3 +572,13 @@ func TestLogDriverLinesScaledAreRefused(t *testing.T) {
 		}
 	}), logdriver.RuleLines)
 }
+
+// TestLogDriverCPUBeyondItsLimitIsRefused: every run's API given ten times its CPU,
+// past its limit of 0.5 cores.
+func TestLogDriverCPUBeyondItsLimitIsRefused(t *testing.T) {
+	refusedBy(t, forgeTabular(t, logdriver.Experiment, "2026-12-02-vm/log-driver.tar.gz", func(b *tabular.Bundle[*logdriver.Params, logdriver.Row]) {
+		for i := range b.Runs {
+			b.Runs[i].APICPUCores *= 10
+		}
+	}), verify.RuleCPULimit)
+}

@@ -417,9 +417,21 @@ const RuleLines = "lines-per-request"
 
 // rules holds every run to what can happen at all beyond the kit's rules: the API
 // prints one line a request and no other, so a run wrote a line for each request
-// answered, and none beyond the requests sent (a failed one may never have reached it).
+// answered, and none beyond the requests sent (a failed one may never have reached it);
+// the API's and the reader's CPU within their limits, over at least the load's duration
+// (each is measured from the reset, as the load begins, to its end or later), and the
+// engine's within the host's CPUs.
 func rules(c *tabular.Check[*Params, Row]) {
+	p := c.Params()
+	limit := verify.HostCPUs(c.M.Head().Engine.CPUs, math.NaN()).Of
+	host, hostName := limit(0, "")
+	api, apiName := limit(p.Limits.APICPUs, "api_cpus")
+	reader, readerName := limit(p.Limits.ConsumerCPUs, "consumer_cpus")
 	for i, r := range c.Runs {
+		place := c.Res.BreachesAt(runsFile, c.Lines[runsFile][i], "run "+r.RunID)
+		place("api_cpu_cores", verify.CPUWithin(r.APICPUCores*p.DurationS, p.DurationS, api, apiName+" (over duration_s at the least)"))
+		place("reader_cpu_cores", verify.CPUWithin(float64(r.ReaderCPUCores)*p.DurationS, p.DurationS, reader, readerName+" (over duration_s at the least)"))
+		place("engine_cpu_s", verify.CPUWithin(float64(r.EngineCPUS), float64(r.EngineIntervalS), host, hostName+" (over engine_interval_s)"))
 		if answered := int64(r.Requests - r.RequestsFailed); r.LinesWritten < answered || r.LinesWritten > int64(r.Requests) {
 			want := fmt.Sprintf("%d to %d", answered, r.Requests)
 			if answered == int64(r.Requests) {
