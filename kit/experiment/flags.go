@@ -436,17 +436,6 @@ func (l Limits) CPULimits() []CPULimit {
 	return []CPULimit{{Field: "parameters.limits.api_cpus", CPUs: l.APICPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: l.LoadgenCPUs}}
 }
 
-// FirstProblem runs checks in their order and returns the first problem: a Check that
-// lists its rules says each once, and says the same one first every time.
-func FirstProblem(checks ...func() error) error {
-	for _, check := range checks {
-		if err := check(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // CheckRounds refuses a matrix of no round or more than MaxRounds (--reps).
 func CheckRounds(n int) error {
 	if n < 1 || n > MaxRounds {

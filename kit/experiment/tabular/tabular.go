@@ -6,6 +6,7 @@
 package tabular
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"reflect"
@@ -123,7 +124,7 @@ func (t *Experiment[P, R]) Plan(ps experiment.Params, rounds int) (experiment.Pl
 	if err != nil {
 		return nil, err
 	}
-	if err := experiment.FirstProblem(func() error { return experiment.CheckRounds(rounds) }, p.Check); err != nil {
+	if err := cmp.Or(experiment.CheckRounds(rounds), p.Check()); err != nil {
 		return nil, err
 	}
 	b := t.newBundle()

@@ -1,6 +1,7 @@
 package tabular
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"reflect"
@@ -65,7 +66,7 @@ func (t *Experiment[P, R]) Verify(files *bundle.Files) *verify.Result {
 		if v := reflect.ValueOf(b.M.Params()); !v.IsValid() || v.Kind() == reflect.Pointer && v.IsNil() {
 			err = experiment.Usagef("none recorded")
 		} else {
-			err = experiment.FirstProblem(func() error { return experiment.CheckRounds(*b.M.Rounds()) }, b.M.Params().Check)
+			err = cmp.Or(experiment.CheckRounds(*b.M.Rounds()), b.M.Params().Check())
 			// What the plan records beyond the flags (experiment.Settled).
 			if s, ok := any(b.M.Params()).(experiment.Settled); ok && err == nil {
 				err = s.CheckSettled()

@@ -1,6 +1,7 @@
 package fifostall
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -40,33 +41,38 @@ func (plugin) SingleRunParams() experiment.Params {
 }
 
 // Bind declares run's flags: --mode and --reader bound to the parameters' modes and
-// readers, each of one.
+// readers, each of one, and the flags of every run.
 func (s singleRun) Bind(fs *flag.FlagSet) {
-	fs.Var(experiment.List(&s.Modes), "mode", "logging mode: "+strings.Join(contract.LogModeNames(), ", "))
-	fs.Var(experiment.List(&s.Readers), "reader", "reader: fast or slow (256 KiB/s at most)")
+	s.flags().Bind(fs)
 	s.BindRun(fs, schema.APIUsage)
 }
 
-// Check refuses a run of anything but one condition, and what no run can have.
-func (s singleRun) Check() error {
-	return experiment.FirstProblem(
-		func() error {
+// Check refuses a run of anything but one condition, then what no run can have.
+func (s singleRun) Check() error { return cmp.Or(s.flags().Check(), s.Params.Check()) }
+
+// flags are run's own: one logging mode, one reader, one API.
+func (s singleRun) flags() experiment.Flags {
+	return experiment.Flags{
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.List(&s.Modes), "mode", "logging mode: "+strings.Join(contract.LogModeNames(), ", "))
+		}, Check: func() error {
 			return experiment.OnlyOne("mode", s.Modes, "one logging mode", func(m string) error {
 				_, err := contract.ParsePublishedLogMode(m)
 				return err
 			})
-		},
-		func() error {
+		}},
+		{Bind: func(fs *flag.FlagSet) {
+			fs.Var(experiment.List(&s.Readers), "reader", "reader: fast or slow (256 KiB/s at most)")
+		}, Check: func() error {
 			return experiment.OnlyOne("reader", s.Readers, "one reader", func(r string) error {
 				_, err := ReaderRate(r)
 				return err
 			})
-		},
-		func() error {
+		}},
+		experiment.Rule(func() error {
 			return experiment.OnlyOne("api", s.APIs, "one API (go or python); reproduce runs all", nil)
-		},
-		s.Params.Check,
-	)
+		}),
+	}
 }
 
 // PlanSingleRun checks run's flags into a plan of the one condition they name.

@@ -2,6 +2,7 @@ package linecost
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -451,7 +452,7 @@ func parse(t *testing.T, args ...string) (Params, error) {
 	}
 	s := p.settled()
 	s.Rounds = reps
-	return s, experiment.FirstProblem(func() error { return experiment.CheckRounds(reps) }, s.Check)
+	return s, cmp.Or(experiment.CheckRounds(reps), s.Check())
 }
 
 func TestFlags(t *testing.T) {
