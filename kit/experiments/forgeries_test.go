@@ -12,6 +12,7 @@ import (
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/experiments/linecost"
@@ -31,7 +32,7 @@ import (
 
 // physicalRules are the rules a consistent forgery can break.
 var physicalRules = []string{verify.RuleTimes, verify.RuleCPULimit, verify.RuleLittle, verify.RuleWallParts, verify.RuleBacklog,
-	verify.RuleRateBound, verify.RuleNonNegative, verify.RuleMeasured, verify.RuleOrdered, verify.RuleNumbered, logdriver.RuleLines}
+	verify.RuleRateBound, verify.RuleNonNegative, verify.RuleMeasured, verify.RuleOrdered, verify.RuleNumbered, logdriver.RuleLines, httpload.RuleSeriesSum}
 
 // refusedBy wants res refused, every problem naming a physical rule, and each of rules
 // named by one.
@@ -581,4 +582,17 @@ func TestLogDriverCPUBeyondItsLimitIsRefused(t *testing.T) {
 			b.Runs[i].APICPUCores *= 10
 		}
 	}), verify.RuleCPULimit)
+}
+
+// TestYourAPISecondsThatAreNotItsResponsesAreRefused: a hundred responses more in one
+// second of a run, its rates derived again from its seconds, and none more in its
+// status counts: the seconds and the statuses are one set of responses (rule
+// series-sum), as in qps.
+func TestYourAPISecondsThatAreNotItsResponsesAreRefused(t *testing.T) {
+	refusedBy(t, forgeTabular(t, yourapi.Experiment.Experiment, "2026-12-01-vm/your-api-stdlib.tar.gz", func(b *yourapi.Bundle) {
+		series := tabular.Of[yourapi.SeriesRow](b.Rows, yourapi.SeriesFile)
+		series[0].Requests += 100
+		r := &b.Runs[0]
+		*r = yourapi.DeriveRun(*r, tabular.ByRun(series)[r.RunID], *b.Params())
+	}), httpload.RuleSeriesSum)
 }

@@ -6,13 +6,17 @@
 package httpload
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/report"
+	"github.com/logbench/logbench/kit/offline/verify"
 )
 
 // Measured is the load as the generator measured it. Latencies are per response over the
@@ -189,4 +193,34 @@ func (l Loops) Seconds() []int64 {
 		return l.Closed.RequestsPerSecond
 	}
 	return nil
+}
+
+// RuleSeriesSum: the generator counts a response in the second it completed, and as
+// 2xx or not, so a run's seconds (tabular.Seconds) and its status counts are one set of
+// responses, over the measured interval's seconds.
+const RuleSeriesSum = "series-sum"
+
+// CheckSeconds holds every run of runsFile (its ID and its load's figures: measured)
+// to its seconds in seriesFile, a table tabular.Seconds declared: they sum to
+// status_2xx + non_2xx, one a second of measured_s begun (rule series-sum).
+func CheckSeconds[P experiment.Params, R any](c *tabular.Check[P, R], runsFile, seriesFile string, measured func(R) (id string, m Measured)) {
+	file := runsFile
+	seconds := tabular.ByRun(tabular.Of[tabular.SecondRow](c.Rows, seriesFile))
+	for i, r := range c.Runs {
+		id, m := measured(r)
+		at := func(column, have, want, msg string) {
+			c.Problem(verify.Problem{File: file, Line: c.Lines[file][i], Key: "run " + id, Column: column, Have: have, Want: want, Msg: verify.Rule(RuleSeriesSum, msg)})
+		}
+		var sum int64
+		for _, s := range seconds[id] {
+			sum += s.Requests
+		}
+		if sum != m.Status2xx+m.Non2xx {
+			at("status_2xx", strconv.FormatInt(m.Status2xx, 10), strconv.FormatInt(sum-m.Non2xx, 10),
+				fmt.Sprintf("%s sums to %d responses over the measured interval; status_2xx + non_2xx must be the same responses", seriesFile, sum))
+		}
+		if n, want := len(seconds[id]), int(math.Ceil(m.MeasuredS)); m.MeasuredS > 0 && n != want {
+			at("measured_s", strconv.FormatFloat(m.MeasuredS, 'g', -1, 64), "", fmt.Sprintf("%s has %d seconds for the run, the measured interval %d", seriesFile, n, want))
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/experiment/capacitysearch"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -14,9 +15,9 @@ import (
 // The rules of what can happen at all (README.md, "What verify checks"): a run that
 // breaks one cannot have been observed, however consistent its derived columns are.
 const (
-	RuleSeriesSum       = "series-sum"        // the series counts every response of the measured interval
-	RuleResponsesServed = "responses-served"  // the API counted the requests the generator saw answered
-	RuleLines           = "lines-per-request" // each sink writes one access line per request
+	RuleSeriesSum       = httpload.RuleSeriesSum // the series counts every response of the measured interval
+	RuleResponsesServed = "responses-served"     // the API counted the requests the generator saw answered
+	RuleLines           = "lines-per-request"    // each sink writes one access line per request
 )
 
 // rules holds a bundle that reads and whose derived columns and conditions are what
@@ -24,7 +25,6 @@ const (
 // then the rules below and the kit's physical ones; it counts and
 // describes the bundle, and names what weakens its figures.
 func rules(c *tabular.Check[*Params, RunRow]) {
-	seriesOf := tabular.ByRun(tabular.Of[SeriesRow](c.Rows, SeriesFile))
 	p := *c.Params()
 	requests := 0
 	for _, r := range c.Runs {
@@ -32,7 +32,8 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 			requests += int(r.Requests)
 		}
 	}
-	runRules(c, seriesOf)
+	httpload.CheckSeconds(c, RunsFile, SeriesFile, func(r RunRow) (string, httpload.Measured) { return r.RunID, r.Measured })
+	runRules(c)
 	physics(c)
 	c.Res.Described = fmt.Sprintf("%d requests, %d per-second rows", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
 	weakened(c)
@@ -41,8 +42,8 @@ func rules(c *tabular.Check[*Params, RunRow]) {
 	}
 }
 
-// runRules checks every run against the rules, with its series.
-func runRules(c *tabular.Check[*Params, RunRow], seriesOf map[string][]SeriesRow) {
+// runRules checks every run against the rules.
+func runRules(c *tabular.Check[*Params, RunRow]) {
 	p, lines := *c.Params(), c.Lines[RunsFile]
 	// Requests in flight when a count was taken: the API's reset comes as the measured
 	// interval begins while the load goes on, and its report after the load's end.
@@ -50,20 +51,6 @@ func runRules(c *tabular.Check[*Params, RunRow], seriesOf map[string][]SeriesRow
 	for i, r := range c.Runs {
 		at := func(column, have, want, rule, msg string) {
 			c.Problem(verify.Problem{File: RunsFile, Line: lines[i], Key: "run " + r.RunID, Column: column, Have: have, Want: want, Msg: verify.Rule(rule, msg)})
-		}
-		// The generator counts a response in the second it completed, and as 2xx or not:
-		// series.csv's counts and the status counts are one set of responses.
-		var sum int64
-		for _, s := range seriesOf[r.RunID] {
-			sum += s.Requests
-		}
-		if responses := r.Status2xx + r.Non2xx; sum != responses {
-			at("status_2xx", strconv.FormatInt(r.Status2xx, 10), strconv.FormatInt(sum-r.Non2xx, 10), RuleSeriesSum,
-				fmt.Sprintf("%s sums to %d responses over the measured interval; status_2xx + non_2xx must be the same responses", SeriesFile, sum))
-		}
-		if n, want := len(seriesOf[r.RunID]), int(math.Ceil(r.MeasuredS)); r.MeasuredS > 0 && n != want {
-			at("measured_s", strconv.FormatFloat(r.MeasuredS, 'g', -1, 64), "", RuleSeriesSum,
-				fmt.Sprintf("%s has %d seconds for the run, the measured interval %d", SeriesFile, n, want))
 		}
 		// An absent count is no count at all, not 0: a verified run has the API's report.
 		if r.Verified && (!r.APIRequests.Present() || int64(r.APIRequests) < r.Status2xx+r.Non2xx-inFlight) {

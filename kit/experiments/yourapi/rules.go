@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -59,6 +60,7 @@ func rules(c *check) {
 		counts.Trusted = len(slices.DeleteFunc(slices.Clone(c.Runs), func(r RunRow) bool { return !r.Verified || !r.Trusted }))
 	}
 	physics(c)
+	httpload.CheckSeconds(c, RunsFile, SeriesFile, func(r RunRow) (string, httpload.Measured) { return r.RunID, r.Measured })
 	res.Described = fmt.Sprintf("%d responses measured, %d per-second rows; log lines counted, not verified", requests, len(tabular.Of[SeriesRow](c.Rows, SeriesFile)))
 	if p.Capacity.On() {
 		Search.Check(c)
