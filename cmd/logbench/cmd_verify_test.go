@@ -83,7 +83,7 @@ func TestVerifyListsEachProblemAndFails(t *testing.T) {
 // written before the kit added columns) prints its verdict line, then its notes, then
 // its conditions; the next bundle's verdict follows, and --quiet keeps only verdicts.
 func TestVerifyPutsEachBundlesNotesUnderItsVerdict(t *testing.T) {
-	const old, clean = "../../results/2026-11-30-vm2/fifo-py.tar.gz", "../../results/2026-12-02-vm/log-driver.tar.gz"
+	const old, clean = "../../results/2026-11-30-vm2/fifo-py.tar.gz", "../../results/2026-12-04-vm/qps-wrk-quiet.tar.gz"
 	out, err := runApp(t, "verify", old, clean)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

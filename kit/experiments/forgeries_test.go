@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/internal/forgery"
@@ -479,6 +480,13 @@ func TestImpossibleTimesAreRefusedInEveryExperiment(t *testing.T) {
 		forgery.Rewrite(f, files)
 		refusedBy(t, yourapi.Experiment.Verify(f), rules...)
 	})
+	t.Run("log-driver", func(t *testing.T) {
+		refusedBy(t, forgeTabular(t, logdriver.Experiment, "2026-12-02-vm/log-driver.tar.gz", func(b *tabular.Bundle[*logdriver.Params, logdriver.Row]) {
+			timed(b)
+			b.M.Head().FinishedUTC = b.M.Head().CreatedUTC.AddDate(-29, 0, 0)
+			b.Runs[0].StartedUTC, b.Runs[1].StartedUTC, b.Runs[2].WallS = past, future, -3600
+		}), rules...)
+	})
 }
 
 // TestTheForgeriesHelpersChangeNothingByThemselves: each forging helper, with no edit,
@@ -544,6 +552,7 @@ func TestLatenciesOutOfOrderAreRefusedInEveryExperiment(t *testing.T) {
 	})
 	t.Run("log-driver", func(t *testing.T) {
 		refusedBy(t, forgeTabular(t, logdriver.Experiment, "2026-12-02-vm/log-driver.tar.gz", func(b *tabular.Bundle[*logdriver.Params, logdriver.Row]) {
+			timed(b)
 			b.Runs[0].LatencyMaxMs = b.Runs[0].LatencyP99Ms / 2
 		}), verify.RuleOrdered)
 	})
@@ -567,6 +576,7 @@ func TestAttemptsOutOfTurnAreRefusedInEveryExperimentThatRedoes(t *testing.T) {
 // cannot outnumber the requests (rule lines-per-request).
 func TestLogDriverLinesScaledAreRefused(t *testing.T) {
 	refusedBy(t, forgeTabular(t, logdriver.Experiment, "2026-12-02-vm/log-driver.tar.gz", func(b *tabular.Bundle[*logdriver.Params, logdriver.Row]) {
+		timed(b)
 		for i := range b.Runs {
 			r := &b.Runs[i]
 			r.LinesWritten, r.LinesReceived, r.LinesLost = r.LinesWritten*1000, r.LinesReceived*1000, r.LinesLost*1000
@@ -578,6 +588,7 @@ func TestLogDriverLinesScaledAreRefused(t *testing.T) {
 // past its limit of 0.5 cores.
 func TestLogDriverCPUBeyondItsLimitIsRefused(t *testing.T) {
 	refusedBy(t, forgeTabular(t, logdriver.Experiment, "2026-12-02-vm/log-driver.tar.gz", func(b *tabular.Bundle[*logdriver.Params, logdriver.Row]) {
+		timed(b)
 		for i := range b.Runs {
 			b.Runs[i].APICPUCores *= 10
 		}
@@ -595,4 +606,18 @@ func TestYourAPISecondsThatAreNotItsResponsesAreRefused(t *testing.T) {
 		r := &b.Runs[0]
 		*r = yourapi.DeriveRun(*r, tabular.ByRun(series)[r.RunID], *b.Params())
 	}), httpload.RuleSeriesSum)
+}
+
+// timed gives the runs of the archived log-driver bundle, written before runs recorded
+// when they started and how long they took, the times this kit writes (a bundle it
+// rewrites has them): one after the other from the manifest's creation, each as long as
+// its load and drain and a second more, as a run could have taken.
+func timed(b *tabular.Bundle[*logdriver.Params, logdriver.Row]) {
+	at := b.M.Head().CreatedUTC
+	for i := range b.Runs {
+		r := &b.Runs[i]
+		r.WallS = b.Params().DurationS + r.DrainS.Or(0) + 1
+		r.StartedUTC = at.Format(time.RFC3339Nano)
+		at = at.Add(time.Duration(r.WallS*float64(time.Second)) + time.Second)
+	}
 }

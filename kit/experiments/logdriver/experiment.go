@@ -43,6 +43,7 @@ var Experiment = &tabular.Experiment[*Params, Row]{
 	Observe:    observe,
 	Judge:      judge,
 	Rules:      rules,
+	Own:        tabular.Own[*Params, Row]{Later: placeAdded},
 	Target:     target,
 	Notes:      notes,
 	Runs: bundle.Table{File: runsFile, Name: "runs",
@@ -246,7 +247,7 @@ type Row struct {
 	Consumer string `csv:"consumer" doc:"fast or slow (the reader of the receiver's output at the consumer rate); engine where the engine writes the file itself."`
 	Receiver string `csv:"receiver" doc:"The syslog receiver; - where there is none."`
 	RateRPS  string `csv:"rate_rps" unit:"1/s" doc:"The offered load."`
-	Round    int    `csv:"round" unit:"1" doc:"The round, from 1."`
+	tabular.RunPlace
 
 	Requests       int     `csv:"requests" unit:"1" doc:"Requests the load sent in the measured interval."`
 	RequestsFailed int     `csv:"requests_failed" unit:"1" doc:"Requests that failed or timed out."`
@@ -289,7 +290,7 @@ type Row struct {
 // observe reads what a run's pod left into its row.
 func observe(p *Params, run experiment.Run) Row {
 	c := run.Condition.(tabular.Cell)
-	r := Row{RunID: run.ID, API: c[0], Driver: c[1], Mode: c[2], Buffer: c[3], Consumer: c[4], Receiver: c[5], RateRPS: c[6], Round: run.Round,
+	r := Row{RunID: run.ID, API: c[0], Driver: c[1], Mode: c[2], Buffer: c[3], Consumer: c[4], Receiver: c[5], RateRPS: c[6], RunPlace: tabular.RunPlaceOf(run),
 		Observed: run.Failure, DrainS: bundle.None, ReaderCPUCores: bundle.None, ReceiverCPUS: bundle.None, ReceiverMemory: bundle.None,
 		EngineCPUS: bundle.None, EngineIntervalS: bundle.None, EngineRSSPeak: bundle.None}
 	var res contract.Result
@@ -408,6 +409,12 @@ func judge(p *Params, r *Row, _ tabular.Rows) {
 	r.Verified = r.Failure == ""
 }
 
+// placeAdded are the columns of a run's place (tabular.RunPlace) but its round, which a
+// bundle of an earlier kit lacks: it then records no time, and verify holds none.
+var placeAdded = map[string]string{"position": timed, "started_utc": timed, "wall_s": timed}
+
+const timed = "it recorded when each run started and how long it took"
+
 // runsFile is the table of runs.
 const runsFile = "runs.csv"
 
@@ -432,6 +439,9 @@ func rules(c *tabular.Check[*Params, Row]) {
 		place("api_cpu_cores", verify.CPUWithin(r.APICPUCores*p.DurationS, p.DurationS, api, apiName+" (over duration_s at the least)"))
 		place("reader_cpu_cores", verify.CPUWithin(float64(r.ReaderCPUCores)*p.DurationS, p.DurationS, reader, readerName+" (over duration_s at the least)"))
 		place("engine_cpu_s", verify.CPUWithin(float64(r.EngineCPUS), float64(r.EngineIntervalS), host, hostName+" (over engine_interval_s)"))
+		if !c.Absent[runsFile]["wall_s"] {
+			place("wall_s", verify.WallCovers(r.WallS, verify.Part{Name: "duration_s", Value: p.DurationS}, verify.Part{Name: "drain_s", Value: r.DrainS.Or(0)}))
+		}
 		if answered := int64(r.Requests - r.RequestsFailed); r.LinesWritten < answered || r.LinesWritten > int64(r.Requests) {
 			want := fmt.Sprintf("%d to %d", answered, r.Requests)
 			if answered == int64(r.Requests) {
