@@ -63,3 +63,13 @@ func NotApplied(problems ...[]string) string {
 	}
 	return "the engine did not apply the limits it was given: " + strings.Join(all, "; ")
 }
+
+// ResultNotApplied is the failure of a run whose containers report their limits in a
+// contract.Result (the API's, the reader's and the load generator's programs) for the
+// limits not applied: the process limits of each that read them (pidsLimit the one set),
+// and the API container's CPU and memory (apiCPUs, apiMemory). "" when every limit read
+// is the one set.
+func ResultNotApplied(res contract.Result, pidsLimit int64, apiCPUs float64, apiMemory int64) string {
+	return NotApplied(RlimitsNotApplied("api", res.API.Process, pidsLimit), RlimitsNotApplied("reader", res.Reader.Process, pidsLimit),
+		RlimitsNotApplied("loadgen", res.Loadgen, pidsLimit), CgroupNotApplied("api", res.APIAtLastResponse, apiCPUs, apiMemory))
+}

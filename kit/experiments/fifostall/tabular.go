@@ -6,7 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
@@ -70,18 +69,9 @@ type (
 // containers read held to the ones set, and the figures derived from them.
 func observe(p *schema.Params, run experiment.Run) schema.Rows {
 	rec := Record(run, p.MaxSendLagP99Ms)
-	rec.Failure = experiment.JoinFailures(rec.Failure, LimitsFailure(rec.Result, *p))
+	l := p.Limits
+	rec.Failure = experiment.JoinFailures(rec.Failure, experiment.ResultNotApplied(rec.Result, l.PidsLimit, l.APICPUs, l.APIMemoryBytes))
 	return schema.Derive(rec)
-}
-
-// LimitsFailure compares the limits the containers read from inside with the ones the
-// kit set (experiment.NotApplied): the process limits of every container that reported
-// them, and the API container's CPU and memory limits. "" when every limit read is the
-// one set.
-func LimitsFailure(res contract.Result, p schema.Params) string {
-	pids := p.Limits.PidsLimit
-	return experiment.NotApplied(experiment.RlimitsNotApplied("api", res.API.Process, pids), experiment.RlimitsNotApplied("reader", res.Reader.Process, pids),
-		experiment.RlimitsNotApplied("loadgen", res.Loadgen, pids), experiment.CgroupNotApplied("api", res.APIAtLastResponse, p.Limits.APICPUs, p.Limits.APIMemoryBytes))
 }
 
 // prepare calibrates the instrument when the plan asks for it (--calibrate), and

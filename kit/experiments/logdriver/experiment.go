@@ -298,7 +298,8 @@ func observe(p *Params, run experiment.Run) Row {
 		r.Observed = experiment.JoinFailures(r.Observed, "unreadable result: "+err.Error())
 		return r
 	}
-	r.Observed = experiment.JoinFailures(r.Observed, res.Failure)
+	l := p.Limits
+	r.Observed = experiment.JoinFailures(r.Observed, res.Failure, experiment.ResultNotApplied(res, l.PidsLimit, l.APICPUs, l.APIMemoryBytes))
 	observeEngine(p, res, &r)
 	var lat, lag []float64
 	for _, o := range res.Requests {

@@ -197,6 +197,11 @@ func TestTheEnginesCostIsARunsColumnsNotItsVerdict(t *testing.T) {
 	if r = row(contract.Result{}); !r.Verified || r.EngineCPUCores.Present() || !strings.Contains(r.EngineFailure, "cannot identify") {
 		t.Errorf("unknown engine: verified %v, %v cores, %q", r.Verified, r.EngineCPUCores, r.EngineFailure)
 	}
+	// An engine that ignored the API's CPU limit, as its container read it: not data.
+	if r = row(contract.Result{APIAtLastResponse: contract.CgroupSnapshot{UnixNano: 1, CPULimitCores: 0, MemoryLimitBytes: p.Limits.APIMemoryBytes}}); r.Verified ||
+		!strings.Contains(r.Failure, "did not apply the limits") || !strings.Contains(r.Failure, "CPU limit is 0 cores") {
+		t.Errorf("limit not applied: verified %v, %q", r.Verified, r.Failure)
+	}
 }
 
 // TestEachEngineIsRefusedTheDriversItLacks, in one line before anything starts.
