@@ -42,7 +42,8 @@ func Verdicts[T any](res *Result, file string, lines []int, rows []T, key func(T
 			failure = f.Index
 		}
 	}
-	if verified == nil || failure == nil {
+	typ := reflect.TypeFor[T]()
+	if verified == nil || failure == nil || typ.FieldByIndex(verified).Type.Kind() != reflect.Bool || typ.FieldByIndex(failure).Type.Kind() != reflect.String {
 		return
 	}
 	all := reflect.ValueOf(rows)
