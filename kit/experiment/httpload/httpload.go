@@ -204,12 +204,11 @@ const RuleSeriesSum = "series-sum"
 // to its seconds in seriesFile, a table tabular.Seconds declared: they sum to
 // status_2xx + non_2xx, one a second of measured_s begun (rule series-sum).
 func CheckSeconds[P experiment.Params, R any](c *tabular.Check[P, R], runsFile, seriesFile string, measured func(R) (id string, m Measured)) {
-	file := runsFile
 	seconds := tabular.ByRun(tabular.Of[tabular.SecondRow](c.Rows, seriesFile))
 	for i, r := range c.Runs {
 		id, m := measured(r)
 		at := func(column, have, want, msg string) {
-			c.Problem(verify.Problem{File: file, Line: c.Lines[file][i], Key: "run " + id, Column: column, Have: have, Want: want, Msg: verify.Rule(RuleSeriesSum, msg)})
+			c.Problem(verify.Problem{File: runsFile, Line: c.Lines[runsFile][i], Key: "run " + id, Column: column, Have: have, Want: want, Msg: verify.Rule(RuleSeriesSum, msg)})
 		}
 		var sum int64
 		for _, s := range seconds[id] {

@@ -100,6 +100,9 @@ func (b *Bundle[P, R]) of(r R, c experiment.Condition, round int) bool {
 // counts says a run is not superseded: it counts among its condition's runs.
 func counts(r any) bool { return column(r, "superseded") != "true" }
 
+// isData says a run is in the figures: verified, and not redone.
+func isData(r any) bool { return column(r, "verified") == "true" && counts(r) }
+
 // Retry marks the run just added superseded when the experiment's Own.Retry has it
 // redone (experiment.Retrier).
 func (b *Bundle[P, R]) Retry(run experiment.Run) bool {
@@ -210,7 +213,7 @@ func (b *Bundle[P, R]) figures() []compare.Row {
 		for _, m := range b.t.Metrics {
 			var runs [][]float64
 			for _, r := range b.Runs {
-				if column(r, "verified") == "true" && counts(r) && b.cellOf(r).String() == c.String() {
+				if isData(r) && b.cellOf(r).String() == c.String() {
 					if v, err := number.Parse(column(r, m.Name)); err == nil {
 						runs = append(runs, []float64{v})
 					}

@@ -13,7 +13,7 @@ import (
 func Noisy[R any](runs []R) int {
 	n := 0
 	for _, r := range runs {
-		if column(r, "verified") == "true" && counts(r) && column(r, "host_noisy") == "true" {
+		if isData(r) && column(r, "host_noisy") == "true" {
 			n++
 		}
 	}
@@ -28,12 +28,7 @@ func (t *Experiment[P, R]) noisy(c *Check[P, R]) {
 		return
 	}
 	if c.Res.Counts.Noisy = Noisy(c.Judged); c.Res.Counts.Noisy > 0 {
-		counting := 0
-		for _, r := range c.Judged {
-			if column(r, "verified") == "true" && counts(r) {
-				counting++
-			}
-		}
+		counting := len(slices.DeleteFunc(slices.Clone(c.Judged), func(r R) bool { return !isData(r) }))
 		c.Res.Weakened = append(c.Res.Weakened, fmt.Sprintf("runs measured on a noisy host: %d of the %d that count; other work shared the host (%s host_noisy says by which rule)",
 			c.Res.Counts.Noisy, counting, t.Runs.File))
 	}

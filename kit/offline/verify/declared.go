@@ -30,6 +30,29 @@ const (
 	RuleVerdict = "verdict-says-why"
 )
 
+// NonNegative holds every column of rows (of file, at lines) that has a unit in units
+// to 0 or more (rule non-negative): a duration, a count, a size, a share or a rate is
+// never negative, whatever clock or counter gave it. signed are the columns that may be,
+// each a difference (a cost against a baseline, what remains of the host's CPU), or a
+// sentinel the kernel uses (-1: unlimited). An absent figure (NaN) is skipped. One
+// problem per row and column, at most MaxLineErrors per column.
+func NonNegative[T any](res *Result, file string, lines []int, rows []T, key func(T) string, units map[string]string, signed ...string) {
+	all := reflect.ValueOf(rows)
+	for _, f := range bundle.FieldsOf[T]() {
+		if units[f.Column] == "" || slices.Contains(signed, f.Column) {
+			continue
+		}
+		neg := capped{res: res, file: file, column: f.Column, what: "negative"}
+		for i, row := range rows {
+			if x := numeric(all.Index(i).FieldByIndex(f.Index)); x < 0 { // false for NaN and for a field of no number
+				neg.add(Problem{File: file, Line: lineOf(lines, i), Key: key(row), Column: f.Column, Have: Number(x), Want: "0 or more",
+					Msg: Rule(RuleNonNegative, fmt.Sprintf("a quantity in %s is never negative", units[f.Column]))})
+			}
+		}
+		neg.close()
+	}
+}
+
 // Verdicts holds rows (of file, at lines) that have the columns verified and failure to
 // RuleVerdict. At most MaxLineErrors problems.
 func Verdicts[T any](res *Result, file string, lines []int, rows []T, key func(T) string) {
@@ -85,8 +108,9 @@ func Ordered[T any](res *Result, file string, lines []int, rows []T, key func(T)
 				continue
 			}
 			out := capped{res: res, file: file, column: f.Column, what: "below " + low}
+			zeroV, zeroL := zeroAbsent(typ, f.Index), zeroAbsent(typ, li)
 			for i, row := range rows {
-				v, l := present(typ, all.Index(i), f.Index), present(typ, all.Index(i), li)
+				v, l := present(all.Index(i).FieldByIndex(f.Index), zeroV), present(all.Index(i).FieldByIndex(li), zeroL)
 				if v < l { // false where either is NaN
 					out.add(Problem{File: file, Line: lineOf(lines, i), Key: key(row), Column: f.Column, Have: Number(v), Want: "at least " + Number(l),
 						Msg: Rule(RuleOrdered, f.Column+" below "+low)})
@@ -130,14 +154,20 @@ func Numbered[T any](res *Result, file string, lines []int, rows []T, run func(T
 	}
 }
 
-// present is a row's value at index, NaN where it is absent: not a number, or 0 in a
-// column tagged absent:"0".
-func present(typ reflect.Type, row reflect.Value, index []int) float64 {
-	v := numeric(row.FieldByIndex(index))
-	if v == 0 && typ.FieldByIndex(index).Tag.Get("absent") == "0" {
+// zeroAbsent says the column at index is tagged absent:"0": it writes 0 for what did
+// not happen.
+func zeroAbsent(typ reflect.Type, index []int) bool {
+	return typ.FieldByIndex(index).Tag.Get("absent") == "0"
+}
+
+// present is a field's value, NaN where it is absent: not a number, or 0 in a column
+// that writes 0 for what did not happen (zero).
+func present(v reflect.Value, zero bool) float64 {
+	x := numeric(v)
+	if x == 0 && zero {
 		return math.NaN()
 	}
-	return v
+	return x
 }
 
 // numeric is a numeric field's value, NaN for any other.

@@ -3,7 +3,6 @@ package verify
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -448,44 +447,6 @@ func UnitsOf(pkg bundle.DataPackage, file string) map[string]string {
 		}
 	}
 	return units
-}
-
-// NonNegative holds every column of rows (of file, at lines) that has a unit in units
-// to 0 or more (rule non-negative): a duration, a count, a size, a share or a rate is
-// never negative, whatever clock or counter gave it. signed are the columns that may be,
-// each a difference (a cost against a baseline, what remains of the host's CPU), or a
-// sentinel the kernel uses (-1: unlimited). An absent figure (NaN) is skipped. One
-// problem per row and column, at most MaxLineErrors per column.
-func NonNegative[T any](res *Result, file string, lines []int, rows []T, key func(T) string, units map[string]string, signed ...string) {
-	fields := bundle.FieldsOf[T]()
-	all := reflect.ValueOf(rows)
-	for _, f := range fields {
-		if units[f.Column] == "" || slices.Contains(signed, f.Column) {
-			continue
-		}
-		neg := capped{res: res, file: file, column: f.Column, what: "negative"}
-		for i, row := range rows {
-			v := all.Index(i).FieldByIndex(f.Index)
-			var x float64
-			switch v.Kind() {
-			case reflect.Float64, reflect.Float32:
-				x = v.Float()
-			case reflect.Int, reflect.Int64, reflect.Int32:
-				x = float64(v.Int())
-			default:
-				continue
-			}
-			if x < 0 {
-				line := 0
-				if i < len(lines) {
-					line = lines[i]
-				}
-				neg.add(Problem{File: file, Line: line, Key: key(row), Column: f.Column, Have: Number(x), Want: "0 or more",
-					Msg: Rule(RuleNonNegative, fmt.Sprintf("a quantity in %s is never negative", units[f.Column]))})
-			}
-		}
-		neg.close()
-	}
 }
 
 // Measured checks that file has the columns the manifest says were measured (rule
