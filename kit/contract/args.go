@@ -4,6 +4,7 @@ import (
 	"flag"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -165,6 +166,22 @@ func (a *LoadgenArgs) Bind(fs *flag.FlagSet) {
 
 // Args are a's command line.
 func (a LoadgenArgs) Args() []string { return argsOf(a.Bind) }
+
+// SweepRequestTimeout is how long a sweep's request may take before it counts as an
+// error.
+const SweepRequestTimeout = 10 * time.Second
+
+// Longest is the longest the load generator runs with a's flags: a run's own cap, and
+// for a sweep, beyond the wait for the API, each of its steps (a warm-up, then every
+// rate's trials), each ended by its last request's timeout.
+func (a LoadgenArgs) Longest() time.Duration {
+	d := a.Run.MaxRunTime
+	if a.Sweep != "" {
+		steps := (strings.Count(a.Sweep, ",") + 2) * max(1, a.SweepTrials)
+		d += time.Duration(steps) * (a.SweepStep + SweepRequestTimeout)
+	}
+	return d
+}
 
 // ProbeArgs are the speed probe's flags (cmd/incontainer/probe, in the api image).
 type ProbeArgs struct {

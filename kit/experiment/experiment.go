@@ -308,6 +308,25 @@ type PodSpec struct {
 	// cgroups once the conductor has ended (a program that reports none itself, such as
 	// a syslog receiver), kept in PodResult.Usage.
 	MeasureUsage []string
+	// StopAfter is how long after its containers have started an engine stops a pod
+	// still running (WithGrace of the most the plan lets the conductor run), and the run
+	// fails (Overran): a program stuck past its own cap, or an engine that never reports
+	// an exit, costs one run, never the whole matrix. 0: no limit.
+	StopAfter time.Duration
+}
+
+// OverrunGrace is how long past the most its plan allows a pod may run before the
+// engine stops it: the conductor's writing of its result, on a busy or emulated host.
+const OverrunGrace = 2 * time.Minute
+
+// WithGrace is PodSpec.StopAfter for a conductor the plan lets run for planned.
+func WithGrace(planned time.Duration) time.Duration { return planned + OverrunGrace }
+
+// Overran is the failure of a pod stopped for running past its limit, with the last
+// line its conductor printed (what it was waiting for).
+func Overran(spec PodSpec, lastLine string) string {
+	return fmt.Sprintf("stopped by the kit: the %s container still ran %v after its start, past what the plan allows%s",
+		spec.Conductor, spec.StopAfter, LastLine(lastLine))
 }
 
 // PodResult is what a pod left behind.

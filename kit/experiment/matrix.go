@@ -195,7 +195,7 @@ func (m *Matrix) probe(ctx context.Context, spec PodSpec, when string) bundle.Pr
 	api := spec.Containers[0]
 	args := contract.DefaultProbeArgs()
 	pod := PodSpec{RunID: spec.RunID + "-probe-" + when, Conductor: "probe", MountPath: contract.RunDir, ResultPath: args.Result,
-		User: contract.User, PidsLimit: spec.PidsLimit,
+		User: contract.User, PidsLimit: spec.PidsLimit, StopAfter: WithGrace(probeMaxRunTime),
 		Containers: []ContainerSpec{{Role: "probe", Image: m.ProbeImage, Entrypoint: []string{"/probe"}, Cmd: args.Args(),
 			NanoCPUs: api.NanoCPUs, MemoryBytes: probeMemory(api.MemoryBytes)}}}
 	out, err := m.Pods.RunPod(ctx, pod, io.Discard)
@@ -205,6 +205,10 @@ func (m *Matrix) probe(ctx context.Context, spec PodSpec, when string) bundle.Pr
 	}
 	return ProbeReading(res)
 }
+
+// probeMaxRunTime bounds the probe's few seconds of work, emulated on another
+// architecture (several times slower) included.
+const probeMaxRunTime = 2 * time.Minute
 
 // ProbeMemoryFloor is the least memory the probe's container gets. The probe times the
 // CPU and the request path under the run's CPU limit; under a memory limit below what

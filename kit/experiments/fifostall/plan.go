@@ -71,6 +71,7 @@ func (s Settings) pod(api, mode string, readerRate int64, runID string, l schema
 		User:       contract.User,
 		PidsLimit:  l.PidsLimit,
 		Containers: containers,
+		StopAfter:  experiment.WithGrace(lg.Longest()),
 	}
 }
 

@@ -110,7 +110,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 		Warmup: p.WarmupTrials, Dir: contract.RunDir, Out: result, QueueSize: p.QueueSize, QueueFull: p.QueueFull}.Args()
 	return experiment.PodSpec{
 		RunID: runID, Conductor: "linecost", MountPath: contract.RunDir, ResultPath: result, User: contract.User,
-		PidsLimit: p.PidsLimit, Volume: p.Volume,
+		PidsLimit: p.PidsLimit, Volume: p.Volume, StopAfter: experiment.WithGrace(p.maxRunTime(way)),
 		Containers: []experiment.ContainerSpec{{Role: "linecost", Image: images[programs[lang].image], Entrypoint: programs[lang].entrypoint, Cmd: args,
 			NanoCPUs: experiment.NanoCPUs(p.CPUs), MemoryBytes: p.MemoryBytes}},
 	}

@@ -3,6 +3,7 @@ package linecost
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -81,6 +82,24 @@ func (p Params) LinesOf(way string) int64 {
 		return p.FsyncLines
 	}
 	return p.Lines
+}
+
+// What a run's pod may take (PodSpec.MaxRunTime), beyond its start: 10 ms a line, some
+// hundred times a line's cost under a quarter of an emulated core, and 250 ms a line
+// that waits for fsync, past the slowest SD card's sync.
+const (
+	lineBudget       = 10 * time.Millisecond
+	syncedLineBudget = 250 * time.Millisecond
+	startBudget      = 2 * time.Minute
+)
+
+// maxRunTime is the most a run of way may take: every trial's lines, warm-up included.
+func (p Params) maxRunTime(way string) time.Duration {
+	each := lineBudget
+	if way == lc.Fsync {
+		each = syncedLineBudget
+	}
+	return startBudget + time.Duration(int64(p.Trials+p.WarmupTrials)*p.LinesOf(way))*each
 }
 
 var usagef = experiment.Usagef

@@ -203,7 +203,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 		helpers = append(helpers, helper)
 	}
 	spec := experiment.PodSpec{RunID: runID, Conductor: "loadgen", MountPath: contract.RunDir, ResultPath: lg.Result,
-		User: contract.User, PidsLimit: l.PidsLimit}
+		User: contract.User, PidsLimit: l.PidsLimit, StopAfter: experiment.WithGrace(lg.Longest())}
 	if !isSyslog(driver) {
 		lg.NoReader = true
 		loadgenC.Cmd = lg.Args()

@@ -87,7 +87,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 		entry = []string{"/usr/bin/python3", "/app/logbench_qps.py"}
 	}
 	spec := experiment.PodSpec{RunID: experiment.VolumeSafe(runID), Conductor: "loadgen", MountPath: contract.RunDir, ResultPath: resultPath,
-		User: contract.User, PidsLimit: l.PidsLimit, NoFile: contract.NoFileFor(p.Connections),
+		User: contract.User, PidsLimit: l.PidsLimit, NoFile: contract.NoFileFor(p.Connections), StopAfter: experiment.WithGrace(contract.Seconds(p.maxRunTimeS())),
 		Containers: []experiment.ContainerSpec{{Role: "api", Image: images[ImageOf(api)], NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
 			Entrypoint: entry, Cmd: args, LogDriver: p.LogDriver, LogOpts: p.LogOpts}}}
 	if p.EngineCPU {
@@ -103,6 +103,7 @@ func pod(p *Params, c tabular.Cell, runID string, images map[string]string) expe
 		spec.Containers = append(spec.Containers, experiment.ContainerSpec{Role: "wrk", Image: images["wrk"], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs),
 			MemoryBytes: l.LoadgenMemoryBytes, Entrypoint: []string{"/bin/sh", "-c", contract.WrkScript, "wrk-phase", strconv.Itoa(int(math.Ceil(p.MaxRunTimeS)))}, Cmd: WrkArgs(*p)})
 		load.WrkDir, load.WrkTimeout = contract.RunDir, time.Duration(wrkSeconds(p.DurationS)+60)*time.Second
+		spec.StopAfter += load.WrkTimeout // the kit's load and wrk's, one after the other
 		spec.MeasureUsage = append(spec.MeasureUsage, "wrk")
 		if p.pods == nil {
 			p.pods = map[string]int{}

@@ -135,7 +135,7 @@ func pod(pr *Params, config string, rate float64, runID string, images map[strin
 	load.ProbeOnly = probe
 	gen := experiment.ContainerSpec{Role: "loadgen", Image: images[LoadImage], NanoCPUs: experiment.NanoCPUs(l.LoadgenCPUs), MemoryBytes: l.LoadgenMemoryBytes, Cmd: load.Args()}
 	spec := experiment.PodSpec{RunID: experiment.VolumeSafe(runID), Conductor: "loadgen", MountPath: RunDir, ResultPath: resultPath, User: User,
-		PidsLimit: l.PidsLimit, Containers: []experiment.ContainerSpec{api, helper, gen}}
+		PidsLimit: l.PidsLimit, Containers: []experiment.ContainerSpec{api, helper, gen}, StopAfter: experiment.WithGrace(contract.Seconds(pr.maxRunTimeS()))}
 	if pr.LogDriver != "none" && !probe {
 		spec.CollectLogs = []string{"api"}
 	}

@@ -160,12 +160,32 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 			return res, fmt.Errorf("starting %s container: %w", c.Role, err)
 		}
 	}
+	streamCtx, stopStreaming := context.WithCancel(waitCtx)
+	defer stopStreaming()
 	streamed := make(chan struct{})
 	go func() {
 		defer close(streamed)
-		e.stream(waitCtx, ids[spec.Conductor], progress)
+		e.stream(streamCtx, ids[spec.Conductor], progress)
 	}()
+	// The conductor's output ends with it; an engine that keeps the stream open past
+	// that is cut off, so that nothing writes to progress once RunPod has returned.
+	endStream := func() {
+		select {
+		case <-streamed:
+		case <-time.After(stopPatience):
+			stopStreaming()
+			<-streamed
+		}
+	}
 
+	// A pod that runs past its plan's limit is stopped; if the engine then reports no
+	// exit either, it is asked what the conductor's state is.
+	var overdue, unanswered <-chan time.Time
+	if spec.StopAfter > 0 {
+		t := time.NewTimer(spec.StopAfter)
+		defer t.Stop()
+		overdue = t.C
+	}
 	conductorDone := false
 	for !conductorDone {
 		select {
@@ -180,15 +200,29 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 			// Another container ended first: the run cannot go on. Stopping the conductor
 			// (SIGTERM) makes it write what it has measured.
 			res.Failure = experiment.JoinFailures(res.Failure, x.role+" container exited during the run")
-			e.cli.ContainerStop(waitCtx, ids[spec.Conductor], container.StopOptions{Timeout: intPtr(10)})
+			e.stopContainer(waitCtx, ids[spec.Conductor], 10)
+		case <-overdue:
+			overdue, unanswered = nil, time.After(stopPatience)
+			res.Failure = experiment.JoinFailures(res.Failure, experiment.Overran(spec, e.lastLine(waitCtx, ids[spec.Conductor])))
+			e.stopContainer(waitCtx, ids[spec.Conductor], 10)
+		case <-unanswered:
+			askCtx, cancel := context.WithTimeout(waitCtx, stopPatience)
+			ins, err := e.cli.ContainerInspect(askCtx, ids[spec.Conductor])
+			cancel()
+			if err != nil || ins.State == nil || ins.State.Running {
+				endStream()
+				return res, fmt.Errorf("the engine did not stop the %s container of run %s (inspect: %v)", spec.Conductor, spec.RunID, err)
+			}
+			res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("the engine never reported the %s container's exit", spec.Conductor))
+			conductorDone = true
 		case <-ctx.Done():
 			res.Failure = experiment.JoinFailures(res.Failure, "interrupted")
-			e.cli.ContainerStop(waitCtx, ids[spec.Conductor], container.StopOptions{Timeout: intPtr(2)})
-			<-streamed
+			e.stopContainer(waitCtx, ids[spec.Conductor], 2)
+			endStream()
 			return res, ctx.Err()
 		}
 	}
-	<-streamed
+	endStream()
 
 	// Usage first: stopping a container to read its logs back ends what it used.
 	for _, role := range spec.MeasureUsage {
@@ -295,6 +329,27 @@ func (e *Engine) exitOf(ctx context.Context, role, id string) contract.Exit {
 		x.LogTail = e.logTail(ctx, id, 20)
 	}
 	return x
+}
+
+// stopPatience bounds what the kit waits for the engine once it has asked it to stop
+// a container: the stop itself (its grace included), the exit it reports, the end of
+// the container's output.
+const stopPatience = time.Minute
+
+// stopContainer asks the engine to stop a container (SIGTERM, then SIGKILL after
+// grace seconds), waiting at most stopPatience for it to answer.
+func (e *Engine) stopContainer(ctx context.Context, id string, grace int) {
+	ctx, cancel := context.WithTimeout(ctx, stopPatience)
+	defer cancel()
+	e.cli.ContainerStop(ctx, id, container.StopOptions{Timeout: intPtr(grace)})
+}
+
+// lastLine is the last line a container has printed so far, "" if the engine does not
+// say within stopPatience.
+func (e *Engine) lastLine(ctx context.Context, id string) string {
+	ctx, cancel := context.WithTimeout(ctx, stopPatience)
+	defer cancel()
+	return e.logTail(ctx, id, 1)
 }
 
 func (e *Engine) stream(ctx context.Context, id string, progress io.Writer) {

@@ -92,3 +92,32 @@ func TestAServiceThatDiesAtOnceIsItsExitNotARefusedStart(t *testing.T) {
 		}
 	}
 }
+
+// A conductor that never ends (a program stuck past its own cap, an engine that never
+// reports an exit) costs its run, never the matrix: the engine stops a pod that has run
+// for its StopAfter, the run's failure says so with the conductor's last line, and
+// nothing of the pod is left. Here the conductor is the API, which serves until stopped.
+func TestAPodPastItsTimeIsStoppedAndSaysSo(t *testing.T) {
+	eng, ctx, api := probeImage(t)
+	spec := experiment.PodSpec{RunID: fmt.Sprintf("overdue-%d", time.Now().UnixNano()), Conductor: "api", MountPath: contract.RunDir,
+		ResultPath: contract.RunDir + "/result.json", User: contract.User, PidsLimit: 64, StopAfter: 2 * time.Second,
+		Containers: []experiment.ContainerSpec{{Role: "api", Image: api, NanoCPUs: 250_000_000, MemoryBytes: 128 << 20}}}
+	res, err := eng.RunPod(ctx, spec, io.Discard)
+	if err != nil {
+		t.Fatalf("RunPod: %v", err)
+	}
+	if want := "stopped by the kit: the api container still ran 2s after its start, past what the plan allows"; !strings.HasPrefix(res.Failure, want) {
+		t.Errorf("the pod's failure %q, want it to begin %q", res.Failure, want)
+	}
+	if res.Result != nil {
+		t.Errorf("a result from a conductor that wrote none: %q", res.Result)
+	}
+	left, err := eng.FindOwn(ctx, spec.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left.Containers) > 0 || len(left.Volumes) > 0 {
+		eng.RemoveLabelled(ctx, spec.RunID)
+		t.Errorf("left %d containers and volumes %v", len(left.Containers), left.Volumes)
+	}
+}

@@ -155,6 +155,17 @@ func (k *Cluster) RunPod(ctx context.Context, spec experiment.PodSpec, progress 
 				res.Failure = experiment.JoinFailures(res.Failure, s.Name+" container exited during the run")
 			}
 		}
+		// A Pod still running past what its plan allows is deleted (by the deferred
+		// removal), its conductor's last line kept.
+		if spec.StopAfter > 0 && time.Since(started) > spec.StopAfter {
+			var tail bytes.Buffer
+			tailCtx, cancel := context.WithTimeout(waitCtx, apiPatience)
+			k.logs(tailCtx, pod.Name, spec.Conductor, corev1.PodLogOptions{TailLines: new(int64(1))}, &tail)
+			cancel()
+			res.Failure = experiment.JoinFailures(res.Failure, experiment.Overran(spec, tail.String()))
+			res.Exits = k.exits(waitCtx, spec, cur)
+			return res, nil
+		}
 		if st == nil || st.State.Running == nil {
 			if time.Since(started) > startPatience {
 				res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("the Pod did not start its %s container within %s%s", spec.Conductor, startPatience, conditions(cur)))

@@ -48,7 +48,7 @@ func (c *Conductor) Sweep(ctx context.Context, p contract.SweepParams) contract.
 
 func (c *Conductor) sweepStep(ctx context.Context, rate float64, p contract.SweepParams) contract.SweepStep {
 	count := int(rate*p.Step.Seconds() + 0.5)
-	obs := loadgen.Offer(ctx, loadgen.Plan{URL: c.WorkloadURL, Rate: rate, Count: count, Start: time.Now().Add(20 * time.Millisecond), Timeout: 10 * time.Second})
+	obs := loadgen.Offer(ctx, loadgen.Plan{URL: c.WorkloadURL, Rate: rate, Count: count, Start: time.Now().Add(20 * time.Millisecond), Timeout: contract.SweepRequestTimeout})
 	step := contract.SweepStep{RateRPS: rate, Requests: len(obs)}
 	lags, lat := make([]float64, 0, len(obs)), make([]float64, 0, len(obs))
 	for _, o := range obs {
