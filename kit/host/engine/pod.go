@@ -123,23 +123,12 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	}
 
 	// Register the waits before starting, so no exit can be missed.
-	type exited struct {
-		role string
-		err  error
-	}
 	exits := make(chan exited, len(spec.Containers))
 	waitCtx, stopWaiting := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWaiting()
 	for role, id := range ids {
 		statusCh, errCh := e.cli.ContainerWait(waitCtx, id, container.WaitConditionNextExit)
-		go func() {
-			select {
-			case <-statusCh:
-				exits <- exited{role: role}
-			case err := <-errCh:
-				exits <- exited{role: role, err: err}
-			}
-		}()
+		go e.watch(waitCtx, role, id, statusCh, errCh, exits)
 	}
 	for i, c := range spec.Containers {
 		if ctx.Err() != nil {
@@ -245,6 +234,51 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	}
 	res.ReadLogs(spec.CollectLogs, func(role string) ([]byte, error) { return e.collectStdout(waitCtx, ids[role]) })
 	return res, nil
+}
+
+// exited is a container of the pod that has ended, as the engine says.
+type exited struct {
+	role string
+	err  error
+}
+
+// watch reports on exits when a container of the pod has ended, given the wait
+// registered before it started. Podman's Docker-compatible wait may answer while the
+// container still runs, or has not yet started (seen in CI as "api container exited
+// during the run" of an API that had not): an answer counts only once the engine's
+// account of the container's state agrees, and until then the container is waited for
+// again, until it is not running (at once for one not started yet, so that is a short
+// poll; never missing an exit in between).
+func (e *Engine) watch(ctx context.Context, role, id string, statusCh <-chan container.WaitResponse, errCh <-chan error, exits chan<- exited) {
+	for {
+		select {
+		case <-statusCh:
+		case err := <-errCh:
+			exits <- exited{role: role, err: err}
+			return
+		}
+		ins, err := e.cli.ContainerInspect(ctx, id)
+		if err != nil || ins.State == nil || !goingOn(ins.State.Status) {
+			exits <- exited{role: role} // ended, gone, or the engine cannot say: as it answered
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(100 * time.Millisecond): // an engine that answers at once is not asked in a loop
+		}
+		statusCh, errCh = e.cli.ContainerWait(ctx, id, container.WaitConditionNotRunning)
+	}
+}
+
+// goingOn says a container in this state has not ended: not started yet ("configured"
+// and "initialized" are Podman's own), running, paused or restarting.
+func goingOn(status string) bool {
+	switch status {
+	case container.StateCreated, "configured", "initialized", container.StateRunning, container.StatePaused, container.StateRestarting:
+		return true
+	}
+	return false
 }
 
 // logDriverPatience is how long a container whose logging driver cannot reach its
