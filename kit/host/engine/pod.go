@@ -213,9 +213,13 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 	}
 	endStream()
 
+	// What is read once the conductor has ended is read within readPatience: an engine
+	// that stops answering fails the run, it does not hold the matrix.
+	readCtx, stopReading := context.WithTimeout(waitCtx, readPatience)
+	defer stopReading()
 	// Usage first: stopping a container to read its logs back ends what it used.
 	for _, role := range spec.MeasureUsage {
-		u, err := e.usage(waitCtx, ids[role])
+		u, err := e.usage(readCtx, ids[role])
 		if err != nil {
 			res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("reading the %s container's usage: %v", role, err))
 			continue
@@ -225,14 +229,14 @@ func (e *Engine) RunPod(ctx context.Context, spec experiment.PodSpec, progress i
 		}
 		res.Usage[role] = u
 	}
-	res.Result, err = e.copyFile(waitCtx, ids[spec.Conductor], spec.ResultPath)
+	res.Result, err = e.copyFile(readCtx, ids[spec.Conductor], spec.ResultPath)
 	if err != nil {
 		res.Failure = experiment.JoinFailures(res.Failure, fmt.Sprintf("no result from %s: %v", spec.Conductor, err))
 	}
 	for _, c := range spec.Containers {
-		res.Exits = append(res.Exits, e.exitOf(waitCtx, c.Role, ids[c.Role]))
+		res.Exits = append(res.Exits, e.exitOf(readCtx, c.Role, ids[c.Role]))
 	}
-	res.ReadLogs(spec.CollectLogs, func(role string) ([]byte, error) { return e.collectStdout(waitCtx, ids[role]) })
+	res.ReadLogs(spec.CollectLogs, func(role string) ([]byte, error) { return e.collectStdout(readCtx, ids[role]) })
 	return res, nil
 }
 
@@ -369,6 +373,11 @@ func (e *Engine) exitOf(ctx context.Context, role, id string) contract.Exit {
 // a container: the stop itself (its grace included), the exit it reports, the end of
 // the container's output.
 const stopPatience = time.Minute
+
+// readPatience bounds the reading of a pod once its conductor has ended: the containers'
+// usage, the result, their exits and the consoles collected; generous for a large
+// console, and yet an end when the engine stops answering.
+const readPatience = 10 * time.Minute
 
 // stopContainer asks the engine to stop a container (SIGTERM, then SIGKILL after
 // grace seconds), waiting at most stopPatience for it to answer.
