@@ -102,18 +102,25 @@ func flagsOf(e experiment.Experiment) *flag.FlagSet {
 	return experiment.FlagSet(e.Info().Name, e.Params())
 }
 
-// planWith plans e with args on its own flags, as reproduce would after parsing them.
+// planWith is the fingerprint of e's plan with args on its own flags.
 func planWith(t *testing.T, e experiment.Experiment, args ...string) string {
+	t.Helper()
+	return fingerprint(t, planOf(t, e, 2, args...))
+}
+
+// planOf plans e over rounds with args on its own flags (and those it requires), as
+// reproduce would after parsing them.
+func planOf(t *testing.T, e experiment.Experiment, rounds int, args ...string) experiment.Plan {
 	t.Helper()
 	params := e.Params()
 	if err := experiment.FlagSet(e.Info().Name, params).Parse(append(slices.Clone(required[e.Info().Name]), args...)); err != nil {
 		t.Fatalf("%s %v: %v", e.Info().Name, args, err)
 	}
-	p, err := e.Plan(params, 2)
+	p, err := e.Plan(params, rounds)
 	if err != nil {
 		t.Fatalf("%s %v: %v", e.Info().Name, args, err)
 	}
-	return fingerprint(t, p)
+	return p
 }
 
 // TestEveryDefaultShownIsTheOneUsed: each flag given its default (as --help shows it)

@@ -138,14 +138,7 @@ func TestEveryExperimentRefusesABrokenInvariant(t *testing.T) {
 func TestRunsPlannedIsWhatThePlanRuns(t *testing.T) {
 	for _, e := range All {
 		check := func(args ...string) {
-			params := e.Params()
-			if err := experiment.FlagSet(e.Info().Name, params).Parse(append(slices.Clone(required[e.Info().Name]), args...)); err != nil {
-				t.Fatalf("%s %v: %v", e.Info().Name, args, err)
-			}
-			p, err := e.Plan(params, 3)
-			if err != nil {
-				t.Fatalf("%s %v: %v", e.Info().Name, args, err)
-			}
+			p := planOf(t, e, 3, args...)
 			c := p.Bundle().Common()
 			c.SchemaVersion, c.RunsPlanned = bundle.SchemaVersion, len(experiment.Rotate(p.Conditions(), p.Rounds()))
 			for _, extra := range []int{0, 1} {

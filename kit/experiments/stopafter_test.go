@@ -1,7 +1,6 @@
 package experiments
 
 import (
-	"slices"
 	"testing"
 	"time"
 
@@ -21,14 +20,7 @@ var longer = map[string]map[string]string{
 // stopsAfter are the StopAfter of a plan's pods, one a condition.
 func stopsAfter(t *testing.T, e experiment.Experiment, args ...string) []time.Duration {
 	t.Helper()
-	params := e.Params()
-	if err := experiment.FlagSet(e.Info().Name, params).Parse(append(slices.Clone(required[e.Info().Name]), args...)); err != nil {
-		t.Fatalf("%s %v: %v", e.Info().Name, args, err)
-	}
-	p, err := e.Plan(params, 1)
-	if err != nil {
-		t.Fatalf("%s %v: %v", e.Info().Name, args, err)
-	}
+	p := planOf(t, e, 1, args...)
 	ids := map[string]string{}
 	for _, name := range p.Images() {
 		ids[name] = "id-of-" + name
