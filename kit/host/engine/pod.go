@@ -275,11 +275,12 @@ func (e *Engine) watch(ctx context.Context, role, id string, statusCh <-chan con
 	}
 }
 
-// goingOn says a container in this state has not ended: not started yet ("configured"
-// and "initialized" are Podman's own), running, paused or restarting.
+// goingOn says a container in this state has not ended: not started yet, running,
+// paused, restarting, or being stopped (still writing what it has). "configured",
+// "initialized" and "stopping" are Podman's own.
 func goingOn(status string) bool {
 	switch status {
-	case container.StateCreated, "configured", "initialized", container.StateRunning, container.StatePaused, container.StateRestarting:
+	case container.StateCreated, "configured", "initialized", container.StateRunning, container.StatePaused, container.StateRestarting, "stopping":
 		return true
 	}
 	return false
