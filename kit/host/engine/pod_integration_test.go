@@ -106,6 +106,7 @@ func TestAPodPastItsTimeIsStoppedAndSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("RunPod: %v", err)
 	}
+	t.Logf("the run's failure: %s", res.Failure)
 	if want := "stopped by the kit: the api container still ran 2s after its start, past what the plan allows"; !strings.HasPrefix(res.Failure, want) {
 		t.Errorf("the pod's failure %q, want it to begin %q", res.Failure, want)
 	}

@@ -1,0 +1,57 @@
+//go:build kube
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/logbench/logbench/internal/enginetest"
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
+	"github.com/logbench/logbench/kit/host/images"
+	"github.com/logbench/logbench/kit/host/kube"
+)
+
+// A Pod whose conductor never ends is deleted once it has run for its StopAfter, as on
+// Docker (TestAPodPastItsTimeIsStoppedAndSaysSo): the run's failure says so, and the
+// kit's Pod is gone from the namespace. The conductor is the Go API, which serves until
+// stopped.
+func TestAPodPastItsTimeIsStoppedOnKubernetes(t *testing.T) {
+	kubeconfig(t)
+	eng := enginetest.Require(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	client, err := kube.Dial(ctx, kube.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, err := client.Nodes(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cluster := client.On(nodes[0])
+	builder, platform := enginetest.Builder(t, eng, io.Discard)
+	refs, _, err := kube.Images{Builder: images.ForPlans{Builder: builder}, Cluster: cluster}.Build(ctx, platform, []string{"api"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := experiment.PodSpec{RunID: fmt.Sprintf("overdue-%d", time.Now().UnixNano()), Conductor: "api", MountPath: contract.RunDir,
+		ResultPath: contract.RunDir + "/result.json", User: contract.User, PidsLimit: 64, StopAfter: 5 * time.Second,
+		Containers: []experiment.ContainerSpec{{Role: "api", Image: refs["api"], NanoCPUs: 250_000_000, MemoryBytes: 128 << 20}}}
+	res, err := cluster.RunPod(ctx, spec, io.Discard)
+	if err != nil {
+		t.Fatalf("RunPod: %v", err)
+	}
+	t.Logf("the run's failure: %s", res.Failure)
+	if want := "stopped by the kit: the api container still ran 5s after its start, past what the plan allows"; !strings.HasPrefix(res.Failure, want) {
+		t.Errorf("the Pod's failure %q, want it to begin %q", res.Failure, want)
+	}
+	if removed, left, err := client.Clean(ctx, false); err != nil || len(removed)+len(left) > 0 {
+		t.Errorf("Pods left in the namespace: removed %v, left %v, %v", removed, left, err)
+	}
+}
