@@ -200,7 +200,55 @@ func (b *Bundle[P, R]) cellOf(r R) Cell {
 	return c
 }
 
+// figures are the bundle's figure rows, those of a condition with runs on a noisy
+// host marked so.
 func (b *Bundle[P, R]) figures() []compare.Row {
+	rows := b.ownFigures()
+	b.markNoisy(rows)
+	return rows
+}
+
+// MarkNoisy marks every figure of a condition with runs that count measured on a noisy
+// host (Noisy), in every experiment whose runs say it.
+const MarkNoisy = "noisy runs"
+
+// sayNoisy: R's runs say whether their host was noisy (a host_noisy column).
+func sayNoisy[R any]() bool {
+	return slices.ContainsFunc(bundle.FieldsOf[R](), func(f bundle.Field) bool { return f.Column == "host_noisy" })
+}
+
+// markNoisy marks rows whose condition has runs that count on a noisy host: a run
+// whose axes have the values the row's condition names for them.
+func (b *Bundle[P, R]) markNoisy(rows []compare.Row) {
+	if !sayNoisy[R]() {
+		return
+	}
+	var noisy []R
+	for _, r := range b.Runs {
+		if isData(r) && column(r, "host_noisy") == "true" {
+			noisy = append(noisy, r)
+		}
+	}
+	of := func(row compare.Row, r R) bool {
+		named := false
+		for _, kv := range row.Condition {
+			if slices.Contains(b.t.Axes, kv.Key) {
+				if column(r, kv.Key) != kv.Value {
+					return false
+				}
+				named = true
+			}
+		}
+		return named
+	}
+	for i, row := range rows {
+		if !slices.Contains(row.Marks, MarkNoisy) && slices.ContainsFunc(noisy, func(r R) bool { return of(row, r) }) {
+			rows[i].Marks = append([]string{MarkNoisy}, row.Marks...)
+		}
+	}
+}
+
+func (b *Bundle[P, R]) ownFigures() []compare.Row {
 	if b.t.Own.Figures != nil {
 		return b.t.Own.Figures(b)
 	}

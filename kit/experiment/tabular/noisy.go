@@ -3,8 +3,6 @@ package tabular
 import (
 	"fmt"
 	"slices"
-
-	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // Noisy counts the runs that count (verified, not redone) measured on a noisy host, as
@@ -24,7 +22,7 @@ func Noisy[R any](runs []R) int {
 // column), the runs that count measured on one, as Judge derived them rather than as
 // the file claims them; and says that they weaken the figures.
 func (t *Experiment[P, R]) noisy(c *Check[P, R]) {
-	if !slices.ContainsFunc(bundle.FieldsOf[R](), func(f bundle.Field) bool { return f.Column == "host_noisy" }) {
+	if !sayNoisy[R]() {
 		return
 	}
 	if c.Res.Counts.Noisy = Noisy(c.Judged); c.Res.Counts.Noisy > 0 {

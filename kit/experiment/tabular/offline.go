@@ -70,6 +70,9 @@ func (t *Experiment[P, R]) Comparison(sources []experiment.Source) experiment.Co
 			c.Legend = t.Own.Legend(b)
 		}
 	}
+	if sayNoisy[R]() {
+		c.Legend = append(c.Legend, fmt.Sprintf("%s: a condition with runs that count measured on a noisy host, other work sharing it (%s host_noisy says by which rule; verify names how many).", MarkNoisy, t.Runs.File))
+	}
 	if t.Published != nil {
 		c.Published = func(sources []experiment.Source) ([]compare.Row, []string, []string, error) {
 			var bs []*Bundle[P, R]

@@ -72,9 +72,9 @@ func (tinyPods) RunPod(_ context.Context, spec experiment.PodSpec, _ io.Writer) 
 	return experiment.PodResult{Result: []byte(spec.Containers[0].Cmd[0]), Exits: []contract.Exit{{Role: "tiny"}}}, nil
 }
 
-// tinyBundle writes a bundle of the tiny experiment as command would: its plan of sizes
+// tinyBundle writes a bundle of a tiny experiment as command would: its plan of sizes
 // and rounds, of which it performs the first runs runs.
-func tinyBundle(t *testing.T, exp *tabular.Experiment[*tinyParams, tinyRow], command string, sizes []int, rounds, runs int) string {
+func tinyBundle[R any](t *testing.T, exp *tabular.Experiment[*tinyParams, R], command string, sizes []int, rounds, runs int) string {
 	t.Helper()
 	p, err := exp.Plan(&tinyParams{Sizes: sizes}, rounds)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -29,7 +28,7 @@ var Metrics = []compare.Metric{
 // compareLegend says what the test of each metric rests on.
 var compareLegend = []string{
 	"qps: requests/s is the mean over runs of each run's mean of its whole seconds' counts (series.csv); the bootstrap draws runs, then seconds within each. The ratio to console+file pairs each run with the console+file run of its API and round. Latencies and CPU per request are one figure per run (a bundle keeps no single request), and the bootstrap draws runs. Only verified runs count.",
-	fmt.Sprintf("qps marks: NOT CONFIRMED when the kit's rate of an API is more than %g%% off wrk's on the same container (its req/s and ratios are not vouched for); noisy runs, a condition with runs during which other work on the host took over %g cores (verify names how many).", WrkTolerance*100, experiment.NoisyOtherCores),
+	fmt.Sprintf("qps marks: NOT CONFIRMED when the kit's rate of an API is more than %g%% off wrk's on the same container (its req/s and ratios are not vouched for).", WrkTolerance*100),
 }
 
 // published are the article's figures against the bundles, with a warning for every
@@ -54,9 +53,8 @@ func published(bundles []*Bundle) (rows []compare.Row, warnings, legend []string
 
 // Rows are a qps bundle's rows for the comparison engine, per condition over its
 // verified runs: requests/s with each run's whole seconds as its values, the ratio to
-// console+file per round, the latencies and CPU per request one figure per run. A
-// condition with noisy runs is marked, and an API whose rate wrk contradicts has its
-// requests/s and ratios marked NOT CONFIRMED.
+// console+file per round, the latencies and CPU per request one figure per run. An API
+// whose rate wrk contradicts has its requests/s and ratios marked NOT CONFIRMED.
 //
 // With the speed probe's figures (speed: each run's speed over the bundle's median,
 // verify.Result.Speed), requests/s is also given at the bundle's median speed, each run's
@@ -83,13 +81,9 @@ func Rows(b *Bundle) []compare.Row {
 	var out []compare.Row
 	for _, c := range conds {
 		cond := []compare.KV{{Key: "api", Value: c.API}, {Key: "config", Value: c.Config}}
-		var marks []string
-		if c.RunsNoisy > 0 {
-			marks = append(marks, "noisy runs")
-		}
-		rateMarks := slices.Clone(marks)
+		var rateMarks []string // noisy runs the kit marks (tabular.MarkNoisy)
 		if u, ok := unconfirmed[c.API]; ok {
-			rateMarks = append(rateMarks, u)
+			rateMarks = []string{u}
 		}
 		runs := verified(c.API, c.Config)
 		var rps [][]float64
@@ -137,11 +131,11 @@ func Rows(b *Bundle) []compare.Row {
 			}
 			row("ratio_to_console_file", "x", ratios, c.RatioToConsoleFile, rateMarks)
 		}
-		row("p50_run_mean_ms", "ms", p50, c.LatencyP50Ms, marks)
-		row("p99_run_mean_ms", "ms", p99, c.LatencyP99Ms, marks)
-		row("api_cpu_us_per_request", "us", apiUs, c.CPUAPIUsPerReq, marks)
+		row("p50_run_mean_ms", "ms", p50, c.LatencyP50Ms, nil)
+		row("p99_run_mean_ms", "ms", p99, c.LatencyP99Ms, nil)
+		row("api_cpu_us_per_request", "us", apiUs, c.CPUAPIUsPerReq, nil)
 		if len(engUs) == c.RunsVerified { // a figure of some runs only would not be the condition's
-			row("engine_cpu_us_per_request", "us", engUs, c.CPUEngineUsPerReq, marks)
+			row("engine_cpu_us_per_request", "us", engUs, c.CPUEngineUsPerReq, nil)
 		}
 	}
 	return out

@@ -40,8 +40,8 @@ var Metrics = func() (out []compare.Metric) {
 const ServiceKey = "service"
 
 // Rows are a bundle's rows for the comparison engine: per configuration (the baseline
-// first) and metric, one value per pooled run. A configuration with noisy runs is
-// marked, and its lines per request too when a run's lines moved.
+// first) and metric, one value per pooled run. A configuration's lines per request are
+// marked when a run's lines moved.
 func Rows(b *Bundle) []compare.Row {
 	p := b.Params()
 	if p.Capacity.On() {
@@ -55,10 +55,6 @@ func Rows(b *Bundle) []compare.Row {
 		if c == nil { // a baseline no configuration has, which verify refuses
 			c = &ConditionRow{LinesSteady: true}
 		}
-		var marks []string
-		if c.RunsNoisy > 0 {
-			marks = []string{"noisy runs"}
-		}
 		counted := pooledOf(b.Runs, config)
 		for _, m := range metrics {
 			runs := compare.OnePerRun(counted, m.of)
@@ -66,9 +62,9 @@ func Rows(b *Bundle) []compare.Row {
 				continue
 			}
 			row := compare.Measured(kvs, m.Name, m.unit, compare.Mean{}, runs)
-			row.Marks, row.Headline = marks, m.Headline
+			row.Headline = m.Headline // noisy runs the kit marks (tabular.MarkNoisy)
 			if (m.Name == "lines_per_request" || m.Name == "bytes_per_request") && !c.LinesSteady {
-				row.Marks = append(slices.Clip(marks), "lines per request moved")
+				row.Marks = []string{"lines per request moved"}
 			}
 			rows = append(rows, row)
 		}
@@ -79,7 +75,7 @@ func Rows(b *Bundle) []compare.Row {
 // legend says what each metric rests on.
 var legend = []string{
 	"your-api: every figure is one value per run, over the runs that count (verified, trusted and not redone): requests/s as autocannon reports it (the mean of the run's whole seconds), latency the run's own percentile, CPU over the measured interval per response. cpu_us_per_request is inside the container (its processes) + in the engine (dockerd, containerd, the shims).",
-	fmt.Sprintf("your-api marks: noisy runs, a configuration with runs during which other work on the host took over %g cores; lines per request moved, a configuration with a run whose lines per request left its median (runs.csv, column mark).", experiment.NoisyOtherCores),
+	"your-api marks: lines per request moved, a configuration with a run whose lines per request left its median (runs.csv, column mark).",
 	"your-api: " + Counted + ".",
 }
 
