@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/internal/enginetest"
-	"github.com/logbench/logbench/kit/contract"
-	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/images"
 	"github.com/logbench/logbench/kit/host/kube"
 )
@@ -40,9 +38,7 @@ func TestAPodPastItsTimeIsStoppedOnKubernetes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := experiment.PodSpec{RunID: fmt.Sprintf("overdue-%d", time.Now().UnixNano()), Conductor: "api", MountPath: contract.RunDir,
-		ResultPath: contract.RunDir + "/result.json", User: contract.User, PidsLimit: 64, StopAfter: 5 * time.Second,
-		Containers: []experiment.ContainerSpec{{Role: "api", Image: refs["api"], NanoCPUs: 250_000_000, MemoryBytes: 128 << 20}}}
+	spec := enginetest.EndlessPod(fmt.Sprintf("overdue-%d", time.Now().UnixNano()), refs["api"], 5*time.Second)
 	res, err := cluster.RunPod(ctx, spec, io.Discard)
 	if err != nil {
 		t.Fatalf("RunPod: %v", err)

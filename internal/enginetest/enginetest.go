@@ -15,6 +15,8 @@ import (
 
 	"github.com/docker/docker/client"
 
+	"github.com/logbench/logbench/kit/contract"
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/host/engine"
 	"github.com/logbench/logbench/kit/host/images"
 )
@@ -78,4 +80,12 @@ func Builder(t testing.TB, eng *engine.Engine, progress io.Writer) (*images.Buil
 		dir = parent
 	}
 	return &images.Builder{Engine: eng, SourceDir: dir, Env: os.Environ(), Progress: progress}, facts.Platform
+}
+
+// EndlessPod is a pod whose conductor never ends: the kit's Go API (image), which
+// serves until it is stopped, with stopAfter as its StopAfter and no result.
+func EndlessPod(runID, image string, stopAfter time.Duration) experiment.PodSpec {
+	return experiment.PodSpec{RunID: runID, Conductor: "api", MountPath: contract.RunDir, ResultPath: contract.RunDir + "/result.json",
+		User: contract.User, PidsLimit: 64, StopAfter: stopAfter,
+		Containers: []experiment.ContainerSpec{{Role: "api", Image: image, NanoCPUs: 250_000_000, MemoryBytes: 128 << 20}}}
 }

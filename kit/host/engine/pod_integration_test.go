@@ -99,9 +99,7 @@ func TestAServiceThatDiesAtOnceIsItsExitNotARefusedStart(t *testing.T) {
 // nothing of the pod is left. Here the conductor is the API, which serves until stopped.
 func TestAPodPastItsTimeIsStoppedAndSaysSo(t *testing.T) {
 	eng, ctx, api := probeImage(t)
-	spec := experiment.PodSpec{RunID: fmt.Sprintf("overdue-%d", time.Now().UnixNano()), Conductor: "api", MountPath: contract.RunDir,
-		ResultPath: contract.RunDir + "/result.json", User: contract.User, PidsLimit: 64, StopAfter: 2 * time.Second,
-		Containers: []experiment.ContainerSpec{{Role: "api", Image: api, NanoCPUs: 250_000_000, MemoryBytes: 128 << 20}}}
+	spec := enginetest.EndlessPod(fmt.Sprintf("overdue-%d", time.Now().UnixNano()), api, 2*time.Second)
 	res, err := eng.RunPod(ctx, spec, io.Discard)
 	if err != nil {
 		t.Fatalf("RunPod: %v", err)
