@@ -84,9 +84,10 @@ func (p Params) LinesOf(way string) int64 {
 	return p.Lines
 }
 
-// What a run's pod may take (PodSpec.MaxRunTime), beyond its start: 10 ms a line, some
-// hundred times a line's cost under a quarter of an emulated core, and 250 ms a line
-// that waits for fsync, past the slowest SD card's sync.
+// What a run's pod may take (PodSpec.StopAfter, before the kit's grace): its start,
+// then 10 ms a line and 250 ms a line that waits for fsync. The program has no cap of
+// its own; these are generous on purpose (a line costs microseconds), so that only a
+// program that is stuck meets them.
 const (
 	lineBudget       = 10 * time.Millisecond
 	syncedLineBudget = 250 * time.Millisecond
