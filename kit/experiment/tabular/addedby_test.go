@@ -18,7 +18,7 @@ func TestAColumnAKitAddedMustBeThereWhenTheManifestSaysThatKit(t *testing.T) {
 	const kit = "it counted what it wrote"
 	exp := tiny()
 	exp.Own.Later = map[string]string{"written": kit}
-	exp.Rules = func(c *tabular.Check[*tinyParams, tinyRow]) { c.AddedBy(kit, "the test says so") }
+	exp.Rules = func(c *tabular.Check[*tinyParams, TinyRow]) { c.AddedBy(kit, "the test says so") }
 	files, err := bundle.ReadFolder(tinyBundle(t, exp, "reproduce", []int{1}, 1, 1))
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 // TestBundleTablesKeepTheBundlesOrder: a table of each bundle in the bundles' order,
 // and one table whose rows each name their bundle first, after the table's own rows.
 func TestBundleTablesKeepTheBundlesOrder(t *testing.T) {
-	type drawn = tabular.Drawn[*tinyParams, tinyRow]
+	type drawn = tabular.Drawn[*tinyParams, TinyRow]
 	ds := []drawn{{Label: "a"}, {Label: "b"}}
 	each := tabular.TableEach(ds, func(d drawn) report.Table { return report.Table{Caption: d.Label} })
 	if want := []report.Table{{Caption: "a"}, {Caption: "b"}}; !reflect.DeepEqual(each, want) {
@@ -28,7 +28,7 @@ func TestBundleTablesKeepTheBundlesOrder(t *testing.T) {
 // TestLabelledEachDrawsEveryBundlesTablesOfAKindAsOne: a table of each kind, led by
 // the bundle's column, its rows each bundle's in the bundles' order.
 func TestLabelledEachDrawsEveryBundlesTablesOfAKindAsOne(t *testing.T) {
-	type drawn = tabular.Drawn[*tinyParams, tinyRow]
+	type drawn = tabular.Drawn[*tinyParams, TinyRow]
 	ds := []drawn{{Label: "a"}, {Label: "b"}}
 	got := tabular.LabelledEach(ds, func(d drawn) []report.Table {
 		return []report.Table{

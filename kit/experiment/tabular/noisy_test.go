@@ -2,7 +2,6 @@ package tabular_test
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -26,15 +25,11 @@ func TestANoisyRunCountsOnlyWhenItIsData(t *testing.T) {
 	}
 }
 
-// noisyRow is a tiny experiment's run that says whether its host was noisy: size 2's
-// runs were.
+// noisyRow is a tiny experiment's run that also says whether its host was noisy: size
+// 2's runs were.
 type noisyRow struct {
-	RunID     string `csv:"run_id" doc:"The run."`
-	Size      string `csv:"size" unit:"1" doc:"The run's condition."`
-	Round     int    `csv:"round" unit:"1" doc:"The round, from 1."`
-	Written   int    `csv:"written" unit:"1" doc:"What the pod says it wrote."`
-	HostNoisy bool   `csv:"host_noisy" doc:"Size 2's runs were on a noisy host."`
-	Verified  bool   `csv:"verified" doc:"It wrote its size."`
+	TinyRow
+	HostNoisy bool `csv:"host_noisy" doc:"Size 2's runs were on a noisy host."`
 }
 
 // TestFiguresOfAConditionWithNoisyRunsAreMarked: in every experiment whose runs say
@@ -46,10 +41,9 @@ func TestFiguresOfAConditionWithNoisyRunsAreMarked(t *testing.T) {
 	exp := &tabular.Experiment[*tinyParams, noisyRow]{About: small.About, Defaults: small.Defaults, Axes: small.Axes, Conditions: small.Conditions,
 		Images: small.Images, Pod: small.Pod, Runs: small.Runs, Metrics: []compare.Metric{{Name: "written", Title: "lines written", Headline: true}},
 		Observe: func(p *tinyParams, run experiment.Run) noisyRow {
-			n, _ := strconv.Atoi(string(run.Pod.Result))
-			return noisyRow{RunID: run.ID, Size: run.Condition.String(), Round: run.Round, Written: n, HostNoisy: run.Condition.String() == "2"}
+			return noisyRow{TinyRow: small.Observe(p, run), HostNoisy: run.Condition.String() == "2"}
 		},
-		Judge: func(p *tinyParams, r *noisyRow, _ tabular.Rows) { r.Verified = strconv.Itoa(r.Written) == r.Size },
+		Judge: func(p *tinyParams, r *noisyRow, own tabular.Rows) { small.Judge(p, &r.TinyRow, own) },
 	}
 	files, err := bundle.ReadFolder(tinyBundle(t, exp, "reproduce", []int{1, 2}, 2, 4))
 	if err != nil {

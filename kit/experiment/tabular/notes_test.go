@@ -10,7 +10,7 @@ import (
 // TestANoteIsSaidOnceWithItsBundles: a note of several bundles is said once, in the
 // order first said, led by every bundle it concerns.
 func TestANoteIsSaidOnceWithItsBundles(t *testing.T) {
-	type drawn = tabular.Drawn[*tinyParams, tinyRow]
+	type drawn = tabular.Drawn[*tinyParams, TinyRow]
 	notes := map[string][]string{"a": {"relaxed", "marked"}, "b": {"marked"}, "c": nil}
 	var ds []drawn
 	for _, label := range []string{"a", "b", "c"} {

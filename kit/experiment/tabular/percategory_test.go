@@ -11,7 +11,7 @@ import (
 // TestPerCategoryIsABarOfEachBundleInEachCategory: a series a bundle, in its colour,
 // holding its value of each category in the categories' order, absent where it has none.
 func TestPerCategoryIsABarOfEachBundleInEachCategory(t *testing.T) {
-	type drawn = tabular.Drawn[*tinyParams, tinyRow]
+	type drawn = tabular.Drawn[*tinyParams, TinyRow]
 	ds := []drawn{{Label: "a", Colour: color.RGBA{R: 1}}, {Label: "b", Colour: color.RGBA{G: 1}}}
 	g := tabular.PerCategory(ds, []string{"x", "y"}, func(d drawn, cat string) report.Value {
 		if d.Label == "b" && cat == "y" {

@@ -30,8 +30,9 @@ func (p *tinyParams) Check() error {
 	return nil
 }
 
-// tinyRow is a run of it: the size its pod said it wrote.
-type tinyRow struct {
+// TinyRow is a run of it: the size its pod said it wrote. (Exported: a row type that
+// embeds it has its columns.)
+type TinyRow struct {
 	RunID    string `csv:"run_id" doc:"The run."`
 	Size     string `csv:"size" unit:"1" doc:"The run's condition."`
 	Round    int    `csv:"round" unit:"1" doc:"The round, from 1."`
@@ -39,8 +40,8 @@ type tinyRow struct {
 	Verified bool   `csv:"verified" doc:"It wrote its size."`
 }
 
-func tiny() *tabular.Experiment[*tinyParams, tinyRow] {
-	return &tabular.Experiment[*tinyParams, tinyRow]{
+func tiny() *tabular.Experiment[*tinyParams, TinyRow] {
+	return &tabular.Experiment[*tinyParams, TinyRow]{
 		About:    experiment.Info{Name: "tiny", Summary: "a test's", Source: "none"},
 		Defaults: func() *tinyParams { return &tinyParams{Sizes: []int{1, 2}} },
 		Axes:     []string{"size"},
@@ -56,11 +57,11 @@ func tiny() *tabular.Experiment[*tinyParams, tinyRow] {
 			return experiment.PodSpec{RunID: runID, Conductor: "tiny", MountPath: contract.RunDir, ResultPath: contract.RunDir + "/result.json", User: contract.User,
 				Containers: []experiment.ContainerSpec{{Role: "tiny", Image: images["tiny"], Cmd: []string{c[0]}}}}
 		},
-		Observe: func(p *tinyParams, run experiment.Run) tinyRow {
+		Observe: func(p *tinyParams, run experiment.Run) TinyRow {
 			n, _ := strconv.Atoi(string(run.Pod.Result))
-			return tinyRow{RunID: run.ID, Size: run.Condition.String(), Round: run.Round, Written: n}
+			return TinyRow{RunID: run.ID, Size: run.Condition.String(), Round: run.Round, Written: n}
 		},
-		Judge: func(p *tinyParams, r *tinyRow, _ tabular.Rows) { r.Verified = strconv.Itoa(r.Written) == r.Size },
+		Judge: func(p *tinyParams, r *TinyRow, _ tabular.Rows) { r.Verified = strconv.Itoa(r.Written) == r.Size },
 		Runs:  bundle.Table{File: "runs.csv", Name: "runs", Text: "One row per run."},
 	}
 }
