@@ -7,9 +7,11 @@ package enginetest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,10 +84,25 @@ func Builder(t testing.TB, eng *engine.Engine, progress io.Writer) (*images.Buil
 	return &images.Builder{Engine: eng, SourceDir: dir, Env: os.Environ(), Progress: progress}, facts.Platform
 }
 
-// EndlessPod is a pod whose conductor never ends: the kit's Go API (image), which
-// serves until it is stopped, with stopAfter as its StopAfter and no result.
-func EndlessPod(runID, image string, stopAfter time.Duration) experiment.PodSpec {
-	return experiment.PodSpec{RunID: runID, Conductor: "api", MountPath: contract.RunDir, ResultPath: contract.RunDir + "/result.json",
-		User: contract.User, PidsLimit: 64, StopAfter: stopAfter,
+// EndlessPod runs a pod whose conductor never ends (the kit's Go API, image, which
+// serves until it is stopped) on pods with stopAfter as its StopAfter, and holds the run
+// to what the kit does to a pod past its time: no error, a failure that says the kit
+// stopped it after stopAfter, no result. It returns the pod, for its leftovers.
+func EndlessPod(ctx context.Context, t testing.TB, pods experiment.Pods, image string, stopAfter time.Duration) experiment.PodSpec {
+	t.Helper()
+	spec := experiment.PodSpec{RunID: fmt.Sprintf("overdue-%d", time.Now().UnixNano()), Conductor: "api", MountPath: contract.RunDir,
+		ResultPath: contract.RunDir + "/result.json", User: contract.User, PidsLimit: 64, StopAfter: stopAfter,
 		Containers: []experiment.ContainerSpec{{Role: "api", Image: image, NanoCPUs: 250_000_000, MemoryBytes: 128 << 20}}}
+	res, err := pods.RunPod(ctx, spec, io.Discard)
+	if err != nil {
+		t.Fatalf("RunPod: %v", err)
+	}
+	t.Logf("the run's failure: %s", res.Failure)
+	if want := fmt.Sprintf("stopped by the kit: the api container still ran %v after its start, past what the plan allows", stopAfter); !strings.HasPrefix(res.Failure, want) {
+		t.Errorf("the pod's failure %q, want it to begin %q", res.Failure, want)
+	}
+	if res.Result != nil {
+		t.Errorf("a result from a conductor that wrote none: %q", res.Result)
+	}
+	return spec
 }
