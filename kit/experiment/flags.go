@@ -408,32 +408,38 @@ var (
 	MeasuringCPUsFlag = CPUsFlag{Name: "cpus", Usage: "CPU limit of the measuring container, in CPUs (0.01 to 1024; 0: no limit)", NoLimit: true}
 )
 
-// Limits are the limits of an API's container and its load generator's, as the flags
-// api-cpus, api-memory, loadgen-cpus, loadgen-memory and pids-limit give them. An
-// experiment's bundle schema keeps its own type with the same fields (converted, tags
-// aside), so that what a bundle holds stays the experiment's to say.
+// Limits are the limits of an API's container and its load generator's, and the
+// process limit of every container, as the flags api-cpus, api-memory, loadgen-cpus,
+// loadgen-memory and pids-limit give them and a manifest records them
+// (parameters.limits); a CPU limit of 0 is none, recorded as such. An experiment whose
+// pods have a further container (fifo-stall's reader, log-driver's consumer) embeds
+// them beside that container's own limits, so that these are declared, bound and
+// checked once.
 type Limits struct {
-	APICPUs            float64
-	APIMemoryBytes     int64
-	LoadgenCPUs        float64
-	LoadgenMemoryBytes int64
-	PidsLimit          int64
+	APICPUs            float64 `json:"api_cpus"`
+	APIMemoryBytes     int64   `json:"api_memory_bytes"`
+	LoadgenCPUs        float64 `json:"loadgen_cpus"`
+	LoadgenMemoryBytes int64   `json:"loadgen_memory_bytes"`
+	PidsLimit          int64   `json:"pids_limit"`
 }
 
-// Flags are the five limits' flags bound to l, each with its rule, the API's usage with
-// note when not empty ("the service's").
-func (l *Limits) Flags(apiNote string) Flags {
+// Flags are the five limits' flags bound to l, each with its rule, in the usage's
+// order: the API's (its usage with apiNote when not empty, "the service's"), then a
+// further container's (further), then the load generator's and the process limit.
+func (l *Limits) Flags(apiNote string, further ...Flag) Flags {
 	apiCPUs, apiMemory := APICPUsFlag, APIMemoryFlag
 	if apiNote != "" {
 		apiCPUs, apiMemory = apiCPUs.With(apiNote), apiMemory.With(apiNote)
 	}
-	return Flags{apiCPUs.Of(&l.APICPUs), apiMemory.Of(&l.APIMemoryBytes), LoadgenCPUsFlag.Of(&l.LoadgenCPUs),
-		LoadgenMemoryFlag.Of(&l.LoadgenMemoryBytes), PidsLimitFlag.Of(&l.PidsLimit)}
+	return slices.Concat(Flags{apiCPUs.Of(&l.APICPUs), apiMemory.Of(&l.APIMemoryBytes)}, further,
+		Flags{LoadgenCPUsFlag.Of(&l.LoadgenCPUs), LoadgenMemoryFlag.Of(&l.LoadgenMemoryBytes), PidsLimitFlag.Of(&l.PidsLimit)})
 }
 
-// CPULimits are the API's and the load generator's CPU limits, by manifest field.
-func (l Limits) CPULimits() []CPULimit {
-	return []CPULimit{{Field: "parameters.limits.api_cpus", CPUs: l.APICPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: l.LoadgenCPUs}}
+// CPULimits are the API's, a further container's (further) and the load generator's
+// CPU limits, by manifest field.
+func (l Limits) CPULimits(further ...CPULimit) []CPULimit {
+	return slices.Concat([]CPULimit{{Field: "parameters.limits.api_cpus", CPUs: l.APICPUs}}, further,
+		[]CPULimit{{Field: "parameters.limits.loadgen_cpus", CPUs: l.LoadgenCPUs}})
 }
 
 // CheckRounds refuses a matrix of no round or more than MaxRounds (--reps).

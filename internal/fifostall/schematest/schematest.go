@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
@@ -122,8 +123,8 @@ func New(o Options) *Bundle {
 		RateRPS: o.Rate, DurationS: o.Duration.Seconds(), WarmupRequests: 2,
 		ReaderBounds: map[string]int64{}, ReadBytes: 4096, QueueCapacity: 256,
 		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1, Platform: "linux/amd64",
-		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
-			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+			ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20},
 	}
 	for _, r := range o.Readers {
 		params.ReaderBounds[r] = readerBounds[r]

@@ -56,7 +56,7 @@ func (p *calibrationPods) RunPod(_ context.Context, spec experiment.PodSpec, _ i
 
 func calibrationSettings() Settings {
 	return SettingsOf(schema.Params{RateRPS: 20, DurationS: 8, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 1 << 20, MaxSendLagP99Ms: 1,
-		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}})
+		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20}})
 }
 
 func TestCalibrateReadsEachFigureFromItsRun(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
@@ -85,8 +86,8 @@ func DefaultParams(api string) *schema.Params {
 		APIs: []string{api}, Modes: contract.LogModeNames(), Readers: slices.Clone(schema.Readers), Rounds: 1, RateRPS: 20, DurationS: 8, WarmupRequests: 2,
 		ReaderBounds: ReaderBounds(), ReadBytes: contract.ReaderReadBytes, QueueCapacity: contract.QueueCapacity,
 		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: schema.DefaultMaxSendLagP99Ms, ClientTopology: schema.SharedClient,
-		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
-			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+			ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20},
 	}
 }
 

@@ -82,7 +82,7 @@ func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
 // generator's container under its limits; split keeps three containers.
 func TestTheSharedTopologyIsOneClientContainer(t *testing.T) {
 	params := schema.Params{APIs: []string{schema.GoAPI}, RateRPS: 20, DurationS: 1, MaxRunTimeS: 60,
-		Limits: schema.Limits{APICPUs: 0.25, ReaderCPUs: 0.5, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20}}
+		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20}, ReaderCPUs: 0.5}}
 	cond := Cond{schema.GoAPI, "none", schema.SlowReader}
 	for _, tc := range []struct {
 		topology string

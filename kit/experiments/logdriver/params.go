@@ -71,15 +71,12 @@ type Params struct {
 	EngineKind string `json:"engine_kind,omitempty"`
 }
 
-// Limits are every container's limits.
+// Limits are every container's limits: the kit's, and the consumer's (the syslog
+// receiver's and the reader's each).
 type Limits struct {
-	APICPUs             float64 `json:"api_cpus"`
-	APIMemoryBytes      int64   `json:"api_memory_bytes"`
+	experiment.Limits
 	ConsumerCPUs        float64 `json:"consumer_cpus"`
 	ConsumerMemoryBytes int64   `json:"consumer_memory_bytes"`
-	LoadgenCPUs         float64 `json:"loadgen_cpus"`
-	LoadgenMemoryBytes  int64   `json:"loadgen_memory_bytes"`
-	PidsLimit           int64   `json:"pids_limit"`
 }
 
 // DefaultParams are the flags' defaults: a short matrix that shows both sides of the
@@ -91,8 +88,8 @@ func DefaultParams() *Params {
 		BufferSizes: []int64{1 << 20}, Consumers: []string{"fast", "slow"}, Receivers: []string{"rsyslog"},
 		Rates: []float64{500}, ConsumerRate: 16 << 10, LineBytes: contract.NumberedLineBytes, QueueMessages: 1000,
 		DurationS: 8, QuietS: 2, RequestTimeout: 30,
-		Limits: Limits{APICPUs: 0.5, APIMemoryBytes: 128 << 20, ConsumerCPUs: 0.5, ConsumerMemoryBytes: 128 << 20,
-			LoadgenCPUs: 0.5, LoadgenMemoryBytes: 128 << 20, PidsLimit: 256},
+		Limits: Limits{Limits: experiment.Limits{APICPUs: 0.5, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.5, LoadgenMemoryBytes: 128 << 20, PidsLimit: 256},
+			ConsumerCPUs: 0.5, ConsumerMemoryBytes: 128 << 20},
 	}
 }
 
@@ -102,7 +99,7 @@ var consumerMemoryFlag = experiment.SizeFlag{Name: "consumer-memory", Usage: "me
 // flags are the parameters' flags, each with its rule, in the usage's order.
 func (p *Params) flags() experiment.Flags {
 	l := &p.Limits
-	return experiment.Flags{
+	return slices.Concat(experiment.Flags{
 		experiment.NamesFlag(&p.APIs, "apis", APIs, "the kit's APIs, each printing a numbered line a request to its console: go, python, node"),
 		experiment.NamesFlag(&p.Drivers, "drivers", Drivers, "the engine's log drivers: json-file, local (Docker writes the file), k8s-file (Podman writes it), syslog-tcp, syslog-udp (Docker sends to a receiver)"),
 		experiment.NamesFlag(&p.Modes, "driver-modes", Modes, "the drivers' modes: blocking (the API waits for the driver) or non-blocking (the driver drops what its buffer cannot hold)"),
@@ -120,20 +117,14 @@ func (p *Params) flags() experiment.Flags {
 		experiment.SecondsFlag(&p.DurationS, "duration", 1, maxDurationS, "measured load per run"),
 		experiment.SecondsFlag(&p.QuietS, "quiet", 0.1, 600, "a run's wait for its last log line ends after this long without one"),
 		experiment.SecondsFlag(&p.RequestTimeout, "request-timeout", 0.1, 600, "a request not answered in this long fails"),
-		experiment.APICPUsFlag.Of(&l.APICPUs),
-		experiment.APIMemoryFlag.Of(&l.APIMemoryBytes),
-		consumerCPUsFlag.Of(&l.ConsumerCPUs),
-		consumerMemoryFlag.Of(&l.ConsumerMemoryBytes),
-		experiment.LoadgenCPUsFlag.Of(&l.LoadgenCPUs),
-		experiment.LoadgenMemoryFlag.Of(&l.LoadgenMemoryBytes),
-		experiment.PidsLimitFlag.Of(&l.PidsLimit),
+	}, l.Flags("", consumerCPUsFlag.Of(&l.ConsumerCPUs), consumerMemoryFlag.Of(&l.ConsumerMemoryBytes)), experiment.Flags{
 		experiment.Rule(func() error {
 			if p.EngineKind != "" && contract.EngineProcessesOf(p.EngineKind) == "" {
 				return experiment.Usagef("engine_kind %q: the kit cannot identify the processes of such an engine", p.EngineKind)
 			}
 			return nil
 		}),
-	}
+	})
 }
 
 // Bind declares the flags.
@@ -204,8 +195,7 @@ func wholeLineBytes(driver string) int {
 
 // CPULimits are the containers' CPU limits, by manifest field, for verify.
 func (p *Params) CPULimits() []experiment.CPULimit {
-	return []experiment.CPULimit{{Field: "parameters.limits.api_cpus", CPUs: p.Limits.APICPUs},
-		{Field: "parameters.limits.consumer_cpus", CPUs: p.Limits.ConsumerCPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: p.Limits.LoadgenCPUs}}
+	return p.Limits.CPULimits(experiment.CPULimit{Field: "parameters.limits.consumer_cpus", CPUs: p.Limits.ConsumerCPUs})
 }
 
 // The axes that are not names: the non-blocking driver's buffer sizes and the offered

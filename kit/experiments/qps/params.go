@@ -41,7 +41,7 @@ func (p *Params) flags() experiment.Flags {
 			}
 			return nil
 		}}.Tracking(&p.wrkGiven),
-	}, (*experiment.Limits)(&p.Limits).Flags(""), experiment.Flags{
+	}, p.Limits.Flags(""), experiment.Flags{
 		{Bind: p.bindCapacity, Check: func() error { return p.checkCapacity() }},
 	})
 }
@@ -88,4 +88,4 @@ func (p Params) CheckSettled() error {
 }
 
 // CPULimits are the containers' CPU limits (experiment.CPULimited).
-func (p Params) CPULimits() []experiment.CPULimit { return experiment.Limits(p.Limits).CPULimits() }
+func (p Params) CPULimits() []experiment.CPULimit { return p.Limits.CPULimits() }

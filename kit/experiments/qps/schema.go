@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/capacitysearch"
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -116,14 +117,8 @@ type Params struct {
 	pods map[string]int
 }
 
-// Limits of the containers; a CPU limit of 0 is none, recorded as such.
-type Limits struct {
-	APICPUs            float64 `json:"api_cpus"`
-	APIMemoryBytes     int64   `json:"api_memory_bytes"`
-	LoadgenCPUs        float64 `json:"loadgen_cpus"`
-	LoadgenMemoryBytes int64   `json:"loadgen_memory_bytes"`
-	PidsLimit          int64   `json:"pids_limit"`
-}
+// Limits of the containers: the API's and the load generator's.
+type Limits = experiment.Limits
 
 // RunRow is one run (runs.csv). The columns up to Failure are what was observed; the
 // ones after Derived follow from them and from the run's series (DeriveRun), and verify

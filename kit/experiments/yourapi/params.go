@@ -85,7 +85,7 @@ func (p *Params) flags() experiment.Flags {
 		experiment.SecondsFlag(&p.WarmupS, "warmup-time", 0, 600, "load before each run's measurement, not counted"),
 		experiment.SecondsFlag(&p.ReadyTimeoutS, "ready-timeout", 1, 600, "longest wait for the service to answer --path with a 2xx status"),
 		experiment.LogDriverFlags(&p.LogDriver, &p.LogOpts),
-	}, (*experiment.Limits)(&p.Limits).Flags("the service's"), experiment.Flags{
+	}, p.Limits.Flags("the service's"), experiment.Flags{
 		{Bind: func(fs *flag.FlagSet) {
 			fs.Var(experiment.Negated(&p.Hardening.ReadOnlyRoot), "writable-root", "relax the hardening: the service's root file system is writable (recorded in the manifest)")
 			fs.Var(experiment.SwitchTo(&p.Hardening.User, "", User), "keep-user", "relax the hardening: run the service as its image's user, not the kit's uid 65532 (recorded)")
@@ -302,4 +302,4 @@ func addCaps(list []string, s string) []string {
 }
 
 // CPULimits are the containers' CPU limits (experiment.CPULimited).
-func (p Params) CPULimits() []experiment.CPULimit { return experiment.Limits(p.Limits).CPULimits() }
+func (p Params) CPULimits() []experiment.CPULimit { return p.Limits.CPULimits() }

@@ -3,6 +3,7 @@ package yourapi
 import (
 	"strings"
 
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/capacitysearch"
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -146,14 +147,8 @@ func (c Config) String() string {
 	return strings.TrimSpace(s)
 }
 
-// Limits of the containers.
-type Limits struct {
-	APICPUs            float64 `json:"api_cpus"`
-	APIMemoryBytes     int64   `json:"api_memory_bytes"`
-	LoadgenCPUs        float64 `json:"loadgen_cpus"`
-	LoadgenMemoryBytes int64   `json:"loadgen_memory_bytes"`
-	PidsLimit          int64   `json:"pids_limit"`
-}
+// Limits of the containers: the service's and the load generator's.
+type Limits = experiment.Limits
 
 // Hardening is how the service's container ran; Relaxed names what was loosened.
 type Hardening struct {

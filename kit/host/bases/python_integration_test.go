@@ -43,8 +43,8 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 	}
 
 	params := schema.Params{RateRPS: 20, DurationS: 2, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1,
-		Limits: schema.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20,
-			LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}}
+		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+			ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20}}
 	cond := fifostall.Cond{API: schema.PythonAPI, Mode: string(contract.ModeJSONQueue), Reader: schema.SlowReader}
 	settings := fifostall.SettingsOf(params)
 	ids := map[string]string{fifostall.ImageOf(schema.PythonAPI): py.ID, "reader": goImages["reader"].ID, "loadgen": goImages["loadgen"].ID}

@@ -82,7 +82,7 @@ func (p *Params) BindRun(fs *flag.FlagSet, apiUsage string) { p.runFlags(apiUsag
 // of two flags is checked at the later one.
 func (p *Params) runFlags(apiUsage string) experiment.Flags {
 	l := &p.Limits
-	return experiment.Flags{
+	return slices.Concat(experiment.Flags{
 		{Bind: func(fs *flag.FlagSet) { fs.Var(experiment.OneOrAll(&p.APIs, APIs), "api", apiUsage) }, Check: func() error {
 			return experiment.UsageIf(experiment.CheckList("api", p.APIs, APIs) != nil, "--api %q: want go, python or all", strings.Join(p.APIs, ","))
 		}},
@@ -97,13 +97,7 @@ func (p *Params) runFlags(apiUsage string) experiment.Flags {
 				experiment.UsageIf(protocol.Count() < 1, "--rate x --duration gives no request"))
 		}},
 		experiment.IntFlag(&p.WarmupRequests, "warmup-requests", 0, 1000, "warm-up requests before each run's measurement, not measured"),
-		experiment.APICPUsFlag.Of(&l.APICPUs),
-		experiment.APIMemoryFlag.Of(&l.APIMemoryBytes),
-		readerCPUsFlag.Of(&l.ReaderCPUs),
-		readerMemoryFlag.Of(&l.ReaderMemoryBytes),
-		experiment.LoadgenCPUsFlag.Of(&l.LoadgenCPUs),
-		experiment.LoadgenMemoryFlag.Of(&l.LoadgenMemoryBytes),
-		experiment.PidsLimitFlag.Of(&l.PidsLimit),
+	}, l.Flags("", readerCPUsFlag.Of(&l.ReaderCPUs), readerMemoryFlag.Of(&l.ReaderMemoryBytes)), experiment.Flags{
 		{Bind: func(fs *flag.FlagSet) {
 			fs.Var(experiment.Seconds(&p.MaxRunTimeS), "max-run-time", "stop condition: longest a run may take")
 		}, Check: func() error {
@@ -123,11 +117,10 @@ func (p *Params) runFlags(apiUsage string) experiment.Flags {
 			return cmp.Or(experiment.UsageIf(!(lag > 0 && lag <= MaxSendLagBoundMs) && !(lag == 0 && t == ""), "--max-send-lag %s: want more than 0 and at most %gms", experiment.FormatSeconds(lag/1e3), MaxSendLagBoundMs),
 				experiment.UsageIf(t != "" && t != SharedClient && t != SplitClient, "--client-topology %q: want shared or split", t))
 		}},
-	}
+	})
 }
 
 // CPULimits are the containers' CPU limits (experiment.CPULimited).
 func (p Params) CPULimits() []experiment.CPULimit {
-	return []experiment.CPULimit{{Field: "parameters.limits.api_cpus", CPUs: p.Limits.APICPUs},
-		{Field: "parameters.limits.reader_cpus", CPUs: p.Limits.ReaderCPUs}, {Field: "parameters.limits.loadgen_cpus", CPUs: p.Limits.LoadgenCPUs}}
+	return p.Limits.CPULimits(experiment.CPULimit{Field: "parameters.limits.reader_cpus", CPUs: p.Limits.ReaderCPUs})
 }

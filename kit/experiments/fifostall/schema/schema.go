@@ -5,6 +5,7 @@
 package schema
 
 import (
+	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -208,15 +209,12 @@ type Params struct {
 	m *Manifest // the manifest that holds them (Manifest.Params), where a plan records its calibration
 }
 
-// Limits are the requested container limits; containers.csv has them as applied.
+// Limits are the requested container limits, the kit's and the reader's;
+// containers.csv has them as applied.
 type Limits struct {
-	APICPUs            float64 `json:"api_cpus"`
-	APIMemoryBytes     int64   `json:"api_memory_bytes"`
-	ReaderCPUs         float64 `json:"reader_cpus"`
-	ReaderMemoryBytes  int64   `json:"reader_memory_bytes"`
-	LoadgenCPUs        float64 `json:"loadgen_cpus"`
-	LoadgenMemoryBytes int64   `json:"loadgen_memory_bytes"`
-	PidsLimit          int64   `json:"pids_limit"`
+	experiment.Limits
+	ReaderCPUs        float64 `json:"reader_cpus"`
+	ReaderMemoryBytes int64   `json:"reader_memory_bytes"`
 }
 
 // Calibration is the instrument's own precision and speed on the engine, measured inside
