@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
@@ -108,11 +109,35 @@ func WholeSeconds(measuredS float64, n int) int {
 	return min(max(0, int(math.Floor(measuredS+1e-9))), n)
 }
 
-// LatencyFigures are the report's charts of the latency percentiles (p50, p90, p99 and
-// max), each category's bar on a log scale; group draws one of them, a run's figure
-// read from its load by of (tabular.OverRuns: the mean over the runs that count, their
-// range as its whisker).
-func LatencyFigures(cats []string, group func(of func(Measured) float64) *report.Grouped) []report.Figure {
+// Sections are the report's drawings of every experiment that loads a service so, for
+// each category (cats): each run's responses second by second (the table
+// tabular.Seconds declared in seriesFile), and the latency percentiles (p50, p90, p99
+// and max) on a log scale, the mean over the runs that count (runs) and their range as
+// its whisker. open says a bundle's load was the open loop, whose latency counts from
+// the scheduled send; measured reads a run's load.
+func Sections[P experiment.Params, R any](ds []tabular.Drawn[P, R], cats []string, seriesFile string, open func(p P) bool,
+	runs func(d tabular.Drawn[P, R], cat string) []R, measured func(R) Measured) []report.Section {
+	from := report.Distinct(ds, func(d tabular.Drawn[P, R]) string {
+		if open(d.Params()) {
+			return "from each scheduled send: an open loop"
+		}
+		return "from each send: a closed loop"
+	})
+	return []report.Section{
+		{ID: "series", Title: "Requests per second, second by second",
+			Caption: "Each run's responses completed in each second of its measured interval, a line per run" + tabular.PerBundle(ds) + ": a slow first second or a run unlike the others shows here, and the mean hides it.",
+			Figures: tabular.SecondPlots(ds, cats, seriesFile, "responses in the second", runs)},
+		{ID: "latency", Title: "Latency percentiles",
+			Caption: "Each percentile as the load generator measured it over a run's responses (" + strings.Join(from, "; ") + "): the mean over the runs that count (square) and the runs' range (whisker), on a log scale.",
+			Figures: latencyFigures(cats, func(of func(Measured) float64) *report.Grouped {
+				return tabular.OverRuns(ds, cats, runs, func(r R) float64 { return of(measured(r)) })
+			})},
+	}
+}
+
+// latencyFigures are the charts of the latency percentiles, in order, each category's
+// bar on a log scale; group draws one of them, a run's figure read from its load by of.
+func latencyFigures(cats []string, group func(of func(Measured) float64) *report.Grouped) []report.Figure {
 	var out []report.Figure
 	for _, pc := range []struct {
 		name string

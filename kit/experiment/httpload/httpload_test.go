@@ -87,7 +87,7 @@ func TestTheRatesAreTheSeconds(t *testing.T) {
 func TestTheLatencyFiguresArePercentilesInOrder(t *testing.T) {
 	m := Measured{LatencyP50Ms: 1, LatencyP90Ms: 2, LatencyP99Ms: 3, LatencyMaxMs: 4}
 	var read []float64
-	figs := LatencyFigures([]string{"none"}, func(of func(Measured) float64) *report.Grouped {
+	figs := latencyFigures([]string{"none"}, func(of func(Measured) float64) *report.Grouped {
 		read = append(read, of(m))
 		return &report.Grouped{Series: []report.Series{{Name: "b", Values: []report.Value{report.OverRuns([]float64{of(m)})}}}}
 	})

@@ -66,16 +66,9 @@ func drawings(bs []drawn) []report.Section {
 	notes := tabular.Attributed(bs, func(d drawn) []string { return UnlikePublished(*d.Params()) })
 	out := []report.Section{{ID: "setup", Title: "Setup", Caption: "Published: " + mustPublished().Source + ". Unlike it: " + strings.Join(notes, "; ") + ".",
 		Tables: []report.Table{versionsTable(bs)}}}
-	out = append(out, report.Section{ID: "series", Title: "Requests per second, second by second",
-		Caption: "Each run's responses completed in each second of its measured interval, a line per run" + tabular.PerBundle(bs) + ": a slow first second or a run unlike the others shows here, and the mean hides it.",
-		Figures: tabular.SecondPlots(bs, cats, SeriesFile, "requests in the second", runsOf)})
-	// Each percentile: the mean over a condition's verified runs, the runs' range as its interval.
-	lat := httpload.LatencyFigures(cats, func(of func(httpload.Measured) float64) *report.Grouped {
-		return tabular.OverRuns(bs, cats, runsOf, func(r RunRow) float64 { return of(r.Measured) })
-	})
-	out = append(out, report.Section{ID: "latency", Title: "Latency percentiles",
-		Caption: "Each percentile as the load generator measured it over a run's requests: the mean over verified runs (square) and the runs' range (whisker), on a log scale.",
-		Figures: lat})
+	// A capacity search's steps are the open loop's; qps's own load is the closed loop.
+	out = append(out, httpload.Sections(bs, cats, SeriesFile, func(p *Params) bool { return p.Capacity.On() }, runsOf,
+		func(r RunRow) httpload.Measured { return r.Measured })...)
 	out = append(out, wrkSection(bs, cats, multiAPI))
 	if s, ok := Search.Section(bs); ok {
 		out = append(out, s)

@@ -35,24 +35,17 @@ func drawings(bs []drawn) []report.Section {
 		}
 		return report.Absent
 	})
-	lat := httpload.LatencyFigures(cats, func(of func(httpload.Measured) float64) *report.Grouped {
-		return tabular.OverRuns(bs, cats, runsOf, func(r RunRow) float64 { return of(r.Measured) })
-	})
 	out := []report.Section{
 		{ID: "configs", Title: "Logging configurations", Warnings: notes, Tables: []report.Table{configTable(bs)}},
 		{ID: "rate", Title: "Ratio to the baseline",
 			Caption: "Each configuration's rate over its bundle's baseline configuration's" + baselines(bs) + ". The rates themselves, the mean over the runs that count (verified, trusted, not redone) of each run's requests per second (autocannon's figure: the mean of its whole seconds' counts) with its 95% t-interval over runs, are among the figures above.",
 			Figures: []report.Figure{report.Bars("Ratio to the baseline", "req/s over the baseline's", cats, ratio, false)}},
-		{ID: "series", Title: "Requests per second, second by second",
-			Caption: "Each run's responses completed in each second of its measured interval, a line per run" + tabular.PerBundle(bs) + ": a slow first second or a run unlike the others shows here, and the mean above hides it.",
-			Figures: tabular.SecondPlots(bs, cats, SeriesFile, "responses in the second", runsOf)},
-		{ID: "latency", Title: "Latency percentiles",
-			Caption: "Each percentile as the load generator measured it over a run's responses (" + latencyFrom(bs) + "): the mean over the runs that count (square) and the runs' range (whisker), on a log scale.",
-			Figures: lat},
-		{ID: "conditions", Title: "Configurations",
-			Caption: "Every figure recomputed from the runs. runs ok: verified of all (pooled: those that count; noisy: during which the rest of the host was busy, other work over " + strconv.FormatFloat(experiment.NoisyOtherCores, 'g', -1, 64) + " cores; marked: lines per request moved). ratio and cost: against the bundle's baseline configuration; cost/req: CPU per request less the baseline's, cost in and out its parts inside the container and in the engine.",
-			Tables:  tabular.TableEach(bs, conditionTable)},
 	}
+	out = append(out, httpload.Sections(bs, cats, SeriesFile, func(p *Params) bool { return p.Load == contract.LoadOpen }, runsOf,
+		func(r RunRow) httpload.Measured { return r.Measured })...)
+	out = append(out, report.Section{ID: "conditions", Title: "Configurations",
+		Caption: "Every figure recomputed from the runs. runs ok: verified of all (pooled: those that count; noisy: during which the rest of the host was busy, other work over " + strconv.FormatFloat(experiment.NoisyOtherCores, 'g', -1, 64) + " cores; marked: lines per request moved). ratio and cost: against the bundle's baseline configuration; cost/req: CPU per request less the baseline's, cost in and out its parts inside the container and in the engine.",
+		Tables:  tabular.TableEach(bs, conditionTable)})
 	if s, ok := Search.Section(bs); ok {
 		out = append(out, s)
 	}
@@ -97,16 +90,6 @@ func runsOf(d drawn, config string) []RunRow { return pooledOf(d.Runs, config) }
 // together.
 func baselines(bs []drawn) string {
 	return " (" + strings.Join(tabular.Attributed(bs, func(d drawn) []string { return []string{d.Params().Baseline} }), "; ") + ")"
-}
-
-// latencyFrom says where latency is timed from, by the bundles' load shapes.
-func latencyFrom(bs []drawn) string {
-	return strings.Join(report.Distinct(bs, func(d drawn) string {
-		if d.Params().Load == contract.LoadOpen {
-			return "from each scheduled send: an open loop"
-		}
-		return "from each send: a closed loop"
-	}), "; ")
 }
 
 // configTable lists each bundle's configurations: what was set, and which is the
