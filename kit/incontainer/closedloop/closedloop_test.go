@@ -314,10 +314,13 @@ func TestConnectionErrorsCounted(t *testing.T) {
 			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
 		})
 		r := run(t, Params{URL: url, Connections: 1, Pipelining: 4, Duration: 200 * time.Millisecond})
-		// The load may end between an answer and its connection's close: then the
-		// last answer's three queued requests are in flight at the end, not lost.
-		lastOpen := r.Errors == 3*(r.Requests-1) && r.InFlightAtEnd == 3
-		if r.Requests == 0 || (r.Errors != 3*r.Requests && !lastOpen) {
+		// Three queued requests are lost per answer, except the last answer's where the
+		// measured interval ends between the answer and their failure (timed by a clock
+		// read a moment after the answer's, outside the interval: seen on a busy host,
+		// 3,261 errors for 1,088 answers) or the load stops there (they are in flight).
+		// At the end no more than one connection's four requests are in flight.
+		lost := r.Errors == 3*r.Requests || r.Errors == 3*(r.Requests-1)
+		if r.Requests == 0 || !lost || r.InFlightAtEnd > 4 {
 			t.Errorf("requests %d, errors %d, in flight at the end %d: want three lost per answered", r.Requests, r.Errors, r.InFlightAtEnd)
 		}
 		if r.Connects < r.Requests {
