@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -51,7 +51,7 @@ func TestAnUntrustedRunIsRedoneAndSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := schema.Verify(files); !res.OK() || !strings.Contains(res.Summary(), "go/none/fast: 1/1 verified, 0/1 lag-trusted, 1 redone") {
+	if res := fifostall.Verify(files); !res.OK() || !strings.Contains(res.Summary(), "go/none/fast: 1/1 verified, 0/1 lag-trusted, 1 redone") {
 		t.Fatalf("verify: %v\n%s", res.Problems, res.Summary())
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -63,7 +63,7 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	written := bundle.DecodeCSV[schema.ConditionRow](schema.ConditionsFile, files.Data[schema.ConditionsFile], 5)
+	written := bundle.DecodeCSV[fifostall.ConditionRow](fifostall.ConditionsFile, files.Data[fifostall.ConditionsFile], 5)
 	if diff := cmp.Diff(written.Rows, schematest.Derived(b.Runs, b.Manifest.Parameters), equateOpt); len(written.Errs) > 0 || diff != "" {
 		t.Fatalf("conditions.csv does not follow from the runs (-file +recomputed):\n%s", diff)
 	}

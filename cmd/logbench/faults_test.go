@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -86,7 +86,7 @@ func assertNoLeftovers(t *testing.T, eng *engine.Engine, dir string) {
 }
 
 // failedRun loads the bundle and returns its only run, which must be marked failed.
-func failedRun(t *testing.T, dir string) schema.RunRow {
+func failedRun(t *testing.T, dir string) fifostall.RunRow {
 	t.Helper()
 	b, err := schematest.Load(dir)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/experiments"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -110,7 +110,7 @@ func grown(b *testing.B, sizes map[string]int) string {
 		out.WriteString(lines[0])
 		for i := 0; out.Len() < size; i++ {
 			row := rows[i%len(rows)]
-			if name == schema.RunsFile {
+			if name == fifostall.RunsFile {
 				id, rest, _ := strings.Cut(row, ",")
 				row = fmt.Sprintf("%s-%d,%s", id, i, rest)
 			}
@@ -161,15 +161,15 @@ func benchmarkVerifyGrown(b *testing.B, sizes map[string]int) {
 
 // BenchmarkVerifyRunsCSV200MB: a runs.csv of 200 MB is refused by its size, unread.
 func BenchmarkVerifyRunsCSV200MB(b *testing.B) {
-	benchmarkVerifyGrown(b, map[string]int{schema.RunsFile: 200e6})
+	benchmarkVerifyGrown(b, map[string]int{fifostall.RunsFile: 200e6})
 }
 
 // BenchmarkVerifyAtTheCaps: every table grown to the size its cap admits, the bundle
 // to its total cap: the most memory a bundle the reader takes can cost.
 func BenchmarkVerifyAtTheCaps(b *testing.B) {
-	small, big := int(bundle.MaxFileBytes(schema.RunsFile))-1000, int(bundle.MaxFileBytes(schema.RequestsFile))-1000
+	small, big := int(bundle.MaxFileBytes(fifostall.RunsFile))-1000, int(bundle.MaxFileBytes(fifostall.RequestsFile))-1000
 	benchmarkVerifyGrown(b, map[string]int{
-		schema.RunsFile: small, schema.ConditionsFile: small,
-		schema.RequestsFile: big, schema.TimelineFile: big, schema.ContainersFile: 6 << 20,
+		fifostall.RunsFile: small, fifostall.ConditionsFile: small,
+		fifostall.RequestsFile: big, fifostall.TimelineFile: big, fifostall.ContainersFile: 6 << 20,
 	})
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/httpload"
 	"github.com/logbench/logbench/kit/experiment/tabular"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/experiments/linecost"
 	"github.com/logbench/logbench/kit/experiments/logdriver"
 	"github.com/logbench/logbench/kit/experiments/qps"
@@ -231,7 +231,7 @@ func TestQPSWrkColumnsDroppedAreRefused(t *testing.T) {
 func forgeFifo(t *testing.T, path string, edit func(b *schematest.Bundle)) *verify.Result {
 	t.Helper()
 	f := forgery.Open(t, archived(path))
-	res := schema.Verify(f)
+	res := fifostall.Verify(f)
 	b := schematest.Of(res)
 	if !res.OK() || b == nil {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
@@ -239,7 +239,7 @@ func forgeFifo(t *testing.T, path string, edit func(b *schematest.Bundle)) *veri
 	edit(b)
 	for i := range b.Runs {
 		r := &b.Runs[i]
-		r.Run = schema.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, b.Manifest.Parameters.MaxSendLagP99Ms)
+		r.Run = fifostall.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, b.Manifest.Parameters.MaxSendLagP99Ms)
 		retime(r)
 	}
 	files, err := schematest.Files(b)
@@ -247,12 +247,12 @@ func forgeFifo(t *testing.T, path string, edit func(b *schematest.Bundle)) *veri
 		t.Fatal(err)
 	}
 	forgery.Rewrite(f, files)
-	return schema.Verify(f)
+	return fifostall.Verify(f)
 }
 
-// retime derives a run's times from its rows as schema.Derive does: the last response,
+// retime derives a run's times from its rows as fifostall.Derive does: the last response,
 // the last read, the drain between them, and the kit's overhead.
-func retime(r *schema.Rows) {
+func retime(r *fifostall.Rows) {
 	if r.Run.InherentS > 0 {
 		r.Run.OverheadS = r.Run.WallS - r.Run.InherentS
 	}
@@ -263,7 +263,7 @@ func retime(r *schema.Rows) {
 		}
 	}
 	for _, s := range r.Timeline {
-		if s.Series == schema.SeriesRead {
+		if s.Series == fifostall.SeriesRead {
 			read = max(read, s.OffsetS)
 		}
 	}
@@ -279,7 +279,7 @@ func retime(r *schema.Rows) {
 
 const fifoPy = "2026-11-30-vm2/fifo-py.tar.gz"
 
-func isCondition(r schema.RunRow, mode, reader string) bool {
+func isCondition(r fifostall.RunRow, mode, reader string) bool {
 	return r.Mode == mode && r.Reader == reader
 }
 
@@ -332,7 +332,7 @@ func TestFifoTheStallHiddenIsRefused(t *testing.T) {
 // requests and generates each record halfway through its request; with moveReads, the
 // reads end with the load, each as much earlier as the last.
 func hideTheStall(b *schematest.Bundle, moveReads bool) {
-	fast := map[int]*schema.Rows{}
+	fast := map[int]*fifostall.Rows{}
 	for i := range b.Runs {
 		if r := &b.Runs[i]; isCondition(r.Run, "json-sync", "fast") && !r.Run.Superseded {
 			fast[r.Run.Round] = r
@@ -355,18 +355,18 @@ func hideTheStall(b *schematest.Bundle, moveReads bool) {
 		k, lastDone, lastRead := 0, 0.0, 0.0
 		for j := range r.Timeline {
 			switch s := &r.Timeline[j]; s.Series {
-			case schema.SeriesGenerated:
+			case fifostall.SeriesGenerated:
 				q := r.Requests[k]
 				s.OffsetS = q.ScheduledOffsetS + (q.SentMs+q.LatencyMs)/2e3
 				lastDone = max(lastDone, q.ScheduledOffsetS+q.LatencyMs/1e3)
 				k++
-			case schema.SeriesRead:
+			case fifostall.SeriesRead:
 				lastRead = max(lastRead, s.OffsetS)
 			}
 		}
 		if moveReads {
 			for j := range r.Timeline {
-				if s := &r.Timeline[j]; s.Series == schema.SeriesRead {
+				if s := &r.Timeline[j]; s.Series == fifostall.SeriesRead {
 					s.OffsetS *= (lastDone + 0.001) / lastRead
 				}
 			}

@@ -1,4 +1,4 @@
-// Package bundletest makes synthetic result bundles for tests: real schema.Derive over
+// Package bundletest makes synthetic result bundles for tests: real fifostall.Derive over
 // run records that a small simulation of the experiment's physics produces (a FIFO of
 // 64 KiB, a reader bounded at 256 KiB/s, a single event loop that a blocked write
 // stalls), so that tests of verification, comparison and reports need no engine.
@@ -18,7 +18,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -27,7 +27,7 @@ import (
 // DataFiles are every file of a fifo-stall bundle but SHA256SUMS, which lists them,
 // as the kit wrote them before its tables were declared: what a test holds the
 // declaration to.
-var DataFiles = []string{bundle.ManifestFile, schema.RunsFile, schema.RequestsFile, schema.ContainersFile, schema.TimelineFile, schema.ConditionsFile}
+var DataFiles = []string{bundle.ManifestFile, fifostall.RunsFile, fifostall.RequestsFile, fifostall.ContainersFile, fifostall.TimelineFile, fifostall.ConditionsFile}
 
 // Names are a fifo-stall bundle's file names in the order an archive holds them: the
 // data files, the optional ones (datapackage.json), SHA256SUMS.
@@ -43,7 +43,7 @@ func Load(dir string) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := schema.Verify(files)
+	res := fifostall.Verify(files)
 	for _, p := range res.Problems {
 		if p.Column == "SHA-256" || p.File == bundle.SumsFile || p.Line == 0 && strings.HasPrefix(p.Msg, "missing") {
 			return nil, errors.New(p.String())
@@ -118,19 +118,19 @@ const pipeCapacity = 64 << 10
 func New(o Options) *Bundle {
 	o.defaults()
 	rng := rand.New(rand.NewPCG(o.Seed, 0x10b5e7c4))
-	params := schema.Params{
+	params := fifostall.Params{
 		APIs: []string{"go"}, Modes: o.Modes, Readers: o.Readers, Rounds: o.Rounds,
 		RateRPS: o.Rate, DurationS: o.Duration.Seconds(), WarmupRequests: 2,
 		ReaderBounds: map[string]int64{}, ReadBytes: 4096, QueueCapacity: 256,
 		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1, Platform: "linux/amd64",
-		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+		Limits: fifostall.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
 			ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20},
 	}
 	for _, r := range o.Readers {
 		params.ReaderBounds[r] = readerBounds[r]
 	}
-	b := &Bundle{Manifest: schema.Manifest{Parameters: params, Common: bundle.Common{
-		SchemaVersion: bundle.SchemaVersion, Experiment: schema.Name, KitVersion: "test", Command: "reproduce",
+	b := &Bundle{Manifest: fifostall.Manifest{Parameters: params, Common: bundle.Common{
+		SchemaVersion: bundle.SchemaVersion, Experiment: fifostall.Name, KitVersion: "test", Command: "reproduce",
 		CreatedUTC: o.Created,
 		Engine: contract.EngineFacts{Host: o.Host, EngineVersion: "28.5.2", APIVersion: "1.51", OS: "Debian GNU/Linux 13 (trixie)", OSType: "linux",
 			Kernel: "6.12.0-test", Architecture: o.Arch, Platform: "linux/amd64", CPUs: o.CPUs, MemoryBytes: 16 << 30,
@@ -162,7 +162,7 @@ func New(o Options) *Bundle {
 				rec.Result.Reader.Counts.Bytes -= 100
 				rec.Failure = fmt.Sprintf("api wrote %d bytes but reader read %d", rec.Result.API.Counters.Written.Bytes, rec.Result.Reader.Counts.Bytes)
 			}
-			rows := schema.Derive(rec)
+			rows := fifostall.Derive(rec)
 			b.Runs = append(b.Runs, rows)
 			b.Manifest.RunsCompleted++
 			if rows.Run.Verified {
@@ -179,7 +179,7 @@ func New(o Options) *Bundle {
 }
 
 // simulate runs one condition: open-loop sends, one event loop, a FIFO and a reader.
-func simulate(rng *rand.Rand, o Options, mode contract.LogMode, reader string, started time.Time) schema.RunRecord {
+func simulate(rng *rand.Rand, o Options, mode contract.LogMode, reader string, started time.Time) fifostall.RunRecord {
 	start := started.Add(2 * time.Second).UnixNano()
 	count := int(o.Rate*o.Duration.Seconds() + 0.5)
 	perReq := int64(mode.BytesPerRequest())
@@ -260,7 +260,7 @@ func simulate(rng *rand.Rand, o Options, mode contract.LogMode, reader string, s
 	for s := start; s <= res.LogsRead; s += int64(time.Second) {
 		res.HostLoad = append(res.HostLoad, contract.HostSample{UnixNano: s, CPUBusyPct: 5 + 10*rng.Float64(), Load1: 0.3 + 0.4*rng.Float64()})
 	}
-	return schema.RunRecord{API: "go", Mode: mode, Reader: reader, Started: started, Result: res,
+	return fifostall.RunRecord{API: "go", Mode: mode, Reader: reader, Started: started, Result: res,
 		Exits: []contract.Exit{{Role: "api"}, {Role: "reader"}, {Role: "loadgen"}}, MaxSendLagP99: time.Millisecond, Wall: time.Duration(res.LogsRead-start) + 3*time.Second}
 }
 
@@ -307,7 +307,7 @@ func digest(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Save writes b to dir as the kit writes a fifo-stall bundle (schema.Declaration), its
+// Save writes b to dir as the kit writes a fifo-stall bundle (fifostall.Declaration), its
 // conditions derived afresh (b.Conditions too).
 func Save(b *Bundle, dir string) error {
 	files, err := Files(b)
@@ -321,12 +321,12 @@ func Save(b *Bundle, dir string) error {
 // holding b's manifest and rows.
 func Files(b *Bundle) (map[string][]byte, error) {
 	params := b.Manifest.Parameters
-	p, err := schema.Declaration(nil).Plan(&params, params.Rounds)
+	p, err := fifostall.Tabular.Plan(&params, params.Rounds)
 	if err != nil {
 		return nil, err
 	}
-	t := p.Bundle().(*schema.Tabular)
-	*t.M.(*schema.Manifest) = b.Manifest
+	t := p.Bundle().(*fifostall.TabularBundle)
+	*t.M.(*fifostall.Manifest) = b.Manifest
 	var rows tabular.Rows
 	t.Runs, rows = Tables(b.Runs)
 	maps.Copy(t.Rows, rows)

@@ -1,4 +1,4 @@
-package fifostall
+package fifostall_test
 
 import (
 	"bytes"
@@ -9,8 +9,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall"
+
 	"github.com/logbench/logbench/internal/fifostall/schematest"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -29,14 +30,14 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	var recorded struct {
-		Manifest schema.Manifest    `json:"manifest"`
-		Records  []schema.RunRecord `json:"records"`
+		Manifest fifostall.Manifest    `json:"manifest"`
+		Records  []fifostall.RunRecord `json:"records"`
 	}
 	if err := json.Unmarshal(body, &recorded); err != nil {
 		t.Fatal(err)
 	}
 	mp := recorded.Manifest.Parameters
-	p, err := Tabular.Plan(&mp, mp.Rounds)
+	p, err := fifostall.Tabular.Plan(&mp, mp.Rounds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,13 +47,13 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 	b := p.Bundle()
 	common := b.Common()
 	*common = recorded.Manifest.Common
-	common.Experiment = Name
+	common.Experiment = fifostall.Name
 	for _, rec := range recorded.Records {
 		result, err := json.Marshal(rec.Result)
 		if err != nil {
 			t.Fatal(err)
 		}
-		run := experiment.Run{ID: rec.RunID, Condition: Cond{rec.API, string(rec.Mode), rec.Reader},
+		run := experiment.Run{ID: rec.RunID, Condition: fifostall.Cond{rec.API, string(rec.Mode), rec.Reader},
 			Round: rec.Round, Position: rec.Position, Started: rec.Started, Wall: rec.Wall,
 			Pod: experiment.PodResult{Result: result, Exits: rec.Exits}, Failure: rec.Failure}
 		if !b.Measured(run) {
@@ -94,9 +95,9 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 // container's process limits as it read them, and the p99 over runs with its interval.
 // Nothing else may differ.
 var addedColumns = map[string][]string{
-	schema.ContainersFile: {"nofile_limit", "nproc_limit", "pids_max"},
-	schema.RunsFile:       {"attempt", "superseded", "host_steal_pct", "host_cpu_pressure_pct", "host_noisy"},
-	schema.ConditionsFile: {"runs_trusted", "runs_superseded", "runs_noisy", "p99_resolved", "p99_run_mean_ms", "p99_run_ci_low_ms", "p99_run_ci_high_ms"},
+	fifostall.ContainersFile: {"nofile_limit", "nproc_limit", "pids_max"},
+	fifostall.RunsFile:       {"attempt", "superseded", "host_steal_pct", "host_cpu_pressure_pct", "host_noisy"},
+	fifostall.ConditionsFile: {"runs_trusted", "runs_superseded", "runs_noisy", "p99_resolved", "p99_run_mean_ms", "p99_run_ci_low_ms", "p99_run_ci_high_ms"},
 }
 
 // sameButAdded compares a CSV file with the one written before: the same columns once

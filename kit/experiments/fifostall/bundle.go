@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
@@ -25,9 +23,9 @@ func measured(run experiment.Run) bool {
 
 // Record is the run's record: what the conductor measured, and why it is not data if
 // it is not.
-func Record(run experiment.Run, maxLag float64) schema.RunRecord {
+func Record(run experiment.Run, maxLag float64) RunRecord {
 	c := condOf(run.Condition)
-	rec := schema.RunRecord{RunID: run.ID, API: c.API, Mode: contract.LogMode(c.Mode), Reader: c.Reader, Round: run.Round, Position: run.Position, Attempt: run.Attempt,
+	rec := RunRecord{RunID: run.ID, API: c.API, Mode: contract.LogMode(c.Mode), Reader: c.Reader, Round: run.Round, Position: run.Position, Attempt: run.Attempt,
 		Started: run.Started, Exits: run.Pod.Exits, Wall: run.Wall, MaxSendLagP99: durationMs(maxLag)}
 	resultFailure := ""
 	if run.Pod.Result != nil {
@@ -77,7 +75,7 @@ func TrustSummary(b *TabularBundle) string {
 	// summed are the bundle's.
 	var counting, trusted, redone, noisy int
 	var untrusted, unresolved []string
-	for _, c := range schema.Conditions(b) {
+	for _, c := range Conditions(b) {
 		counting += c.Runs
 		trusted += c.RunsTrusted
 		redone += c.RunsSuperseded
@@ -95,14 +93,14 @@ func TrustSummary(b *TabularBundle) string {
 		s += fmt.Sprintf("\nSTILL UNTRUSTED after retries: %s", strings.Join(untrusted, ", "))
 	}
 	if len(unresolved) > 0 {
-		s += fmt.Sprintf("\nNOT RESOLVED (p99 of the pooled requests under %g x the send lag): %s", schema.ResolutionFactor, strings.Join(unresolved, ", "))
+		s += fmt.Sprintf("\nNOT RESOLVED (p99 of the pooled requests under %g x the send lag): %s", ResolutionFactor, strings.Join(unresolved, ", "))
 	}
 	return s + fmt.Sprintf("\nclient topology: %s", TopologyOf(p))
 }
 
 // UnlikePublished lists where p departs from the published setup (its parameters, in
 // the manifest's own keys: results/reference/fifo-stall/setup.json).
-func UnlikePublished(p schema.Params) []string {
+func UnlikePublished(p Params) []string {
 	have := compare.Flatten(map[string]any{"parameters": p})
 	want := reference.MustSetup(Name).FlatParameters()
 	var d []string

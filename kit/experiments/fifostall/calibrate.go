@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/contract/stats"
 	"github.com/logbench/logbench/kit/experiment"
@@ -45,22 +43,22 @@ var CalibrateDefaults = CalibrateOptions{
 // "reader" and "loadgen": the sweep needs a server that keeps up), inside the plan's
 // limits. Runs that fail are an error: an instrument that cannot calibrate should not be
 // trusted.
-func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map[string]string, o CalibrateOptions) (schema.Calibration, error) {
-	c := schema.Calibration{RateRPS: s.Protocol.Rate, CapacityCPUs: o.CapacityCPUs, CapacityLagBoundMs: float64(o.LagBound) / 1e6}
+func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map[string]string, o CalibrateOptions) (Calibration, error) {
+	c := Calibration{RateRPS: s.Protocol.Rate, CapacityCPUs: o.CapacityCPUs, CapacityLagBoundMs: float64(o.LagBound) / 1e6}
 	stamp := time.Now().UTC().Format("150405")
-	one := func(what string, s Settings, cond Cond) (schema.Rows, *contract.Result, error) {
+	one := func(what string, s Settings, cond Cond) (Rows, *contract.Result, error) {
 		run, err := experiment.Perform(ctx, pods, s.Pod(cond, "calibrate-"+what+"-"+stamp, images), io.Discard)
 		run.Condition, run.Round, run.Position = cond, 1, 1
 		rec := Record(run, float64(s.MaxSendLagP99)/1e6)
 		if err == nil && rec.Failure != "" {
 			err = fmt.Errorf("%s run failed: %s", what, rec.Failure)
 		}
-		return schema.Derive(rec), &rec.Result, err
+		return Derive(rec), &rec.Result, err
 	}
 
 	lag := s
 	lag.Protocol.Duration, lag.Protocol.MeasureTimer = o.LagRun, true
-	rows, res, err := one("lag", lag, Cond{schema.GoAPI, string(contract.ModeNone), schema.FastReader})
+	rows, res, err := one("lag", lag, Cond{GoAPI, string(contract.ModeNone), FastReader})
 	if err != nil {
 		return c, err
 	}
@@ -76,10 +74,10 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 
 	reader := s
 	reader.Protocol.Duration = o.ReaderRun
-	if rows, _, err = one("reader", reader, Cond{schema.GoAPI, string(contract.ModeJSONQueue), schema.SlowReader}); err != nil {
+	if rows, _, err = one("reader", reader, Cond{GoAPI, string(contract.ModeJSONQueue), SlowReader}); err != nil {
 		return c, err
 	}
-	c.ReaderBoundBytesPerS, _ = ReaderRate(schema.SlowReader)
+	c.ReaderBoundBytesPerS, _ = ReaderRate(SlowReader)
 	c.ReaderAchievedBytesPerS = rows.Run.ReaderRateBytesPerS
 	c.PipeCapacityBytes = rows.Run.PipeCapacityBytes
 
@@ -92,7 +90,7 @@ func Calibrate(ctx context.Context, pods experiment.Pods, s Settings, images map
 	}
 	c.CapacityRPS = sweep.CapacityRPS
 	for _, r := range sweep.Rates {
-		row := schema.SweepStepRow{RateRPS: r.RateRPS, Held: r.Held}
+		row := SweepStepRow{RateRPS: r.RateRPS, Held: r.Held}
 		for _, t := range r.Trials {
 			row.Errors += t.Errors
 			row.LagP99Ms = append(row.LagP99Ms, t.LagP99Ms)
@@ -116,7 +114,7 @@ func Sweep(ctx context.Context, pods experiment.Pods, s Settings, images map[str
 	procs := max(1, int(math.Ceil(l.LoadgenCPUs)))
 	lg := contract.DefaultLoadgenArgs()
 	lg.Sweep, lg.SweepStep, lg.SweepMaxLag, lg.SweepTrials, lg.GOMAXPROCS = strings.Join(rates, ","), p.Step, p.MaxLagP99, p.Trials, procs
-	run, err := experiment.Perform(ctx, pods, s.pod(schema.GoAPI, string(contract.ModeNone), 0, runID, l, images, lg), io.Discard)
+	run, err := experiment.Perform(ctx, pods, s.pod(GoAPI, string(contract.ModeNone), 0, runID, l, images, lg), io.Discard)
 	res, perr := sweepResult(run)
 	if err != nil {
 		return res, err

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 )
@@ -55,8 +53,8 @@ func (p *calibrationPods) RunPod(_ context.Context, spec experiment.PodSpec, _ i
 }
 
 func calibrationSettings() Settings {
-	return SettingsOf(schema.Params{RateRPS: 20, DurationS: 8, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 1 << 20, MaxSendLagP99Ms: 1,
-		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20}})
+	return SettingsOf(Params{RateRPS: 20, DurationS: 8, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 1 << 20, MaxSendLagP99Ms: 1,
+		Limits: Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128}, ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20}})
 }
 
 func TestCalibrateReadsEachFigureFromItsRun(t *testing.T) {
@@ -116,12 +114,12 @@ func loadgenArgs(t *testing.T, cmd []string) contract.LoadgenArgs {
 // A sweep in which no rate held has no capacity: it says so and names the lowest rate
 // tried, never "0 req/s".
 func TestACapacitySweepWithNothingHeldSaysSo(t *testing.T) {
-	none := &schema.Calibration{CapacityCPUs: 1, CapacityLagBoundMs: 1, Sweep: []schema.SweepStepRow{{RateRPS: 2000}, {RateRPS: 4000}}}
+	none := &Calibration{CapacityCPUs: 1, CapacityLagBoundMs: 1, Sweep: []SweepStepRow{{RateRPS: 2000}, {RateRPS: 4000}}}
 	got := capacityText(none)
 	if strings.HasPrefix(got, "0 req/s") || !strings.Contains(got, "lowest tried: 2000 req/s") {
 		t.Errorf("capacity with no rate held: %q", got)
 	}
-	held := &schema.Calibration{CapacityRPS: 4000, CapacityCPUs: 1, CapacityLagBoundMs: 1}
+	held := &Calibration{CapacityRPS: 4000, CapacityCPUs: 1, CapacityLagBoundMs: 1}
 	if got := capacityText(held); !strings.HasPrefix(got, "4000 req/s on 1 CPU") {
 		t.Errorf("capacity held: %q", got)
 	}

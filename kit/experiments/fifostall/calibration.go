@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 )
 
 var _ experiment.Calibrator = Experiment
@@ -21,17 +20,17 @@ var CalibrationIgnores = []string{"api", "duration"}
 
 // calibrationParams are calibrate's parameters: those of every run (BindRun) but the
 // ones calibration ignores, on the Go API.
-type calibrationParams struct{ *schema.Params }
+type calibrationParams struct{ *Params }
 
 // CalibrationParams are calibrate's parameters at their defaults.
 func (plugin) CalibrationParams() experiment.Params {
-	return calibrationParams{DefaultParams(schema.GoAPI)}
+	return calibrationParams{DefaultParams(GoAPI)}
 }
 
 // Bind declares the run flags calibration takes.
 func (c calibrationParams) Bind(fs *flag.FlagSet) {
 	all := flag.NewFlagSet("run", flag.ContinueOnError)
-	c.BindRun(all, schema.APIUsage)
+	c.BindRun(all, APIUsage)
 	all.VisitAll(func(f *flag.Flag) {
 		if !slices.Contains(CalibrationIgnores, f.Name) {
 			fs.Var(f.Value, f.Name, f.Usage)
@@ -56,7 +55,7 @@ func (plugin) PlanCalibration(ps experiment.Params) (experiment.Calibration, err
 type calibration struct{ settings Settings }
 
 // Images are the Go images: the capacity sweep needs a server that keeps up.
-func (calibration) Images() []string { return []string{ImageOf(schema.GoAPI), "reader", "loadgen"} }
+func (calibration) Images() []string { return []string{ImageOf(GoAPI), "reader", "loadgen"} }
 
 func (k calibration) Measure(ctx context.Context, pods experiment.Pods, images map[string]string, imageBuild time.Duration, out io.Writer) ([]experiment.Figure, error) {
 	fmt.Fprintln(out, "calibrating (about a minute)")
@@ -69,7 +68,7 @@ func (k calibration) Measure(ctx context.Context, pods experiment.Pods, images m
 }
 
 // calibrationFigures lists each figure with what it is.
-func calibrationFigures(cal schema.Calibration) []experiment.Figure {
+func calibrationFigures(cal Calibration) []experiment.Figure {
 	f := func(format string, v ...any) string { return fmt.Sprintf(format, v...) }
 	var figs []experiment.Figure
 	add := func(name, value, what string) {

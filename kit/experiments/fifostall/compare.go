@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/results/reference"
@@ -20,29 +18,29 @@ var pubSetup = reference.MustSetup(Name)
 // only with --wide. The p99 of the pooled requests is shown beside the published
 // figures without --wide (publishedMetrics): it is the p99 the article states.
 var Metrics = []compare.Metric{
-	{Name: schema.MetricP99, Title: "p99 latency"},
-	{Name: schema.MetricP99Pooled, Title: "p99 of the pooled requests", Wide: true},
-	{Name: schema.MetricP50, Title: "median latency"},
-	{Name: schema.MetricDrain, Title: "drain after the last response"},
-	{Name: schema.MetricRPSToLogsRead, Title: "throughput to the last log byte read"},
-	{Name: schema.MetricAPICPU, Title: "API CPU"},
-	{Name: schema.MetricMean, Title: "mean latency", Wide: true},
-	{Name: schema.MetricRPSToLastResponse, Title: "throughput to the last response", Wide: true},
-	{Name: schema.MetricBacklog, Title: "largest log backlog", Wide: true},
+	{Name: MetricP99, Title: "p99 latency"},
+	{Name: MetricP99Pooled, Title: "p99 of the pooled requests", Wide: true},
+	{Name: MetricP50, Title: "median latency"},
+	{Name: MetricDrain, Title: "drain after the last response"},
+	{Name: MetricRPSToLogsRead, Title: "throughput to the last log byte read"},
+	{Name: MetricAPICPU, Title: "API CPU"},
+	{Name: MetricMean, Title: "mean latency", Wide: true},
+	{Name: MetricRPSToLastResponse, Title: "throughput to the last response", Wide: true},
+	{Name: MetricBacklog, Title: "largest log backlog", Wide: true},
 }
 
 // compareLegend says what the test of each metric rests on.
 var compareLegend = []string{
 	"fifo-stall: each run's figure over its own requests (its p99, p50, mean latency) or of the run (its drain, throughputs, largest backlog, API CPU), then the mean over the condition's verified runs with its t interval; a superseded attempt counts in none. " +
 		"The p99 of the pooled requests pools every verified run's requests, as the article states its p99: one figure without an interval over runs, so no change in it is tested.",
-	"fifo-stall marks: p99 not resolved, the p99 of the condition's pooled requests is under " + fmt.Sprint(schema.ResolutionFactor) + " x its largest send-lag p99 (the instrument cannot vouch for its p99s to their size); lag-untrusted runs, a condition's latencies when some of its runs' send lag was over the bound (verify names how many).",
+	"fifo-stall marks: p99 not resolved, the p99 of the condition's pooled requests is under " + fmt.Sprint(ResolutionFactor) + " x its largest send-lag p99 (the instrument cannot vouch for its p99s to their size); lag-untrusted runs, a condition's latencies when some of its runs' send lag was over the bound (verify names how many).",
 }
 
 // publishedMetrics are Metrics with the p99 of the pooled requests shown without --wide.
 func publishedMetrics() []compare.Metric {
 	out := slices.Clone(Metrics)
 	for i := range out {
-		if out[i].Name == schema.MetricP99Pooled {
+		if out[i].Name == MetricP99Pooled {
 			out[i].Wide = false
 		}
 	}
@@ -58,8 +56,8 @@ const publishedLegend = "fifo-stall published: the article's p99 is of its poole
 // never beside their p99 over runs.
 func published(bundles []*TabularBundle) ([]compare.Row, []string, []string, error) {
 	metrics := []struct{ name, unit, published string }{
-		{schema.MetricP99Pooled, "ms", "p99_pooled"}, {schema.MetricDrain, "s", "drain_mean"}, {schema.MetricRPSToLogsRead, "req/s", "rps_to_logs_read"},
-		{schema.MetricAPICPU, "cores", "cpu_cores_mean"}, {schema.MetricRPSToLastResponse, "req/s", "rps_to_last_response"},
+		{MetricP99Pooled, "ms", "p99_pooled"}, {MetricDrain, "s", "drain_mean"}, {MetricRPSToLogsRead, "req/s", "rps_to_logs_read"},
+		{MetricAPICPU, "cores", "cpu_cores_mean"}, {MetricRPSToLastResponse, "req/s", "rps_to_last_response"},
 	}
 	type mr struct{ mode, reader string }
 	var order []mr
@@ -78,7 +76,7 @@ func published(bundles []*TabularBundle) ([]compare.Row, []string, []string, err
 		for _, m := range metrics {
 			if v, ok := articleFigures.Lookup(k.mode, k.reader, m.published); ok {
 				row := compare.Fixed(cond, m.name, m.unit, v)
-				if m.name == schema.MetricP99Pooled {
+				if m.name == MetricP99Pooled {
 					row.Stat, row.Requests = compare.Quantile(99), pubSetup.RequestsPerCondition
 				}
 				out = append(out, row)
@@ -89,7 +87,7 @@ func published(bundles []*TabularBundle) ([]compare.Row, []string, []string, err
 }
 
 // runtimes names each API of a bundle with the runtime its image reported.
-func runtimes(m schema.Manifest) string {
+func runtimes(m Manifest) string {
 	var out []string
 	for _, api := range m.Parameters.APIs {
 		out = append(out, apiRuntime(api, m.Images))

@@ -1,4 +1,4 @@
-package fifostall
+package fifostall_test
 
 import (
 	"testing"

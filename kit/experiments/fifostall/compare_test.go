@@ -1,4 +1,4 @@
-package fifostall
+package fifostall_test
 
 import (
 	"bytes"
@@ -9,7 +9,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
+	"github.com/logbench/logbench/results/reference"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -51,7 +52,7 @@ func (c comparison) write(t *testing.T, format string, wide bool) []byte {
 }
 
 // compareSome compares the bundles as compare does: each saved and verified, then set
-// side by side as the kit does for fifo-stall (Tabular).
+// side by side as the kit does for fifo-stall (fifostall.Tabular).
 func compareSome(sources []labeled, published bool, opt compare.Options) (comparison, error) {
 	var ss []experiment.Source
 	for _, s := range sources {
@@ -61,7 +62,7 @@ func compareSome(sources []labeled, published bool, opt compare.Options) (compar
 		}
 		ss = append(ss, experiment.Source{Label: s.label, Result: res})
 	}
-	in, err := experiment.ComparisonInput(ss, published, Tabular.Comparison(ss))
+	in, err := experiment.ComparisonInput(ss, published, fifostall.Tabular.Comparison(ss))
 	if err != nil {
 		return comparison{}, err
 	}
@@ -111,7 +112,7 @@ func TestComparePublishedGolden(t *testing.T) {
 	comparetest.Golden(t, "published.txt", buf)
 	// The article's rows are under the API it measured, matched by mode and reader.
 	for _, r := range c.res.Records() {
-		if r.Source == compare.PublishedLabel && r.Condition["api"] != pubSetup.API {
+		if r.Source == compare.PublishedLabel && r.Condition["api"] != reference.MustSetup(fifostall.Name).API {
 			t.Fatalf("a published row under api=%s: %+v", r.Condition["api"], r)
 		}
 	}
@@ -258,7 +259,7 @@ func TestCompareOneRunASideClaimsNoChange(t *testing.T) {
 			continue
 		}
 		want := compare.TestTooFewRuns
-		if r.Metric == schema.MetricP99Pooled {
+		if r.Metric == fifostall.MetricP99Pooled {
 			want = compare.TestNone
 		}
 		if r.Changed != nil || r.P != nil || r.Test != want {
@@ -285,5 +286,5 @@ func savedAndVerified(b *schematest.Bundle) (*verify.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Experiment.Verify(files), nil
+	return fifostall.Experiment.Verify(files), nil
 }

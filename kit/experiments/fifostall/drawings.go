@@ -7,7 +7,6 @@ import (
 	"github.com/docker/go-units"
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/kit/offline/report"
@@ -37,7 +36,7 @@ func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 			if c.Reader != reader {
 				continue
 			}
-			e.Low(c.fig(schema.MetricP50).Value)
+			e.Low(c.fig(MetricP50).Value)
 			for _, r := range c.runs {
 				e.Low(float64(r.P99Ms))
 			}
@@ -45,7 +44,7 @@ func latencyRange(bs []drawn, reader string) (lo, hi float64) {
 				e.High(v)
 			}
 			e.High(c.pubP99)
-			e.High(c.fig(schema.MetricP99).High)
+			e.High(c.fig(MetricP99).High)
 		}
 	}
 	return e.Or(0.1, 10)
@@ -96,9 +95,9 @@ func percentilePlots(bs []drawn, cats, readers []string, multiAPI bool) []report
 func (c condition) overRuns(pct float64) figure.Estimate {
 	switch pct {
 	case 50:
-		return c.fig(schema.MetricP50)
+		return c.fig(MetricP50)
 	case 99:
-		return c.fig(schema.MetricP99)
+		return c.fig(MetricP99)
 	}
 	return compare.Estimate(compare.Measured(nil, "", "ms", compare.Quantile(pct), c.runLat))
 }
@@ -118,7 +117,7 @@ func runPlots(bs []drawn, cats, readers []string, multiAPI bool) []report.Figure
 				if !ok {
 					return report.RunsCell{}, false
 				}
-				s := report.RunsCell{Estimate: c.fig(schema.MetricP99), Pooled: float64(c.P99Ms), Published: c.pubP99}
+				s := report.RunsCell{Estimate: c.fig(MetricP99), Pooled: float64(c.P99Ms), Published: c.pubP99}
 				for _, r := range c.runs {
 					s.Runs = append(s.Runs, float64(r.P99Ms))
 				}

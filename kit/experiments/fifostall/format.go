@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/figure"
 
 	"gonum.org/v1/plot/plotter"
@@ -14,7 +13,7 @@ import (
 
 // backlog is a run's log backlog over time: bytes generated minus bytes read, at each
 // sample of either series.
-func backlog(tl []schema.TimelineRow) plotter.XYs {
+func backlog(tl []TimelineRow) plotter.XYs {
 	type ev struct {
 		t   float64
 		gen bool
@@ -67,7 +66,7 @@ func superseded(b bool) string {
 
 // capacityText says the load generator's capacity, or that the sweep found none: a
 // sweep where no rate held (a busy host) has no capacity, which is not 0 req/s.
-func capacityText(c *schema.Calibration) string {
+func capacityText(c *Calibration) string {
 	if c.CapacityRPS == 0 {
 		lowest := "none"
 		if len(c.Sweep) > 0 {
@@ -79,7 +78,7 @@ func capacityText(c *schema.Calibration) string {
 }
 
 // calibrationRows are the instrument's calibration, as the manifest has it.
-func calibrationRows(c *schema.Calibration) [][2]string {
+func calibrationRows(c *Calibration) [][2]string {
 	if c == nil {
 		return nil
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/internal/manifestfuzz"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -35,7 +35,7 @@ func FuzzManifest(f *testing.F) {
 func oneMode(tb testing.TB, path, mode string) *bundle.Files {
 	tb.Helper()
 	f := forgery.Open(tb, path)
-	runs := forgery.Read(tb, f, schema.RunsFile)
+	runs := forgery.Read(tb, f, fifostall.RunsFile)
 	col := func(t *forgery.Table, name string) int {
 		i := slices.Index(t.Header, name)
 		if i < 0 {
@@ -57,15 +57,15 @@ func oneMode(tb testing.TB, path, mode string) *bundle.Files {
 	if len(kept) == 0 {
 		tb.Fatalf("%s has no run of mode %s", path, mode)
 	}
-	runs.Write(f, schema.RunsFile)
-	for _, name := range []string{schema.RequestsFile, schema.ContainersFile, schema.TimelineFile} {
+	runs.Write(f, fifostall.RunsFile)
+	for _, name := range []string{fifostall.RequestsFile, fifostall.ContainersFile, fifostall.TimelineFile} {
 		t := forgery.Read(tb, f, name)
 		t.Rows = slices.DeleteFunc(t.Rows, func(r []string) bool { return !kept[r[col(t, "run_id")]] })
 		t.Write(f, name)
 	}
-	conds := forgery.Read(tb, f, schema.ConditionsFile)
+	conds := forgery.Read(tb, f, fifostall.ConditionsFile)
 	conds.Rows = slices.DeleteFunc(conds.Rows, func(r []string) bool { return r[col(conds, "mode")] != mode })
-	conds.Write(f, schema.ConditionsFile)
+	conds.Write(f, fifostall.ConditionsFile)
 
 	d := json.NewDecoder(bytes.NewReader(f.Data[bundle.ManifestFile]))
 	d.UseNumber()

@@ -1,4 +1,4 @@
-package fifostall
+package fifostall_test
 
 import (
 	"bytes"
@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/logbench/logbench/kit/experiments/fifostall"
+
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
 	"github.com/logbench/logbench/results/reference"
@@ -26,14 +27,14 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 	if !res.OK() {
 		t.Fatalf("does not verify: %v", res.Problems)
 	}
-	b, tb := schematest.Of(res), res.Own.(*TabularBundle)
-	rows := schema.Figures(tb.Runs, tb.Rows, schema.Conditions(tb))
+	b, tb := schematest.Of(res), res.Own.(*fifostall.TabularBundle)
+	rows := fifostall.Figures(tb.Runs, tb.Rows, fifostall.Conditions(tb))
 	figs := compare.StatedOf(rows)
 	pub, err := reference.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	summary := Published(tb, pub)
+	summary := fifostall.Published(tb, pub)
 	column := func(header []string, name string) int {
 		i := slices.Index(header, name)
 		if i < 0 {
@@ -42,19 +43,19 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		return i
 	}
 	sumP99, sumPooled := column(summary.Header, "p99_ms"), column(summary.Header, "p99_pooled_ms")
-	table := conditionTable(TabularDrawn{Label: "fifo-py", Own: drawn{m: schema.ManifestOf(tb), conds: conditions(tb, rows)}})
+	table := fifostall.ConditionTableOf("fifo-py", tb, rows)
 	repP99, repPooled := column(table.Header, "p99 ms"), column(table.Header, "p99 of the pooled requests ms")
 
 	var js bytes.Buffer
 	sources := []experiment.Source{{Label: "fifo-py", Result: res}}
-	if err := (Experiment).Compare(&js, &bytes.Buffer{}, sources, experiment.CompareOptions{Format: "json", Wide: true}); err != nil {
+	if err := (fifostall.Experiment).Compare(&js, &bytes.Buffer{}, sources, experiment.CompareOptions{Format: "json", Wide: true}); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct{ Rows []compare.JSONRow }
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	jsonValue := func(metric string, c schema.ConditionRow) float64 {
+	jsonValue := func(metric string, c fifostall.ConditionRow) float64 {
 		for _, r := range doc.Rows {
 			if r.Metric == metric && r.Condition["api"] == c.API && r.Condition["mode"] == c.Mode && r.Condition["reader"] == c.Reader && r.Value != nil {
 				return *r.Value
@@ -70,8 +71,8 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 	}
 	differs := 0
 	for i, c := range derived {
-		key := schema.ConditionKey(c.API, c.Mode, c.Reader)
-		p99 := figs.Of(key, schema.MetricP99)
+		key := fifostall.ConditionKey(c.API, c.Mode, c.Reader)
+		p99 := figs.Of(key, fifostall.MetricP99)
 		if !p99.HasInterval() || p99.Runs != 3 {
 			t.Fatalf("%s: p99 %+v, want an interval over 3 runs", key, p99)
 		}
@@ -88,19 +89,19 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 			t.Errorf("verify: %q does not state p99 %s and the p99 of the pooled requests %s", line, want, pooled)
 		}
 		row := summary.Rows[i]
-		if got := strings.Replace(row[sumP99], NotResolved, "", 1); got != want {
+		if got := strings.Replace(row[sumP99], fifostall.NotResolved, "", 1); got != want {
 			t.Errorf("reproduce's summary: %s p99_ms %q, want %q", key, got, want)
 		}
-		if got := strings.Replace(row[sumPooled], NotResolved, "", 1); got != pooled {
+		if got := strings.Replace(row[sumPooled], fifostall.NotResolved, "", 1); got != pooled {
 			t.Errorf("reproduce's summary: %s p99_pooled_ms %q, want %q", key, got, pooled)
 		}
 		if cells := table.Rows[i]; cells[0] != key || cells[repP99] != want || cells[repPooled] != pooled {
 			t.Errorf("report: %s p99 %q, pooled %q; want %q, %q", cells[0], cells[repP99], cells[repPooled], want, pooled)
 		}
-		if v := jsonValue(schema.MetricP99, c); v != p99.Value {
+		if v := jsonValue(fifostall.MetricP99, c); v != p99.Value {
 			t.Errorf("compare's JSON: %s p99 %v, the figure is %v", key, v, p99.Value)
 		}
-		if v := jsonValue(schema.MetricP99Pooled, c); v != float64(c.P99Ms) {
+		if v := jsonValue(fifostall.MetricP99Pooled, c); v != float64(c.P99Ms) {
 			t.Errorf("compare's JSON: %s p99 of the pooled requests %v, conditions.csv's %v", key, v, c.P99Ms)
 		}
 		if float64(c.P99RunMeanMs) != p99.Value || float64(c.P99RunCILowMs) != p99.Low || float64(c.P99RunCIHighMs) != p99.High {
@@ -129,7 +130,7 @@ func TestOneRunStatesAValueAndSaysItHasNoInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := Published(res.Own.(*TabularBundle), pub).Rows[0]
+	row := fifostall.Published(res.Own.(*fifostall.TabularBundle), pub).Rows[0]
 	if note := row[len(row)-1]; !strings.Contains(note, "one run: no intervals") || strings.Contains(strings.Join(row, " "), "[") {
 		t.Errorf("reproduce's summary: %q", row)
 	}

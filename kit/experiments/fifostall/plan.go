@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/report"
@@ -25,7 +23,7 @@ func (c Cond) String() string { return c.API + "/" + c.Mode + "/" + c.Reader }
 // Images are the API images of apis, and the reader and the load generator.
 func (s Settings) Images(apis []string) []string {
 	names := report.Distinct(apis, ImageOf)
-	if s.ClientTopology == schema.SharedClient {
+	if s.ClientTopology == SharedClient {
 		return append(names, "loadgen") // the loadgen image runs the reader too
 	}
 	return append(names, "reader", "loadgen")
@@ -44,14 +42,14 @@ func (s Settings) Pod(c Cond, runID string, images map[string]string) experiment
 // container is the client: it runs the reader as its child process, both under the
 // client's one budget (the loadgen limits), and containers.csv's reader and loadgen rows
 // then read the same cgroup.
-func (s Settings) pod(api, mode string, readerRate int64, runID string, l schema.Limits, images map[string]string, lg contract.LoadgenArgs) experiment.PodSpec {
+func (s Settings) pod(api, mode string, readerRate int64, runID string, l Limits, images map[string]string, lg contract.LoadgenArgs) experiment.PodSpec {
 	apiArgs := contract.DefaultAPIArgs()
 	apiArgs.Mode, apiArgs.FIFO, apiArgs.MaxLogBytes = mode, fifoPath, s.MaxLogBytes
 	apiC := experiment.ContainerSpec{Role: "api", Image: images[ImageOf(api)], NanoCPUs: experiment.NanoCPUs(l.APICPUs), MemoryBytes: l.APIMemoryBytes,
 		Cmd: apiArgs.FIFOArgs()}
 	reader := contract.ReaderArgs{FIFO: fifoPath, RateBytes: readerRate}
 	lg.Result = resultPath
-	shared := s.ClientTopology == schema.SharedClient
+	shared := s.ClientTopology == SharedClient
 	if shared {
 		lg.WithReader, lg.ReaderFIFO, lg.ReaderRate = true, fifoPath, readerRate
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/logbench/logbench/kit/experiment/tabular"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/docker/go-units"
 
@@ -31,28 +30,28 @@ var articleFigures = func() reference.Figures {
 // charted are the figures the kit's figures section draws, with the article's beside
 // them: those compare shows without --wide that fifo-stall's own drawings do not
 // (its p50 and p99 are drawn run by run, by percentile and by scheduled send).
-var charted = []string{schema.MetricDrain, schema.MetricRPSToLogsRead, schema.MetricAPICPU}
+var charted = []string{MetricDrain, MetricRPSToLogsRead, MetricAPICPU}
 
 // drawn is one bundle as the kit draws it (its label, colour and figures, as compare
 // and verify state them) and as fifo-stall's drawings read it: its manifest, its
 // conditions, and each run's timeline by run_id.
 type drawn struct {
 	TabularDrawn
-	m        *schema.Manifest
+	m        *Manifest
 	conds    []condition
-	timeline map[string][]schema.TimelineRow
+	timeline map[string][]TimelineRow
 }
 
 // condition is one cell of the matrix with what the plots need.
 type condition struct {
-	schema.ConditionRow // recomputed from the runs
-	// figs are its bundle's figures as compare states them (schema.Figures), which
+	ConditionRow // recomputed from the runs
+	// figs are its bundle's figures as compare states them (Figures), which
 	// fig reads: what every plot and table shows under a figure's name.
 	figs   compare.Stated
-	runs   []schema.RunRow // the verified runs
-	runLat [][]float64     // their requests' latencies, a slice a run
-	lat    []float64       // those pooled
-	reqs   map[string][]schema.RequestRow
+	runs   []RunRow    // the verified runs
+	runLat [][]float64 // their requests' latencies, a slice a run
+	lat    []float64   // those pooled
+	reqs   map[string][]RequestRow
 	pubP99 float64 // the article's p99 of its pooled requests
 }
 
@@ -63,7 +62,7 @@ func (c condition) label(multiAPI bool) string {
 	return c.Mode
 }
 
-func (c condition) key() string { return schema.ConditionKey(c.API, c.Mode, c.Reader) }
+func (c condition) key() string { return ConditionKey(c.API, c.Mode, c.Reader) }
 
 // fig is the condition's figure of metric, as compare states it.
 func (c condition) fig(metric string) figure.Estimate { return c.figs.Of(c.key(), metric) }
@@ -85,8 +84,8 @@ type page struct {
 // drawnOf is a bundle of a report as the drawings need it, made once for every part of
 // the report (Own.Drawn): its conditions with their runs and figures.
 func drawnOf(d TabularDrawn) any {
-	return drawn{TabularDrawn: d, m: schema.ManifestOf(d.Bundle), conds: conditions(d.Bundle, d.Figures),
-		timeline: tabular.ByRun(tabular.Of[schema.TimelineRow](d.Rows, schema.TimelineFile))}
+	return drawn{TabularDrawn: d, m: ManifestOf(d.Bundle), conds: conditions(d.Bundle, d.Figures),
+		timeline: tabular.ByRun(tabular.Of[TimelineRow](d.Rows, TimelineFile))}
 }
 
 func pageOf(ds []TabularDrawn) page {
@@ -105,15 +104,15 @@ func pageOf(ds []TabularDrawn) page {
 	for _, api := range apis {
 		for _, m := range modes {
 			if has(p.bs, func(c condition) bool { return c.API == api && c.Mode == m }) {
-				p.cats = report.Union(p.cats, []string{(condition{ConditionRow: schema.ConditionRow{API: api, Mode: m}}).label(p.multiAPI)})
+				p.cats = report.Union(p.cats, []string{(condition{ConditionRow: ConditionRow{API: api, Mode: m}}).label(p.multiAPI)})
 			}
 		}
 	}
 	if len(p.readers) > 0 {
 		p.head = p.readers[0]
 	}
-	if slices.Contains(p.readers, schema.SlowReader) {
-		p.head = schema.SlowReader
+	if slices.Contains(p.readers, SlowReader) {
+		p.head = SlowReader
 	}
 	return p
 }
@@ -150,7 +149,7 @@ func (p page) drawings() []report.Section {
 	out = append(out, tl)
 	out = append(out, report.Section{ID: "conditions", Title: "Conditions and the model",
 		Caption: "Every figure recomputed from the runs; failed runs are counted, never used. p50, p99, drain, throughputs, backlog and API CPU are as compare states them: each run's figure, then the mean over the condition's verified runs with its 95% Student-t interval over runs (none from one run). " +
-			"The p99 of the pooled requests pools every verified run's requests, as the article states its p99 (the published column): the figure the resolution rule tests against " + fmt.Sprint(schema.ResolutionFactor) + " x the largest send-lag p99, without an interval. Max is the largest latency of any request. " +
+			"The p99 of the pooled requests pools every verified run's requests, as the article states its p99 (the published column): the figure the resolution rule tests against " + fmt.Sprint(ResolutionFactor) + " x the largest send-lag p99, without an interval. Max is the largest latency of any request. " +
 			"The model's p99, drain and backlog are this kit's prediction for a run from the reader's bound.",
 		Tables: tabular.TableEach(p.ds, conditionTable)})
 	out = append(out, report.Section{ID: "calibration", Title: "Calibration",
@@ -200,14 +199,14 @@ func timelineNote(bs []drawn) string {
 }
 
 // conditions are the bundle's conditions, as derived from its runs, each with its
-// figures (rows: schema.Figures) and its requests and runs gathered.
+// figures (rows: Figures) and its requests and runs gathered.
 func conditions(b *TabularBundle, rows []compare.Row) []condition {
 	figs := compare.StatedOf(rows)
-	reqs := tabular.ByRun(tabular.Of[schema.RequestRow](b.Rows, schema.RequestsFile))
+	reqs := tabular.ByRun(tabular.Of[RequestRow](b.Rows, RequestsFile))
 	var out []condition
-	for _, r := range schema.Conditions(b) {
+	for _, r := range Conditions(b) {
 		c := condition{ConditionRow: r, figs: figs, runs: r.Verified(b.Runs), reqs: reqs, pubP99: math.NaN()}
-		c.runLat = schema.Latencies(c.runs, reqs)
+		c.runLat = Latencies(c.runs, reqs)
 		c.lat = slices.Concat(c.runLat...)
 		// The article measured one API: its figures stand beside that API's conditions only.
 		if r.API == pubSetup.API {
@@ -233,11 +232,11 @@ func conditionTable(d TabularDrawn) report.Table {
 		t.Rows = append(t.Rows, []string{
 			c.key(), fmt.Sprintf("%d/%d", c.RunsVerified, c.Runs), fmt.Sprintf("%d/%d", c.RunsTrusted, c.RunsVerified),
 			strconv.Itoa(c.RunsNoisy), strconv.Itoa(c.Requests), strconv.Itoa(c.Errors),
-			est(schema.MetricP50), est(schema.MetricP99), figure.Text(float64(c.PredictedP99Ms)), span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)),
+			est(MetricP50), est(MetricP99), figure.Text(float64(c.PredictedP99Ms)), span(float64(c.P99RunMinMs), float64(c.P99RunMaxMs)),
 			figure.Text(float64(c.P99Ms)), yes(c.P99Resolved), figure.Text(c.pubP99),
-			figure.Text(float64(c.MaxMs)), est(schema.MetricDrain), figure.Text(float64(c.PredictedDrainS)),
-			est(schema.MetricRPSToLastResponse), est(schema.MetricRPSToLogsRead),
-			est(schema.MetricBacklog), figure.Text(float64(c.PredictedBacklogMaxBytes) / 1024), est(schema.MetricAPICPU),
+			figure.Text(float64(c.MaxMs)), est(MetricDrain), figure.Text(float64(c.PredictedDrainS)),
+			est(MetricRPSToLastResponse), est(MetricRPSToLogsRead),
+			est(MetricBacklog), figure.Text(float64(c.PredictedBacklogMaxBytes) / 1024), est(MetricAPICPU),
 		})
 	}
 	return t
@@ -285,14 +284,14 @@ func answer(bs []drawn) []string {
 	var out []string
 	var marks []string
 	for _, d := range bs {
-		bound := d.m.Parameters.ReaderBounds[schema.SlowReader]
-		reader := schema.SlowReader
+		bound := d.m.Parameters.ReaderBounds[SlowReader]
+		reader := SlowReader
 		if bound == 0 {
-			reader = schema.FastReader
+			reader = FastReader
 		}
 		for _, api := range d.m.Parameters.APIs {
 			p99 := func(mode string) (string, bool) {
-				r, ok := report.RowOf(d.Figures, schema.MetricP99, compare.KV{Key: "api", Value: api}, compare.KV{Key: "mode", Value: mode}, compare.KV{Key: "reader", Value: reader})
+				r, ok := report.RowOf(d.Figures, MetricP99, compare.KV{Key: "api", Value: api}, compare.KV{Key: "mode", Value: mode}, compare.KV{Key: "reader", Value: reader})
 				if !ok {
 					return "", false
 				}

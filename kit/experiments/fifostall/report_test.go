@@ -1,4 +1,4 @@
-package fifostall
+package fifostall_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/internal/reporttest"
@@ -26,7 +28,7 @@ func verified(t *testing.T, o schematest.Options) *verify.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Experiment.Verify(files)
+	return fifostall.Experiment.Verify(files)
 }
 
 // archived verifies a bundle of results/.
@@ -36,7 +38,7 @@ func archived(t *testing.T, path string) *verify.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Experiment.Verify(files)
+	res := fifostall.Experiment.Verify(files)
 	res.Name = strings.TrimSuffix(filepath.Base(path), ".tar.gz")
 	return res
 }
@@ -45,7 +47,7 @@ var allModes = []string{"none", "short1", "short10", "json-only", "json-prebuilt
 
 func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
 	res := verified(t, schematest.Options{Modes: allModes, Rounds: 2})
-	html := reporttest.Render(t, Experiment, res)
+	html := reporttest.Render(t, fifostall.Experiment, res)
 	// The kit's figures (drain, throughput to the last log byte read, API CPU);
 	// percentiles, per-run p99 (the answer's chart the slow reader's) and HDR for each
 	// reader, one schedule plot per condition, one timeline per saturating condition
@@ -93,7 +95,7 @@ func TestTheReportShowsProblemsAndEscapesWhatTheBundleSays(t *testing.T) {
 		t.Fatal(err)
 	}
 	files.Extra = append(files.Extra, `<img src=x onerror=alert(1)>`)
-	html := reporttest.Render(t, Experiment, Experiment.Verify(files))
+	html := reporttest.Render(t, fifostall.Experiment, fifostall.Experiment.Verify(files))
 	if !strings.Contains(html, "Does not verify") || !strings.Contains(html, "&lt;img src=x onerror=alert(1)&gt;: not a bundle file") {
 		t.Fatalf("the problem is not shown, escaped:\n%s", html[:min(len(html), 3000)])
 	}
@@ -103,12 +105,12 @@ func TestTheReportShowsProblemsAndEscapesWhatTheBundleSays(t *testing.T) {
 }
 
 func TestAReportOfNothingSaysSo(t *testing.T) {
-	if err := (Experiment).Report(&bytes.Buffer{}, []experiment.Source{{Label: "x", Result: &verify.Result{Name: "x"}}}, "test"); err == nil {
+	if err := (fifostall.Experiment).Report(&bytes.Buffer{}, []experiment.Source{{Label: "x", Result: &verify.Result{Name: "x"}}}, "test"); err == nil {
 		t.Fatal("no error for a bundle that could not be read")
 	}
 	// A bundle without a saturating condition says there is no timeline to show.
 	res := verified(t, schematest.Options{Modes: []string{"short1"}, Readers: []string{"fast"}, Rounds: 1, Duration: time.Second})
-	if html := reporttest.Render(t, Experiment, res); !strings.Contains(html, "No condition here offers more log bytes per second than its reader reads") {
+	if html := reporttest.Render(t, fifostall.Experiment, res); !strings.Contains(html, "No condition here offers more log bytes per second than its reader reads") {
 		t.Fatal("no word on the missing timeline")
 	}
 }
@@ -120,7 +122,7 @@ func TestTwoBundlesShareTheAxes(t *testing.T) {
 	if !py.OK() || !gobundle.OK() {
 		t.Fatalf("the archived bundles do not verify: %s\n%s", py.Summary(), gobundle.Summary())
 	}
-	html := reporttest.Render(t, Experiment, py, gobundle)
+	html := reporttest.Render(t, fifostall.Experiment, py, gobundle)
 	for _, want := range []string{"<h1>logbench report: fifo-stall: fifo-py, fifo-go</h1>", "Latency percentiles, fast reader", "none/slow: latency by scheduled send",
 		"<th>apis</th><td>python</td><td>go</td>", `class="lb-published"`} {
 		if !strings.Contains(html, want) {
@@ -143,14 +145,14 @@ func TestTwoBundlesShareTheAxes(t *testing.T) {
 // bar's centre, no legend on the data, no table clipped.
 func TestTheReportRendersInABrowser(t *testing.T) {
 	browsertest.Chromium(t)
-	one := reporttest.Render(t, Experiment, verified(t, schematest.Options{Modes: allModes, Rounds: 2}))
+	one := reporttest.Render(t, fifostall.Experiment, verified(t, schematest.Options{Modes: allModes, Rounds: 2}))
 	for _, l := range browsertest.Check(t, one) {
 		if l.SVGs != 26 || l.Whiskers == 0 || l.Legends < 26 {
 			t.Errorf("%d plots, %d whiskers, %d legends", l.SVGs, l.Whiskers, l.Legends)
 		}
 	}
 	browsertest.Screenshot(t, one, 1400)
-	two := reporttest.Render(t, Experiment, archived(t, "2026-11-30-vm2/fifo-py.tar.gz"), archived(t, "2026-11-30-vm2/fifo-go.tar.gz"))
+	two := reporttest.Render(t, fifostall.Experiment, archived(t, "2026-11-30-vm2/fifo-py.tar.gz"), archived(t, "2026-11-30-vm2/fifo-go.tar.gz"))
 	for _, l := range browsertest.Check(t, two) {
 		if l.Whiskers == 0 || l.Bars == 0 {
 			t.Errorf("%d bars, %d whiskers", l.Bars, l.Whiskers)

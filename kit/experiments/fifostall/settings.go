@@ -7,14 +7,13 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 
 	"github.com/logbench/logbench/kit/contract"
 )
 
 // ImageOf names the image that serves api.
 func ImageOf(api string) string {
-	if api == schema.PythonAPI {
+	if api == PythonAPI {
 		return "api-python"
 	}
 	return "api"
@@ -23,18 +22,18 @@ func ImageOf(api string) string {
 // ReaderRate is the pacing bound of a reader kind in bytes per second (0: none).
 func ReaderRate(kind string) (int64, error) {
 	switch kind {
-	case schema.FastReader:
+	case FastReader:
 		return 0, nil
-	case schema.SlowReader:
+	case SlowReader:
 		return contract.SlowReaderBytesPerSec, nil
 	}
-	return 0, fmt.Errorf("unknown reader %q (known: %s)", kind, strings.Join(schema.Readers, ", "))
+	return 0, fmt.Errorf("unknown reader %q (known: %s)", kind, strings.Join(Readers, ", "))
 }
 
 // ReaderBounds maps every reader kind to its bound, for the manifest.
 func ReaderBounds() map[string]int64 {
 	bounds := map[string]int64{}
-	for _, kind := range schema.Readers {
+	for _, kind := range Readers {
 		bounds[kind], _ = ReaderRate(kind)
 	}
 	return bounds
@@ -44,7 +43,7 @@ func ReaderBounds() map[string]int64 {
 // (SettingsOf), so that what runs is what the manifest says ran.
 type Settings struct {
 	Protocol    contract.RunParams
-	Limits      schema.Limits
+	Limits      Limits
 	MaxLogBytes int64
 	// MaxSendLagP99 flags runs whose load generator was later than this against its
 	// schedule (p99).
@@ -56,7 +55,7 @@ type Settings struct {
 }
 
 // SettingsOf turns recorded parameters into run settings.
-func SettingsOf(p schema.Params) Settings {
+func SettingsOf(p Params) Settings {
 	maxRun := time.Duration(p.MaxRunTimeS * float64(time.Second))
 	s := Settings{
 		Protocol: contract.RunParams{
@@ -81,21 +80,21 @@ func SettingsOf(p schema.Params) Settings {
 // DefaultParams are the parameters of every command that performs runs of this
 // experiment before any flag, on the command's own API: every mode and reader, the
 // article's load and limits.
-func DefaultParams(api string) *schema.Params {
-	return &schema.Params{
-		APIs: []string{api}, Modes: contract.LogModeNames(), Readers: slices.Clone(schema.Readers), Rounds: 1, RateRPS: 20, DurationS: 8, WarmupRequests: 2,
+func DefaultParams(api string) *Params {
+	return &Params{
+		APIs: []string{api}, Modes: contract.LogModeNames(), Readers: slices.Clone(Readers), Rounds: 1, RateRPS: 20, DurationS: 8, WarmupRequests: 2,
 		ReaderBounds: ReaderBounds(), ReadBytes: contract.ReaderReadBytes, QueueCapacity: contract.QueueCapacity,
-		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: schema.DefaultMaxSendLagP99Ms, ClientTopology: schema.SharedClient,
-		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+		MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: DefaultMaxSendLagP99Ms, ClientTopology: SharedClient,
+		Limits: Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
 			ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20},
 	}
 }
 
 // TopologyOf reads a manifest's client topology; a bundle written before the kit
 // offered the shared one has none, and ran split.
-func TopologyOf(p schema.Params) string {
+func TopologyOf(p Params) string {
 	if p.ClientTopology == "" {
-		return schema.SplitClient
+		return SplitClient
 	}
 	return p.ClientTopology
 }

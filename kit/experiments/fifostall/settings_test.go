@@ -7,16 +7,15 @@ import (
 	"time"
 
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 )
 
 // TestSettingsFollowTheRecordedParameters: what runs is what the manifest records, the
 // send-lag bound included (it was once written as 0, and every resumed run became
 // untrusted).
 func TestSettingsFollowTheRecordedParameters(t *testing.T) {
-	params := *DefaultParams(schema.GoAPI)
+	params := *DefaultParams(GoAPI)
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	params.BindRun(fs, schema.APIUsage)
+	params.BindRun(fs, APIUsage)
 	if err := fs.Parse([]string{"--max-send-lag", "2.5ms", "--rate", "40", "--duration", "3s"}); err != nil {
 		t.Fatal(err)
 	}

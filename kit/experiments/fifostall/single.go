@@ -11,7 +11,6 @@ import (
 
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 )
 
 var (
@@ -23,20 +22,20 @@ var (
 // ImagesFor names the images of api's runs ("" or "all": both APIs'), with the reader
 // and the load generator of either client topology.
 func (plugin) ImagesFor(api string) ([]string, error) {
-	return experiment.ImagesOfChoice(api, "fifo-stall measures the APIs", schema.APIs, func(apis []string) []string {
-		return SettingsOf(schema.Params{ClientTopology: schema.SplitClient}).Images(apis)
+	return experiment.ImagesOfChoice(api, "fifo-stall measures the APIs", APIs, func(apis []string) []string {
+		return SettingsOf(Params{ClientTopology: SplitClient}).Images(apis)
 	})
 }
 
 // singleRun are `logbench run`'s parameters: one logging mode, one reader and one API
 // (the Go one unless told), and the flags of every run (BindRun).
-type singleRun struct{ *schema.Params }
+type singleRun struct{ *Params }
 
 // SingleRunParams are run's parameters at their defaults: json-sync with the slow
 // reader on the Go API.
 func (plugin) SingleRunParams() experiment.Params {
-	p := DefaultParams(schema.GoAPI)
-	p.Modes, p.Readers = []string{string(contract.ModeJSONSync)}, []string{schema.SlowReader}
+	p := DefaultParams(GoAPI)
+	p.Modes, p.Readers = []string{string(contract.ModeJSONSync)}, []string{SlowReader}
 	return singleRun{p}
 }
 
@@ -44,7 +43,7 @@ func (plugin) SingleRunParams() experiment.Params {
 // readers, each of one, and the flags of every run.
 func (s singleRun) Bind(fs *flag.FlagSet) {
 	s.flags().Bind(fs)
-	s.BindRun(fs, schema.APIUsage)
+	s.BindRun(fs, APIUsage)
 }
 
 // Check refuses a run of anything but one condition, then what no run can have.

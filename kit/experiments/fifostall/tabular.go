@@ -8,76 +8,99 @@ import (
 
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/tabular"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/report"
 	"github.com/logbench/logbench/results/reference"
 )
 
-// Tabular is fifo-stall declared on the kit's table-driven bundle: the bundle as its
-// schema declares it (schema.Declaration: the tables, the derivation of every run's
-// figures and of the conditions, the rules, the figures), and the plan, pods and runs:
-// each run's rows as the conductor measured them, the instrument calibrated first, a run
-// over its send-lag bound redone.
-var Tabular = declared()
-
-func declared() *tabular.Experiment[*schema.Params, schema.RunRow] {
-	t := schema.Declaration(observe)
-	t.About = experiment.Info{Name: Name,
+// Tabular is fifo-stall declared on the kit's table-driven bundle: its tables, the
+// derivation of every run's figures from its own rows (RunFigures) and of the
+// conditions from the runs (DeriveConditions), its rules and figures; its plan, pods and
+// runs (each run's rows as the conductor measured them, the instrument calibrated first,
+// a run over its send-lag bound redone); its comparison and its report.
+var Tabular = &tabular.Experiment[*Params, RunRow]{
+	About: experiment.Info{Name: Name,
 		Summary:  "a slow log reader stalls an API: 7 logging modes x fast/throttled FIFO reader, open-loop load, p99, drain, no byte lost",
 		Source:   reference.Source,
-		Question: "What does a slow reader behind a synchronous log do to p99, against no logging?"}
-	t.Defaults = func() *schema.Params { return reproduceParams() }
-	t.Images = []string{ImageOf(schema.GoAPI), ImageOf(schema.PythonAPI), "reader", "loadgen"}
-	t.Needs = func(p *schema.Params) []string { return SettingsOf(*p).Images(p.APIs) }
-	t.Pod = func(p *schema.Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
+		Question: "What does a slow reader behind a synchronous log do to p99, against no logging?"},
+	Defaults:   reproduceParams,
+	Axes:       []string{"api", "mode", "reader"},
+	Conditions: func(p *Params) []tabular.Cell { return tabular.Product(p.APIs, p.Modes, p.Readers) },
+	Images:     []string{ImageOf(GoAPI), ImageOf(PythonAPI), "reader", "loadgen"},
+	Needs:      func(p *Params) []string { return SettingsOf(*p).Images(p.APIs) },
+	Pod: func(p *Params, c tabular.Cell, runID string, images map[string]string) experiment.PodSpec {
 		return SettingsOf(*p).Pod(Cond{API: c[0], Mode: c[1], Reader: c[2]}, runID, images)
-	}
-	t.Target = func(p *schema.Params, env experiment.Env) error {
+	},
+	Target: func(p *Params, env experiment.Env) error {
 		p.Platform = env.Platform
 		return nil
-	}
-	t.Notes = func(p *schema.Params) []string {
+	},
+	Notes: func(p *Params) []string {
 		if p.Calibrate {
 			return nil
 		}
 		return []string{"the instrument is not calibrated first (--calibrate=false): the manifest will record no send lag, reader rate or capacity measured on this engine"}
-	}
-	t.Observe = func(p *schema.Params, run experiment.Run) schema.RunRow { return observe(p, run).Run }
-	t.Metrics, t.Published, t.Own.PublishedMetrics = Metrics, published, publishedMetrics()
-	t.Own.Summary = summary
-	t.Own.Legend = func(*TabularBundle) []string { return compareLegend }
-	t.Own.Host = func(b *TabularBundle) []compare.KV {
-		return []compare.KV{{Key: "runtime", Value: runtimes(*schema.ManifestOf(b))}}
-	}
-	t.Own.Prepare, t.Own.Measured, t.Own.Progress = prepare, measured, progress
-	t.Own.Charted, t.Own.Drawn = charted, drawnOf
-	t.Own.Answer = func(ds []TabularDrawn) ([]string, int) { return answer(pageOf(ds).bs), 0 }
-	t.Own.AnswerChart = func(ds []TabularDrawn) report.Figure { return pageOf(ds).answerChart() }
-	t.Drawings = func(ds []TabularDrawn) []report.Section { return pageOf(ds).drawings() }
-	return t
+	},
+	Observe: func(p *Params, run experiment.Run) RunRow { return observe(p, run).Run },
+	Judge: func(p *Params, r *RunRow, own tabular.Rows) {
+		*r = RunFigures(*r, tabular.Of[RequestRow](own, RequestsFile), tabular.Of[ContainerRow](own, ContainersFile),
+			tabular.Of[TimelineRow](own, TimelineFile), p.SendLagBound())
+	},
+	Runs: Declared(RunsFile),
+	Tables: []tabular.Table[*Params]{
+		tabular.PerRun(Declared(RequestsFile), func(p *Params, run experiment.Run) []RequestRow { return observe(p, run).Requests }),
+		tabular.PerRun(Declared(ContainersFile), func(p *Params, run experiment.Run) []ContainerRow { return observe(p, run).Containers }),
+		tabular.PerRun(Declared(TimelineFile), func(p *Params, run experiment.Run) []TimelineRow { return observe(p, run).Timeline }),
+		tabular.Modelled(tabular.Derived(Declared(ConditionsFile), func(p *Params, runs []RunRow, rows tabular.Rows) []ConditionRow {
+			return DeriveConditions(runs, rows, *p)
+		}), modelColumns...),
+	},
+	Metrics:   Metrics,
+	Manifest:  func() tabular.Manifest[*Params] { return &Manifest{} },
+	Rules:     rules,
+	Published: published,
+	Drawings:  func(ds []TabularDrawn) []report.Section { return pageOf(ds).drawings() },
+	Own: tabular.Own[*Params, RunRow]{
+		Figures:  func(b *TabularBundle) []compare.Row { return Figures(b.Runs, b.Rows, Conditions(b)) },
+		Later:    AddedLater,
+		Respell:  namedManifest,
+		Describe: describe,
+		Summary:  summary,
+		Legend:   func(*TabularBundle) []string { return compareLegend },
+		Host: func(b *TabularBundle) []compare.KV {
+			return []compare.KV{{Key: "runtime", Value: runtimes(*ManifestOf(b))}}
+		},
+		Prepare: prepare, Measured: measured, Progress: progress,
+		Charted: charted, Drawn: drawnOf,
+		Answer:           func(ds []TabularDrawn) ([]string, int) { return answer(pageOf(ds).bs), 0 },
+		AnswerChart:      func(ds []TabularDrawn) report.Figure { return pageOf(ds).answerChart() },
+		PublishedMetrics: publishedMetrics(),
+		// A verified run whose send lag was over the bound is redone, up to the
+		// parameters' retries; a failed one is kept as failed.
+		Retry: func(p *Params, r RunRow) bool { return r.Verified && !r.SendLagTrusted && r.Attempt <= p.Retries },
+	},
 }
 
 // TabularBundle is a fifo-stall bundle as the table-driven kit holds it, and
 // TabularDrawn one as the kit's report draws it.
 type (
-	TabularBundle = tabular.Bundle[*schema.Params, schema.RunRow]
-	TabularDrawn  = tabular.Drawn[*schema.Params, schema.RunRow]
+	TabularBundle = tabular.Bundle[*Params, RunRow]
+	TabularDrawn  = tabular.Drawn[*Params, RunRow]
 )
 
 // observe is a run's rows in every file: what the conductor measured, the limits the
 // containers read held to the ones set, and the figures derived from them.
-func observe(p *schema.Params, run experiment.Run) schema.Rows {
+func observe(p *Params, run experiment.Run) Rows {
 	rec := Record(run, p.MaxSendLagP99Ms)
 	l := p.Limits
 	rec.Failure = experiment.JoinFailures(rec.Failure, experiment.ResultNotApplied(rec.Result, l.PidsLimit, l.APICPUs, l.APIMemoryBytes))
-	return schema.Derive(rec)
+	return Derive(rec)
 }
 
 // prepare calibrates the instrument when the plan asks for it (--calibrate), and
 // records the calibration and how long the images took in the manifest; a calibration
 // that fails is a warning, not a stop.
-func prepare(ctx context.Context, p *schema.Params, pods experiment.Pods, images map[string]string, imageBuild time.Duration, out io.Writer) error {
+func prepare(ctx context.Context, p *Params, pods experiment.Pods, images map[string]string, imageBuild time.Duration, out io.Writer) error {
 	if !p.Calibrate {
 		return nil
 	}
@@ -99,7 +122,7 @@ func prepare(ctx context.Context, p *schema.Params, pods experiment.Pods, images
 
 // progress is the line after each run: its p99, send lag, drain and overhead, and
 // whether it is data and can be trusted.
-func progress(p *schema.Params, r schema.RunRow) string {
+func progress(p *Params, r RunRow) string {
 	state := tabular.Verdict(r.Verified, r.Failure)
 	if r.Verified && !r.SendLagTrusted {
 		state += fmt.Sprintf(", NOT lag-trusted (send lag p99 over %g ms)", p.MaxSendLagP99Ms)

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -35,8 +33,8 @@ func resultWithLag(t *testing.T, lag time.Duration) []byte {
 // TestFIFOStallRedoesARunOverItsBound: a verified run over the bound is redone while
 // retries remain, and marked superseded; one within it, or out of retries, is kept.
 func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
-	params := DefaultParams(schema.GoAPI)
-	params.Modes, params.Readers, params.DurationS, params.MaxSendLagP99Ms, params.Retries = []string{"none"}, []string{schema.FastReader}, 1, 1, 1
+	params := DefaultParams(GoAPI)
+	params.Modes, params.Readers, params.DurationS, params.MaxSendLagP99Ms, params.Retries = []string{"none"}, []string{FastReader}, 1, 1, 1
 	p, err := Tabular.Plan(params, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +64,7 @@ func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := bundle.DecodeCSV[schema.ConditionRow](schema.ConditionsFile, files[schema.ConditionsFile], 5)
+	d := bundle.DecodeCSV[ConditionRow](ConditionsFile, files[ConditionsFile], 5)
 	if c := d.Rows[0]; c.Runs != 1 || c.RunsSuperseded != 1 || c.RunsTrusted != 0 {
 		t.Fatalf("condition %+v", c)
 	}
@@ -81,16 +79,16 @@ func TestFIFOStallRedoesARunOverItsBound(t *testing.T) {
 // TestTheSharedTopologyIsOneClientContainer: shared runs the reader inside the load
 // generator's container under its limits; split keeps three containers.
 func TestTheSharedTopologyIsOneClientContainer(t *testing.T) {
-	params := schema.Params{APIs: []string{schema.GoAPI}, RateRPS: 20, DurationS: 1, MaxRunTimeS: 60,
-		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20}, ReaderCPUs: 0.5}}
-	cond := Cond{schema.GoAPI, "none", schema.SlowReader}
+	params := Params{APIs: []string{GoAPI}, RateRPS: 20, DurationS: 1, MaxRunTimeS: 60,
+		Limits: Limits{Limits: experiment.Limits{APICPUs: 0.25, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20}, ReaderCPUs: 0.5}}
+	cond := Cond{GoAPI, "none", SlowReader}
 	for _, tc := range []struct {
 		topology string
 		roles    []string
 		images   []string
 	}{
-		{schema.SharedClient, []string{"api", "loadgen"}, []string{"api", "loadgen"}},
-		{schema.SplitClient, []string{"api", "reader", "loadgen"}, []string{"api", "reader", "loadgen"}},
+		{SharedClient, []string{"api", "loadgen"}, []string{"api", "loadgen"}},
+		{SplitClient, []string{"api", "reader", "loadgen"}, []string{"api", "reader", "loadgen"}},
 		{"", []string{"api", "reader", "loadgen"}, []string{"api", "reader", "loadgen"}}, // a bundle from before: split
 	} {
 		params.ClientTopology = tc.topology
@@ -104,7 +102,7 @@ func TestTheSharedTopologyIsOneClientContainer(t *testing.T) {
 			t.Errorf("%q: roles %v, images %v", tc.topology, roles, settings.Images(params.APIs))
 		}
 		client := spec.Containers[len(spec.Containers)-1]
-		if tc.topology == schema.SharedClient && (client.NanoCPUs != 250_000_000 || !loadgenArgs(t, client.Cmd).WithReader || loadgenArgs(t, client.Cmd).ReaderRate != 262144) {
+		if tc.topology == SharedClient && (client.NanoCPUs != 250_000_000 || !loadgenArgs(t, client.Cmd).WithReader || loadgenArgs(t, client.Cmd).ReaderRate != 262144) {
 			t.Errorf("shared client %+v", client)
 		}
 	}

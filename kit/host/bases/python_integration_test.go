@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
-
 	"github.com/logbench/logbench/internal/enginetest"
 	"github.com/logbench/logbench/kit/contract"
 	"github.com/logbench/logbench/kit/experiment"
@@ -42,12 +40,12 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	params := schema.Params{RateRPS: 20, DurationS: 2, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1,
-		Limits: schema.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
+	params := fifostall.Params{RateRPS: 20, DurationS: 2, WarmupRequests: 2, MaxRunTimeS: 120, MaxLogBytes: 256 << 20, MaxSendLagP99Ms: 1,
+		Limits: fifostall.Limits{Limits: experiment.Limits{APICPUs: 0.25, APIMemoryBytes: 128 << 20, LoadgenCPUs: 0.25, LoadgenMemoryBytes: 256 << 20, PidsLimit: 128},
 			ReaderCPUs: 0.25, ReaderMemoryBytes: 256 << 20}}
-	cond := fifostall.Cond{API: schema.PythonAPI, Mode: string(contract.ModeJSONQueue), Reader: schema.SlowReader}
+	cond := fifostall.Cond{API: fifostall.PythonAPI, Mode: string(contract.ModeJSONQueue), Reader: fifostall.SlowReader}
 	settings := fifostall.SettingsOf(params)
-	ids := map[string]string{fifostall.ImageOf(schema.PythonAPI): py.ID, "reader": goImages["reader"].ID, "loadgen": goImages["loadgen"].ID}
+	ids := map[string]string{fifostall.ImageOf(fifostall.PythonAPI): py.ID, "reader": goImages["reader"].ID, "loadgen": goImages["loadgen"].ID}
 	runID := fmt.Sprintf("python-it-%d", time.Now().UnixNano())
 	performed, err := experiment.Perform(ctx, eng, settings.Pod(cond, runID, ids), progress)
 	if err != nil {
@@ -67,7 +65,7 @@ func TestPythonAPIRunsUnderTheSameConductor(t *testing.T) {
 		reader.Counts != api.Counters.Written {
 		t.Errorf("written %+v, read %+v, want %d bytes each", api.Counters.Written, reader.Counts, want)
 	}
-	run := schema.Derive(rec).Run
+	run := fifostall.Derive(rec).Run
 	if run.Requests != 40 || run.Errors != 0 || len(api.Spans) != 40 || run.SpanLogCallMeanUs <= 0 {
 		t.Errorf("run %+v, %d spans", run, len(api.Spans))
 	}

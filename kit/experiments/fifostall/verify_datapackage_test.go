@@ -1,4 +1,4 @@
-package schema_test
+package fifostall_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -15,9 +15,9 @@ import (
 func TestTheDataPackageIsChecked(t *testing.T) {
 	// A package that says requests is a boolean misdescribes runs.csv.
 	dir := saved(t, small())
-	pkg := schema.NewDataPackage()
+	pkg := fifostall.Tabular.DataPackage()
 	for _, r := range pkg.Resources {
-		if r.Path == schema.RunsFile {
+		if r.Path == fifostall.RunsFile {
 			for i := range r.Schema.Fields {
 				if r.Schema.Fields[i].Name == "requests" {
 					r.Schema.Fields[i].Type = "boolean"

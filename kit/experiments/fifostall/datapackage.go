@@ -1,4 +1,4 @@
-package schema
+package fifostall
 
 import (
 	"reflect"
@@ -57,6 +57,3 @@ const manifestText = bundle.ManifestLead +
 var describe = tabular.Describes(Name, "every run's requests, containers and log timeline, and the figures derived from them. "+
 	"SHA256SUMS lists every file's SHA-256; `logbench verify` recomputes every figure from the rows. An empty CSV field is a missing value.",
 	manifestText)
-
-// NewDataPackage describes a fifo-stall bundle's files, as the kit writes it with every bundle.
-func NewDataPackage() bundle.DataPackage { return offline.DataPackage() }

@@ -1,8 +1,10 @@
-// Package schema is the fifo-stall experiment's bundle: its files and their columns, how
-// each figure is derived from what a run observed, and its declaration on the kit's
-// table-driven bundle (Declaration), which writes it and verifies it, every figure
-// recomputed from the rows, then holds it to fifo-stall's rules.
-package schema
+package fifostall
+
+// The fifo-stall experiment's bundle: its files and their columns, how each figure is
+// derived from what a run observed (derive.go, figures.go, conditions.go), and its
+// declaration on the kit's table-driven bundle (declaration.go), which writes it and
+// verifies it, every figure recomputed from the rows, then holds it to fifo-stall's
+// rules (verify_*.go).
 
 import (
 	"github.com/logbench/logbench/kit/experiment"

@@ -1,4 +1,4 @@
-package schema_test
+package fifostall_test
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
@@ -17,7 +17,7 @@ import (
 // archivedDir unpacks an archived bundle of results/ into a fresh folder.
 func archivedDir(t *testing.T, archive string) string {
 	t.Helper()
-	files, err := bundle.Open(filepath.Join("..", "..", "..", "..", "results", archive))
+	files, err := bundle.Open(filepath.Join("..", "..", "..", "results", archive))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,53 +72,53 @@ func TestEveryRuleRefusesItsForgery(t *testing.T) {
 		forge              func(t *testing.T, dir string)
 		only               bool // no other problem: nothing but the rule can tell
 	}{
-		{verify.RuleOrdered, schema.RequestsFile, "first_byte_ms", func(t *testing.T, dir string) {
-			i := rowOf(t, dir, schema.RequestsFile, "run_id", run)
-			c, _ := strconv.ParseFloat(cell(t, dir, schema.RequestsFile, i, "connected_ms"), 64)
-			edit(t, dir, schema.RequestsFile, i, "first_byte_ms", strconv.FormatFloat(c/2, 'f', -1, 64))
+		{verify.RuleOrdered, fifostall.RequestsFile, "first_byte_ms", func(t *testing.T, dir string) {
+			i := rowOf(t, dir, fifostall.RequestsFile, "run_id", run)
+			c, _ := strconv.ParseFloat(cell(t, dir, fifostall.RequestsFile, i, "connected_ms"), 64)
+			edit(t, dir, fifostall.RequestsFile, i, "first_byte_ms", strconv.FormatFloat(c/2, 'f', -1, 64))
 		}, true},
-		{verify.RuleOrdered, schema.RequestsFile, "latency_ms", func(t *testing.T, dir string) {
-			i := rowOf(t, dir, schema.RequestsFile, "run_id", run) + 3
-			f, _ := strconv.ParseFloat(cell(t, dir, schema.RequestsFile, i, "first_byte_ms"), 64)
-			edit(t, dir, schema.RequestsFile, i, "latency_ms", strconv.FormatFloat(f/1000, 'f', -1, 64))
+		{verify.RuleOrdered, fifostall.RequestsFile, "latency_ms", func(t *testing.T, dir string) {
+			i := rowOf(t, dir, fifostall.RequestsFile, "run_id", run) + 3
+			f, _ := strconv.ParseFloat(cell(t, dir, fifostall.RequestsFile, i, "first_byte_ms"), 64)
+			edit(t, dir, fifostall.RequestsFile, i, "latency_ms", strconv.FormatFloat(f/1000, 'f', -1, 64))
 		}, false},
-		{verify.RuleNumbered, schema.RequestsFile, "seq", func(t *testing.T, dir string) {
-			edit(t, dir, schema.RequestsFile, rowOf(t, dir, schema.RequestsFile, "run_id", run)+7, "seq", "170")
+		{verify.RuleNumbered, fifostall.RequestsFile, "seq", func(t *testing.T, dir string) {
+			edit(t, dir, fifostall.RequestsFile, rowOf(t, dir, fifostall.RequestsFile, "run_id", run)+7, "seq", "170")
 		}, true},
-		{verify.RuleNumbered, schema.RequestsFile, "seq", func(t *testing.T, dir string) {
-			edit(t, dir, schema.RequestsFile, rowOf(t, dir, schema.RequestsFile, "run_id", run), "seq", "1")
+		{verify.RuleNumbered, fifostall.RequestsFile, "seq", func(t *testing.T, dir string) {
+			edit(t, dir, fifostall.RequestsFile, rowOf(t, dir, fifostall.RequestsFile, "run_id", run), "seq", "1")
 		}, false}, // and the key (run_id, seq) twice, which verify.Tables refuses
-		{schema.RuleAttempts, schema.RunsFile, "attempt", func(t *testing.T, dir string) {
-			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", "python-none-fast-r1-e6f2dd"), "attempt", "2")
+		{fifostall.RuleAttempts, fifostall.RunsFile, "attempt", func(t *testing.T, dir string) {
+			edit(t, dir, fifostall.RunsFile, rowOf(t, dir, fifostall.RunsFile, "run_id", "python-none-fast-r1-e6f2dd"), "attempt", "2")
 		}, true},
-		{schema.RuleLines, schema.RunsFile, "lines_written", func(t *testing.T, dir string) {
-			i := rowOf(t, dir, schema.RunsFile, "run_id", run)
-			edit(t, dir, schema.RunsFile, i, "lines_written", "155")
-			edit(t, dir, schema.RunsFile, i, "lines_read", "155")
+		{fifostall.RuleLines, fifostall.RunsFile, "lines_written", func(t *testing.T, dir string) {
+			i := rowOf(t, dir, fifostall.RunsFile, "run_id", run)
+			edit(t, dir, fifostall.RunsFile, i, "lines_written", "155")
+			edit(t, dir, fifostall.RunsFile, i, "lines_read", "155")
 		}, true},
-		{schema.RuleLimits, schema.ContainersFile, "cpu_limit_cores", func(t *testing.T, dir string) {
+		{fifostall.RuleLimits, fifostall.ContainersFile, "cpu_limit_cores", func(t *testing.T, dir string) {
 			setManifest(t, dir, `"api_cpus": 0.25`, `"api_cpus": 1`) // within the host's 2 CPUs: a limit past them is rule engine-plausible's
 		}, true},
-		{schema.RuleLimits, schema.ContainersFile, "memory_limit_bytes", func(t *testing.T, dir string) {
+		{fifostall.RuleLimits, fifostall.ContainersFile, "memory_limit_bytes", func(t *testing.T, dir string) {
 			setManifest(t, dir, `"loadgen_memory_bytes": 268435456`, `"loadgen_memory_bytes": 536870912`)
 		}, true},
-		{schema.RuleTimes, schema.RunsFile, "drain_s", func(t *testing.T, dir string) {
-			i := rowOf(t, dir, schema.RunsFile, "mode", "json-sync")
-			edit(t, dir, schema.RunsFile, i, "drain_s", "0.01")
-			edit(t, dir, schema.RunsFile, i, "to_logs_read_s", "8.01")
+		{fifostall.RuleTimes, fifostall.RunsFile, "drain_s", func(t *testing.T, dir string) {
+			i := rowOf(t, dir, fifostall.RunsFile, "mode", "json-sync")
+			edit(t, dir, fifostall.RunsFile, i, "drain_s", "0.01")
+			edit(t, dir, fifostall.RunsFile, i, "to_logs_read_s", "8.01")
 		}, false}, // and conditions.csv's drain, which follows from it
-		{schema.RuleTimes, schema.RunsFile, "to_last_response_s", func(t *testing.T, dir string) {
-			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", run), "to_last_response_s", "9")
+		{fifostall.RuleTimes, fifostall.RunsFile, "to_last_response_s", func(t *testing.T, dir string) {
+			edit(t, dir, fifostall.RunsFile, rowOf(t, dir, fifostall.RunsFile, "run_id", run), "to_last_response_s", "9")
 		}, false},
-		{schema.RuleTimes, schema.RunsFile, "overhead_s", func(t *testing.T, dir string) {
-			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", run), "overhead_s", "0.5")
+		{fifostall.RuleTimes, fifostall.RunsFile, "overhead_s", func(t *testing.T, dir string) {
+			edit(t, dir, fifostall.RunsFile, rowOf(t, dir, fifostall.RunsFile, "run_id", run), "overhead_s", "0.5")
 		}, true},
-		{verify.RuleOrdered, schema.RunsFile, "p99_ms", func(t *testing.T, dir string) {
-			edit(t, dir, schema.RunsFile, rowOf(t, dir, schema.RunsFile, "run_id", run), "p99_ms", "0.1")
+		{verify.RuleOrdered, fifostall.RunsFile, "p99_ms", func(t *testing.T, dir string) {
+			edit(t, dir, fifostall.RunsFile, rowOf(t, dir, fifostall.RunsFile, "run_id", run), "p99_ms", "0.1")
 		}, false},
-		{verify.RuleNonNegative, schema.ContainersFile, "cpu_cores", func(t *testing.T, dir string) {
-			i := rowOf(t, dir, schema.ContainersFile, "role", "loadgen")
-			edit(t, dir, schema.ContainersFile, i, "cpu_cores", "-0.02")
+		{verify.RuleNonNegative, fifostall.ContainersFile, "cpu_cores", func(t *testing.T, dir string) {
+			i := rowOf(t, dir, fifostall.ContainersFile, "role", "loadgen")
+			edit(t, dir, fifostall.ContainersFile, i, "cpu_cores", "-0.02")
 		}, true},
 	} {
 		t.Run(tc.rule+"/"+tc.column, func(t *testing.T) {
@@ -159,7 +159,7 @@ func TestABoundOtherThanTheDefaultIsSaid(t *testing.T) {
 // a forger cannot remove first_byte_ms (read as empty) to hide phases out of order.
 func TestARemovedColumnDoesNotSilenceARule(t *testing.T) {
 	for _, f := range []struct{ file, column string }{
-		{schema.RequestsFile, "first_byte_ms"}, {schema.RequestsFile, "scheduled_offset_s"}, {schema.ContainersFile, "cgroup_version"},
+		{fifostall.RequestsFile, "first_byte_ms"}, {fifostall.RequestsFile, "scheduled_offset_s"}, {fifostall.ContainersFile, "cgroup_version"},
 	} {
 		dir := archivedDir(t, "2026-11-30-vm2/fifo-py.tar.gz")
 		tb := readTable(t, filepath.Join(dir, f.file))

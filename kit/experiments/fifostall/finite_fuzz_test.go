@@ -1,4 +1,4 @@
-package schema
+package fifostall
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // FuzzNumbersAreFinite drives the bundle's CSV reader (DecodeCSV), its Table Schema
 // reader (ReadTable) and the manifest's JSON reader with arbitrary input: whatever they
 // accept holds no infinity, and a NaN only where the file left the field empty (an
-// absent figure). Run it with `go test -fuzz FuzzNumbersAreFinite ./kit/experiments/fifostall/schema`.
+// absent figure). Run it with `go test -fuzz FuzzNumbersAreFinite ./kit/experiments/fifostall`.
 func FuzzNumbersAreFinite(f *testing.F) {
 	header := strings.Join(bundle.Columns[ConditionRow](), ",")
 	row := strings.Repeat("1,", len(bundle.Columns[ConditionRow]())-1) + "1"
@@ -23,7 +23,7 @@ func FuzzNumbersAreFinite(f *testing.F) {
 	for _, s := range []string{"-inf", "+Inf", "infinity", "NaN", "nan", "1e999", "0x1p-2", "1_0", ""} {
 		f.Add([]byte("p99_ms,mean_ms\n"+s+",2\n"), []byte(`{"schema_version":1,"parameters":{"rate_rps":`+s+`}}`))
 	}
-	dp := NewDataPackage()
+	dp := Tabular.DataPackage()
 	f.Fuzz(func(t *testing.T, body, manifest []byte) {
 		// DecodeCSV, on the two row types with the most figures.
 		checkDecoded[ConditionRow](t, body)

@@ -1,4 +1,4 @@
-package schema_test
+package fifostall_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	num "github.com/logbench/logbench/kit/offline/number"
 )
@@ -29,9 +29,9 @@ func FuzzVerifyTakesOnlyTheRecomputedFigure(f *testing.F) {
 		}
 	}
 	targets := []struct{ file, column string }{
-		{schema.ConditionsFile, "p99_ms"},
-		{schema.RunsFile, "p99_ms"},
-		{schema.RequestsFile, "latency_ms"},
+		{fifostall.ConditionsFile, "p99_ms"},
+		{fifostall.RunsFile, "p99_ms"},
+		{fifostall.RequestsFile, "latency_ms"},
 	}
 	f.Fuzz(func(t *testing.T, which uint8, field string) {
 		target := targets[int(which)%len(targets)]
@@ -42,7 +42,7 @@ func FuzzVerifyTakesOnlyTheRecomputedFigure(f *testing.F) {
 		body, before := setField(t, data[target.file], target.column, field)
 		data[target.file] = body
 		data[bundle.SumsFile] = sums(data)
-		res := schema.Verify(&bundle.Files{Name: "fuzz", Data: data})
+		res := fifostall.Verify(&bundle.Files{Name: "fuzz", Data: data})
 		if !res.OK() {
 			return
 		}
@@ -53,7 +53,7 @@ func FuzzVerifyTakesOnlyTheRecomputedFigure(f *testing.F) {
 			}
 			t.Fatalf("%s %s = %q verified", target.file, target.column, field)
 		}
-		if target.file != schema.RequestsFile {
+		if target.file != fifostall.RequestsFile {
 			if y, _ := num.Parse(before); !num.Same(x, y) {
 				t.Fatalf("%s %s = %q verified, recomputed %q", target.file, target.column, field, before)
 			}

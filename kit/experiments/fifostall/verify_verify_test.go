@@ -1,4 +1,4 @@
-package schema_test
+package fifostall_test
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/verify"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
@@ -47,7 +47,7 @@ func verifyDir(t *testing.T, dir string) *verify.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return schema.Verify(files)
+	return fifostall.Verify(files)
 }
 
 func TestAGoodBundleVerifies(t *testing.T) {
@@ -189,7 +189,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 		onlyInvariants bool
 	}{
 		{"a flipped byte", func(t *testing.T, dir string) []string {
-			path := filepath.Join(dir, schema.RequestsFile)
+			path := filepath.Join(dir, fifostall.RequestsFile)
 			want := sumOf(t, path)
 			body, _ := os.ReadFile(path)
 			body[len(body)/2] ^= 0x01
@@ -197,14 +197,14 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			return []string{fmt.Sprintf("requests.csv: SHA-256: have %s, want %s (SHA256SUMS line 5; %d bytes)", sumOf(t, path), want, len(body))}
 		}, false},
 		{"a truncated CSV", func(t *testing.T, dir string) []string {
-			path := filepath.Join(dir, schema.RunsFile)
+			path := filepath.Join(dir, fifostall.RunsFile)
 			body, _ := os.ReadFile(path)
 			cut := bytes.LastIndexByte(body[:len(body)-1], '\n') + 40
 			os.WriteFile(path, body[:cut], 0o644)
 			return []string{"runs.csv: SHA-256: have ", "runs.csv line 5: 3 fields, want "}
 		}, false},
 		{"a truncated CSV at a line's end, sums fixed", func(t *testing.T, dir string) []string {
-			path := filepath.Join(dir, schema.RequestsFile)
+			path := filepath.Join(dir, fifostall.RequestsFile)
 			body, _ := os.ReadFile(path)
 			cut := bytes.LastIndexByte(body[:len(body)-1], '\n') + 1
 			os.WriteFile(path, body[:cut], 0o644)
@@ -213,7 +213,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			return []string{fmt.Sprintf("runs.csv line 5 (run %s): requests: have 20, want 19 (%s62-80, ", last.RunID, judged)}
 		}, true},
 		{"a dropped file", func(t *testing.T, dir string) []string {
-			os.Remove(filepath.Join(dir, schema.TimelineFile))
+			os.Remove(filepath.Join(dir, fifostall.TimelineFile))
 			return []string{"timeline.csv: missing (SHA256SUMS line 7 lists it)"}
 		}, false},
 		{"a dropped SHA256SUMS", func(t *testing.T, dir string) []string {
@@ -230,13 +230,13 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			return []string{"plots/ (a folder): not a bundle file", "passwd (a symbolic link): not a bundle file"}
 		}, false},
 		{"a bundle file replaced by a symbolic link", func(t *testing.T, dir string) []string {
-			path := filepath.Join(dir, schema.ConditionsFile)
+			path := filepath.Join(dir, fifostall.ConditionsFile)
 			os.Rename(path, path+".real")
-			os.Symlink(schema.ConditionsFile+".real", path)
+			os.Symlink(fifostall.ConditionsFile+".real", path)
 			return []string{"conditions.csv (a symbolic link): not a bundle file", "conditions.csv: missing (SHA256SUMS line 1 lists it)", "conditions.csv.real: not a bundle file"}
 		}, false},
 		{"one latency edited, sums fixed", func(t *testing.T, dir string) []string {
-			old := edit(t, dir, schema.RequestsFile, 3, "latency_ms", "99999")
+			old := edit(t, dir, fifostall.RequestsFile, 3, "latency_ms", "99999")
 			resum(t, dir)
 			_ = old
 			return []string{
@@ -247,7 +247,7 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			}
 		}, true},
 		{"a run_id nobody knows, sums fixed", func(t *testing.T, dir string) []string {
-			edit(t, dir, schema.RequestsFile, 0, "run_id", "go-ghost-r9")
+			edit(t, dir, fifostall.RequestsFile, 0, "run_id", "go-ghost-r9")
 			resum(t, dir)
 			return []string{
 				`requests.csv line 2 (run_id go-ghost-r9): run_id: no row of runs.csv has this run_id`,
@@ -256,20 +256,20 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 		}, true},
 		{"a verified run whose digests differ, sums fixed", func(t *testing.T, dir string) []string {
 			bad := strings.Repeat("0", 64)
-			edit(t, dir, schema.RunsFile, 1, "sha256_reader", bad)
+			edit(t, dir, fifostall.RunsFile, 1, "sha256_reader", bad)
 			resum(t, dir)
 			run := base.Runs[1].Run
 			return []string{fmt.Sprintf("runs.csv line 3 (run %s): sha256_reader: have %s, want %.72s (a verified run read what was written (sha256_writer))", run.RunID, bad, run.SHA256Writer)}
 		}, true},
 		{"a verified run that lost bytes, sums fixed", func(t *testing.T, dir string) []string {
 			run := base.Runs[1].Run
-			edit(t, dir, schema.RunsFile, 1, "bytes_read", fmt.Sprint(run.BytesWritten-1))
+			edit(t, dir, fifostall.RunsFile, 1, "bytes_read", fmt.Sprint(run.BytesWritten-1))
 			resum(t, dir)
 			return []string{fmt.Sprintf("runs.csv line 3 (run %s): bytes_read: have %d, want %d (a verified run read every byte written (bytes_written))", run.RunID, run.BytesWritten-1, run.BytesWritten)}
 		}, true},
 		{"a backlog edited, sums fixed", func(t *testing.T, dir string) []string {
 			run := base.Runs[1].Run
-			edit(t, dir, schema.RunsFile, 1, "backlog_max_bytes", "1")
+			edit(t, dir, fifostall.RunsFile, 1, "backlog_max_bytes", "1")
 			resum(t, dir)
 			return []string{fmt.Sprintf("runs.csv line 3 (run %s): backlog_max_bytes: have 1, want %d (%s22-41, containers.csv lines 5-7, timeline.csv lines 42-81)", run.RunID, run.BacklogMaxBytes, judged)}
 		}, true},
@@ -281,13 +281,13 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			return []string{"manifest.json: runs_verified: have 3, want 4 (rows of runs.csv with verified true)"}
 		}, true},
 		{"a pooled p99 edited, sums fixed", func(t *testing.T, dir string) []string {
-			old := edit(t, dir, schema.ConditionsFile, 3, "p99_ms", "1.5")
+			old := edit(t, dir, fifostall.ConditionsFile, 3, "p99_ms", "1.5")
 			resum(t, dir)
 			c := base.Conditions[3]
 			return []string{fmt.Sprintf("conditions.csv line 5 (conditions go/%s/%s): p99_ms: have 1.5, want %s", c.Mode, c.Reader, old)}
 		}, true},
 		{"a run's count edited, sums fixed", func(t *testing.T, dir string) []string {
-			edit(t, dir, schema.RunsFile, 0, "errors", "2")
+			edit(t, dir, fifostall.RunsFile, 0, "errors", "2")
 			resum(t, dir)
 			return []string{fmt.Sprintf("runs.csv line 2 (run %s): errors: have 2, want 0 (%s2-21, ", firstRun.RunID, judged)}
 		}, true},
@@ -306,21 +306,21 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 			return []string{"manifest.json line 6: not valid JSON: invalid character 'c'"}
 		}, true},
 		{"a value that is not a number, sums fixed", func(t *testing.T, dir string) []string {
-			edit(t, dir, schema.RunsFile, 2, "p99_ms", "fast")
+			edit(t, dir, fifostall.RunsFile, 2, "p99_ms", "fast")
 			resum(t, dir)
 			return []string{`runs.csv line 4: p99_ms: "fast": not a number or empty`}
 		}, true},
 		{"a duplicated run, sums fixed", func(t *testing.T, dir string) []string {
-			tb := readTable(t, filepath.Join(dir, schema.RunsFile))
+			tb := readTable(t, filepath.Join(dir, fifostall.RunsFile))
 			tb.rows = append(tb.rows, tb.rows[0])
-			tb.write(t, filepath.Join(dir, schema.RunsFile))
+			tb.write(t, filepath.Join(dir, fifostall.RunsFile))
 			resum(t, dir)
 			return []string{fmt.Sprintf(`runs.csv line 6 (run_id %s): run_id: again (first on line 2)`, firstRun.RunID)}
 		}, true},
 		{"an unknown column, sums fixed", func(t *testing.T, dir string) []string {
-			tb := readTable(t, filepath.Join(dir, schema.TimelineFile))
+			tb := readTable(t, filepath.Join(dir, fifostall.TimelineFile))
 			tb.header[2] = "offset_ms"
-			tb.write(t, filepath.Join(dir, schema.TimelineFile))
+			tb.write(t, filepath.Join(dir, fifostall.TimelineFile))
 			resum(t, dir)
 			return []string{`timeline.csv line 1: offset_ms: not a column of this schema`}
 		}, true},
@@ -369,17 +369,17 @@ func TestVerifyCatchesEveryCorruption(t *testing.T) {
 func TestAColumnAddedByALaterKitIsANoteNotAProblem(t *testing.T) {
 	dir := saved(t, small())
 	// A bundle from before the kit wrote wall_s: the column is simply not there.
-	tb := readTable(t, filepath.Join(dir, schema.RunsFile))
+	tb := readTable(t, filepath.Join(dir, fifostall.RunsFile))
 	c := tb.col(t, "wall_s")
 	tb.header = slices.Delete(tb.header, c, c+1)
 	for i := range tb.rows {
 		tb.rows[i] = slices.Delete(tb.rows[i], c, c+1)
 	}
-	tb.write(t, filepath.Join(dir, schema.RunsFile))
+	tb.write(t, filepath.Join(dir, fifostall.RunsFile))
 	// That kit's datapackage.json described the columns it wrote.
-	pkg := schema.NewDataPackage()
+	pkg := fifostall.Tabular.DataPackage()
 	for i, r := range pkg.Resources {
-		if r.Path == schema.RunsFile {
+		if r.Path == fifostall.RunsFile {
 			pkg.Resources[i].Schema.Fields = slices.DeleteFunc(r.Schema.Fields, func(f bundle.SchemaField) bool { return f.Name == "wall_s" })
 		}
 	}
@@ -391,13 +391,13 @@ func TestAColumnAddedByALaterKitIsANoteNotAProblem(t *testing.T) {
 		t.Fatalf("problems %v, notes %v", res.Problems, res.Notes)
 	}
 	// But a column verification rests on is a problem.
-	tb = readTable(t, filepath.Join(dir, schema.RequestsFile))
+	tb = readTable(t, filepath.Join(dir, fifostall.RequestsFile))
 	c = tb.col(t, "latency_ms")
 	tb.header = slices.Delete(tb.header, c, c+1)
 	for i := range tb.rows {
 		tb.rows[i] = slices.Delete(tb.rows[i], c, c+1)
 	}
-	tb.write(t, filepath.Join(dir, schema.RequestsFile))
+	tb.write(t, filepath.Join(dir, fifostall.RequestsFile))
 	resum(t, dir)
 	res = verifyDir(t, dir)
 	if res.OK() || !strings.Contains(res.Problems[0].String(), "requests.csv: latency_ms: missing column") {
@@ -407,7 +407,7 @@ func TestAColumnAddedByALaterKitIsANoteNotAProblem(t *testing.T) {
 
 func TestAChangedModelIsANote(t *testing.T) {
 	dir := saved(t, small())
-	edit(t, dir, schema.ConditionsFile, 3, "predicted_drain_s", "7")
+	edit(t, dir, fifostall.ConditionsFile, 3, "predicted_drain_s", "7")
 	resum(t, dir)
 	res := verifyDir(t, dir)
 	if !res.OK() || len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "predicted_drain_s: have 7, want ") {
@@ -438,17 +438,17 @@ func TestAForgedTrustFlagIsCaught(t *testing.T) {
 	b.Manifest.Parameters.MaxSendLagP99Ms = 0.05 // below every run's lag (0.12 ms): none trusted
 	for i := range b.Runs {
 		r := &b.Runs[i]
-		r.Run = schema.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, 0.05)
+		r.Run = fifostall.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, 0.05)
 	}
 	dir := saved(t, b)
 	if res := verifyDir(t, dir); !res.OK() {
 		t.Fatalf("the honest bundle: %v", res.Problems)
 	}
-	if cell(t, dir, schema.RunsFile, 0, "send_lag_trusted") != "false" {
+	if cell(t, dir, fifostall.RunsFile, 0, "send_lag_trusted") != "false" {
 		t.Fatal("the fixture's runs should be untrusted under a 0.05 ms bound")
 	}
 	for row := range 4 {
-		edit(t, dir, schema.RunsFile, row, "send_lag_trusted", "true")
+		edit(t, dir, fifostall.RunsFile, row, "send_lag_trusted", "true")
 	}
 	resum(t, dir)
 	res := verifyDir(t, dir)
@@ -458,12 +458,12 @@ func TestAForgedTrustFlagIsCaught(t *testing.T) {
 		t.Fatalf("want the 4 forged flags and the 4 conditions' counts named, got %v", res.Problems)
 	}
 	for _, p := range res.Problems[:4] {
-		if p.File != schema.RunsFile || p.Column != "send_lag_trusted" || p.Have != "true" || p.Want != "false" || !strings.HasPrefix(p.Msg, judged) {
+		if p.File != fifostall.RunsFile || p.Column != "send_lag_trusted" || p.Have != "true" || p.Want != "false" || !strings.HasPrefix(p.Msg, judged) {
 			t.Errorf("problem %+v", p)
 		}
 	}
 	for _, p := range res.Problems[4:] {
-		if p.File != schema.ConditionsFile || p.Column != "runs_trusted" {
+		if p.File != fifostall.ConditionsFile || p.Column != "runs_trusted" {
 			t.Errorf("problem %+v", p)
 		}
 	}
@@ -479,10 +479,10 @@ func retried(t *testing.T) string {
 	b.Manifest.Parameters.Retries = 2
 	for i := range b.Runs {
 		r := &b.Runs[i]
-		r.Run = schema.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, 0.05)
+		r.Run = fifostall.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, 0.05)
 	}
 	first := b.Runs[0]
-	redone := schema.Rows{Run: first.Run}
+	redone := fifostall.Rows{Run: first.Run}
 	redone.Run.RunID = first.Run.RunID[:len(first.Run.RunID)-6] + "a1a1a1" // another run of its condition and round
 	redone.Run.Attempt, redone.Run.Superseded = 1, true
 	for _, q := range first.Requests {
@@ -508,7 +508,7 @@ func retried(t *testing.T) string {
 		b.Runs[i].Run.StartedUTC = at.Add(shift).UTC().Format(time.RFC3339Nano)
 	}
 	b.Manifest.FinishedUTC = b.Manifest.FinishedUTC.Add(shift)
-	b.Runs = append([]schema.Rows{redone}, b.Runs...)
+	b.Runs = append([]fifostall.Rows{redone}, b.Runs...)
 	b.Manifest.RunsCompleted++
 	b.Manifest.RunsVerified++
 	b.Manifest.RunsSuperseded = 1
@@ -526,9 +526,9 @@ func TestASupersededRunIsKeptAndCountsNowhere(t *testing.T) {
 	if res.Counts.Runs != 5 || res.Counts.Superseded != 1 || res.Counts.Trusted != 0 {
 		t.Fatalf("counts %+v", res.Counts)
 	}
-	if cell(t, dir, schema.ConditionsFile, 0, "runs") != "1" || cell(t, dir, schema.ConditionsFile, 0, "runs_superseded") != "1" ||
-		cell(t, dir, schema.ConditionsFile, 0, "runs_trusted") != "0" {
-		t.Fatalf("condition of the redone run: runs %s, superseded %s", cell(t, dir, schema.ConditionsFile, 0, "runs"), cell(t, dir, schema.ConditionsFile, 0, "runs_superseded"))
+	if cell(t, dir, fifostall.ConditionsFile, 0, "runs") != "1" || cell(t, dir, fifostall.ConditionsFile, 0, "runs_superseded") != "1" ||
+		cell(t, dir, fifostall.ConditionsFile, 0, "runs_trusted") != "0" {
+		t.Fatalf("condition of the redone run: runs %s, superseded %s", cell(t, dir, fifostall.ConditionsFile, 0, "runs"), cell(t, dir, fifostall.ConditionsFile, 0, "runs_superseded"))
 	}
 	trust := res.Trust
 	if len(trust) != 4 || !strings.HasPrefix(trust[0], "go/short1/fast: 1/1 verified, 0/1 lag-trusted, 1 redone; STILL UNTRUSTED RUNS") {
@@ -545,22 +545,22 @@ func TestAForgedSupersededOrTrustCountIsCaught(t *testing.T) {
 		forge  func(dir string)
 		column string
 	}{
-		{"a superseded run counted again", func(dir string) { edit(t, dir, schema.RunsFile, 0, "superseded", "false") }, "superseded"},
-		{"runs_trusted raised", func(dir string) { edit(t, dir, schema.ConditionsFile, 0, "runs_trusted", "1") }, "runs_trusted"},
+		{"a superseded run counted again", func(dir string) { edit(t, dir, fifostall.RunsFile, 0, "superseded", "false") }, "superseded"},
+		{"runs_trusted raised", func(dir string) { edit(t, dir, fifostall.ConditionsFile, 0, "runs_trusted", "1") }, "runs_trusted"},
 		{"p99_resolved forged", func(dir string) {
-			edit(t, dir, schema.ConditionsFile, 1, "p99_resolved", map[string]string{"true": "false", "false": "true"}[cell(t, dir, schema.ConditionsFile, 1, "p99_resolved")])
+			edit(t, dir, fifostall.ConditionsFile, 1, "p99_resolved", map[string]string{"true": "false", "false": "true"}[cell(t, dir, fifostall.ConditionsFile, 1, "p99_resolved")])
 		}, "p99_resolved"},
 		// The p99 over runs that every output states is recomputed like the pooled one.
-		{"p99_run_mean_ms forged", func(dir string) { edit(t, dir, schema.ConditionsFile, 1, "p99_run_mean_ms", "0.001") }, "p99_run_mean_ms"},
+		{"p99_run_mean_ms forged", func(dir string) { edit(t, dir, fifostall.ConditionsFile, 1, "p99_run_mean_ms", "0.001") }, "p99_run_mean_ms"},
 		{"a trusted run marked superseded", func(dir string) {
 			// A bound of 1 ms, as small() has it, trusts every run: none may be redone.
 			os.RemoveAll(dir)
 			if err := schematest.Save(small(), dir); err != nil {
 				t.Fatal(err)
 			}
-			edit(t, dir, schema.RunsFile, 2, "superseded", "true")
+			edit(t, dir, fifostall.RunsFile, 2, "superseded", "true")
 		}, "superseded"},
-		{"host_noisy forged", func(dir string) { edit(t, dir, schema.RunsFile, 1, "host_noisy", "true") }, "host_noisy"},
+		{"host_noisy forged", func(dir string) { edit(t, dir, fifostall.RunsFile, 1, "host_noisy", "true") }, "host_noisy"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := retried(t)

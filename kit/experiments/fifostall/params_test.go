@@ -1,10 +1,10 @@
-package schema_test
+package fifostall_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -34,7 +34,7 @@ func TestParametersAreHeldToTheirFlagsRules(t *testing.T) {
 			t.Errorf("%s: want a problem of the parameters %q; have %v", c.new, c.want, res.Problems)
 		}
 	}
-	var p schema.Params
+	var p fifostall.Params
 	if err := p.Check(); err == nil {
 		t.Error("empty parameters pass")
 	}

@@ -1,4 +1,4 @@
-package schema_test
+package fifostall_test
 
 import (
 	"encoding/json"
@@ -12,14 +12,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // TestEveryColumnIsDescribed: a column added to a row type appears in datapackage.json
 // by itself, and this test asks for its meaning.
 func TestEveryColumnIsDescribed(t *testing.T) {
-	if u := bundle.Undocumented(schema.NewDataPackage()); len(u) > 0 {
+	if u := bundle.Undocumented(fifostall.Tabular.DataPackage()); len(u) > 0 {
 		t.Fatalf("columns without a description (a doc tag on its row type): %s", strings.Join(u, ", "))
 	}
 }
@@ -39,12 +39,12 @@ func TestSaveThenLoadRoundTrips(t *testing.T) {
 	if diff := cmp.Diff(b.Runs, loaded.Runs, cmp.Comparer(func(a, b bundle.Opt) bool { return a == b || a != a && b != b })); diff != "" {
 		t.Fatalf("round trip (-saved +loaded):\n%s", diff)
 	}
-	path := filepath.Join(dir, schema.RunsFile)
+	path := filepath.Join(dir, fifostall.RunsFile)
 	body, _ := os.ReadFile(path)
 	body[len(body)-2] ^= 1
 	os.WriteFile(path, body, 0o644)
-	if _, err := schematest.Load(dir); err == nil || !strings.Contains(err.Error(), schema.RunsFile) {
-		t.Fatalf("want a checksum error naming %s, have %v", schema.RunsFile, err)
+	if _, err := schematest.Load(dir); err == nil || !strings.Contains(err.Error(), fifostall.RunsFile) {
+		t.Fatalf("want a checksum error naming %s, have %v", fifostall.RunsFile, err)
 	}
 }
 
@@ -108,11 +108,11 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		requests += len(run.Requests)
 		timeline += len(run.Timeline)
 	}
-	if len(tables[schema.RunsFile]) != len(loaded.Runs) || len(tables[schema.RequestsFile]) != requests ||
-		len(tables[schema.TimelineFile]) != timeline || len(tables[schema.ConditionsFile]) != len(loaded.Conditions) {
+	if len(tables[fifostall.RunsFile]) != len(loaded.Runs) || len(tables[fifostall.RequestsFile]) != requests ||
+		len(tables[fifostall.TimelineFile]) != timeline || len(tables[fifostall.ConditionsFile]) != len(loaded.Conditions) {
 		t.Fatalf("row counts differ")
 	}
-	for i, row := range tables[schema.RunsFile] {
+	for i, row := range tables[fifostall.RunsFile] {
 		run := loaded.Runs[i].Run
 		if row["run_id"] != run.RunID || row["verified"] != run.Verified || row["requests"] != int64(run.Requests) || row["drain_s"] != run.DrainS {
 			t.Fatalf("run %d: %v against %+v", i, row, run)
@@ -123,12 +123,12 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 			t.Fatalf("run %s: p99_ms %v against %v", run.RunID, p99, run.P99Ms)
 		}
 	}
-	for i, row := range tables[schema.ContainersFile] {
+	for i, row := range tables[fifostall.ContainersFile] {
 		if _, isInt := row["cgroup_version"].(int64); !isInt {
 			t.Fatalf("containers row %d: cgroup_version %T, want an integer", i, row["cgroup_version"])
 		}
 	}
-	for i, row := range tables[schema.ConditionsFile] {
+	for i, row := range tables[fifostall.ConditionsFile] {
 		c := loaded.Conditions[i]
 		if row["api"] != c.API || row["mode"] != c.Mode || row["runs_verified"] != int64(c.RunsVerified) {
 			t.Fatalf("condition %d: %v", i, row)
@@ -142,8 +142,8 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 // TestTheReaderRefusesWhatTheSchemaDoesNot: a wrong header, a wrong type, a required
 // value missing, a value outside its enum.
 func TestTheReaderRefusesWhatTheSchemaDoesNot(t *testing.T) {
-	pkg := schema.NewDataPackage()
-	r, _ := pkg.Resource(schema.TimelineFile)
+	pkg := fifostall.Tabular.DataPackage()
+	r, _ := pkg.Resource(fifostall.TimelineFile)
 	for body, want := range map[string]string{
 		"run_id,series,bytes,offset_s\n":               "header",
 		"run_id,series,offset_s,bytes\nr,read,x,1\n":   "not a number",

@@ -1,4 +1,4 @@
-package schema_test
+package fifostall_test
 
 import (
 	"crypto/sha256"
@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -52,19 +52,21 @@ func FuzzVerify(f *testing.F) {
 			m[k] = slices.Clone(v)
 		}
 		edit(m)
-		f.Add(m[bundle.ManifestFile], m[schema.RunsFile], m[schema.RequestsFile], m[schema.ContainersFile], m[schema.TimelineFile], m[schema.ConditionsFile], []byte(nil))
+		f.Add(m[bundle.ManifestFile], m[fifostall.RunsFile], m[fifostall.RequestsFile], m[fifostall.ContainersFile], m[fifostall.TimelineFile], m[fifostall.ConditionsFile], []byte(nil))
 	}
 	add(func(map[string][]byte) {})
-	add(func(m map[string][]byte) { m[schema.RunsFile] = m[schema.RunsFile][:len(m[schema.RunsFile])/2] })
-	add(func(m map[string][]byte) { m[schema.RequestsFile] = []byte("run_id\n\"x") })
+	add(func(m map[string][]byte) {
+		m[fifostall.RunsFile] = m[fifostall.RunsFile][:len(m[fifostall.RunsFile])/2]
+	})
+	add(func(m map[string][]byte) { m[fifostall.RequestsFile] = []byte("run_id\n\"x") })
 	add(func(m map[string][]byte) {
 		m[bundle.ManifestFile] = []byte(`{"schema_version": 1, "parameters": {"rate_rps": 1e308, "duration_s": -1}}`)
 	})
-	f.Add(files[bundle.ManifestFile], files[schema.RunsFile], files[schema.RequestsFile], files[schema.ContainersFile], files[schema.TimelineFile], files[schema.ConditionsFile], files[bundle.SumsFile])
+	f.Add(files[bundle.ManifestFile], files[fifostall.RunsFile], files[fifostall.RequestsFile], files[fifostall.ContainersFile], files[fifostall.TimelineFile], files[fifostall.ConditionsFile], files[bundle.SumsFile])
 	f.Fuzz(func(t *testing.T, manifest, runs, requests, containers, timeline, conditions, sums []byte) {
 		data := map[string][]byte{
-			bundle.ManifestFile: manifest, schema.RunsFile: runs, schema.RequestsFile: requests,
-			schema.ContainersFile: containers, schema.TimelineFile: timeline, schema.ConditionsFile: conditions,
+			bundle.ManifestFile: manifest, fifostall.RunsFile: runs, fifostall.RequestsFile: requests,
+			fifostall.ContainersFile: containers, fifostall.TimelineFile: timeline, fifostall.ConditionsFile: conditions,
 		}
 		if len(sums) == 0 {
 			var b strings.Builder
@@ -75,7 +77,7 @@ func FuzzVerify(f *testing.F) {
 			sums = []byte(b.String())
 		}
 		data[bundle.SumsFile] = sums
-		res := schema.Verify(&bundle.Files{Name: "fuzz", Data: data})
+		res := fifostall.Verify(&bundle.Files{Name: "fuzz", Data: data})
 		for _, p := range append(res.Problems, res.Notes...) {
 			if strings.ContainsAny(p.String(), "\n\r") {
 				t.Fatalf("a problem on more than one line: %q", p.String())

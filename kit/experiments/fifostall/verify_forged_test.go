@@ -1,4 +1,4 @@
-package schema_test
+package fifostall_test
 
 import (
 	"path/filepath"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
 	"github.com/logbench/logbench/internal/forgery"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/verify"
 )
 
@@ -17,15 +17,15 @@ import (
 // consistent forgeries of raw rows that verify once let pass.
 func forged(t *testing.T, edit func(b *schematest.Bundle)) []string {
 	t.Helper()
-	f := forgery.Open(t, filepath.Join("..", "..", "..", "..", "results", "2026-11-30-vm2", "fifo-py.tar.gz"))
-	res := schema.Verify(f)
+	f := forgery.Open(t, filepath.Join("..", "..", "..", "results", "2026-11-30-vm2", "fifo-py.tar.gz"))
+	res := fifostall.Verify(f)
 	b := schematest.Of(res)
 	if !res.OK() || b == nil {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
 	}
 	edit(b)
 	for i, r := range b.Runs {
-		b.Runs[i].Run = schema.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, b.Manifest.Parameters.MaxSendLagP99Ms)
+		b.Runs[i].Run = fifostall.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, b.Manifest.Parameters.MaxSendLagP99Ms)
 	}
 	files, err := schematest.Files(b)
 	if err != nil {
@@ -33,13 +33,13 @@ func forged(t *testing.T, edit func(b *schematest.Bundle)) []string {
 	}
 	forgery.Rewrite(f, files)
 	var out []string
-	for _, p := range schema.Verify(f).Problems {
+	for _, p := range fifostall.Verify(f).Problems {
 		out = append(out, p.String())
 	}
 	return out
 }
 
-func runOf(t *testing.T, b *schematest.Bundle, id string) *schema.Rows {
+func runOf(t *testing.T, b *schematest.Bundle, id string) *fifostall.Rows {
 	t.Helper()
 	for i := range b.Runs {
 		if b.Runs[i].Run.RunID == id {
@@ -70,7 +70,7 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 					q.FirstByteMs, q.LatencyMs = q.FirstByteMs/1000, q.LatencyMs/1000
 				}
 			}
-		}, []string{verify.RuleOrdered, schema.RuleTimes, schema.RuleRecords}}, // the last response moves
+		}, []string{verify.RuleOrdered, fifostall.RuleTimes, fifostall.RuleRecords}}, // the last response moves
 		// Every phase divided by 1000, so that they stay in order: the responses now end
 		// before the API generated their records.
 		{"every phase divided by 1000", func(b *schematest.Bundle) {
@@ -80,12 +80,12 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 					q.SentMs, q.ConnectedMs, q.FirstByteMs, q.LatencyMs = q.SentMs/1000, q.ConnectedMs/1000, q.FirstByteMs/1000, q.LatencyMs/1000
 				}
 			}
-		}, []string{schema.RuleRecords}},
+		}, []string{fifostall.RuleRecords}},
 		// The 15 slowest requests of a run dropped: 145 requests against 160 lines. They
 		// are its last (the stall grows), so seq keeps no gap; the last response moves.
 		{"the slowest requests dropped", func(b *schematest.Bundle) {
 			r := runOf(t, b, "python-json-sync-slow-r3-f4ea5d")
-			slices.SortStableFunc(r.Requests, func(a, b schema.RequestRow) int {
+			slices.SortStableFunc(r.Requests, func(a, b fifostall.RequestRow) int {
 				switch {
 				case a.LatencyMs < b.LatencyMs:
 					return -1
@@ -95,22 +95,22 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 				return 0
 			})
 			r.Requests = r.Requests[:len(r.Requests)-15]
-			slices.SortFunc(r.Requests, func(a, b schema.RequestRow) int { return int(a.Seq - b.Seq) })
-		}, []string{schema.RuleLines, schema.RuleTimes, schema.RuleRecords}},
+			slices.SortFunc(r.Requests, func(a, b fifostall.RequestRow) int { return int(a.Seq - b.Seq) })
+		}, []string{fifostall.RuleLines, fifostall.RuleTimes, fifostall.RuleRecords}},
 		// A redone attempt and its rows deleted: the run that counts is attempt 2 of 2.
 		{"a redone attempt deleted", func(b *schematest.Bundle) {
-			b.Runs = slices.DeleteFunc(b.Runs, func(r schema.Rows) bool { return r.Run.RunID == "python-json-sync-slow-r3-4fcdd2" })
+			b.Runs = slices.DeleteFunc(b.Runs, func(r fifostall.Rows) bool { return r.Run.RunID == "python-json-sync-slow-r3-4fcdd2" })
 			b.Manifest.RunsCompleted--
 			b.Manifest.RunsSuperseded--
 			b.Manifest.RunsVerified--
-		}, []string{schema.RuleAttempts}},
+		}, []string{fifostall.RuleAttempts}},
 		// drain_s and to_logs_read_s set to 0.01 s past the load.
 		{"drain shortened", func(b *schematest.Bundle) {
 			r := runOf(t, b, "python-json-sync-slow-r3-f4ea5d")
 			r.Run.DrainS, r.Run.ToLogsReadS = 0.01, r.Run.ToLastResponseS+0.01
-		}, []string{schema.RuleTimes}},
+		}, []string{fifostall.RuleTimes}},
 		// The API's CPU limit raised to 4 in the manifest, containers.csv still at 0.25.
-		{"limits raised", func(b *schematest.Bundle) { b.Manifest.Parameters.Limits.APICPUs = 4 }, []string{schema.RuleLimits}},
+		{"limits raised", func(b *schematest.Bundle) { b.Manifest.Parameters.Limits.APICPUs = 4 }, []string{fifostall.RuleLimits}},
 		// The send-lag bound raised to 50 ms, every run lag-trusted, is past what
 		// --max-send-lag accepts: see TestParametersAreHeldToTheirFlagsRules.
 	} {

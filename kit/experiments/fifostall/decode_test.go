@@ -1,4 +1,4 @@
-package schema_test
+package fifostall_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/logbench/logbench/internal/fifostall/schematest"
-	"github.com/logbench/logbench/kit/experiments/fifostall/schema"
+	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -35,11 +35,11 @@ func gocsvHeader[T any](t *testing.T) []string {
 
 func TestColumnsAreTheWritersColumns(t *testing.T) {
 	for name, pair := range map[string][2][]string{
-		schema.RunsFile:       {bundle.Columns[schema.RunRow](), gocsvHeader[schema.RunRow](t)},
-		schema.RequestsFile:   {bundle.Columns[schema.RequestRow](), gocsvHeader[schema.RequestRow](t)},
-		schema.ContainersFile: {bundle.Columns[schema.ContainerRow](), gocsvHeader[schema.ContainerRow](t)},
-		schema.TimelineFile:   {bundle.Columns[schema.TimelineRow](), gocsvHeader[schema.TimelineRow](t)},
-		schema.ConditionsFile: {bundle.Columns[schema.ConditionRow](), gocsvHeader[schema.ConditionRow](t)},
+		fifostall.RunsFile:       {bundle.Columns[fifostall.RunRow](), gocsvHeader[fifostall.RunRow](t)},
+		fifostall.RequestsFile:   {bundle.Columns[fifostall.RequestRow](), gocsvHeader[fifostall.RequestRow](t)},
+		fifostall.ContainersFile: {bundle.Columns[fifostall.ContainerRow](), gocsvHeader[fifostall.ContainerRow](t)},
+		fifostall.TimelineFile:   {bundle.Columns[fifostall.TimelineRow](), gocsvHeader[fifostall.TimelineRow](t)},
+		fifostall.ConditionsFile: {bundle.Columns[fifostall.ConditionRow](), gocsvHeader[fifostall.ConditionRow](t)},
 	} {
 		if diff := cmp.Diff(pair[1], pair[0]); diff != "" {
 			t.Errorf("%s (-gocsv +bundle.Columns):\n%s", name, diff)
@@ -53,7 +53,7 @@ func TestDecodeCSVReadsWhatSaveWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := bundle.DecodeCSV[schema.RequestRow](schema.RequestsFile, body, 10)
+	d := bundle.DecodeCSV[fifostall.RequestRow](fifostall.RequestsFile, body, 10)
 	if len(d.Errs) > 0 || len(d.Missing) > 0 {
 		t.Fatalf("errs %v, missing %v", d.Errs, d.Missing)
 	}
@@ -67,7 +67,7 @@ func TestDecodeCSVReadsWhatSaveWrites(t *testing.T) {
 
 func TestDecodeCSVNamesLineAndColumn(t *testing.T) {
 	body := "run_id,series,offset_s,bytes\nr1,read,0.5,4096\nr1,read,x,8192\nr1,read\n\"r1,read,1,1\n"
-	d := bundle.DecodeCSV[schema.TimelineRow](schema.TimelineFile, []byte(body), 10)
+	d := bundle.DecodeCSV[fifostall.TimelineRow](fifostall.TimelineFile, []byte(body), 10)
 	var have []string
 	for _, e := range d.Errs {
 		have = append(have, e.Error())
@@ -84,7 +84,7 @@ func TestDecodeCSVNamesLineAndColumn(t *testing.T) {
 		t.Fatalf("rows %v lines %v", d.Rows, d.Lines)
 	}
 	// An absent figure column reads as absent, and is named.
-	d2 := bundle.DecodeCSV[schema.ConditionRow](schema.ConditionsFile, []byte("api,mode,reader\ngo,none,fast\n"), 10)
+	d2 := bundle.DecodeCSV[fifostall.ConditionRow](fifostall.ConditionsFile, []byte("api,mode,reader\ngo,none,fast\n"), 10)
 	if len(d2.Errs) > 0 || len(d2.Rows) != 1 || d2.Rows[0].P99Ms == d2.Rows[0].P99Ms || !strings.Contains(strings.Join(d2.Missing, ","), "p99_ms") {
 		t.Fatalf("%+v", d2)
 	}
@@ -93,7 +93,7 @@ func TestDecodeCSVNamesLineAndColumn(t *testing.T) {
 // FuzzDecodeCSV: the strict reader never panics, whatever the file.
 func FuzzDecodeCSV(f *testing.F) {
 	rows := schematest.New(schematest.Options{Rounds: 1}).Runs[0]
-	runs, _ := gocsv.MarshalBytes(&[]schema.RunRow{rows.Run})
+	runs, _ := gocsv.MarshalBytes(&[]fifostall.RunRow{rows.Run})
 	requests, _ := gocsv.MarshalBytes(&rows.Requests)
 	f.Add(runs)
 	f.Add(requests)
@@ -101,9 +101,9 @@ func FuzzDecodeCSV(f *testing.F) {
 	f.Add([]byte("\"\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, d := range []int{
-			len(bundle.DecodeCSV[schema.RunRow](schema.RunsFile, body, 5).Errs),
-			len(bundle.DecodeCSV[schema.RequestRow](schema.RequestsFile, body, 5).Errs),
-			len(bundle.DecodeCSV[schema.ConditionRow](schema.ConditionsFile, body, 5).Errs),
+			len(bundle.DecodeCSV[fifostall.RunRow](fifostall.RunsFile, body, 5).Errs),
+			len(bundle.DecodeCSV[fifostall.RequestRow](fifostall.RequestsFile, body, 5).Errs),
+			len(bundle.DecodeCSV[fifostall.ConditionRow](fifostall.ConditionsFile, body, 5).Errs),
 		} {
 			if d > 5 {
 				t.Fatalf("%d errors kept, at most 5 wanted", d)
