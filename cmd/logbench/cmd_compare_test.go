@@ -10,11 +10,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 )
 
-func bundletestDefaults() schematest.Options {
-	return schematest.Options{Modes: []string{"short1", "json-queue"}}
+func bundletestDefaults() fifostalltest.Options {
+	return fifostalltest.Options{Modes: []string{"short1", "json-queue"}}
 }
 
 // runAppSplit runs the CLI with stdout and stderr apart.
@@ -28,8 +28,8 @@ func runAppSplit(t *testing.T, args ...string) (stdout, stderr string, err error
 }
 
 func TestCompareTwoBundlesAndAnArchive(t *testing.T) {
-	pi5 := synthetic(t, "pi5", schematest.Options{Modes: []string{"short1", "json-queue"}, Seed: 1})
-	laptop := synthetic(t, "laptop", schematest.Options{Modes: []string{"short1", "json-queue"}, Seed: 2, Scale: 2, Rate: 10})
+	pi5 := synthetic(t, "pi5", fifostalltest.Options{Modes: []string{"short1", "json-queue"}, Seed: 1})
+	laptop := synthetic(t, "laptop", fifostalltest.Options{Modes: []string{"short1", "json-queue"}, Seed: 2, Scale: 2, Rate: 10})
 	if out, err := runApp(t, "archive", laptop); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -72,7 +72,7 @@ func TestCompareTwoBundlesAndAnArchive(t *testing.T) {
 }
 
 func TestCompareWithThePublishedFigures(t *testing.T) {
-	dir := synthetic(t, "laptop", schematest.Options{Modes: []string{"json-sync"}, Readers: []string{"slow"}})
+	dir := synthetic(t, "laptop", fifostalltest.Options{Modes: []string{"json-sync"}, Readers: []string{"slow"}})
 	stdout, stderr, err := runAppSplit(t, "compare", dir, "--published")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)

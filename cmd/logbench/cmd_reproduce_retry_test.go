@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/logbench/logbench/internal/enginetest"
@@ -24,7 +24,7 @@ func TestAnUntrustedRunIsRedoneAndSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}
-	b, err := schematest.Load(dir)
+	b, err := fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

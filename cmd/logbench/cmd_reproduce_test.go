@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/google/go-cmp/cmp"
@@ -50,7 +50,7 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reproduce failed: %v\n%s", err, out)
 	}
-	b, err := schematest.Load(dir)
+	b, err := fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestReproduceSmallMatrixOnTheEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	written := bundle.DecodeCSV[fifostall.ConditionRow](fifostall.ConditionsFile, files.Data[fifostall.ConditionsFile], 5)
-	if diff := cmp.Diff(written.Rows, schematest.Derived(b.Runs, b.Manifest.Parameters), equateOpt); len(written.Errs) > 0 || diff != "" {
+	if diff := cmp.Diff(written.Rows, fifostalltest.Derived(b.Runs, b.Manifest.Parameters), equateOpt); len(written.Errs) > 0 || diff != "" {
 		t.Fatalf("conditions.csv does not follow from the runs (-file +recomputed):\n%s", diff)
 	}
 	for _, c := range b.Conditions {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 
 	"github.com/logbench/logbench/internal/enginetest"
 )
@@ -87,7 +87,7 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	b, err := schematest.Load(dir) // checks SHA256SUMS too
+	b, err := fifostalltest.Load(dir) // checks SHA256SUMS too
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestRunEndToEndOnTheEngine(t *testing.T) {
 
 // assertHardened checks what each container read of itself: an unprivileged user, no
 // capability, no_new_privs, and a read-only root file system.
-func assertHardened(t *testing.T, b *schematest.Bundle) {
+func assertHardened(t *testing.T, b *fifostalltest.Bundle) {
 	t.Helper()
 	for _, r := range b.Runs {
 		for _, c := range r.Containers {
@@ -162,7 +162,7 @@ func TestRunThePythonAPIOnTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run failed: %v\n%s", err, out)
 	}
-	b, err := schematest.Load(dir)
+	b, err := fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 )
 
 // synthetic saves a small synthetic bundle in a fresh folder named name.
-func synthetic(t *testing.T, name string, o schematest.Options) string {
+func synthetic(t *testing.T, name string, o fifostalltest.Options) string {
 	t.Helper()
 	if o.Duration == 0 {
 		o.Duration = 2 * time.Second
@@ -25,7 +25,7 @@ func synthetic(t *testing.T, name string, o schematest.Options) string {
 		o.Rounds = 1
 	}
 	dir := filepath.Join(t.TempDir(), name)
-	if err := schematest.Save(schematest.New(o), dir); err != nil {
+	if err := fifostalltest.Save(fifostalltest.New(o), dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -40,7 +40,7 @@ func wantUsageError(t *testing.T, err error, want string) {
 }
 
 func TestVerifyAGoodBundle(t *testing.T) {
-	dir := synthetic(t, "pi5", schematest.Options{})
+	dir := synthetic(t, "pi5", fifostalltest.Options{})
 	out, err := runApp(t, "verify", dir)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -51,7 +51,7 @@ func TestVerifyAGoodBundle(t *testing.T) {
 }
 
 func TestVerifyListsEachProblemAndFails(t *testing.T) {
-	dir := synthetic(t, "pi5", schematest.Options{})
+	dir := synthetic(t, "pi5", fifostalltest.Options{})
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
 	os.Remove(filepath.Join(dir, "timeline.csv"))
 	out, err := runApp(t, "verify", dir)

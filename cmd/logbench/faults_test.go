@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 
 	"github.com/docker/docker/api/types/container"
@@ -73,7 +73,7 @@ func runningContainer(t *testing.T, cli *client.Client, eng *engine.Engine, role
 // (Scoped to those runs: other tests may be using the engine at the same time.)
 func assertNoLeftovers(t *testing.T, eng *engine.Engine, dir string) {
 	t.Helper()
-	b, err := schematest.Load(dir)
+	b, err := fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func assertNoLeftovers(t *testing.T, eng *engine.Engine, dir string) {
 // failedRun loads the bundle and returns its only run, which must be marked failed.
 func failedRun(t *testing.T, dir string) fifostall.RunRow {
 	t.Helper()
-	b, err := schematest.Load(dir)
+	b, err := fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatalf("the bundle of a failed run must stay intact: %v", err)
 	}
@@ -135,7 +135,7 @@ func TestFaultOOMKillIsNamed(t *testing.T) {
 		t.Fatalf("the run did not fail:\n%s", out)
 	}
 	run := failedRun(t, dir)
-	b, _ := schematest.Load(dir)
+	b, _ := fifostalltest.Load(dir)
 	if b.Manifest.Engine.Kind == "podman" {
 		// Podman 4.3 on cgroup v1 does not report the OOM kill (State.OOMKilled stays
 		// false): the run fails all the same, on the API's exit by SIGKILL.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 
 	"github.com/logbench/logbench/internal/enginetest"
 )
@@ -63,7 +63,7 @@ func TestInterruptKeepsAValidPartialBundleAndResumeCompletesIt(t *testing.T) {
 	if !strings.Contains(out(), "reproduce --resume "+dir) {
 		t.Errorf("the message does not say how to resume:\n%s", out())
 	}
-	b, err := schematest.Load(dir)
+	b, err := fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatalf("the partial bundle is not intact: %v", err)
 	}
@@ -91,7 +91,7 @@ func TestInterruptKeepsAValidPartialBundleAndResumeCompletesIt(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resume: %v\n%s", err, res)
 	}
-	b, err = schematest.Load(dir)
+	b, err = fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

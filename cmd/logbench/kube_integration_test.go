@@ -28,7 +28,7 @@ import (
 
 	"github.com/google/go-containerregistry/pkg/registry"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/experiments/qps"
 	"github.com/logbench/logbench/kit/host/kube"
 	"github.com/logbench/logbench/kit/offline/bundle"
@@ -213,9 +213,9 @@ func TestInterruptAndResumeOnKubernetes(t *testing.T) {
 	// On a cluster of several nodes each node leaves its own partial bundle: every one
 	// must be intact, and the test resumes one that kept a run.
 	var dir string
-	var b *schematest.Bundle
+	var b *fifostalltest.Bundle
 	for _, d := range nodeBundles(t, root, out()) {
-		nb, err := schematest.Load(d)
+		nb, err := fifostalltest.Load(d)
 		if err != nil {
 			t.Fatalf("the partial bundle %s is not intact: %v\n%s", d, err, out())
 		}
@@ -239,7 +239,7 @@ func TestInterruptAndResumeOnKubernetes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resume on the cluster: %v\n%s", err, res)
 	}
-	if b, err = schematest.Load(dir); err != nil {
+	if b, err = fifostalltest.Load(dir); err != nil {
 		t.Fatal(err)
 	}
 	if !b.Manifest.Complete || b.Manifest.Interrupted || len(b.Runs) != 4 || b.Manifest.RunsVerified != 4 {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 )
 
 // cpuTicks is the CPU time a process has used so far, in clock ticks (/proc's
@@ -54,7 +54,7 @@ func TestOfflineCommandsEndOnASignalAtOnce(t *testing.T) {
 	for i := range many {
 		many[i] = archived
 	}
-	big := synthetic(t, "big", schematest.Options{Rate: 200, Duration: 30 * time.Second})
+	big := synthetic(t, "big", fifostalltest.Options{Rate: 200, Duration: 30 * time.Second})
 	out := t.TempDir()
 	for _, tc := range []struct {
 		name string

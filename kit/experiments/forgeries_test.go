@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/experiment/httpload"
@@ -228,11 +228,11 @@ func TestQPSWrkColumnsDroppedAreRefused(t *testing.T) {
 // forgeFifo is the archived fifo-stall bundle at path with its rows changed by edit,
 // every run's figures and times derived again as the kit derives them, the conditions
 // again, SHA256SUMS again; and its verification.
-func forgeFifo(t *testing.T, path string, edit func(b *schematest.Bundle)) *verify.Result {
+func forgeFifo(t *testing.T, path string, edit func(b *fifostalltest.Bundle)) *verify.Result {
 	t.Helper()
 	f := forgery.Open(t, archived(path))
 	res := fifostall.Verify(f)
-	b := schematest.Of(res)
+	b := fifostalltest.Of(res)
 	if !res.OK() || b == nil {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
 	}
@@ -242,7 +242,7 @@ func forgeFifo(t *testing.T, path string, edit func(b *schematest.Bundle)) *veri
 		r.Run = fifostall.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, b.Manifest.Parameters.MaxSendLagP99Ms)
 		retime(r)
 	}
-	files, err := schematest.Files(b)
+	files, err := fifostalltest.Files(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func isCondition(r fifostall.RunRow, mode, reader string) bool {
 func TestFifoLatenciesStretchedAreRefused(t *testing.T) {
 	for _, k := range []float64{3007 / 1758.7, 1e4} {
 		t.Run(verify.Number(math.Round(k*100)/100), func(t *testing.T) {
-			res := forgeFifo(t, fifoPy, func(b *schematest.Bundle) {
+			res := forgeFifo(t, fifoPy, func(b *fifostalltest.Bundle) {
 				for i := range b.Runs {
 					if r := &b.Runs[i]; isCondition(r.Run, "json-sync", "slow") {
 						for j := range r.Requests {
@@ -316,8 +316,8 @@ func TestFifoTheStallHiddenIsRefused(t *testing.T) {
 		refusingBy string
 	}{{"records moved", false, verify.RuleBacklog}, {"records and reads moved", true, verify.RuleRateBound}} {
 		t.Run(c.name, func(t *testing.T) {
-			res := forgeFifo(t, fifoPy, func(b *schematest.Bundle) { hideTheStall(b, c.moveReads) })
-			b := schematest.Of(res)
+			res := forgeFifo(t, fifoPy, func(b *fifostalltest.Bundle) { hideTheStall(b, c.moveReads) })
+			b := fifostalltest.Of(res)
 			for _, r := range b.Runs {
 				if isCondition(r.Run, "json-sync", "slow") && !r.Run.Superseded && !(r.Run.P99Ms < 10) {
 					t.Fatalf("run %s: p99 %g ms, the stall not hidden", r.Run.RunID, float64(r.Run.P99Ms))
@@ -331,7 +331,7 @@ func TestFifoTheStallHiddenIsRefused(t *testing.T) {
 // hideTheStall gives json-sync/slow's runs that count the phases of json-sync/fast's
 // requests and generates each record halfway through its request; with moveReads, the
 // reads end with the load, each as much earlier as the last.
-func hideTheStall(b *schematest.Bundle, moveReads bool) {
+func hideTheStall(b *fifostalltest.Bundle, moveReads bool) {
 	fast := map[int]*fifostall.Rows{}
 	for i := range b.Runs {
 		if r := &b.Runs[i]; isCondition(r.Run, "json-sync", "fast") && !r.Run.Superseded {
@@ -447,7 +447,7 @@ func TestImpossibleTimesAreRefusedInEveryExperiment(t *testing.T) {
 	)
 	rules := []string{verify.RuleTimes, verify.RuleNonNegative}
 	t.Run("fifo-stall", func(t *testing.T) {
-		refusedBy(t, forgeFifo(t, fifoPy, func(b *schematest.Bundle) {
+		refusedBy(t, forgeFifo(t, fifoPy, func(b *fifostalltest.Bundle) {
 			b.Manifest.FinishedUTC = b.Manifest.CreatedUTC.AddDate(-29, 0, 0)
 			b.Runs[0].Run.StartedUTC, b.Runs[1].Run.StartedUTC, b.Runs[2].Run.WallS = past, future, -3600
 		}), rules...)
@@ -499,7 +499,7 @@ func TestTheForgeriesHelpersChangeNothingByThemselves(t *testing.T) {
 	if res := forgeQPS(t, qpsWrkEvery, func(b *qps.Bundle) { scaleRates(b, 1, every) }); !res.OK() {
 		t.Errorf("qps scaled by 1: %v", res.Problems)
 	}
-	if res := forgeFifo(t, fifoPy, func(*schematest.Bundle) {}); !res.OK() {
+	if res := forgeFifo(t, fifoPy, func(*fifostalltest.Bundle) {}); !res.OK() {
 		t.Errorf("fifo-stall: %v", res.Problems)
 	}
 	if res := forgeLineCost(t, "2026-11-30-vm2/lc-final.tar.gz", func(*linecost.Bundle) {}); !res.OK() {

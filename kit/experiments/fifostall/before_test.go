@@ -11,7 +11,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -65,7 +65,7 @@ func TestTheBundleIsWhatItWasBeforeThePlugIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range schematest.DataFiles {
+	for _, name := range fifostalltest.DataFiles {
 		want, err := os.ReadFile(filepath.Join("testdata/before/bundle", name))
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,7 @@ package fifostall_test
 import (
 	"testing"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/offline/compare"
 )
 
@@ -12,8 +12,8 @@ import (
 // Welch's tests.
 func BenchmarkCompare(b *testing.B) {
 	modes := []string{"none", "short1", "short10", "json-only", "json-prebuilt-sync", "json-sync", "json-queue"}
-	x := schematest.New(schematest.Options{Seed: 1, Modes: modes, Rounds: 3})
-	y := schematest.New(schematest.Options{Seed: 2, Modes: modes, Rounds: 3, Scale: 1.3})
+	x := fifostalltest.New(fifostalltest.Options{Seed: 1, Modes: modes, Rounds: 3})
+	y := fifostalltest.New(fifostalltest.Options{Seed: 2, Modes: modes, Rounds: 3, Scale: 1.3})
 	sources := []labeled{{"a", x}, {"b", y}}
 	b.ResetTimer()
 	for range b.N {

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/logbench/logbench/internal/comparetest"
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/compare"
@@ -25,14 +25,14 @@ import (
 
 type labeled struct {
 	label  string
-	bundle *schematest.Bundle
+	bundle *fifostalltest.Bundle
 }
 
 // twoHosts are a "pi5" and a "laptop" whose latencies are 1.6 times the pi5's, with
 // another API binary, another duration and one failed run.
 func twoHosts() []labeled {
-	pi5 := schematest.New(schematest.Options{Seed: 1, Host: "pi5", Arch: "aarch64", CPUs: 4})
-	laptop := schematest.New(schematest.Options{Seed: 2, Host: "laptop", CPUs: 8, Scale: 1.6, FailRun: 3,
+	pi5 := fifostalltest.New(fifostalltest.Options{Seed: 1, Host: "pi5", Arch: "aarch64", CPUs: 4})
+	laptop := fifostalltest.New(fifostalltest.Options{Seed: 2, Host: "laptop", CPUs: 8, Scale: 1.6, FailRun: 3,
 		BinarySHA256: "1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef"})
 	return []labeled{{"pi5", pi5}, {"laptop", laptop}}
 }
@@ -90,7 +90,7 @@ func TestCompareBundletestGolden(t *testing.T) {
 }
 
 func TestCompareTextFitsInItsWidth(t *testing.T) {
-	three := append(twoHosts(), labeled{"third-host-with-a-long-name", schematest.New(schematest.Options{Seed: 3, Scale: 1.2})})
+	three := append(twoHosts(), labeled{"third-host-with-a-long-name", fifostalltest.New(fifostalltest.Options{Seed: 3, Scale: 1.2})})
 	for _, match := range [][]string{nil, {"mode"}, {"mode", "reader"}} {
 		c := compared(t, three, false, compare.Options{Match: match})
 		text := string(c.write(t, "text", false))
@@ -187,8 +187,8 @@ func TestCompareWarningsNameEachDifference(t *testing.T) {
 		}
 	}
 	// Limits are parameters too.
-	pi5 := schematest.New(schematest.Options{Seed: 1, Rounds: 1})
-	tight := schematest.New(schematest.Options{Seed: 1, Rounds: 1})
+	pi5 := fifostalltest.New(fifostalltest.Options{Seed: 1, Rounds: 1})
+	tight := fifostalltest.New(fifostalltest.Options{Seed: 1, Rounds: 1})
 	tight.Manifest.Parameters.Limits.APICPUs = 0.5
 	w = strings.Join(compared(t, []labeled{{"a", pi5}, {"b", tight}}, false, compare.Options{}).notes.Warnings, "\n")
 	if w != "WARNING: bundles differ in parameters.limits.api_cpus: a 0.25, b 0.5" {
@@ -197,10 +197,10 @@ func TestCompareWarningsNameEachDifference(t *testing.T) {
 }
 
 func TestCompareSignificanceRespectsRuns(t *testing.T) {
-	opt := func(seed uint64, scale float64) schematest.Options {
-		return schematest.Options{Seed: seed, Modes: []string{"short1"}, Readers: []string{"fast"}, Rounds: 3, Scale: scale}
+	opt := func(seed uint64, scale float64) fifostalltest.Options {
+		return fifostalltest.Options{Seed: seed, Modes: []string{"short1"}, Readers: []string{"fast"}, Rounds: 3, Scale: scale}
 	}
-	same1, same2, slower := schematest.New(opt(1, 1)), schematest.New(opt(2, 1)), schematest.New(opt(3, 3))
+	same1, same2, slower := fifostalltest.New(opt(1, 1)), fifostalltest.New(opt(2, 1)), fifostalltest.New(opt(3, 3))
 	c := compared(t, []labeled{{"a", same1}, {"b", same2}, {"c", slower}}, false, compare.Options{})
 	var p50 []compare.JSONRow
 	for _, r := range c.res.Records() {
@@ -217,8 +217,8 @@ func TestCompareSignificanceRespectsRuns(t *testing.T) {
 }
 
 func TestCompareMatchSetsOneAPIAgainstAnother(t *testing.T) {
-	goB := schematest.New(schematest.Options{Seed: 1, Rounds: 1})
-	py := schematest.New(schematest.Options{Seed: 2, Rounds: 1})
+	goB := fifostalltest.New(fifostalltest.Options{Seed: 1, Rounds: 1})
+	py := fifostalltest.New(fifostalltest.Options{Seed: 2, Rounds: 1})
 	for i := range py.Runs {
 		py.Runs[i].Run.API = "python"
 	}
@@ -251,8 +251,8 @@ func TestCompareMatchSetsOneAPIAgainstAnother(t *testing.T) {
 // One run a side: no p-value, nothing counted as changed, however far apart. The p99 of
 // the pooled requests has no runs at all, and no test either.
 func TestCompareOneRunASideClaimsNoChange(t *testing.T) {
-	a := schematest.New(schematest.Options{Seed: 1, Rounds: 1, Modes: []string{"short1"}})
-	b := schematest.New(schematest.Options{Seed: 2, Rounds: 1, Modes: []string{"short1"}, Scale: 3})
+	a := fifostalltest.New(fifostalltest.Options{Seed: 1, Rounds: 1, Modes: []string{"short1"}})
+	b := fifostalltest.New(fifostalltest.Options{Seed: 2, Rounds: 1, Modes: []string{"short1"}, Scale: 3})
 	c := compared(t, []labeled{{"a", a}, {"b", b}}, false, compare.Options{})
 	for _, r := range c.res.Records() {
 		if r.Baseline || !r.Present {
@@ -273,13 +273,13 @@ func TestCompareOneRunASideClaimsNoChange(t *testing.T) {
 }
 
 // savedAndVerified is b saved and verified, as compare reads a bundle.
-func savedAndVerified(b *schematest.Bundle) (*verify.Result, error) {
+func savedAndVerified(b *fifostalltest.Bundle) (*verify.Result, error) {
 	dir, err := os.MkdirTemp("", "fifo-compare")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	if err := schematest.Save(b, filepath.Join(dir, "bundle")); err != nil {
+	if err := fifostalltest.Save(b, filepath.Join(dir, "bundle")); err != nil {
 		return nil, err
 	}
 	files, err := bundle.ReadFolder(filepath.Join(dir, "bundle"))

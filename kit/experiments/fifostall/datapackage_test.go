@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -27,12 +27,12 @@ func TestEveryColumnIsDescribed(t *testing.T) {
 // TestSaveThenLoadRoundTrips: what Save writes reads back as the same runs, and a
 // flipped byte is caught by its checksum.
 func TestSaveThenLoadRoundTrips(t *testing.T) {
-	b := schematest.New(schematest.Options{Seed: 2, Modes: []string{"json-sync"}, Rounds: 1})
+	b := fifostalltest.New(fifostalltest.Options{Seed: 2, Modes: []string{"json-sync"}, Rounds: 1})
 	dir := filepath.Join(t.TempDir(), "bundle")
-	if err := schematest.Save(b, dir); err != nil {
+	if err := fifostalltest.Save(b, dir); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := schematest.Load(dir)
+	loaded, err := fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestSaveThenLoadRoundTrips(t *testing.T) {
 	body, _ := os.ReadFile(path)
 	body[len(body)-2] ^= 1
 	os.WriteFile(path, body, 0o644)
-	if _, err := schematest.Load(dir); err == nil || !strings.Contains(err.Error(), fifostall.RunsFile) {
+	if _, err := fifostalltest.Load(dir); err == nil || !strings.Contains(err.Error(), fifostall.RunsFile) {
 		t.Fatalf("want a checksum error naming %s, have %v", fifostall.RunsFile, err)
 	}
 }
@@ -52,12 +52,12 @@ func TestSaveThenLoadRoundTrips(t *testing.T) {
 // its datapackage.json alone describes it (names, order, types, missing values), and
 // checks the values against the kit's own reading of the same files.
 func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
-	b := schematest.New(schematest.Options{Seed: 4, Modes: []string{"none", "json-sync"}, FailRun: 2})
+	b := fifostalltest.New(fifostalltest.Options{Seed: 4, Modes: []string{"none", "json-sync"}, FailRun: 2})
 	dir := filepath.Join(t.TempDir(), "b")
-	if err := schematest.Save(b, dir); err != nil {
+	if err := fifostalltest.Save(b, dir); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := schematest.Load(dir)
+	loaded, err := fifostalltest.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestTheBundleLoadsThroughItsDataPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	tables := map[string][]map[string]any{}
-	for _, name := range schematest.DataFiles {
+	for _, name := range fifostalltest.DataFiles {
 		r, ok := pkg.Resource(name)
 		if !ok {
 			t.Fatalf("no resource for %s", name)
@@ -162,7 +162,7 @@ func TestTheReaderRefusesWhatTheSchemaDoesNot(t *testing.T) {
 	if _, err := bundle.ParseDataPackage([]byte(`{"profile":"tabular-data-package","resources":[{"name":"x","path":"x.csv","schema":{"fields":[{"name":"a","type":"geopoint"}]}}]}`)); err == nil {
 		t.Error("a type this reader does not know was taken")
 	}
-	if !slices.Contains(schematest.Names(), bundle.DataPackageFile) {
+	if !slices.Contains(fifostalltest.Names(), bundle.DataPackageFile) {
 		t.Error("datapackage.json is not a bundle file")
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/gocarina/gocsv"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
@@ -48,7 +48,7 @@ func TestColumnsAreTheWritersColumns(t *testing.T) {
 }
 
 func TestDecodeCSVReadsWhatSaveWrites(t *testing.T) {
-	rows := schematest.New(schematest.Options{Rounds: 1}).Runs[0]
+	rows := fifostalltest.New(fifostalltest.Options{Rounds: 1}).Runs[0]
 	body, err := gocsv.MarshalBytes(&rows.Requests)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestDecodeCSVNamesLineAndColumn(t *testing.T) {
 
 // FuzzDecodeCSV: the strict reader never panics, whatever the file.
 func FuzzDecodeCSV(f *testing.F) {
-	rows := schematest.New(schematest.Options{Rounds: 1}).Runs[0]
+	rows := fifostalltest.New(fifostalltest.Options{Rounds: 1}).Runs[0]
 	runs, _ := gocsv.MarshalBytes(&[]fifostall.RunRow{rows.Run})
 	requests, _ := gocsv.MarshalBytes(&rows.Requests)
 	f.Add(runs)

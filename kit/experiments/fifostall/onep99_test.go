@@ -10,7 +10,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/offline/compare"
 	"github.com/logbench/logbench/kit/offline/figure"
@@ -27,7 +27,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 	if !res.OK() {
 		t.Fatalf("does not verify: %v", res.Problems)
 	}
-	b, tb := schematest.Of(res), res.Own.(*fifostall.TabularBundle)
+	b, tb := fifostalltest.Of(res), res.Own.(*fifostall.TabularBundle)
 	rows := fifostall.Figures(tb.Runs, tb.Rows, fifostall.Conditions(tb))
 	figs := compare.StatedOf(rows)
 	pub, err := reference.Load()
@@ -65,7 +65,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 		return 0
 	}
 
-	derived := schematest.Derived(b.Runs, b.Manifest.Parameters)
+	derived := fifostalltest.Derived(b.Runs, b.Manifest.Parameters)
 	if len(derived) != 14 || len(b.Conditions) != 14 {
 		t.Fatalf("%d conditions derived, %d read, want 14", len(derived), len(b.Conditions))
 	}
@@ -119,7 +119,7 @@ func TestEveryOutputStatesTheOneP99(t *testing.T) {
 // TestOneRunStatesAValueAndSaysItHasNoInterval: a bundle of one round states each
 // figure without an interval, and says why.
 func TestOneRunStatesAValueAndSaysItHasNoInterval(t *testing.T) {
-	res := verified(t, schematest.Options{Modes: []string{"short1"}, Readers: []string{"fast"}, Rounds: 1, Duration: time.Second})
+	res := verified(t, fifostalltest.Options{Modes: []string{"short1"}, Readers: []string{"fast"}, Rounds: 1, Duration: time.Second})
 	if !res.OK() || len(res.Trust) != 1 {
 		t.Fatalf("%v %q", res.Problems, res.Trust)
 	}

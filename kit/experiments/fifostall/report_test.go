@@ -9,7 +9,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/internal/reporttest"
 	"github.com/logbench/logbench/kit/experiment"
 	"github.com/logbench/logbench/kit/internal/browsertest"
@@ -18,10 +18,10 @@ import (
 )
 
 // verified saves a synthetic bundle and verifies it, as the report command does.
-func verified(t *testing.T, o schematest.Options) *verify.Result {
+func verified(t *testing.T, o fifostalltest.Options) *verify.Result {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "pi5")
-	if err := schematest.Save(schematest.New(o), dir); err != nil {
+	if err := fifostalltest.Save(fifostalltest.New(o), dir); err != nil {
 		t.Fatal(err)
 	}
 	files, err := bundle.Open(dir)
@@ -46,7 +46,7 @@ func archived(t *testing.T, path string) *verify.Result {
 var allModes = []string{"none", "short1", "short10", "json-only", "json-prebuilt-sync", "json-sync", "json-queue"}
 
 func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
-	res := verified(t, schematest.Options{Modes: allModes, Rounds: 2})
+	res := verified(t, fifostalltest.Options{Modes: allModes, Rounds: 2})
 	html := reporttest.Render(t, fifostall.Experiment, res)
 	// The kit's figures (drain, throughput to the last log byte read, API CPU);
 	// percentiles, per-run p99 (the answer's chart the slow reader's) and HDR for each
@@ -86,8 +86,8 @@ func TestTheReportHasEveryPlotAndNeedsNoNetwork(t *testing.T) {
 
 func TestTheReportShowsProblemsAndEscapesWhatTheBundleSays(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bad")
-	b := schematest.New(schematest.Options{Modes: []string{"json-queue"}, Rounds: 1, Duration: time.Second})
-	if err := schematest.Save(b, dir); err != nil {
+	b := fifostalltest.New(fifostalltest.Options{Modes: []string{"json-queue"}, Rounds: 1, Duration: time.Second})
+	if err := fifostalltest.Save(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	files, err := bundle.Open(dir)
@@ -109,7 +109,7 @@ func TestAReportOfNothingSaysSo(t *testing.T) {
 		t.Fatal("no error for a bundle that could not be read")
 	}
 	// A bundle without a saturating condition says there is no timeline to show.
-	res := verified(t, schematest.Options{Modes: []string{"short1"}, Readers: []string{"fast"}, Rounds: 1, Duration: time.Second})
+	res := verified(t, fifostalltest.Options{Modes: []string{"short1"}, Readers: []string{"fast"}, Rounds: 1, Duration: time.Second})
 	if html := reporttest.Render(t, fifostall.Experiment, res); !strings.Contains(html, "No condition here offers more log bytes per second than its reader reads") {
 		t.Fatal("no word on the missing timeline")
 	}
@@ -145,7 +145,7 @@ func TestTwoBundlesShareTheAxes(t *testing.T) {
 // bar's centre, no legend on the data, no table clipped.
 func TestTheReportRendersInABrowser(t *testing.T) {
 	browsertest.Chromium(t)
-	one := reporttest.Render(t, fifostall.Experiment, verified(t, schematest.Options{Modes: allModes, Rounds: 2}))
+	one := reporttest.Render(t, fifostall.Experiment, verified(t, fifostalltest.Options{Modes: allModes, Rounds: 2}))
 	for _, l := range browsertest.Check(t, one) {
 		if l.SVGs != 26 || l.Whiskers == 0 || l.Legends < 26 {
 			t.Errorf("%d plots, %d whiskers, %d legends", l.SVGs, l.Whiskers, l.Legends)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 )
 
 // TestTheTabularDeclarationDescribesTheBundleAsBefore: its data package is fifo-stall's,
@@ -15,7 +15,7 @@ func TestTheTabularDeclarationDescribesTheBundleAsBefore(t *testing.T) {
 	if have := fifostall.Tabular.DataPackage().Name; have != "logbench-fifo-stall-bundle" {
 		t.Errorf("data package %q, want logbench-fifo-stall-bundle as before", have)
 	}
-	if have, want := fifostall.Tabular.Info().Layout, schematest.Names(); !reflect.DeepEqual(have, want) {
+	if have, want := fifostall.Tabular.Info().Layout, fifostalltest.Names(); !reflect.DeepEqual(have, want) {
 		t.Errorf("layout %v, want %v", have, want)
 	}
 }

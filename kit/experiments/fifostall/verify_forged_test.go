@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/internal/forgery"
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/verify"
@@ -15,11 +15,11 @@ import (
 // forged is the archived fifo-py bundle with its rows changed by edit, every run's
 // figures and every condition derived again in step and SHA256SUMS written again: the
 // consistent forgeries of raw rows that verify once let pass.
-func forged(t *testing.T, edit func(b *schematest.Bundle)) []string {
+func forged(t *testing.T, edit func(b *fifostalltest.Bundle)) []string {
 	t.Helper()
 	f := forgery.Open(t, filepath.Join("..", "..", "..", "results", "2026-11-30-vm2", "fifo-py.tar.gz"))
 	res := fifostall.Verify(f)
-	b := schematest.Of(res)
+	b := fifostalltest.Of(res)
 	if !res.OK() || b == nil {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
 	}
@@ -27,7 +27,7 @@ func forged(t *testing.T, edit func(b *schematest.Bundle)) []string {
 	for i, r := range b.Runs {
 		b.Runs[i].Run = fifostall.RunFigures(r.Run, r.Requests, r.Containers, r.Timeline, b.Manifest.Parameters.MaxSendLagP99Ms)
 	}
-	files, err := schematest.Files(b)
+	files, err := fifostalltest.Files(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func forged(t *testing.T, edit func(b *schematest.Bundle)) []string {
 	return out
 }
 
-func runOf(t *testing.T, b *schematest.Bundle, id string) *fifostall.Rows {
+func runOf(t *testing.T, b *fifostalltest.Bundle, id string) *fifostall.Rows {
 	t.Helper()
 	for i := range b.Runs {
 		if b.Runs[i].Run.RunID == id {
@@ -54,16 +54,16 @@ func runOf(t *testing.T, b *schematest.Bundle, id string) *fifostall.Rows {
 // everything derived from them written again, are refused by the rules of what can
 // happen, each rule named.
 func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
-	if p := forged(t, func(b *schematest.Bundle) {}); len(p) != 0 {
+	if p := forged(t, func(b *fifostalltest.Bundle) {}); len(p) != 0 {
 		t.Fatalf("the bundle written again does not verify: %v", p)
 	}
 	for _, tc := range []struct {
 		name  string
-		edit  func(b *schematest.Bundle)
+		edit  func(b *fifostalltest.Bundle)
 		rules []string
 	}{
 		// Latencies divided by 1000: the headline p99 from 1,758 ms to 1.76 ms.
-		{"latencies divided by 1000", func(b *schematest.Bundle) {
+		{"latencies divided by 1000", func(b *fifostalltest.Bundle) {
 			for i := range b.Runs {
 				for j := range b.Runs[i].Requests {
 					q := &b.Runs[i].Requests[j]
@@ -73,7 +73,7 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 		}, []string{verify.RuleOrdered, fifostall.RuleTimes, fifostall.RuleRecords}}, // the last response moves
 		// Every phase divided by 1000, so that they stay in order: the responses now end
 		// before the API generated their records.
-		{"every phase divided by 1000", func(b *schematest.Bundle) {
+		{"every phase divided by 1000", func(b *fifostalltest.Bundle) {
 			for i := range b.Runs {
 				for j := range b.Runs[i].Requests {
 					q := &b.Runs[i].Requests[j]
@@ -83,7 +83,7 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 		}, []string{fifostall.RuleRecords}},
 		// The 15 slowest requests of a run dropped: 145 requests against 160 lines. They
 		// are its last (the stall grows), so seq keeps no gap; the last response moves.
-		{"the slowest requests dropped", func(b *schematest.Bundle) {
+		{"the slowest requests dropped", func(b *fifostalltest.Bundle) {
 			r := runOf(t, b, "python-json-sync-slow-r3-f4ea5d")
 			slices.SortStableFunc(r.Requests, func(a, b fifostall.RequestRow) int {
 				switch {
@@ -98,19 +98,19 @@ func TestConsistentForgeriesOfRawRowsAreRefused(t *testing.T) {
 			slices.SortFunc(r.Requests, func(a, b fifostall.RequestRow) int { return int(a.Seq - b.Seq) })
 		}, []string{fifostall.RuleLines, fifostall.RuleTimes, fifostall.RuleRecords}},
 		// A redone attempt and its rows deleted: the run that counts is attempt 2 of 2.
-		{"a redone attempt deleted", func(b *schematest.Bundle) {
+		{"a redone attempt deleted", func(b *fifostalltest.Bundle) {
 			b.Runs = slices.DeleteFunc(b.Runs, func(r fifostall.Rows) bool { return r.Run.RunID == "python-json-sync-slow-r3-4fcdd2" })
 			b.Manifest.RunsCompleted--
 			b.Manifest.RunsSuperseded--
 			b.Manifest.RunsVerified--
 		}, []string{fifostall.RuleAttempts}},
 		// drain_s and to_logs_read_s set to 0.01 s past the load.
-		{"drain shortened", func(b *schematest.Bundle) {
+		{"drain shortened", func(b *fifostalltest.Bundle) {
 			r := runOf(t, b, "python-json-sync-slow-r3-f4ea5d")
 			r.Run.DrainS, r.Run.ToLogsReadS = 0.01, r.Run.ToLastResponseS+0.01
 		}, []string{fifostall.RuleTimes}},
 		// The API's CPU limit raised to 4 in the manifest, containers.csv still at 0.25.
-		{"limits raised", func(b *schematest.Bundle) { b.Manifest.Parameters.Limits.APICPUs = 4 }, []string{fifostall.RuleLimits}},
+		{"limits raised", func(b *fifostalltest.Bundle) { b.Manifest.Parameters.Limits.APICPUs = 4 }, []string{fifostall.RuleLimits}},
 		// The send-lag bound raised to 50 ms, every run lag-trusted, is past what
 		// --max-send-lag accepts: see TestParametersAreHeldToTheirFlagsRules.
 	} {

@@ -15,19 +15,19 @@ import (
 
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
 // tiny is the smallest real bundle: one condition, one round of 5 requests.
 func tiny(t testing.TB) map[string][]byte {
-	b := schematest.New(schematest.Options{Modes: []string{"json-queue"}, Readers: []string{"slow"}, Rounds: 1, Duration: 250 * time.Millisecond})
+	b := fifostalltest.New(fifostalltest.Options{Modes: []string{"json-queue"}, Readers: []string{"slow"}, Rounds: 1, Duration: 250 * time.Millisecond})
 	dir := filepath.Join(t.TempDir(), "tiny")
-	if err := schematest.Save(b, dir); err != nil {
+	if err := fifostalltest.Save(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	files := map[string][]byte{}
-	for _, name := range schematest.Names() {
+	for _, name := range fifostalltest.Names() {
 		body, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) && (name == bundle.ProbeFile || name == bundle.PodFile) {
 			continue // a bundle the speed probe did not run around, of an engine that keeps no Pods
@@ -83,7 +83,7 @@ func FuzzVerify(f *testing.F) {
 				t.Fatalf("a problem on more than one line: %q", p.String())
 			}
 		}
-		if res.OK() && schematest.Of(res) == nil {
+		if res.OK() && fifostalltest.Of(res) == nil {
 			t.Fatal("OK, yet no bundle")
 		}
 		_ = res.Summary()

@@ -18,7 +18,7 @@ import (
 	"github.com/logbench/logbench/kit/experiments/fifostall"
 	"github.com/logbench/logbench/kit/offline/verify"
 
-	"github.com/logbench/logbench/internal/fifostall/schematest"
+	"github.com/logbench/logbench/internal/fifostalltest"
 	"github.com/logbench/logbench/kit/offline/bundle"
 )
 
@@ -27,15 +27,15 @@ import (
 const judged = "recomputed from the row's observed columns and requests.csv lines "
 
 // small is a quick synthetic bundle: 2 modes x 2 readers, 1 round of 1 s at 20 req/s.
-func small() *schematest.Bundle {
-	return schematest.New(schematest.Options{Modes: []string{"short1", "json-queue"}, Rounds: 1, Duration: time.Second})
+func small() *fifostalltest.Bundle {
+	return fifostalltest.New(fifostalltest.Options{Modes: []string{"short1", "json-queue"}, Rounds: 1, Duration: time.Second})
 }
 
 // saved writes b to a fresh folder named "bundle".
-func saved(t *testing.T, b *schematest.Bundle) string {
+func saved(t *testing.T, b *fifostalltest.Bundle) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bundle")
-	if err := schematest.Save(b, dir); err != nil {
+	if err := fifostalltest.Save(b, dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -63,8 +63,8 @@ func TestAGoodBundleVerifies(t *testing.T) {
 	if !strings.HasPrefix(res.Summary(), "OK: bundle: 7 files match SHA256SUMS; fifo-stall: 4 runs (4 verified, 4 trusted, 0 redone, 0 on a noisy host), 4 conditions, 80 requests, 12 container rows") {
 		t.Fatalf("summary %q", res.Summary())
 	}
-	if schematest.Of(res) == nil || len(schematest.Of(res).Runs) != 4 || len(schematest.Of(res).Runs[0].Requests) != 20 {
-		t.Fatalf("the bundle as read: %+v", schematest.Of(res))
+	if fifostalltest.Of(res) == nil || len(fifostalltest.Of(res).Runs) != 4 || len(fifostalltest.Of(res).Runs[0].Requests) != 20 {
+		t.Fatalf("the bundle as read: %+v", fifostalltest.Of(res))
 	}
 	// coreutils agrees that the checksums hold.
 	if _, err := exec.LookPath("sha256sum"); err == nil {
@@ -77,7 +77,7 @@ func TestAGoodBundleVerifies(t *testing.T) {
 }
 
 func TestAFailedRunIsDataNotAProblem(t *testing.T) {
-	b := schematest.New(schematest.Options{Modes: []string{"json-queue"}, Readers: []string{"slow"}, Rounds: 2, Duration: time.Second, FailRun: 2})
+	b := fifostalltest.New(fifostalltest.Options{Modes: []string{"json-queue"}, Readers: []string{"slow"}, Rounds: 2, Duration: time.Second, FailRun: 2})
 	res := verifyDir(t, saved(t, b))
 	if !res.OK() || res.Counts.Verified != 1 {
 		t.Fatalf("problems %v, counts %+v", res.Problems, res.Counts)
@@ -146,7 +146,7 @@ func cell(t *testing.T, dir, file string, row int, column string) string {
 func resum(t *testing.T, dir string) {
 	t.Helper()
 	var buf bytes.Buffer
-	names := slices.Clone(schematest.DataFiles)
+	names := slices.Clone(fifostalltest.DataFiles)
 	for _, name := range bundle.OptionalFiles {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			names = append(names, name)
@@ -555,7 +555,7 @@ func TestAForgedSupersededOrTrustCountIsCaught(t *testing.T) {
 		{"a trusted run marked superseded", func(dir string) {
 			// A bound of 1 ms, as small() has it, trusts every run: none may be redone.
 			os.RemoveAll(dir)
-			if err := schematest.Save(small(), dir); err != nil {
+			if err := fifostalltest.Save(small(), dir); err != nil {
 				t.Fatal(err)
 			}
 			edit(t, dir, fifostall.RunsFile, 2, "superseded", "true")

@@ -1,8 +1,8 @@
-// Package bundletest makes synthetic result bundles for tests: real fifostall.Derive over
+// Package fifostalltest makes synthetic result bundles for tests: real fifostall.Derive over
 // run records that a small simulation of the experiment's physics produces (a FIFO of
 // 64 KiB, a reader bounded at 256 KiB/s, a single event loop that a blocked write
 // stalls), so that tests of verification, comparison and reports need no engine.
-package schematest
+package fifostalltest
 
 import (
 	"crypto/sha256"

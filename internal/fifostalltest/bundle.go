@@ -1,4 +1,4 @@
-package schematest
+package fifostalltest
 
 import (
 	"github.com/logbench/logbench/kit/experiment/tabular"
