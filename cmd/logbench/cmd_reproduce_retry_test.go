@@ -51,7 +51,7 @@ func TestAnUntrustedRunIsRedoneAndSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := fifostall.Verify(files); !res.OK() || !strings.Contains(res.Summary(), "go/none/fast: 1/1 verified, 0/1 lag-trusted, 1 redone") {
+	if res := fifostall.Tabular.Verify(files); !res.OK() || !strings.Contains(res.Summary(), "go/none/fast: 1/1 verified, 0/1 lag-trusted, 1 redone") {
 		t.Fatalf("verify: %v\n%s", res.Problems, res.Summary())
 	}
 }

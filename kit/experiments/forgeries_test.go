@@ -231,7 +231,7 @@ func TestQPSWrkColumnsDroppedAreRefused(t *testing.T) {
 func forgeFifo(t *testing.T, path string, edit func(b *fifostalltest.Bundle)) *verify.Result {
 	t.Helper()
 	f := forgery.Open(t, archived(path))
-	res := fifostall.Verify(f)
+	res := fifostall.Tabular.Verify(f)
 	b := fifostalltest.Of(res)
 	if !res.OK() || b == nil {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
@@ -247,7 +247,7 @@ func forgeFifo(t *testing.T, path string, edit func(b *fifostalltest.Bundle)) *v
 		t.Fatal(err)
 	}
 	forgery.Rewrite(f, files)
-	return fifostall.Verify(f)
+	return fifostall.Tabular.Verify(f)
 }
 
 // retime derives a run's times from its rows as fifostall.Derive does: the last response,

@@ -2,7 +2,7 @@
 // a FIFO, read by a fast or a throttled reader, under open-loop load; seven logging
 // modes; the p99 from the scheduled send, the drain, both throughputs, and SHA-256 proof
 // that no log byte was lost. The kit owns the bundle (kit/experiment/tabular): this
-// package declares its tables, derivation and rules (Declaration), its plan, pods and
+// package declares its tables, derivation and rules, its plan, pods and
 // runs (Tabular), its comparison, its report's answer and drawings, and its calibration.
 package fifostall
 

@@ -42,7 +42,7 @@ func FuzzVerifyTakesOnlyTheRecomputedFigure(f *testing.F) {
 		body, before := setField(t, data[target.file], target.column, field)
 		data[target.file] = body
 		data[bundle.SumsFile] = sums(data)
-		res := fifostall.Verify(&bundle.Files{Name: "fuzz", Data: data})
+		res := fifostall.Tabular.Verify(&bundle.Files{Name: "fuzz", Data: data})
 		if !res.OK() {
 			return
 		}

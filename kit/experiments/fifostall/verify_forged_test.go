@@ -18,7 +18,7 @@ import (
 func forged(t *testing.T, edit func(b *fifostalltest.Bundle)) []string {
 	t.Helper()
 	f := forgery.Open(t, filepath.Join("..", "..", "..", "results", "2026-11-30-vm2", "fifo-py.tar.gz"))
-	res := fifostall.Verify(f)
+	res := fifostall.Tabular.Verify(f)
 	b := fifostalltest.Of(res)
 	if !res.OK() || b == nil {
 		t.Fatalf("the archived bundle does not verify: %v", res.Problems)
@@ -33,7 +33,7 @@ func forged(t *testing.T, edit func(b *fifostalltest.Bundle)) []string {
 	}
 	forgery.Rewrite(f, files)
 	var out []string
-	for _, p := range fifostall.Verify(f).Problems {
+	for _, p := range fifostall.Tabular.Verify(f).Problems {
 		out = append(out, p.String())
 	}
 	return out

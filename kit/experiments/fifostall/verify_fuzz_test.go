@@ -77,7 +77,7 @@ func FuzzVerify(f *testing.F) {
 			sums = []byte(b.String())
 		}
 		data[bundle.SumsFile] = sums
-		res := fifostall.Verify(&bundle.Files{Name: "fuzz", Data: data})
+		res := fifostall.Tabular.Verify(&bundle.Files{Name: "fuzz", Data: data})
 		for _, p := range append(res.Problems, res.Notes...) {
 			if strings.ContainsAny(p.String(), "\n\r") {
 				t.Fatalf("a problem on more than one line: %q", p.String())

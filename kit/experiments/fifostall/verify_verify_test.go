@@ -47,7 +47,7 @@ func verifyDir(t *testing.T, dir string) *verify.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fifostall.Verify(files)
+	return fifostall.Tabular.Verify(files)
 }
 
 func TestAGoodBundleVerifies(t *testing.T) {

@@ -43,7 +43,7 @@ func Load(dir string) (*Bundle, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := fifostall.Verify(files)
+	res := fifostall.Tabular.Verify(files)
 	for _, p := range res.Problems {
 		if p.Column == "SHA-256" || p.File == bundle.SumsFile || p.Line == 0 && strings.HasPrefix(p.Msg, "missing") {
 			return nil, errors.New(p.String())
@@ -307,7 +307,7 @@ func digest(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Save writes b to dir as the kit writes a fifo-stall bundle (fifostall.Declaration), its
+// Save writes b to dir as the kit writes a fifo-stall bundle (fifostall.Tabular), its
 // conditions derived afresh (b.Conditions too).
 func Save(b *Bundle, dir string) error {
 	files, err := Files(b)
