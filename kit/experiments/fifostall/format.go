@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 
+	"github.com/logbench/logbench/kit/offline/bundle"
 	"github.com/logbench/logbench/kit/offline/figure"
 
 	"gonum.org/v1/plot/plotter"
@@ -41,15 +41,6 @@ func backlog(tl []TimelineRow) plotter.XYs {
 	return out
 }
 
-// fixed writes a figure with a fixed number of decimals, so that a column lines up
-// (0.000, 0.249, 2.031 s); "-" when absent.
-func fixed(v float64, decimals int) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "-"
-	}
-	return strconv.FormatFloat(v, 'f', decimals, 64)
-}
-
 func yes(b bool) string {
 	if b {
 		return "yes"
@@ -70,11 +61,11 @@ func capacityText(c *Calibration) string {
 	if c.CapacityRPS == 0 {
 		lowest := "none"
 		if len(c.Sweep) > 0 {
-			lowest = fixed(c.Sweep[0].RateRPS, 0) + " req/s"
+			lowest = bundle.Opt(c.Sweep[0].RateRPS).Fixed(0) + " req/s"
 		}
 		return fmt.Sprintf("none: no rate held send-lag p99 within %s ms on %g CPU (lowest tried: %s)", figure.Text(c.CapacityLagBoundMs), c.CapacityCPUs, lowest)
 	}
-	return fmt.Sprintf("%s req/s on %g CPU (send-lag p99 within %s ms)", fixed(c.CapacityRPS, 0), c.CapacityCPUs, figure.Text(c.CapacityLagBoundMs))
+	return fmt.Sprintf("%s req/s on %g CPU (send-lag p99 within %s ms)", bundle.Opt(c.CapacityRPS).Fixed(0), c.CapacityCPUs, figure.Text(c.CapacityLagBoundMs))
 }
 
 // calibrationRows are the instrument's calibration, as the manifest has it.
@@ -83,11 +74,11 @@ func calibrationRows(c *Calibration) [][2]string {
 		return nil
 	}
 	return [][2]string{
-		{"send lag at " + fixed(c.RateRPS, 0) + " req/s", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms", figure.Text(c.SendLagP50Ms), figure.Text(c.SendLagP99Ms), figure.Text(c.SendLagMaxMs))},
-		{"slow reader", fmt.Sprintf("%s KiB/s achieved of a %s KiB/s bound", fixed(c.ReaderAchievedBytesPerS/1024, 1), fixed(float64(c.ReaderBoundBytesPerS)/1024, 1))},
-		{"pipe capacity", fmt.Sprintf("%s KiB", fixed(float64(c.PipeCapacityBytes)/1024, 0))},
-		{"clock and timers", fmt.Sprintf("resolution %d ns; sleep overshoot p50 %s us, p99 %s us", c.ClockResolutionNs, fixed(c.SleepOvershootP50Us, 1), fixed(c.SleepOvershootP99Us, 1))},
+		{"send lag at " + bundle.Opt(c.RateRPS).Fixed(0) + " req/s", fmt.Sprintf("p50 %s ms, p99 %s ms, max %s ms", figure.Text(c.SendLagP50Ms), figure.Text(c.SendLagP99Ms), figure.Text(c.SendLagMaxMs))},
+		{"slow reader", fmt.Sprintf("%s KiB/s achieved of a %s KiB/s bound", bundle.Opt(c.ReaderAchievedBytesPerS/1024).Fixed(1), bundle.Opt(float64(c.ReaderBoundBytesPerS)/1024).Fixed(1))},
+		{"pipe capacity", fmt.Sprintf("%s KiB", bundle.Opt(float64(c.PipeCapacityBytes)/1024).Fixed(0))},
+		{"clock and timers", fmt.Sprintf("resolution %d ns; sleep overshoot p50 %s us, p99 %s us", c.ClockResolutionNs, bundle.Opt(c.SleepOvershootP50Us).Fixed(1), bundle.Opt(c.SleepOvershootP99Us).Fixed(1))},
 		{"load generator capacity", capacityText(c)},
-		{"kit overhead per run", fixed(c.RunOverheadS, 2) + " s"},
+		{"kit overhead per run", bundle.Opt(c.RunOverheadS).Fixed(2) + " s"},
 	}
 }

@@ -262,7 +262,7 @@ func runTable(d TabularDrawn) report.Table {
 	for _, r := range d.Bundle.Runs {
 		t.Rows = append(t.Rows, []string{r.RunID, r.API + "/" + r.Mode + "/" + r.Reader, strconv.Itoa(r.Round), strconv.Itoa(r.Attempt),
 			yes(r.Verified) + superseded(r.Superseded), figure.Text(float64(r.P99Ms)), figure.Text(float64(r.SendLagP99Ms)), yes(r.SendLagTrusted),
-			fixed(float64(r.HostCPUMedianPct), 1), fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1), yes(r.HostNoisy),
+			r.HostCPUMedianPct.Fixed(1), r.HostStealPct.Fixed(1), r.HostCPUPressurePct.Fixed(1), yes(r.HostNoisy),
 			units.BytesSize(float64(r.BytesRead))})
 	}
 	return t

@@ -131,7 +131,7 @@ func progress(p *Params, r RunRow) string {
 		state += fmt.Sprintf(", NOT lag-trusted (send lag p99 over %g ms)", p.MaxSendLagP99Ms)
 	}
 	if r.HostNoisy {
-		state += fmt.Sprintf("; noisy host (steal %s%%, CPU pressure %s%%)", fixed(float64(r.HostStealPct), 1), fixed(float64(r.HostCPUPressurePct), 1))
+		state += fmt.Sprintf("; noisy host (steal %s%%, CPU pressure %s%%)", r.HostStealPct.Fixed(1), r.HostCPUPressurePct.Fixed(1))
 	}
 	return fmt.Sprintf("%-28s p99 %-10s lag p99 %-9s drain %6.2f s  overhead %.2f s  %s",
 		r.API+"/"+r.Mode+"/"+r.Reader, Ms(float64(r.P99Ms)), Ms(float64(r.SendLagP99Ms)), r.DrainS, r.OverheadS, state)
