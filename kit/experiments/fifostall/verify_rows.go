@@ -17,7 +17,7 @@ import (
 const (
 	RuleAttempts = tabular.RuleAttempts  // a round's attempts are 1..k, or 0 alone
 	RuleLines    = "lines-per-request"   // each mode writes a known number of lines and bytes per request
-	RuleLimits   = "limits-applied"      // the manifest's limits are those the containers read
+	RuleLimits   = verify.RuleLimits     // the manifest's limits are those the containers read
 	RuleTimes    = "times-recomputed"    // to_last_response_s, to_logs_read_s, drain_s, overhead_s
 	RuleRecords  = "records-in-requests" // the k-th record generated between the k-th send and the k-th response
 )
@@ -31,13 +31,6 @@ const MaxSendLagBoundMs = 10.0
 // recomputation from the rows: the rows hold times to the nanosecond, the recomputation
 // adds float64 rounding.
 const timeTolerance = 1e-6
-
-// limitTolerance: the kernel applies a CPU limit as a quota in whole microseconds per
-// period (Docker's is 100 ms), and rounds a memory limit down to a page.
-const (
-	cpuLimitTolerance    = 1e-3
-	memoryLimitTolerance = 64 << 10
-)
 
 // broke says that run i's row of runs.csv breaks rule.
 func (v *verifier) broke(i int, column, have, want, rule, msg string) {
@@ -165,10 +158,11 @@ func (v *verifier) containerRules() {
 		default:
 			continue
 		}
-		if math.Abs(c.CPULimitCores-cpus) > cpuLimitTolerance {
+		cpuOK, memOK := verify.LimitApplied(c.CPULimitCores, cpus, c.MemoryLimitBytes, mem)
+		if !cpuOK {
 			mismatch.See(limitKey{param + "_cpus", "cpu_limit_cores"}, off1{j, verify.Number(c.CPULimitCores), verify.Number(cpus)})
 		}
-		if d := c.MemoryLimitBytes - mem; d > 0 || d <= -memoryLimitTolerance || (mem == 0) != (c.MemoryLimitBytes == 0) {
+		if !memOK {
 			mismatch.See(limitKey{param + "_memory_bytes", "memory_limit_bytes"}, off1{j, i64(c.MemoryLimitBytes), i64(mem)})
 		}
 	}

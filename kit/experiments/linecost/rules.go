@@ -2,7 +2,6 @@ package linecost
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -17,7 +16,7 @@ const (
 	RuleThrottled   = "throttled-in-periods"   // throttled periods are some of the periods
 	RuleThreadWall  = "thread-cpu-within-wall" // one thread cannot run longer than the time it ran in
 	RuleFormatFloor = "format-floor"           // a way that formats and writes costs at least what formatting does
-	RuleLimits      = "limits-applied"         // the manifest's CPU limit is the one the trials' cgroup read
+	RuleLimits      = verify.RuleLimits        // the manifest's CPU limit is the one the trials' cgroup read
 )
 
 // FormatFloorShare is how far below the format way's CPU per line a way that does the
@@ -44,11 +43,12 @@ var formatFloorWays = []string{lc.Buffered, lc.Unbuffered, lc.Fsync}
 func (c *checker) rules(b *Bundle) {
 	var off []int
 	for i, t := range c.trials {
-		// The kernel applies a CPU limit as a quota in whole microseconds a period. A
-		// trial that read no limit at all (0) is not held to it: a program run outside
+		// A trial that read no limit at all (0) is not held to it: a program run outside
 		// the kit's container (its recorded test documents) reads none.
-		if t.CgroupError == "" && t.CPULimitCores.Present() && t.CPULimitCores != 0 && math.Abs(float64(t.CPULimitCores)-b.Params().CPUs) > 1e-3 {
-			off = append(off, i)
+		if t.CgroupError == "" && t.CPULimitCores.Present() && t.CPULimitCores != 0 {
+			if cpu, _ := verify.LimitApplied(float64(t.CPULimitCores), b.Params().CPUs, 0, 0); !cpu {
+				off = append(off, i)
+			}
 		}
 	}
 	if len(off) > 0 {

@@ -294,3 +294,27 @@ func TestTheEnginesHostIsBelievable(t *testing.T) {
 		}
 	}
 }
+
+func TestAContainersLimitsAreTheOnesAsked(t *testing.T) {
+	const mib = 1 << 20
+	for _, tc := range []struct {
+		name                string
+		readCores, asked    float64
+		readBytes, askedMem int64
+		wantCPU, wantMemory bool
+	}{
+		{"as asked", 1, 1, 512 * mib, 512 * mib, true, true},
+		{"a quota rounded to the microsecond", 1.001, 1, 0, 0, true, true},
+		{"a tenth of a percent of a core more", 1.0011, 1, 0, 0, false, true},
+		{"memory rounded down to a page", 0.5, 0.5, 512*mib - 4<<10, 512 * mib, true, true},
+		{"memory 64 KiB short", 0.5, 0.5, 512*mib - 64<<10, 512 * mib, true, false},
+		{"memory a byte over", 0.5, 0.5, 512*mib + 1, 512 * mib, true, false},
+		{"a limit asked, none read", 0, 0, 0, 512 * mib, true, false},
+		{"a limit under a page asked, none read", 0, 0, 0, 32 << 10, true, false},
+	} {
+		cpu, memory := LimitApplied(tc.readCores, tc.asked, tc.readBytes, tc.askedMem)
+		if cpu != tc.wantCPU || memory != tc.wantMemory {
+			t.Errorf("%s: cpu %t memory %t, want %t %t", tc.name, cpu, memory, tc.wantCPU, tc.wantMemory)
+		}
+	}
+}
