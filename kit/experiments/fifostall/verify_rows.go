@@ -158,11 +158,10 @@ func (v *verifier) containerRules() {
 		default:
 			continue
 		}
-		cpuOK, memOK := verify.LimitApplied(c.CPULimitCores, cpus, c.MemoryLimitBytes, mem)
-		if !cpuOK {
+		if !verify.CPULimitApplied(c.CPULimitCores, cpus) {
 			mismatch.See(limitKey{param + "_cpus", "cpu_limit_cores"}, off1{j, verify.Number(c.CPULimitCores), verify.Number(cpus)})
 		}
-		if !memOK {
+		if !verify.MemoryLimitApplied(c.MemoryLimitBytes, mem) {
 			mismatch.See(limitKey{param + "_memory_bytes", "memory_limit_bytes"}, off1{j, i64(c.MemoryLimitBytes), i64(mem)})
 		}
 	}

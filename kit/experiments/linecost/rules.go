@@ -45,10 +45,8 @@ func (c *checker) rules(b *Bundle) {
 	for i, t := range c.trials {
 		// A trial that read no limit at all (0) is not held to it: a program run outside
 		// the kit's container (its recorded test documents) reads none.
-		if t.CgroupError == "" && t.CPULimitCores.Present() && t.CPULimitCores != 0 {
-			if cpu, _ := verify.LimitApplied(float64(t.CPULimitCores), b.Params().CPUs, 0, 0); !cpu {
-				off = append(off, i)
-			}
+		if t.CgroupError == "" && t.CPULimitCores.Present() && t.CPULimitCores != 0 && !verify.CPULimitApplied(float64(t.CPULimitCores), b.Params().CPUs) {
+			off = append(off, i)
 		}
 	}
 	if len(off) > 0 {

@@ -64,9 +64,10 @@ func EarlierZeros(pairs ...[2]*Opt) int {
 // Present says o holds a figure.
 func (o Opt) Present() bool { return !math.IsNaN(float64(o)) }
 
-// Fixed writes the figure to decimals places, as a summary's table does; - when absent.
+// Fixed writes the figure to decimals places, as a summary's table does, so that a
+// column lines up (0.000, 0.249, 2.031); - when absent or not finite.
 func (o Opt) Fixed(decimals int) string {
-	if !o.Present() {
+	if !o.Present() || math.IsInf(float64(o), 0) {
 		return "-"
 	}
 	return fmt.Sprintf("%.*f", decimals, float64(o))

@@ -46,18 +46,21 @@ const (
 	// its CPUs.
 	RuleEngine = "engine-plausible"
 	// RuleLimits: a container ran under the limits its manifest records, as its own
-	// cgroup read them back (0: none), within what the kernel rounds (LimitApplied).
+	// cgroup read them back (0: none), within what the kernel rounds (CPULimitApplied, MemoryLimitApplied).
 	RuleLimits = "limits-applied"
 )
 
-// LimitApplied says whether a container's cgroup read back the CPU and memory limits
-// asked for (0: none, in both): the kernel applies a CPU limit as a quota in whole
-// microseconds a period, and rounds a memory limit down to a page (64 KiB at most).
-// Each side is checked alone; an experiment whose rows read no memory limit passes
-// both memory figures as 0.
-func LimitApplied(readCores, askedCores float64, readBytes, askedBytes int64) (cpu, memory bool) {
+// CPULimitApplied says whether a container's cgroup read back the CPU limit asked for
+// (0: none): the kernel applies it as a quota in whole microseconds a period.
+func CPULimitApplied(readCores, askedCores float64) bool {
+	return math.Abs(readCores-askedCores) <= 1e-3
+}
+
+// MemoryLimitApplied says whether a container's cgroup read back the memory limit asked
+// for (0: none, in both): the kernel rounds it down to a page (64 KiB at most).
+func MemoryLimitApplied(readBytes, askedBytes int64) bool {
 	d := readBytes - askedBytes
-	return math.Abs(readCores-askedCores) <= 1e-3, d <= 0 && d > -64<<10 && (askedBytes == 0) == (readBytes == 0)
+	return d <= 0 && d > -64<<10 && (askedBytes == 0) == (readBytes == 0)
 }
 
 // Bounds of the engine's host (RuleEngine): no host the kit runs on has more. A limit's

@@ -312,7 +312,7 @@ func TestAContainersLimitsAreTheOnesAsked(t *testing.T) {
 		{"a limit asked, none read", 0, 0, 0, 512 * mib, true, false},
 		{"a limit under a page asked, none read", 0, 0, 0, 32 << 10, true, false},
 	} {
-		cpu, memory := LimitApplied(tc.readCores, tc.asked, tc.readBytes, tc.askedMem)
+		cpu, memory := CPULimitApplied(tc.readCores, tc.asked), MemoryLimitApplied(tc.readBytes, tc.askedMem)
 		if cpu != tc.wantCPU || memory != tc.wantMemory {
 			t.Errorf("%s: cpu %t memory %t, want %t %t", tc.name, cpu, memory, tc.wantCPU, tc.wantMemory)
 		}
